@@ -1,0 +1,720 @@
+//! Matching before and after, and turning the matching into a [`Diff`].
+//!
+//! Matching is top-down: the roots match, and the children of every matched
+//! pair are matched in four passes, each only over what the previous ones
+//! left: platform identity, identical subtree (by hash), role and name in
+//! order, and finally similarity within the gap between matched neighbours
+//! (this is what keeps a renamed button matched). A pair whose subtree hashes
+//! are equal is matched wholesale without looking inside, so an unchanged
+//! subtree of any size costs one comparison.
+
+use std::collections::VecDeque;
+
+use rustc_hash::FxHashMap;
+use uidelta_model::{NodeData, NodeId, Role, State, StateSet, Tree};
+
+use crate::change::{
+    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle,
+    InheritedChange, Modified, Removed, SubtreeNode,
+};
+use crate::filter::Rule;
+use crate::refs::{RefTable, Refs};
+use crate::view::View;
+
+const UNMATCHED: u32 = u32::MAX;
+
+/// States that a whole subtree loses or gains when one ancestor does.
+const INHERITABLE: [State; 4] = [State::Showing, State::Visible, State::Enabled, State::Sensitive];
+
+/// Diffs two views of the same scope.
+///
+/// `before_refs` are the refs of `before`; the returned [`Refs`] are those of
+/// `after`: matched elements keep their ref, new ones get fresh refs from
+/// `table`, in preorder.
+pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTable) -> (Diff, Refs) {
+    let matching = Matching::run(before, after);
+    let after_refs = Refs::from_vec(
+        matching
+            .a2b
+            .iter()
+            .map(|&b| {
+                if b == UNMATCHED {
+                    table.fresh()
+                } else {
+                    before_refs.get(NodeId(b))
+                }
+            })
+            .collect(),
+    );
+    let sides = Sides {
+        before,
+        before_refs,
+        after,
+        after_refs: &after_refs,
+    };
+    let diff = sides.build(&matching);
+    (diff, after_refs)
+}
+
+/// The matching of two views.
+struct Matching {
+    b2a: Vec<u32>,
+    a2b: Vec<u32>,
+    /// Matched pairs whose subtrees differ: the only places with changes.
+    dirty: Vec<(NodeId, NodeId)>,
+    /// After nodes that moved among their siblings: (old index, new index).
+    moved: FxHashMap<NodeId, (usize, usize)>,
+}
+
+impl Matching {
+    fn run(b: &View, a: &View) -> Matching {
+        let mut m = Matching {
+            b2a: vec![UNMATCHED; b.len()],
+            a2b: vec![UNMATCHED; a.len()],
+            dirty: Vec::new(),
+            moved: FxHashMap::default(),
+        };
+        let mut stack = vec![(NodeId::ROOT, NodeId::ROOT)];
+        while let Some((bn, an)) = stack.pop() {
+            if b.subtree_hash(bn) == a.subtree_hash(an)
+                && b.tree().subtree_len(bn) == a.tree().subtree_len(an)
+            {
+                for (x, y) in b.tree().subtree(bn).zip(a.tree().subtree(an)) {
+                    m.link(x, y);
+                }
+                continue;
+            }
+            m.link(bn, an);
+            m.dirty.push((bn, an));
+            let pairs = match_children(b, a, bn, an, &mut m.moved);
+            stack.extend(pairs.into_iter().rev());
+        }
+        m
+    }
+
+    fn link(&mut self, b: NodeId, a: NodeId) {
+        self.b2a[b.index()] = a.0;
+        self.a2b[a.index()] = b.0;
+    }
+
+    fn partner_of_before(&self, b: NodeId) -> Option<NodeId> {
+        let a = self.b2a[b.index()];
+        (a != UNMATCHED).then_some(NodeId(a))
+    }
+
+    fn partner_of_after(&self, a: NodeId) -> Option<NodeId> {
+        let b = self.a2b[a.index()];
+        (b != UNMATCHED).then_some(NodeId(b))
+    }
+}
+
+/// Matches the children of a matched pair; returns pairs in after order.
+fn match_children(
+    b: &View,
+    a: &View,
+    bn: NodeId,
+    an: NodeId,
+    moved: &mut FxHashMap<NodeId, (usize, usize)>,
+) -> Vec<(NodeId, NodeId)> {
+    let bc = b.tree().children(bn);
+    let ac = a.tree().children(an);
+    let mut pair: Vec<Option<usize>> = vec![None; ac.len()];
+    let mut used = vec![false; bc.len()];
+
+    if bc.len() == ac.len() && positional_fit(b, a, bc, ac) {
+        for (i, p) in pair.iter_mut().enumerate() {
+            *p = Some(i);
+        }
+    } else {
+        by_identity(b, a, bc, ac, &mut pair, &mut used);
+        by_subtree_hash(b, a, bc, ac, &mut pair, &mut used);
+        by_key(b, a, bc, ac, &mut pair, &mut used);
+        by_similarity(b, a, bc, ac, &mut pair, &mut used);
+        for (new, old) in moved_positions(&pair) {
+            moved.insert(ac[new], (old, new));
+        }
+    }
+    pair.iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|j| (bc[j], ac[i])))
+        .collect()
+}
+
+/// Whether the children line up one to one: same roles, and each pair has
+/// the same name, identity or subtree. The common case (a few attributes
+/// changed somewhere below) needs no maps at all.
+fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId]) -> bool {
+    bc.iter().zip(ac).all(|(&x, &y)| {
+        let (nx, ny) = (b.tree().node(x), a.tree().node(y));
+        if !same_role(nx, ny) {
+            return false;
+        }
+        match (&nx.identity, &ny.identity) {
+            (Some(ix), Some(iy)) if ix == iy => true,
+            _ => nx.name == ny.name || b.subtree_hash(x) == a.subtree_hash(y),
+        }
+    }) && !identity_crosses(b, a, bc, ac)
+}
+
+/// Whether some after child carries the identity of a different before
+/// child: then positions lie and identity must decide.
+fn identity_crosses(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId]) -> bool {
+    if !ac.iter().any(|&y| a.tree().node(y).identity.is_some()) {
+        return false;
+    }
+    let index: FxHashMap<&str, usize> = bc
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &x)| b.tree().node(x).identity.as_deref().map(|id| (id, i)))
+        .collect();
+    ac.iter().enumerate().any(|(i, &y)| {
+        a.tree()
+            .node(y)
+            .identity
+            .as_deref()
+            .and_then(|id| index.get(id))
+            .is_some_and(|&j| j != i)
+    })
+}
+
+fn same_role(x: &NodeData, y: &NodeData) -> bool {
+    x.role == y.role && (x.role != Role::Unknown || x.raw_role == y.raw_role)
+}
+
+fn by_identity(
+    b: &View,
+    a: &View,
+    bc: &[NodeId],
+    ac: &[NodeId],
+    pair: &mut [Option<usize>],
+    used: &mut [bool],
+) {
+    if !ac.iter().any(|&y| a.tree().node(y).identity.is_some()) {
+        return;
+    }
+    let index: FxHashMap<&str, usize> = bc
+        .iter()
+        .enumerate()
+        .filter_map(|(i, &x)| b.tree().node(x).identity.as_deref().map(|id| (id, i)))
+        .collect();
+    for (i, &y) in ac.iter().enumerate() {
+        let ny = a.tree().node(y);
+        let Some(j) = ny.identity.as_deref().and_then(|id| index.get(id)).copied() else {
+            continue;
+        };
+        if !used[j] && same_role(b.tree().node(bc[j]), ny) {
+            pair[i] = Some(j);
+            used[j] = true;
+        }
+    }
+}
+
+fn by_subtree_hash(
+    b: &View,
+    a: &View,
+    bc: &[NodeId],
+    ac: &[NodeId],
+    pair: &mut [Option<usize>],
+    used: &mut [bool],
+) {
+    if pair.iter().all(Option::is_some) {
+        return;
+    }
+    let mut queues: FxHashMap<u64, VecDeque<usize>> = FxHashMap::default();
+    for (j, &x) in bc.iter().enumerate() {
+        if !used[j] {
+            queues.entry(b.subtree_hash(x)).or_default().push_back(j);
+        }
+    }
+    for (i, &y) in ac.iter().enumerate() {
+        if pair[i].is_some() {
+            continue;
+        }
+        if let Some(j) = queues.get_mut(&a.subtree_hash(y)).and_then(VecDeque::pop_front) {
+            pair[i] = Some(j);
+            used[j] = true;
+        }
+    }
+}
+
+fn by_key(
+    b: &View,
+    a: &View,
+    bc: &[NodeId],
+    ac: &[NodeId],
+    pair: &mut [Option<usize>],
+    used: &mut [bool],
+) {
+    if pair.iter().all(Option::is_some) {
+        return;
+    }
+    let mut queues: FxHashMap<(Role, &str, &str), VecDeque<usize>> = FxHashMap::default();
+    for (j, &x) in bc.iter().enumerate() {
+        if !used[j] {
+            queues.entry(key(b.tree().node(x))).or_default().push_back(j);
+        }
+    }
+    for (i, &y) in ac.iter().enumerate() {
+        if pair[i].is_some() {
+            continue;
+        }
+        if let Some(j) = queues
+            .get_mut(&key(a.tree().node(y)))
+            .and_then(VecDeque::pop_front)
+        {
+            pair[i] = Some(j);
+            used[j] = true;
+        }
+    }
+}
+
+/// Role and name: the structural key. The raw role counts only where the
+/// normalized one says nothing.
+fn key(n: &NodeData) -> (Role, &str, &str) {
+    let raw = if n.role == Role::Unknown { n.raw_role.as_str() } else { "" };
+    (n.role, raw, n.name.as_str())
+}
+
+/// Most candidates scored for one element; bounds the cost of a list whose
+/// every row was replaced.
+const MAX_CANDIDATES: usize = 64;
+
+fn by_similarity(
+    b: &View,
+    a: &View,
+    bc: &[NodeId],
+    ac: &[NodeId],
+    pair: &mut [Option<usize>],
+    used: &mut [bool],
+) {
+    for i in 0..ac.len() {
+        if pair[i].is_some() {
+            continue;
+        }
+        // The gap between the partners of the nearest matched neighbours.
+        let lo = pair[..i].iter().rev().find_map(|p| *p).map_or(0, |j| j + 1);
+        let hi = pair[i + 1..].iter().find_map(|p| *p).unwrap_or(bc.len());
+        if lo >= hi {
+            continue;
+        }
+        let ny = a.tree().node(ac[i]);
+        let candidates: Vec<usize> = (lo..hi)
+            .filter(|&j| !used[j] && same_role(b.tree().node(bc[j]), ny))
+            .take(MAX_CANDIDATES)
+            .collect();
+        let rivals = (i..ac.len())
+            .take_while(|&k| k == i || pair[k].is_none())
+            .filter(|&k| same_role(a.tree().node(ac[k]), ny))
+            .count();
+        let chosen = if candidates.len() == 1 && rivals == 1 {
+            Some(candidates[0])
+        } else {
+            candidates
+                .iter()
+                .map(|&j| (similarity(b, a, bc[j], ac[i]), j))
+                .filter(|&(score, _)| score >= SIMILAR)
+                .max_by_key(|&(score, j)| (score, std::cmp::Reverse(j)))
+                .map(|(_, j)| j)
+        };
+        if let Some(j) = chosen {
+            pair[i] = Some(j);
+            used[j] = true;
+        }
+    }
+}
+
+/// Score at or above which two same-role elements are taken as one.
+const SIMILAR: u32 = 5;
+
+/// How alike two same-role elements are, out of 8.
+fn similarity(b: &View, a: &View, x: NodeId, y: NodeId) -> u32 {
+    let (nx, ny) = (b.tree().node(x), a.tree().node(y));
+    let (cx, cy) = (b.tree().children(x), a.tree().children(y));
+    let mut score = 0;
+    score += 2 * u32::from(nx.name == ny.name);
+    score += u32::from(nx.value == ny.value);
+    score += u32::from(nx.description == ny.description);
+    score += u32::from(nx.states == ny.states);
+    score += u32::from(nx.attributes == ny.attributes);
+    score += u32::from(cx.len() == cy.len());
+    score += u32::from(match (cx.first(), cy.first()) {
+        (Some(&p), Some(&q)) => b.subtree_hash(p) == a.subtree_hash(q),
+        (None, None) => true,
+        _ => false,
+    });
+    score
+}
+
+/// Matched children that are out of order: everything off the longest run
+/// that kept its relative order. Returns (new index, old index).
+fn moved_positions(pair: &[Option<usize>]) -> Vec<(usize, usize)> {
+    let seq: Vec<(usize, usize)> = pair
+        .iter()
+        .enumerate()
+        .filter_map(|(i, p)| p.map(|j| (i, j)))
+        .collect();
+    if seq.windows(2).all(|w| w[0].1 < w[1].1) {
+        return Vec::new();
+    }
+    let keep = if seq.len() <= SMALL_REORDER {
+        heaviest_increasing(&seq)
+    } else {
+        longest_increasing(&seq.iter().map(|&(_, j)| j).collect::<Vec<_>>())
+    };
+    seq.iter()
+        .enumerate()
+        .filter(|(k, _)| !keep[*k])
+        .map(|(_, &(i, j))| (i, j))
+        .collect()
+}
+
+/// Up to this many matched siblings, reorders are explained with the fewest
+/// moves that also leave elements in place where they were (quadratic).
+const SMALL_REORDER: usize = 256;
+
+/// Like [`longest_increasing`] over the old indices of `(new, old)` pairs,
+/// but among the longest runs prefers one that keeps elements whose index
+/// did not change: a swap of the first and last of three reads as two moves,
+/// not as the middle one moving.
+fn heaviest_increasing(seq: &[(usize, usize)]) -> Vec<bool> {
+    let weight = |&(i, j): &(usize, usize)| 2 * seq.len() + usize::from(i == j);
+    let mut best = vec![0usize; seq.len()];
+    let mut prev = vec![usize::MAX; seq.len()];
+    for k in 0..seq.len() {
+        best[k] = weight(&seq[k]);
+        for p in 0..k {
+            if seq[p].1 < seq[k].1 && best[p] + weight(&seq[k]) > best[k] {
+                best[k] = best[p] + weight(&seq[k]);
+                prev[k] = p;
+            }
+        }
+    }
+    let mut keep = vec![false; seq.len()];
+    let mut k = (0..seq.len()).max_by_key(|&k| best[k]).unwrap_or(usize::MAX);
+    while k != usize::MAX {
+        keep[k] = true;
+        k = prev[k];
+    }
+    keep
+}
+
+/// Marks the members of one longest strictly increasing subsequence.
+fn longest_increasing(xs: &[usize]) -> Vec<bool> {
+    let mut tails: Vec<usize> = Vec::new(); // indices into xs
+    let mut prev = vec![usize::MAX; xs.len()];
+    for (k, &x) in xs.iter().enumerate() {
+        let pos = tails.partition_point(|&t| xs[t] < x);
+        if pos > 0 {
+            prev[k] = tails[pos - 1];
+        }
+        if pos == tails.len() {
+            tails.push(k);
+        } else {
+            tails[pos] = k;
+        }
+    }
+    let mut keep = vec![false; xs.len()];
+    let mut k = tails.last().copied().unwrap_or(usize::MAX);
+    while k != usize::MAX {
+        keep[k] = true;
+        k = prev[k];
+    }
+    keep
+}
+
+/// Both views with their refs: what building the diff reads.
+struct Sides<'v> {
+    before: &'v View,
+    before_refs: &'v Refs,
+    after: &'v View,
+    after_refs: &'v Refs,
+}
+
+impl Sides<'_> {
+    fn build(&self, m: &Matching) -> Diff {
+        let (bt, at) = (self.before.tree(), self.after.tree());
+        let mut added = Vec::new();
+        let mut removed = Vec::new();
+        let mut modified: Vec<(NodeId, Modified)> = Vec::new();
+
+        let mut dirty = m.dirty.clone();
+        dirty.sort_by_key(|&(_, an)| an);
+        for &(bn, an) in &dirty {
+            if an == NodeId::ROOT {
+                self.push_modified(bn, an, m, &mut modified);
+            }
+            for (index, &ac) in at.children(an).iter().enumerate() {
+                match m.partner_of_after(ac) {
+                    Some(bc) => self.push_modified(bc, ac, m, &mut modified),
+                    None => added.push(self.added(an, index, ac)),
+                }
+            }
+            for &bc in bt.children(bn) {
+                if m.partner_of_before(bc).is_none() {
+                    removed.push((bc, self.removed(bn, bc)));
+                }
+            }
+        }
+        removed.sort_by_key(|(bc, _)| *bc);
+        modified.sort_by_key(|(an, _)| *an);
+        let modified = collapse_inherited(at, modified);
+
+        let mut changes: Vec<Change> = added.into_iter().map(Change::Added).collect();
+        changes.extend(removed.into_iter().map(|(_, r)| Change::Removed(r)));
+        changes.extend(modified.into_iter().map(Change::Modified));
+        Diff {
+            changes,
+            focus: self.focus_move(),
+            truncated: self.before.meta().truncated || self.after.meta().truncated,
+            ..Diff::default()
+        }
+    }
+
+    fn push_modified(&self, bn: NodeId, an: NodeId, m: &Matching, out: &mut Vec<(NodeId, Modified)>) {
+        let same_content = self.before.content_hash(bn) == self.after.content_hash(an);
+        let moved = m.moved.get(&an);
+        if same_content && moved.is_none() {
+            return;
+        }
+        let mut changes = if same_content {
+            Vec::new()
+        } else {
+            self.attr_changes(self.before.tree().node(bn), self.after.tree().node(an))
+        };
+        if let Some(&(old, new)) = moved {
+            changes.push(AttrChange {
+                attr: Attr::Position,
+                old: AttrValue::Index(old),
+                new: AttrValue::Index(new),
+            });
+        }
+        if changes.is_empty() {
+            return;
+        }
+        out.push((
+            an,
+            Modified {
+                element: Element::new(self.after_refs.get(an), self.after.tree().node(an)),
+                context: context(self.after.tree(), self.after_refs, an),
+                changes,
+                descendants: Vec::new(),
+            },
+        ));
+    }
+
+    fn attr_changes(&self, x: &NodeData, y: &NodeData) -> Vec<AttrChange> {
+        let mut out = Vec::new();
+        let text = |s: &str| AttrValue::Text(s.to_owned());
+        if !same_role(x, y) {
+            out.push(change(Attr::Role, text(&x.raw_role), text(&y.raw_role)));
+        }
+        if x.name != y.name {
+            out.push(change(Attr::Name, text(&x.name), text(&y.name)));
+        }
+        if x.value != y.value {
+            let v = |s: &Option<String>| s.as_deref().map_or(AttrValue::Absent, text);
+            out.push(change(Attr::Value, v(&x.value), v(&y.value)));
+        }
+        if x.description != y.description {
+            out.push(change(Attr::Description, text(&x.description), text(&y.description)));
+        }
+        let compared = self.after.filters().compared_states();
+        let flipped: StateSet = x.states.symmetric_difference(y.states).intersection(compared);
+        for s in flipped.iter() {
+            out.push(change(
+                Attr::State(s),
+                AttrValue::Bool(x.states.contains(s)),
+                AttrValue::Bool(y.states.contains(s)),
+            ));
+        }
+        attribute_changes(&x.attributes, &y.attributes, &mut out);
+        if !self.after.filters().is_on(Rule::Bounds) && x.bounds != y.bounds {
+            let r = |b: Option<uidelta_model::Rect>| b.map_or(AttrValue::Absent, AttrValue::Rect);
+            out.push(change(Attr::Bounds, r(x.bounds), r(y.bounds)));
+        }
+        out
+    }
+
+    fn added(&self, parent: NodeId, index: usize, root: NodeId) -> Added {
+        let t = self.after.tree();
+        let subtree = subtree(t, self.after_refs, root);
+        let top = t.node(root);
+        Added {
+            parent: self.after_refs.get(parent),
+            index,
+            opened: opens(top),
+            context: context(t, self.after_refs, root),
+            subtree,
+        }
+    }
+
+    fn removed(&self, parent: NodeId, root: NodeId) -> Removed {
+        let t = self.before.tree();
+        Removed {
+            parent: self.before_refs.get(parent),
+            closed: opens(t.node(root)),
+            context: context(t, self.before_refs, root),
+            subtree: subtree(t, self.before_refs, root),
+        }
+    }
+
+    fn focus_move(&self) -> Option<FocusMove> {
+        let from = self.before.focus();
+        let to = self.after.focus();
+        let from_ref = from.map(|n| self.before_refs.get(n));
+        let to_ref = to.map(|n| self.after_refs.get(n));
+        if from_ref == to_ref {
+            return None;
+        }
+        Some(FocusMove {
+            from: from.map(|n| handle(self.before.tree(), self.before_refs, n)),
+            to: to.map(|n| handle(self.after.tree(), self.after_refs, n)),
+        })
+    }
+}
+
+fn change(attr: Attr, old: AttrValue, new: AttrValue) -> AttrChange {
+    AttrChange { attr, old, new }
+}
+
+fn attribute_changes(x: &[(String, String)], y: &[(String, String)], out: &mut Vec<AttrChange>) {
+    let (mut i, mut j) = (0, 0);
+    let text = |s: &str| AttrValue::Text(s.to_owned());
+    while i < x.len() || j < y.len() {
+        let ord = match (x.get(i), y.get(j)) {
+            (Some(p), Some(q)) => p.0.cmp(&q.0),
+            (Some(_), None) => std::cmp::Ordering::Less,
+            _ => std::cmp::Ordering::Greater,
+        };
+        match ord {
+            std::cmp::Ordering::Less => {
+                out.push(change(Attr::Attribute(x[i].0.clone()), text(&x[i].1), AttrValue::Absent));
+                i += 1;
+            }
+            std::cmp::Ordering::Greater => {
+                out.push(change(Attr::Attribute(y[j].0.clone()), AttrValue::Absent, text(&y[j].1)));
+                j += 1;
+            }
+            std::cmp::Ordering::Equal => {
+                if x[i].1 != y[j].1 {
+                    out.push(change(Attr::Attribute(x[i].0.clone()), text(&x[i].1), text(&y[j].1)));
+                }
+                i += 1;
+                j += 1;
+            }
+        }
+    }
+}
+
+fn subtree(t: &Tree, refs: &Refs, root: NodeId) -> Vec<SubtreeNode> {
+    let base = t.depth(root);
+    t.subtree(root)
+        .map(|n| SubtreeNode {
+            depth: t.depth(n) - base,
+            element: Element::new(refs.get(n), t.node(n)),
+        })
+        .collect()
+}
+
+/// `Some(role)` when an element of this kind appearing means a window,
+/// dialog or popup opened.
+fn opens(n: &NodeData) -> Option<Role> {
+    (n.role.is_window() || n.states.contains(State::Modal)).then_some(n.role)
+}
+
+fn handle(t: &Tree, refs: &Refs, n: NodeId) -> Handle {
+    let d = t.node(n);
+    Handle {
+        r#ref: refs.get(n),
+        role: d.role,
+        name: d.name.clone(),
+    }
+}
+
+/// The nearest ancestor that tells an agent where an element is: a window or
+/// dialog, or any named element that is not mere text. The root is the
+/// scope itself and never named as context.
+fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
+    t.ancestors(n)
+        .take_while(|&p| p != NodeId::ROOT)
+        .find(|&p| {
+            let d = t.node(p);
+            d.role.is_window()
+                || (!d.name.is_empty() && !matches!(d.role, Role::Label | Role::Static | Role::Text))
+        })
+        .map(|p| handle(t, refs, p))
+}
+
+/// Moves changes that descendants inherited from a modified ancestor (the
+/// same `showing`, `visible`, `enabled` or `sensitive` flip) onto that
+/// ancestor's entry, the top-most one in an unbroken chain.
+fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modified> {
+    let position: FxHashMap<NodeId, usize> =
+        modified.iter().enumerate().map(|(k, (n, _))| (*n, k)).collect();
+    // For each entry and change index: the entry it was absorbed into.
+    let mut absorbed: Vec<Vec<Option<usize>>> = modified
+        .iter()
+        .map(|(_, m)| vec![None; m.changes.len()])
+        .collect();
+    for (k, (n, m)) in modified.iter().enumerate() {
+        for (c, ch) in m.changes.iter().enumerate() {
+            let Attr::State(s) = ch.attr else { continue };
+            if !INHERITABLE.contains(&s) {
+                continue;
+            }
+            let Some(parent) = t.parent(*n) else { continue };
+            let Some(&pk) = position.get(&parent) else { continue };
+            let Some(pc) = modified[pk].1.changes.iter().position(|x| x == ch) else {
+                continue;
+            };
+            absorbed[k][c] = Some(absorbed[pk][pc].unwrap_or(pk));
+        }
+    }
+    let mut out: Vec<Option<Modified>> = Vec::with_capacity(modified.len());
+    let mut moved_in: Vec<Vec<InheritedChange>> = vec![Vec::new(); modified.len()];
+    for (k, (_, mut m)) in modified.into_iter().enumerate() {
+        let mut kept = Vec::new();
+        let mut given: Vec<(usize, AttrChange)> = Vec::new();
+        for (c, ch) in m.changes.into_iter().enumerate() {
+            match absorbed[k][c] {
+                Some(target) => given.push((target, ch)),
+                None => kept.push(ch),
+            }
+        }
+        for (target, ch) in given {
+            let list = &mut moved_in[target];
+            match list.last_mut() {
+                Some(last) if last.r#ref == m.element.r#ref => last.changes.push(ch),
+                _ => list.push(InheritedChange {
+                    r#ref: m.element.r#ref,
+                    changes: vec![ch],
+                }),
+            }
+        }
+        m.changes = kept;
+        out.push(Some(m));
+    }
+    out.into_iter()
+        .zip(moved_in)
+        .filter_map(|(m, inherited)| {
+            let mut m = m?;
+            m.descendants = inherited;
+            (!m.changes.is_empty() || !m.descendants.is_empty()).then_some(m)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longest_increasing_marks_a_longest_run() {
+        assert_eq!(longest_increasing(&[0, 1, 2]), vec![true, true, true]);
+        let keep = longest_increasing(&[2, 0, 1]);
+        assert_eq!(keep, vec![false, true, true]);
+        assert_eq!(moved_positions(&[Some(2), Some(0), Some(1)]), vec![(0, 2)]);
+        assert_eq!(moved_positions(&[Some(2), Some(1), Some(0)]), vec![(0, 2), (2, 0)]);
+        assert!(moved_positions(&[Some(0), None, Some(1)]).is_empty());
+    }
+}

@@ -1,0 +1,303 @@
+//! A snapshot with the noise taken out and every subtree hashed.
+//!
+//! Building a view costs one pass over the snapshot; it is done once per
+//! capture. Diffing two views then compares hashes first, so an unchanged
+//! subtree of any size costs one comparison.
+
+use std::hash::{Hash, Hasher};
+
+use rustc_hash::FxHasher;
+use uidelta_model::{Meta, NodeData, NodeId, Role, Snapshot, State, StateSet, Tree, TreeBuilder};
+
+use crate::filter::{Filters, Rule};
+
+/// A filtered, hashed tree ready to be diffed.
+#[derive(Clone, Debug)]
+pub struct View {
+    meta: Meta,
+    tree: Tree,
+    origin: Vec<NodeId>,
+    content: Vec<u64>,
+    subtree: Vec<u64>,
+    focus: Option<NodeId>,
+    filters: Filters,
+}
+
+impl View {
+    /// Applies `filters` to `snapshot` and hashes the result.
+    pub fn new(snapshot: &Snapshot, filters: Filters) -> View {
+        let (tree, origin) = filter_tree(snapshot.tree(), filters);
+        View::from_filtered(snapshot.meta.clone(), tree, origin, filters)
+    }
+
+    /// A view of a tree that is already filtered (as [`crate::apply`]
+    /// produces), hashed under `filters`.
+    pub fn from_filtered(meta: Meta, tree: Tree, origin: Vec<NodeId>, filters: Filters) -> View {
+        let compared = filters.compared_states();
+        let with_bounds = !filters.is_on(Rule::Bounds);
+        let content: Vec<u64> = tree
+            .nodes()
+            .iter()
+            .map(|n| content_hash(n, compared, with_bounds))
+            .collect();
+        let mut subtree = vec![0u64; tree.len()];
+        for id in tree.ids().rev() {
+            let mut h = FxHasher::default();
+            content[id.index()].hash(&mut h);
+            let children = tree.children(id);
+            children.len().hash(&mut h);
+            for c in children {
+                subtree[c.index()].hash(&mut h);
+            }
+            subtree[id.index()] = h.finish();
+        }
+        let focus = tree
+            .ids()
+            .rev()
+            .find(|&id| tree.node(id).states.contains(State::Focused));
+        View {
+            meta,
+            tree,
+            origin,
+            content,
+            subtree,
+            focus,
+            filters,
+        }
+    }
+
+    /// The filtered tree.
+    pub fn tree(&self) -> &Tree {
+        &self.tree
+    }
+
+    /// The snapshot's metadata.
+    pub fn meta(&self) -> &Meta {
+        &self.meta
+    }
+
+    /// The filters this view was built with.
+    pub fn filters(&self) -> Filters {
+        self.filters
+    }
+
+    /// The node in the original snapshot that view node `id` shows; actions
+    /// go there.
+    pub fn origin(&self, id: NodeId) -> NodeId {
+        self.origin[id.index()]
+    }
+
+    /// Hash of what is compared on the node itself.
+    pub fn content_hash(&self, id: NodeId) -> u64 {
+        self.content[id.index()]
+    }
+
+    /// Hash of the node's whole subtree; equal hashes mean nothing to report
+    /// inside.
+    pub fn subtree_hash(&self, id: NodeId) -> u64 {
+        self.subtree[id.index()]
+    }
+
+    /// The focused element: the deepest node with the `focused` state.
+    pub fn focus(&self) -> Option<NodeId> {
+        self.focus
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.tree.len()
+    }
+
+    /// Always false: a view has a root.
+    pub fn is_empty(&self) -> bool {
+        self.tree.is_empty()
+    }
+}
+
+fn content_hash(n: &NodeData, compared: StateSet, with_bounds: bool) -> u64 {
+    let mut h = FxHasher::default();
+    n.role.hash(&mut h);
+    if n.role == Role::Unknown {
+        n.raw_role.hash(&mut h);
+    }
+    n.name.hash(&mut h);
+    n.value.hash(&mut h);
+    n.description.hash(&mut h);
+    n.states.intersection(compared).bits().hash(&mut h);
+    n.attributes.hash(&mut h);
+    if with_bounds {
+        n.bounds.hash(&mut h);
+    }
+    h.finish()
+}
+
+/// What the filters do to one node.
+enum Fate {
+    Keep,
+    /// Left out with its whole subtree.
+    Drop,
+    /// Left out, its children shown under its parent.
+    Transparent,
+}
+
+fn fate(n: &NodeData, filters: Filters) -> Fate {
+    if filters.is_on(Rule::Scrollbars) && n.role.is_scroll_indicator() {
+        return Fate::Drop;
+    }
+    if filters.is_on(Rule::EmptyContainers) && n.role.is_layout() && says_nothing(n) {
+        return Fate::Transparent;
+    }
+    Fate::Keep
+}
+
+/// Whether a layout container has nothing an agent could read or act on.
+fn says_nothing(n: &NodeData) -> bool {
+    const INTERESTING: [State; 9] = [
+        State::Focusable,
+        State::Focused,
+        State::Selectable,
+        State::Selected,
+        State::Checked,
+        State::Expandable,
+        State::Modal,
+        State::Editable,
+        State::Pressed,
+    ];
+    n.name.trim().is_empty()
+        && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
+        && n.description.trim().is_empty()
+        && !INTERESTING.iter().any(|s| n.states.contains(*s))
+}
+
+fn clean(n: &NodeData, filters: Filters) -> NodeData {
+    let mut out = n.clone();
+    if filters.is_on(Rule::Whitespace) {
+        if out.name.trim().is_empty() {
+            out.name.clear();
+        }
+        if out.description.trim().is_empty() {
+            out.description.clear();
+        }
+        if out.value.as_deref().is_some_and(|v| v.trim().is_empty()) {
+            out.value = None;
+        }
+    }
+    if filters.is_on(Rule::VolatileIds) {
+        out.attributes.retain(|(k, _)| !filters.drops_attribute(k));
+    }
+    out
+}
+
+fn is_empty_text(n: &NodeData) -> bool {
+    matches!(n.role, Role::Static | Role::Text | Role::Label)
+        && n.name.is_empty()
+        && n.value.is_none()
+        && n.description.is_empty()
+}
+
+fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>) {
+    let mut builder = TreeBuilder::with_capacity(clean(raw.node(NodeId::ROOT), filters), raw.len());
+    let mut origin = Vec::with_capacity(raw.len());
+    origin.push(NodeId::ROOT);
+    // (end of the raw subtree, whether it opened a node in the builder)
+    let mut open: Vec<(u32, bool)> = Vec::new();
+    let root_end = raw.subtree_len(NodeId::ROOT) as u32;
+    let mut i = 1u32;
+    while i < root_end {
+        while let Some(&(end, opened)) = open.last() {
+            if end > i {
+                break;
+            }
+            open.pop();
+            if opened {
+                builder.close();
+            }
+        }
+        let id = NodeId(i);
+        let node = raw.node(id);
+        let end = i + raw.subtree_len(id) as u32;
+        match fate(node, filters) {
+            Fate::Drop => {
+                i = end;
+                continue;
+            }
+            Fate::Transparent => open.push((end, false)),
+            Fate::Keep => {
+                let cleaned = clean(node, filters);
+                let leaf = end == i + 1;
+                if leaf && filters.is_on(Rule::Whitespace) && is_empty_text(&cleaned) {
+                    i = end;
+                    continue;
+                }
+                builder.open(cleaned);
+                origin.push(id);
+                open.push((end, true));
+            }
+        }
+        i += 1;
+    }
+    (builder.finish(), origin)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_model::Rect;
+
+    fn snap() -> Snapshot {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "App"));
+        b.open(NodeData::new(Role::Panel));
+        b.open(NodeData::new(Role::Filler));
+        let mut ok = NodeData::named(Role::PushButton, "OK");
+        ok.bounds = Some(Rect::new(1, 2, 3, 4));
+        ok.set_attribute("id", "42");
+        b.leaf(ok);
+        b.close();
+        b.open(NodeData::new(Role::ScrollBar));
+        b.leaf(NodeData::new(Role::ValueIndicator));
+        b.close();
+        b.leaf(NodeData::named(Role::Label, "   "));
+        b.close();
+        b.leaf(NodeData::named(Role::Label, "Ready"));
+        Snapshot::new(Meta::default(), b.finish())
+    }
+
+    #[test]
+    fn filters_remove_noise_and_lift_children() {
+        let v = View::new(&snap(), Filters::all());
+        let t = v.tree();
+        let names: Vec<(Role, &str)> = t.nodes().iter().map(|n| (n.role, n.name.as_str())).collect();
+        assert_eq!(
+            names,
+            vec![(Role::Frame, "App"), (Role::PushButton, "OK"), (Role::Label, "Ready")]
+        );
+        assert_eq!(t.parent(NodeId(1)), Some(NodeId::ROOT));
+        assert!(t.node(NodeId(1)).attributes.is_empty());
+        assert_eq!(v.origin(NodeId(1)), NodeId(3));
+        assert_eq!(v.origin(NodeId(2)), NodeId(7));
+    }
+
+    #[test]
+    fn no_filters_keep_everything() {
+        let v = View::new(&snap(), Filters::none());
+        assert_eq!(v.len(), 8);
+    }
+
+    #[test]
+    fn bounds_are_hashed_only_when_kept() {
+        let s = snap();
+        let mut moved = s.tree().clone();
+        moved.node_mut(NodeId(3)).bounds = Some(Rect::new(100, 2, 3, 4));
+        let moved = Snapshot::new(Meta::default(), moved);
+        let f = Filters::all();
+        assert_eq!(
+            View::new(&s, f).subtree_hash(NodeId::ROOT),
+            View::new(&moved, f).subtree_hash(NodeId::ROOT)
+        );
+        let f = f.keep(Rule::Bounds);
+        assert_ne!(
+            View::new(&s, f).subtree_hash(NodeId::ROOT),
+            View::new(&moved, f).subtree_hash(NodeId::ROOT)
+        );
+    }
+}

@@ -1,0 +1,352 @@
+//! The diff semantics of SPEC.md, one scenario each, on hand-built trees.
+
+use uidelta_diff::{compare, Attr, AttrValue, Change, Filters, Ref, Rule};
+use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder};
+
+/// A small preferences window, parameterised by what the scenarios change.
+#[derive(Clone)]
+struct Window {
+    dx: i32,
+    id_prefix: &'static str,
+    bold: bool,
+    entry: &'static str,
+    save_enabled: bool,
+    button: &'static str,
+    dialog: bool,
+    options_showing: bool,
+    focus_entry: bool,
+    rows: usize,
+    swap_rows: bool,
+}
+
+impl Default for Window {
+    fn default() -> Self {
+        Window {
+            dx: 0,
+            id_prefix: ":1.5",
+            bold: false,
+            entry: "",
+            save_enabled: true,
+            button: "Apply",
+            dialog: false,
+            options_showing: true,
+            focus_entry: false,
+            rows: 3,
+            swap_rows: false,
+        }
+    }
+}
+
+fn base_states() -> StateSet {
+    StateSet::of(&[State::Enabled, State::Sensitive, State::Visible, State::Showing])
+}
+
+impl Window {
+    fn snapshot(&self) -> Snapshot {
+        let mut counter = 0;
+        let mut node = |role: Role, name: &str, x: i32, y: i32| {
+            counter += 1;
+            let mut n = NodeData::named(role, name);
+            n.states = base_states();
+            n.bounds = Some(Rect::new(x + self.dx, y, 80, 24));
+            n.identity = Some(format!("{}/org/a11y/atspi/accessible/{counter}", self.id_prefix));
+            n
+        };
+        let mut b = TreeBuilder::new(node(Role::Frame, "Preferences", 0, 0));
+        b.open(node(Role::Filler, "", 0, 30));
+        let mut bold = node(Role::CheckBox, "Bold", 10, 40);
+        bold.states.insert(State::Focusable);
+        bold.states.set(State::Checked, self.bold);
+        b.leaf(bold);
+        let mut entry = node(Role::Entry, "Title", 10, 70);
+        entry.states.insert(State::Editable);
+        entry.states.insert(State::Focusable);
+        entry.states.set(State::Focused, self.focus_entry);
+        entry.value = Some(self.entry.to_owned());
+        b.leaf(entry);
+        let mut save = node(Role::PushButton, "Save", 10, 100);
+        if !self.save_enabled {
+            save.states.remove(State::Enabled);
+            save.states.remove(State::Sensitive);
+        }
+        b.leaf(save);
+        b.leaf(node(Role::PushButton, self.button, 100, 100));
+        b.close();
+        let mut options = node(Role::Panel, "Options", 0, 140);
+        options.states.set(State::Showing, self.options_showing);
+        b.open(options);
+        for (k, name) in ["Wrap", "Numbers", "Spaces"].iter().enumerate() {
+            let mut c = node(Role::CheckBox, name, 10, 150 + 30 * k as i32);
+            c.states.set(State::Showing, self.options_showing);
+            b.leaf(c);
+        }
+        b.close();
+        b.open(node(Role::List, "Files", 0, 300));
+        let mut rows: Vec<String> = (0..self.rows).map(|i| format!("file{i}.txt")).collect();
+        if self.swap_rows {
+            rows.swap(0, 2);
+        }
+        for (k, name) in rows.iter().enumerate() {
+            let mut row = node(Role::ListItem, name, 0, 310 + 20 * k as i32);
+            // Platform identity follows the element, not its position.
+            row.identity = Some(format!("{}/row/{name}", self.id_prefix));
+            b.leaf(row);
+        }
+        b.close();
+        if self.dialog {
+            let mut d = node(Role::Dialog, "Save As", 300, 300);
+            d.states.insert(State::Modal);
+            b.open(d);
+            b.leaf(node(Role::Label, "File name:", 310, 310));
+            b.leaf(node(Role::Entry, "File name", 400, 310));
+            b.leaf(node(Role::PushButton, "OK", 400, 350));
+            b.close();
+        }
+        Snapshot::new(
+            Meta {
+                source: "test".into(),
+                ..Meta::default()
+            },
+            b.finish(),
+        )
+    }
+}
+
+fn only_modified(changes: &[Change]) -> &uidelta_diff::Modified {
+    assert_eq!(changes.len(), 1, "expected exactly one change, got {changes:#?}");
+    match &changes[0] {
+        Change::Modified(m) => m,
+        other => panic!("expected a modified element, got {other:#?}"),
+    }
+}
+
+#[test]
+fn bounds_and_ids_alone_are_no_change() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        dx: 118,
+        id_prefix: ":1.77",
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    assert!(!c.diff.has_changes(), "{:#?}", c.diff);
+    assert_eq!(c.before_refs.as_slice(), c.after_refs.as_slice());
+}
+
+#[test]
+fn bounds_are_reported_when_the_rule_is_off() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        dx: 118,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all().keep(Rule::Bounds));
+    let modified = c.diff.counts().modified;
+    assert!(modified >= 10, "every element moved: {modified}");
+    let first = c.diff.changes.iter().find_map(|ch| match ch {
+        Change::Modified(m) => Some(m),
+        _ => None,
+    });
+    let first = first.expect("a modified element");
+    assert_eq!(first.changes[0].attr, Attr::Bounds);
+    assert_eq!(first.changes[0].old, AttrValue::Rect(Rect::new(0, 0, 80, 24)));
+    assert_eq!(first.changes[0].new, AttrValue::Rect(Rect::new(118, 0, 80, 24)));
+}
+
+#[test]
+fn toggled_check_box_is_one_modified_line() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        bold: true,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Bold");
+    assert_eq!(m.element.role, Role::CheckBox);
+    assert_eq!(m.changes.len(), 1);
+    assert_eq!(m.changes[0].attr, Attr::State(State::Checked));
+    assert_eq!(m.changes[0].old, AttrValue::Bool(false));
+    assert_eq!(m.changes[0].new, AttrValue::Bool(true));
+}
+
+#[test]
+fn typed_value_is_one_modified_line() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        entry: "Quarterly report",
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Title");
+    assert_eq!(m.changes.len(), 1);
+    assert_eq!(m.changes[0].attr, Attr::Value);
+    // Whitespace-only (here: empty) text counts as no text.
+    assert_eq!(m.changes[0].old, AttrValue::Absent);
+    assert_eq!(m.changes[0].new, AttrValue::Text("Quarterly report".into()));
+}
+
+#[test]
+fn disabled_button_is_one_modified_line() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        save_enabled: false,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Save");
+    assert_eq!(m.changes.len(), 1, "sensitive follows enabled: {:?}", m.changes);
+    assert_eq!(m.changes[0].attr, Attr::State(State::Enabled));
+    assert_eq!(m.changes[0].old, AttrValue::Bool(true));
+    assert_eq!(m.changes[0].new, AttrValue::Bool(false));
+}
+
+#[test]
+fn dialog_that_appears_is_one_added_subtree() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        dialog: true,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    assert_eq!(c.diff.changes.len(), 1, "{:#?}", c.diff.changes);
+    let Change::Added(a) = &c.diff.changes[0] else {
+        panic!("expected an added subtree: {:#?}", c.diff.changes)
+    };
+    assert_eq!(a.opened, Some(Role::Dialog));
+    assert_eq!(a.root().name, "Save As");
+    let names: Vec<&str> = a.subtree.iter().map(|n| n.element.name.as_str()).collect();
+    assert_eq!(names, ["Save As", "File name:", "File name", "OK"]);
+    assert_eq!(a.subtree[1].depth, 1);
+    // New elements get refs never used before.
+    let max_before = c.before_refs.as_slice().iter().max().copied().unwrap_or(Ref(0));
+    assert!(a.root().r#ref > max_before);
+    // Closing it again is one removed subtree with the same ref.
+    let back = compare(&after, &before, Filters::all());
+    let Change::Removed(r) = &back.diff.changes[0] else {
+        panic!("expected a removed subtree")
+    };
+    assert_eq!(back.diff.changes.len(), 1);
+    assert_eq!(r.closed, Some(Role::Dialog));
+    assert_eq!(r.subtree.len(), 4);
+}
+
+#[test]
+fn renamed_button_keeps_its_ref() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        button: "Revert",
+        id_prefix: ":1.99",
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.changes.len(), 1);
+    assert_eq!(m.changes[0].attr, Attr::Name);
+    assert_eq!(m.changes[0].old, AttrValue::Text("Apply".into()));
+    assert_eq!(m.changes[0].new, AttrValue::Text("Revert".into()));
+    let old_ref = c
+        .before
+        .tree()
+        .ids()
+        .find(|&n| c.before.tree().node(n).name == "Apply")
+        .map(|n| c.before_refs.get(n));
+    assert_eq!(Some(m.element.r#ref), old_ref);
+}
+
+#[test]
+fn hiding_a_panel_is_one_line_with_its_descendants() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        options_showing: false,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Options");
+    assert_eq!(m.changes[0].attr, Attr::State(State::Showing));
+    assert_eq!(m.descendants.len(), 3);
+}
+
+#[test]
+fn focus_move_is_reported_once() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        focus_entry: true,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    assert!(c.diff.changes.is_empty(), "{:#?}", c.diff.changes);
+    let focus = c.diff.focus.as_ref().expect("a focus move");
+    assert_eq!(focus.from, None);
+    assert_eq!(focus.to.as_ref().map(|h| h.name.as_str()), Some("Title"));
+}
+
+#[test]
+fn reordered_rows_report_positions_and_keep_refs() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        swap_rows: true,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    let positions: Vec<(String, AttrValue, AttrValue)> = c
+        .diff
+        .changes
+        .iter()
+        .filter_map(|ch| match ch {
+            Change::Modified(m) => Some((
+                m.element.name.clone(),
+                m.changes[0].old.clone(),
+                m.changes[0].new.clone(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        positions,
+        vec![
+            ("file2.txt".into(), AttrValue::Index(2), AttrValue::Index(0)),
+            ("file0.txt".into(), AttrValue::Index(0), AttrValue::Index(2)),
+        ]
+    );
+    let mut before_names: Vec<_> = c.before_refs.as_slice().to_vec();
+    let mut after_names: Vec<_> = c.after_refs.as_slice().to_vec();
+    before_names.sort();
+    after_names.sort();
+    assert_eq!(before_names, after_names);
+    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    let names: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
+    let expected: Vec<&str> = c.after.tree().nodes().iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, expected);
+}
+
+#[test]
+fn many_new_rows_are_added_one_by_one_under_the_list() {
+    let before = Window::default().snapshot();
+    let after = Window {
+        rows: 43,
+        ..Window::default()
+    }
+    .snapshot();
+    let c = compare(&before, &after, Filters::all());
+    assert_eq!(c.diff.counts().added, 40);
+    assert_eq!(c.diff.counts().modified, 0);
+    for ch in &c.diff.changes {
+        let Change::Added(a) = ch else { panic!("only additions") };
+        assert_eq!(a.root().role, Role::ListItem);
+        assert_eq!(a.context.as_ref().map(|h| h.name.as_str()), Some("Files"));
+    }
+}

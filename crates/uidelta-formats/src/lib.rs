@@ -1,0 +1,162 @@
+//! Reading snapshots from text.
+//!
+//! `uidelta diff before.json after.json` compares snapshots that somebody
+//! else produced: a script that dumped UIA or AX as the interchange JSON, a
+//! snapshot uidelta saved earlier, or the compact YAML that terminator prints.
+//! This crate turns such text into a [`Snapshot`]. It is pure (it takes
+//! `&str` and does no I/O), and it never panics and never overflows the stack
+//! on any input: malformed text of any kind is a [`ParseError`] with a line
+//! and a column. The formats are documented in `docs/formats.md`.
+
+use std::fmt;
+
+use uidelta_model::Snapshot;
+
+pub mod json;
+mod position;
+pub mod terminator;
+
+/// The deepest tree that is read: at most this many levels of nested nodes
+/// (the root is level 1). Deeper input is an error that names the line and
+/// column of the first node too deep, never a stack overflow; real
+/// accessibility trees stay far below it.
+pub const MAX_DEPTH: usize = 1024;
+
+/// The largest tree that is read, in nodes. More is an error: it caps the
+/// memory a hostile or runaway input can take (about 400 MB at the cap).
+pub const MAX_NODES: usize = 2_000_000;
+
+/// The text formats a snapshot can be read from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum InputFormat {
+    /// The interchange JSON: a snapshot object with `root`, or a bare node.
+    Json,
+    /// terminator's compact YAML: `#1 [Button] Save (bounds: [..], focusable)`.
+    Terminator,
+}
+
+impl InputFormat {
+    /// The name used in error messages and documentation.
+    pub const fn label(self) -> &'static str {
+        match self {
+            InputFormat::Json => "json",
+            InputFormat::Terminator => "terminator compact YAML",
+        }
+    }
+}
+
+impl fmt::Display for InputFormat {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.label())
+    }
+}
+
+/// Why a text could not be read as a snapshot, and where.
+///
+/// The position points at the offending token, or for a problem with a whole
+/// node (a missing `role`, a node too deep) at the node's opening `{` or its
+/// line. Lines and columns are 1-based; columns count characters, not bytes.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{format} input, line {line}, column {column}: {message}")]
+pub struct ParseError {
+    /// The format that was being read.
+    pub format: InputFormat,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// What is wrong.
+    pub message: String,
+}
+
+/// Guesses the format of `text`, so that callers (the CLI) need no flag for
+/// the common case: JSON always starts with `{`, terminator's YAML never
+/// does (its lines start with `#N [` or `- [`).
+pub fn detect(text: &str) -> InputFormat {
+    match strip_bom(text).trim_start().chars().next() {
+        Some('{') => InputFormat::Json,
+        _ => InputFormat::Terminator,
+    }
+}
+
+/// Reads a snapshot in `format`, or in the [`detect`]ed format when `format`
+/// is `None`.
+pub fn parse(text: &str, format: Option<InputFormat>) -> Result<Snapshot, ParseError> {
+    match format.unwrap_or_else(|| detect(text)) {
+        InputFormat::Json => json::parse(text),
+        InputFormat::Terminator => terminator::parse(text),
+    }
+}
+
+/// The caps a parse enforces. Tests lower them to exercise the limits
+/// without building two million nodes.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Limits {
+    pub(crate) depth: usize,
+    pub(crate) nodes: usize,
+}
+
+impl Limits {
+    pub(crate) const DEFAULT: Limits = Limits {
+        depth: MAX_DEPTH,
+        nodes: MAX_NODES,
+    };
+}
+
+/// Editors on Windows (where terminator runs) like to start files with a
+/// byte order mark; it is not part of the content.
+fn strip_bom(text: &str) -> &str {
+    text.strip_prefix('\u{feff}').unwrap_or(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detect_looks_at_the_first_non_whitespace_character() {
+        assert_eq!(detect("  \n {\"role\": \"button\"}"), InputFormat::Json);
+        assert_eq!(detect("\u{feff}{}"), InputFormat::Json);
+        assert_eq!(detect("#1 [Window] Notepad"), InputFormat::Terminator);
+        assert_eq!(detect("- [Pane]"), InputFormat::Terminator);
+        assert_eq!(detect(""), InputFormat::Terminator);
+        assert_eq!(detect("[1]"), InputFormat::Terminator);
+    }
+
+    #[test]
+    fn parse_dispatches_on_the_detected_or_given_format() {
+        let snap = parse(r#"{"role": "push button", "name": "OK"}"#, None).unwrap();
+        assert_eq!(snap.meta.source, "file");
+        assert_eq!(snap.tree().node(snap.tree().root()).name, "OK");
+
+        let snap = parse("- [Button] OK", None).unwrap();
+        assert_eq!(snap.meta.source, "terminator");
+        assert_eq!(snap.tree().node(snap.tree().root()).name, "OK");
+
+        let err = parse("- [Button] OK", Some(InputFormat::Json)).unwrap_err();
+        assert_eq!(err.format, InputFormat::Json);
+        let err = parse("{}", Some(InputFormat::Terminator)).unwrap_err();
+        assert_eq!(err.format, InputFormat::Terminator);
+    }
+
+    #[test]
+    fn errors_display_format_position_and_message() {
+        let err = ParseError {
+            format: InputFormat::Terminator,
+            line: 3,
+            column: 5,
+            message: "no elements".into(),
+        };
+        assert_eq!(
+            err.to_string(),
+            "terminator compact YAML input, line 3, column 5: no elements"
+        );
+        let err = ParseError {
+            format: InputFormat::Json,
+            line: 1,
+            column: 2,
+            message: "x".into(),
+        };
+        assert_eq!(err.to_string(), "json input, line 1, column 2: x");
+    }
+}

@@ -1,0 +1,191 @@
+//! Small text helpers every renderer shares: quoting, capping and shortening.
+
+use uidelta_model::{Rect, Role};
+
+/// Longest name or value shown whole in a line; longer ones are cut and
+/// their length is given, so one huge text field cannot flood an agent's
+/// context.
+pub(crate) const SHOWN_CHARS: usize = 200;
+
+/// Characters of unchanged text kept on each side of a change.
+const CHANGE_WINDOW: usize = 20;
+
+/// The ellipsis that marks cut text.
+const ELLIPSIS: char = '…';
+
+/// `text` in double quotes, with `"`, `\` and line breaks escaped so that
+/// every element stays on one line.
+pub fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            _ => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// `text` quoted; when it is longer than [`SHOWN_CHARS`], only its start is
+/// shown, followed by its total length: `"Lorem ipsum…" (1234 chars)`.
+pub(crate) fn quote_capped(text: &str) -> String {
+    let total = text.chars().count();
+    if total <= SHOWN_CHARS {
+        return quote(text);
+    }
+    let mut start: String = text.chars().take(SHOWN_CHARS).collect();
+    start.push(ELLIPSIS);
+    format!("{} ({total} chars)", quote(&start))
+}
+
+/// Line breaks written as `\n` and `\r`, for formats that print text
+/// unquoted but still need one element per line.
+pub(crate) fn one_line(text: &str) -> String {
+    text.replace('\r', "\\r").replace('\n', "\\n")
+}
+
+/// The role as rendered: the normalized name, or the platform's own name
+/// when the role is not one we know.
+pub(crate) fn role_label(role: Role, raw_role: &str) -> &str {
+    if role == Role::Unknown && !raw_role.is_empty() {
+        raw_role
+    } else {
+        role.as_str()
+    }
+}
+
+/// Bounds as `@x,y wxh`.
+pub(crate) fn rect_text(r: Rect) -> String {
+    format!("@{},{} {}x{}", r.x, r.y, r.w, r.h)
+}
+
+/// Shortens an old and a new text around the part that changed, when either
+/// is longer than `limit` characters: about [`CHANGE_WINDOW`] unchanged
+/// characters stay on each side of the change, cut text is marked with `…`,
+/// and a changed part longer than `limit` is itself cut. Texts that both fit
+/// come back whole.
+pub fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
+    let old: Vec<char> = old.chars().collect();
+    let new: Vec<char> = new.chars().collect();
+    if old.len() <= limit && new.len() <= limit {
+        return (old.iter().collect(), new.iter().collect());
+    }
+    let prefix = common_prefix(&old, &new);
+    let suffix = common_suffix(&old[prefix..], &new[prefix..]);
+    (
+        excerpt(&old, prefix, suffix, limit),
+        excerpt(&new, prefix, suffix, limit),
+    )
+}
+
+fn common_prefix(a: &[char], b: &[char]) -> usize {
+    a.iter().zip(b).take_while(|(x, y)| x == y).count()
+}
+
+fn common_suffix(a: &[char], b: &[char]) -> usize {
+    a.iter()
+        .rev()
+        .zip(b.iter().rev())
+        .take_while(|(x, y)| x == y)
+        .count()
+}
+
+/// The changed middle of `text` (after `prefix` shared characters, before
+/// `suffix` shared ones) with a window of unchanged text on each side.
+fn excerpt(text: &[char], prefix: usize, suffix: usize, limit: usize) -> String {
+    let change_end = text.len() - suffix;
+    let start = prefix.saturating_sub(CHANGE_WINDOW);
+    let end = (change_end + CHANGE_WINDOW).min(text.len());
+    let mut out = String::new();
+    if start > 0 {
+        out.push(ELLIPSIS);
+    }
+    out.extend(&text[start..prefix]);
+    let changed = &text[prefix..change_end];
+    if changed.len() > limit {
+        out.extend(&changed[..limit]);
+        out.push(ELLIPSIS);
+    } else {
+        out.extend(changed);
+    }
+    out.extend(&text[change_end..end]);
+    if end < text.len() {
+        out.push(ELLIPSIS);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quote_escapes_quotes_backslashes_and_line_breaks() {
+        assert_eq!(quote("Save"), r#""Save""#);
+        assert_eq!(quote(""), r#""""#);
+        assert_eq!(quote(r#"say "hi""#), r#""say \"hi\"""#);
+        assert_eq!(quote(r"C:\temp"), r#""C:\\temp""#);
+        assert_eq!(quote("one\ntwo\r\n"), r#""one\ntwo\r\n""#);
+        assert_eq!(quote("…ünï"), "\"…ünï\"");
+    }
+
+    #[test]
+    fn long_texts_are_capped_with_their_length() {
+        assert_eq!(quote_capped("short"), r#""short""#);
+        let exact = "x".repeat(SHOWN_CHARS);
+        assert_eq!(quote_capped(&exact), quote(&exact));
+        let long = "é".repeat(1234);
+        let shown = quote_capped(&long);
+        assert_eq!(shown, format!("\"{}…\" (1234 chars)", "é".repeat(SHOWN_CHARS)));
+    }
+
+    #[test]
+    fn short_changes_come_back_whole() {
+        assert_eq!(
+            shorten_change("Save", "Saved", 80),
+            ("Save".to_owned(), "Saved".to_owned())
+        );
+    }
+
+    #[test]
+    fn long_changes_keep_a_window_around_the_change() {
+        let base = "The quick brown fox jumps over the lazy dog. ".repeat(4);
+        let old = format!("{base}It was a cold morning.{base}");
+        let new = format!("{base}It was a warm morning.{base}");
+        let (o, n) = shorten_change(&old, &new, 80);
+        assert_eq!(o, "…zy dog. The quick brown fox jumps over the lazy dog. It was a cold morning.The quick brown fox j…");
+        assert_eq!(n, "…zy dog. The quick brown fox jumps over the lazy dog. It was a warm morning.The quick brown fox j…");
+        // Twenty unchanged characters on each side of "cold"/"warm".
+        let (o, n) = shorten_change(&old, &new, 10);
+        assert!(o.starts_with('…') && o.ends_with('…'), "{o}");
+        assert!(n.contains("warm"), "{n}");
+    }
+
+    #[test]
+    fn a_change_at_the_start_has_no_leading_ellipsis() {
+        let tail = "y".repeat(100);
+        let (o, n) = shorten_change(&format!("a{tail}"), &format!("b{tail}"), 80);
+        assert_eq!(o, format!("a{}…", "y".repeat(20)));
+        assert_eq!(n, format!("b{}…", "y".repeat(20)));
+    }
+
+    #[test]
+    fn a_huge_inserted_text_is_cut_to_the_limit() {
+        let huge = "z".repeat(500);
+        let (o, n) = shorten_change("", &huge, 80);
+        assert_eq!(o, "");
+        assert_eq!(n, format!("{}…", "z".repeat(80)));
+    }
+
+    #[test]
+    fn unknown_roles_show_the_platform_name() {
+        assert_eq!(role_label(Role::PushButton, "Button"), "push button");
+        assert_eq!(role_label(Role::Unknown, "AXWeird"), "AXWeird");
+        assert_eq!(role_label(Role::Unknown, ""), "unknown");
+    }
+}
