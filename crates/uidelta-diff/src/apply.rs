@@ -124,8 +124,15 @@ impl Arena {
                 children: tree.children(n).iter().map(|c| c.index()).collect(),
             })
             .collect::<Vec<_>>();
-        let by_ref = slots.iter().enumerate().map(|(i, s)| (s.r#ref, i)).collect();
-        let parent = tree.ids().map(|n| tree.parent(n).map(NodeId::index)).collect();
+        let by_ref = slots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.r#ref, i))
+            .collect();
+        let parent = tree
+            .ids()
+            .map(|n| tree.parent(n).map(NodeId::index))
+            .collect();
         Arena {
             slots,
             by_ref,
@@ -180,7 +187,10 @@ impl Arena {
         let text = |v: &AttrValue| match v {
             AttrValue::Text(s) => Ok(Some(s.clone())),
             AttrValue::Absent => Ok(None),
-            other => Err(ApplyError(format!("{} cannot be {other:?}", c.attr.label()))),
+            other => Err(ApplyError(format!(
+                "{} cannot be {other:?}",
+                c.attr.label()
+            ))),
         };
         match &c.attr {
             Attr::Name => data.name = text(&c.new)?.unwrap_or_default(),

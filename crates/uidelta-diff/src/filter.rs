@@ -88,7 +88,12 @@ pub struct UnknownRule(pub String);
 impl fmt::Display for UnknownRule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let names: Vec<&str> = Rule::ALL.iter().map(|r| r.name()).collect();
-        write!(f, "no filter rule named `{}`; rules are: {}", self.0, names.join(", "))
+        write!(
+            f,
+            "no filter rule named `{}`; rules are: {}",
+            self.0,
+            names.join(", ")
+        )
     }
 }
 
@@ -162,7 +167,11 @@ impl Filters {
                 .with(State::Truncated)
                 .with(State::Sensitive);
         }
-        State::ALL.iter().copied().collect::<StateSet>().without(ignored)
+        State::ALL
+            .iter()
+            .copied()
+            .collect::<StateSet>()
+            .without(ignored)
     }
 
     /// Whether an attribute with this key is dropped as a volatile id.
@@ -212,7 +221,10 @@ mod tests {
         assert!(!Filters::all().compared_states().contains(State::Focused));
         assert!(Filters::all().compared_states().contains(State::Checked));
         assert!(!Filters::all().compared_states().contains(State::Sensitive));
-        assert!(Filters::all().keep(Rule::VolatileStates).compared_states().contains(State::Sensitive));
+        assert!(Filters::all()
+            .keep(Rule::VolatileStates)
+            .compared_states()
+            .contains(State::Sensitive));
         assert!(Filters::all().drops_attribute("runtime_id"));
         assert!(!Filters::all().keep(Rule::VolatileIds).drops_attribute("id"));
     }

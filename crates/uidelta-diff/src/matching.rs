@@ -14,8 +14,8 @@ use rustc_hash::FxHashMap;
 use uidelta_model::{NodeData, NodeId, Role, State, StateSet, Tree};
 
 use crate::change::{
-    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle,
-    InheritedChange, Modified, Removed, SubtreeNode,
+    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, InheritedChange,
+    Modified, Removed, SubtreeNode,
 };
 use crate::filter::Rule;
 use crate::refs::{RefTable, Refs};
@@ -24,7 +24,12 @@ use crate::view::View;
 const UNMATCHED: u32 = u32::MAX;
 
 /// States that a whole subtree loses or gains when one ancestor does.
-const INHERITABLE: [State; 4] = [State::Showing, State::Visible, State::Enabled, State::Sensitive];
+const INHERITABLE: [State; 4] = [
+    State::Showing,
+    State::Visible,
+    State::Enabled,
+    State::Sensitive,
+];
 
 /// Diffs two views of the same scope.
 ///
@@ -230,7 +235,10 @@ fn by_subtree_hash(
         if pair[i].is_some() {
             continue;
         }
-        if let Some(j) = queues.get_mut(&a.subtree_hash(y)).and_then(VecDeque::pop_front) {
+        if let Some(j) = queues
+            .get_mut(&a.subtree_hash(y))
+            .and_then(VecDeque::pop_front)
+        {
             pair[i] = Some(j);
             used[j] = true;
         }
@@ -251,7 +259,10 @@ fn by_key(
     let mut queues: FxHashMap<(Role, &str, &str), VecDeque<usize>> = FxHashMap::default();
     for (j, &x) in bc.iter().enumerate() {
         if !used[j] {
-            queues.entry(key(b.tree().node(x))).or_default().push_back(j);
+            queues
+                .entry(key(b.tree().node(x)))
+                .or_default()
+                .push_back(j);
         }
     }
     for (i, &y) in ac.iter().enumerate() {
@@ -271,7 +282,11 @@ fn by_key(
 /// Role and name: the structural key. The raw role counts only where the
 /// normalized one says nothing.
 fn key(n: &NodeData) -> (Role, &str, &str) {
-    let raw = if n.role == Role::Unknown { n.raw_role.as_str() } else { "" };
+    let raw = if n.role == Role::Unknown {
+        n.raw_role.as_str()
+    } else {
+        ""
+    };
     (n.role, raw, n.name.as_str())
 }
 
@@ -298,13 +313,17 @@ fn by_similarity(
             continue;
         }
         let ny = a.tree().node(ac[i]);
-        let candidates: Vec<usize> = (lo..hi)
+        // Far-off elements are not candidates: the window bounds the cost
+        // when a whole list was replaced.
+        let window = hi.min(lo + 4 * MAX_CANDIDATES);
+        let candidates: Vec<usize> = (lo..window)
             .filter(|&j| !used[j] && same_role(b.tree().node(bc[j]), ny))
             .take(MAX_CANDIDATES)
             .collect();
-        let rivals = (i..ac.len())
+        let rivals = (i..ac.len().min(i + 4 * MAX_CANDIDATES))
             .take_while(|&k| k == i || pair[k].is_none())
             .filter(|&k| same_role(a.tree().node(ac[k]), ny))
+            .take(2)
             .count();
         let chosen = if candidates.len() == 1 && rivals == 1 {
             Some(candidates[0])
@@ -390,7 +409,9 @@ fn heaviest_increasing(seq: &[(usize, usize)]) -> Vec<bool> {
         }
     }
     let mut keep = vec![false; seq.len()];
-    let mut k = (0..seq.len()).max_by_key(|&k| best[k]).unwrap_or(usize::MAX);
+    let mut k = (0..seq.len())
+        .max_by_key(|&k| best[k])
+        .unwrap_or(usize::MAX);
     while k != usize::MAX {
         keep[k] = true;
         k = prev[k];
@@ -470,7 +491,13 @@ impl Sides<'_> {
         }
     }
 
-    fn push_modified(&self, bn: NodeId, an: NodeId, m: &Matching, out: &mut Vec<(NodeId, Modified)>) {
+    fn push_modified(
+        &self,
+        bn: NodeId,
+        an: NodeId,
+        m: &Matching,
+        out: &mut Vec<(NodeId, Modified)>,
+    ) {
         let same_content = self.before.content_hash(bn) == self.after.content_hash(an);
         let moved = m.moved.get(&an);
         if same_content && moved.is_none() {
@@ -516,10 +543,17 @@ impl Sides<'_> {
             out.push(change(Attr::Value, v(&x.value), v(&y.value)));
         }
         if x.description != y.description {
-            out.push(change(Attr::Description, text(&x.description), text(&y.description)));
+            out.push(change(
+                Attr::Description,
+                text(&x.description),
+                text(&y.description),
+            ));
         }
         let compared = self.after.filters().compared_states();
-        let flipped: StateSet = x.states.symmetric_difference(y.states).intersection(compared);
+        let flipped: StateSet = x
+            .states
+            .symmetric_difference(y.states)
+            .intersection(compared);
         for s in flipped.iter() {
             out.push(change(
                 Attr::State(s),
@@ -588,16 +622,28 @@ fn attribute_changes(x: &[(String, String)], y: &[(String, String)], out: &mut V
         };
         match ord {
             std::cmp::Ordering::Less => {
-                out.push(change(Attr::Attribute(x[i].0.clone()), text(&x[i].1), AttrValue::Absent));
+                out.push(change(
+                    Attr::Attribute(x[i].0.clone()),
+                    text(&x[i].1),
+                    AttrValue::Absent,
+                ));
                 i += 1;
             }
             std::cmp::Ordering::Greater => {
-                out.push(change(Attr::Attribute(y[j].0.clone()), AttrValue::Absent, text(&y[j].1)));
+                out.push(change(
+                    Attr::Attribute(y[j].0.clone()),
+                    AttrValue::Absent,
+                    text(&y[j].1),
+                ));
                 j += 1;
             }
             std::cmp::Ordering::Equal => {
                 if x[i].1 != y[j].1 {
-                    out.push(change(Attr::Attribute(x[i].0.clone()), text(&x[i].1), text(&y[j].1)));
+                    out.push(change(
+                        Attr::Attribute(x[i].0.clone()),
+                        text(&x[i].1),
+                        text(&y[j].1),
+                    ));
                 }
                 i += 1;
                 j += 1;
@@ -640,7 +686,8 @@ fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
         .find(|&p| {
             let d = t.node(p);
             d.role.is_window()
-                || (!d.name.is_empty() && !matches!(d.role, Role::Label | Role::Static | Role::Text))
+                || (!d.name.is_empty()
+                    && !matches!(d.role, Role::Label | Role::Static | Role::Text))
         })
         .map(|p| handle(t, refs, p))
 }
@@ -649,8 +696,11 @@ fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
 /// same `showing`, `visible`, `enabled` or `sensitive` flip) onto that
 /// ancestor's entry, the top-most one in an unbroken chain.
 fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modified> {
-    let position: FxHashMap<NodeId, usize> =
-        modified.iter().enumerate().map(|(k, (n, _))| (*n, k)).collect();
+    let position: FxHashMap<NodeId, usize> = modified
+        .iter()
+        .enumerate()
+        .map(|(k, (n, _))| (*n, k))
+        .collect();
     // For each entry and change index: the entry it was absorbed into.
     let mut absorbed: Vec<Vec<Option<usize>>> = modified
         .iter()
@@ -663,7 +713,9 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
                 continue;
             }
             let Some(parent) = t.parent(*n) else { continue };
-            let Some(&pk) = position.get(&parent) else { continue };
+            let Some(&pk) = position.get(&parent) else {
+                continue;
+            };
             let Some(pc) = modified[pk].1.changes.iter().position(|x| x == ch) else {
                 continue;
             };
@@ -714,7 +766,10 @@ mod tests {
         let keep = longest_increasing(&[2, 0, 1]);
         assert_eq!(keep, vec![false, true, true]);
         assert_eq!(moved_positions(&[Some(2), Some(0), Some(1)]), vec![(0, 2)]);
-        assert_eq!(moved_positions(&[Some(2), Some(1), Some(0)]), vec![(0, 2), (2, 0)]);
+        assert_eq!(
+            moved_positions(&[Some(2), Some(1), Some(0)]),
+            vec![(0, 2), (2, 0)]
+        );
         assert!(moved_positions(&[Some(0), None, Some(1)]).is_empty());
     }
 }

@@ -266,10 +266,18 @@ mod tests {
     fn filters_remove_noise_and_lift_children() {
         let v = View::new(&snap(), Filters::all());
         let t = v.tree();
-        let names: Vec<(Role, &str)> = t.nodes().iter().map(|n| (n.role, n.name.as_str())).collect();
+        let names: Vec<(Role, &str)> = t
+            .nodes()
+            .iter()
+            .map(|n| (n.role, n.name.as_str()))
+            .collect();
         assert_eq!(
             names,
-            vec![(Role::Frame, "App"), (Role::PushButton, "OK"), (Role::Label, "Ready")]
+            vec![
+                (Role::Frame, "App"),
+                (Role::PushButton, "OK"),
+                (Role::Label, "Ready")
+            ]
         );
         assert_eq!(t.parent(NodeId(1)), Some(NodeId::ROOT));
         assert!(t.node(NodeId(1)).attributes.is_empty());

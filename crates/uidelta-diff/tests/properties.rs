@@ -45,7 +45,12 @@ struct Spec {
 }
 
 fn spec() -> impl Strategy<Value = Spec> {
-    let leaf = (0..ROLES.len(), 0..NAMES.len(), proptest::option::of(0..NAMES.len()), any::<u8>())
+    let leaf = (
+        0..ROLES.len(),
+        0..NAMES.len(),
+        proptest::option::of(0..NAMES.len()),
+        any::<u8>(),
+    )
         .prop_map(|(role, name, value, states)| Spec {
             role,
             name,
@@ -105,7 +110,9 @@ fn nth(spec: &mut Spec, k: usize) -> &mut Spec {
     let mut k = k % count(spec);
     let mut steps = Vec::new();
     path(spec, &mut k, &mut steps);
-    steps.into_iter().fold(spec, |node, i| &mut node.children[i])
+    steps
+        .into_iter()
+        .fold(spec, |node, i| &mut node.children[i])
 }
 
 fn clear_focus(spec: &mut Spec) {
@@ -129,7 +136,8 @@ enum Edit {
 fn edit() -> impl Strategy<Value = Edit> {
     prop_oneof![
         (any::<usize>(), 0..NAMES.len()).prop_map(|(t, n)| Edit::Rename(t, n)),
-        (any::<usize>(), proptest::option::of(0..NAMES.len())).prop_map(|(t, v)| Edit::SetValue(t, v)),
+        (any::<usize>(), proptest::option::of(0..NAMES.len()))
+            .prop_map(|(t, v)| Edit::SetValue(t, v)),
         (any::<usize>(), 0..STATES.len()).prop_map(|(t, s)| Edit::Toggle(t, s)),
         (any::<usize>(), any::<usize>(), spec()).prop_map(|(t, i, s)| Edit::Insert(t, i, s)),
         (any::<usize>(), any::<usize>()).prop_map(|(t, i)| Edit::Remove(t, i)),

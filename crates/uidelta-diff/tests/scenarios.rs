@@ -38,7 +38,12 @@ impl Default for Window {
 }
 
 fn base_states() -> StateSet {
-    StateSet::of(&[State::Enabled, State::Sensitive, State::Visible, State::Showing])
+    StateSet::of(&[
+        State::Enabled,
+        State::Sensitive,
+        State::Visible,
+        State::Showing,
+    ])
 }
 
 impl Window {
@@ -49,7 +54,10 @@ impl Window {
             let mut n = NodeData::named(role, name);
             n.states = base_states();
             n.bounds = Some(Rect::new(x + self.dx, y, 80, 24));
-            n.identity = Some(format!("{}/org/a11y/atspi/accessible/{counter}", self.id_prefix));
+            n.identity = Some(format!(
+                "{}/org/a11y/atspi/accessible/{counter}",
+                self.id_prefix
+            ));
             n
         };
         let mut b = TreeBuilder::new(node(Role::Frame, "Preferences", 0, 0));
@@ -113,7 +121,11 @@ impl Window {
 }
 
 fn only_modified(changes: &[Change]) -> &uidelta_diff::Modified {
-    assert_eq!(changes.len(), 1, "expected exactly one change, got {changes:#?}");
+    assert_eq!(
+        changes.len(),
+        1,
+        "expected exactly one change, got {changes:#?}"
+    );
     match &changes[0] {
         Change::Modified(m) => m,
         other => panic!("expected a modified element, got {other:#?}"),
@@ -151,8 +163,14 @@ fn bounds_are_reported_when_the_rule_is_off() {
     });
     let first = first.expect("a modified element");
     assert_eq!(first.changes[0].attr, Attr::Bounds);
-    assert_eq!(first.changes[0].old, AttrValue::Rect(Rect::new(0, 0, 80, 24)));
-    assert_eq!(first.changes[0].new, AttrValue::Rect(Rect::new(118, 0, 80, 24)));
+    assert_eq!(
+        first.changes[0].old,
+        AttrValue::Rect(Rect::new(0, 0, 80, 24))
+    );
+    assert_eq!(
+        first.changes[0].new,
+        AttrValue::Rect(Rect::new(118, 0, 80, 24))
+    );
 }
 
 #[test]
@@ -202,7 +220,12 @@ fn disabled_button_is_one_modified_line() {
     let c = compare(&before, &after, Filters::all());
     let m = only_modified(&c.diff.changes);
     assert_eq!(m.element.name, "Save");
-    assert_eq!(m.changes.len(), 1, "sensitive follows enabled: {:?}", m.changes);
+    assert_eq!(
+        m.changes.len(),
+        1,
+        "sensitive follows enabled: {:?}",
+        m.changes
+    );
     assert_eq!(m.changes[0].attr, Attr::State(State::Enabled));
     assert_eq!(m.changes[0].old, AttrValue::Bool(true));
     assert_eq!(m.changes[0].new, AttrValue::Bool(false));
@@ -227,7 +250,13 @@ fn dialog_that_appears_is_one_added_subtree() {
     assert_eq!(names, ["Save As", "File name:", "File name", "OK"]);
     assert_eq!(a.subtree[1].depth, 1);
     // New elements get refs never used before.
-    let max_before = c.before_refs.as_slice().iter().max().copied().unwrap_or(Ref(0));
+    let max_before = c
+        .before_refs
+        .as_slice()
+        .iter()
+        .max()
+        .copied()
+        .unwrap_or(Ref(0));
     assert!(a.root().r#ref > max_before);
     // Closing it again is one removed subtree with the same ref.
     let back = compare(&after, &before, Filters::all());
@@ -329,7 +358,13 @@ fn reordered_rows_report_positions_and_keep_refs() {
     assert_eq!(before_names, after_names);
     let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
     let names: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
-    let expected: Vec<&str> = c.after.tree().nodes().iter().map(|n| n.name.as_str()).collect();
+    let expected: Vec<&str> = c
+        .after
+        .tree()
+        .nodes()
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect();
     assert_eq!(names, expected);
 }
 
@@ -345,7 +380,9 @@ fn many_new_rows_are_added_one_by_one_under_the_list() {
     assert_eq!(c.diff.counts().added, 40);
     assert_eq!(c.diff.counts().modified, 0);
     for ch in &c.diff.changes {
-        let Change::Added(a) = ch else { panic!("only additions") };
+        let Change::Added(a) = ch else {
+            panic!("only additions")
+        };
         assert_eq!(a.root().role, Role::ListItem);
         assert_eq!(a.context.as_ref().map(|h| h.name.as_str()), Some("Files"));
     }

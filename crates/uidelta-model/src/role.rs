@@ -12,8 +12,9 @@ use std::sync::OnceLock;
 macro_rules! roles {
     ($($variant:ident => $name:literal),* $(,)?) => {
         /// A normalized role, named as AT-SPI2 names it.
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Role {
+            #[default]
             $($variant,)*
         }
 
@@ -263,9 +264,7 @@ fn alias(key: &str) -> Option<Role> {
         "checkbox" | "switch" | "menuitemcheckbox" => Role::CheckBox,
         "radio" => Role::RadioButton,
         "menuitemradio" => Role::RadioMenuItem,
-        "edit" | "textbox" | "textfield" | "textarea" | "searchbox" | "searchfield" => {
-            Role::Entry
-        }
+        "edit" | "textbox" | "textfield" | "textarea" | "searchbox" | "searchfield" => Role::Entry,
         "securetextfield" | "password" => Role::PasswordText,
         "statictext" | "inlinetextbox" | "textleaf" => Role::Static,
         "hyperlink" => Role::Link,

@@ -85,7 +85,10 @@ impl State {
             .flat_map(char::to_lowercase)
             .collect();
         let key = key.strip_prefix("atspistate").unwrap_or(&key);
-        let key = key.strip_prefix("state").filter(|k| !k.is_empty()).unwrap_or(key);
+        let key = key
+            .strip_prefix("state")
+            .filter(|k| !k.is_empty())
+            .unwrap_or(key);
         let alias = match key {
             "toggled" | "on" => Some(State::Checked),
             "invalid" => Some(State::InvalidEntry),
@@ -180,7 +183,10 @@ impl StateSet {
 
     /// The states in the set, in bit order.
     pub fn iter(self) -> impl Iterator<Item = State> {
-        State::ALL.iter().copied().filter(move |s| self.contains(*s))
+        State::ALL
+            .iter()
+            .copied()
+            .filter(move |s| self.contains(*s))
     }
 
     /// The states in exactly one of the two sets.
@@ -197,7 +203,9 @@ impl FromIterator<State> for StateSet {
 
 impl fmt::Debug for StateSet {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_set().entries(self.iter().map(State::as_str)).finish()
+        f.debug_set()
+            .entries(self.iter().map(State::as_str))
+            .finish()
     }
 }
 
@@ -225,6 +233,9 @@ mod tests {
         s.remove(State::Enabled);
         assert!(!s.contains(State::Enabled));
         s.set(State::Checked, true);
-        assert_eq!(s.iter().collect::<Vec<_>>(), vec![State::Checked, State::Showing]);
+        assert_eq!(
+            s.iter().collect::<Vec<_>>(),
+            vec![State::Checked, State::Showing]
+        );
     }
 }

@@ -57,12 +57,6 @@ pub struct NodeData {
     pub identity: Option<String>,
 }
 
-impl Default for Role {
-    fn default() -> Self {
-        Role::Unknown
-    }
-}
-
 impl NodeData {
     /// A node with this role and nothing else.
     pub fn new(role: Role) -> NodeData {
@@ -209,7 +203,10 @@ impl Tree {
     }
 
     /// The ids of `id`'s subtree, `id` first: a contiguous range.
-    pub fn subtree(&self, id: NodeId) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator {
+    pub fn subtree(
+        &self,
+        id: NodeId,
+    ) -> impl DoubleEndedIterator<Item = NodeId> + ExactSizeIterator {
         (id.0..self.links[id.index()].end).map(NodeId)
     }
 
@@ -380,12 +377,18 @@ mod tests {
         assert_eq!(t.len(), 5);
         assert_eq!(t.subtree_len(NodeId(0)), 5);
         assert_eq!(t.subtree_len(NodeId(1)), 3);
-        assert_eq!(t.subtree(NodeId(1)).collect::<Vec<_>>(), vec![NodeId(1), NodeId(2), NodeId(3)]);
+        assert_eq!(
+            t.subtree(NodeId(1)).collect::<Vec<_>>(),
+            vec![NodeId(1), NodeId(2), NodeId(3)]
+        );
         assert_eq!(t.children(NodeId(0)), &[NodeId(1), NodeId(4)]);
         assert_eq!(t.parent(NodeId(3)), Some(NodeId(1)));
         assert_eq!(t.depth(NodeId(3)), 2);
         assert_eq!(t.index_in_parent(NodeId(3)), 1);
-        assert_eq!(t.ancestors(NodeId(3)).collect::<Vec<_>>(), vec![NodeId(1), NodeId(0)]);
+        assert_eq!(
+            t.ancestors(NodeId(3)).collect::<Vec<_>>(),
+            vec![NodeId(1), NodeId(0)]
+        );
         assert_eq!(t.extract(NodeId(1)).len(), 3);
     }
 
@@ -395,7 +398,10 @@ mod tests {
         n.set_attribute("z", "1");
         n.set_attribute("a", "2");
         n.set_attribute("z", "3");
-        assert_eq!(n.attributes, vec![("a".into(), "2".into()), ("z".into(), "3".into())]);
+        assert_eq!(
+            n.attributes,
+            vec![("a".into(), "2".into()), ("z".into(), "3".into())]
+        );
         assert_eq!(n.attribute("z"), Some("3"));
         assert_eq!(n.remove_attribute("a").as_deref(), Some("2"));
         assert_eq!(n.attribute("a"), None);

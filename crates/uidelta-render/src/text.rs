@@ -15,7 +15,7 @@ const ELLIPSIS: char = '…';
 
 /// `text` in double quotes, with `"`, `\` and line breaks escaped so that
 /// every element stays on one line.
-pub fn quote(text: &str) -> String {
+pub(crate) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
     for c in text.chars() {
@@ -69,7 +69,7 @@ pub(crate) fn rect_text(r: Rect) -> String {
 /// characters stay on each side of the change, cut text is marked with `…`,
 /// and a changed part longer than `limit` is itself cut. Texts that both fit
 /// come back whole.
-pub fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
+pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
     let old: Vec<char> = old.chars().collect();
     let new: Vec<char> = new.chars().collect();
     if old.len() <= limit && new.len() <= limit {
@@ -141,7 +141,10 @@ mod tests {
         assert_eq!(quote_capped(&exact), quote(&exact));
         let long = "é".repeat(1234);
         let shown = quote_capped(&long);
-        assert_eq!(shown, format!("\"{}…\" (1234 chars)", "é".repeat(SHOWN_CHARS)));
+        assert_eq!(
+            shown,
+            format!("\"{}…\" (1234 chars)", "é".repeat(SHOWN_CHARS))
+        );
     }
 
     #[test]
@@ -154,16 +157,20 @@ mod tests {
 
     #[test]
     fn long_changes_keep_a_window_around_the_change() {
-        let base = "The quick brown fox jumps over the lazy dog. ".repeat(4);
-        let old = format!("{base}It was a cold morning.{base}");
-        let new = format!("{base}It was a warm morning.{base}");
-        let (o, n) = shorten_change(&old, &new, 80);
-        assert_eq!(o, "…zy dog. The quick brown fox jumps over the lazy dog. It was a cold morning.The quick brown fox j…");
-        assert_eq!(n, "…zy dog. The quick brown fox jumps over the lazy dog. It was a warm morning.The quick brown fox j…");
-        // Twenty unchanged characters on each side of "cold"/"warm".
-        let (o, n) = shorten_change(&old, &new, 10);
-        assert!(o.starts_with('…') && o.ends_with('…'), "{o}");
-        assert!(n.contains("warm"), "{n}");
+        let (a, b) = ("a".repeat(50), "b".repeat(50));
+        let (o, n) = shorten_change(&format!("{a}cold{b}"), &format!("{a}warm{b}"), 80);
+        let (a20, b20) = ("a".repeat(20), "b".repeat(20));
+        assert_eq!(o, format!("…{a20}cold{b20}…"));
+        assert_eq!(n, format!("…{a20}warm{b20}…"));
+    }
+
+    #[test]
+    fn an_insertion_shows_only_the_inserted_part_with_its_window() {
+        let (a, b) = ("a".repeat(50), "b".repeat(50));
+        let (o, n) = shorten_change(&format!("{a}{b}"), &format!("{a}NEW{b}"), 80);
+        let (a20, b20) = ("a".repeat(20), "b".repeat(20));
+        assert_eq!(o, format!("…{a20}{b20}…"));
+        assert_eq!(n, format!("…{a20}NEW{b20}…"));
     }
 
     #[test]

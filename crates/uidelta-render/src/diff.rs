@@ -1,0 +1,370 @@
+//! The diff as text: a header, then `+`, `-`, `~` and `!` lines.
+
+use std::collections::HashMap;
+
+use uidelta_diff::{
+    Added, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, Modified, Ref, Removed,
+    SubtreeNode,
+};
+
+use crate::line::{element_line, handle_text, Detail, Facts, HiddenParents};
+use crate::text::{quote, rect_text, shorten_change};
+
+/// What a diff without changes renders as, in every text format.
+pub(crate) const NO_CHANGES: &str = "No UI changes detected\n";
+
+/// How many siblings of a churning group are shown before the summary line.
+const CHURN_SHOWN: usize = 3;
+
+/// Options of [`diff_text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DiffOptions {
+    /// Show bounds as `@x,y wxh` on element lines. Default off.
+    pub bounds: bool,
+    /// Name each change's nearest meaningful ancestor:
+    /// ` in [e3] dialog "Save As"`. Default on.
+    pub context: bool,
+    /// Most lines spent on the descendants of all added subtrees together;
+    /// the rest is counted (`... 140 more nodes under [e58]`). Default 60.
+    pub budget: usize,
+    /// When more than this many same-role siblings are added (or removed)
+    /// under one parent, the first three are shown and the rest summarized
+    /// (`+ ... and 37 more list item`). Default 5.
+    pub churn: usize,
+    /// Old and new texts longer than this are shortened around the change.
+    /// Default 80.
+    pub text_limit: usize,
+}
+
+impl Default for DiffOptions {
+    fn default() -> Self {
+        DiffOptions {
+            bounds: false,
+            context: true,
+            budget: 60,
+            churn: 5,
+            text_limit: 80,
+        }
+    }
+}
+
+/// The diff as text. Without changes it is exactly
+/// `No UI changes detected\n`; otherwise a header
+/// (`# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`)
+/// and then added, removed, modified and transient elements, in that order.
+/// Costs one pass over the diff.
+pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
+    if !diff.has_changes() {
+        return NO_CHANGES.to_owned();
+    }
+    let mut out = header(diff);
+    let added: Vec<&Added> = diff.changes.iter().filter_map(as_added).collect();
+    let mut budget = opts.budget;
+    lines_with_churn(&mut out, &added, '+', opts.churn, |out, a| {
+        added_lines(out, a, opts, &mut budget)
+    });
+    let removed: Vec<&Removed> = diff.changes.iter().filter_map(as_removed).collect();
+    lines_with_churn(&mut out, &removed, '-', opts.churn, |out, r| {
+        removed_line(out, r, opts)
+    });
+    for m in diff.changes.iter().filter_map(as_modified) {
+        modified_line(&mut out, m, opts);
+    }
+    for e in &diff.transient {
+        transient_line(&mut out, e, opts);
+    }
+    out
+}
+
+fn as_added(c: &Change) -> Option<&Added> {
+    match c {
+        Change::Added(a) => Some(a),
+        _ => None,
+    }
+}
+
+fn as_removed(c: &Change) -> Option<&Removed> {
+    match c {
+        Change::Removed(r) => Some(r),
+        _ => None,
+    }
+}
+
+fn as_modified(c: &Change) -> Option<&Modified> {
+    match c {
+        Change::Modified(m) => Some(m),
+        _ => None,
+    }
+}
+
+/// `# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`
+fn header(diff: &Diff) -> String {
+    let counts = diff.counts();
+    let mut out = format!(
+        "# diff: +{} added, -{} removed, ~{} modified",
+        counts.added, counts.removed, counts.modified
+    );
+    if let Some(focus) = &diff.focus {
+        out.push_str(&format!(" · focus {}", focus_text(focus)));
+    }
+    if let Some(ms) = diff.settle_ms {
+        out.push_str(&format!(" · settled in {ms} ms"));
+        if diff.settle_capped {
+            out.push_str(" (cap hit)");
+        }
+    }
+    if diff.truncated {
+        out.push_str(" · truncated");
+    }
+    out.push('\n');
+    out
+}
+
+fn focus_text(focus: &FocusMove) -> String {
+    let side = |h: &Option<Handle>| {
+        h.as_ref()
+            .map_or("none".to_owned(), |h| h.r#ref.to_string())
+    };
+    format!("{} -> {}", side(&focus.from), side(&focus.to))
+}
+
+/// ` in [e3] dialog "Save As"`, when context is wanted and known.
+fn context_text(context: &Option<Handle>, opts: &DiffOptions) -> String {
+    match context {
+        Some(h) if opts.context => format!(" in {}", handle_text(h)),
+        _ => String::new(),
+    }
+}
+
+/// An element of the diff as a line, with its ref.
+fn line_of(e: &Element, detail: Detail) -> String {
+    element_line(Some(e.r#ref), Facts::from(e), detail)
+}
+
+fn full(opts: &DiffOptions, parent_hidden: bool) -> Detail {
+    Detail {
+        value_and_states: true,
+        bounds: opts.bounds,
+        parent_hidden,
+    }
+}
+
+/// The root line, then descendants indented under it while the budget
+/// lasts, then a count of the rest.
+fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usize) {
+    let Some((root, descendants)) = a.subtree.split_first() else {
+        return;
+    };
+    let mut hidden = HiddenParents::default();
+    let parent_hidden = hidden.visit(0, root.element.states);
+    out.push_str("+ ");
+    out.push_str(&line_of(&root.element, full(opts, parent_hidden)));
+    if a.opened.is_some() {
+        out.push_str(" (opened)");
+    }
+    out.push_str(&context_text(&a.context, opts));
+    out.push('\n');
+    for (shown, node) in descendants.iter().enumerate() {
+        if *budget == 0 {
+            let rest = descendants.len() - shown;
+            out.push_str(&format!(
+                "  ... {rest} more nodes under [{}]\n",
+                root.element.r#ref
+            ));
+            return;
+        }
+        *budget -= 1;
+        descendant_line(out, node, opts, &mut hidden);
+    }
+}
+
+fn descendant_line(
+    out: &mut String,
+    node: &SubtreeNode,
+    opts: &DiffOptions,
+    hidden: &mut HiddenParents,
+) {
+    let parent_hidden = hidden.visit(node.depth, node.element.states);
+    out.push_str(&"  ".repeat(node.depth + 1));
+    out.push_str(&line_of(&node.element, full(opts, parent_hidden)));
+    out.push('\n');
+}
+
+/// `- [e20] push button "Old" (closed) in [e3] ... (and 4 descendants)`
+fn removed_line(out: &mut String, r: &Removed, opts: &DiffOptions) {
+    let Some(root) = r.subtree.first() else {
+        return;
+    };
+    out.push_str("- ");
+    out.push_str(&line_of(&root.element, full(opts, false)));
+    if r.closed.is_some() {
+        out.push_str(" (closed)");
+    }
+    out.push_str(&context_text(&r.context, opts));
+    let descendants = r.subtree.len() - 1;
+    if descendants > 0 {
+        out.push_str(&format!(" (and {descendants} descendants)"));
+    }
+    out.push('\n');
+}
+
+/// `~ [e12] push button "Save" in [e3] ... | enabled: true -> false (also 4 descendants)`
+fn modified_line(out: &mut String, m: &Modified, opts: &DiffOptions) {
+    let brief = Detail {
+        value_and_states: false,
+        bounds: opts.bounds,
+        parent_hidden: false,
+    };
+    out.push_str("~ ");
+    out.push_str(&line_of(&m.element, brief));
+    out.push_str(&context_text(&m.context, opts));
+    for change in &m.changes {
+        let (old, new) = change_values(change, opts.text_limit);
+        out.push_str(&format!(" | {}: {old} -> {new}", change.attr.label()));
+    }
+    if !m.descendants.is_empty() {
+        out.push_str(&format!(" (also {} descendants)", m.descendants.len()));
+    }
+    out.push('\n');
+}
+
+/// `! [e40] notification "Saved" (transient)`
+fn transient_line(out: &mut String, e: &Element, opts: &DiffOptions) {
+    out.push_str("! ");
+    out.push_str(&line_of(e, full(opts, false)));
+    out.push_str(" (transient)\n");
+}
+
+/// Both sides of a change as text; texts are quoted and shortened together
+/// around the change when long.
+fn change_values(change: &AttrChange, limit: usize) -> (String, String) {
+    let old_text = text_of(&change.old);
+    let new_text = text_of(&change.new);
+    if old_text.is_none() && new_text.is_none() {
+        return (value_text(&change.old), value_text(&change.new));
+    }
+    let (old_short, new_short) = shorten_change(
+        old_text.unwrap_or_default(),
+        new_text.unwrap_or_default(),
+        limit,
+    );
+    let side = |v: &AttrValue, short: String| match v {
+        AttrValue::Text(_) => quote(&short),
+        other => value_text(other),
+    };
+    (side(&change.old, old_short), side(&change.new, new_short))
+}
+
+fn text_of(v: &AttrValue) -> Option<&str> {
+    match v {
+        AttrValue::Text(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// A value as the diff text shows it: texts quoted, `true`/`false`,
+/// `none`, `@x,y wxh`, or a number.
+fn value_text(v: &AttrValue) -> String {
+    match v {
+        AttrValue::Absent => "none".to_owned(),
+        AttrValue::Text(s) => quote(s),
+        AttrValue::Bool(b) => b.to_string(),
+        AttrValue::Rect(r) => rect_text(*r),
+        AttrValue::Index(i) => i.to_string(),
+    }
+}
+
+/// Siblings that churn together: the same parent and the same root role.
+type ChurnKey = (Ref, String);
+
+/// An added or removed subtree, as far as churn is concerned.
+trait Sibling {
+    fn churn_key(&self) -> Option<ChurnKey>;
+}
+
+impl Sibling for Added {
+    fn churn_key(&self) -> Option<ChurnKey> {
+        churn_key(self.parent, &self.subtree)
+    }
+}
+
+impl Sibling for Removed {
+    fn churn_key(&self) -> Option<ChurnKey> {
+        churn_key(self.parent, &self.subtree)
+    }
+}
+
+fn churn_key(parent: Ref, subtree: &[SubtreeNode]) -> Option<ChurnKey> {
+    subtree
+        .first()
+        .map(|root| (parent, Facts::from(&root.element).role_label().to_owned()))
+}
+
+/// Writes each item with `line`, except that of a group of more than
+/// `limit` same-role siblings only the first few are written, followed by
+/// `<sign> ... and 37 more list item`.
+fn lines_with_churn<T: Sibling>(
+    out: &mut String,
+    items: &[&T],
+    sign: char,
+    limit: usize,
+    mut line: impl FnMut(&mut String, &T),
+) {
+    let mut churn = Churn::new(items.iter().filter_map(|i| i.churn_key()), limit);
+    for item in items {
+        match churn.next(item.churn_key()) {
+            Shown::Skipped => {}
+            Shown::Line => line(out, item),
+            Shown::LineThenRest(rest, role) => {
+                line(out, item);
+                out.push_str(&format!("{sign} ... and {rest} more {role}\n"));
+            }
+        }
+    }
+}
+
+/// What to print for one added or removed subtree.
+enum Shown {
+    Line,
+    /// The line, then a summary of this many more of this role.
+    LineThenRest(usize, String),
+    Skipped,
+}
+
+/// Counts same-role siblings so that large groups are summarized.
+struct Churn {
+    limit: usize,
+    totals: HashMap<ChurnKey, usize>,
+    seen: HashMap<ChurnKey, usize>,
+}
+
+impl Churn {
+    fn new(keys: impl Iterator<Item = ChurnKey>, limit: usize) -> Churn {
+        let mut totals = HashMap::new();
+        for key in keys {
+            *totals.entry(key).or_insert(0) += 1;
+        }
+        Churn {
+            limit,
+            totals,
+            seen: HashMap::new(),
+        }
+    }
+
+    fn next(&mut self, key: Option<ChurnKey>) -> Shown {
+        let Some(key) = key else {
+            return Shown::Line;
+        };
+        let total = self.totals.get(&key).copied().unwrap_or(0);
+        if total <= self.limit || total <= CHURN_SHOWN {
+            return Shown::Line;
+        }
+        let seen = self.seen.entry(key.clone()).or_insert(0);
+        *seen += 1;
+        match (*seen).cmp(&CHURN_SHOWN) {
+            std::cmp::Ordering::Less => Shown::Line,
+            std::cmp::Ordering::Equal => Shown::LineThenRest(total - CHURN_SHOWN, key.1),
+            std::cmp::Ordering::Greater => Shown::Skipped,
+        }
+    }
+}

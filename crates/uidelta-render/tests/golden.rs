@@ -1,0 +1,556 @@
+//! Golden tests: every renderer on the same hand-built views and diffs.
+//! The `.snap` files under `tests/snapshots` are the spec of each format.
+
+use insta::assert_snapshot;
+use uidelta_diff::{
+    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, Filters, FocusMove, Handle,
+    InheritedChange, Modified, Ref, RefTable, Refs, Removed, SubtreeNode, View,
+};
+use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder};
+use uidelta_render::{
+    diff_flat, diff_json, diff_terminator, diff_text, tree_flat, tree_json, tree_terminator,
+    tree_text, DiffOptions, TreeOptions,
+};
+
+// ---------------------------------------------------------------- fixtures
+
+fn normal() -> StateSet {
+    StateSet::of(&[
+        State::Enabled,
+        State::Sensitive,
+        State::Showing,
+        State::Visible,
+    ])
+}
+
+fn node(role: Role, name: &str, bounds: Option<(i32, i32, i32, i32)>) -> NodeData {
+    let mut n = NodeData::named(role, name);
+    n.states = normal();
+    n.bounds = bounds.map(|(x, y, w, h)| Rect::new(x, y, w, h));
+    n
+}
+
+fn with_states(mut n: NodeData, add: &[State], remove: &[State]) -> NodeData {
+    for s in add {
+        n.states.insert(*s);
+    }
+    for s in remove {
+        n.states.remove(*s);
+    }
+    n
+}
+
+/// A text editor's window: every part of a tree line appears somewhere.
+fn editor(truncated: bool) -> (View, Refs) {
+    let mut frame = node(Role::Frame, "Untitled - Editor", Some((0, 0, 1280, 800)));
+    frame.states.insert(State::Active);
+    frame.identity = Some(":1.42/org/a11y/atspi/accessible/1".into());
+    let mut b = TreeBuilder::new(frame);
+
+    b.open(node(Role::MenuBar, "", Some((0, 0, 1280, 24))));
+    let file = node(Role::Menu, "File", Some((0, 0, 40, 24)));
+    b.leaf(with_states(
+        file,
+        &[State::Expandable, State::Focusable],
+        &[],
+    ));
+    let edit = node(Role::Menu, "Edit", Some((40, 0, 40, 24)));
+    b.leaf(with_states(
+        edit,
+        &[State::Expandable, State::Expanded],
+        &[],
+    ));
+    b.close();
+
+    b.open(node(Role::Panel, "", Some((0, 24, 1280, 752))));
+    let mut doc = node(Role::Entry, "Document", Some((0, 24, 1000, 752)));
+    doc.value = Some("Hello \"world\"\nC:\\notes\\todo.txt".into());
+    doc.states.insert(State::Focused);
+    doc.states.insert(State::Focusable);
+    doc.states.insert(State::Editable);
+    b.leaf(doc);
+    let bold = node(Role::CheckBox, "Bold", Some((1010, 30, 80, 24)));
+    b.leaf(with_states(bold, &[State::Checked, State::Focusable], &[]));
+    let save = node(Role::PushButton, "Save", Some((1010, 60, 80, 30)));
+    b.leaf(with_states(
+        save,
+        &[State::Focusable],
+        &[State::Enabled, State::Sensitive],
+    ));
+    let mut odd = NodeData::named(Role::Unknown, "odd one");
+    odd.raw_role = "AXWeirdThing".into();
+    b.leaf(odd);
+    let mut help = node(Role::Link, "Help", None);
+    help.set_attribute("text", "Open the manual");
+    help.set_attribute("href", "https://example.invalid/help");
+    b.leaf(help);
+    b.close();
+
+    let sidebar = node(Role::Panel, "Sidebar", None);
+    b.open(with_states(sidebar, &[], &[State::Showing, State::Visible]));
+    let recent = node(Role::ListItem, "Recent", None);
+    b.leaf(with_states(recent, &[State::Selected], &[State::Showing]));
+    b.close();
+
+    let mut log = node(Role::Static, "", Some((0, 776, 1000, 24)));
+    log.value = Some("All work and no play makes Jack a dull boy. ".repeat(6));
+    b.leaf(log);
+    b.leaf(node(Role::StatusBar, "Ready", Some((1000, 776, 280, 24))));
+
+    let meta = Meta {
+        source: "atspi".into(),
+        app: Some("gedit".into()),
+        pid: Some(4242),
+        window: Some("Untitled - Editor".into()),
+        captured_at_ms: Some(1_700_000_000_000),
+        capture_ms: Some(12.5),
+        truncated,
+    };
+    let view = View::new(&Snapshot::new(meta, b.finish()), Filters::none());
+    let refs = RefTable::new().label(view.len());
+    (view, refs)
+}
+
+fn el(r: u32, role: Role, name: &str) -> Element {
+    Element::new(Ref(r), &node(role, name, None))
+}
+
+fn el_at(r: u32, role: Role, name: &str, bounds: (i32, i32, i32, i32)) -> Element {
+    Element::new(Ref(r), &node(role, name, Some(bounds)))
+}
+
+fn at(depth: usize, element: Element) -> SubtreeNode {
+    SubtreeNode { depth, element }
+}
+
+fn handle(r: u32, role: Role, name: &str) -> Handle {
+    Handle {
+        r#ref: Ref(r),
+        role,
+        name: name.into(),
+    }
+}
+
+fn change(attr: Attr, old: AttrValue, new: AttrValue) -> AttrChange {
+    AttrChange { attr, old, new }
+}
+
+fn text(s: &str) -> AttrValue {
+    AttrValue::Text(s.into())
+}
+
+fn editor_frame() -> Option<Handle> {
+    Some(handle(1, Role::Frame, "Untitled - Editor"))
+}
+
+/// A Save As dialog opened over the editor.
+fn save_as_dialog() -> Added {
+    let mut dialog = el_at(58, Role::Dialog, "Save As", (400, 200, 480, 320));
+    dialog.states.insert(State::Modal);
+    let mut name = el_at(60, Role::Entry, "File name", (500, 240, 300, 28));
+    name.value = Some("untitled.txt".into());
+    name.states.insert(State::Focused);
+    let mut home = el(62, Role::ListItem, "Home");
+    home.states.insert(State::Selected);
+    Added {
+        parent: Ref(1),
+        index: 3,
+        opened: Some(Role::Dialog),
+        context: editor_frame(),
+        subtree: vec![
+            at(0, dialog),
+            at(1, el_at(59, Role::Label, "File name:", (410, 244, 80, 20))),
+            at(1, name),
+            at(1, el(61, Role::List, "Places")),
+            at(2, home),
+            at(2, el(63, Role::ListItem, "Desktop")),
+            at(1, el_at(64, Role::PushButton, "Save", (700, 480, 80, 30))),
+            at(1, el_at(65, Role::PushButton, "Cancel", (790, 480, 80, 30))),
+        ],
+    }
+}
+
+fn toolbar_removed() -> Removed {
+    Removed {
+        parent: Ref(2),
+        closed: None,
+        context: editor_frame(),
+        subtree: vec![
+            at(0, el_at(20, Role::ToolBar, "Formatting", (0, 24, 1280, 32))),
+            at(1, el_at(21, Role::PushButton, "Bold", (0, 24, 32, 32))),
+            at(1, el_at(22, Role::PushButton, "Italic", (32, 24, 32, 32))),
+            at(
+                1,
+                el_at(23, Role::PushButton, "Underline", (64, 24, 32, 32)),
+            ),
+            at(1, el_at(24, Role::PushButton, "Strike", (96, 24, 32, 32))),
+        ],
+    }
+}
+
+fn popup_closed() -> Removed {
+    Removed {
+        parent: Ref(1),
+        closed: Some(Role::PopupMenu),
+        context: None,
+        subtree: vec![at(0, el(30, Role::PopupMenu, "Context"))],
+    }
+}
+
+fn save_button_modified() -> Modified {
+    let mut save = el_at(7, Role::PushButton, "Save As…", (1010, 60, 80, 30));
+    save.states.remove(State::Enabled);
+    Modified {
+        element: save,
+        context: editor_frame(),
+        changes: vec![
+            change(Attr::Name, text("Save"), text("Save As…")),
+            change(
+                Attr::State(State::Enabled),
+                AttrValue::Bool(true),
+                AttrValue::Bool(false),
+            ),
+            change(
+                Attr::Attribute("shortcut".into()),
+                text("Ctrl+S"),
+                AttrValue::Absent,
+            ),
+        ],
+        descendants: vec![],
+    }
+}
+
+fn paragraph(word: &str) -> String {
+    format!(
+        "It was the best of times, it was the worst of times, it was the age of wisdom, \
+         it was the {word} of foolishness, it was the epoch of belief, it was the epoch of \
+         incredulity."
+    )
+}
+
+fn document_modified() -> Modified {
+    let mut doc = el(5, Role::Entry, "Document");
+    doc.value = Some(paragraph("season"));
+    Modified {
+        element: doc,
+        context: None,
+        changes: vec![change(
+            Attr::Value,
+            text(&paragraph("age")),
+            text(&paragraph("season")),
+        )],
+        descendants: vec![],
+    }
+}
+
+fn sidebar_hidden() -> Modified {
+    let showing = |r| InheritedChange {
+        r#ref: Ref(r),
+        changes: vec![change(
+            Attr::State(State::Showing),
+            AttrValue::Bool(true),
+            AttrValue::Bool(false),
+        )],
+    };
+    let mut sidebar = el(10, Role::Panel, "Sidebar");
+    sidebar.states.remove(State::Showing);
+    Modified {
+        element: sidebar,
+        context: editor_frame(),
+        changes: showing(10).changes,
+        descendants: vec![showing(11), showing(12), showing(13)],
+    }
+}
+
+fn bold_moved() -> Modified {
+    let mut bold = el_at(8, Role::CheckBox, "Bold", (1010, 90, 80, 24));
+    bold.description = "Toggle bold text".into();
+    Modified {
+        element: bold,
+        context: None,
+        changes: vec![
+            change(
+                Attr::Description,
+                AttrValue::Absent,
+                text("Toggle bold text"),
+            ),
+            change(
+                Attr::Bounds,
+                AttrValue::Rect(Rect::new(1010, 30, 80, 24)),
+                AttrValue::Rect(Rect::new(1010, 90, 80, 24)),
+            ),
+            change(Attr::Position, AttrValue::Index(2), AttrValue::Index(3)),
+        ],
+        descendants: vec![],
+    }
+}
+
+/// One of everything: opened dialog, removed subtrees, modifications of
+/// several kinds, a focus move, settle time and a transient toast.
+fn full_diff() -> Diff {
+    let toast = el(40, Role::Notification, "Saved");
+    Diff {
+        changes: vec![
+            Change::Added(save_as_dialog()),
+            Change::Removed(toolbar_removed()),
+            Change::Removed(popup_closed()),
+            Change::Modified(save_button_modified()),
+            Change::Modified(document_modified()),
+            Change::Modified(sidebar_hidden()),
+            Change::Modified(bold_moved()),
+        ],
+        focus: Some(FocusMove {
+            from: Some(handle(5, Role::Entry, "Document")),
+            to: Some(handle(60, Role::Entry, "File name")),
+        }),
+        transient: vec![toast],
+        settle_ms: Some(180),
+        settle_capped: false,
+        truncated: false,
+    }
+}
+
+// ---------------------------------------------------------------- tree text
+
+#[test]
+fn tree_text_plain() {
+    let (view, refs) = editor(false);
+    assert_snapshot!(tree_text(&view, &refs, &TreeOptions::default()));
+}
+
+#[test]
+fn tree_text_with_bounds_and_truncation() {
+    let (view, refs) = editor(true);
+    assert_snapshot!(tree_text(&view, &refs, &TreeOptions { bounds: true }));
+}
+
+#[test]
+fn tree_text_marks_elements_the_refs_do_not_cover() {
+    let (view, _) = editor(false);
+    let short = RefTable::new().label(2);
+    let text = tree_text(&view, &short, &TreeOptions::default());
+    assert!(
+        text.lines()
+            .nth(2)
+            .is_some_and(|l| l.starts_with("    [?] menu")),
+        "{text}"
+    );
+}
+
+// ---------------------------------------------------------------- diff text
+
+#[test]
+fn diff_text_without_changes_is_one_line() {
+    assert_eq!(
+        diff_text(&Diff::default(), &DiffOptions::default()),
+        "No UI changes detected\n"
+    );
+    assert_snapshot!(diff_text(&Diff::default(), &DiffOptions::default()));
+}
+
+#[test]
+fn diff_text_full() {
+    assert_snapshot!(diff_text(&full_diff(), &DiffOptions::default()));
+}
+
+#[test]
+fn diff_text_with_bounds_without_context() {
+    let opts = DiffOptions {
+        bounds: true,
+        context: false,
+        ..DiffOptions::default()
+    };
+    assert_snapshot!(diff_text(&full_diff(), &opts));
+}
+
+#[test]
+fn diff_text_header_with_focus_settle_cap_and_truncation() {
+    let diff = Diff {
+        focus: Some(FocusMove {
+            from: None,
+            to: Some(handle(58, Role::Dialog, "Save As")),
+        }),
+        settle_ms: Some(1500),
+        settle_capped: true,
+        truncated: true,
+        ..Diff::default()
+    };
+    assert_snapshot!(diff_text(&diff, &DiffOptions::default()));
+}
+
+#[test]
+fn diff_text_summarizes_churn() {
+    let files = Some(handle(29, Role::List, "Files"));
+    let item = |r: u32, name: String| Element::new(Ref(r), &node(Role::ListItem, &name, None));
+    let mut changes: Vec<Change> = (0..40)
+        .map(|i| {
+            Change::Added(Added {
+                parent: Ref(30),
+                index: i as usize,
+                opened: None,
+                context: files.clone(),
+                subtree: vec![at(0, item(100 + i, format!("file{i:02}.txt")))],
+            })
+        })
+        .collect();
+    // Different role under the same parent: not part of the churn.
+    changes.push(Change::Added(Added {
+        parent: Ref(30),
+        index: 40,
+        opened: None,
+        context: files.clone(),
+        subtree: vec![at(0, el(200, Role::PushButton, "Load more"))],
+    }));
+    changes.extend((0..7).map(|i| {
+        Change::Removed(Removed {
+            parent: Ref(30),
+            closed: None,
+            context: files.clone(),
+            subtree: vec![at(0, item(31 + i, format!("old{i}.txt")))],
+        })
+    }));
+    // Exactly `churn` siblings: shown in full.
+    changes.extend((0..5).map(|i| {
+        Change::Removed(Removed {
+            parent: Ref(50),
+            closed: None,
+            context: None,
+            subtree: vec![at(0, item(51 + i, format!("tab{i}")))],
+        })
+    }));
+    let diff = Diff {
+        changes,
+        ..Diff::default()
+    };
+    assert_snapshot!(diff_text(&diff, &DiffOptions::default()));
+}
+
+#[test]
+fn diff_text_stops_at_the_budget() {
+    let big = Added {
+        parent: Ref(1),
+        index: 0,
+        opened: None,
+        context: None,
+        subtree: std::iter::once(at(0, el(100, Role::Panel, "Results")))
+            .chain((1..=6).map(|i| at(1, el(100 + i, Role::Link, &format!("Result {i}")))))
+            .collect(),
+    };
+    let second = Added {
+        parent: Ref(1),
+        index: 1,
+        opened: None,
+        context: None,
+        subtree: std::iter::once(at(0, el(200, Role::Panel, "Ads")))
+            .chain((1..=3).map(|i| at(1, el(200 + i, Role::Link, &format!("Ad {i}")))))
+            .collect(),
+    };
+    let diff = Diff {
+        changes: vec![Change::Added(big), Change::Added(second)],
+        ..Diff::default()
+    };
+    let opts = DiffOptions {
+        budget: 4,
+        ..DiffOptions::default()
+    };
+    assert_snapshot!(diff_text(&diff, &opts));
+}
+
+// ---------------------------------------------------------------- JSON
+
+#[test]
+fn tree_json_golden() {
+    let (view, refs) = editor(false);
+    let json = tree_json(&view, &refs);
+    assert!(
+        serde_json::from_str::<serde_json::Value>(&json).is_ok(),
+        "{json}"
+    );
+    assert_snapshot!(json);
+}
+
+#[test]
+fn diff_json_golden() {
+    let json = diff_json(&full_diff());
+    let parsed: serde_json::Value = serde_json::from_str(&json).unwrap_or_default();
+    assert_eq!(parsed["schema"], 1);
+    assert_eq!(parsed["changes"][0]["subtree"][2]["value"], "untitled.txt");
+    assert_snapshot!(json);
+}
+
+#[test]
+fn diff_json_without_changes() {
+    assert_snapshot!(diff_json(&Diff::default()));
+}
+
+#[test]
+fn deep_trees_render_without_recursion() {
+    const DEPTH: usize = 400;
+    let mut b = TreeBuilder::new(node(Role::Frame, "Deep", None));
+    for i in 0..DEPTH {
+        b.open(node(Role::Panel, &format!("level {i}"), None));
+    }
+    let view = View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none());
+    let refs = RefTable::new().label(view.len());
+    // A stack this small would overflow on recursion of one frame per level.
+    let rendered = std::thread::Builder::new()
+        .stack_size(64 * 1024)
+        .spawn(move || {
+            (
+                tree_json(&view, &refs).len(),
+                tree_text(&view, &refs, &TreeOptions::default())
+                    .lines()
+                    .count(),
+                tree_terminator(&view).lines().count(),
+                tree_flat(&view).lines().count(),
+            )
+        })
+        .map(|handle| handle.join());
+    let Ok(Ok((json_len, text_lines, yaml_lines, flat_lines))) = rendered else {
+        panic!("rendering a deep tree failed");
+    };
+    assert!(json_len > DEPTH * 100);
+    assert_eq!(
+        (text_lines, yaml_lines, flat_lines),
+        (DEPTH + 1, DEPTH + 1, DEPTH + 1)
+    );
+}
+
+// ---------------------------------------------------------------- terminator
+
+#[test]
+fn tree_terminator_golden() {
+    let (view, _) = editor(false);
+    assert_snapshot!(tree_terminator(&view));
+}
+
+#[test]
+fn diff_terminator_golden() {
+    assert_snapshot!(diff_terminator(&full_diff()));
+}
+
+#[test]
+fn diff_terminator_without_changes() {
+    assert_eq!(
+        diff_terminator(&Diff::default()),
+        "No UI changes detected\n"
+    );
+}
+
+// ---------------------------------------------------------------- flat
+
+#[test]
+fn tree_flat_golden() {
+    let (view, _) = editor(false);
+    assert_snapshot!(tree_flat(&view));
+}
+
+#[test]
+fn diff_flat_golden() {
+    assert_snapshot!(diff_flat(&full_diff()));
+}
+
+#[test]
+fn diff_flat_without_changes() {
+    assert_eq!(diff_flat(&Diff::default()), "No UI changes detected\n");
+}

@@ -1,0 +1,223 @@
+//! The `uidelta` command line.
+
+use std::io::{self, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, Result};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use uidelta_diff::{compare, Filters, RefTable, Rule, View};
+use uidelta_formats::InputFormat;
+use uidelta_model::Snapshot;
+use uidelta_render as render;
+
+/// What did my last action change? Structural diffs of accessibility trees.
+#[derive(Parser, Debug)]
+#[command(name = "uidelta", version, about, long_about = None)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+enum Command {
+    /// Render a snapshot file (interchange JSON or terminator compact YAML).
+    Tree(TreeArgs),
+    /// Compare two snapshot files. Exit code 0: no changes, 1: changes, 2: trouble.
+    Diff(DiffArgs),
+    /// List the noise filter rules (all on by default; `--keep RULE` turns one off).
+    Filters,
+}
+
+#[derive(Args, Debug)]
+struct Input {
+    /// Input format; by default JSON when the file starts with `{`, else terminator YAML.
+    #[arg(long, value_enum)]
+    input: Option<InputKind>,
+    /// Turn a noise rule off, so what it hides is shown (repeatable; see `uidelta filters`).
+    #[arg(long = "keep", value_name = "RULE")]
+    keep: Vec<Rule>,
+}
+
+#[derive(Args, Debug)]
+struct TreeArgs {
+    /// Snapshot file, or `-` for standard input.
+    file: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Show bounds (`@x,y wxh`) in text output.
+    #[arg(long)]
+    bounds: bool,
+    #[command(flatten)]
+    input: Input,
+}
+
+#[derive(Args, Debug)]
+struct DiffArgs {
+    /// The snapshot before the action (`-` for standard input).
+    before: PathBuf,
+    /// The snapshot after the action.
+    after: PathBuf,
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Most lines shown for added subtrees before `... N more nodes under [eN]`.
+    #[arg(long, default_value_t = 60)]
+    budget: usize,
+    /// Leave out the `in [e3] dialog "..."` context on each line.
+    #[arg(long)]
+    no_context: bool,
+    /// Print sizes (bytes and tokens) of the diff and of the full after tree on stderr.
+    #[arg(long)]
+    stats: bool,
+    #[command(flatten)]
+    input: Input,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Format {
+    /// Compact text for agents.
+    Text,
+    /// JSON (schema in docs/formats.md).
+    Json,
+    /// terminator's compact YAML (and its line-diff style).
+    Terminator,
+    /// mcp-server-macos-use's flat lines.
+    Flat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum InputKind {
+    Json,
+    Terminator,
+}
+
+impl From<InputKind> for InputFormat {
+    fn from(k: InputKind) -> InputFormat {
+        match k {
+            InputKind::Json => InputFormat::Json,
+            InputKind::Terminator => InputFormat::Terminator,
+        }
+    }
+}
+
+impl Input {
+    fn filters(&self) -> Filters {
+        self.keep.iter().fold(Filters::all(), |f, r| f.keep(*r))
+    }
+
+    fn load(&self, path: &Path) -> Result<Snapshot> {
+        let text = read(path)?;
+        uidelta_formats::parse(&text, self.input.map(Into::into))
+            .with_context(|| format!("reading a snapshot from {}", path.display()))
+    }
+}
+
+fn read(path: &Path) -> Result<String> {
+    if path == Path::new("-") {
+        let mut text = String::new();
+        io::stdin()
+            .read_to_string(&mut text)
+            .context("reading standard input")?;
+        return Ok(text);
+    }
+    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+    String::from_utf8(bytes).map_err(|e| {
+        anyhow::anyhow!(
+            "reading {}: not UTF-8 text (invalid byte at offset {})",
+            path.display(),
+            e.utf8_error().valid_up_to()
+        )
+    })
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    match run(cli) {
+        Ok(code) => code,
+        Err(e) => {
+            eprintln!("uidelta: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(cli: Cli) -> Result<ExitCode> {
+    match cli.command {
+        Command::Tree(args) => tree(args),
+        Command::Diff(args) => diff(args),
+        Command::Filters => {
+            let mut text = String::new();
+            for rule in Rule::ALL {
+                text.push_str(&format!("{:<17} {}\n", rule.name(), rule.description()));
+            }
+            emit(&text)?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
+}
+
+fn tree(args: TreeArgs) -> Result<ExitCode> {
+    let snapshot = args.input.load(&args.file)?;
+    let view = View::new(&snapshot, args.input.filters());
+    let refs = RefTable::new().label(view.len());
+    let text = match args.format {
+        Format::Text => render::tree_text(
+            &view,
+            &refs,
+            &render::TreeOptions {
+                bounds: args.bounds,
+            },
+        ),
+        Format::Json => render::tree_json(&view, &refs),
+        Format::Terminator => render::tree_terminator(&view),
+        Format::Flat => render::tree_flat(&view),
+    };
+    emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn diff(args: DiffArgs) -> Result<ExitCode> {
+    let before = args.input.load(&args.before)?;
+    let after = args.input.load(&args.after)?;
+    let compared = compare(&before, &after, args.input.filters());
+    let opts = render::DiffOptions {
+        context: !args.no_context,
+        budget: args.budget,
+        ..render::DiffOptions::default()
+    };
+    let text = match args.format {
+        Format::Text => render::diff_text(&compared.diff, &opts),
+        Format::Json => render::diff_json(&compared.diff),
+        Format::Terminator => render::diff_terminator(&compared.diff),
+        Format::Flat => render::diff_flat(&compared.diff),
+    };
+    emit(&text)?;
+    if args.stats {
+        let full = render::tree_text(
+            &compared.after,
+            &compared.after_refs,
+            &render::TreeOptions::default(),
+        );
+        let (d, t) = (render::size(&text), render::size(&full));
+        eprintln!(
+            "# size: diff {} tokens ({} bytes), full after tree {} tokens ({} bytes)",
+            d.tokens, d.bytes, t.tokens, t.bytes
+        );
+    }
+    Ok(if compared.diff.has_changes() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+/// Writes to stdout; a closed pipe (`| head`) is not an error.
+fn emit(text: &str) -> Result<()> {
+    let mut out = io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|_| out.flush()) {
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        other => other.context("writing to standard output"),
+    }
+}

@@ -1,0 +1,185 @@
+//! The command line, run as a user runs it: files in, text and exit codes out.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+fn uidelta(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_uidelta"))
+        .args(args)
+        .output()
+        .expect("the uidelta binary runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+/// Writes `text` to a file of its own for this test.
+fn file(test: &str, name: &str, text: &str) -> String {
+    let dir: PathBuf =
+        std::env::temp_dir().join(format!("uidelta-cli-{}-{test}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(name);
+    std::fs::write(&path, text).expect("write fixture");
+    path.to_string_lossy().into_owned()
+}
+
+fn window(dx: i32, id: &str, checked: bool, button: &str) -> String {
+    let checked = if checked { r#","checked""# } else { "" };
+    format!(
+        r#"{{"source":"atspi","app":"demo","root":{{"id":"{id}/0","role":"frame","name":"Demo",
+        "states":["enabled","showing"],"bounds":[{x0},0,400,300],"children":[
+        {{"id":"{id}/1","role":"filler","children":[
+          {{"id":"{id}/2","role":"check box","name":"Bold","states":["enabled","focusable","showing"{checked}],"bounds":[{x1},40,80,20]}},
+          {{"id":"{id}/3","role":"push button","name":"{button}","states":["enabled","showing"],"bounds":[{x2},80,80,30]}}
+        ]}}]}}}}"#,
+        x0 = dx,
+        x1 = dx + 10,
+        x2 = dx + 100,
+    )
+}
+
+#[test]
+fn moved_window_with_new_ids_is_no_change_and_exit_0() {
+    let a = file("moved", "a.json", &window(0, ":1.5", false, "Apply"));
+    let b = file("moved", "b.json", &window(118, ":1.9", false, "Apply"));
+    let o = uidelta(&["diff", &a, &b]);
+    assert_eq!(stdout(&o), "No UI changes detected\n", "{}", stderr(&o));
+    assert_eq!(o.status.code(), Some(0));
+}
+
+#[test]
+fn toggled_check_box_is_one_line_and_exit_1() {
+    let a = file("toggle", "a.json", &window(0, ":1.5", false, "Apply"));
+    let b = file("toggle", "b.json", &window(0, ":1.5", true, "Apply"));
+    let o = uidelta(&["diff", &a, &b]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "# diff: +0 added, -0 removed, ~1 modified");
+    assert_eq!(
+        lines[1],
+        r#"~ [e2] check box "Bold" | checked: false -> true"#
+    );
+    assert_eq!(lines.len(), 2, "{out}");
+}
+
+#[test]
+fn renamed_button_keeps_its_ref() {
+    let a = file("rename", "a.json", &window(0, ":1.5", false, "Apply"));
+    let b = file("rename", "b.json", &window(0, ":1.6", false, "Revert"));
+    let o = uidelta(&["diff", &a, &b]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains(r#"~ [e3] push button "Revert" | name: "Apply" -> "Revert""#),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn keep_bounds_reports_the_move() {
+    let a = file("keep", "a.json", &window(0, ":1.5", false, "Apply"));
+    let b = file("keep", "b.json", &window(118, ":1.5", false, "Apply"));
+    let o = uidelta(&["diff", &a, &b, "--keep", "bounds"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stdout(&o).contains("bounds: @0,0 400x300 -> @118,0 400x300"),
+        "{}",
+        stdout(&o)
+    );
+}
+
+#[test]
+fn json_output_parses_and_counts() {
+    let a = file("json", "a.json", &window(0, ":1.5", false, "Apply"));
+    let b = file("json", "b.json", &window(0, ":1.5", true, "Apply"));
+    let o = uidelta(&["diff", &a, &b, "--format", "json"]);
+    assert_eq!(o.status.code(), Some(1));
+    let out = stdout(&o);
+    assert!(out.contains(r#""has_changes": true"#), "{out}");
+    assert!(out.contains(r#""modified": 1"#), "{out}");
+}
+
+#[test]
+fn tree_renders_refs_and_hides_layout_fillers() {
+    let a = file("tree", "a.json", &window(0, ":1.5", true, "Apply"));
+    let o = uidelta(&["tree", &a]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "[e1] frame \"Demo\"\n  [e2] check box \"Bold\" (checked)\n  [e3] push button \"Apply\"\n"
+    );
+}
+
+#[test]
+fn terminator_yaml_is_read() {
+    let a = file(
+        "yaml",
+        "a.yaml",
+        "#1 [Window] Notepad (bounds: [0,0,800,600], focusable)\n  #2 [Button] Save (bounds: [10,10,80,20], focusable)\n",
+    );
+    let b = file(
+        "yaml",
+        "b.yaml",
+        "#1 [Window] Notepad (bounds: [40,0,800,600], focusable)\n  - [TitleBar]\n  #2 [Button] Save (bounds: [50,10,80,20], disabled, focusable)\n",
+    );
+    let o = uidelta(&["diff", &a, &b]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    let out = stdout(&o);
+    assert!(
+        out.contains(r#"~ [e2] push button "Save" | enabled: true -> false"#),
+        "{out}"
+    );
+}
+
+#[test]
+fn malformed_input_is_trouble_with_a_position() {
+    let a = file(
+        "bad",
+        "a.json",
+        "{\"root\": {\"role\": \"frame\",\n  \"children\": [ {\"name\": \"x\"} ]}}",
+    );
+    let b = file("bad", "b.json", &window(0, ":1.5", false, "Apply"));
+    let o = uidelta(&["diff", &a, &b]);
+    assert_eq!(o.status.code(), Some(2));
+    let err = stderr(&o);
+    assert!(err.starts_with("uidelta: reading a snapshot from"), "{err}");
+    assert!(err.contains("line 2"), "{err}");
+}
+
+#[test]
+fn missing_file_and_unknown_rule_are_trouble() {
+    let o = uidelta(&["diff", "/nonexistent/a.json", "/nonexistent/b.json"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("/nonexistent/a.json"), "{}", stderr(&o));
+    let a = file("rule", "a.json", &window(0, ":1.5", false, "Apply"));
+    let o = uidelta(&["diff", &a, &a, "--keep", "colour"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("volatile-ids"), "{}", stderr(&o));
+}
+
+#[test]
+fn filters_are_listed() {
+    let o = uidelta(&["filters"]);
+    assert_eq!(o.status.code(), Some(0));
+    let names: Vec<String> = stdout(&o)
+        .lines()
+        .filter_map(|l| l.split_whitespace().next().map(str::to_owned))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "bounds",
+            "volatile-ids",
+            "scrollbars",
+            "whitespace",
+            "empty-containers",
+            "volatile-states"
+        ]
+    );
+}

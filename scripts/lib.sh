@@ -1,0 +1,30 @@
+# Shared helpers for the scripts in this folder. Sourced, not run.
+
+# Fails with a clear message when the Rust toolchain is missing: it cannot be
+# installed from Debian's packages at a usable version.
+need_cargo() {
+    if ! command -v cargo >/dev/null 2>&1; then
+        if [ -x "$HOME/.cargo/bin/cargo" ]; then
+            export PATH="$HOME/.cargo/bin:$PATH"
+        else
+            echo "error: cargo not found. Install Rust 1.85 or newer with rustup (https://rustup.rs), then run this again." >&2
+            exit 2
+        fi
+    fi
+}
+
+# Installs Debian packages that are not installed yet (as root, with apt-get).
+need_packages() {
+    local missing=()
+    for pkg in "$@"; do
+        dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+    done
+    [ ${#missing[@]} -eq 0 ] && return 0
+    echo "installing Debian packages: ${missing[*]}" >&2
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "error: need root to install ${missing[*]} (or install them yourself)" >&2
+        exit 2
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+}
