@@ -677,17 +677,16 @@ fn handle(t: &Tree, refs: &Refs, n: NodeId) -> Handle {
     }
 }
 
-/// The nearest ancestor that tells an agent where an element is: a window or
-/// dialog, or any named element that is not mere text. The root is the
+/// The nearest ancestor that tells an agent where an element is: a named
+/// element that is not mere text (a dialog, a list, a tab, a row). Unnamed
+/// ancestors say nothing (`in [e2] frame`) and are skipped. The root is the
 /// scope itself and never named as context.
 fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
     t.ancestors(n)
         .take_while(|&p| p != NodeId::ROOT)
         .find(|&p| {
             let d = t.node(p);
-            d.role.is_window()
-                || (!d.name.is_empty()
-                    && !matches!(d.role, Role::Label | Role::Static | Role::Text))
+            !d.name.is_empty() && !matches!(d.role, Role::Label | Role::Static | Role::Text)
         })
         .map(|p| handle(t, refs, p))
 }

@@ -1,0 +1,70 @@
+//! Diffs of snapshots captured from the real gtk3-widget-factory (see
+//! examples/README.md for the actions that produced them).
+
+use std::process::Command;
+
+fn diff(before: &str, after: &str) -> (i32, String) {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/widget-factory/");
+    let o = Command::new(env!("CARGO_BIN_EXE_uidelta"))
+        .arg("diff")
+        .arg(format!("{dir}{before}.json"))
+        .arg(format!("{dir}{after}.json"))
+        .output()
+        .expect("the uidelta binary runs");
+    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
+    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into_owned())
+}
+
+#[test]
+fn check_button_click_is_one_line() {
+    let (code, out) = diff("01-start", "02-checked");
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "# diff: +0 added, -0 removed, ~1 modified\n\
+         ~ [e58] check box \"checkbutton\" | checked: false -> true\n"
+    );
+}
+
+#[test]
+fn typing_is_the_value_and_the_focus_move() {
+    let (code, out) = diff("02-checked", "03-typed");
+    assert_eq!(code, 1);
+    assert_eq!(
+        out,
+        "# diff: +0 added, -0 removed, ~1 modified · focus e16 -> e20\n\
+         ~ [e20] text | value: none -> \"hello from uidelta\"\n"
+    );
+}
+
+#[test]
+fn notebook_tab_switch_is_two_selection_lines() {
+    let (_, out) = diff("03-typed", "04-notebook-tab");
+    assert_eq!(
+        out,
+        "# diff: +0 added, -0 removed, ~2 modified · focus e20 -> none\n\
+         ~ [e140] page tab \"page 1\" | selected: true -> false\n\
+         ~ [e141] page tab \"page 2\" | selected: false -> true\n"
+    );
+}
+
+#[test]
+fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
+    let (_, out) = diff("05-page2", "06-about");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "# diff: +1 added, -0 removed, ~0 modified · focus e11 -> e213");
+    assert_eq!(lines[1], "+ [e204] dialog \"About GTK Widget Factory\" (modal) (opened)");
+    assert!(lines[2..].iter().all(|l| l.starts_with("    ")), "{out}");
+    assert!(out.contains("[e216] push button \"Close\""), "{out}");
+    let (_, out) = diff("06-about", "07-about-closed");
+    assert_eq!(
+        out,
+        "# diff: +0 added, -1 removed, ~0 modified · focus e213 -> e11\n\
+         - [e204] dialog \"About GTK Widget Factory\" (modal) (closed) (and 12 descendants)\n"
+    );
+}
+
+#[test]
+fn window_moved_by_118_px_is_no_change() {
+    assert_eq!(diff("07-about-closed", "08-moved"), (0, "No UI changes detected\n".into()));
+}
