@@ -1,0 +1,204 @@
+//! The connection to the accessibility bus and the one way every call is
+//! made: with a timeout, and with errors that name the application.
+
+use std::time::Duration;
+
+use serde::{de::DeserializeOwned, Serialize};
+use zbus::zvariant::{DynamicType, Type};
+
+use crate::error::{Error, Result};
+
+/// How long one D-Bus call may take by default. An application that needs
+/// longer is hung or stopped, and is reported as such.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
+
+/// A connection to the accessibility bus.
+#[derive(Clone, Debug)]
+pub struct Bus {
+    conn: zbus::Connection,
+    timeout: Duration,
+}
+
+/// Who a call is for, for error messages: `gtk3-widget-factory (pid 4242)`.
+#[derive(Clone, Debug)]
+pub struct Target<'a> {
+    /// What is being done: `capturing`, `clicking`.
+    pub doing: &'static str,
+    /// Application name and pid, as printed.
+    pub who: &'a str,
+}
+
+impl Bus {
+    /// Connects to the accessibility bus of the session: `AT_SPI_BUS_ADDRESS`
+    /// if set, else the address the session bus's `org.a11y.Bus` gives
+    /// (`session` if given, else `DBUS_SESSION_BUS_ADDRESS`).
+    pub async fn connect(session: Option<&str>) -> Result<Bus> {
+        let direct = std::env::var("AT_SPI_BUS_ADDRESS")
+            .ok()
+            .filter(|a| !a.is_empty());
+        let address = match (session, direct) {
+            (None, Some(a)) => a,
+            _ => a11y_address(session).await?,
+        };
+        let conn = zbus::connection::Builder::address(address.as_str())
+            .map_err(|e| Error::Connect {
+                detail: format!("bad accessibility bus address `{address}`: {e}"),
+            })?
+            .build();
+        let conn = tokio::time::timeout(CALL_TIMEOUT * 2, conn)
+            .await
+            .map_err(|_| Error::Connect {
+                detail: format!("no answer from the accessibility bus at {address}"),
+            })?
+            .map_err(|e| Error::Connect {
+                detail: format!("accessibility bus at {address}: {e}"),
+            })?;
+        Ok(Bus {
+            conn,
+            timeout: CALL_TIMEOUT,
+        })
+    }
+
+    /// The same connection with another per-call timeout.
+    pub fn with_timeout(mut self, timeout: Duration) -> Bus {
+        self.timeout = timeout;
+        self
+    }
+
+    /// The per-call timeout.
+    pub fn timeout(&self) -> Duration {
+        self.timeout
+    }
+
+    /// The underlying connection, for event subscriptions.
+    pub fn connection(&self) -> &zbus::Connection {
+        &self.conn
+    }
+
+    /// Calls `iface.method(body)` on `dest` at `path` and decodes the reply.
+    pub async fn call<B, R>(
+        &self,
+        target: &Target<'_>,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        method: &'static str,
+        body: &B,
+    ) -> Result<R>
+    where
+        B: Serialize + DynamicType,
+        R: DeserializeOwned + Type,
+    {
+        let call = self
+            .conn
+            .call_method(Some(dest), path, Some(iface), method, body);
+        let reply = tokio::time::timeout(self.timeout, call)
+            .await
+            .map_err(|_| Error::Timeout {
+                doing: target.doing,
+                target: target.who.to_owned(),
+                method,
+                after: self.timeout,
+            })?
+            .map_err(|e| classify(e, target, method, self.timeout))?;
+        reply.body().deserialize::<R>().map_err(|e| Error::Call {
+            doing: target.doing,
+            target: target.who.to_owned(),
+            method,
+            detail: format!("unexpected reply: {e}"),
+        })
+    }
+}
+
+/// Whether an error means the object is gone but the application is alive
+/// (a node destroyed while we walked): such nodes are skipped.
+pub fn object_vanished(e: &Error) -> bool {
+    match e {
+        Error::Call { detail, .. } => {
+            detail.contains("UnknownObject")
+                || detail.contains("UnknownMethod")
+                || detail.contains("UnknownInterface")
+                || detail.contains("Unknown object")
+        }
+        _ => false,
+    }
+}
+
+fn classify(e: zbus::Error, target: &Target<'_>, method: &'static str, after: Duration) -> Error {
+    let detail = e.to_string();
+    let gone = match &e {
+        zbus::Error::MethodError(name, _, _) => {
+            let n = name.as_str();
+            n.ends_with("ServiceUnknown")
+                || n.ends_with("NoReply")
+                || n.ends_with("NameHasNoOwner")
+                || n.ends_with("Disconnected")
+        }
+        zbus::Error::InputOutput(_) => true,
+        _ => false,
+    };
+    if matches!(e, zbus::Error::InputOutput(ref io) if io.kind() == std::io::ErrorKind::TimedOut) {
+        return Error::Timeout {
+            doing: target.doing,
+            target: target.who.to_owned(),
+            method,
+            after,
+        };
+    }
+    if gone {
+        Error::Gone {
+            doing: target.doing,
+            target: target.who.to_owned(),
+            detail,
+        }
+    } else {
+        Error::Call {
+            doing: target.doing,
+            target: target.who.to_owned(),
+            method,
+            detail,
+        }
+    }
+}
+
+async fn a11y_address(session: Option<&str>) -> Result<String> {
+    let builder = match session {
+        Some(a) => zbus::connection::Builder::address(a),
+        None => zbus::connection::Builder::session(),
+    }
+    .map_err(|e| Error::Connect {
+        detail: format!("no session bus ({e}); is DBUS_SESSION_BUS_ADDRESS set?"),
+    })?;
+    let session_conn = tokio::time::timeout(CALL_TIMEOUT * 2, builder.build())
+        .await
+        .map_err(|_| Error::Connect {
+            detail: "the session bus did not answer".into(),
+        })?
+        .map_err(|e| Error::Connect {
+            detail: format!("session bus: {e}"),
+        })?;
+    let call = session_conn.call_method(
+        Some("org.a11y.Bus"),
+        "/org/a11y/bus",
+        Some("org.a11y.Bus"),
+        "GetAddress",
+        &(),
+    );
+    let reply = tokio::time::timeout(CALL_TIMEOUT * 2, call)
+        .await
+        .map_err(|_| Error::Connect {
+            detail: "org.a11y.Bus.GetAddress did not answer; is at-spi2-core installed?".into(),
+        })?
+        .map_err(|e| Error::Connect {
+            detail: format!(
+                "org.a11y.Bus.GetAddress failed ({e}); install at-spi2-core \
+                 (`apt-get install -y at-spi2-core`)"
+            ),
+        })?;
+    reply
+        .body()
+        .deserialize::<String>()
+        .map_err(|e| Error::Connect {
+            detail: format!("org.a11y.Bus.GetAddress: unexpected reply: {e}"),
+        })
+}

@@ -1,0 +1,468 @@
+//! Capturing an application's (or one window's) tree as a [`Snapshot`].
+//!
+//! The walk goes level by level and sends every call of a level at once, so
+//! the cost is one round trip per level rather than one per property. The
+//! application's own cache (`org.a11y.atspi.Cache.GetItems`, one call) gives
+//! role, name, description, states and interfaces of the objects it has
+//! exported; the structure is always read live with `GetChildren`, and only
+//! objects missing from the cache cost extra calls.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use futures_util::future::join_all;
+use zbus::zvariant::{OwnedObjectPath, OwnedValue};
+
+use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, TreeBuilder};
+
+use crate::bus::{object_vanished, Bus, Target};
+use crate::error::{Error, Result};
+use crate::state;
+
+const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+/// The object path of an application's root accessible.
+pub const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
+
+/// Limits of one capture.
+#[derive(Clone, Debug)]
+pub struct CaptureOptions {
+    /// Most nodes read; the snapshot says `truncated` when there were more.
+    pub max_nodes: usize,
+    /// Deepest level read; deeper nodes are left out and `truncated` is set.
+    pub max_depth: usize,
+    /// The whole capture gives up after this long.
+    pub deadline: Duration,
+    /// Use the application's cache where it has one.
+    pub use_cache: bool,
+    /// Most characters of text read from one text field.
+    pub text_limit: i32,
+}
+
+impl Default for CaptureOptions {
+    fn default() -> Self {
+        CaptureOptions {
+            max_nodes: 20_000,
+            max_depth: 128,
+            deadline: Duration::from_secs(30),
+            use_cache: true,
+            text_limit: 10_000,
+        }
+    }
+}
+
+/// An application on the bus, as far as capturing it needs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppRef {
+    /// Its accessible name (usually the program name).
+    pub name: String,
+    /// Process id, when the bus knows it.
+    pub pid: Option<u32>,
+    /// Its unique name on the accessibility bus (`:1.42`).
+    pub bus_name: String,
+}
+
+impl AppRef {
+    /// `gtk3-widget-factory (pid 4242)`, for messages.
+    pub fn label(&self) -> String {
+        match self.pid {
+            Some(pid) => format!("{} (pid {pid})", self.name),
+            None => format!("{} ({})", self.name, self.bus_name),
+        }
+    }
+}
+
+/// What a cache item or the four basic calls say about an object.
+#[derive(Clone, Debug, Default)]
+struct Basic {
+    raw_role: String,
+    name: String,
+    description: String,
+    states: uidelta_model::StateSet,
+    interfaces: Vec<String>,
+    child_count: i32,
+}
+
+impl Basic {
+    fn has(&self, iface: &str) -> bool {
+        self.interfaces.iter().any(|i| i == iface)
+    }
+}
+
+/// One object found by the walk.
+#[derive(Debug, Default)]
+struct Rec {
+    bus: String,
+    path: String,
+    basic: Basic,
+    children: Vec<usize>,
+    bounds: Option<Rect>,
+    value: Option<String>,
+    attributes: Vec<(String, String)>,
+    vanished: bool,
+}
+
+type ObjRef = (String, OwnedObjectPath);
+type CacheItem = (
+    ObjRef,
+    ObjRef,
+    ObjRef,
+    i32,
+    i32,
+    Vec<String>,
+    String,
+    u32,
+    String,
+    Vec<u32>,
+);
+
+/// Captures `app` from its root, or from the object at `root` (a window).
+pub async fn capture(
+    bus: &Bus,
+    app: &AppRef,
+    root: Option<&str>,
+    window: Option<String>,
+    opts: &CaptureOptions,
+) -> Result<Snapshot> {
+    let started = Instant::now();
+    let captured_at_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .ok();
+    let label = app.label();
+    let walk = Walk {
+        bus,
+        target: Target {
+            doing: "capturing",
+            who: &label,
+        },
+        opts,
+    };
+    let work = walk.run(app, root.unwrap_or(ROOT_PATH));
+    let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
+        Ok(result) => result?,
+        Err(_) => {
+            return Err(Error::Deadline {
+                target: label,
+                after: opts.deadline,
+                nodes: 0,
+            })
+        }
+    };
+    let tree = assemble(recs);
+    let meta = Meta {
+        source: "atspi".into(),
+        app: Some(app.name.clone()),
+        pid: app.pid,
+        window,
+        captured_at_ms,
+        capture_ms: Some(started.elapsed().as_secs_f64() * 1000.0),
+        truncated,
+    };
+    Ok(Snapshot::new(meta, tree))
+}
+
+struct Walk<'a> {
+    bus: &'a Bus,
+    target: Target<'a>,
+    opts: &'a CaptureOptions,
+}
+
+impl Walk<'_> {
+    async fn run(&self, app: &AppRef, root: &str) -> Result<(Vec<Rec>, bool)> {
+        let cache = if self.opts.use_cache {
+            self.cache(&app.bus_name).await?
+        } else {
+            HashMap::new()
+        };
+        let mut recs = vec![Rec {
+            bus: app.bus_name.clone(),
+            path: root.to_owned(),
+            ..Rec::default()
+        }];
+        let mut truncated = false;
+        let mut level: Vec<usize> = vec![0];
+        let mut depth = 0usize;
+        while !level.is_empty() {
+            let descend = depth < self.opts.max_depth;
+            let fetched = join_all(level.iter().map(|&i| {
+                let cached = (recs[i].bus == app.bus_name)
+                    .then(|| cache.get(&recs[i].path).cloned())
+                    .flatten();
+                self.node(&recs[i].bus, &recs[i].path, cached, descend)
+            }))
+            .await;
+            let mut next = Vec::new();
+            for (&i, result) in level.iter().zip(fetched) {
+                let fetched = match result {
+                    Ok(f) => f,
+                    Err(e) if object_vanished(&e) && i != 0 => {
+                        recs[i].vanished = true;
+                        continue;
+                    }
+                    Err(e) => return Err(e),
+                };
+                let rec = &mut recs[i];
+                rec.basic = fetched.basic;
+                rec.bounds = fetched.bounds;
+                rec.value = fetched.value;
+                rec.attributes = fetched.attributes;
+                if !descend && rec.basic.child_count > 0 {
+                    truncated = true;
+                }
+                for (bus_name, path) in fetched.children {
+                    if recs.len() >= self.opts.max_nodes {
+                        truncated = true;
+                        break;
+                    }
+                    let child = recs.len();
+                    recs.push(Rec {
+                        bus: bus_name,
+                        path: path.as_str().to_owned(),
+                        ..Rec::default()
+                    });
+                    recs[i].children.push(child);
+                    next.push(child);
+                }
+            }
+            level = next;
+            depth += 1;
+        }
+        Ok((recs, truncated))
+    }
+
+    /// The application's cache, by object path; empty when it has none.
+    async fn cache(&self, bus_name: &str) -> Result<HashMap<String, Basic>> {
+        let items: Result<Vec<CacheItem>> = self
+            .bus
+            .call(
+                &self.target,
+                bus_name,
+                "/org/a11y/atspi/cache",
+                "org.a11y.atspi.Cache",
+                "GetItems",
+                &(),
+            )
+            .await;
+        let items = match items {
+            Ok(items) => items,
+            Err(e @ (Error::Timeout { .. } | Error::Gone { .. })) => return Err(e),
+            Err(e) => {
+                tracing::debug!("no usable cache: {e}");
+                return Ok(HashMap::new());
+            }
+        };
+        Ok(items
+            .into_iter()
+            .map(
+                |(object, _app, _parent, _index, children, ifaces, name, role, desc, states)| {
+                    (
+                        object.1.as_str().to_owned(),
+                        Basic {
+                            raw_role: state::role_name(role),
+                            name,
+                            description: desc,
+                            states: state::states(&states),
+                            interfaces: ifaces,
+                            child_count: children,
+                        },
+                    )
+                },
+            )
+            .collect())
+    }
+
+    async fn node(
+        &self,
+        bus_name: &str,
+        path: &str,
+        cached: Option<Basic>,
+        descend: bool,
+    ) -> Result<Fetched> {
+        let basic = match cached {
+            Some(b) => b,
+            None => self.basic(bus_name, path).await?,
+        };
+        let wants_children = descend && basic.child_count != 0;
+        let children = async {
+            if wants_children {
+                self.call::<_, Vec<ObjRef>>(bus_name, path, ACCESSIBLE, "GetChildren", &())
+                    .await
+            } else {
+                Ok(Vec::new())
+            }
+        };
+        let bounds = async {
+            if basic.has("org.a11y.atspi.Component") {
+                let (x, y, w, h): (i32, i32, i32, i32) = self
+                    .call(
+                        bus_name,
+                        path,
+                        "org.a11y.atspi.Component",
+                        "GetExtents",
+                        &(0u32,),
+                    )
+                    .await?;
+                // GTK reports hidden widgets at G_MININT.
+                Ok::<_, Error>((x != i32::MIN && y != i32::MIN).then_some(Rect::new(x, y, w, h)))
+            } else {
+                Ok(None)
+            }
+        };
+        let value = self.value(bus_name, path, &basic);
+        let attributes = async {
+            self.call::<_, HashMap<String, String>>(
+                bus_name,
+                path,
+                ACCESSIBLE,
+                "GetAttributes",
+                &(),
+            )
+            .await
+        };
+        let (children, bounds, value, attributes) =
+            futures_util::join!(children, bounds, value, attributes);
+        let mut attributes: Vec<(String, String)> = attributes?.into_iter().collect();
+        attributes.sort();
+        Ok(Fetched {
+            basic,
+            children: children?,
+            bounds: bounds?,
+            value: value?,
+            attributes,
+        })
+    }
+
+    async fn basic(&self, bus_name: &str, path: &str) -> Result<Basic> {
+        let props = self.call::<_, HashMap<String, OwnedValue>>(
+            bus_name,
+            path,
+            PROPERTIES,
+            "GetAll",
+            &(ACCESSIBLE,),
+        );
+        let role = self.call::<_, String>(bus_name, path, ACCESSIBLE, "GetRoleName", &());
+        let states = self.call::<_, Vec<u32>>(bus_name, path, ACCESSIBLE, "GetState", &());
+        let ifaces = self.call::<_, Vec<String>>(bus_name, path, ACCESSIBLE, "GetInterfaces", &());
+        let (props, role, states, ifaces) = futures_util::join!(props, role, states, ifaces);
+        let props = props?;
+        let text = |key: &str| {
+            props
+                .get(key)
+                .and_then(|v| String::try_from(v.clone()).ok())
+                .unwrap_or_default()
+        };
+        let child_count = props
+            .get("ChildCount")
+            .and_then(|v| i32::try_from(v.clone()).ok())
+            .unwrap_or(-1);
+        Ok(Basic {
+            raw_role: role?,
+            name: text("Name"),
+            description: text("Description"),
+            states: state::states(&states?),
+            interfaces: ifaces?,
+            child_count,
+        })
+    }
+
+    async fn value(&self, bus_name: &str, path: &str, basic: &Basic) -> Result<Option<String>> {
+        let role = Role::from_name(&basic.raw_role);
+        let texty = matches!(
+            role,
+            Role::Entry | Role::Text | Role::PasswordText | Role::Terminal | Role::DocumentText
+        ) || basic.states.contains(uidelta_model::State::Editable);
+        if texty && basic.has("org.a11y.atspi.Text") {
+            let text: String = self
+                .call(
+                    bus_name,
+                    path,
+                    "org.a11y.atspi.Text",
+                    "GetText",
+                    &(0i32, self.opts.text_limit),
+                )
+                .await?;
+            return Ok(Some(text));
+        }
+        if basic.has("org.a11y.atspi.Value") {
+            let v: OwnedValue = self
+                .call(
+                    bus_name,
+                    path,
+                    PROPERTIES,
+                    "Get",
+                    &("org.a11y.atspi.Value", "CurrentValue"),
+                )
+                .await?;
+            return Ok(f64::try_from(v).ok().map(number));
+        }
+        Ok(None)
+    }
+
+    async fn call<B, R>(
+        &self,
+        bus_name: &str,
+        path: &str,
+        iface: &str,
+        method: &'static str,
+        body: &B,
+    ) -> Result<R>
+    where
+        B: serde::Serialize + zbus::zvariant::DynamicType,
+        R: serde::de::DeserializeOwned + zbus::zvariant::Type,
+    {
+        self.bus
+            .call(&self.target, bus_name, path, iface, method, body)
+            .await
+    }
+}
+
+struct Fetched {
+    basic: Basic,
+    children: Vec<ObjRef>,
+    bounds: Option<Rect>,
+    value: Option<String>,
+    attributes: Vec<(String, String)>,
+}
+
+/// `0.5`, `50` (no `.0`).
+fn number(v: f64) -> String {
+    if v.fract() == 0.0 && v.abs() < 1e15 {
+        format!("{}", v as i64)
+    } else {
+        format!("{v}")
+    }
+}
+
+/// Builds the tree in preorder from the walk's records.
+fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
+    let data = |r: &mut Rec| NodeData {
+        role: Role::from_name(&r.basic.raw_role),
+        raw_role: std::mem::take(&mut r.basic.raw_role),
+        name: std::mem::take(&mut r.basic.name),
+        value: r.value.take(),
+        description: std::mem::take(&mut r.basic.description),
+        states: r.basic.states,
+        bounds: r.bounds,
+        attributes: std::mem::take(&mut r.attributes),
+        identity: Some(format!("{}{}", r.bus, r.path)),
+    };
+    let root = data(&mut recs[0]);
+    let mut builder = TreeBuilder::with_capacity(root, recs.len());
+    let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
+    while let Some(frame) = stack.last_mut() {
+        match frame.pop() {
+            Some(i) if recs[i].vanished => {}
+            Some(i) => {
+                builder.open(data(&mut recs[i]));
+                let children = recs[i].children.iter().rev().copied().collect();
+                stack.push(children);
+            }
+            None => {
+                stack.pop();
+                builder.close();
+            }
+        }
+    }
+    builder.finish()
+}

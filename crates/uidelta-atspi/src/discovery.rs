@@ -1,0 +1,240 @@
+//! What is on the accessibility bus: applications, their windows, and
+//! which window is active.
+
+use std::collections::HashMap;
+
+use futures_util::future::join_all;
+use zbus::zvariant::{OwnedObjectPath, OwnedValue};
+
+use uidelta_model::State;
+
+use crate::bus::{Bus, Target};
+use crate::capture::{AppRef, ROOT_PATH};
+use crate::error::{Error, Result};
+use crate::state;
+
+/// One application on the bus.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppInfo {
+    /// Name, pid and bus name.
+    pub app: AppRef,
+    /// Its top-level windows.
+    pub windows: Vec<WindowInfo>,
+    /// Set when the application did not answer (hung, stopped); it is
+    /// listed anyway so that one bad application hides no other.
+    pub error: Option<String>,
+}
+
+/// One top-level window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WindowInfo {
+    /// The title (the accessible name).
+    pub title: String,
+    /// Role name (`frame`, `dialog`, `window`).
+    pub role: String,
+    /// Object path, to capture just this window.
+    pub path: String,
+    /// Whether it is the active window.
+    pub active: bool,
+    /// Whether it is shown.
+    pub showing: bool,
+}
+
+type ObjRef = (String, OwnedObjectPath);
+
+/// Lists the applications on the bus with their windows. An application
+/// that does not answer is listed with `error` set.
+pub async fn applications(bus: &Bus) -> Result<Vec<AppInfo>> {
+    let registry = Target {
+        doing: "listing applications on",
+        who: "the accessibility registry",
+    };
+    let apps: Vec<ObjRef> = bus
+        .call(
+            &registry,
+            "org.a11y.atspi.Registry",
+            ROOT_PATH,
+            "org.a11y.atspi.Accessible",
+            "GetChildren",
+            &(),
+        )
+        .await?;
+    let infos = join_all(apps.iter().map(|(name, _)| describe(bus, name))).await;
+    Ok(infos)
+}
+
+/// The application whose name is `name` (case-insensitive; a unique
+/// prefix will do). An error lists what is there.
+pub async fn find_app(bus: &Bus, name: &str) -> Result<AppInfo> {
+    let apps = applications(bus).await?;
+    let wanted = name.to_lowercase();
+    let exact: Vec<&AppInfo> = apps
+        .iter()
+        .filter(|a| a.app.name.to_lowercase() == wanted)
+        .collect();
+    let matches = if exact.is_empty() {
+        apps.iter()
+            .filter(|a| a.app.name.to_lowercase().starts_with(&wanted))
+            .collect()
+    } else {
+        exact
+    };
+    match matches.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(Error::NotFound(format!(
+            "no application named `{name}` on the accessibility bus; there are: {}",
+            list(&apps)
+        ))),
+        many => Err(Error::NotFound(format!(
+            "`{name}` matches several applications: {}",
+            many.iter()
+                .map(|a| a.app.label())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ))),
+    }
+}
+
+fn list(apps: &[AppInfo]) -> String {
+    if apps.is_empty() {
+        return "none".into();
+    }
+    apps.iter()
+        .map(|a| a.app.label())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+async fn describe(bus: &Bus, bus_name: &str) -> AppInfo {
+    let pid = pid_of(bus, bus_name).await;
+    let mut app = AppRef {
+        name: bus_name.to_owned(),
+        pid,
+        bus_name: bus_name.to_owned(),
+    };
+    let label = app.label();
+    let target = Target {
+        doing: "listing windows of",
+        who: &label,
+    };
+    match windows(bus, &target, bus_name).await {
+        Ok((name, windows)) => {
+            app.name = name;
+            AppInfo {
+                app,
+                windows,
+                error: None,
+            }
+        }
+        Err(e) => AppInfo {
+            app,
+            windows: Vec::new(),
+            error: Some(e.to_string()),
+        },
+    }
+}
+
+async fn pid_of(bus: &Bus, bus_name: &str) -> Option<u32> {
+    let target = Target {
+        doing: "asking the pid of",
+        who: bus_name,
+    };
+    bus.call::<_, u32>(
+        &target,
+        "org.freedesktop.DBus",
+        "/org/freedesktop/DBus",
+        "org.freedesktop.DBus",
+        "GetConnectionUnixProcessID",
+        &(bus_name,),
+    )
+    .await
+    .ok()
+}
+
+async fn windows(
+    bus: &Bus,
+    target: &Target<'_>,
+    bus_name: &str,
+) -> Result<(String, Vec<WindowInfo>)> {
+    let name: OwnedValue = bus
+        .call(
+            target,
+            bus_name,
+            ROOT_PATH,
+            "org.freedesktop.DBus.Properties",
+            "Get",
+            &("org.a11y.atspi.Accessible", "Name"),
+        )
+        .await?;
+    let name = String::try_from(name).unwrap_or_default();
+    let children: Vec<ObjRef> = bus
+        .call(
+            target,
+            bus_name,
+            ROOT_PATH,
+            "org.a11y.atspi.Accessible",
+            "GetChildren",
+            &(),
+        )
+        .await?;
+    let details = join_all(
+        children
+            .iter()
+            .map(|(dest, path)| window(bus, target, dest, path)),
+    )
+    .await;
+    let mut out = Vec::new();
+    for d in details {
+        match d {
+            Ok(w) => out.push(w),
+            Err(e @ (Error::Timeout { .. } | Error::Gone { .. })) => return Err(e),
+            Err(_) => {} // a window closing while we look
+        }
+    }
+    Ok((name, out))
+}
+
+async fn window(
+    bus: &Bus,
+    target: &Target<'_>,
+    dest: &str,
+    path: &OwnedObjectPath,
+) -> Result<WindowInfo> {
+    let props = bus.call::<_, HashMap<String, OwnedValue>>(
+        target,
+        dest,
+        path.as_str(),
+        "org.freedesktop.DBus.Properties",
+        "GetAll",
+        &("org.a11y.atspi.Accessible",),
+    );
+    let role = bus.call::<_, u32>(
+        target,
+        dest,
+        path.as_str(),
+        "org.a11y.atspi.Accessible",
+        "GetRole",
+        &(),
+    );
+    let states = bus.call::<_, Vec<u32>>(
+        target,
+        dest,
+        path.as_str(),
+        "org.a11y.atspi.Accessible",
+        "GetState",
+        &(),
+    );
+    let (props, role, states) = futures_util::join!(props, role, states);
+    let states = state::states(&states?);
+    let title = props?
+        .get("Name")
+        .and_then(|v| String::try_from(v.clone()).ok())
+        .unwrap_or_default();
+    Ok(WindowInfo {
+        title,
+        role: state::role_name(role?),
+        path: path.as_str().to_owned(),
+        active: states.contains(State::Active),
+        showing: states.contains(State::Showing),
+    })
+}

@@ -1,0 +1,17 @@
+//! The Linux desktop adapter of uidelta: AT-SPI2 over D-Bus.
+//!
+//! [`Bus`] connects to the accessibility bus; [`applications`] lists what is
+//! on it; [`capture`] reads an application or a window into a
+//! [`uidelta_model::Snapshot`]. Every D-Bus call has a timeout, and every
+//! error names the application it concerns.
+
+mod bus;
+mod capture;
+mod discovery;
+mod error;
+mod state;
+
+pub use bus::{Bus, CALL_TIMEOUT};
+pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
+pub use discovery::{applications, find_app, AppInfo, WindowInfo};
+pub use error::{Error, Result};

@@ -1,0 +1,82 @@
+//! AT-SPI state bits and role numbers, mapped onto the model.
+
+use uidelta_model::State;
+
+/// AT-SPI's state numbering (`AtspiStateType`), bit by bit.
+const BITS: [Option<State>; 44] = [
+    None, // invalid
+    Some(State::Active),
+    Some(State::Armed),
+    Some(State::Busy),
+    Some(State::Checked),
+    Some(State::Collapsed),
+    Some(State::Defunct),
+    Some(State::Editable),
+    Some(State::Enabled),
+    Some(State::Expandable),
+    Some(State::Expanded),
+    Some(State::Focusable),
+    Some(State::Focused),
+    Some(State::HasTooltip),
+    Some(State::Horizontal),
+    Some(State::Iconified),
+    Some(State::Modal),
+    Some(State::MultiLine),
+    Some(State::Multiselectable),
+    Some(State::Opaque),
+    Some(State::Pressed),
+    Some(State::Resizable),
+    Some(State::Selectable),
+    Some(State::Selected),
+    Some(State::Sensitive),
+    Some(State::Showing),
+    Some(State::SingleLine),
+    Some(State::Stale),
+    Some(State::Transient),
+    Some(State::Vertical),
+    Some(State::Visible),
+    Some(State::ManagesDescendants),
+    Some(State::Indeterminate),
+    Some(State::Required),
+    Some(State::Truncated),
+    Some(State::Animated),
+    Some(State::InvalidEntry),
+    Some(State::SupportsAutocompletion),
+    Some(State::SelectableText),
+    Some(State::IsDefault),
+    Some(State::Visited),
+    Some(State::Checkable),
+    Some(State::HasPopup),
+    Some(State::ReadOnly),
+];
+
+/// Decodes the two 32-bit words of `GetState` / a cache item.
+pub fn states(words: &[u32]) -> uidelta_model::StateSet {
+    let bits = words.first().copied().unwrap_or(0) as u64
+        | (words.get(1).copied().unwrap_or(0) as u64) << 32;
+    BITS.iter()
+        .enumerate()
+        .filter(|(i, _)| bits & (1u64 << i) != 0)
+        .filter_map(|(_, s)| *s)
+        .collect()
+}
+
+/// The AT-SPI role name for a role number (`push button`).
+pub fn role_name(number: u32) -> String {
+    atspi_common::Role::try_from(number)
+        .map(|r| r.name().to_owned())
+        .unwrap_or_else(|_| format!("role {number}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn decodes_both_words() {
+        let s = states(&[(1 << 8) | (1 << 25), 1 << (43 - 32)]);
+        let names: Vec<&str> = s.iter().map(State::as_str).collect();
+        assert_eq!(names, ["enabled", "read only", "showing"]);
+        assert_eq!(role_name(43), "push button");
+    }
+}
