@@ -5,13 +5,17 @@
 //! [`uidelta_model::Snapshot`]. Every D-Bus call has a timeout, and every
 //! error names the application it concerns.
 
+mod actions;
 mod bus;
 mod capture;
 mod discovery;
 mod error;
+mod events;
 mod state;
 
+pub use actions::{Actor, NodeAddr, Outcome};
 pub use bus::{Bus, CALL_TIMEOUT};
 pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};
+pub use events::{subscribe, Events, UiEvent};

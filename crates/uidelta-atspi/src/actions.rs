@@ -1,0 +1,389 @@
+//! Actions through AT-SPI interfaces: Action, EditableText, Value,
+//! Selection and Component. Synthesized input is the caller's fallback when
+//! an element offers none of these ([`Outcome::NeedsInput`]).
+
+use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
+
+use crate::bus::{Bus, Target};
+use crate::error::{Error, Result};
+
+/// Where an element lives on the bus: its application's unique name and its
+/// object path. This is what a snapshot node's identity encodes.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct NodeAddr {
+    /// Unique bus name (`:1.42`).
+    pub bus: String,
+    /// Object path.
+    pub path: String,
+}
+
+impl NodeAddr {
+    /// Parses a snapshot identity (`:1.42/org/a11y/atspi/accessible/7`).
+    pub fn from_identity(identity: &str) -> Option<NodeAddr> {
+        let slash = identity.find('/')?;
+        let (bus, path) = identity.split_at(slash);
+        (!bus.is_empty()).then(|| NodeAddr {
+            bus: bus.to_owned(),
+            path: path.to_owned(),
+        })
+    }
+}
+
+/// What an action did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Outcome {
+    /// Done through an accessibility interface; says which (`Action.click`).
+    Done(String),
+    /// The element offers no interface for this; synthesize input instead.
+    NeedsInput,
+}
+
+/// Performs actions on elements of one application.
+pub struct Actor<'a> {
+    bus: &'a Bus,
+    who: &'a str,
+}
+
+const ACTION: &str = "org.a11y.atspi.Action";
+
+/// Action names that mean "the primary click", most preferred first.
+const CLICK_NAMES: [&str; 6] = ["click", "press", "activate", "toggle", "jump", "select"];
+
+impl<'a> Actor<'a> {
+    /// An actor; `who` names the application in errors.
+    pub fn new(bus: &'a Bus, who: &'a str) -> Actor<'a> {
+        Actor { bus, who }
+    }
+
+    fn target(&self, doing: &'static str) -> Target<'_> {
+        Target {
+            doing,
+            who: self.who,
+        }
+    }
+
+    /// The names of the element's actions, in order.
+    pub async fn action_names(&self, node: &NodeAddr) -> Result<Vec<String>> {
+        let t = self.target("listing actions of");
+        let actions: Vec<(String, String, String)> = self
+            .bus
+            .call(&t, &node.bus, &node.path, ACTION, "GetActions", &())
+            .await?;
+        Ok(actions.into_iter().map(|(name, _, _)| name).collect())
+    }
+
+    /// Performs the named action (`invoke`), case-insensitively.
+    pub async fn invoke(&self, node: &NodeAddr, name: &str) -> Result<Outcome> {
+        let names = match self.action_names(node).await {
+            Ok(n) => n,
+            Err(e) if crate::bus::object_vanished(&e) => Vec::new(),
+            Err(e) => return Err(e),
+        };
+        let Some(index) = names.iter().position(|n| n.eq_ignore_ascii_case(name)) else {
+            return Err(Error::NotFound(format!(
+                "{}: the element has no action `{name}`; it has: {}",
+                self.who,
+                if names.is_empty() {
+                    "none".to_owned()
+                } else {
+                    names.join(", ")
+                }
+            )));
+        };
+        self.do_action(node, index as i32, &names[index]).await
+    }
+
+    /// The primary click: the first of click, press, activate, toggle, jump,
+    /// select the element offers.
+    pub async fn click(&self, node: &NodeAddr) -> Result<Outcome> {
+        let names = match self.action_names(node).await {
+            Ok(n) => n,
+            Err(e) if crate::bus::object_vanished(&e) => return Ok(Outcome::NeedsInput),
+            Err(e) => return Err(e),
+        };
+        for wanted in CLICK_NAMES {
+            if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(wanted)) {
+                return self.do_action(node, i as i32, &names[i]).await;
+            }
+        }
+        Ok(Outcome::NeedsInput)
+    }
+
+    async fn do_action(&self, node: &NodeAddr, index: i32, name: &str) -> Result<Outcome> {
+        let t = self.target("acting on");
+        let ok: bool = self
+            .bus
+            .call(&t, &node.bus, &node.path, ACTION, "DoAction", &(index,))
+            .await?;
+        if ok {
+            Ok(Outcome::Done(format!("Action.{name}")))
+        } else {
+            Err(Error::Call {
+                doing: "acting on",
+                target: self.who.to_owned(),
+                method: "DoAction",
+                detail: format!("the application refused action `{name}`"),
+            })
+        }
+    }
+
+    /// Inserts text at the caret (EditableText), or asks for typing.
+    pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
+        if !self.has(node, "org.a11y.atspi.EditableText").await? {
+            return Ok(Outcome::NeedsInput);
+        }
+        let t = self.target("typing into");
+        let caret: i32 = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.Text",
+                "GetCaretOffset",
+                &(),
+            )
+            .await
+            .unwrap_or(-1);
+        let count: i32 = self
+            .property::<i32>(node, "org.a11y.atspi.Text", "CharacterCount")
+            .await
+            .unwrap_or(0);
+        let at = if caret < 0 || caret > count {
+            count
+        } else {
+            caret
+        };
+        let length = text.chars().count() as i32;
+        let ok: bool = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.EditableText",
+                "InsertText",
+                &(at, text, length),
+            )
+            .await?;
+        if ok {
+            Ok(Outcome::Done("EditableText.InsertText".into()))
+        } else {
+            Ok(Outcome::NeedsInput)
+        }
+    }
+
+    /// Sets a value: a number through Value, text through EditableText.
+    pub async fn set_value(&self, node: &NodeAddr, value: &str) -> Result<Outcome> {
+        let ifaces = self.interfaces(node).await?;
+        let t = self.target("setting the value of");
+        if ifaces.iter().any(|i| i == "org.a11y.atspi.Value") {
+            if let Ok(number) = value.trim().parse::<f64>() {
+                let _: () = self
+                    .bus
+                    .call(
+                        &t,
+                        &node.bus,
+                        &node.path,
+                        "org.freedesktop.DBus.Properties",
+                        "Set",
+                        &("org.a11y.atspi.Value", "CurrentValue", Value::from(number)),
+                    )
+                    .await?;
+                return Ok(Outcome::Done("Value.CurrentValue".into()));
+            }
+        }
+        if ifaces.iter().any(|i| i == "org.a11y.atspi.EditableText") {
+            let ok: bool = self
+                .bus
+                .call(
+                    &t,
+                    &node.bus,
+                    &node.path,
+                    "org.a11y.atspi.EditableText",
+                    "SetTextContents",
+                    &(value,),
+                )
+                .await?;
+            if ok {
+                return Ok(Outcome::Done("EditableText.SetTextContents".into()));
+            }
+        }
+        Err(Error::NotFound(format!(
+            "{}: the element takes no value (no Value or EditableText interface)",
+            self.who
+        )))
+    }
+
+    /// Selects (or deselects) the element in its parent (Selection), the way
+    /// a list item, tab or combo box option is chosen.
+    pub async fn set_selected(&self, node: &NodeAddr, selected: bool) -> Result<Outcome> {
+        let t = self.target("selecting");
+        let parent: (String, OwnedObjectPath) = self
+            .property(node, "org.a11y.atspi.Accessible", "Parent")
+            .await?;
+        let parent = NodeAddr {
+            bus: parent.0,
+            path: parent.1.as_str().to_owned(),
+        };
+        if !self.has(&parent, "org.a11y.atspi.Selection").await? {
+            return Ok(Outcome::NeedsInput);
+        }
+        let index: i32 = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.Accessible",
+                "GetIndexInParent",
+                &(),
+            )
+            .await?;
+        let method = if selected {
+            "SelectChild"
+        } else {
+            "DeselectChild"
+        };
+        let ok: bool = self
+            .bus
+            .call(
+                &t,
+                &parent.bus,
+                &parent.path,
+                "org.a11y.atspi.Selection",
+                method,
+                &(index,),
+            )
+            .await?;
+        if ok {
+            Ok(Outcome::Done(format!("Selection.{method}")))
+        } else {
+            Ok(Outcome::NeedsInput)
+        }
+    }
+
+    /// Gives the element keyboard focus (Component.GrabFocus).
+    pub async fn focus(&self, node: &NodeAddr) -> Result<Outcome> {
+        if !self.has(node, "org.a11y.atspi.Component").await? {
+            return Ok(Outcome::NeedsInput);
+        }
+        let t = self.target("focusing");
+        let ok: bool = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.Component",
+                "GrabFocus",
+                &(),
+            )
+            .await?;
+        Ok(if ok {
+            Outcome::Done("Component.GrabFocus".into())
+        } else {
+            Outcome::NeedsInput
+        })
+    }
+
+    /// Scrolls the element into view (Component.ScrollTo, anywhere).
+    pub async fn scroll_into_view(&self, node: &NodeAddr) -> Result<Outcome> {
+        if !self.has(node, "org.a11y.atspi.Component").await? {
+            return Ok(Outcome::NeedsInput);
+        }
+        let t = self.target("scrolling to");
+        let ok: bool = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.Component",
+                "ScrollTo",
+                &(6u32,),
+            )
+            .await
+            .unwrap_or(false);
+        Ok(if ok {
+            Outcome::Done("Component.ScrollTo".into())
+        } else {
+            Outcome::NeedsInput
+        })
+    }
+
+    /// The element's screen extents, read fresh.
+    pub async fn extents(&self, node: &NodeAddr) -> Result<(i32, i32, i32, i32)> {
+        let t = self.target("locating");
+        self.bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.Component",
+                "GetExtents",
+                &(0u32,),
+            )
+            .await
+    }
+
+    async fn interfaces(&self, node: &NodeAddr) -> Result<Vec<String>> {
+        let t = self.target("inspecting");
+        self.bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.a11y.atspi.Accessible",
+                "GetInterfaces",
+                &(),
+            )
+            .await
+    }
+
+    async fn has(&self, node: &NodeAddr, iface: &str) -> Result<bool> {
+        Ok(self.interfaces(node).await?.iter().any(|i| i == iface))
+    }
+
+    async fn property<T>(&self, node: &NodeAddr, iface: &str, name: &str) -> Result<T>
+    where
+        T: TryFrom<OwnedValue>,
+    {
+        let t = self.target("reading");
+        let v: OwnedValue = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                "org.freedesktop.DBus.Properties",
+                "Get",
+                &(iface, name),
+            )
+            .await?;
+        T::try_from(v).map_err(|_| Error::Call {
+            doing: "reading",
+            target: self.who.to_owned(),
+            method: "Get",
+            detail: format!("{iface}.{name} has an unexpected type"),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identity_parses_into_an_address() {
+        assert_eq!(
+            NodeAddr::from_identity(":1.42/org/a11y/atspi/accessible/7"),
+            Some(NodeAddr {
+                bus: ":1.42".into(),
+                path: "/org/a11y/atspi/accessible/7".into()
+            })
+        );
+        assert_eq!(NodeAddr::from_identity("no-slash"), None);
+        assert_eq!(NodeAddr::from_identity("/path/only"), None);
+    }
+}

@@ -1,0 +1,178 @@
+//! Change events of applications, as a stream.
+//!
+//! AT-SPI applications only emit the events someone registered for, so
+//! subscribing first registers `object:`, `window:` and `focus:` with the
+//! registry, then listens for the signals. The engine settles the UI on this
+//! stream: it waits until it has been quiet for a while.
+
+use std::time::Instant;
+
+use futures_util::stream::{select_all, StreamExt};
+use tokio::sync::mpsc;
+use zbus::message::Type as MessageType;
+use zbus::zvariant::{Structure, Value};
+use zbus::{MatchRule, MessageStream};
+
+use crate::actions::NodeAddr;
+use crate::bus::{Bus, Target};
+use crate::error::{Error, Result};
+
+/// One change event: `object:state-changed:checked` from an element.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UiEvent {
+    /// `object:children-changed:add`, `window:activate`, `focus:`.
+    pub kind: String,
+    /// The element it is about.
+    pub source: NodeAddr,
+    /// AT-SPI's first detail (for a state change: 1 set, 0 cleared).
+    pub detail1: i32,
+    /// AT-SPI's second detail.
+    pub detail2: i32,
+    /// When it arrived.
+    pub at: Instant,
+}
+
+/// Events of one application (or of all), until dropped.
+pub struct Events {
+    rx: mpsc::Receiver<UiEvent>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Events {
+    /// The next event; `None` once the bus connection is gone.
+    pub async fn next(&mut self) -> Option<UiEvent> {
+        self.rx.recv().await
+    }
+
+    /// An event that already arrived, without waiting.
+    pub fn try_next(&mut self) -> Option<UiEvent> {
+        self.rx.try_recv().ok()
+    }
+}
+
+impl Drop for Events {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+const KINDS: [(&str, &str); 3] = [
+    ("object:", "org.a11y.atspi.Event.Object"),
+    ("window:", "org.a11y.atspi.Event.Window"),
+    ("focus:", "org.a11y.atspi.Event.Focus"),
+];
+
+/// Subscribes to object, window and focus events of the application with
+/// unique bus name `app` (all applications when `None`).
+pub async fn subscribe(bus: &Bus, app: Option<&str>) -> Result<Events> {
+    let target = Target {
+        doing: "subscribing to events on",
+        who: "the accessibility registry",
+    };
+    let mut streams = Vec::new();
+    for (event, iface) in KINDS {
+        let mut rule = MatchRule::builder()
+            .msg_type(MessageType::Signal)
+            .interface(iface)
+            .map_err(|e| connect_error(iface, e))?;
+        if let Some(app) = app {
+            rule = rule.sender(app).map_err(|e| connect_error(app, e))?;
+        }
+        let stream = MessageStream::for_match_rule(rule.build(), bus.connection(), Some(1024))
+            .await
+            .map_err(|e| connect_error(iface, e))?;
+        streams.push(stream);
+        let _: () = bus
+            .call(
+                &target,
+                "org.a11y.atspi.Registry",
+                "/org/a11y/atspi/registry",
+                "org.a11y.atspi.Registry",
+                "RegisterEvent",
+                &(event,),
+            )
+            .await?;
+    }
+    let (tx, rx) = mpsc::channel(4096);
+    let mut merged = select_all(streams);
+    let task = tokio::spawn(async move {
+        while let Some(Ok(msg)) = merged.next().await {
+            if let Some(event) = decode(&msg) {
+                if tx.send(event).await.is_err() {
+                    break;
+                }
+            }
+        }
+    });
+    Ok(Events { rx, task })
+}
+
+fn connect_error(what: &str, e: zbus::Error) -> Error {
+    Error::Connect {
+        detail: format!("listening for {what}: {e}"),
+    }
+}
+
+fn decode(msg: &zbus::Message) -> Option<UiEvent> {
+    let header = msg.header();
+    let iface = header
+        .interface()?
+        .as_str()
+        .rsplit('.')
+        .next()?
+        .to_lowercase();
+    let member = kebab(header.member()?.as_str());
+    let sender = header.sender()?.as_str().to_owned();
+    let path = header.path()?.as_str().to_owned();
+    let body = msg.body();
+    let fields = body.deserialize::<Structure<'_>>().ok()?;
+    let fields = fields.fields();
+    let detail = match fields.first() {
+        Some(Value::Str(s)) => s.as_str().to_owned(),
+        _ => String::new(),
+    };
+    let int = |i: usize| match fields.get(i) {
+        Some(Value::I32(v)) => *v,
+        _ => 0,
+    };
+    let kind = if member.is_empty() || iface == "focus" {
+        format!("{iface}:{detail}")
+    } else if detail.is_empty() {
+        format!("{iface}:{member}")
+    } else {
+        format!("{iface}:{member}:{detail}")
+    };
+    Some(UiEvent {
+        kind,
+        source: NodeAddr { bus: sender, path },
+        detail1: int(1),
+        detail2: int(2),
+        at: Instant::now(),
+    })
+}
+
+/// `StateChanged` -> `state-changed`.
+fn kebab(member: &str) -> String {
+    let mut out = String::with_capacity(member.len() + 4);
+    for (i, c) in member.chars().enumerate() {
+        if c.is_ascii_uppercase() {
+            if i > 0 {
+                out.push('-');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn members_become_kebab_case() {
+        assert_eq!(super::kebab("StateChanged"), "state-changed");
+        assert_eq!(super::kebab("ChildrenChanged"), "children-changed");
+        assert_eq!(super::kebab("Activate"), "activate");
+    }
+}
