@@ -11,6 +11,8 @@ use uidelta_formats::InputFormat;
 use uidelta_model::Snapshot;
 use uidelta_render as render;
 
+mod live;
+
 /// What did my last action change? Structural diffs of accessibility trees.
 #[derive(Parser, Debug)]
 #[command(name = "uidelta", version, about, long_about = None)]
@@ -21,8 +23,11 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Render a snapshot file (interchange JSON or terminator compact YAML).
+    /// Render a snapshot: a file (interchange JSON or terminator compact YAML),
+    /// or a live application with `--app`.
     Tree(TreeArgs),
+    /// List the applications on the accessibility bus, with their windows.
+    Apps,
     /// Compare two snapshot files. Exit code 0: no changes, 1: changes, 2: trouble.
     Diff(DiffArgs),
     /// List the noise filter rules (all on by default; `--keep RULE` turns one off).
@@ -42,7 +47,17 @@ struct Input {
 #[derive(Args, Debug)]
 struct TreeArgs {
     /// Snapshot file, or `-` for standard input.
-    file: PathBuf,
+    #[arg(required_unless_present = "app", conflicts_with = "app")]
+    file: Option<PathBuf>,
+    /// Capture this application from the live desktop instead (name, or a unique prefix).
+    #[arg(long)]
+    app: Option<String>,
+    /// With --app: only the window with this title (or a unique prefix of it).
+    #[arg(long, requires = "app")]
+    window: Option<String>,
+    /// With --app: only the active window.
+    #[arg(long, requires = "app", conflicts_with = "window")]
+    focused: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
     format: Format,
@@ -146,6 +161,7 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Tree(args) => tree(args),
+        Command::Apps => live::apps(),
         Command::Diff(args) => diff(args),
         Command::Filters => {
             let mut text = String::new();
@@ -159,7 +175,18 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 fn tree(args: TreeArgs) -> Result<ExitCode> {
-    let snapshot = args.input.load(&args.file)?;
+    let snapshot = match (&args.file, &args.app) {
+        (Some(file), _) => args.input.load(file)?,
+        (None, Some(app)) => {
+            let scope = match (&args.window, args.focused) {
+                (Some(title), _) => live::Scope::Window(title.clone()),
+                (None, true) => live::Scope::Focused,
+                (None, false) => live::Scope::App,
+            };
+            live::capture(app, scope)?
+        }
+        (None, None) => anyhow::bail!("give a snapshot file or --app NAME"),
+    };
     let view = View::new(&snapshot, args.input.filters());
     let refs = RefTable::new().label(view.len());
     let text = match args.format {

@@ -4,15 +4,25 @@
 use std::process::Command;
 
 fn diff(before: &str, after: &str) -> (i32, String) {
-    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/widget-factory/");
+    let dir = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../examples/widget-factory/"
+    );
     let o = Command::new(env!("CARGO_BIN_EXE_uidelta"))
         .arg("diff")
         .arg(format!("{dir}{before}.json"))
         .arg(format!("{dir}{after}.json"))
         .output()
         .expect("the uidelta binary runs");
-    assert!(o.stderr.is_empty(), "{}", String::from_utf8_lossy(&o.stderr));
-    (o.status.code().unwrap_or(-1), String::from_utf8_lossy(&o.stdout).into_owned())
+    assert!(
+        o.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    (
+        o.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&o.stdout).into_owned(),
+    )
 }
 
 #[test]
@@ -52,8 +62,14 @@ fn notebook_tab_switch_is_two_selection_lines() {
 fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     let (_, out) = diff("05-page2", "06-about");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "# diff: +1 added, -0 removed, ~0 modified · focus e11 -> e213");
-    assert_eq!(lines[1], "+ [e204] dialog \"About GTK Widget Factory\" (modal) (opened)");
+    assert_eq!(
+        lines[0],
+        "# diff: +1 added, -0 removed, ~0 modified · focus e11 -> e213"
+    );
+    assert_eq!(
+        lines[1],
+        "+ [e204] dialog \"About GTK Widget Factory\" (modal) (opened)"
+    );
     assert!(lines[2..].iter().all(|l| l.starts_with("    ")), "{out}");
     assert!(out.contains("[e216] push button \"Close\""), "{out}");
     let (_, out) = diff("06-about", "07-about-closed");
@@ -66,5 +82,8 @@ fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
 
 #[test]
 fn window_moved_by_118_px_is_no_change() {
-    assert_eq!(diff("07-about-closed", "08-moved"), (0, "No UI changes detected\n".into()));
+    assert_eq!(
+        diff("07-about-closed", "08-moved"),
+        (0, "No UI changes detected\n".into())
+    );
 }
