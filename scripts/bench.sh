@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs the diff benchmarks (uidelta against a terminator-style baseline) and
+# the noise count, then prints the tables that BENCHMARKS.md shows.
+# Extra arguments go to criterion, e.g. `scripts/bench.sh 10k` runs only the
+# 10k-node cases. Takes a few minutes on 2 cores.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+. scripts/lib.sh
+
+need_cargo
+target="${CARGO_TARGET_DIR:-$PWD/target}"
+
+echo "== cargo bench (warm-up 1 s, measurement 3 s per benchmark)"
+cargo bench -p uidelta-bench --bench diff -- --warm-up-time 1 --measurement-time 3 "$@"
+
+echo
+echo "## Timings (median of criterion's samples)"
+echo
+cargo run --release -q -p uidelta-bench --bin report -- "$target/criterion"
+
+echo
+echo "## Noise and change counts"
+echo
+cargo run --release -q -p uidelta-bench --bin noise
+
+echo
+echo "machine: $(nproc) cores, $(uname -sm), $(rustc --version)"
