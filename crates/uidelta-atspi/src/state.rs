@@ -61,11 +61,16 @@ pub fn states(words: &[u32]) -> uidelta_model::StateSet {
         .collect()
 }
 
-/// The AT-SPI role name for a role number (`push button`).
+/// The AT-SPI role name for a role number, spelled as `GetRoleName` spells
+/// it (`push button`; the atspi crate says `button`).
 pub fn role_name(number: u32) -> String {
-    atspi_common::Role::try_from(number)
-        .map(|r| r.name().to_owned())
-        .unwrap_or_else(|_| format!("role {number}"))
+    match atspi_common::Role::try_from(number) {
+        Ok(r) => match uidelta_model::Role::from_name(r.name()) {
+            uidelta_model::Role::Unknown => r.name().to_owned(),
+            known => known.as_str().to_owned(),
+        },
+        Err(_) => format!("role {number}"),
+    }
 }
 
 #[cfg(test)]

@@ -1,0 +1,352 @@
+//! The AT-SPI adapter on the real gtk3-widget-factory and gtk3-demo, each
+//! test on its own virtual desktop (Xvfb, session bus, accessibility bus).
+
+use std::time::Duration;
+
+use uidelta_atspi::{
+    applications, capture, find_app, Actor, AppInfo, Bus, CaptureOptions, Error, NodeAddr, Outcome,
+};
+use uidelta_model::{NodeData, Role, Snapshot, State};
+use uidelta_testkit::{require_programs, Desktop};
+
+const FACTORY: &str = "gtk3-widget-factory";
+
+fn desktop_with(apps: &[&str]) -> Desktop {
+    require_programs(&[
+        ("Xvfb", "xvfb"),
+        ("dbus-daemon", "dbus"),
+        ("gtk3-widget-factory", "gtk-3-examples"),
+        ("gtk3-demo", "gtk-3-examples"),
+    ])
+    .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    for app in apps {
+        // The testkit owns the processes; they go when the desktop does.
+        std::mem::forget(desktop.launch(app, &[]).expect("launch"));
+        desktop
+            .wait_for_accessible_app(app, Duration::from_secs(20))
+            .expect("the application on the accessibility bus");
+    }
+    desktop
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+async fn connect(desktop: &Desktop) -> Bus {
+    Bus::connect(Some(desktop.session_bus_address()))
+        .await
+        .expect("the accessibility bus")
+}
+
+async fn snap(bus: &Bus, app: &AppInfo) -> Snapshot {
+    capture(bus, &app.app, None, None, &CaptureOptions::default())
+        .await
+        .expect("capture")
+}
+
+fn find<'s>(s: &'s Snapshot, pred: impl Fn(&NodeData) -> bool) -> Option<&'s NodeData> {
+    s.tree().nodes().iter().find(|n| pred(n))
+}
+
+fn addr(n: &NodeData) -> NodeAddr {
+    n.identity
+        .as_deref()
+        .and_then(NodeAddr::from_identity)
+        .expect("an AT-SPI identity")
+}
+
+fn usable(n: &NodeData) -> bool {
+    n.states.contains(State::Enabled) && n.states.contains(State::Showing)
+}
+
+/// Polls fresh snapshots until `done` holds or 5 s pass.
+async fn eventually(bus: &Bus, app: &AppInfo, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
+    let mut last = snap(bus, app).await;
+    for _ in 0..50 {
+        if done(&last) {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        last = snap(bus, app).await;
+    }
+    last
+}
+
+#[test]
+fn capture_agrees_with_pyatspi() {
+    require_programs(&[("/usr/bin/python3", "python3-pyatspi")]).expect("python3");
+    let desktop = desktop_with(&[FACTORY]);
+    let script = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../scripts/capture_pyatspi.py"
+    );
+    let out = desktop.runtime_dir().join("pyatspi.json");
+    let status = desktop
+        .command("/usr/bin/python3")
+        .args([script, "--app", FACTORY, "--out"])
+        .arg(&out)
+        .status()
+        .expect("run the pyatspi walker (apt-get install -y python3-pyatspi)");
+    assert!(
+        status.success(),
+        "the pyatspi walker failed (apt-get install -y python3-pyatspi)"
+    );
+    let text = std::fs::read_to_string(&out).expect("pyatspi output");
+    let reference = uidelta_formats::json::parse(&text).expect("pyatspi output parses");
+
+    let ours = rt().block_on(async {
+        let bus = connect(&desktop).await;
+        let app = find_app(&bus, FACTORY).await.expect("the app");
+        snap(&bus, &app).await
+    });
+    let (n_ours, n_ref) = (ours.node_count() as f64, reference.node_count() as f64);
+    assert!(
+        (n_ours - n_ref).abs() / n_ref <= 0.03,
+        "node counts differ: ours {n_ours}, pyatspi {n_ref}"
+    );
+    let by_path = |s: &Snapshot| -> std::collections::HashMap<String, NodeData> {
+        s.tree()
+            .nodes()
+            .iter()
+            .filter_map(|n| {
+                let id = n.identity.as_deref()?;
+                Some((id[id.find('/')?..].to_owned(), n.clone()))
+            })
+            .collect()
+    };
+    let (ours, theirs) = (by_path(&ours), by_path(&reference));
+    let mut compared = 0;
+    for (path, a) in &ours {
+        let Some(b) = theirs.get(path) else { continue };
+        compared += 1;
+        assert_eq!(a.raw_role, b.raw_role, "role of {path}");
+        assert_eq!(a.name, b.name, "name of {path}");
+        // Focus and activity can move between the two walks; nothing else may.
+        let volatile = uidelta_model::StateSet::of(&[State::Focused, State::Active]);
+        assert_eq!(
+            a.states.without(volatile),
+            b.states.without(volatile),
+            "states of {path}"
+        );
+        let hidden = |r: Option<uidelta_model::Rect>| r.filter(|r| r.x != i32::MIN);
+        assert_eq!(a.bounds, hidden(b.bounds), "bounds of {path}");
+    }
+    assert!(
+        compared as f64 >= 0.97 * n_ref,
+        "only {compared} nodes in common"
+    );
+}
+
+#[test]
+fn actions_change_what_they_should() {
+    let desktop = desktop_with(&[FACTORY]);
+    rt().block_on(async {
+        let bus = connect(&desktop).await;
+        let app = find_app(&bus, FACTORY).await.expect("the app");
+        let label = app.app.label();
+        let actor = Actor::new(&bus, &label);
+        let before = snap(&bus, &app).await;
+
+        // A check button toggles.
+        let check = find(&before, |n| {
+            n.role == Role::CheckBox
+                && usable(n)
+                && !n.states.contains(State::Checked)
+                && !n.states.contains(State::Indeterminate)
+        })
+        .expect("an unchecked check box");
+        let id = check.identity.clone();
+        assert!(matches!(
+            actor.click(&addr(check)).await,
+            Ok(Outcome::Done(_))
+        ));
+        let after = eventually(&bus, &app, |s| {
+            find(s, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Checked))
+        })
+        .await;
+        assert!(
+            find(&after, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Checked))
+        );
+
+        // Typing into an entry changes its text.
+        let entry = find(&after, |n| {
+            matches!(n.role, Role::Text | Role::Entry)
+                && usable(n)
+                && n.states.contains(State::Editable)
+                && n.value.as_deref().unwrap_or("").is_empty()
+        })
+        .expect("an empty editable entry");
+        let id = entry.identity.clone();
+        let typed = actor
+            .type_text(&addr(entry), "hello uidelta")
+            .await
+            .expect("type");
+        assert_eq!(typed, Outcome::Done("EditableText.InsertText".into()));
+        let after = eventually(&bus, &app, |s| {
+            find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("hello uidelta")
+        })
+        .await;
+        assert_eq!(
+            find(&after, |n| n.identity == id)
+                .and_then(|n| n.value.clone())
+                .as_deref(),
+            Some("hello uidelta")
+        );
+
+        // Selecting "Page 2" checks it.
+        let page2 = find(&after, |n| {
+            n.role == Role::RadioButton && n.name == "Page 2"
+        })
+        .expect("Page 2");
+        let id = page2.identity.clone();
+        actor.click(&addr(page2)).await.expect("click Page 2");
+        let after = eventually(&bus, &app, |s| {
+            find(s, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Checked))
+        })
+        .await;
+        assert!(
+            find(&after, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Checked))
+        );
+
+        // The menu opens: its "About" item shows.
+        let menu = find(&after, |n| {
+            n.role == Role::ToggleButton && n.name == "Menu" && usable(n)
+        })
+        .expect("the Menu button");
+        actor.click(&addr(menu)).await.expect("open the menu");
+        let shown = |s: &Snapshot| {
+            find(s, |n| {
+                n.name.starts_with("About") && n.states.contains(State::Showing)
+            })
+            .is_some()
+        };
+        let after = eventually(&bus, &app, shown).await;
+        assert!(shown(&after), "the menu did not open");
+
+        // The About dialog opens, then closes.
+        let about = find(&after, |n| {
+            n.name.starts_with("About") && n.states.contains(State::Showing)
+        })
+        .expect("About item");
+        actor.click(&addr(about)).await.expect("click About");
+        let dialog_open = |s: &Snapshot| {
+            find(s, |n| n.role == Role::Dialog && n.name.starts_with("About")).is_some()
+        };
+        let after = eventually(&bus, &app, dialog_open).await;
+        assert!(dialog_open(&after), "no About dialog");
+        let windows = applications(&bus).await.expect("apps");
+        assert!(windows
+            .iter()
+            .flat_map(|a| &a.windows)
+            .any(|w| w.role == "dialog" && w.title.starts_with("About")));
+        let close = {
+            let t = after.tree();
+            let dialog = t
+                .ids()
+                .find(|&i| t.node(i).role == Role::Dialog && t.node(i).name.starts_with("About"))
+                .expect("dialog");
+            t.subtree(dialog)
+                .map(|i| t.node(i))
+                .find(|n| n.role == Role::PushButton && n.name == "Close")
+                .cloned()
+                .expect("a Close button in the dialog")
+        };
+        actor.click(&addr(&close)).await.expect("click Close");
+        let after = eventually(&bus, &app, |s| !dialog_open(s)).await;
+        assert!(!dialog_open(&after), "the About dialog did not close");
+    });
+}
+
+#[test]
+fn a_stopped_application_is_a_timeout_naming_it_and_others_still_capture() {
+    let desktop = desktop_with(&[FACTORY]);
+    let demo = desktop.launch("gtk3-demo", &[]).expect("gtk3-demo");
+    desktop
+        .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
+        .expect("gtk3-demo on the bus");
+    rt().block_on(async {
+        let bus = connect(&desktop)
+            .await
+            .with_timeout(Duration::from_millis(1500));
+        let factory = find_app(&bus, FACTORY).await.expect("factory");
+        let demo_info = find_app(&bus, "gtk3-demo").await.expect("demo");
+        let pid = factory.app.pid.expect("pid");
+        // SAFETY-free: signals through the kill command.
+        let stop = std::process::Command::new("kill")
+            .args(["-STOP", &pid.to_string()])
+            .status();
+        assert!(stop.is_ok_and(|s| s.success()));
+        let err = capture(&bus, &factory.app, None, None, &CaptureOptions::default())
+            .await
+            .expect_err("a stopped app cannot answer");
+        let message = err.to_string();
+        assert!(matches!(err, Error::Timeout { .. }), "{message}");
+        assert!(
+            message.contains(FACTORY) && message.contains(&pid.to_string()),
+            "{message}"
+        );
+        // Listing still works and says which app does not answer.
+        let apps = applications(&bus).await.expect("listing");
+        let listed = apps
+            .iter()
+            .find(|a| a.app.bus_name == factory.app.bus_name)
+            .expect("listed");
+        assert!(listed.error.is_some());
+        // The other application is unaffected.
+        let other = snap(&bus, &demo_info).await;
+        assert!(other.node_count() > 10);
+        let _ = std::process::Command::new("kill")
+            .args(["-CONT", &pid.to_string()])
+            .status();
+        assert!(snap(&bus, &factory).await.node_count() > 100);
+    });
+    drop(demo);
+}
+
+#[test]
+fn an_application_that_exits_during_capture_is_an_error() {
+    let desktop = desktop_with(&[]);
+    let mut app = desktop.launch(FACTORY, &[]).expect("launch");
+    desktop
+        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
+        .expect("on the bus");
+    rt().block_on(async {
+        let bus = connect(&desktop).await;
+        let info = find_app(&bus, FACTORY).await.expect("the app");
+        let opts = CaptureOptions {
+            use_cache: false,
+            ..CaptureOptions::default()
+        };
+        let captures = async {
+            loop {
+                match capture(&bus, &info.app, None, None, &opts).await {
+                    Ok(_) => continue,
+                    Err(e) => return e,
+                }
+            }
+        };
+        let killer = async {
+            tokio::time::sleep(Duration::from_millis(150)).await;
+            app.kill();
+        };
+        let (err, ()) = tokio::time::timeout(Duration::from_secs(30), async {
+            tokio::join!(captures, killer)
+        })
+        .await
+        .expect("capture returns instead of hanging");
+        let message = err.to_string();
+        assert!(
+            matches!(
+                err,
+                Error::Gone { .. } | Error::Call { .. } | Error::Timeout { .. }
+            ),
+            "{message}"
+        );
+        assert!(message.contains(FACTORY), "{message}");
+    });
+}
