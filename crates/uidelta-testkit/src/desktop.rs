@@ -1,0 +1,771 @@
+use std::fs::{self, File};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::DirBuilderExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use crate::app::{self, App, Process};
+use crate::procfs::{self, MARKER_VAR};
+use crate::programs::{require_programs, resolve};
+use crate::subprocess::{self, POLL};
+use crate::TestkitError;
+
+/// How long each piece of the desktop may take to come up.
+const START_TIMEOUT: Duration = Duration::from_secs(10);
+/// How long a single D-Bus query through `gdbus` may take.
+const CALL_TIMEOUT: Duration = Duration::from_secs(5);
+/// How long processes get to exit after SIGTERM before they are killed.
+const TERM_GRACE: Duration = Duration::from_millis(1500);
+/// How long to wait for SIGKILLed processes to disappear before giving up.
+const KILL_WAIT: Duration = Duration::from_secs(2);
+/// The virtual screen: width x height x depth.
+const SCREEN: &str = "1280x1024x24";
+
+/// What the desktop itself needs, with the Debian packages that provide it.
+const REQUIRED: &[(&str, &str)] = &[
+    ("Xvfb", "xvfb"),
+    ("dbus-daemon", "dbus-daemon"),
+    ("at-spi-bus-launcher", "at-spi2-core"),
+    ("gdbus", "libglib2.0-bin"),
+];
+
+/// Variables of the caller's session that would lead a process out of the sandbox.
+const REMOVED_VARS: &[&str] = &[
+    "AT_SPI_BUS_ADDRESS",
+    "DBUS_SESSION_BUS_ADDRESS",
+    "DBUS_STARTER_ADDRESS",
+    "DBUS_STARTER_BUS_TYPE",
+    "WAYLAND_DISPLAY",
+    "XAUTHORITY",
+    "DESKTOP_STARTUP_ID",
+    "XDG_ACTIVATION_TOKEN",
+    "SESSION_MANAGER",
+    // An input method daemon of the caller's session is not reachable from inside.
+    "GTK_IM_MODULE",
+    "QT_IM_MODULE",
+    "XMODIFIERS",
+];
+
+const A11Y_BUS_NAME: &str = "org.a11y.Bus";
+const REGISTRY: &str = "org.a11y.atspi.Registry";
+const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
+
+static DESKTOP_COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+/// An isolated virtual desktop: Xvfb on a free display, a private session bus, the AT-SPI
+/// accessibility bus and a private `XDG_RUNTIME_DIR`.
+///
+/// Nothing is shared with the caller's session or with other desktops, so desktops can run in
+/// parallel. Starting one takes a few hundred milliseconds. Dropping it stops every process
+/// started inside it (SIGTERM, then SIGKILL after a short grace) and removes its runtime
+/// directory, also while unwinding from a panic.
+#[derive(Debug)]
+pub struct Desktop {
+    /// Marks every process of this desktop (see [`Desktop::processes`]).
+    token: String,
+    runtime_dir: PathBuf,
+    display: String,
+    session_bus_address: String,
+    /// Xvfb, the session bus and the accessibility bus launcher, in start order.
+    daemons: Mutex<Vec<Daemon>>,
+    apps: Mutex<Vec<Arc<Mutex<Process>>>>,
+    launched: AtomicUsize,
+}
+
+#[derive(Debug)]
+struct Daemon {
+    name: &'static str,
+    process: Process,
+    log_path: PathBuf,
+}
+
+impl Desktop {
+    /// Starts a desktop and waits, for at most 10 s per piece, until its X server, session bus,
+    /// accessibility bus and AT-SPI registry answer.
+    ///
+    /// Fails with [`TestkitError::MissingProgram`] when `Xvfb`, `dbus-daemon`,
+    /// `at-spi-bus-launcher` or `gdbus` is not installed. Whatever was started before a failure
+    /// is torn down again.
+    ///
+    /// Makes the calling process a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): helpers
+    /// that D-Bus activation orphans, such as `at-spi2-registryd`, are then reparented to it,
+    /// and teardown reaps them instead of leaving zombies under an init that does not reap.
+    pub fn start() -> Result<Desktop, TestkitError> {
+        require_programs(REQUIRED)?;
+        procfs::become_subreaper();
+        let token = new_token();
+        let runtime_dir = create_runtime_dir(&token)?;
+        let mut desktop = Desktop {
+            token,
+            runtime_dir,
+            display: String::new(),
+            session_bus_address: String::new(),
+            daemons: Mutex::new(Vec::new()),
+            apps: Mutex::new(Vec::new()),
+            launched: AtomicUsize::new(0),
+        };
+        // On error `desktop` is dropped here, which tears down the pieces already running.
+        desktop.start_xvfb()?;
+        desktop.start_session_bus()?;
+        desktop.start_accessibility_bus()?;
+        Ok(desktop)
+    }
+
+    /// The X display, such as `:7`.
+    pub fn display(&self) -> &str {
+        &self.display
+    }
+
+    /// The address of the private D-Bus session bus.
+    pub fn session_bus_address(&self) -> &str {
+        &self.session_bus_address
+    }
+
+    /// The private runtime directory (mode 0700) that holds the buses' sockets and the logs.
+    pub fn runtime_dir(&self) -> &Path {
+        &self.runtime_dir
+    }
+
+    /// The address of the accessibility bus, asked from `org.a11y.Bus.GetAddress` on the
+    /// session bus. Costs one `gdbus` subprocess.
+    pub fn a11y_bus_address(&self) -> Result<String, TestkitError> {
+        let reply = self.gdbus_call(
+            &self.session_bus_address,
+            A11Y_BUS_NAME,
+            "/org/a11y/bus",
+            "org.a11y.Bus.GetAddress",
+            &[],
+        )?;
+        match quoted_strings(&reply).into_iter().next() {
+            Some(address) if !address.is_empty() => Ok(address),
+            _ => Err(TestkitError::start(
+                "the accessibility bus",
+                format!(
+                    "org.a11y.Bus.GetAddress returned no address: {}",
+                    reply.trim()
+                ),
+            )),
+        }
+    }
+
+    /// Every environment variable a process inside the desktop needs: the display, the private
+    /// session bus and runtime directory, private XDG config, cache, data and state homes (so
+    /// the caller's settings do not leak in), the switches that turn accessibility on in GTK, Qt
+    /// and Chromium, and the marker that lets teardown find the process.
+    pub fn env(&self) -> Vec<(String, String)> {
+        let home = self.runtime_dir.join("home");
+        let path = |sub: &str| home.join(sub).to_string_lossy().into_owned();
+        let mut vars = vec![
+            (
+                "XDG_RUNTIME_DIR".to_string(),
+                self.runtime_dir.to_string_lossy().into_owned(),
+            ),
+            ("XDG_CONFIG_HOME".to_string(), path("config")),
+            ("XDG_CACHE_HOME".to_string(), path("cache")),
+            ("XDG_DATA_HOME".to_string(), path("data")),
+            ("XDG_STATE_HOME".to_string(), path("state")),
+            ("XDG_SESSION_TYPE".to_string(), "x11".to_string()),
+            ("GDK_BACKEND".to_string(), "x11".to_string()),
+            ("QT_QPA_PLATFORM".to_string(), "xcb".to_string()),
+            ("GSETTINGS_BACKEND".to_string(), "memory".to_string()),
+            ("NO_AT_BRIDGE".to_string(), "0".to_string()),
+            ("GTK_A11Y".to_string(), "atspi".to_string()),
+            ("GNOME_ACCESSIBILITY".to_string(), "1".to_string()),
+            ("QT_ACCESSIBILITY".to_string(), "1".to_string()),
+            (
+                "QT_LINUX_ACCESSIBILITY_ALWAYS_ON".to_string(),
+                "1".to_string(),
+            ),
+            ("ACCESSIBILITY_ENABLED".to_string(), "1".to_string()),
+            (MARKER_VAR.to_string(), self.token.clone()),
+        ];
+        // Empty only while the desktop is still starting.
+        if !self.display.is_empty() {
+            vars.push(("DISPLAY".to_string(), self.display.clone()));
+        }
+        if !self.session_bus_address.is_empty() {
+            vars.push((
+                "DBUS_SESSION_BUS_ADDRESS".to_string(),
+                self.session_bus_address.clone(),
+            ));
+        }
+        vars
+    }
+
+    /// A command for `program` with [`Desktop::env`] applied, the caller's session variables
+    /// (`AT_SPI_BUS_ADDRESS`, `WAYLAND_DISPLAY`, ...) removed, and its own process group.
+    ///
+    /// A process spawned from it is killed, and reaped, at teardown if it is still running
+    /// then; prefer [`Desktop::spawn`] to keep an [`App`] handle on it.
+    pub fn command(&self, program: &str) -> Command {
+        let mut command = Command::new(program);
+        for var in REMOVED_VARS {
+            command.env_remove(var);
+        }
+        command.envs(self.env());
+        command.process_group(0);
+        command
+    }
+
+    /// Starts `program` with `args` inside the desktop, in its own process group, with stdout
+    /// and stderr going to a log file in the runtime directory (see [`App::log_path`]).
+    ///
+    /// Does not wait for the app to show a window or to reach the accessibility bus; see
+    /// [`Desktop::wait_for_accessible_app`].
+    pub fn launch(&self, program: &str, args: &[&str]) -> Result<App, TestkitError> {
+        let path = resolve(program)?;
+        let number = self.launched.fetch_add(1, Ordering::Relaxed);
+        let name = Path::new(program)
+            .file_name()
+            .map(|n| n.to_string_lossy())
+            .unwrap_or_default();
+        let log_path = self
+            .runtime_dir
+            .join("logs")
+            .join(format!("{name}-{number}.log"));
+        let (stdout, stderr) = log_files(&log_path)?;
+        let mut command = self.command(&path.to_string_lossy());
+        command
+            .args(args)
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(stderr);
+        self.spawn_logged(command, program, log_path)
+    }
+
+    /// Spawns a command built by the caller (usually from [`Desktop::command`], with pipes set
+    /// up as needed) as an app of this desktop: in its own process group, marked, and killed at
+    /// teardown.
+    pub fn spawn(&self, mut command: Command) -> Result<App, TestkitError> {
+        command.process_group(0).env(MARKER_VAR, &self.token);
+        let what = command.get_program().to_string_lossy().into_owned();
+        self.spawn_logged(command, &what, PathBuf::new())
+    }
+
+    /// Pids of every live process started inside this desktop: the daemons and apps it
+    /// started, plus everything they started in turn (bus helpers, double-forked daemons), found
+    /// through the marker variable in their environment. Costs a scan of `/proc`.
+    pub fn processes(&self) -> Vec<u32> {
+        let mut pids = procfs::marked_processes(&self.token);
+        // Our own children are listed even in the instant after exec when the kernel does not
+        // show their new environment yet.
+        let apps = self
+            .apps
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for app in apps.iter() {
+            let mut process = app::lock(app);
+            if process.is_running() {
+                pids.push(process.pid());
+            }
+        }
+        for daemon in self.daemons().iter_mut() {
+            if daemon.process.is_running() {
+                pids.push(daemon.process.pid());
+            }
+        }
+        pids.sort_unstable();
+        pids.dedup();
+        pids
+    }
+
+    /// Names of the applications registered with the AT-SPI registry, in registry order.
+    /// Costs one `gdbus` subprocess per application.
+    pub fn accessible_apps(&self) -> Result<Vec<String>, TestkitError> {
+        let a11y = self.a11y_bus_address()?;
+        let children = self.registry_children(&a11y)?;
+        let mut names = Vec::with_capacity(children.len());
+        for bus_name in children {
+            let reply = self.gdbus_call(
+                &a11y,
+                &bus_name,
+                ROOT_PATH,
+                "org.freedesktop.DBus.Properties.Get",
+                &["org.a11y.atspi.Accessible", "Name"],
+            );
+            // An app that exits between the two calls is simply not listed.
+            if let Ok(reply) = reply {
+                names.extend(quoted_strings(&reply).into_iter().next());
+            }
+        }
+        Ok(names)
+    }
+
+    /// Waits until an application named `name` is registered on the accessibility bus.
+    pub fn wait_for_accessible_app(
+        &self,
+        name: &str,
+        timeout: Duration,
+    ) -> Result<(), TestkitError> {
+        let what = format!(
+            "{name} to appear on the accessibility bus of {}",
+            self.display
+        );
+        let deadline = Instant::now() + timeout;
+        loop {
+            let last = match self.accessible_apps() {
+                Ok(names) if names.iter().any(|found| found == name) => return Ok(()),
+                Ok(names) => format!("registered: {names:?}"),
+                Err(error) => error.to_string(),
+            };
+            if Instant::now() >= deadline {
+                return Err(TestkitError::Timeout {
+                    what: format!("{what} ({last})"),
+                    after: timeout,
+                });
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn spawn_logged(
+        &self,
+        mut command: Command,
+        what: &str,
+        log_path: PathBuf,
+    ) -> Result<App, TestkitError> {
+        let child = command.spawn().map_err(|error| {
+            TestkitError::io(format!("launching {what} on {}", self.display), error)
+        })?;
+        let process = Arc::new(Mutex::new(Process::new(child)));
+        self.apps
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .push(Arc::clone(&process));
+        Ok(App::new(process, log_path))
+    }
+
+    fn start_xvfb(&mut self) -> Result<(), TestkitError> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        let (display_reader, display_writer) = subprocess::pipe()?;
+        let writer_fd = display_writer.as_raw_fd();
+        let mut command = self.daemon_command("Xvfb")?;
+        command.args(["-displayfd", &writer_fd.to_string(), "-screen", "0", SCREEN]);
+        // -noreset: otherwise the server resets when its last client leaves and loses the
+        // AT_SPI_BUS root window property set by the bus launcher.
+        command.args(["-nolisten", "tcp", "-noreset"]);
+        // SAFETY: the closure only calls fcntl(2), which is async-signal-safe.
+        unsafe {
+            command.pre_exec(move || subprocess::inherit_fd_in_child(writer_fd));
+        }
+        self.spawn_daemon("Xvfb", command)?;
+        // Our copy of the write end must go, or EOF never arrives if Xvfb dies.
+        drop(display_writer);
+        let line =
+            subprocess::read_line_until(display_reader, deadline, "Xvfb to report its display")?;
+        match line.map(|line| line.trim().to_string()) {
+            Some(number) if !number.is_empty() && number.bytes().all(|b| b.is_ascii_digit()) => {
+                self.display = format!(":{number}");
+                Ok(())
+            }
+            other => Err(self.daemon_failure("Xvfb", &format!("reported no display ({other:?})"))),
+        }
+    }
+
+    fn start_session_bus(&mut self) -> Result<(), TestkitError> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        let socket = self.runtime_dir.join("bus");
+        let mut command = self.daemon_command("dbus-daemon")?;
+        command
+            .args(["--session", "--nofork", "--nopidfile", "--print-address=1"])
+            .arg(format!("--address=unix:path={}", socket.display()))
+            .stdout(Stdio::piped());
+        let stdout = self.spawn_daemon("dbus-daemon", command)?;
+        let Some(stdout) = stdout else {
+            return Err(self.daemon_failure("dbus-daemon", "no stdout pipe"));
+        };
+        let line =
+            subprocess::read_line_until(stdout, deadline, "the session bus to report its address")?;
+        match line.map(|line| line.trim().to_string()) {
+            Some(address) if address.starts_with("unix:") => {
+                self.session_bus_address = address;
+                Ok(())
+            }
+            other => {
+                Err(self.daemon_failure("dbus-daemon", &format!("reported no address ({other:?})")))
+            }
+        }
+    }
+
+    fn start_accessibility_bus(&mut self) -> Result<(), TestkitError> {
+        let deadline = Instant::now() + START_TIMEOUT;
+        let mut command = self.daemon_command("at-spi-bus-launcher")?;
+        command.arg("--launch-immediately");
+        self.spawn_daemon("at-spi-bus-launcher", command)?;
+        // Calling GetAddress before the launcher owns its name would make the session bus
+        // activate a second launcher, so wait for the name first.
+        self.poll_until(deadline, "at-spi-bus-launcher to own org.a11y.Bus", || {
+            let reply = self.gdbus_call(
+                &self.session_bus_address,
+                "org.freedesktop.DBus",
+                "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner",
+                &[A11Y_BUS_NAME],
+            )?;
+            Ok(reply.contains("true"))
+        })?;
+        let mut a11y = String::new();
+        self.poll_until(deadline, "the accessibility bus address", || {
+            a11y = self.a11y_bus_address()?;
+            Ok(true)
+        })?;
+        // The first call activates at-spi2-registryd on the accessibility bus.
+        self.poll_until(deadline, "the AT-SPI registry to answer", || {
+            self.registry_children(&a11y).map(|_| true)
+        })
+    }
+
+    /// Polls `ready` every few milliseconds until it says true; errors count as "not yet" until
+    /// the deadline, when the last one is reported. Fails early if a daemon has died.
+    fn poll_until(
+        &self,
+        deadline: Instant,
+        what: &str,
+        mut ready: impl FnMut() -> Result<bool, TestkitError>,
+    ) -> Result<(), TestkitError> {
+        let started = Instant::now();
+        loop {
+            let last = match ready() {
+                Ok(true) => return Ok(()),
+                Ok(false) => String::new(),
+                Err(error) => format!(" (last error: {error})"),
+            };
+            let dead = self
+                .daemons()
+                .iter_mut()
+                .find_map(|d| (!d.process.is_running()).then_some(d.name));
+            if let Some(name) = dead {
+                return Err(self.daemon_failure(name, &format!("exited while waiting for {what}")));
+            }
+            if Instant::now() >= deadline {
+                return Err(TestkitError::Timeout {
+                    what: format!("{what}{last}"),
+                    after: started.elapsed(),
+                });
+            }
+            std::thread::sleep(POLL);
+        }
+    }
+
+    fn registry_children(&self, a11y: &str) -> Result<Vec<String>, TestkitError> {
+        let reply = self.gdbus_call(
+            a11y,
+            REGISTRY,
+            ROOT_PATH,
+            "org.a11y.atspi.Accessible.GetChildren",
+            &[],
+        )?;
+        // `([(':1.2', objectpath '/org/a11y/atspi/accessible/root')],)`: bus names start with ':'.
+        Ok(quoted_strings(&reply)
+            .into_iter()
+            .filter(|s| s.starts_with(':'))
+            .collect())
+    }
+
+    fn gdbus_call(
+        &self,
+        address: &str,
+        dest: &str,
+        path: &str,
+        method: &str,
+        args: &[&str],
+    ) -> Result<String, TestkitError> {
+        let mut command = self.command("gdbus");
+        command
+            .args([
+                "call",
+                "--address",
+                address,
+                "--dest",
+                dest,
+                "--object-path",
+                path,
+            ])
+            .args([
+                "--method",
+                method,
+                "--timeout",
+                &CALL_TIMEOUT.as_secs().to_string(),
+            ])
+            .args(args);
+        let what = format!("gdbus call {method} on {dest}");
+        let output =
+            subprocess::output_within(command, CALL_TIMEOUT + Duration::from_secs(1), &what)?;
+        if !output.status.success() {
+            let stderr = String::from_utf8_lossy(&output.stderr);
+            return Err(TestkitError::start(what, stderr.trim().to_string()));
+        }
+        Ok(String::from_utf8_lossy(&output.stdout).into_owned())
+    }
+
+    /// A command for one of the desktop's own daemons, with its stderr (and stdout unless the
+    /// caller pipes it) going to `logs/<name>.log`.
+    fn daemon_command(&self, program: &'static str) -> Result<Command, TestkitError> {
+        let path = resolve(program)?;
+        let (stdout, stderr) = log_files(&self.daemon_log(program))?;
+        let mut command = self.command(&path.to_string_lossy());
+        command.stdin(Stdio::null()).stdout(stdout).stderr(stderr);
+        Ok(command)
+    }
+
+    fn spawn_daemon(
+        &self,
+        name: &'static str,
+        mut command: Command,
+    ) -> Result<Option<std::process::ChildStdout>, TestkitError> {
+        let mut child = command
+            .spawn()
+            .map_err(|error| TestkitError::start(name, format!("could not spawn it: {error}")))?;
+        let stdout = child.stdout.take();
+        let daemon = Daemon {
+            name,
+            process: Process::new(child),
+            log_path: self.daemon_log(name),
+        };
+        self.daemons().push(daemon);
+        Ok(stdout)
+    }
+
+    fn daemon_log(&self, name: &str) -> PathBuf {
+        self.runtime_dir.join("logs").join(format!("{name}.log"))
+    }
+
+    fn daemons(&self) -> std::sync::MutexGuard<'_, Vec<Daemon>> {
+        self.daemons
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn daemon_failure(&self, name: &str, what: &str) -> TestkitError {
+        let mut detail = what.to_string();
+        if let Some(daemon) = self.daemons().iter_mut().find(|d| d.name == name) {
+            if !daemon.process.is_running() {
+                if let Some(status) = daemon.process.exit_status() {
+                    detail.push_str(&format!("; it exited with {status}"));
+                }
+            }
+            let tail = subprocess::log_tail(&daemon.log_path, 5);
+            if !tail.is_empty() {
+                detail.push_str(&format!("; log: {tail}"));
+            }
+        }
+        TestkitError::start(name, detail)
+    }
+
+    /// SIGTERM (plus SIGCONT, so that stopped processes can act on it) to every process group
+    /// and marked process, a grace period, then SIGKILL to whatever is left.
+    fn teardown(&mut self) {
+        let apps: Vec<Arc<Mutex<Process>>> = std::mem::take(
+            &mut *self
+                .apps
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        let mut daemons = std::mem::take(
+            &mut *self
+                .daemons
+                .lock()
+                .unwrap_or_else(|poisoned| poisoned.into_inner()),
+        );
+        let xvfb_pid = daemons
+            .iter()
+            .find(|d| d.name == "Xvfb")
+            .map(|d| d.process.pid());
+        // Marked processes that are not our direct children: orphans we may have to reap.
+        let children: Vec<u32> = apps
+            .iter()
+            .map(|app| app::lock(app).pid())
+            .chain(daemons.iter().map(|d| d.process.pid()))
+            .collect();
+        let mut orphans: Vec<u32> = self
+            .processes()
+            .into_iter()
+            .filter(|pid| !children.contains(pid))
+            .collect();
+
+        // Apps first, then the daemons in reverse start order; all get the signal at once.
+        for app in &apps {
+            let process = app::lock(app);
+            process.signal_group(libc::SIGTERM);
+            process.signal_group(libc::SIGCONT);
+        }
+        for daemon in daemons.iter().rev() {
+            daemon.process.signal_group(libc::SIGTERM);
+        }
+        for pid in self.processes() {
+            procfs::signal_process(pid, libc::SIGTERM);
+            procfs::signal_process(pid, libc::SIGCONT);
+        }
+
+        let grace_end = Instant::now() + TERM_GRACE;
+        while Instant::now() < grace_end {
+            let children_running = apps
+                .iter()
+                .map(|app| app::lock(app).is_running())
+                .filter(|&running| running)
+                .count()
+                + daemons
+                    .iter_mut()
+                    .map(|d| d.process.is_running())
+                    .filter(|&running| running)
+                    .count();
+            orphans.retain(|&pid| !procfs::reap(pid));
+            if children_running == 0 && self.processes().is_empty() {
+                break;
+            }
+            std::thread::sleep(POLL);
+        }
+
+        for app in &apps {
+            app::lock(app).kill();
+        }
+        for daemon in daemons.iter_mut().rev() {
+            daemon.process.kill();
+        }
+        let kill_end = Instant::now() + KILL_WAIT;
+        loop {
+            orphans.retain(|&pid| !procfs::reap(pid));
+            let left = self.processes();
+            if (left.is_empty() && orphans.is_empty()) || Instant::now() >= kill_end {
+                break;
+            }
+            for pid in left {
+                procfs::signal_process(pid, libc::SIGKILL);
+            }
+            std::thread::sleep(POLL);
+        }
+
+        if let Some(pid) = xvfb_pid {
+            remove_stale_x_lock(&self.display, pid);
+        }
+        let _ = fs::remove_dir_all(&self.runtime_dir);
+    }
+}
+
+impl Drop for Desktop {
+    fn drop(&mut self) {
+        self.teardown();
+    }
+}
+
+/// A token unique across processes and across desktops of this process.
+fn new_token() -> String {
+    let count = DESKTOP_COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    format!("{}-{count}-{nanos:08x}", std::process::id())
+}
+
+fn create_runtime_dir(token: &str) -> Result<PathBuf, TestkitError> {
+    let dir = std::env::temp_dir().join(format!("uidelta-desktop-{token}"));
+    let mut builder = fs::DirBuilder::new();
+    builder.mode(0o700);
+    builder.create(&dir).map_err(|error| {
+        TestkitError::io(
+            format!("creating the runtime directory {}", dir.display()),
+            error,
+        )
+    })?;
+    builder.recursive(true);
+    for sub in [
+        "logs",
+        "home/config",
+        "home/cache",
+        "home/data",
+        "home/state",
+    ] {
+        let path = dir.join(sub);
+        if let Err(error) = builder.create(&path) {
+            let _ = fs::remove_dir_all(&dir);
+            return Err(TestkitError::io(
+                format!("creating {}", path.display()),
+                error,
+            ));
+        }
+    }
+    Ok(dir)
+}
+
+/// One log file opened twice, for a child's stdout and stderr.
+fn log_files(path: &Path) -> Result<(File, File), TestkitError> {
+    let what = || format!("creating the log file {}", path.display());
+    let stdout = File::create(path).map_err(|error| TestkitError::io(what(), error))?;
+    let stderr = stdout
+        .try_clone()
+        .map_err(|error| TestkitError::io(what(), error))?;
+    Ok((stdout, stderr))
+}
+
+/// Xvfb removes its lock file and socket on SIGTERM, but not when it had to be SIGKILLed;
+/// a stale lock would make later servers skip the display number forever.
+fn remove_stale_x_lock(display: &str, xvfb_pid: u32) {
+    let Some(number) = display.strip_prefix(':') else {
+        return;
+    };
+    let lock = PathBuf::from(format!("/tmp/.X{number}-lock"));
+    let owner = fs::read_to_string(&lock)
+        .ok()
+        .and_then(|text| text.trim().parse::<u32>().ok());
+    if owner == Some(xvfb_pid) {
+        let _ = fs::remove_file(&lock);
+        let _ = fs::remove_file(format!("/tmp/.X11-unix/X{number}"));
+    }
+}
+
+/// The single-quoted strings in a `gdbus` reply, unescaped: `(<'gtk3-demo'>,)` gives `gtk3-demo`.
+fn quoted_strings(reply: &str) -> Vec<String> {
+    let mut strings = Vec::new();
+    let mut chars = reply.chars();
+    while let Some(c) = chars.next() {
+        if c != '\'' {
+            continue;
+        }
+        let mut text = String::new();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' => text.extend(chars.next()),
+                '\'' => break,
+                c => text.push(c),
+            }
+        }
+        strings.push(text);
+    }
+    strings
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn quoted_strings_are_extracted_from_gdbus_replies() {
+        assert_eq!(
+            quoted_strings("(<'gtk3-widget-factory'>,)\n"),
+            vec!["gtk3-widget-factory"]
+        );
+        assert_eq!(
+            quoted_strings("([(':1.2', objectpath '/a/b'), (':1.3', objectpath '/c')],)"),
+            vec![":1.2", "/a/b", ":1.3", "/c"]
+        );
+        assert_eq!(quoted_strings("('it\\'s',)"), vec!["it's"]);
+        assert!(quoted_strings("([],)").is_empty());
+    }
+
+    #[test]
+    fn desktops_can_be_shared_between_threads() {
+        fn assert_send_sync<T: Send + Sync>() {}
+        assert_send_sync::<Desktop>();
+        assert_send_sync::<App>();
+    }
+
+    #[test]
+    fn tokens_are_unique() {
+        assert_ne!(new_token(), new_token());
+    }
+}

@@ -1,0 +1,130 @@
+//! Bounded waits on subprocesses and pipes.
+
+use std::fs::File;
+use std::io::{BufRead, BufReader, Read};
+use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use crate::TestkitError;
+
+/// How long to sleep between two polls of something that is not ready yet.
+pub(crate) const POLL: Duration = Duration::from_millis(10);
+
+/// Reads one line from `reader` on a helper thread and waits for it until `deadline`.
+///
+/// `Ok(None)` means end of file: the writer exited without writing a line. The helper thread
+/// ends when the writer closes the pipe, which teardown guarantees by killing it.
+pub(crate) fn read_line_until(
+    reader: impl Read + Send + 'static,
+    deadline: Instant,
+    what: &str,
+) -> Result<Option<String>, TestkitError> {
+    let (sender, receiver) = mpsc::channel();
+    std::thread::Builder::new()
+        .name("uidelta-testkit-pipe".into())
+        .spawn(move || {
+            let mut line = String::new();
+            let result = BufReader::new(reader)
+                .read_line(&mut line)
+                .map(|read| (read > 0).then_some(line));
+            // The receiver may have given up already; nothing left to do then.
+            let _ = sender.send(result);
+        })
+        .map_err(|error| {
+            TestkitError::io(format!("starting a thread to read from {what}"), error)
+        })?;
+    let timeout = deadline.saturating_duration_since(Instant::now());
+    match receiver.recv_timeout(timeout) {
+        Ok(Ok(line)) => Ok(line),
+        Ok(Err(error)) => Err(TestkitError::io(format!("reading from {what}"), error)),
+        Err(_) => Err(TestkitError::Timeout {
+            what: what.to_string(),
+            after: timeout,
+        }),
+    }
+}
+
+/// Runs a short-lived command to completion, killing it if it outlives `timeout`.
+pub(crate) fn output_within(
+    mut command: Command,
+    timeout: Duration,
+    what: &str,
+) -> Result<Output, TestkitError> {
+    command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    let mut child = command
+        .spawn()
+        .map_err(|error| TestkitError::io(format!("running {what}"), error))?;
+    let deadline = Instant::now() + timeout;
+    loop {
+        match child.try_wait() {
+            Ok(Some(_)) => break,
+            Ok(None) if Instant::now() >= deadline => {
+                kill_and_reap(&mut child);
+                return Err(TestkitError::Timeout {
+                    what: what.to_string(),
+                    after: timeout,
+                });
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(2)),
+            Err(error) => {
+                kill_and_reap(&mut child);
+                return Err(TestkitError::io(format!("waiting for {what}"), error));
+            }
+        }
+    }
+    // The process has exited, so its pipes are at EOF and this cannot block for long.
+    child
+        .wait_with_output()
+        .map_err(|error| TestkitError::io(format!("reading the output of {what}"), error))
+}
+
+fn kill_and_reap(child: &mut Child) {
+    let _ = child.kill();
+    let _ = child.wait();
+}
+
+/// A pipe whose ends are both close-on-exec, so that concurrently spawned processes do not
+/// inherit them; the end handed to a child is made inheritable in that child only.
+pub(crate) fn pipe() -> Result<(File, OwnedFd), TestkitError> {
+    let mut fds = [0 as libc::c_int; 2];
+    // SAFETY: `fds` is a valid array of two ints, as pipe2(2) requires.
+    let result = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
+    if result != 0 {
+        return Err(TestkitError::io(
+            "creating a pipe",
+            std::io::Error::last_os_error(),
+        ));
+    }
+    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
+    let (read, write) = unsafe { (File::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+    debug_assert!(read.as_raw_fd() >= 0);
+    Ok((read, write))
+}
+
+/// Clears close-on-exec on `fd` in a freshly forked child, before `exec`.
+///
+/// Only async-signal-safe calls are made, as `pre_exec` requires.
+pub(crate) fn inherit_fd_in_child(fd: libc::c_int) -> std::io::Result<()> {
+    // SAFETY: fcntl(2) with F_SETFD has no memory-safety preconditions.
+    if unsafe { libc::fcntl(fd, libc::F_SETFD, 0) } == -1 {
+        return Err(std::io::Error::last_os_error());
+    }
+    Ok(())
+}
+
+/// The last `max_lines` lines of a log file, for error messages.
+pub(crate) fn log_tail(path: &std::path::Path, max_lines: usize) -> String {
+    let Ok(text) = std::fs::read_to_string(path) else {
+        return String::new();
+    };
+    let lines: Vec<&str> = text
+        .lines()
+        .filter(|line| !line.trim().is_empty())
+        .collect();
+    lines[lines.len().saturating_sub(max_lines)..].join(" | ")
+}
