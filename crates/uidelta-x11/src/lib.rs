@@ -11,6 +11,7 @@
 mod image;
 mod keymap;
 mod keysym;
+mod windows;
 
 use std::fmt;
 use std::sync::Mutex;
@@ -23,6 +24,7 @@ use x11rb::protocol::xtest;
 use x11rb::rust_connection::RustConnection;
 
 pub use keysym::{char_keysym, keysym, Chord, ChordError, Keysym};
+pub use windows::TopWindow;
 
 use image::PixelLayout;
 use keymap::{Keymap, Stroke};

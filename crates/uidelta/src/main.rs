@@ -28,6 +28,8 @@ enum Command {
     Tree(TreeArgs),
     /// List the applications on the accessibility bus, with their windows.
     Apps,
+    /// Save a PNG of the screen, or of an application's window.
+    Screenshot(ScreenshotArgs),
     /// Compare two snapshot files. Exit code 0: no changes, 1: changes, 2: trouble.
     Diff(DiffArgs),
     /// List the noise filter rules (all on by default; `--keep RULE` turns one off).
@@ -66,6 +68,19 @@ struct TreeArgs {
     bounds: bool,
     #[command(flatten)]
     input: Input,
+}
+
+#[derive(Args, Debug)]
+struct ScreenshotArgs {
+    /// Where to write the PNG.
+    #[arg(long, short, default_value = "screenshot.png")]
+    out: PathBuf,
+    /// Only this application's window (its active or first showing one).
+    #[arg(long)]
+    app: Option<String>,
+    /// With --app: the window with this title.
+    #[arg(long, requires = "app")]
+    window: Option<String>,
 }
 
 #[derive(Args, Debug)]
@@ -162,6 +177,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Tree(args) => tree(args),
         Command::Apps => live::apps(),
+        Command::Screenshot(a) => live::screenshot(&a.out, a.app.as_deref(), a.window.as_deref()),
         Command::Diff(args) => diff(args),
         Command::Filters => {
             let mut text = String::new();

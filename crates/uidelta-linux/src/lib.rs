@@ -1,0 +1,474 @@
+//! uidelta's Linux desktop backend.
+//!
+//! Accessibility interfaces come first (AT-SPI Action, EditableText, Value,
+//! Selection, Component); synthesized X input at the element's centre is the
+//! fallback. Window management (activate, close) and screenshots talk to the
+//! X server.
+
+use std::time::{Duration, Instant};
+
+use uidelta_atspi::{
+    applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus, CaptureOptions,
+    Events, NodeAddr, Outcome, WindowInfo,
+};
+use uidelta_model::{NodeData, Rect, Snapshot};
+use uidelta_x11::{Button, TopWindow, X11};
+
+/// What went wrong, naming what was being done.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// From the accessibility bus.
+    #[error(transparent)]
+    Atspi(#[from] uidelta_atspi::Error),
+    /// From the X server.
+    #[error(transparent)]
+    X11(#[from] uidelta_x11::X11Error),
+    /// Synthesized input or a screenshot was needed but there is no display.
+    #[error("{doing}: no X display (set DISPLAY)")]
+    NoDisplay {
+        /// What needed it.
+        doing: String,
+    },
+    /// The element has no bounds to click or scroll at.
+    #[error("{doing}: the element offers no accessible action and has no bounds to click at")]
+    NoBounds {
+        /// What was being done.
+        doing: String,
+    },
+    /// The element has no platform identity (it came from a file).
+    #[error("{doing}: the element has no AT-SPI identity; it must come from a live capture")]
+    NoIdentity {
+        /// What was being done.
+        doing: String,
+    },
+    /// Starting a program failed, or it never showed a window.
+    #[error("opening {program}: {detail}")]
+    Launch {
+        /// The program.
+        program: String,
+        /// Why.
+        detail: String,
+    },
+    /// No window matched.
+    #[error("{0}")]
+    NoWindow(String),
+}
+
+/// Results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// What part of an application to capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// The whole application, all its windows.
+    App,
+    /// One window by title, or a unique title prefix.
+    Window(String),
+    /// The active window (or the only one showing).
+    Focused,
+}
+
+/// An action on one element.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// The primary click.
+    Click,
+    /// A right click (context menu).
+    RightClick,
+    /// A double click.
+    DoubleClick,
+    /// Type text into the element.
+    Type(String),
+    /// Press a key or chord (`ctrl+s`, `Return`) with the element focused.
+    Key(String),
+    /// Set a number (Value) or the whole text (EditableText).
+    SetValue(String),
+    /// Select the element in its container (list item, tab, option), or
+    /// deselect it.
+    SetSelected(bool),
+    /// Scroll by wheel clicks at the element; (0, 0) scrolls it into view.
+    Scroll {
+        /// Horizontal clicks, right positive.
+        dx: i32,
+        /// Vertical clicks, down positive.
+        dy: i32,
+    },
+    /// Give the element keyboard focus.
+    Focus,
+    /// Perform a named accessible action.
+    Invoke(String),
+}
+
+impl Action {
+    fn doing(&self) -> String {
+        match self {
+            Action::Click => "clicking".into(),
+            Action::RightClick => "right-clicking".into(),
+            Action::DoubleClick => "double-clicking".into(),
+            Action::Type(t) => format!("typing {} characters", t.chars().count()),
+            Action::Key(k) => format!("pressing {k}"),
+            Action::SetValue(_) => "setting a value".into(),
+            Action::SetSelected(true) => "selecting".into(),
+            Action::SetSelected(false) => "deselecting".into(),
+            Action::Scroll { .. } => "scrolling".into(),
+            Action::Focus => "focusing".into(),
+            Action::Invoke(name) => format!("invoking `{name}`"),
+        }
+    }
+}
+
+/// How an action was carried out: `Action.click`, `XTest click at 512,300`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Done {
+    /// The interface or input used.
+    pub method: String,
+}
+
+/// The Linux desktop: one accessibility bus and, when there is a display,
+/// one X connection.
+pub struct Linux {
+    bus: Bus,
+    x11: Option<X11>,
+}
+
+impl Linux {
+    /// Connects to the session's accessibility bus (`session` or
+    /// `DBUS_SESSION_BUS_ADDRESS`) and X display (`display` or `DISPLAY`).
+    /// Without a display, everything but synthesized input and screenshots
+    /// works.
+    pub async fn connect(session: Option<&str>, display: Option<&str>) -> Result<Linux> {
+        let bus = Bus::connect(session).await?;
+        let display = display
+            .map(str::to_owned)
+            .or_else(|| std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()));
+        let x11 = match display {
+            Some(d) => Some(X11::connect(&d)?),
+            None => None,
+        };
+        Ok(Linux { bus, x11 })
+    }
+
+    /// The accessibility bus.
+    pub fn bus(&self) -> &Bus {
+        &self.bus
+    }
+
+    fn x11(&self, doing: impl FnOnce() -> String) -> Result<&X11> {
+        self.x11
+            .as_ref()
+            .ok_or_else(|| Error::NoDisplay { doing: doing() })
+    }
+
+    /// The applications on the bus and their windows.
+    pub async fn apps(&self) -> Result<Vec<AppInfo>> {
+        Ok(applications(&self.bus).await?)
+    }
+
+    /// Finds an application by name (or unique prefix).
+    pub async fn app(&self, name: &str) -> Result<AppInfo> {
+        Ok(find_app(&self.bus, name).await?)
+    }
+
+    /// Captures an application or one of its windows.
+    pub async fn capture(
+        &self,
+        app: &AppInfo,
+        scope: &Scope,
+        opts: &CaptureOptions,
+    ) -> Result<Snapshot> {
+        let window = match scope {
+            Scope::App => None,
+            Scope::Window(title) => Some(pick_window(&app.windows, title, &app.app.label())?),
+            Scope::Focused => Some(focused_window(&app.windows, &app.app.label())?),
+        };
+        Ok(capture(
+            &self.bus,
+            &app.app,
+            window.map(|w| w.path.as_str()),
+            window.map(|w| w.title.clone()),
+            opts,
+        )
+        .await?)
+    }
+
+    /// Events of one application, for settling.
+    pub async fn events(&self, app: &AppRef) -> Result<Events> {
+        Ok(subscribe(&self.bus, Some(&app.bus_name)).await?)
+    }
+
+    /// Performs `action` on `node` (an element of a live capture of `app`).
+    pub async fn act(&self, app: &AppRef, node: &NodeData, action: &Action) -> Result<Done> {
+        let doing = || format!("{} {}", action.doing(), app.label());
+        let addr = node
+            .identity
+            .as_deref()
+            .and_then(NodeAddr::from_identity)
+            .ok_or_else(|| Error::NoIdentity { doing: doing() })?;
+        let label = app.label();
+        let actor = Actor::new(&self.bus, &label);
+        let accessible = match action {
+            Action::Click => actor.click(&addr).await?,
+            Action::Type(text) => actor.type_text(&addr, text).await?,
+            Action::SetValue(v) => actor.set_value(&addr, v).await?,
+            Action::SetSelected(on) => actor.set_selected(&addr, *on).await?,
+            Action::Focus => actor.focus(&addr).await?,
+            Action::Invoke(name) => actor.invoke(&addr, name).await?,
+            Action::Scroll { dx: 0, dy: 0 } => actor.scroll_into_view(&addr).await?,
+            Action::RightClick | Action::DoubleClick | Action::Key(_) | Action::Scroll { .. } => {
+                Outcome::NeedsInput
+            }
+        };
+        if let Outcome::Done(method) = accessible {
+            return Ok(Done { method });
+        }
+        self.synthesize(&actor, &addr, node, action, &doing).await
+    }
+
+    async fn synthesize(
+        &self,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+        action: &Action,
+        doing: &dyn Fn() -> String,
+    ) -> Result<Done> {
+        let x11 = self.x11(doing)?;
+        let centre = || async {
+            let fresh = actor.extents(addr).await.ok().and_then(|(x, y, w, h)| {
+                (x != i32::MIN && w > 0 && h > 0).then_some(Rect::new(x, y, w, h))
+            });
+            fresh
+                .or(node.bounds)
+                .map(Rect::center)
+                .ok_or_else(|| Error::NoBounds { doing: doing() })
+        };
+        let method = match action {
+            Action::Click | Action::RightClick | Action::DoubleClick => {
+                let (x, y) = centre().await?;
+                let (button, count, what) = match action {
+                    Action::RightClick => (Button::Right, 1, "right click"),
+                    Action::DoubleClick => (Button::Left, 2, "double click"),
+                    _ => (Button::Left, 1, "click"),
+                };
+                x11.click(x, y, button, count)?;
+                format!("XTest {what} at {x},{y}")
+            }
+            Action::Type(text) => {
+                self.focus_for_keys(actor, addr, node, x11).await?;
+                x11.type_text(text)?;
+                "XTest keys".into()
+            }
+            Action::Key(chord) => {
+                self.focus_for_keys(actor, addr, node, x11).await?;
+                x11.key(chord)?;
+                format!("XTest {chord}")
+            }
+            Action::Scroll { dx, dy } => {
+                let (x, y) = centre().await?;
+                x11.scroll(x, y, *dx, *dy)?;
+                format!("XTest wheel {dx},{dy} at {x},{y}")
+            }
+            Action::Focus | Action::SetSelected(_) => {
+                let (x, y) = centre().await?;
+                x11.click(x, y, Button::Left, 1)?;
+                format!("XTest click at {x},{y}")
+            }
+            Action::SetValue(_) | Action::Invoke(_) => {
+                return Err(Error::NoBounds { doing: doing() });
+            }
+        };
+        Ok(Done { method })
+    }
+
+    /// Keys go to the focused element: focus it accessibly, or click it.
+    async fn focus_for_keys(
+        &self,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+        x11: &X11,
+    ) -> Result<()> {
+        if node.role == uidelta_model::Role::Application {
+            return Ok(()); // keys for the application as a whole: leave focus alone
+        }
+        if let Ok(Outcome::Done(_)) = actor.focus(addr).await {
+            return Ok(());
+        }
+        if let Some((x, y)) = node.bounds.map(Rect::center) {
+            x11.click(x, y, Button::Left, 1)?;
+        }
+        Ok(())
+    }
+
+    /// Presses a key or chord wherever the keyboard focus is.
+    pub fn key(&self, chord: &str) -> Result<Done> {
+        self.x11(|| format!("pressing {chord}"))?.key(chord)?;
+        Ok(Done {
+            method: format!("XTest {chord}"),
+        })
+    }
+
+    /// A PNG of the screen, or of an area of it.
+    pub fn screenshot(&self, area: Option<Rect>) -> Result<Vec<u8>> {
+        let x11 = self.x11(|| "taking a screenshot".into())?;
+        let area = area.map(|r| (r.x, r.y, r.w.max(1) as u32, r.h.max(1) as u32));
+        Ok(x11.screenshot(area)?)
+    }
+
+    /// The screen bounds of an application's window, read fresh.
+    pub async fn window_bounds(&self, app: &AppInfo, title: &str) -> Result<Rect> {
+        let w = pick_window(&app.windows, title, &app.app.label())?;
+        let label = app.app.label();
+        let addr = NodeAddr {
+            bus: app.app.bus_name.clone(),
+            path: w.path.clone(),
+        };
+        let (x, y, wd, h) = Actor::new(&self.bus, &label).extents(&addr).await?;
+        Ok(Rect::new(x, y, wd, h))
+    }
+
+    fn x_window(&self, app: &AppInfo, title: &str) -> Result<TopWindow> {
+        let x11 = self.x11(|| format!("finding window `{title}` of {}", app.app.label()))?;
+        let windows = x11.top_windows()?;
+        let wanted = title.to_lowercase();
+        windows
+            .iter()
+            .filter(|w| w.viewable && (app.app.pid.is_none() || w.pid == app.app.pid))
+            .find(|w| w.title.to_lowercase() == wanted)
+            .or_else(|| {
+                windows
+                    .iter()
+                    .filter(|w| w.viewable && w.pid == app.app.pid)
+                    .find(|w| w.title.to_lowercase().starts_with(&wanted))
+            })
+            .cloned()
+            .ok_or_else(|| {
+                Error::NoWindow(format!(
+                    "{} has no X window titled `{title}` on the display",
+                    app.app.label()
+                ))
+            })
+    }
+
+    /// Asks a window to close, as its title bar's close button would.
+    pub fn close_window(&self, app: &AppInfo, title: &str) -> Result<Done> {
+        let w = self.x_window(app, title)?;
+        self.x11(|| "closing a window".into())?.close_window(w.id)?;
+        Ok(Done {
+            method: format!("WM_DELETE_WINDOW to {:#x}", w.id),
+        })
+    }
+
+    /// Raises a window and gives it the keyboard focus.
+    pub fn activate_window(&self, app: &AppInfo, title: &str) -> Result<Done> {
+        let w = self.x_window(app, title)?;
+        self.x11(|| "activating a window".into())?
+            .activate_window(w.id)?;
+        Ok(Done {
+            method: format!("raise and focus {:#x}", w.id),
+        })
+    }
+
+    /// Starts a program and waits until it is on the accessibility bus with
+    /// a window, or `timeout` passes.
+    pub async fn open_application(
+        &self,
+        program: &str,
+        args: &[String],
+        timeout: Duration,
+    ) -> Result<AppInfo> {
+        let launch_error = |detail: String| Error::Launch {
+            program: program.to_owned(),
+            detail,
+        };
+        let mut command = std::process::Command::new(program);
+        command
+            .args(args)
+            .env("NO_AT_BRIDGE", "0")
+            .env("GTK_A11Y", "atspi")
+            .env("ACCESSIBILITY_ENABLED", "1")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+        }
+        let mut child = command.spawn().map_err(|e| launch_error(e.to_string()))?;
+        let pid = child.id();
+        let started = Instant::now();
+        loop {
+            if let Ok(Some(status)) = child.try_wait() {
+                return Err(launch_error(format!("it exited at once ({status})")));
+            }
+            if let Ok(apps) = applications(&self.bus).await {
+                if let Some(app) = apps
+                    .into_iter()
+                    .find(|a| a.app.pid == Some(pid) && a.windows.iter().any(|w| w.showing))
+                {
+                    return Ok(app);
+                }
+            }
+            if started.elapsed() >= timeout {
+                return Err(launch_error(format!(
+                    "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core)",
+                    timeout.as_millis()
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+}
+
+fn pick_window<'w>(windows: &'w [WindowInfo], title: &str, app: &str) -> Result<&'w WindowInfo> {
+    let wanted = title.to_lowercase();
+    let exact: Vec<&WindowInfo> = windows
+        .iter()
+        .filter(|w| w.title.to_lowercase() == wanted)
+        .collect();
+    let found: Vec<&WindowInfo> = if exact.is_empty() {
+        windows
+            .iter()
+            .filter(|w| w.title.to_lowercase().starts_with(&wanted))
+            .collect()
+    } else {
+        exact
+    };
+    match found.as_slice() {
+        [one] => Ok(one),
+        [] => Err(Error::NoWindow(format!(
+            "{app} has no window titled `{title}`; its windows: {}",
+            titles(windows.iter())
+        ))),
+        many => Err(Error::NoWindow(format!(
+            "`{title}` matches several windows of {app}: {}",
+            titles(many.iter().copied())
+        ))),
+    }
+}
+
+fn focused_window<'w>(windows: &'w [WindowInfo], app: &str) -> Result<&'w WindowInfo> {
+    windows
+        .iter()
+        .find(|w| w.active)
+        .or_else(|| {
+            let showing: Vec<&WindowInfo> = windows.iter().filter(|w| w.showing).collect();
+            (showing.len() == 1).then(|| showing[0])
+        })
+        .ok_or_else(|| {
+            Error::NoWindow(format!(
+                "{app} has no active window; its windows: {}",
+                titles(windows.iter())
+            ))
+        })
+}
+
+fn titles<'w>(windows: impl Iterator<Item = &'w WindowInfo>) -> String {
+    let list: Vec<String> = windows.map(|w| format!("{:?}", w.title)).collect();
+    if list.is_empty() {
+        "none".into()
+    } else {
+        list.join(", ")
+    }
+}

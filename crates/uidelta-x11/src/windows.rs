@@ -1,0 +1,126 @@
+//! Top-level windows: finding them by process and title, raising, focusing
+//! and closing them the way a window manager would.
+
+use x11rb::protocol::xproto::{
+    self, AtomEnum, ClientMessageEvent, ConnectionExt, EventMask, InputFocus, MapState, Window,
+};
+use x11rb::wrapper::ConnectionExt as _;
+use x11rb::CURRENT_TIME;
+
+use crate::{Failure, X11Error, X11};
+
+/// A top-level window on the display.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TopWindow {
+    /// The X window id.
+    pub id: u32,
+    /// The owning process (`_NET_WM_PID`), when the client sets it.
+    pub pid: Option<u32>,
+    /// The title (`_NET_WM_NAME`, else `WM_NAME`).
+    pub title: String,
+    /// Whether it is mapped and viewable.
+    pub viewable: bool,
+}
+
+impl X11 {
+    /// The windows directly under the root (with no window manager these are
+    /// the applications' top-levels), with pid and title where set.
+    pub fn top_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
+        self.run(|| "listing top-level windows".into(), || self.list_top())
+    }
+
+    fn list_top(&self) -> Result<Vec<TopWindow>, Failure> {
+        let tree = self.conn.query_tree(self.root)?.reply()?;
+        let pid_atom = self.atom(b"_NET_WM_PID")?;
+        let name_atom = self.atom(b"_NET_WM_NAME")?;
+        let utf8 = self.atom(b"UTF8_STRING")?;
+        let mut out = Vec::new();
+        for &id in &tree.children {
+            let Ok(attrs) = self.conn.get_window_attributes(id)?.reply() else {
+                continue; // gone meanwhile
+            };
+            let pid = self
+                .conn
+                .get_property(false, id, pid_atom, AtomEnum::CARDINAL, 0, 1)?
+                .reply()
+                .ok()
+                .and_then(|r| r.value32().and_then(|mut v| v.next()));
+            let mut title = self.text_property(id, name_atom, utf8.into())?;
+            if title.is_empty() {
+                title =
+                    self.text_property(id, AtomEnum::WM_NAME.into(), AtomEnum::STRING.into())?;
+            }
+            out.push(TopWindow {
+                id,
+                pid,
+                title,
+                viewable: attrs.map_state == MapState::VIEWABLE,
+            });
+        }
+        Ok(out)
+    }
+
+    fn text_property(&self, id: Window, prop: u32, kind: u32) -> Result<String, Failure> {
+        let reply = self
+            .conn
+            .get_property(false, id, prop, kind, 0, 1024)?
+            .reply();
+        Ok(reply
+            .map(|r| String::from_utf8_lossy(&r.value).into_owned())
+            .unwrap_or_default())
+    }
+
+    fn atom(&self, name: &[u8]) -> Result<u32, Failure> {
+        Ok(self.conn.intern_atom(false, name)?.reply()?.atom)
+    }
+
+    /// Raises the window and gives it the input focus; also asks a window
+    /// manager, if there is one, to activate it.
+    pub fn activate_window(&self, id: u32) -> Result<(), X11Error> {
+        self.run(
+            || format!("activating window {id:#x}"),
+            || {
+                let active = self.atom(b"_NET_ACTIVE_WINDOW")?;
+                let event = ClientMessageEvent::new(32, id, active, [1, CURRENT_TIME, 0, 0, 0]);
+                self.conn
+                    .send_event(
+                        false,
+                        self.root,
+                        EventMask::SUBSTRUCTURE_REDIRECT | EventMask::SUBSTRUCTURE_NOTIFY,
+                        event,
+                    )?
+                    .check()?;
+                self.conn
+                    .configure_window(
+                        id,
+                        &xproto::ConfigureWindowAux::new().stack_mode(xproto::StackMode::ABOVE),
+                    )?
+                    .check()?;
+                self.conn
+                    .set_input_focus(InputFocus::PARENT, id, CURRENT_TIME)?
+                    .check()?;
+                self.conn.sync()?;
+                Ok(())
+            },
+        )
+    }
+
+    /// Asks the window to close (`WM_DELETE_WINDOW`), as a close button on a
+    /// title bar does; the application may still refuse or ask to save.
+    pub fn close_window(&self, id: u32) -> Result<(), X11Error> {
+        self.run(
+            || format!("closing window {id:#x}"),
+            || {
+                let protocols = self.atom(b"WM_PROTOCOLS")?;
+                let delete = self.atom(b"WM_DELETE_WINDOW")?;
+                let event =
+                    ClientMessageEvent::new(32, id, protocols, [delete, CURRENT_TIME, 0, 0, 0]);
+                self.conn
+                    .send_event(false, id, EventMask::NO_EVENT, event)?
+                    .check()?;
+                self.conn.sync()?;
+                Ok(())
+            },
+        )
+    }
+}
