@@ -308,7 +308,7 @@ impl Linux {
         })
     }
 
-    /// A PNG of the screen, or of an area of it.
+    /// A PNG of the screen, or of an area of it (clipped to the screen).
     pub fn screenshot(&self, area: Option<Rect>) -> Result<Vec<u8>> {
         let x11 = self.x11(|| "taking a screenshot".into())?;
         let area = area.map(|r| (r.x, r.y, r.w.max(1) as u32, r.h.max(1) as u32));
@@ -369,12 +369,14 @@ impl Linux {
         })
     }
 
-    /// Starts a program and waits until it is on the accessibility bus with
-    /// a window, or `timeout` passes.
+    /// Starts a program (with `extra_env` added to this process's
+    /// environment) and waits until it is on the accessibility bus with a
+    /// window, or `timeout` passes.
     pub async fn open_application(
         &self,
         program: &str,
         args: &[String],
+        extra_env: &[(String, String)],
         timeout: Duration,
     ) -> Result<AppInfo> {
         let launch_error = |detail: String| Error::Launch {
@@ -387,6 +389,7 @@ impl Linux {
             .env("NO_AT_BRIDGE", "0")
             .env("GTK_A11Y", "atspi")
             .env("ACCESSIBILITY_ENABLED", "1")
+            .envs(extra_env.iter().map(|(k, v)| (k, v)))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null());

@@ -1,0 +1,188 @@
+//! The Linux backend on a real virtual desktop: synthesized input, window
+//! management, opening applications, screenshots, and the CLI's live
+//! commands.
+
+use std::time::Duration;
+
+use uidelta_atspi::CaptureOptions;
+use uidelta_linux::{Action, Linux, Scope};
+use uidelta_model::{NodeData, Role, Snapshot, State};
+use uidelta_testkit::{require_programs, Desktop};
+
+const FACTORY: &str = "gtk3-widget-factory";
+
+fn desktop() -> Desktop {
+    require_programs(&[("Xvfb", "xvfb"), ("gtk3-widget-factory", "gtk-3-examples")])
+        .expect("programs for the live tests");
+    Desktop::start().expect("a virtual desktop")
+}
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+fn find<'s>(s: &'s Snapshot, pred: impl Fn(&NodeData) -> bool) -> Option<&'s NodeData> {
+    s.tree().nodes().iter().find(|n| pred(n))
+}
+
+async fn until(linux: &Linux, name: &str, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
+    let mut last = None;
+    for _ in 0..50 {
+        let app = linux.app(name).await.expect("app");
+        let s = linux
+            .capture(&app, &Scope::App, &CaptureOptions::default())
+            .await
+            .expect("capture");
+        if done(&s) {
+            return s;
+        }
+        last = Some(s);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    last.expect("at least one capture")
+}
+
+#[test]
+fn open_type_with_keys_close_and_screenshot() {
+    let desktop = desktop();
+    rt().block_on(async {
+        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        // Open: the program starts inside the desktop's environment.
+        let app = linux
+            .open_application(FACTORY, &[], &desktop.env(), Duration::from_secs(20))
+            .await
+            .expect("the app opens with a window");
+        assert!(app.app.pid.is_some());
+        assert!(app.windows.iter().any(|w| w.showing));
+
+        // Keys through XTest: focus an entry, select all, type over it.
+        let snap = linux
+            .capture(&app, &Scope::Focused, &CaptureOptions::default())
+            .await
+            .expect("capture");
+        let entry = find(&snap, |n| {
+            matches!(n.role, Role::Text | Role::Entry)
+                && n.states.contains(State::Editable)
+                && n.states.contains(State::Showing)
+                && n.states.contains(State::Enabled)
+        })
+        .cloned()
+        .expect("an entry");
+        linux
+            .act(&app.app, &entry, &Action::Key("ctrl+a".into()))
+            .await
+            .expect("ctrl+a");
+        let done = linux
+            .act(&app.app, &entry, &Action::Key("BackSpace".into()))
+            .await
+            .expect("BackSpace");
+        assert_eq!(done.method, "XTest BackSpace");
+        linux.key("x").expect("x");
+        let id = entry.identity.clone();
+        let after = until(&linux, FACTORY, |s| {
+            find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("x")
+        })
+        .await;
+        assert_eq!(
+            find(&after, |n| n.identity == id).and_then(|n| n.value.as_deref()),
+            Some("x")
+        );
+
+        // A window screenshot is a PNG of the window's size, clipped to the
+        // 1280x1024 screen.
+        let title = app
+            .windows
+            .iter()
+            .find(|w| w.showing)
+            .map(|w| w.title.clone())
+            .expect("window");
+        let bounds = linux.window_bounds(&app, &title).await.expect("bounds");
+        let png = linux.screenshot(Some(bounds)).expect("screenshot");
+        assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+        let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
+        let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
+        let visible = |start: i32, len: i32, screen: i32| (start + len).min(screen) - start.max(0);
+        assert_eq!(
+            (width as i32, height as i32),
+            (
+                visible(bounds.x, bounds.w, 1280),
+                visible(bounds.y, bounds.h, 1024)
+            )
+        );
+
+        // Open the About dialog and close it the way a title bar would.
+        let snap = until(&linux, FACTORY, |_| true).await;
+        let about = find(&snap, |n| n.name == "About Widget Factory")
+            .cloned()
+            .expect("About item");
+        linux
+            .act(&app.app, &about, &Action::Click)
+            .await
+            .expect("About");
+        let open = |s: &Snapshot| find(s, |n| n.role == Role::Dialog).is_some();
+        assert!(
+            open(&until(&linux, FACTORY, open).await),
+            "the dialog opened"
+        );
+        let app = linux.app(FACTORY).await.expect("app");
+        let dialog = app
+            .windows
+            .iter()
+            .find(|w| w.role == "dialog")
+            .expect("dialog window")
+            .title
+            .clone();
+        let done = linux.close_window(&app, &dialog).expect("close");
+        assert!(
+            done.method.starts_with("WM_DELETE_WINDOW"),
+            "{}",
+            done.method
+        );
+        assert!(
+            !open(&until(&linux, FACTORY, |s| !open(s)).await),
+            "the dialog closed"
+        );
+    });
+}
+
+#[test]
+fn right_and_double_clicks_are_synthesized_at_the_centre() {
+    let desktop = desktop();
+    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch"));
+    desktop
+        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
+        .expect("on the bus");
+    rt().block_on(async {
+        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        let app = linux.app(FACTORY).await.expect("app");
+        let snap = until(&linux, FACTORY, |_| true).await;
+        let button = find(&snap, |n| {
+            n.role == Role::PushButton && n.states.contains(State::Showing) && n.bounds.is_some()
+        })
+        .cloned()
+        .expect("a button");
+        let done = linux
+            .act(&app.app, &button, &Action::DoubleClick)
+            .await
+            .expect("double click");
+        assert!(
+            done.method.starts_with("XTest double click at "),
+            "{}",
+            done.method
+        );
+        let (x, y) = button.bounds.map(|b| b.center()).expect("bounds");
+        assert_eq!(done.method, format!("XTest double click at {x},{y}"));
+        let done = linux
+            .act(&app.app, &button, &Action::RightClick)
+            .await
+            .expect("right click");
+        assert_eq!(done.method, format!("XTest right click at {x},{y}"));
+    });
+}
