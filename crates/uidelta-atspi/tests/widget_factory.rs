@@ -49,7 +49,7 @@ async fn snap(bus: &Bus, app: &AppInfo) -> Snapshot {
         .expect("capture")
 }
 
-fn find<'s>(s: &'s Snapshot, pred: impl Fn(&NodeData) -> bool) -> Option<&'s NodeData> {
+fn find(s: &Snapshot, pred: impl Fn(&NodeData) -> bool) -> Option<&NodeData> {
     s.tree().nodes().iter().find(|n| pred(n))
 }
 

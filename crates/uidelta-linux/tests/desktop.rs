@@ -24,7 +24,7 @@ fn rt() -> tokio::runtime::Runtime {
         .expect("runtime")
 }
 
-fn find<'s>(s: &'s Snapshot, pred: impl Fn(&NodeData) -> bool) -> Option<&'s NodeData> {
+fn find(s: &Snapshot, pred: impl Fn(&NodeData) -> bool) -> Option<&NodeData> {
     s.tree().nodes().iter().find(|n| pred(n))
 }
 

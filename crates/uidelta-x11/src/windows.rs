@@ -45,7 +45,7 @@ impl X11 {
                 .reply()
                 .ok()
                 .and_then(|r| r.value32().and_then(|mut v| v.next()));
-            let mut title = self.text_property(id, name_atom, utf8.into())?;
+            let mut title = self.text_property(id, name_atom, utf8)?;
             if title.is_empty() {
                 title =
                     self.text_property(id, AtomEnum::WM_NAME.into(), AtomEnum::STRING.into())?;
