@@ -350,3 +350,67 @@ fn an_application_that_exits_during_capture_is_an_error() {
         assert!(message.contains(FACTORY), "{message}");
     });
 }
+
+#[test]
+fn values_selection_and_events() {
+    let desktop = desktop_with(&[FACTORY]);
+    rt().block_on(async {
+        let bus = connect(&desktop).await;
+        let app = find_app(&bus, FACTORY).await.expect("the app");
+        let label = app.app.label();
+        let actor = Actor::new(&bus, &label);
+        let mut events = uidelta_atspi::subscribe(&bus, Some(&app.app.bus_name))
+            .await
+            .expect("subscribe");
+        let before = snap(&bus, &app).await;
+
+        // A spin button takes a number through the Value interface.
+        let spin =
+            find(&before, |n| n.role == Role::SpinButton && usable(n)).expect("a spin button");
+        let id = spin.identity.clone();
+        let done = actor.set_value(&addr(spin), "42").await.expect("set value");
+        assert_eq!(done, Outcome::Done("Value.CurrentValue".into()));
+        let after = eventually(&bus, &app, |s| {
+            find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("42")
+        })
+        .await;
+        assert_eq!(
+            find(&after, |n| n.identity == id).and_then(|n| n.value.as_deref()),
+            Some("42")
+        );
+
+        // A notebook tab is chosen through its tab list's Selection.
+        let tab = find(&after, |n| {
+            n.role == Role::PageTab && usable(n) && !n.states.contains(State::Selected)
+        })
+        .expect("an unselected tab");
+        let id = tab.identity.clone();
+        let done = actor.set_selected(&addr(tab), true).await.expect("select");
+        assert_eq!(done, Outcome::Done("Selection.SelectChild".into()));
+        let after = eventually(&bus, &app, |s| {
+            find(s, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Selected))
+        })
+        .await;
+        assert!(
+            find(&after, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Selected))
+        );
+
+        // Both changes arrived as events from the application.
+        // Animations keep sending events: read what is queued, for a bounded time.
+        let mut kinds = Vec::new();
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+        while let Ok(Some(e)) = tokio::time::timeout_at(deadline, events.next()).await {
+            assert_eq!(e.source.bus, app.app.bus_name);
+            kinds.push(e.kind);
+        }
+        assert!(
+            kinds.iter().any(|k| k == "object:state-changed:selected"),
+            "{kinds:?}"
+        );
+        assert!(
+            kinds.iter().any(|k| k.starts_with("object:property-change")
+                || k.starts_with("object:value-changed")),
+            "{kinds:?}"
+        );
+    });
+}

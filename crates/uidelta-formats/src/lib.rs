@@ -8,6 +8,8 @@
 //! on any input: malformed text of any kind is a [`ParseError`] with a line
 //! and a column. The formats are documented in `docs/formats.md`.
 
+#![warn(missing_docs)]
+
 use std::fmt;
 
 use uidelta_model::Snapshot;
@@ -23,7 +25,8 @@ pub mod terminator;
 pub const MAX_DEPTH: usize = 1024;
 
 /// The largest tree that is read, in nodes. More is an error: it caps the
-/// memory a hostile or runaway input can take (about 400 MB at the cap).
+/// memory a hostile or runaway input can take (the node records alone are
+/// about 200 bytes each, some 400 MB at the cap, before their text).
 pub const MAX_NODES: usize = 2_000_000;
 
 /// The text formats a snapshot can be read from.
