@@ -288,7 +288,8 @@ fn node_data(pending: Pending) -> NodeData {
     data.name = name.to_owned();
     data.raw_role = pending.raw_role;
     let context = context.unwrap_or_default();
-    let mut states = StateSet::EMPTY;
+    // terminator lists only elements on screen: they are showing and visible.
+    let mut states = StateSet::of(&[State::Showing, State::Visible]);
     if !context.disabled {
         states.insert(State::Enabled);
         states.insert(State::Sensitive);
@@ -610,6 +611,8 @@ mod tests {
                     State::Focusable,
                     State::Selected,
                     State::Checked,
+                    State::Showing,
+                    State::Visible,
                 ]),
                 bounds: Some(Rect::new(10, 21, 100, -6)),
                 attributes: attributes(&[
@@ -623,7 +626,7 @@ mod tests {
     }
 
     #[test]
-    fn a_plain_element_is_enabled_and_has_nothing_else() {
+    fn a_plain_element_is_enabled_showing_and_has_nothing_else() {
         let node = root("- [Button] OK");
         assert_eq!(
             node,
@@ -631,7 +634,12 @@ mod tests {
                 role: Role::PushButton,
                 raw_role: "Button".into(),
                 name: "OK".into(),
-                states: StateSet::of(&[State::Enabled, State::Sensitive]),
+                states: StateSet::of(&[
+                    State::Enabled,
+                    State::Sensitive,
+                    State::Showing,
+                    State::Visible
+                ]),
                 ..NodeData::default()
             }
         );
@@ -639,7 +647,7 @@ mod tests {
         assert_eq!((node.role, node.name.as_str()), (Role::Panel, ""));
         let node = root("#3 [Edit] (bounds: [1,2,3,4], disabled)");
         assert_eq!(node.name, "");
-        assert_eq!(node.states, StateSet::EMPTY);
+        assert_eq!(node.states, StateSet::of(&[State::Showing, State::Visible]));
         assert_eq!(node.bounds, Some(Rect::new(1, 2, 3, 4)));
         assert_eq!(node.attributes, attributes(&[("index", "3")]));
     }
