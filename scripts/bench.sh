@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Runs the diff benchmarks (uidelta against a terminator-style baseline) and
-# the noise count, then prints the tables that BENCHMARKS.md shows.
+# Runs the diff benchmarks (uidelta against a terminator-style baseline), the
+# noise count and the capture benchmark on real applications (uidelta against
+# pyatspi; installs its Debian packages when missing), then prints the tables
+# that BENCHMARKS.md shows.
 # Extra arguments go to criterion, e.g. `scripts/bench.sh 10k` runs only the
 # 10k-node cases. Takes a few minutes on 2 cores.
 set -euo pipefail
@@ -25,3 +27,12 @@ cargo run --release -q -p uidelta-bench --bin noise
 
 echo
 echo "machine: $(nproc) cores, $(uname -sm), $(rustc --version)"
+
+# Capture time on real applications (gtk3-widget-factory, Chromium on a local
+# page) against pyatspi's full walk, on a private virtual desktop.
+need_packages xvfb dbus-daemon dbus-bin at-spi2-core libglib2.0-bin gtk-3-examples \
+    chromium python3-pyatspi
+echo
+echo "== capture time: uidelta against pyatspi on real applications (about 2 minutes)"
+echo
+cargo run --release -q -p uidelta-bench --bin capture

@@ -1,0 +1,1168 @@
+//! Capture time of real applications: uidelta's AT-SPI capture against
+//! pyatspi's full walk (`scripts/capture_pyatspi.py`) of the same
+//! application, in the same run, on the same private virtual desktop.
+//!
+//! `cargo run --release -p uidelta-bench --bin capture [-- --runs 10 --rows 300]`
+//!
+//! Starts a desktop (Xvfb, session bus, accessibility bus), launches
+//! gtk3-widget-factory and Debian's chromium showing a generated local page
+//! of a few thousand accessible nodes, waits until both trees are complete,
+//! then for each application runs `--runs` captures of each tool in rotating
+//! order: uidelta (the application's cache plus a pipelined walk), uidelta
+//! without the cache (pipelined walk only), and pyatspi (its `capture_ms`,
+//! the walk timed inside Python, so interpreter start-up is excluded), plus
+//! two probes that bound a capture taking its structure from the cache
+//! (`--no-probes` leaves them out). Each capture also records the CPU time
+//! of the application, of the accessibility bus daemon and of this process.
+//! Afterwards, with `dbus-monitor` on the accessibility bus, it counts the
+//! D-Bus calls each tool sends to the application for one capture and the
+//! application's median reply latency (`--no-call-count` skips this).
+//! Prints markdown tables on stdout, progress on stderr. Every wait is
+//! bounded; the desktop and everything in it is torn down at the end, also
+//! on error.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+use std::fs::File;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+use std::process::{Child, Command, ExitCode, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use serde_json::Value;
+use uidelta_atspi::{capture, find_app, AppInfo, Bus, CaptureOptions};
+use uidelta_model::Snapshot;
+use uidelta_testkit::{require_programs, Desktop};
+
+type Fallible<T> = Result<T, Box<dyn std::error::Error>>;
+
+const FACTORY: &str = "gtk3-widget-factory";
+const CHROMIUM: &str = "chromium";
+const PYTHON: &str = "/usr/bin/python3";
+const WALKER: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../scripts/capture_pyatspi.py"
+);
+/// The title of the generated page; the Chromium tree is complete only when
+/// a node carries it.
+const PAGE_TITLE: &str = "uidelta capture benchmark";
+/// Fewest nodes the Chromium tree must have for the benchmark to count.
+const MIN_CHROMIUM_NODES: usize = 1000;
+
+/// How long an application may take to reach the accessibility bus.
+const APPEAR_TIMEOUT: Duration = Duration::from_secs(60);
+/// How long a tree may take to stop growing.
+const SETTLE_TIMEOUT: Duration = Duration::from_secs(90);
+/// Consecutive captures with the same node count that make a tree settled.
+const SETTLE_STABLE: usize = 3;
+/// How long one pyatspi walk (interpreter included) may take.
+const WALK_TIMEOUT: Duration = Duration::from_secs(180);
+/// Idle time before each timed capture.
+const PAUSE: Duration = Duration::from_millis(300);
+/// How long dbus-monitor may take to start listening.
+const MONITOR_READY: Duration = Duration::from_secs(5);
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("capture benchmark failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+struct Options {
+    runs: usize,
+    rows: usize,
+    count_calls: bool,
+    probes: bool,
+}
+
+fn options() -> Fallible<Options> {
+    let mut opts = Options {
+        runs: 10,
+        rows: 300,
+        count_calls: true,
+        probes: true,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut number = |what: &str| -> Fallible<usize> {
+            let text = args
+                .next()
+                .ok_or_else(|| format!("{what} needs a number"))?;
+            let n: usize = text
+                .parse()
+                .map_err(|_| format!("{what}: `{text}` is not a number"))?;
+            if n == 0 {
+                return Err(format!("{what} must be at least 1").into());
+            }
+            Ok(n)
+        };
+        match arg.as_str() {
+            "--runs" => opts.runs = number("--runs")?,
+            "--rows" => opts.rows = number("--rows")?,
+            "--no-call-count" => opts.count_calls = false,
+            "--no-probes" => opts.probes = false,
+            "-h" | "--help" => {
+                println!(
+                    "usage: capture [--runs N (10)] [--rows N (300, rows of the Chromium page)] \
+                     [--no-call-count] [--no-probes]"
+                );
+                std::process::exit(0);
+            }
+            other => return Err(format!("unknown argument `{other}` (try --help)").into()),
+        }
+    }
+    Ok(opts)
+}
+
+fn run() -> Fallible<()> {
+    let opts = options()?;
+    check_programs()?;
+    let load_start = load_average();
+    let desktop = Desktop::start()?;
+    eprintln!(
+        "desktop {} up; runtime dir {}",
+        desktop.display(),
+        desktop.runtime_dir().display()
+    );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("starting the async runtime: {e}"))?;
+
+    let factory = desktop.launch(FACTORY, &[])?;
+    let page = desktop.runtime_dir().join("page.html");
+    std::fs::write(&page, page_html(opts.rows))
+        .map_err(|e| format!("writing {}: {e}", page.display()))?;
+    let chromium = launch_chromium(&desktop, &page)?;
+
+    desktop
+        .wait_for_accessible_app(FACTORY, APPEAR_TIMEOUT)
+        .map_err(|e| format!("{e}; log: {}", tail(factory.log_path(), 5)))?;
+    let chromium_name = wait_for_chromium(&desktop, chromium.log_path())?;
+    eprintln!("on the accessibility bus: {FACTORY}, {chromium_name}");
+
+    let bus = rt
+        .block_on(Bus::connect(Some(desktop.session_bus_address())))
+        .map_err(|e| format!("connecting to the accessibility bus: {e}"))?;
+    let mut reports = Vec::new();
+    for (name, min_nodes, needle) in [
+        (FACTORY, 1, None),
+        (chromium_name.as_str(), MIN_CHROMIUM_NODES, Some(PAGE_TITLE)),
+    ] {
+        let app = rt
+            .block_on(find_app(&bus, name))
+            .map_err(|e| format!("finding {name}: {e}"))?;
+        let (nodes, levels, paths) = settle(&rt, &bus, &app, min_nodes, needle)?;
+        eprintln!("{name}: tree settled at {nodes} nodes in {levels} levels");
+        let tools: &[Tool] = if opts.probes { &ALL } else { &TOOLS };
+        let mut report = measure(&rt, &bus, &desktop, &app, &paths, tools, opts.runs);
+        report.levels = levels;
+        report.round_trip_ms = round_trip(&rt, &bus, &app);
+        if opts.count_calls {
+            report.calls = count_calls(&rt, &bus, &desktop, &app)?;
+        }
+        reports.push(report);
+    }
+    drop(bus);
+    let machine = format!(
+        "machine: {} cores, load average {load_start} at the start and {} at the end",
+        std::thread::available_parallelism().map_or(0, |n| n.get()),
+        load_average()
+    );
+    print_report(&reports, &opts, &machine);
+    // Dropping the desktop stops the apps, the buses and Xvfb.
+    drop(desktop);
+    Ok(())
+}
+
+/// Fails with the apt-get line for whatever is missing.
+fn check_programs() -> Fallible<()> {
+    require_programs(&[
+        (FACTORY, "gtk-3-examples"),
+        (CHROMIUM, "chromium"),
+        (PYTHON, "python3-pyatspi"),
+        ("dbus-monitor", "dbus-bin"),
+    ])?;
+    let probe = Command::new(PYTHON)
+        .args(["-c", "import gi, pyatspi"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| format!("running {PYTHON}: {e}"))?;
+    let status = wait_bounded(probe, Duration::from_secs(30), "importing pyatspi")?;
+    if !status.success() {
+        return Err(format!(
+            "{PYTHON} cannot import pyatspi ({status}): install it with \
+             `apt-get install -y python3-pyatspi`"
+        )
+        .into());
+    }
+    if !Path::new(WALKER).is_file() {
+        return Err(format!("the pyatspi walker {WALKER} is missing").into());
+    }
+    Ok(())
+}
+
+fn launch_chromium(desktop: &Desktop, page: &Path) -> Fallible<uidelta_testkit::App> {
+    let profile = desktop.runtime_dir().join("chromium-profile");
+    std::fs::create_dir_all(&profile)
+        .map_err(|e| format!("creating {}: {e}", profile.display()))?;
+    let user_data = format!("--user-data-dir={}", profile.display());
+    let url = format!("file://{}", page.display());
+    let args = [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--password-store=basic",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        user_data.as_str(),
+        "--force-renderer-accessibility",
+        url.as_str(),
+    ];
+    // ACCESSIBILITY_ENABLED=1 is part of the desktop's environment.
+    desktop
+        .launch(CHROMIUM, &args)
+        .map_err(|e| format!("{e} (Debian's chromium: `apt-get install -y chromium`)").into())
+}
+
+/// Waits for Chromium on the accessibility bus and returns its name there.
+fn wait_for_chromium(desktop: &Desktop, log: &Path) -> Fallible<String> {
+    let deadline = Instant::now() + APPEAR_TIMEOUT;
+    loop {
+        let last = match desktop.accessible_apps() {
+            Ok(names) => {
+                if let Some(name) = names.iter().find(|n| n.to_lowercase().contains("chrom")) {
+                    return Ok(name.clone());
+                }
+                format!("registered: {names:?}")
+            }
+            Err(e) => e.to_string(),
+        };
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "chromium did not appear on the accessibility bus within {} s ({last}); log: {}",
+                APPEAR_TIMEOUT.as_secs(),
+                tail(log, 8)
+            )
+            .into());
+        }
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+/// Captures until the node count has been the same `SETTLE_STABLE` times in
+/// a row, is at least `min_nodes`, and (if given) some node is named
+/// `needle`. Returns the node count, the number of levels of the tree and
+/// the object paths of its nodes.
+fn settle(
+    rt: &tokio::runtime::Runtime,
+    bus: &Bus,
+    app: &AppInfo,
+    min_nodes: usize,
+    needle: Option<&str>,
+) -> Fallible<(usize, usize, Vec<String>)> {
+    let deadline = Instant::now() + SETTLE_TIMEOUT;
+    let opts = CaptureOptions::default();
+    let mut counts: Vec<usize> = Vec::new();
+    let mut last_error = String::new();
+    loop {
+        match rt.block_on(capture(bus, &app.app, None, None, &opts)) {
+            Ok(snap) => {
+                let n = snap.node_count();
+                let found = needle.is_none_or(|t| snap.tree().nodes().iter().any(|d| d.name == t));
+                counts.push(if found { n } else { 0 });
+                let recent = &counts[counts.len().saturating_sub(SETTLE_STABLE)..];
+                if recent.len() == SETTLE_STABLE && recent.iter().all(|&c| c == n) && n >= min_nodes
+                {
+                    let tree = snap.tree();
+                    let depth = tree.ids().map(|id| tree.depth(id)).max().unwrap_or(0);
+                    let paths = tree
+                        .nodes()
+                        .iter()
+                        .filter_map(|d| {
+                            let id = d.identity.as_deref()?;
+                            Some(id[id.find('/')?..].to_owned())
+                        })
+                        .collect();
+                    return Ok((n, depth + 1, paths));
+                }
+            }
+            Err(e) => last_error = format!("; last error: {e}"),
+        }
+        if Instant::now() >= deadline {
+            let shown = &counts[counts.len().saturating_sub(8)..];
+            return Err(format!(
+                "the tree of {} did not settle at {min_nodes} nodes or more within {} s \
+                 (last node counts {shown:?}, 0 = page not loaded yet{last_error})",
+                app.app.label(),
+                SETTLE_TIMEOUT.as_secs()
+            )
+            .into());
+        }
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Tool {
+    Uidelta,
+    UideltaNoCache,
+    Pyatspi,
+    /// Not a capture: what a capture that takes the structure from the
+    /// cache would cost at least. `GetItems`, then `GetExtents` and
+    /// `GetAttributes` of every node all at once, over the same bus.
+    WaveFull,
+    /// The same without `GetAttributes`.
+    WaveExtents,
+}
+
+/// The tools compared.
+const TOOLS: [Tool; 3] = [Tool::Uidelta, Tool::UideltaNoCache, Tool::Pyatspi];
+/// The tools and the probes, timed in one rotation.
+const ALL: [Tool; 5] = [
+    Tool::Uidelta,
+    Tool::UideltaNoCache,
+    Tool::Pyatspi,
+    Tool::WaveFull,
+    Tool::WaveExtents,
+];
+
+impl Tool {
+    fn label(self) -> &'static str {
+        match self {
+            Tool::Uidelta => "uidelta",
+            Tool::UideltaNoCache => "uidelta, no cache",
+            Tool::Pyatspi => "pyatspi",
+            Tool::WaveFull => "probe: GetItems + one wave of GetExtents, GetAttributes",
+            Tool::WaveExtents => "probe: GetItems + one wave of GetExtents",
+        }
+    }
+}
+
+#[derive(Default)]
+struct Series {
+    ms: Vec<f64>,
+    nodes: Vec<usize>,
+    errors: Vec<String>,
+    truncated: usize,
+    /// CPU time of the application's processes during each capture, in ms.
+    app_cpu: Vec<f64>,
+    /// CPU time of the accessibility bus daemon during each capture, in ms.
+    bus_cpu: Vec<f64>,
+    /// CPU time of this process during each capture (uidelta only), in ms.
+    client_cpu: Vec<f64>,
+}
+
+/// What one capture saw, for comparing the tools node by node.
+type Seen = HashMap<String, (String, String)>;
+
+struct AppReport {
+    name: String,
+    series: BTreeMap<&'static str, Series>,
+    /// Identity -> (role, name) of the last successful capture, per tool.
+    seen: HashMap<&'static str, Seen>,
+    calls: Vec<CallCount>,
+    /// Levels of the tree: the rounds of uidelta's level-by-level walk.
+    levels: usize,
+    /// Median time of one call answered by the application over the bus,
+    /// made one after another.
+    round_trip_ms: Option<f64>,
+}
+
+/// Median round trip of `GetRoleName` on the application's root, 200 calls
+/// one after another over the accessibility bus: the fixed cost of every
+/// call that a sequential walker pays (plus its own overhead), and of every
+/// level of uidelta's walk.
+fn round_trip(rt: &tokio::runtime::Runtime, bus: &Bus, app: &AppInfo) -> Option<f64> {
+    let conn = bus.connection();
+    let mut times = Vec::new();
+    for _ in 0..200 {
+        let started = Instant::now();
+        let call = conn.call_method(
+            Some(app.app.bus_name.as_str()),
+            uidelta_atspi::ROOT_PATH,
+            Some("org.a11y.atspi.Accessible"),
+            "GetRoleName",
+            &(),
+        );
+        let ok = rt
+            .block_on(async { tokio::time::timeout(Duration::from_secs(2), call).await })
+            .is_ok_and(|r| r.is_ok());
+        if !ok {
+            // A hung application: the captures have said so already.
+            break;
+        }
+        times.push(started.elapsed().as_secs_f64() * 1000.0);
+    }
+    times.sort_by(f64::total_cmp);
+    median(&times)
+}
+
+fn measure(
+    rt: &tokio::runtime::Runtime,
+    bus: &Bus,
+    desktop: &Desktop,
+    app: &AppInfo,
+    paths: &[String],
+    tools: &[Tool],
+    runs: usize,
+) -> AppReport {
+    let name = app.app.name.clone();
+    let mut report = AppReport {
+        name: name.clone(),
+        series: BTreeMap::new(),
+        seen: HashMap::new(),
+        calls: Vec::new(),
+        levels: 0,
+        round_trip_ms: None,
+    };
+    let app_pids = app.app.pid.map(group_of).unwrap_or_default();
+    let bus_pids = bus_daemon(desktop);
+    // One unrecorded run of each, so that no tool pays for first contact.
+    for &tool in tools {
+        let _ = one_capture(rt, bus, desktop, app, paths, tool);
+    }
+    for run in 0..runs {
+        eprintln!("{name}: run {}/{runs}", run + 1);
+        for k in 0..tools.len() {
+            // Rotating order: each tool takes each place in the order as often.
+            let tool = tools[(run + k) % tools.len()];
+            let series = report.series.entry(tool.label()).or_default();
+            // Lets the application finish whatever the previous capture left
+            // it to do, so that the next one does not pay for it.
+            std::thread::sleep(PAUSE);
+            let before = (cpu_ms(&app_pids), cpu_ms(&bus_pids), self_cpu_ms());
+            let result = one_capture(rt, bus, desktop, app, paths, tool);
+            let after = (cpu_ms(&app_pids), cpu_ms(&bus_pids), self_cpu_ms());
+            match result {
+                Ok(c) => {
+                    eprintln!(
+                        "  {:.1} ms, app CPU {:.1} ms: {}",
+                        c.ms,
+                        after.0 - before.0,
+                        tool.label()
+                    );
+                    series.app_cpu.push(after.0 - before.0);
+                    series.bus_cpu.push(after.1 - before.1);
+                    if tool != Tool::Pyatspi {
+                        series.client_cpu.push(after.2 - before.2);
+                    }
+                    series.ms.push(c.ms);
+                    series.nodes.push(c.seen.len());
+                    series.truncated += usize::from(c.truncated);
+                    if TOOLS.contains(&tool) {
+                        report.seen.insert(tool.label(), c.seen);
+                    }
+                }
+                Err(e) => {
+                    eprintln!("{name}: {} failed: {e}", tool.label());
+                    series.errors.push(e.to_string());
+                }
+            }
+        }
+    }
+    report
+}
+
+struct Captured {
+    ms: f64,
+    truncated: bool,
+    seen: Seen,
+}
+
+fn one_capture(
+    rt: &tokio::runtime::Runtime,
+    bus: &Bus,
+    desktop: &Desktop,
+    app: &AppInfo,
+    paths: &[String],
+    tool: Tool,
+) -> Fallible<Captured> {
+    match tool {
+        Tool::Uidelta | Tool::UideltaNoCache => {
+            let opts = CaptureOptions {
+                use_cache: tool == Tool::Uidelta,
+                ..CaptureOptions::default()
+            };
+            let started = Instant::now();
+            let snap = rt.block_on(capture(bus, &app.app, None, None, &opts))?;
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            Ok(Captured {
+                ms,
+                truncated: snap.meta.truncated,
+                seen: seen_in_snapshot(&snap),
+            })
+        }
+        Tool::Pyatspi => pyatspi_walk(desktop, &app.app.name),
+        Tool::WaveFull | Tool::WaveExtents => {
+            let started = Instant::now();
+            wave(rt, bus, app, paths, tool == Tool::WaveFull)?;
+            Ok(Captured {
+                ms: started.elapsed().as_secs_f64() * 1000.0,
+                truncated: false,
+                seen: paths
+                    .iter()
+                    .map(|p| (p.clone(), Default::default()))
+                    .collect(),
+            })
+        }
+    }
+}
+
+/// `GetItems`, then `GetExtents` (and `GetAttributes`) of every path at
+/// once: the calls a capture needs when the structure comes from the cache.
+/// Replies are received but not decoded; error replies (a node without a
+/// Component) are fine.
+fn wave(
+    rt: &tokio::runtime::Runtime,
+    bus: &Bus,
+    app: &AppInfo,
+    paths: &[String],
+    attributes: bool,
+) -> Fallible<()> {
+    let conn = bus.connection();
+    let dest = app.app.bus_name.as_str();
+    let work = async {
+        conn.call_method(
+            Some(dest),
+            "/org/a11y/atspi/cache",
+            Some("org.a11y.atspi.Cache"),
+            "GetItems",
+            &(),
+        )
+        .await
+        .map_err(|e| format!("GetItems of {}: {e}", app.app.label()))?;
+        let extents = join_all(paths.iter().map(|p| {
+            conn.call_method(
+                Some(dest),
+                p.as_str(),
+                Some("org.a11y.atspi.Component"),
+                "GetExtents",
+                &(0u32,),
+            )
+        }));
+        let attrs = join_all(paths.iter().filter(|_| attributes).map(|p| {
+            conn.call_method(
+                Some(dest),
+                p.as_str(),
+                Some("org.a11y.atspi.Accessible"),
+                "GetAttributes",
+                &(),
+            )
+        }));
+        futures_util::join!(extents, attrs);
+        Ok::<_, String>(())
+    };
+    rt.block_on(async { tokio::time::timeout(Duration::from_secs(30), work).await })
+        .map_err(|_| format!("the probe on {} took over 30 s", app.app.label()))??;
+    Ok(())
+}
+
+fn seen_in_snapshot(snap: &Snapshot) -> Seen {
+    snap.tree()
+        .nodes()
+        .iter()
+        .enumerate()
+        .map(|(i, n)| {
+            let id = n.identity.clone().unwrap_or_else(|| format!("#{i}"));
+            (id, (n.raw_role.clone(), n.name.clone()))
+        })
+        .collect()
+}
+
+/// One full pyatspi walk; its time is the walker's own `capture_ms`.
+fn pyatspi_walk(desktop: &Desktop, name: &str) -> Fallible<Captured> {
+    let dir = desktop.runtime_dir();
+    let out = dir.join("pyatspi.json");
+    let err_path = dir.join("pyatspi.stderr");
+    let _ = std::fs::remove_file(&out);
+    let stderr =
+        File::create(&err_path).map_err(|e| format!("creating {}: {e}", err_path.display()))?;
+    let mut command = desktop.command(PYTHON);
+    command
+        .args([WALKER, "--app", name, "--out"])
+        .arg(&out)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(stderr);
+    let child = command
+        .spawn()
+        .map_err(|e| format!("running {PYTHON} {WALKER}: {e}"))?;
+    let status = wait_bounded(child, WALK_TIMEOUT, "the pyatspi walk")?;
+    if !status.success() {
+        return Err(format!(
+            "the pyatspi walk of {name} exited with {status}: {}",
+            tail(&err_path, 5)
+        )
+        .into());
+    }
+    let text =
+        std::fs::read_to_string(&out).map_err(|e| format!("reading {}: {e}", out.display()))?;
+    let doc: Value = serde_json::from_str(&text)
+        .map_err(|e| format!("the pyatspi output does not parse: {e}"))?;
+    let ms = doc
+        .get("capture_ms")
+        .and_then(Value::as_f64)
+        .ok_or("the pyatspi output has no capture_ms")?;
+    let truncated = doc.get("truncated").and_then(Value::as_bool) == Some(true);
+    let root = doc.get("root").ok_or("the pyatspi output has no root")?;
+    let mut seen = Seen::new();
+    let mut stack = vec![root];
+    while let Some(node) = stack.pop() {
+        let text = |key: &str| {
+            node.get(key)
+                .and_then(Value::as_str)
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let id = match node.get("id").and_then(Value::as_str) {
+            Some(id) => id.to_owned(),
+            None => format!("#{}", seen.len()),
+        };
+        seen.insert(id, (text("role"), text("name")));
+        if let Some(children) = node.get("children").and_then(Value::as_array) {
+            stack.extend(children.iter());
+        }
+    }
+    Ok(Captured {
+        ms,
+        truncated,
+        seen,
+    })
+}
+
+/// Waits for `child` for at most `limit`; kills it past that.
+fn wait_bounded(mut child: Child, limit: Duration, what: &str) -> Fallible<ExitStatus> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(status) = child
+            .try_wait()
+            .map_err(|e| format!("waiting for {what}: {e}"))?
+        {
+            return Ok(status);
+        }
+        if Instant::now() >= deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(format!("{what} took longer than {} s; killed", limit.as_secs()).into());
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+}
+
+/// The pids in the process group of `pid`: an application and its helper
+/// processes (Chromium's zygote, renderers, GPU process). Costs a scan of
+/// `/proc`.
+fn group_of(pid: u32) -> Vec<u32> {
+    let Some(group) = stat_field(pid, 2) else {
+        return vec![pid];
+    };
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return vec![pid];
+    };
+    dir.filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|&p| stat_field(p, 2) == Some(group))
+        .collect()
+}
+
+/// Field `index` after the command name of `/proc/PID/stat` (0 = state,
+/// 1 = ppid, 2 = process group), as a number.
+fn stat_field(pid: u32, index: usize) -> Option<u64> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    let rest = &stat[stat.rfind(')')? + 1..];
+    rest.split_whitespace().nth(index)?.parse().ok()
+}
+
+/// The accessibility bus's dbus-daemon among the desktop's processes.
+fn bus_daemon(desktop: &Desktop) -> Vec<u32> {
+    desktop
+        .processes()
+        .into_iter()
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| {
+                    let c = String::from_utf8_lossy(&c);
+                    c.contains("dbus-daemon") && c.contains("accessibility")
+                })
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+/// CPU time used so far by every thread of `pids`, in ms, from
+/// `/proc/PID/task/TID/schedstat` (nanoseconds on CPU).
+fn cpu_ms(pids: &[u32]) -> f64 {
+    pids.iter()
+        .map(|pid| tasks_cpu_ms(&format!("/proc/{pid}/task")))
+        .sum()
+}
+
+fn self_cpu_ms() -> f64 {
+    tasks_cpu_ms("/proc/self/task")
+}
+
+fn tasks_cpu_ms(dir: &str) -> f64 {
+    let Ok(tasks) = std::fs::read_dir(dir) else {
+        return 0.0;
+    };
+    tasks
+        .filter_map(|t| {
+            let text = std::fs::read_to_string(t.ok()?.path().join("schedstat")).ok()?;
+            text.split_whitespace().next()?.parse::<f64>().ok()
+        })
+        .sum::<f64>()
+        / 1e6
+}
+
+/// `/proc/loadavg`'s first three fields.
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|t| t.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "?".into())
+}
+
+/// D-Bus traffic of one capture, seen by dbus-monitor.
+struct CallCount {
+    tool: Tool,
+    nodes: usize,
+    /// Method calls sent to the application.
+    calls: usize,
+    /// Error replies from the application.
+    errors: usize,
+    /// Calls by member name, most frequent first.
+    by_method: Vec<(String, usize)>,
+    /// Median time from a call to its reply, at the bus, in ms.
+    median_reply_ms: Option<f64>,
+    /// Wall time of the capture while monitored, in ms.
+    ms: f64,
+}
+
+/// For each tool, one capture under `dbus-monitor --profile` on the
+/// accessibility bus; counts the calls sent to the application.
+fn count_calls(
+    rt: &tokio::runtime::Runtime,
+    bus: &Bus,
+    desktop: &Desktop,
+    app: &AppInfo,
+) -> Fallible<Vec<CallCount>> {
+    let address = desktop.a11y_bus_address()?;
+    let mut counts = Vec::new();
+    for tool in TOOLS {
+        let log = desktop
+            .runtime_dir()
+            .join(format!("monitor-{}.tsv", counts.len()));
+        let file = File::create(&log).map_err(|e| format!("creating {}: {e}", log.display()))?;
+        let mut monitor = desktop
+            .command("dbus-monitor")
+            .args(["--address", &address, "--profile"])
+            .stdin(Stdio::null())
+            .stdout(file)
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| format!("starting dbus-monitor: {e}"))?;
+        let result = (|| {
+            wait_for_monitor(&log)?;
+            let captured = one_capture(rt, bus, desktop, app, &[], tool)?;
+            // Let the last replies reach the monitor's log.
+            std::thread::sleep(Duration::from_millis(300));
+            Ok::<_, Box<dyn std::error::Error>>(captured)
+        })();
+        let _ = monitor.kill();
+        let _ = monitor.wait();
+        let captured = result?;
+        let mut count = parse_monitor_log(&log, &app.app.bus_name)?;
+        count.tool = tool;
+        count.nodes = captured.seen.len();
+        count.ms = captured.ms;
+        counts.push(count);
+    }
+    Ok(counts)
+}
+
+/// Waits until dbus-monitor has printed something (its own NameAcquired),
+/// which it does once it is a monitor.
+fn wait_for_monitor(log: &Path) -> Fallible<()> {
+    let deadline = Instant::now() + MONITOR_READY;
+    loop {
+        let lines = std::fs::read_to_string(log)
+            .map(|t| t.lines().filter(|l| !l.starts_with('#')).count())
+            .unwrap_or(0);
+        if lines > 0 {
+            return Ok(());
+        }
+        if Instant::now() >= deadline {
+            return Err(format!(
+                "dbus-monitor printed nothing within {} s",
+                MONITOR_READY.as_secs()
+            )
+            .into());
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Reads `dbus-monitor --profile` lines: `mc time serial sender dest path
+/// iface member`, `mr|err time serial sender dest reply_serial`.
+fn parse_monitor_log(log: &Path, app_bus: &str) -> Fallible<CallCount> {
+    let file = File::open(log).map_err(|e| format!("reading {}: {e}", log.display()))?;
+    let mut sent: HashMap<(String, String), f64> = HashMap::new();
+    let mut by_method: HashMap<String, usize> = HashMap::new();
+    let mut latencies = Vec::new();
+    let (mut calls, mut errors) = (0, 0);
+    for line in BufReader::new(file).lines() {
+        let line = line.map_err(|e| format!("reading {}: {e}", log.display()))?;
+        let f: Vec<&str> = line.split('\t').collect();
+        let time = |s: &str| s.parse::<f64>().ok();
+        match f.as_slice() {
+            ["mc", t, serial, sender, dest, _path, _iface, member, ..] if *dest == app_bus => {
+                calls += 1;
+                *by_method.entry((*member).to_owned()).or_default() += 1;
+                if let Some(t) = time(t) {
+                    sent.insert(((*sender).to_owned(), (*serial).to_owned()), t);
+                }
+            }
+            [kind @ ("mr" | "err"), t, _serial, sender, dest, reply_serial, ..]
+                if *sender == app_bus =>
+            {
+                if *kind == "err" {
+                    errors += 1;
+                }
+                let key = ((*dest).to_owned(), (*reply_serial).to_owned());
+                if let (Some(start), Some(end)) = (sent.get(&key), time(t)) {
+                    latencies.push((end - start) * 1000.0);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut by_method: Vec<(String, usize)> = by_method.into_iter().collect();
+    by_method.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    latencies.sort_by(f64::total_cmp);
+    Ok(CallCount {
+        tool: Tool::Uidelta,
+        nodes: 0,
+        calls,
+        errors,
+        by_method,
+        median_reply_ms: median(&latencies),
+        ms: 0.0,
+    })
+}
+
+fn median(sorted: &[f64]) -> Option<f64> {
+    match sorted.len() {
+        0 => None,
+        n if n % 2 == 1 => Some(sorted[n / 2]),
+        n => Some((sorted[n / 2 - 1] + sorted[n / 2]) / 2.0),
+    }
+}
+
+/// The nearest-rank 90th percentile.
+fn p90(sorted: &[f64]) -> Option<f64> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = (sorted.len() * 9).div_ceil(10);
+    Some(sorted[rank.saturating_sub(1)])
+}
+
+fn stats(series: Option<&Series>) -> (Option<f64>, Option<f64>) {
+    let Some(series) = series else {
+        return (None, None);
+    };
+    let mut ms = series.ms.clone();
+    ms.sort_by(f64::total_cmp);
+    (median(&ms), p90(&ms))
+}
+
+fn nodes_text(series: Option<&Series>) -> String {
+    let Some(s) = series else {
+        return "-".into();
+    };
+    match (s.nodes.iter().min(), s.nodes.iter().max()) {
+        (Some(lo), Some(hi)) if lo == hi => lo.to_string(),
+        (Some(lo), Some(hi)) => format!("{lo}-{hi}"),
+        _ => "-".into(),
+    }
+}
+
+fn ms_text(ms: Option<f64>) -> String {
+    match ms {
+        Some(ms) if ms >= 100.0 => format!("{ms:.0} ms"),
+        Some(ms) => format!("{ms:.1} ms"),
+        None => "-".into(),
+    }
+}
+
+fn print_report(reports: &[AppReport], opts: &Options, machine: &str) {
+    println!("{machine}\n");
+    println!(
+        "## Capture time ({} runs per tool, rotating order; median / p90)\n",
+        opts.runs
+    );
+    println!(
+        "| app | nodes (uidelta / no cache / pyatspi) | uidelta | uidelta, no cache | pyatspi | \
+         pyatspi ÷ uidelta | pyatspi ÷ no cache |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|");
+    for r in reports {
+        let s = |t: Tool| r.series.get(t.label());
+        let cell = |t: Tool| {
+            let (m, p) = stats(s(t));
+            format!("{} / {}", ms_text(m), ms_text(p))
+        };
+        let ratio = |t: Tool| match (stats(s(Tool::Pyatspi)).0, stats(s(t)).0) {
+            (Some(py), Some(ours)) if ours > 0.0 => format!("{:.1}×", py / ours),
+            _ => "-".into(),
+        };
+        println!(
+            "| {} | {} / {} / {} | {} | {} | {} | {} | {} |",
+            r.name,
+            nodes_text(s(Tool::Uidelta)),
+            nodes_text(s(Tool::UideltaNoCache)),
+            nodes_text(s(Tool::Pyatspi)),
+            cell(Tool::Uidelta),
+            cell(Tool::UideltaNoCache),
+            cell(Tool::Pyatspi),
+            ratio(Tool::Uidelta),
+            ratio(Tool::UideltaNoCache),
+        );
+    }
+    let failures: Vec<String> = reports
+        .iter()
+        .flat_map(|r| {
+            r.series.iter().flat_map(move |(tool, s)| {
+                let mut lines: Vec<String> = s
+                    .errors
+                    .iter()
+                    .map(|e| format!("- {} / {tool}: {e}", r.name))
+                    .collect();
+                if s.truncated > 0 {
+                    lines.push(format!(
+                        "- {} / {tool}: {} captures truncated",
+                        r.name, s.truncated
+                    ));
+                }
+                lines
+            })
+        })
+        .collect();
+    println!();
+    if failures.is_empty() {
+        println!("No capture failed or was truncated.");
+    } else {
+        println!("Failures:\n");
+        for line in failures {
+            println!("{line}");
+        }
+    }
+
+    println!("\n## Nodes seen by uidelta and pyatspi (last capture of each, by bus name + path)\n");
+    println!("| app | in both | only uidelta | only pyatspi | only uidelta, no cache |");
+    println!("|---|---:|---:|---:|---:|");
+    let mut examples = Vec::new();
+    for r in reports {
+        let (Some(ours), Some(theirs)) = (
+            r.seen.get(Tool::Uidelta.label()),
+            r.seen.get(Tool::Pyatspi.label()),
+        ) else {
+            continue;
+        };
+        let ours_ids: HashSet<&String> = ours.keys().collect();
+        let their_ids: HashSet<&String> = theirs.keys().collect();
+        let only_ours: Vec<&&String> = ours_ids.difference(&their_ids).collect();
+        let only_theirs: Vec<&&String> = their_ids.difference(&ours_ids).collect();
+        let only_nocache = r
+            .seen
+            .get(Tool::UideltaNoCache.label())
+            .map(|n| {
+                n.keys()
+                    .filter(|k| !theirs.contains_key(*k))
+                    .count()
+                    .to_string()
+            })
+            .unwrap_or_else(|| "-".into());
+        println!(
+            "| {} | {} | {} | {} | {} |",
+            r.name,
+            ours_ids.intersection(&their_ids).count(),
+            only_ours.len(),
+            only_theirs.len(),
+            only_nocache
+        );
+        for (who, ids, map) in [
+            ("uidelta", &only_ours, ours),
+            ("pyatspi", &only_theirs, theirs),
+        ] {
+            let mut ids: Vec<&String> = ids.iter().map(|s| **s).collect();
+            ids.sort();
+            for id in ids.into_iter().take(5) {
+                if let Some((role, name)) = map.get(id) {
+                    examples.push(format!("- {}: only {who}: {id} {role} {name:?}", r.name));
+                }
+            }
+        }
+    }
+    if !examples.is_empty() {
+        println!("\nExamples (at most 5 per side):\n");
+        for line in examples {
+            println!("{line}");
+        }
+    }
+
+    println!(
+        "\n## Where the time goes (median per capture: wall time, and CPU time of the \
+         application's processes, of the accessibility bus daemon and of the uidelta process)\n"
+    );
+    println!("| app | tool | wall | app CPU | bus daemon CPU | client CPU |");
+    println!("|---|---|---:|---:|---:|---:|");
+    let mut notes = Vec::new();
+    for r in reports {
+        notes.push(format!(
+            "- {}: {} levels; one call's round trip over the bus, one after another: {} \
+             (median of 200)",
+            r.name,
+            r.levels,
+            r.round_trip_ms
+                .map(|ms| format!("{ms:.3} ms"))
+                .unwrap_or_else(|| "-".into())
+        ));
+    }
+    for r in reports {
+        for tool in ALL {
+            let Some(s) = r.series.get(tool.label()) else {
+                continue;
+            };
+            let med = |v: &[f64]| {
+                let mut v = v.to_vec();
+                v.sort_by(f64::total_cmp);
+                ms_text(median(&v))
+            };
+            println!(
+                "| {} | {} | {} | {} | {} | {} |",
+                r.name,
+                tool.label(),
+                ms_text(stats(Some(s)).0),
+                med(&s.app_cpu),
+                med(&s.bus_cpu),
+                if tool == Tool::Pyatspi {
+                    "(python, not measured)".to_owned()
+                } else {
+                    med(&s.client_cpu)
+                }
+            );
+        }
+    }
+    println!();
+    for note in notes {
+        println!("{note}");
+    }
+
+    if reports.iter().any(|r| !r.calls.is_empty()) {
+        println!(
+            "\n## D-Bus calls to the application for one capture (dbus-monitor on the \
+             accessibility bus; timed separately, monitoring slows the bus)\n"
+        );
+        println!(
+            "| app | tool | nodes | calls | calls per node | error replies | median reply latency | \
+             wall time | top methods |"
+        );
+        println!("|---|---|---:|---:|---:|---:|---:|---:|---|");
+        for r in reports {
+            for c in &r.calls {
+                let top: Vec<String> = c
+                    .by_method
+                    .iter()
+                    .take(6)
+                    .map(|(m, n)| format!("{m} {n}"))
+                    .collect();
+                let per_node = if c.nodes > 0 {
+                    format!("{:.2}", c.calls as f64 / c.nodes as f64)
+                } else {
+                    "-".into()
+                };
+                let latency = c
+                    .median_reply_ms
+                    .map(|ms| format!("{ms:.3} ms"))
+                    .unwrap_or_else(|| "-".into());
+                if c.tool == Tool::Pyatspi {
+                    // libatspi talks to the application over the private
+                    // connection GetApplicationBusAddress gives, which the
+                    // bus (and so the monitor) never sees.
+                    println!(
+                        "| {} | {} | {} | not on the bus (peer-to-peer) | - | - | - | {} | {} |",
+                        r.name,
+                        c.tool.label(),
+                        c.nodes,
+                        ms_text(Some(c.ms)),
+                        top.join(", ")
+                    );
+                    continue;
+                }
+                println!(
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    r.name,
+                    c.tool.label(),
+                    c.nodes,
+                    c.calls,
+                    per_node,
+                    c.errors,
+                    latency,
+                    ms_text(Some(c.ms)),
+                    top.join(", ")
+                );
+            }
+        }
+    }
+    println!(
+        "\nuidelta times are wall time around `capture()` (release build, one current-thread \
+         tokio runtime); pyatspi times are the walker's own `capture_ms` (the walk inside \
+         Python, interpreter start-up and JSON output excluded)."
+    );
+}
+
+/// The last `lines` lines of a log file, joined with ` | `.
+fn tail(path: &Path, lines: usize) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+    let shown = all[all.len().saturating_sub(lines)..].join(" | ");
+    if shown.is_empty() {
+        format!("{} is empty", path.display())
+    } else {
+        shown
+    }
+}
+
+/// A local page with `rows` table rows of text, a link, a button, a check
+/// box and a text field each: about ten accessible nodes per row.
+fn page_html(rows: usize) -> String {
+    let mut html = String::with_capacity(rows * 400 + 1000);
+    html.push_str(&format!(
+        "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
+         <title>{PAGE_TITLE}</title></head>\n<body>\n<h1>{PAGE_TITLE}</h1>\n\
+         <nav><ul><li><a href=\"#top\">Top</a></li><li><a href=\"#end\">End</a></li></ul></nav>\n\
+         <form><table><thead><tr><th>#</th><th>Item</th><th>Link</th><th>Action</th>\
+         <th>Done</th><th>Note</th></tr></thead>\n<tbody>\n"
+    ));
+    for i in 1..=rows {
+        html.push_str(&format!(
+            "<tr><td>{i}</td><td>Item number {i}, a line of plain text</td>\
+             <td><a href=\"#row{i}\">Open item {i}</a></td>\
+             <td><button type=\"button\">Edit {i}</button></td>\
+             <td><label><input type=\"checkbox\"{}> done {i}</label></td>\
+             <td><input type=\"text\" aria-label=\"Note {i}\" value=\"note {i}\"></td></tr>\n",
+            if i % 3 == 0 { " checked" } else { "" }
+        ));
+    }
+    html.push_str("</tbody></table></form>\n<p id=\"end\">End of the list.</p>\n</body></html>\n");
+    html
+}
