@@ -7,10 +7,13 @@
 
 use std::time::{Duration, Instant};
 
+mod backend;
+
 use uidelta_atspi::{
     applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus, CaptureOptions,
     Events, NodeAddr, Outcome, WindowInfo,
 };
+pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, Rect, Snapshot};
 use uidelta_x11::{Button, TopWindow, X11};
 
@@ -56,73 +59,6 @@ pub enum Error {
 
 /// Results of this crate.
 pub type Result<T> = std::result::Result<T, Error>;
-
-/// What part of an application to capture.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Scope {
-    /// The whole application, all its windows.
-    App,
-    /// One window by title, or a unique title prefix.
-    Window(String),
-    /// The active window (or the only one showing).
-    Focused,
-}
-
-/// An action on one element.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// The primary click.
-    Click,
-    /// A right click (context menu).
-    RightClick,
-    /// A double click.
-    DoubleClick,
-    /// Type text into the element.
-    Type(String),
-    /// Press a key or chord (`ctrl+s`, `Return`) with the element focused.
-    Key(String),
-    /// Set a number (Value) or the whole text (EditableText).
-    SetValue(String),
-    /// Select the element in its container (list item, tab, option), or
-    /// deselect it.
-    SetSelected(bool),
-    /// Scroll by wheel clicks at the element; (0, 0) scrolls it into view.
-    Scroll {
-        /// Horizontal clicks, right positive.
-        dx: i32,
-        /// Vertical clicks, down positive.
-        dy: i32,
-    },
-    /// Give the element keyboard focus.
-    Focus,
-    /// Perform a named accessible action.
-    Invoke(String),
-}
-
-impl Action {
-    fn doing(&self) -> String {
-        match self {
-            Action::Click => "clicking".into(),
-            Action::RightClick => "right-clicking".into(),
-            Action::DoubleClick => "double-clicking".into(),
-            Action::Type(t) => format!("typing {} characters", t.chars().count()),
-            Action::Key(k) => format!("pressing {k}"),
-            Action::SetValue(_) => "setting a value".into(),
-            Action::SetSelected(true) => "selecting".into(),
-            Action::SetSelected(false) => "deselecting".into(),
-            Action::Scroll { .. } => "scrolling".into(),
-            Action::Focus => "focusing".into(),
-            Action::Invoke(name) => format!("invoking `{name}`"),
-        }
-    }
-}
-
-/// How an action was carried out: `Action.click`, `XTest click at 512,300`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Done {
-    /// The interface or input used.
-    pub method: String,
-}
 
 /// The Linux desktop: one accessibility bus and, when there is a display,
 /// one X connection.
@@ -198,7 +134,7 @@ impl Linux {
 
     /// Performs `action` on `node` (an element of a live capture of `app`).
     pub async fn act(&self, app: &AppRef, node: &NodeData, action: &Action) -> Result<Done> {
-        let doing = || format!("{} {}", action.doing(), app.label());
+        let doing = || format!("{} an element of {}", action.doing(), app.label());
         let addr = node
             .identity
             .as_deref()
@@ -230,7 +166,7 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
         action: &Action,
-        doing: &dyn Fn() -> String,
+        doing: &(dyn Fn() -> String + Sync),
     ) -> Result<Done> {
         let x11 = self.x11(doing)?;
         let centre = || async {

@@ -11,7 +11,10 @@ use uidelta_formats::InputFormat;
 use uidelta_model::Snapshot;
 use uidelta_render as render;
 
+mod act;
 mod live;
+
+use uidelta_backend::Action;
 
 /// What did my last action change? Structural diffs of accessibility trees.
 #[derive(Parser, Debug)]
@@ -30,6 +33,75 @@ enum Command {
     Apps,
     /// Save a PNG of the screen, or of an application's window.
     Screenshot(ScreenshotArgs),
+    /// Click an element (a ref from `uidelta tree --app`, or a selector) and print the diff.
+    Click {
+        /// Ref (`e12`) or selector (`role:push button && name:Save`).
+        target: String,
+        /// Right click.
+        #[arg(long, conflicts_with = "double")]
+        right: bool,
+        /// Double click.
+        #[arg(long)]
+        double: bool,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Type text into an element and print the diff.
+    Type {
+        /// Ref or selector.
+        target: String,
+        /// The text.
+        text: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Press a key or chord (`ctrl+s`, `Return`, `alt+F4`) and print the diff.
+    Key {
+        /// The chord.
+        chord: String,
+        /// Focus this element first (ref or selector); else keys go where the focus is.
+        #[arg(long)]
+        target: Option<String>,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Set a value (a number, or an entry's whole text) and print the diff.
+    SetValue {
+        /// Ref or selector.
+        target: String,
+        /// The value.
+        value: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Select an option, tab or list item (or deselect it) and print the diff.
+    Select {
+        /// Ref or selector.
+        target: String,
+        /// Deselect instead.
+        #[arg(long)]
+        deselect: bool,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Wait until an application changes, then print the diff.
+    WaitChange {
+        /// The application.
+        #[arg(long)]
+        app: String,
+        /// Give up after this many milliseconds.
+        #[arg(long, default_value_t = 30_000)]
+        timeout: u64,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = act::Output::Text)]
+        format: act::Output,
+    },
+    /// Print each change of an application as it happens, until interrupted.
+    Watch {
+        /// The application.
+        #[arg(long)]
+        app: String,
+    },
     /// Compare two snapshot files. Exit code 0: no changes, 1: changes, 2: trouble.
     Diff(DiffArgs),
     /// List the noise filter rules (all on by default; `--keep RULE` turns one off).
@@ -178,6 +250,45 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Tree(args) => tree(args),
         Command::Apps => live::apps(),
         Command::Screenshot(a) => live::screenshot(&a.out, a.app.as_deref(), a.window.as_deref()),
+        Command::Click {
+            target,
+            right,
+            double,
+            common,
+        } => {
+            let action = match (right, double) {
+                (true, _) => Action::RightClick,
+                (_, true) => Action::DoubleClick,
+                _ => Action::Click,
+            };
+            act::act(&common, &target, action)
+        }
+        Command::Type {
+            target,
+            text,
+            common,
+        } => act::act(&common, &target, Action::Type(text)),
+        Command::Key {
+            chord,
+            target,
+            common,
+        } => act::key(&common, &chord, target.as_deref()),
+        Command::SetValue {
+            target,
+            value,
+            common,
+        } => act::act(&common, &target, Action::SetValue(value)),
+        Command::Select {
+            target,
+            deselect,
+            common,
+        } => act::act(&common, &target, Action::SetSelected(!deselect)),
+        Command::WaitChange {
+            app,
+            timeout,
+            format,
+        } => act::wait_change(&app, std::time::Duration::from_millis(timeout), format),
+        Command::Watch { app } => act::watch(&app),
         Command::Diff(args) => diff(args),
         Command::Filters => {
             let mut text = String::new();

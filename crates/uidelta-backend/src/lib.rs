@@ -1,0 +1,269 @@
+//! The trait every platform adapter implements, and the neutral types it
+//! speaks. The engine is written against [`Backend`] only, so a new platform
+//! (the browser through CDP, Windows UIA, macOS AX) plugs in unchanged.
+
+use std::future::Future;
+use std::time::{Duration, Instant};
+
+use tokio::sync::mpsc;
+use uidelta_model::{NodeData, Rect, Snapshot};
+
+/// An application (or a browser) a backend can capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct App {
+    /// Its name (`gtk3-widget-factory`).
+    pub name: String,
+    /// Process id, when known.
+    pub pid: Option<u32>,
+    /// The backend's handle for it (AT-SPI unique bus name, CDP target id).
+    pub id: String,
+    /// Its top-level windows.
+    pub windows: Vec<Window>,
+    /// Set when it did not answer while being listed.
+    pub error: Option<String>,
+}
+
+impl App {
+    /// `gtk3-widget-factory (pid 4242)`, for messages.
+    pub fn label(&self) -> String {
+        match self.pid {
+            Some(pid) => format!("{} (pid {pid})", self.name),
+            None => format!("{} ({})", self.name, self.id),
+        }
+    }
+}
+
+/// A top-level window.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Window {
+    /// Title.
+    pub title: String,
+    /// Role name (`frame`, `dialog`).
+    pub role: String,
+    /// The backend's handle for it.
+    pub id: String,
+    /// Whether it is the active window.
+    pub active: bool,
+    /// Whether it is shown.
+    pub showing: bool,
+}
+
+/// What part of an application to capture.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Scope {
+    /// All its windows.
+    App,
+    /// One window, by title or unique title prefix.
+    Window(String),
+    /// The active window.
+    Focused,
+}
+
+/// An action on one element.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    /// The primary click.
+    Click,
+    /// A right click.
+    RightClick,
+    /// A double click.
+    DoubleClick,
+    /// Type text into the element.
+    Type(String),
+    /// Press a key or chord (`ctrl+s`, `Return`) with the element focused.
+    Key(String),
+    /// Set a number, or the whole text.
+    SetValue(String),
+    /// Select (or deselect) the element in its container.
+    SetSelected(bool),
+    /// Scroll by wheel clicks at the element; (0, 0) scrolls it into view.
+    Scroll {
+        /// Horizontal clicks, right positive.
+        dx: i32,
+        /// Vertical clicks, down positive.
+        dy: i32,
+    },
+    /// Give the element keyboard focus.
+    Focus,
+    /// Perform a named accessible action.
+    Invoke(String),
+}
+
+impl Action {
+    /// What the action is doing, for messages: `clicking`, `typing 5 characters`.
+    /// Typed text is never included: it may be a password.
+    pub fn doing(&self) -> String {
+        match self {
+            Action::Click => "clicking".into(),
+            Action::RightClick => "right-clicking".into(),
+            Action::DoubleClick => "double-clicking".into(),
+            Action::Type(t) => format!("typing {} characters into", t.chars().count()),
+            Action::Key(k) => format!("pressing {k} on"),
+            Action::SetValue(_) => "setting the value of".into(),
+            Action::SetSelected(true) => "selecting".into(),
+            Action::SetSelected(false) => "deselecting".into(),
+            Action::Scroll { .. } => "scrolling".into(),
+            Action::Focus => "focusing".into(),
+            Action::Invoke(name) => format!("invoking `{name}` on"),
+        }
+    }
+}
+
+/// How an action was carried out: `Action.click`, `XTest click at 512,300`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Done {
+    /// The interface or input used.
+    pub method: String,
+}
+
+/// One change event from an application.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Event {
+    /// `object:state-changed:checked`, `object:children-changed:add`, ...
+    pub kind: String,
+    /// The identity of the element it is about, as in snapshots.
+    pub source: Option<String>,
+    /// When it arrived.
+    pub at: Instant,
+}
+
+/// A stream of events, live until dropped.
+pub struct EventStream {
+    rx: mpsc::Receiver<Event>,
+    silent: bool,
+    _guard: Box<dyn Send + Sync>,
+}
+
+impl EventStream {
+    /// A stream fed by `rx`; `guard` is dropped with the stream (it stops
+    /// whatever feeds it).
+    pub fn new(rx: mpsc::Receiver<Event>, guard: Box<dyn Send + Sync>) -> EventStream {
+        EventStream {
+            rx,
+            silent: false,
+            _guard: guard,
+        }
+    }
+
+    /// A stream that never yields: for backends without events, which the
+    /// engine then settles by polling.
+    pub fn silent() -> EventStream {
+        let (_tx, rx) = mpsc::channel(1);
+        EventStream {
+            silent: true,
+            ..EventStream::new(rx, Box::new(()))
+        }
+    }
+
+    /// Whether this stream never yields (the backend has no events).
+    pub fn is_silent(&self) -> bool {
+        self.silent
+    }
+
+    /// The next event, or `None` when `deadline` passes or the stream ends.
+    pub async fn next_before(&mut self, deadline: Instant) -> Option<Event> {
+        let deadline = tokio::time::Instant::from_std(deadline);
+        tokio::time::timeout_at(deadline, self.rx.recv())
+            .await
+            .ok()
+            .flatten()
+    }
+
+    /// An event already queued, without waiting.
+    pub fn try_next(&mut self) -> Option<Event> {
+        self.rx.try_recv().ok()
+    }
+
+    /// Drops every event already queued; returns how many there were.
+    pub fn drain(&mut self) -> usize {
+        let mut n = 0;
+        while self.rx.try_recv().is_ok() {
+            n += 1;
+        }
+        n
+    }
+}
+
+/// What kind of failure, so that callers can react (retry, re-capture).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ErrorKind {
+    /// No such application, window or element.
+    NotFound,
+    /// The application did not answer in time.
+    Timeout,
+    /// The application is gone.
+    Gone,
+    /// The backend cannot do this (no display for synthesized input).
+    Unsupported,
+    /// Anything else.
+    Other,
+}
+
+/// A backend failure with a message that names what was being done.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
+pub struct Error {
+    /// What kind.
+    pub kind: ErrorKind,
+    /// The message.
+    pub message: String,
+}
+
+impl Error {
+    /// An error of `kind`.
+    pub fn new(kind: ErrorKind, message: impl Into<String>) -> Error {
+        Error {
+            kind,
+            message: message.into(),
+        }
+    }
+}
+
+/// Results of backends.
+pub type Result<T> = std::result::Result<T, Error>;
+
+/// A platform: the Linux desktop, a browser.
+///
+/// Every call has its own timeout inside the backend; none may hang.
+pub trait Backend: Send + Sync {
+    /// `atspi`, `cdp`: the snapshot source this backend produces.
+    fn name(&self) -> &'static str;
+
+    /// The applications there are, with their windows.
+    fn apps(&self) -> impl Future<Output = Result<Vec<App>>> + Send;
+
+    /// A snapshot of an application, or of one of its windows.
+    fn capture(&self, app: &App, scope: &Scope) -> impl Future<Output = Result<Snapshot>> + Send;
+
+    /// Performs `action` on `node`, an element of a snapshot of `app`.
+    fn act(
+        &self,
+        app: &App,
+        node: &NodeData,
+        action: &Action,
+    ) -> impl Future<Output = Result<Done>> + Send;
+
+    /// Presses a key or chord wherever the keyboard focus is.
+    fn key(&self, chord: &str) -> impl Future<Output = Result<Done>> + Send;
+
+    /// Change events of `app`. A backend without events returns
+    /// [`EventStream::silent`]; the engine then polls.
+    fn events(&self, app: &App) -> impl Future<Output = Result<EventStream>> + Send;
+
+    /// A PNG of the screen or an area of it.
+    fn screenshot(&self, area: Option<Rect>) -> impl Future<Output = Result<Vec<u8>>> + Send;
+
+    /// Starts a program and waits until it shows a window.
+    fn open(
+        &self,
+        program: &str,
+        args: &[String],
+        timeout: Duration,
+    ) -> impl Future<Output = Result<App>> + Send;
+
+    /// Asks a window to close.
+    fn close_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
+
+    /// Raises a window and focuses it.
+    fn activate_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
+}

@@ -1,0 +1,53 @@
+//! Engine errors: each says what was asked and what is there instead.
+
+use uidelta_diff::Ref;
+
+use crate::selector::SelectorError;
+
+/// Something the engine could not do.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// From the platform backend (timeouts, gone applications, ...).
+    #[error(transparent)]
+    Backend(#[from] uidelta_backend::Error),
+    /// A selector that does not parse.
+    #[error(transparent)]
+    Selector(#[from] SelectorError),
+    /// No element matches.
+    #[error("no element matches `{selector}`{hint}")]
+    NoMatch {
+        /// The selector.
+        selector: String,
+        /// Where was looked, and what to try.
+        hint: String,
+    },
+    /// More than one element matches.
+    #[error("`{selector}` matches {count} elements; use a ref or narrow it (nth:0, && name:...): {}", candidates.join(", "))]
+    Ambiguous {
+        /// The selector.
+        selector: String,
+        /// How many matched.
+        count: usize,
+        /// The first few, as `[e12] push button "Save"`.
+        candidates: Vec<String>,
+    },
+    /// A ref whose element went away.
+    #[error("{gone} is gone: it was {was}{}", replaced_by.as_ref().map(|r| format!("; {r} took its place")).unwrap_or_default())]
+    Gone {
+        /// The ref.
+        gone: Ref,
+        /// What it was.
+        was: String,
+        /// What replaced it, when matching knows.
+        replaced_by: Option<String>,
+    },
+    /// A ref this session never handed out.
+    #[error("{0} is not a ref of this session; refs come from trees, diffs and find results")]
+    UnknownRef(Ref),
+    /// A wait ran out.
+    #[error("{0}")]
+    TimedOut(String),
+}
+
+/// Results of the engine.
+pub type Result<T> = std::result::Result<T, Error>;

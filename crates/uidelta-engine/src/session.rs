@@ -1,0 +1,706 @@
+//! A session: the latest snapshot of every application it has seen, one ref
+//! table, and the act-settle-diff loop.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use uidelta_backend::{Action, App, Backend, Done, ErrorKind, EventStream, Scope};
+use uidelta_diff::{diff, Change, Diff, Element, Filters, Handle, Ref, RefTable, Refs, View};
+use uidelta_model::{NodeData, NodeId, Snapshot, State};
+
+use crate::error::{Error, Result};
+use crate::selector::{self, Selector};
+use crate::settle::{is_noise, Next, Quiet, Settle, Settled, Watch};
+
+/// Most snapshots taken while settling, to catch transient elements.
+const MAX_MIDS: usize = 4;
+/// Least time between two of those snapshots.
+const MID_SPACING: Duration = Duration::from_millis(100);
+/// How often a backend without events is polled while settling.
+const POLL: Duration = Duration::from_millis(100);
+
+/// The latest snapshot of one application, with its view and refs.
+pub struct Latest {
+    /// The application.
+    pub app: App,
+    /// The snapshot as captured.
+    pub snapshot: Snapshot,
+    /// The filtered view, which refs index.
+    pub view: View,
+    /// Refs of the view's nodes.
+    pub refs: Refs,
+    events: EventStream,
+}
+
+impl Latest {
+    /// The original node behind view node `id`: what actions go to.
+    pub fn node(&self, id: NodeId) -> &NodeData {
+        self.snapshot.tree().node(self.view.origin(id))
+    }
+
+    /// `[e12] push button "Save"`.
+    pub fn handle(&self, id: NodeId) -> Handle {
+        let n = self.view.tree().node(id);
+        Handle {
+            r#ref: self.refs.get(id),
+            role: n.role,
+            name: n.name.clone(),
+        }
+    }
+
+    /// Whether the application sent meaningful events since the capture.
+    fn changed_since(&mut self) -> bool {
+        let mut changed = false;
+        while let Some(e) = self.events.try_next() {
+            changed |= !is_noise(&e.kind);
+        }
+        changed || self.events.is_silent()
+    }
+}
+
+/// Options of [`Session::act`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct ActOptions {
+    /// How to wait for the UI after the action.
+    pub settle: Settle,
+    /// Whether to take snapshots while settling to catch transient elements.
+    pub transients: bool,
+}
+
+impl Default for ActOptions {
+    fn default() -> Self {
+        ActOptions {
+            settle: Settle::default(),
+            transients: true,
+        }
+    }
+}
+
+/// What an action did.
+#[derive(Clone, Debug)]
+pub struct Acted {
+    /// How the backend carried it out.
+    pub done: Done,
+    /// The element acted on, as it was before.
+    pub target: Handle,
+    /// The application.
+    pub app: App,
+    /// What changed, with `settle_ms` and transients filled in.
+    pub diff: Diff,
+    /// How settling went.
+    pub settled: Settled,
+    /// When the focus went to another application: its name and the diff of
+    /// its tree (everything added, as first seen, or against the last
+    /// snapshot of it).
+    pub app_switch: Option<(App, Diff)>,
+}
+
+/// A gone ref's last words.
+#[derive(Clone, Debug)]
+struct GoneRef {
+    was: String,
+    replaced_by: Option<String>,
+}
+
+/// One agent's view of the desktop: latest snapshots, refs, and the loop.
+pub struct Session<B: Backend> {
+    backend: Arc<B>,
+    filters: Filters,
+    table: RefTable,
+    scopes: Vec<Latest>,
+    gone: HashMap<Ref, GoneRef>,
+}
+
+/// What to wait for in [`Session::wait_for_element`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Condition {
+    /// Until something matches.
+    Appears,
+    /// Until nothing matches.
+    Disappears,
+    /// Until a match has this state (`enabled`, `checked`, `focused`, ...).
+    Has(State),
+    /// Until a match lacks this state.
+    Lacks(State),
+}
+
+impl<B: Backend> Session<B> {
+    /// A session on `backend`, with every noise filter on.
+    pub fn new(backend: Arc<B>) -> Session<B> {
+        Session {
+            backend,
+            filters: Filters::all(),
+            table: RefTable::new(),
+            scopes: Vec::new(),
+            gone: HashMap::new(),
+        }
+    }
+
+    /// The same session with other filters (`--keep bounds`).
+    pub fn with_filters(mut self, filters: Filters) -> Session<B> {
+        self.filters = filters;
+        self
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> &B {
+        &self.backend
+    }
+
+    /// The applications there are.
+    pub async fn apps(&self) -> Result<Vec<App>> {
+        Ok(self.backend.apps().await?)
+    }
+
+    /// The latest snapshots, one per application seen.
+    pub fn scopes(&self) -> &[Latest] {
+        &self.scopes
+    }
+
+    /// Finds an application by name (exact, case-insensitive, or a unique
+    /// prefix); the error lists what is there.
+    pub async fn find_app(&self, name: &str) -> Result<App> {
+        let apps = self.backend.apps().await?;
+        let wanted = name.to_lowercase();
+        let exact: Vec<&App> = apps
+            .iter()
+            .filter(|a| a.name.to_lowercase() == wanted)
+            .collect();
+        let found: Vec<&App> = if exact.is_empty() {
+            apps.iter()
+                .filter(|a| a.name.to_lowercase().starts_with(&wanted))
+                .collect()
+        } else {
+            exact
+        };
+        match found.as_slice() {
+            [one] => Ok((*one).clone()),
+            [] => Err(Error::Backend(uidelta_backend::Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "no application named `{name}`; there are: {}",
+                    list(apps.iter().map(App::label))
+                ),
+            ))),
+            many => Err(Error::Backend(uidelta_backend::Error::new(
+                ErrorKind::NotFound,
+                format!(
+                    "`{name}` matches several applications: {}",
+                    list(many.iter().map(|a| a.label()))
+                ),
+            ))),
+        }
+    }
+
+    /// A fresh snapshot of the application named `app`; refs carry over from
+    /// the previous one. Returns its index in [`Session::scopes`] and the
+    /// diff against the previous snapshot (everything added the first time).
+    pub async fn observe(&mut self, app: &str) -> Result<(usize, Diff)> {
+        let app = self.find_app(app).await?;
+        self.observe_app(app).await
+    }
+
+    async fn observe_app(&mut self, app: App) -> Result<(usize, Diff)> {
+        match self.scopes.iter().position(|s| s.app.id == app.id) {
+            Some(idx) => {
+                self.scopes[idx].app = app;
+                let d = self.refresh(idx).await?;
+                Ok((idx, d))
+            }
+            None => {
+                let events = self.backend.events(&app).await?;
+                let snapshot = self.backend.capture(&app, &Scope::App).await?;
+                let view = View::new(&snapshot, self.filters);
+                let refs = self.table.label(view.len());
+                let first = first_sight(&view, &refs);
+                self.scopes.push(Latest {
+                    app,
+                    snapshot,
+                    view,
+                    refs,
+                    events,
+                });
+                Ok((self.scopes.len() - 1, first))
+            }
+        }
+    }
+
+    /// Captures scope `idx` again, carrying refs; returns the diff.
+    async fn refresh(&mut self, idx: usize) -> Result<Diff> {
+        let app = self.scopes[idx].app.clone();
+        let snapshot = self.backend.capture(&app, &Scope::App).await?;
+        Ok(self.install(idx, snapshot))
+    }
+
+    fn install(&mut self, idx: usize, snapshot: Snapshot) -> Diff {
+        let view = View::new(&snapshot, self.filters);
+        let latest = &self.scopes[idx];
+        let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);
+        self.remember_gone(&d);
+        let latest = &mut self.scopes[idx];
+        latest.snapshot = snapshot;
+        latest.view = view;
+        latest.refs = refs;
+        d
+    }
+
+    fn remember_gone(&mut self, d: &Diff) {
+        let added: Vec<&uidelta_diff::Added> = d
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Added(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        for c in &d.changes {
+            if let Change::Removed(r) = c {
+                let root = r.root();
+                let replaced_by = added
+                    .iter()
+                    .find(|a| a.parent == r.parent && a.root().role == root.role)
+                    .map(|a| describe(a.root()));
+                for node in &r.subtree {
+                    self.gone.insert(
+                        node.element.r#ref,
+                        GoneRef {
+                            was: describe(&node.element),
+                            replaced_by: replaced_by.clone(),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every element matching `selector` in the latest snapshots.
+    pub fn find(&self, selector: &Selector) -> Vec<(usize, NodeId)> {
+        let scopes: Vec<selector::Scope<'_>> = self
+            .scopes
+            .iter()
+            .map(|s| selector::Scope {
+                app: &s.app.name,
+                view: &s.view,
+                refs: &s.refs,
+            })
+            .collect();
+        selector
+            .find(&scopes)
+            .into_iter()
+            .map(|f| (f.scope, f.node))
+            .collect()
+    }
+
+    /// The one element `target` (a ref or a selector) names, in the latest
+    /// snapshots (refreshed first when their application changed).
+    pub async fn resolve(&mut self, target: &str) -> Result<(usize, NodeId)> {
+        for idx in 0..self.scopes.len() {
+            if self.scopes[idx].changed_since() {
+                self.refresh(idx).await?;
+            }
+        }
+        self.resolve_now(target)
+    }
+
+    fn resolve_now(&self, target: &str) -> Result<(usize, NodeId)> {
+        let selector: Selector = target.trim().parse()?;
+        if let Some(r) = selector.as_ref() {
+            return self
+                .scopes
+                .iter()
+                .enumerate()
+                .find_map(|(i, s)| s.refs.find(r).map(|n| (i, n)))
+                .ok_or_else(|| match self.gone.get(&r) {
+                    Some(g) => Error::Gone {
+                        gone: r,
+                        was: g.was.clone(),
+                        replaced_by: g.replaced_by.clone(),
+                    },
+                    None => Error::UnknownRef(r),
+                });
+        }
+        let hits = self.find(&selector);
+        match hits.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(Error::NoMatch {
+                selector: target.to_owned(),
+                hint: if self.scopes.is_empty() {
+                    "; no application has been captured yet".into()
+                } else {
+                    format!(" in {}", list(self.scopes.iter().map(|s| s.app.label())))
+                },
+            }),
+            many => Err(Error::Ambiguous {
+                selector: target.to_owned(),
+                count: many.len(),
+                candidates: many
+                    .iter()
+                    .take(10)
+                    .map(|&(i, n)| {
+                        let h = self.scopes[i].handle(n);
+                        handle_text(&h)
+                    })
+                    .collect(),
+            }),
+        }
+    }
+
+    /// Performs `action` on `target` and returns what changed: the before
+    /// snapshot (reused when nothing changed since), the action, settling,
+    /// the after snapshot of the whole application (dialogs it opened
+    /// included), and the diff.
+    pub async fn act(&mut self, target: &str, action: &Action, opts: &ActOptions) -> Result<Acted> {
+        let (idx, node) = self.resolve(target).await?;
+        let handle = self.scopes[idx].handle(node);
+        let data = self.scopes[idx].node(node).clone();
+        let app = self.scopes[idx].app.clone();
+        self.scopes[idx].events.drain();
+        let done = self.backend.act(&app, &data, action).await?;
+        self.finish(idx, done, handle, opts).await
+    }
+
+    /// Presses a key or chord where the keyboard focus is, then settles and
+    /// diffs `app` as [`Session::act`] does.
+    pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
+        let (idx, _) = self.observe(app).await?;
+        let handle = self.scopes[idx].handle(NodeId::ROOT);
+        self.scopes[idx].events.drain();
+        let done = self.backend.key(chord).await?;
+        self.finish(idx, done, handle, opts).await
+    }
+
+    async fn finish(
+        &mut self,
+        idx: usize,
+        done: Done,
+        target: Handle,
+        opts: &ActOptions,
+    ) -> Result<Acted> {
+        let acted = Instant::now();
+        let (settled, mids) = self.settle(idx, opts, acted).await?;
+        let app = self.scopes[idx].app.clone();
+        let after = self.backend.capture(&app, &Scope::App).await?;
+        let before_focus = self.scopes[idx].view.focus().is_some();
+        let before_view = self.scopes[idx].view.clone();
+        let mut d = self.install(idx, after);
+        d.settle_ms = Some(settled.elapsed.as_millis() as u64);
+        d.settle_capped = settled.capped;
+        d.transient = transients(
+            &before_view,
+            &self.scopes[idx].view,
+            &mids,
+            self.filters,
+            &mut self.table,
+        );
+        let app_switch = if before_focus && self.scopes[idx].view.focus().is_none() {
+            self.app_switch(&app).await
+        } else {
+            None
+        };
+        Ok(Acted {
+            done,
+            target,
+            app,
+            diff: d,
+            settled,
+            app_switch,
+        })
+    }
+
+    /// Waits as `opts` says; returns how it went and the snapshots taken on
+    /// the way (for transient elements).
+    async fn settle(
+        &mut self,
+        idx: usize,
+        opts: &ActOptions,
+        acted: Instant,
+    ) -> Result<(Settled, Vec<Snapshot>)> {
+        let quiet = match opts.settle {
+            Settle::None => return Ok((settled(acted, false, 0), Vec::new())),
+            Settle::Fixed(d) => {
+                tokio::time::sleep(d).await;
+                return Ok((settled(acted, false, 0), Vec::new()));
+            }
+            Settle::Auto(q) => q,
+        };
+        if self.scopes[idx].events.is_silent() {
+            return self.settle_by_polling(idx, quiet, acted).await;
+        }
+        let app = self.scopes[idx].app.clone();
+        let mut watch = Watch::new(quiet, acted);
+        let mut mids = Vec::new();
+        let mut last_mid = acted;
+        loop {
+            let until = match watch.next(Instant::now()) {
+                Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
+                Next::WaitUntil(t) => t,
+            };
+            let Some(event) = self.scopes[idx].events.next_before(until).await else {
+                continue;
+            };
+            if is_noise(&event.kind) {
+                continue;
+            }
+            watch.event(event.at);
+            if opts.transients && mids.len() < MAX_MIDS && last_mid.elapsed() >= MID_SPACING {
+                // Let the burst this event starts land, then look.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                if let Ok(s) = self.backend.capture(&app, &Scope::App).await {
+                    mids.push(s);
+                }
+                last_mid = Instant::now();
+            }
+        }
+    }
+
+    async fn settle_by_polling(
+        &mut self,
+        idx: usize,
+        quiet: Quiet,
+        acted: Instant,
+    ) -> Result<(Settled, Vec<Snapshot>)> {
+        let app = self.scopes[idx].app.clone();
+        let mut watch = Watch::new(quiet, acted);
+        let mut last_hash = self.scopes[idx].view.subtree_hash(NodeId::ROOT);
+        let mut mids = Vec::new();
+        loop {
+            if let Next::Done { capped } = watch.next(Instant::now()) {
+                return Ok((settled(acted, capped, watch.events()), mids));
+            }
+            tokio::time::sleep(POLL).await;
+            let s = self.backend.capture(&app, &Scope::App).await?;
+            let hash = View::new(&s, self.filters).subtree_hash(NodeId::ROOT);
+            if hash != last_hash {
+                watch.event(Instant::now());
+                last_hash = hash;
+                if mids.len() < MAX_MIDS {
+                    mids.push(s);
+                }
+            }
+        }
+    }
+
+    /// When the focus left `app`: the application that has an active window
+    /// now, with what changed in it.
+    async fn app_switch(&mut self, app: &App) -> Option<(App, Diff)> {
+        let apps = self.backend.apps().await.ok()?;
+        let other = apps
+            .into_iter()
+            .find(|a| a.id != app.id && a.windows.iter().any(|w| w.active))?;
+        let (_, d) = self.observe_app(other.clone()).await.ok()?;
+        Some((other, d))
+    }
+
+    /// Blocks until `app` changes (or `timeout` passes), then returns the
+    /// diff; `has_changes()` is false when the time ran out.
+    pub async fn wait_for_change(&mut self, app: &str, timeout: Duration) -> Result<Acted> {
+        let (idx, _) = self.observe(app).await?;
+        let start = Instant::now();
+        let handle = self.scopes[idx].handle(NodeId::ROOT);
+        loop {
+            let left = timeout.saturating_sub(start.elapsed());
+            let opts = ActOptions {
+                settle: Settle::Auto(Quiet {
+                    cap: left,
+                    ..Quiet::default()
+                }),
+                transients: true,
+            };
+            let acted = self
+                .finish(
+                    idx,
+                    Done {
+                        method: "waited".into(),
+                    },
+                    handle.clone(),
+                    &opts,
+                )
+                .await?;
+            if acted.diff.has_changes() || start.elapsed() >= timeout {
+                return Ok(acted);
+            }
+        }
+    }
+
+    /// Blocks until an element matching `selector` meets `condition`, or
+    /// `timeout` passes. Returns the matching element (none for
+    /// [`Condition::Disappears`]).
+    pub async fn wait_for_element(
+        &mut self,
+        app: &str,
+        selector: &str,
+        condition: Condition,
+        timeout: Duration,
+    ) -> Result<Option<Handle>> {
+        let parsed: Selector = selector.trim().parse()?;
+        let (idx, _) = self.observe(app).await?;
+        let start = Instant::now();
+        loop {
+            let hits: Vec<NodeId> = self
+                .find(&parsed)
+                .into_iter()
+                .filter(|(i, _)| *i == idx)
+                .map(|(_, n)| n)
+                .collect();
+            let scope = &self.scopes[idx];
+            let met = match condition {
+                Condition::Appears => hits.first().copied(),
+                Condition::Disappears => {
+                    if hits.is_empty() {
+                        return Ok(None);
+                    }
+                    None
+                }
+                Condition::Has(s) => hits
+                    .iter()
+                    .copied()
+                    .find(|&n| scope.view.tree().node(n).states.contains(s)),
+                Condition::Lacks(s) => hits
+                    .iter()
+                    .copied()
+                    .find(|&n| !scope.view.tree().node(n).states.contains(s)),
+            };
+            if let Some(n) = met {
+                return Ok(Some(scope.handle(n)));
+            }
+            if start.elapsed() >= timeout {
+                return Err(Error::TimedOut(format!(
+                    "waited {} ms for `{selector}` to {}; {} match now",
+                    timeout.as_millis(),
+                    condition_text(condition),
+                    hits.len()
+                )));
+            }
+            // Wake on the next meaningful event, or poll.
+            let until = Instant::now()
+                + POLL
+                    .max(Duration::from_millis(200))
+                    .min(timeout.saturating_sub(start.elapsed()));
+            while let Some(e) = self.scopes[idx].events.next_before(until).await {
+                if !is_noise(&e.kind) {
+                    tokio::time::sleep(Duration::from_millis(30)).await;
+                    break;
+                }
+            }
+            self.refresh(idx).await?;
+        }
+    }
+}
+
+fn condition_text(c: Condition) -> String {
+    match c {
+        Condition::Appears => "appear".into(),
+        Condition::Disappears => "disappear".into(),
+        Condition::Has(s) => format!("be {s}"),
+        Condition::Lacks(s) => format!("not be {s}"),
+    }
+}
+
+fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
+    Settled {
+        elapsed: acted.elapsed(),
+        capped,
+        events,
+    }
+}
+
+/// The first snapshot of an application as a diff: its whole tree added.
+fn first_sight(view: &View, refs: &Refs) -> Diff {
+    let empty = Snapshot::new(
+        Default::default(),
+        uidelta_model::Tree::leaf(view.tree().node(NodeId::ROOT).clone()),
+    );
+    let _ = empty;
+    let t = view.tree();
+    let changes = t
+        .children(NodeId::ROOT)
+        .iter()
+        .enumerate()
+        .map(|(index, &c)| {
+            Change::Added(uidelta_diff::Added {
+                parent: refs.get(NodeId::ROOT),
+                index,
+                opened: None,
+                context: None,
+                subtree: t
+                    .subtree(c)
+                    .map(|n| uidelta_diff::SubtreeNode {
+                        depth: t.depth(n) - t.depth(c),
+                        element: Element::new(refs.get(n), t.node(n)),
+                    })
+                    .collect(),
+            })
+        })
+        .collect();
+    Diff {
+        changes,
+        ..Diff::default()
+    }
+}
+
+/// Elements present in some snapshot taken while settling but neither
+/// before nor after: a toast, a spinner. Only the top of each such subtree.
+fn transients(
+    before: &View,
+    after: &View,
+    mids: &[Snapshot],
+    filters: Filters,
+    table: &mut RefTable,
+) -> Vec<Element> {
+    let key = |n: &NodeData| -> String {
+        match &n.identity {
+            Some(id) => id.clone(),
+            None => format!("{}\u{0}{}", n.role.as_str(), n.name),
+        }
+    };
+    let known: std::collections::HashSet<String> = before
+        .tree()
+        .nodes()
+        .iter()
+        .chain(after.tree().nodes())
+        .map(key)
+        .collect();
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for mid in mids {
+        let view = View::new(mid, filters);
+        let t = view.tree();
+        let mut skip_until = 0u32;
+        for id in t.ids() {
+            if id.0 < skip_until {
+                continue;
+            }
+            let n = t.node(id);
+            let k = key(n);
+            if !known.contains(&k) {
+                skip_until = id.0 + t.subtree_len(id) as u32;
+                if seen.insert(k) {
+                    out.push(Element::new(table.fresh(), n));
+                }
+            }
+        }
+    }
+    out
+}
+
+fn describe(e: &Element) -> String {
+    handle_text(&e.handle())
+}
+
+fn handle_text(h: &Handle) -> String {
+    if h.name.is_empty() {
+        format!("[{}] {}", h.r#ref, h.role)
+    } else {
+        format!("[{}] {} {:?}", h.r#ref, h.role, h.name)
+    }
+}
+
+fn list(items: impl Iterator<Item = String>) -> String {
+    let v: Vec<String> = items.collect();
+    if v.is_empty() {
+        "none".into()
+    } else {
+        v.join(", ")
+    }
+}

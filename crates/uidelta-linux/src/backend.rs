@@ -1,0 +1,139 @@
+//! [`Linux`] as a [`Backend`]: the engine's view of the desktop.
+
+use std::time::Duration;
+
+use uidelta_atspi::{AppInfo, AppRef, CaptureOptions, WindowInfo};
+use uidelta_backend::{
+    Action, App, Backend, Done, ErrorKind, Event, EventStream, Result, Scope, Window,
+};
+use uidelta_model::{NodeData, Rect, Snapshot};
+
+use crate::{Error, Linux};
+
+impl From<Error> for uidelta_backend::Error {
+    fn from(e: Error) -> Self {
+        use uidelta_atspi::Error as A;
+        let kind = match &e {
+            Error::Atspi(A::Timeout { .. } | A::Deadline { .. }) => ErrorKind::Timeout,
+            Error::Atspi(A::Gone { .. }) => ErrorKind::Gone,
+            Error::Atspi(A::NotFound(_)) | Error::NoWindow(_) => ErrorKind::NotFound,
+            Error::NoDisplay { .. } | Error::NoBounds { .. } | Error::NoIdentity { .. } => {
+                ErrorKind::Unsupported
+            }
+            _ => ErrorKind::Other,
+        };
+        uidelta_backend::Error::new(kind, e.to_string())
+    }
+}
+
+fn to_app(info: AppInfo) -> App {
+    App {
+        name: info.app.name,
+        pid: info.app.pid,
+        id: info.app.bus_name,
+        windows: info
+            .windows
+            .into_iter()
+            .map(|w| Window {
+                title: w.title,
+                role: w.role,
+                id: w.path,
+                active: w.active,
+                showing: w.showing,
+            })
+            .collect(),
+        error: info.error,
+    }
+}
+
+fn to_info(app: &App) -> AppInfo {
+    AppInfo {
+        app: app_ref(app),
+        windows: app
+            .windows
+            .iter()
+            .map(|w| WindowInfo {
+                title: w.title.clone(),
+                role: w.role.clone(),
+                path: w.id.clone(),
+                active: w.active,
+                showing: w.showing,
+            })
+            .collect(),
+        error: app.error.clone(),
+    }
+}
+
+fn app_ref(app: &App) -> AppRef {
+    AppRef {
+        name: app.name.clone(),
+        pid: app.pid,
+        bus_name: app.id.clone(),
+    }
+}
+
+impl Backend for Linux {
+    fn name(&self) -> &'static str {
+        "atspi"
+    }
+
+    async fn apps(&self) -> Result<Vec<App>> {
+        Ok(Linux::apps(self).await?.into_iter().map(to_app).collect())
+    }
+
+    async fn capture(&self, app: &App, scope: &Scope) -> Result<Snapshot> {
+        Ok(Linux::capture(self, &to_info(app), scope, &CaptureOptions::default()).await?)
+    }
+
+    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+        Ok(Linux::act(self, &app_ref(app), node, action).await?)
+    }
+
+    async fn key(&self, chord: &str) -> Result<Done> {
+        Ok(Linux::key(self, chord)?)
+    }
+
+    async fn events(&self, app: &App) -> Result<EventStream> {
+        let mut events = Linux::events(self, &app_ref(app)).await?;
+        let (tx, rx) = tokio::sync::mpsc::channel(4096);
+        let task = tokio::spawn(async move {
+            while let Some(e) = events.next().await {
+                let event = Event {
+                    kind: e.kind,
+                    source: Some(format!("{}{}", e.source.bus, e.source.path)),
+                    at: e.at,
+                };
+                if tx.send(event).await.is_err() {
+                    break;
+                }
+            }
+        });
+        Ok(EventStream::new(rx, Box::new(AbortOnDrop(task))))
+    }
+
+    async fn screenshot(&self, area: Option<Rect>) -> Result<Vec<u8>> {
+        Ok(Linux::screenshot(self, area)?)
+    }
+
+    async fn open(&self, program: &str, args: &[String], timeout: Duration) -> Result<App> {
+        Ok(to_app(
+            self.open_application(program, args, &[], timeout).await?,
+        ))
+    }
+
+    async fn close_window(&self, app: &App, title: &str) -> Result<Done> {
+        Ok(Linux::close_window(self, &to_info(app), title)?)
+    }
+
+    async fn activate_window(&self, app: &App, title: &str) -> Result<Done> {
+        Ok(Linux::activate_window(self, &to_info(app), title)?)
+    }
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}

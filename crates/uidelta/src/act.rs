@@ -1,0 +1,148 @@
+//! Actions on the live desktop, each printing the diff it caused:
+//! `uidelta click`, `type`, `key`, `set-value`, `select`, `wait-change`,
+//! `watch`.
+
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use uidelta_backend::Action;
+use uidelta_engine::{ActOptions, Acted, Quiet, Session, Settle};
+use uidelta_linux::Linux;
+use uidelta_render as render;
+
+/// What every action command takes.
+#[derive(Args, Debug)]
+pub struct Common {
+    /// The application (name or unique prefix).
+    #[arg(long)]
+    pub app: String,
+    /// How to wait for the UI: `auto` (events, quiet window), `fixed:MS`, or `none`.
+    #[arg(long, default_value = "auto", value_parser = parse_settle)]
+    pub settle: Settle,
+    /// Output format of the diff.
+    #[arg(long, value_enum, default_value_t = Output::Text)]
+    pub format: Output,
+}
+
+/// How an action's result is printed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum Output {
+    /// The diff text, preceded by a line saying what was done.
+    Text,
+    /// The diff as JSON.
+    Json,
+}
+
+fn parse_settle(s: &str) -> std::result::Result<Settle, String> {
+    match s {
+        "auto" => Ok(Settle::Auto(Quiet::default())),
+        "none" => Ok(Settle::None),
+        _ => s
+            .strip_prefix("fixed:")
+            .and_then(|ms| ms.parse::<u64>().ok())
+            .map(|ms| Settle::Fixed(Duration::from_millis(ms)))
+            .ok_or_else(|| format!("`{s}`: use auto, none or fixed:MS (fixed:1500)")),
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")
+}
+
+async fn session(app: &str) -> Result<Session<Linux>> {
+    let linux = Linux::connect(None, None).await?;
+    let mut session = Session::new(Arc::new(linux));
+    session.observe(app).await?;
+    Ok(session)
+}
+
+/// Runs `action` on `target` in `common.app` and prints the diff.
+pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
+    let acted = runtime()?.block_on(async {
+        let mut session = session(&common.app).await?;
+        let opts = ActOptions {
+            settle: common.settle,
+            ..ActOptions::default()
+        };
+        anyhow::Ok(session.act(target, &action, &opts).await?)
+    })?;
+    print(&acted, common.format)
+}
+
+/// Presses a chord where the focus is (or on `target`) and prints the diff.
+pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCode> {
+    if let Some(t) = target {
+        return act(common, t, Action::Key(chord.to_owned()));
+    }
+    let acted = runtime()?.block_on(async {
+        let mut session = session(&common.app).await?;
+        let opts = ActOptions {
+            settle: common.settle,
+            ..ActOptions::default()
+        };
+        anyhow::Ok(session.key(&common.app, chord, &opts).await?)
+    })?;
+    print(&acted, common.format)
+}
+
+/// Waits for the application to change and prints the diff.
+pub fn wait_change(app: &str, timeout: Duration, format: Output) -> Result<ExitCode> {
+    let acted = runtime()?.block_on(async {
+        let mut session = session(app).await?;
+        anyhow::Ok(session.wait_for_change(app, timeout).await?)
+    })?;
+    print(&acted, format)
+}
+
+/// Prints every change of the application as it happens, until interrupted.
+pub fn watch(app: &str) -> Result<ExitCode> {
+    runtime()?.block_on(async {
+        let mut session = session(app).await?;
+        crate::emit(&format!("# watching {app}; Ctrl-C to stop\n"))?;
+        loop {
+            let acted = session
+                .wait_for_change(app, Duration::from_secs(3600))
+                .await?;
+            if acted.diff.has_changes() {
+                crate::emit(&render::diff_text(
+                    &acted.diff,
+                    &render::DiffOptions::default(),
+                ))?;
+            }
+        }
+    })
+}
+
+fn print(acted: &Acted, format: Output) -> Result<ExitCode> {
+    let text = match format {
+        Output::Json => render::diff_json(&acted.diff),
+        Output::Text => {
+            let mut out = format!("# {} via {}\n", handle(&acted.target), acted.done.method);
+            out.push_str(&render::diff_text(
+                &acted.diff,
+                &render::DiffOptions::default(),
+            ));
+            if let Some((app, d)) = &acted.app_switch {
+                out.push_str(&format!("# focus went to {}\n", app.label()));
+                out.push_str(&render::diff_text(d, &render::DiffOptions::default()));
+            }
+            out
+        }
+    };
+    crate::emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn handle(h: &uidelta_diff::Handle) -> String {
+    if h.name.is_empty() {
+        format!("[{}] {}", h.r#ref, h.role)
+    } else {
+        format!("[{}] {} {:?}", h.r#ref, h.role, h.name)
+    }
+}
