@@ -17,6 +17,8 @@ use crate::settle::{is_noise, Next, Quiet, Settle, Settled, Watch};
 const MAX_MIDS: usize = 4;
 /// Least time between two of those snapshots.
 const MID_SPACING: Duration = Duration::from_millis(100);
+/// How long to keep watching a toast or spinner that appeared, for it to go.
+const LINGER: Duration = Duration::from_millis(1000);
 /// How often a backend without events is polled while settling.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -378,9 +380,35 @@ impl<B: Backend> Session<B> {
         opts: &ActOptions,
     ) -> Result<Acted> {
         let acted = Instant::now();
-        let (settled, mids) = self.settle(idx, opts, acted).await?;
+        let (mut settled, mut mids) = self.settle(idx, opts, acted).await?;
         let app = self.scopes[idx].app.clone();
-        let after = self.backend.capture(&app, &Scope::App).await?;
+        let mut after = self.backend.capture(&app, &Scope::App).await?;
+        if let Settle::Auto(quiet) = opts.settle {
+            // A toast or spinner that just appeared usually goes again soon:
+            // give it a moment, so that it is reported as transient rather
+            // than as a lasting change.
+            if !settled.capped && brings_ephemeral(&self.scopes[idx].view, &after, self.filters) {
+                let linger = ActOptions {
+                    settle: Settle::Auto(Quiet {
+                        floor: Duration::ZERO,
+                        cap: LINGER.min(quiet.cap),
+                        ..quiet
+                    }),
+                    transients: opts.transients,
+                };
+                let (more, more_mids) = self.settle(idx, &linger, Instant::now()).await?;
+                if more.events > 0 {
+                    mids.push(after);
+                    mids.extend(more_mids);
+                    after = self.backend.capture(&app, &Scope::App).await?;
+                }
+                settled = Settled {
+                    elapsed: acted.elapsed(),
+                    capped: false,
+                    events: settled.events + more.events,
+                };
+            }
+        }
         let before_focus = self.scopes[idx].view.focus().is_some();
         let before_view = self.scopes[idx].view.clone();
         let mut d = self.install(idx, after);
@@ -637,6 +665,32 @@ fn first_sight(view: &View, refs: &Refs) -> Diff {
         changes,
         ..Diff::default()
     }
+}
+
+/// Roles whose elements come and go by nature: toasts, alerts, tooltips,
+/// spinners.
+fn is_ephemeral(role: uidelta_model::Role) -> bool {
+    use uidelta_model::Role;
+    matches!(
+        role,
+        Role::Notification | Role::Alert | Role::ToolTip | Role::Animation | Role::InfoBar
+    )
+}
+
+/// Whether `after` has an ephemeral element that `before` did not.
+fn brings_ephemeral(before: &View, after: &Snapshot, filters: Filters) -> bool {
+    let old: std::collections::HashSet<&str> = before
+        .tree()
+        .nodes()
+        .iter()
+        .filter(|n| is_ephemeral(n.role))
+        .filter_map(|n| n.identity.as_deref())
+        .collect();
+    View::new(after, filters)
+        .tree()
+        .nodes()
+        .iter()
+        .any(|n| is_ephemeral(n.role) && n.identity.as_deref().is_none_or(|id| !old.contains(id)))
 }
 
 /// Elements present in some snapshot taken while settling but neither

@@ -1,0 +1,217 @@
+//! The engine on the fixture application (fixtures/uidelta-fixture.py):
+//! what real applications cannot show on demand — a dialog that opens late
+//! and fills in over time, a toast, a button that does nothing.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use uidelta_backend::Action;
+use uidelta_diff::{Change, Diff};
+use uidelta_engine::{ActOptions, Session};
+use uidelta_linux::Linux;
+use uidelta_model::Role;
+use uidelta_testkit::{require_programs, Desktop};
+
+const FIXTURE: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../fixtures/uidelta-fixture.py"
+);
+
+fn start() -> (Desktop, tokio::runtime::Runtime) {
+    require_programs(&[
+        ("Xvfb", "xvfb"),
+        ("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0"),
+    ])
+    .expect("programs for the fixture tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    std::mem::forget(desktop.launch(FIXTURE, &[]).expect("launch the fixture"));
+    desktop
+        .wait_for_accessible_app("uidelta-fixture", Duration::from_secs(20))
+        .expect(
+            "the fixture on the accessibility bus (apt-get install -y python3-gi gir1.2-gtk-3.0)",
+        );
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    (desktop, rt)
+}
+
+async fn session(desktop: &Desktop) -> Session<Linux> {
+    let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+        .await
+        .expect("connect");
+    let mut s = Session::new(Arc::new(linux));
+    s.observe("uidelta-fixture").await.expect("observe");
+    s
+}
+
+fn text(d: &Diff) -> String {
+    uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default())
+}
+
+#[test]
+fn the_late_dialog_is_complete_in_the_diff_twenty_times_out_of_twenty() {
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        for run in 0..20 {
+            let acted = s
+                .act(
+                    "role:push button && name:Open details",
+                    &Action::Click,
+                    &ActOptions::default(),
+                )
+                .await
+                .expect("click Open details");
+            let added: Vec<&uidelta_diff::Added> = acted
+                .diff
+                .changes
+                .iter()
+                .filter_map(|c| match c {
+                    Change::Added(a) => Some(a),
+                    _ => None,
+                })
+                .collect();
+            let dialog = added
+                .iter()
+                .find(|a| a.root().name == "Details")
+                .unwrap_or_else(|| {
+                    panic!("run {run}: no Details dialog in\n{}", text(&acted.diff))
+                });
+            let names: Vec<&str> = dialog
+                .subtree
+                .iter()
+                .map(|n| n.element.name.as_str())
+                .collect();
+            for wanted in [
+                "Field 1", "Field 2", "Field 3", "Field 4", "Field 5", "Close",
+            ] {
+                assert!(
+                    names.contains(&wanted),
+                    "run {run}: {wanted} missing from\n{}",
+                    text(&acted.diff)
+                );
+            }
+            assert!(!acted.settled.capped, "run {run}: the cap ended the wait");
+            let closed = s
+                .act(
+                    "role:push button && name:Close",
+                    &Action::Click,
+                    &ActOptions::default(),
+                )
+                .await
+                .expect("close the dialog");
+            assert!(
+                closed
+                    .diff
+                    .changes
+                    .iter()
+                    .any(|c| matches!(c, Change::Removed(r) if r.root().name == "Details")),
+                "run {run}: the dialog did not close:\n{}",
+                text(&closed.diff)
+            );
+        }
+    });
+}
+
+#[test]
+fn the_do_nothing_button_changes_nothing() {
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let acted = s
+            .act("name:Do nothing", &Action::Click, &ActOptions::default())
+            .await
+            .expect("click");
+        assert!(!acted.diff.has_changes(), "{}", text(&acted.diff));
+        assert_eq!(text(&acted.diff), "No UI changes detected\n");
+    });
+}
+
+#[test]
+fn the_toast_is_transient() {
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let acted = s
+            .act("name:Show toast", &Action::Click, &ActOptions::default())
+            .await
+            .expect("click");
+        let names: Vec<&str> = acted
+            .diff
+            .transient
+            .iter()
+            .map(|e| e.name.as_str())
+            .collect();
+        assert_eq!(names, ["Saved"], "{}", text(&acted.diff));
+        assert!(
+            !acted
+                .diff
+                .changes
+                .iter()
+                .any(|c| matches!(c, Change::Added(a) if a.root().name == "Saved")),
+            "{}",
+            text(&acted.diff)
+        );
+    });
+}
+
+#[test]
+fn refs_stay_put_over_twenty_actions_and_a_renamed_label_keeps_its_ref() {
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let refs_of = |s: &Session<Linux>| -> Vec<(String, String)> {
+            let l = &s.scopes()[0];
+            l.view
+                .tree()
+                .ids()
+                .filter(|&n| !l.view.tree().node(n).name.starts_with("Count"))
+                .map(|n| {
+                    (
+                        l.refs.get(n).to_string(),
+                        l.view.tree().node(n).name.clone(),
+                    )
+                })
+                .collect()
+        };
+        let first = refs_of(&s);
+        let label_ref = {
+            let l = &s.scopes()[0];
+            let n = l
+                .view
+                .tree()
+                .ids()
+                .find(|&n| l.view.tree().node(n).name == "Count: 0")
+                .expect("the count label");
+            l.refs.get(n)
+        };
+        for i in 1..=20 {
+            let acted = s
+                .act(
+                    "role:push button && name:Count",
+                    &Action::Click,
+                    &ActOptions::default(),
+                )
+                .await
+                .expect("click Count");
+            let m = acted
+                .diff
+                .changes
+                .iter()
+                .find_map(|c| match c {
+                    Change::Modified(m) if m.element.role == Role::Label => Some(m),
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("click {i}: no label change in\n{}", text(&acted.diff)));
+            assert_eq!(m.element.r#ref, label_ref, "click {i}");
+            assert_eq!(m.element.name, format!("Count: {i}"));
+            assert_eq!(
+                refs_of(&s),
+                first,
+                "click {i}: refs of unchanged elements moved"
+            );
+        }
+    });
+}
