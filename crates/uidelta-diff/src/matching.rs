@@ -80,6 +80,7 @@ impl Matching {
             moved: FxHashMap::default(),
         };
         let mut stack = vec![(NodeId::ROOT, NodeId::ROOT)];
+        let mut ids: Option<Ids> = None;
         while let Some((bn, an)) = stack.pop() {
             if b.subtree_hash(bn) == a.subtree_hash(an)
                 && b.tree().subtree_len(bn) == a.tree().subtree_len(an)
@@ -91,7 +92,8 @@ impl Matching {
             }
             m.link(bn, an);
             m.dirty.push((bn, an));
-            let pairs = match_children(b, a, bn, an, &mut m.moved);
+            let ids = *ids.get_or_insert_with(|| Ids::judge(b, a));
+            let pairs = match_children(b, a, bn, an, ids, &mut m.moved);
             stack.extend(pairs.into_iter().rev());
         }
         m
@@ -113,12 +115,65 @@ impl Matching {
     }
 }
 
+/// Whether platform identities can be trusted in this pair of snapshots.
+///
+/// When most elements kept their identity (the same application, still
+/// running), two elements with different identities are different elements,
+/// however alike they look: a page that replaced another is not its
+/// renamed twin. When identities were regenerated (a restarted application,
+/// a reloaded page), they say nothing and matching goes by content.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ids {
+    Trusted,
+    Ignored,
+}
+
+impl Ids {
+    fn judge(b: &View, a: &View) -> Ids {
+        let after: rustc_hash::FxHashSet<&str> = a
+            .tree()
+            .nodes()
+            .iter()
+            .filter_map(|n| n.identity.as_deref())
+            .collect();
+        if after.is_empty() {
+            return Ids::Ignored;
+        }
+        let (mut with, mut kept) = (0usize, 0usize);
+        for id in b
+            .tree()
+            .nodes()
+            .iter()
+            .filter_map(|n| n.identity.as_deref())
+        {
+            with += 1;
+            kept += usize::from(after.contains(id));
+        }
+        // A page switch replaces most elements yet keeps identities; a
+        // restart or reload keeps none.
+        if with > 0 && kept * 10 >= with {
+            Ids::Trusted
+        } else {
+            Ids::Ignored
+        }
+    }
+
+    /// Whether `x` and `y` may be one element: same role, and no trusted
+    /// identities that disagree.
+    fn compatible(self, x: &NodeData, y: &NodeData) -> bool {
+        same_role(x, y)
+            && !(self == Ids::Trusted
+                && matches!((&x.identity, &y.identity), (Some(i), Some(j)) if i != j))
+    }
+}
+
 /// Matches the children of a matched pair; returns pairs in after order.
 fn match_children(
     b: &View,
     a: &View,
     bn: NodeId,
     an: NodeId,
+    ids: Ids,
     moved: &mut FxHashMap<NodeId, (usize, usize)>,
 ) -> Vec<(NodeId, NodeId)> {
     let bc = b.tree().children(bn);
@@ -126,15 +181,15 @@ fn match_children(
     let mut pair: Vec<Option<usize>> = vec![None; ac.len()];
     let mut used = vec![false; bc.len()];
 
-    if bc.len() == ac.len() && positional_fit(b, a, bc, ac) {
+    if bc.len() == ac.len() && positional_fit(b, a, bc, ac, ids) {
         for (i, p) in pair.iter_mut().enumerate() {
             *p = Some(i);
         }
     } else {
         by_identity(b, a, bc, ac, &mut pair, &mut used);
-        by_subtree_hash(b, a, bc, ac, &mut pair, &mut used);
-        by_key(b, a, bc, ac, &mut pair, &mut used);
-        by_similarity(b, a, bc, ac, &mut pair, &mut used);
+        by_subtree_hash(b, a, bc, ac, ids, &mut pair, &mut used);
+        by_key(b, a, bc, ac, ids, &mut pair, &mut used);
+        by_similarity(b, a, bc, ac, ids, &mut pair, &mut used);
         for (new, old) in moved_positions(&pair) {
             moved.insert(ac[new], (old, new));
         }
@@ -148,10 +203,10 @@ fn match_children(
 /// Whether the children line up one to one: same roles, and each pair has
 /// the same name, identity or subtree. The common case (a few attributes
 /// changed somewhere below) needs no maps at all.
-fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId]) -> bool {
+fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId], ids: Ids) -> bool {
     bc.iter().zip(ac).all(|(&x, &y)| {
         let (nx, ny) = (b.tree().node(x), a.tree().node(y));
-        if !same_role(nx, ny) {
+        if !ids.compatible(nx, ny) {
             return false;
         }
         match (&nx.identity, &ny.identity) {
@@ -219,6 +274,7 @@ fn by_subtree_hash(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
+    ids: Ids,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
@@ -235,10 +291,14 @@ fn by_subtree_hash(
         if pair[i].is_some() {
             continue;
         }
-        if let Some(j) = queues
-            .get_mut(&a.subtree_hash(y))
-            .and_then(VecDeque::pop_front)
-        {
+        let Some(queue) = queues.get_mut(&a.subtree_hash(y)) else {
+            continue;
+        };
+        let ny = a.tree().node(y);
+        let fit = queue
+            .iter()
+            .position(|&j| ids.compatible(b.tree().node(bc[j]), ny));
+        if let Some(j) = fit.and_then(|k| queue.remove(k)) {
             pair[i] = Some(j);
             used[j] = true;
         }
@@ -250,6 +310,7 @@ fn by_key(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
+    ids: Ids,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
@@ -269,10 +330,14 @@ fn by_key(
         if pair[i].is_some() {
             continue;
         }
-        if let Some(j) = queues
-            .get_mut(&key(a.tree().node(y)))
-            .and_then(VecDeque::pop_front)
-        {
+        let ny = a.tree().node(y);
+        let Some(queue) = queues.get_mut(&key(ny)) else {
+            continue;
+        };
+        let fit = queue
+            .iter()
+            .position(|&j| ids.compatible(b.tree().node(bc[j]), ny));
+        if let Some(j) = fit.and_then(|k| queue.remove(k)) {
             pair[i] = Some(j);
             used[j] = true;
         }
@@ -299,6 +364,7 @@ fn by_similarity(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
+    ids: Ids,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
@@ -317,7 +383,7 @@ fn by_similarity(
         // when a whole list was replaced.
         let window = hi.min(lo + 4 * MAX_CANDIDATES);
         let candidates: Vec<usize> = (lo..window)
-            .filter(|&j| !used[j] && same_role(b.tree().node(bc[j]), ny))
+            .filter(|&j| !used[j] && ids.compatible(b.tree().node(bc[j]), ny))
             .take(MAX_CANDIDATES)
             .collect();
         let rivals = (i..ac.len().min(i + 4 * MAX_CANDIDATES))
