@@ -387,3 +387,40 @@ fn many_new_rows_are_added_one_by_one_under_the_list() {
         assert_eq!(a.context.as_ref().map(|h| h.name.as_str()), Some("Files"));
     }
 }
+
+#[test]
+fn a_replaced_page_is_not_its_renamed_twin_when_identities_hold() {
+    // A stack whose visible page is swapped: the radio buttons stay (same
+    // identities), the page's unnamed widgets are new objects (new
+    // identities) of the same roles. With identities trusted they are
+    // removed and added, not "modified" into each other.
+    let build = |page: u32| {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "Factory"));
+        for (k, name) in ["Page 1", "Page 2"].iter().enumerate() {
+            let mut r = NodeData::named(Role::RadioButton, *name);
+            r.identity = Some(format!(":1.1/radio/{k}"));
+            r.states.set(State::Checked, k as u32 + 1 == page);
+            b.leaf(r);
+        }
+        for k in 0..3 {
+            let mut spin = NodeData::new(Role::SpinButton);
+            spin.value = Some(format!("{}", page * 10 + k));
+            spin.identity = Some(format!(":1.1/page{page}/spin{k}"));
+            b.leaf(spin);
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let c = compare(&build(1), &build(2), Filters::all());
+    let counts = c.diff.counts();
+    assert_eq!((counts.added, counts.removed, counts.modified), (3, 3, 2), "{:#?}", c.diff);
+    // With identities regenerated (a restart), the same-role widgets pair up.
+    let mut restarted = build(2);
+    let (meta, mut tree) = restarted.clone().into_parts();
+    for id in tree.ids().collect::<Vec<_>>() {
+        let n = tree.node_mut(id);
+        n.identity = n.identity.as_ref().map(|i| i.replace(":1.1", ":1.9"));
+    }
+    restarted = Snapshot::new(meta, tree);
+    let c = compare(&build(1), &restarted, Filters::all());
+    assert_eq!(c.diff.counts().modified, 5, "{:#?}", c.diff);
+}
