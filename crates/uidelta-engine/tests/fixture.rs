@@ -215,3 +215,108 @@ fn refs_stay_put_over_twenty_actions_and_a_renamed_label_keeps_its_ref() {
         }
     });
 }
+
+#[test]
+fn waits_refs_that_went_away_and_ambiguous_selectors() {
+    use uidelta_engine::{Condition, Error, Settle};
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let no_wait = ActOptions {
+            settle: Settle::None,
+            ..ActOptions::default()
+        };
+        // wait_for_element: the slow counter changes 700 ms after the click.
+        s.act("name:Slow count", &Action::Click, &no_wait)
+            .await
+            .expect("click");
+        let found = s
+            .wait_for_element(
+                "uidelta-fixture",
+                "role:label && name:Count: 1",
+                Condition::Appears,
+                Duration::from_secs(5),
+            )
+            .await
+            .expect("the label changes");
+        assert_eq!(found.map(|h| h.name), Some("Count: 1".to_owned()));
+
+        // wait_for_change: one call instead of a polling loop.
+        s.act("name:Slow count", &Action::Click, &no_wait)
+            .await
+            .expect("click");
+        let changed = s
+            .wait_for_change("uidelta-fixture", Duration::from_secs(5))
+            .await
+            .expect("a change");
+        assert!(
+            text(&changed.diff).contains("| name: \"Count: 1\" -> \"Count: 2\""),
+            "{}",
+            text(&changed.diff)
+        );
+
+        // Waiting for what never comes is a clear timeout.
+        let err = s
+            .wait_for_element(
+                "uidelta-fixture",
+                "name:Never there",
+                Condition::Appears,
+                Duration::from_millis(600),
+            )
+            .await
+            .expect_err("nothing appears");
+        assert!(
+            err.to_string().contains("`name:Never there` to appear"),
+            "{err}"
+        );
+
+        // A ref whose element is gone says so.
+        s.act("name:Open details", &Action::Click, &ActOptions::default())
+            .await
+            .expect("open");
+        let close_ref = {
+            let hits = s.find(&"role:dialog >> name:Close".parse().expect("selector"));
+            let (scope, node) = hits[0];
+            s.scopes()[scope].refs.get(node).to_string()
+        };
+        s.act(&close_ref, &Action::Click, &ActOptions::default())
+            .await
+            .expect("close");
+        let err = s
+            .act(&close_ref, &Action::Click, &ActOptions::default())
+            .await
+            .expect_err("the Close button is gone");
+        assert!(matches!(err, Error::Gone { .. }), "{err}");
+        assert!(
+            err.to_string().starts_with(&format!(
+                "{close_ref} is gone: it was [{close_ref}] push button \"Close\""
+            )),
+            "{err}"
+        );
+
+        // An ambiguous selector lists the candidates with their refs.
+        let err = s
+            .act("role:push button", &Action::Click, &ActOptions::default())
+            .await
+            .expect_err("many buttons");
+        let message = err.to_string();
+        assert!(
+            message.starts_with("`role:push button` matches"),
+            "{message}"
+        );
+        assert!(
+            message.contains("push button \"Open details\""),
+            "{message}"
+        );
+        // A malformed selector points at the position.
+        let err = s
+            .act(
+                "role:push button &&",
+                &Action::Click,
+                &ActOptions::default(),
+            )
+            .await
+            .expect_err("dangling operator");
+        assert!(err.to_string().contains("at column"), "{err}");
+    });
+}
