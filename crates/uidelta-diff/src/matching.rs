@@ -278,31 +278,8 @@ fn by_subtree_hash(
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
-    if pair.iter().all(Option::is_some) {
-        return;
-    }
-    let mut queues: FxHashMap<u64, VecDeque<usize>> = FxHashMap::default();
-    for (j, &x) in bc.iter().enumerate() {
-        if !used[j] {
-            queues.entry(b.subtree_hash(x)).or_default().push_back(j);
-        }
-    }
-    for (i, &y) in ac.iter().enumerate() {
-        if pair[i].is_some() {
-            continue;
-        }
-        let Some(queue) = queues.get_mut(&a.subtree_hash(y)) else {
-            continue;
-        };
-        let ny = a.tree().node(y);
-        let fit = queue
-            .iter()
-            .position(|&j| ids.compatible(b.tree().node(bc[j]), ny));
-        if let Some(j) = fit.and_then(|k| queue.remove(k)) {
-            pair[i] = Some(j);
-            used[j] = true;
-        }
-    }
+    let sides = Pairing { b, a, bc, ac, ids };
+    sides.in_order(pair, used, |v, n| v.subtree_hash(n));
 }
 
 fn by_key(
@@ -314,32 +291,53 @@ fn by_key(
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
-    if pair.iter().all(Option::is_some) {
-        return;
-    }
-    let mut queues: FxHashMap<(Role, &str, &str), VecDeque<usize>> = FxHashMap::default();
-    for (j, &x) in bc.iter().enumerate() {
-        if !used[j] {
-            queues
-                .entry(key(b.tree().node(x)))
-                .or_default()
-                .push_back(j);
+    let sides = Pairing { b, a, bc, ac, ids };
+    sides.in_order(pair, used, |v, n| key(v.tree().node(n)));
+}
+
+/// The children of one matched pair, for the passes that pair by a key.
+struct Pairing<'v> {
+    b: &'v View,
+    a: &'v View,
+    bc: &'v [NodeId],
+    ac: &'v [NodeId],
+    ids: Ids,
+}
+
+impl<'v> Pairing<'v> {
+    /// Pairs unpaired after children with unpaired before children of the
+    /// same key, first with first: the k-th before child with a key goes
+    /// with the k-th after child with it (skipping incompatible ones).
+    fn in_order<K: std::hash::Hash + Eq>(
+        &self,
+        pair: &mut [Option<usize>],
+        used: &mut [bool],
+        key_of: impl Fn(&'v View, NodeId) -> K,
+    ) {
+        if pair.iter().all(Option::is_some) {
+            return;
         }
-    }
-    for (i, &y) in ac.iter().enumerate() {
-        if pair[i].is_some() {
-            continue;
+        let mut queues: FxHashMap<K, VecDeque<usize>> = FxHashMap::default();
+        for (j, &x) in self.bc.iter().enumerate() {
+            if !used[j] {
+                queues.entry(key_of(self.b, x)).or_default().push_back(j);
+            }
         }
-        let ny = a.tree().node(y);
-        let Some(queue) = queues.get_mut(&key(ny)) else {
-            continue;
-        };
-        let fit = queue
-            .iter()
-            .position(|&j| ids.compatible(b.tree().node(bc[j]), ny));
-        if let Some(j) = fit.and_then(|k| queue.remove(k)) {
-            pair[i] = Some(j);
-            used[j] = true;
+        for (i, &y) in self.ac.iter().enumerate() {
+            if pair[i].is_some() {
+                continue;
+            }
+            let Some(queue) = queues.get_mut(&key_of(self.a, y)) else {
+                continue;
+            };
+            let ny = self.a.tree().node(y);
+            let fit = queue
+                .iter()
+                .position(|&j| self.ids.compatible(self.b.tree().node(self.bc[j]), ny));
+            if let Some(j) = fit.and_then(|k| queue.remove(k)) {
+                pair[i] = Some(j);
+                used[j] = true;
+            }
         }
     }
 }
