@@ -129,29 +129,28 @@ enum Ids {
 }
 
 impl Ids {
+    /// Judged on the first nodes in preorder (the window's frame, menus and
+    /// tool bars, which outlive any page switch), so that it costs the same
+    /// for any tree size.
     fn judge(b: &View, a: &View) -> Ids {
-        let after: rustc_hash::FxHashSet<&str> = a
-            .tree()
-            .nodes()
-            .iter()
-            .filter_map(|n| n.identity.as_deref())
-            .collect();
-        if after.is_empty() {
+        const SAMPLE: usize = 512;
+        let ids = |v: &'_ View| -> Vec<String> {
+            v.tree()
+                .nodes()
+                .iter()
+                .filter_map(|n| n.identity.clone())
+                .take(SAMPLE)
+                .collect()
+        };
+        let after: rustc_hash::FxHashSet<String> = ids(a).into_iter().collect();
+        let before = ids(b);
+        if after.is_empty() || before.is_empty() {
             return Ids::Ignored;
         }
-        let (mut with, mut kept) = (0usize, 0usize);
-        for id in b
-            .tree()
-            .nodes()
-            .iter()
-            .filter_map(|n| n.identity.as_deref())
-        {
-            with += 1;
-            kept += usize::from(after.contains(id));
-        }
+        let kept = before.iter().filter(|id| after.contains(*id)).count();
         // A page switch replaces most elements yet keeps identities; a
         // restart or reload keeps none.
-        if with > 0 && kept * 10 >= with {
+        if kept * 10 >= before.len() {
             Ids::Trusted
         } else {
             Ids::Ignored
