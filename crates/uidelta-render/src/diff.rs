@@ -34,6 +34,10 @@ pub struct DiffOptions {
     /// Old and new texts longer than this are shortened around the change.
     /// Default 80.
     pub text_limit: usize,
+    /// Most `+` lines, and most `-` lines, for subtree roots; the rest are
+    /// counted in one line (`+ ... and 29 more added subtrees`), as when a
+    /// page replaces another. Default 40.
+    pub roots: usize,
 }
 
 impl Default for DiffOptions {
@@ -44,6 +48,7 @@ impl Default for DiffOptions {
             budget: 60,
             churn: 5,
             text_limit: 80,
+            roots: 40,
         }
     }
 }
@@ -60,11 +65,11 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     let mut out = header(diff);
     let added: Vec<&Added> = diff.changes.iter().filter_map(as_added).collect();
     let mut budget = opts.budget;
-    lines_with_churn(&mut out, &added, '+', opts.churn, |out, a| {
+    lines_with_churn(&mut out, &added, '+', opts, |out, a| {
         added_lines(out, a, opts, &mut budget)
     });
     let removed: Vec<&Removed> = diff.changes.iter().filter_map(as_removed).collect();
-    lines_with_churn(&mut out, &removed, '-', opts.churn, |out, r| {
+    lines_with_churn(&mut out, &removed, '-', opts, |out, r| {
         removed_line(out, r, opts)
     });
     for m in diff.changes.iter().filter_map(as_modified) {
@@ -307,19 +312,31 @@ fn lines_with_churn<T: Sibling>(
     out: &mut String,
     items: &[&T],
     sign: char,
-    limit: usize,
+    opts: &DiffOptions,
     mut line: impl FnMut(&mut String, &T),
 ) {
-    let mut churn = Churn::new(items.iter().filter_map(|i| i.churn_key()), limit);
+    let mut churn = Churn::new(items.iter().filter_map(|i| i.churn_key()), opts.churn);
+    let (mut shown, mut hidden) = (0usize, 0usize);
     for item in items {
-        match churn.next(item.churn_key()) {
-            Shown::Skipped => {}
-            Shown::Line => line(out, item),
-            Shown::LineThenRest(rest, role) => {
-                line(out, item);
-                out.push_str(&format!("{sign} ... and {rest} more {role}\n"));
-            }
+        let what = churn.next(item.churn_key());
+        if matches!(what, Shown::Skipped) {
+            continue;
         }
+        if shown >= opts.roots {
+            hidden += 1;
+            continue;
+        }
+        shown += 1;
+        line(out, item);
+        if let Shown::LineThenRest(rest, role) = what {
+            out.push_str(&format!("{sign} ... and {rest} more {role}\n"));
+        }
+    }
+    if hidden > 0 {
+        let kind = if sign == '+' { "added" } else { "removed" };
+        out.push_str(&format!(
+            "{sign} ... and {hidden} more {kind} subtrees (read the tree for them)\n"
+        ));
     }
 }
 

@@ -456,6 +456,45 @@ fn diff_text_stops_at_the_budget() {
     assert_snapshot!(diff_text(&diff, &opts));
 }
 
+#[test]
+fn diff_text_caps_the_number_of_subtree_lines() {
+    let roles = [
+        Role::PushButton,
+        Role::Label,
+        Role::Entry,
+        Role::Slider,
+        Role::Link,
+    ];
+    let changes = (0..12)
+        .map(|i| {
+            Change::Added(Added {
+                parent: Ref(1),
+                index: i,
+                opened: None,
+                context: None,
+                subtree: vec![at(0, el(10 + i as u32, roles[i % 5], &format!("w{i}")))],
+            })
+        })
+        .collect();
+    let diff = Diff {
+        changes,
+        ..Diff::default()
+    };
+    let opts = DiffOptions {
+        roots: 4,
+        churn: 100,
+        ..DiffOptions::default()
+    };
+    let out = diff_text(&diff, &opts);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 6, "{out}");
+    assert_eq!(lines[1], "+ [e10] push button \"w0\"");
+    assert_eq!(
+        lines[5],
+        "+ ... and 8 more added subtrees (read the tree for them)"
+    );
+}
+
 // ---------------------------------------------------------------- JSON
 
 #[test]
