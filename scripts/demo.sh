@@ -7,6 +7,6 @@ cd "$(dirname "$0")/.."
 . scripts/lib.sh
 
 need_cargo
-need_packages xvfb dbus dbus-x11 at-spi2-core gtk-3-examples python3-gi gir1.2-gtk-3.0
+need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples python3-gi gir1.2-gtk-3.0
 cargo build --release --locked -q -p uidelta-demo -p uidelta
 exec target/release/uidelta-demo
