@@ -23,7 +23,11 @@ fn body(a: &Acted) -> Vec<String> {
 fn header(a: &Acted) -> String {
     let t = text(a);
     let first = t.lines().next().unwrap_or_default();
-    first.split(" · settled").next().unwrap_or_default().to_owned()
+    first
+        .split(" · settled")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// The ref of the one element `selector` matches now.
@@ -37,7 +41,10 @@ fn ref_of(s: &Session<Linux>, selector: &str) -> String {
 
 fn no_noise(a: &Acted) {
     let t = text(a);
-    assert!(!t.contains('@') && !t.contains("/org/a11y") && !t.contains("bounds"), "noise in:\n{t}");
+    assert!(
+        !t.contains('@') && !t.contains("/org/a11y") && !t.contains("bounds"),
+        "noise in:\n{t}"
+    );
 }
 
 #[test]
@@ -61,18 +68,41 @@ fn widget_factory_actions_report_exactly_what_changed() {
         let opts = ActOptions::default();
 
         // A check button toggles: one line.
-        let check = "role:check box && state:enabled && !state:checked && !state:indeterminate && nth:0";
+        let check =
+            "role:check box && state:enabled && !state:checked && !state:indeterminate && nth:0";
         let r = ref_of(&s, check);
         let a = s.act(check, &Action::Click, &opts).await.expect("toggle");
-        assert_eq!(header(&a), "# diff: +0 added, -0 removed, ~1 modified", "{}", text(&a));
-        assert_eq!(body(&a), [format!("~ [{r}] check box \"checkbutton\" | checked: false -> true")]);
+        assert_eq!(
+            header(&a),
+            "# diff: +0 added, -0 removed, ~1 modified",
+            "{}",
+            text(&a)
+        );
+        assert_eq!(
+            body(&a),
+            [format!(
+                "~ [{r}] check box \"checkbutton\" | checked: false -> true"
+            )]
+        );
 
         // Typing into an entry: one line with the new value.
-        let entry = "role:text && state:editable && state:enabled && !state:hidden && value:\"\" && nth:0";
+        let entry =
+            "role:text && state:editable && state:enabled && !state:hidden && value:\"\" && nth:0";
         let r = ref_of(&s, entry);
-        let a = s.act(entry, &Action::Type("hello".into()), &opts).await.expect("type");
-        assert_eq!(header(&a), "# diff: +0 added, -0 removed, ~1 modified", "{}", text(&a));
-        assert_eq!(body(&a), [format!("~ [{r}] text | value: none -> \"hello\"")]);
+        let a = s
+            .act(entry, &Action::Type("hello".into()), &opts)
+            .await
+            .expect("type");
+        assert_eq!(
+            header(&a),
+            "# diff: +0 added, -0 removed, ~1 modified",
+            "{}",
+            text(&a)
+        );
+        assert_eq!(
+            body(&a),
+            [format!("~ [{r}] text | value: none -> \"hello\"")]
+        );
 
         // The gear menu opens.
         let menu = "role:toggle button && name:Menu";
@@ -80,38 +110,79 @@ fn widget_factory_actions_report_exactly_what_changed() {
         let a = s.act(menu, &Action::Click, &opts).await.expect("menu");
         no_noise(&a);
         assert!(
-            body(&a).contains(&format!("~ [{r}] toggle button \"Menu\" | checked: false -> true")),
+            body(&a).contains(&format!(
+                "~ [{r}] toggle button \"Menu\" | checked: false -> true"
+            )),
             "{}",
             text(&a)
         );
 
         // The About dialog opens as one subtree and closes as one line.
-        let a = s.act("name:About Widget Factory", &Action::Click, &opts).await.expect("about");
+        let a = s
+            .act("name:About Widget Factory", &Action::Click, &opts)
+            .await
+            .expect("about");
         no_noise(&a);
         let lines = body(&a);
         let opened = lines
             .iter()
-            .find(|l| l.starts_with("+ ") && l.contains("dialog \"About GTK Widget Factory\" (modal) (opened)"))
+            .find(|l| {
+                l.starts_with("+ ")
+                    && l.contains("dialog \"About GTK Widget Factory\" (modal) (opened)")
+            })
             .unwrap_or_else(|| panic!("no dialog in:\n{}", text(&a)));
-        let dialog_ref = opened.split(']').next().unwrap_or_default().trim_start_matches("+ [").to_owned();
-        assert!(lines.iter().any(|l| l.contains("push button \"Close\"")), "{}", text(&a));
+        let dialog_ref = opened
+            .split(']')
+            .next()
+            .unwrap_or_default()
+            .trim_start_matches("+ [")
+            .to_owned();
+        assert!(
+            lines.iter().any(|l| l.contains("push button \"Close\"")),
+            "{}",
+            text(&a)
+        );
         let a = s
-            .act("role:dialog >> role:push button && name:Close", &Action::Click, &opts)
+            .act(
+                "role:dialog >> role:push button && name:Close",
+                &Action::Click,
+                &opts,
+            )
             .await
             .expect("close");
         no_noise(&a);
         assert!(
-            body(&a).iter().any(|l| l.starts_with(&format!("- [{dialog_ref}] dialog \"About GTK Widget Factory\" (modal) (closed)"))),
+            body(&a).iter().any(|l| l.starts_with(&format!(
+                "- [{dialog_ref}] dialog \"About GTK Widget Factory\" (modal) (closed)"
+            ))),
             "{}",
             text(&a)
         );
 
         // Page 2: its radio button is checked, Page 1's is not.
-        let (p1, p2) = (ref_of(&s, "role:radio button && name:Page 1"), ref_of(&s, "role:radio button && name:Page 2"));
-        let a = s.act("role:radio button && name:Page 2", &Action::Click, &opts).await.expect("page 2");
+        let (p1, p2) = (
+            ref_of(&s, "role:radio button && name:Page 1"),
+            ref_of(&s, "role:radio button && name:Page 2"),
+        );
+        let a = s
+            .act("role:radio button && name:Page 2", &Action::Click, &opts)
+            .await
+            .expect("page 2");
         no_noise(&a);
         let lines = body(&a);
-        assert!(lines.contains(&format!("~ [{p2}] radio button \"Page 2\" | checked: false -> true")), "{}", text(&a));
-        assert!(lines.contains(&format!("~ [{p1}] radio button \"Page 1\" | checked: true -> false")), "{}", text(&a));
+        assert!(
+            lines.contains(&format!(
+                "~ [{p2}] radio button \"Page 2\" | checked: false -> true"
+            )),
+            "{}",
+            text(&a)
+        );
+        assert!(
+            lines.contains(&format!(
+                "~ [{p1}] radio button \"Page 1\" | checked: true -> false"
+            )),
+            "{}",
+            text(&a)
+        );
     });
 }
