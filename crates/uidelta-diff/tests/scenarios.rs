@@ -412,7 +412,12 @@ fn a_replaced_page_is_not_its_renamed_twin_when_identities_hold() {
     };
     let c = compare(&build(1), &build(2), Filters::all());
     let counts = c.diff.counts();
-    assert_eq!((counts.added, counts.removed, counts.modified), (3, 3, 2), "{:#?}", c.diff);
+    assert_eq!(
+        (counts.added, counts.removed, counts.modified),
+        (3, 3, 2),
+        "{:#?}",
+        c.diff
+    );
     // With identities regenerated (a restart), the same-role widgets pair up.
     let mut restarted = build(2);
     let (meta, mut tree) = restarted.clone().into_parts();

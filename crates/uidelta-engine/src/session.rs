@@ -228,6 +228,32 @@ impl<B: Backend> Session<B> {
         }
     }
 
+    /// Drops the latest snapshot of the application with backend id `app_id`
+    /// (one that exited), so that refreshing it no longer fails every
+    /// target; its refs are then reported as gone. Returns whether there was
+    /// one.
+    pub fn forget(&mut self, app_id: &str) -> bool {
+        let Some(idx) = self.scopes.iter().position(|s| s.app.id == app_id) else {
+            return false;
+        };
+        let latest = self.scopes.remove(idx);
+        let label = latest.app.label();
+        for id in latest.view.tree().ids() {
+            let was = format!(
+                "{} in {label}, which exited",
+                handle_text(&latest.handle(id))
+            );
+            self.gone.insert(
+                latest.refs.get(id),
+                GoneRef {
+                    was,
+                    replaced_by: None,
+                },
+            );
+        }
+        true
+    }
+
     /// Captures scope `idx` again, carrying refs; returns the diff.
     async fn refresh(&mut self, idx: usize) -> Result<Diff> {
         let app = self.scopes[idx].app.clone();
@@ -297,9 +323,18 @@ impl<B: Backend> Session<B> {
     /// The one element `target` (a ref or a selector) names, in the latest
     /// snapshots (refreshed first when their application changed).
     pub async fn resolve(&mut self, target: &str) -> Result<(usize, NodeId)> {
-        for idx in 0..self.scopes.len() {
-            if self.scopes[idx].changed_since() {
-                self.refresh(idx).await?;
+        for idx in (0..self.scopes.len()).rev() {
+            if !self.scopes[idx].changed_since() {
+                continue;
+            }
+            match self.refresh(idx).await {
+                Ok(_) => {}
+                // An application that exited must not block acting on others.
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
+                    let id = self.scopes[idx].app.id.clone();
+                    self.forget(&id);
+                }
+                Err(e) => return Err(e),
             }
         }
         self.resolve_now(target)

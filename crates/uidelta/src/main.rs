@@ -106,6 +106,22 @@ enum Command {
     Diff(DiffArgs),
     /// List the noise filter rules (all on by default; `--keep RULE` turns one off).
     Filters,
+    /// Run the MCP server: on stdio (default), or on streamable HTTP with `--http`.
+    Mcp(McpArgs),
+}
+
+#[derive(Args, Debug)]
+struct McpArgs {
+    /// Serve streamable HTTP on this address (`127.0.0.1:8931`) instead of stdio.
+    #[arg(long, value_name = "ADDR")]
+    http: Option<std::net::SocketAddr>,
+    /// With --http: require `Authorization: Bearer TOKEN` on every request
+    /// (default: $UIDELTA_MCP_TOKEN, which keeps it out of `ps`).
+    #[arg(long, requires = "http")]
+    token: Option<String>,
+    /// With --http: allow a non-loopback address. Use with --token.
+    #[arg(long, requires = "http")]
+    allow_remote: bool,
 }
 
 #[derive(Args, Debug)]
@@ -290,6 +306,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         } => act::wait_change(&app, std::time::Duration::from_millis(timeout), format),
         Command::Watch { app } => act::watch(&app),
         Command::Diff(args) => diff(args),
+        Command::Mcp(args) => mcp(args),
         Command::Filters => {
             let mut text = String::new();
             for rule in Rule::ALL {
@@ -299,6 +316,40 @@ fn run(cli: Cli) -> Result<ExitCode> {
             Ok(ExitCode::SUCCESS)
         }
     }
+}
+
+/// `uidelta mcp`: the desktop of this session (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`),
+/// served until the client disconnects (stdio) or the process is stopped (HTTP).
+fn mcp(args: McpArgs) -> Result<ExitCode> {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    runtime.block_on(async {
+        let linux = std::sync::Arc::new(uidelta_linux::Linux::connect(None, None).await?);
+        match args.http {
+            None => uidelta_mcp::serve_stdio(linux).await?,
+            Some(addr) => {
+                let opts = uidelta_mcp::HttpOptions {
+                    addr,
+                    token: args
+                        .token
+                        .or_else(|| std::env::var("UIDELTA_MCP_TOKEN").ok()),
+                    allow_remote: args.allow_remote,
+                };
+                let listener = tokio::net::TcpListener::bind(addr)
+                    .await
+                    .with_context(|| format!("listening on {addr}"))?;
+                // The real port, when 0 was asked for.
+                let bound = listener.local_addr().context("reading the bound address")?;
+                opts.check(bound)?;
+                eprintln!("uidelta: MCP on http://{bound}/mcp");
+                uidelta_mcp::serve_listener(linux, listener, opts).await?
+            }
+        }
+        anyhow::Ok(())
+    })?;
+    Ok(ExitCode::SUCCESS)
 }
 
 fn tree(args: TreeArgs) -> Result<ExitCode> {

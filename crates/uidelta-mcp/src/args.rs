@@ -1,0 +1,539 @@
+//! What each tool takes. The doc comments become the JSON schemas' field
+//! descriptions, which is what an agent reads before calling: they teach the
+//! delta loop as much as the tool descriptions do.
+
+use std::time::Duration;
+
+use rmcp::model::JsonObject;
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use serde_json::Value;
+use uidelta_engine::{Quiet, Settle};
+
+use crate::reply::ToolError;
+
+/// The longest any wait may be asked to last, so that no call can hold a
+/// session for longer.
+pub const MAX_WAIT: Duration = Duration::from_secs(300);
+
+/// How an action targets an element.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct Target {
+    /// The element: a ref from a tree, diff or find_elements result (`e12`),
+    /// or a selector (`role:push button && name:Save`, `name~:sav`,
+    /// `role:dialog >> name:OK`). Refs are cheapest and stay valid across
+    /// actions for as long as the element exists.
+    pub target: String,
+    /// The application (name or unique prefix, as get_applications lists
+    /// it). Needed when a selector should look in an application no earlier
+    /// call has read; refs do not need it.
+    #[serde(default)]
+    pub app: Option<String>,
+}
+
+/// Options every action tool takes.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ActOpts {
+    /// Answer with `ui_diff`: what the action changed in the application's
+    /// tree, with refs on every line. Default true. Turn it off only for
+    /// actions whose effect does not matter.
+    #[serde(default = "yes")]
+    pub ui_diff_before_after: bool,
+    /// Also answer with the whole tree after the action. Default false: the
+    /// diff already says what changed, and the tree costs many more tokens.
+    #[serde(default)]
+    pub include_tree_after_action: bool,
+    /// How to wait for the UI after the action before diffing: `auto`
+    /// (default: until the application's change events go quiet, at most
+    /// 2 s), `fixed:MS` (sleep MS milliseconds, e.g. `fixed:1500`), or `none`.
+    #[serde(default)]
+    pub settle: Option<String>,
+}
+
+fn yes() -> bool {
+    true
+}
+
+impl ActOpts {
+    /// The settle mode asked for.
+    pub fn settle(&self) -> Result<Settle, ToolError> {
+        parse_settle(self.settle.as_deref().unwrap_or("auto"))
+    }
+}
+
+/// `auto`, `none` or `fixed:MS`.
+pub fn parse_settle(s: &str) -> Result<Settle, ToolError> {
+    let s = s.trim();
+    match s {
+        "auto" => return Ok(Settle::Auto(Quiet::default())),
+        "none" => return Ok(Settle::None),
+        _ => {}
+    }
+    s.strip_prefix("fixed:")
+        .and_then(|ms| ms.trim().parse::<u64>().ok())
+        .filter(|&ms| ms <= MAX_WAIT.as_millis() as u64)
+        .map(|ms| Settle::Fixed(Duration::from_millis(ms)))
+        .ok_or_else(|| {
+            ToolError::bad_argument(format!(
+                "settle `{s}`: use `auto`, `none` or `fixed:MS` with MS at most {} (fixed:1500)",
+                MAX_WAIT.as_millis()
+            ))
+        })
+}
+
+/// `get_applications`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NoArgs {}
+
+/// `get_window_tree`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct GetWindowTree {
+    /// The application (name or unique prefix, as get_applications lists it).
+    pub app: String,
+    /// Only this window (title or unique title prefix). Default: all of the
+    /// application's windows.
+    #[serde(default)]
+    pub window: Option<String>,
+    /// Write the tree to this file instead of answering with it, and answer
+    /// with the path: for large trees that are searched with find_elements
+    /// or read in parts. A relative path is taken from the server's working
+    /// directory; the file is overwritten.
+    #[serde(default)]
+    pub output_file: Option<String>,
+    /// Show each element's screen bounds as `@x,y wxh`. Default false.
+    #[serde(default)]
+    pub bounds: bool,
+}
+
+/// `find_elements`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct FindElements {
+    /// What to look for: `role:push button && name:Save`, `name~:sav`
+    /// (substring, any case), `text~:error` (name or value), `state:checked`,
+    /// `role:dialog >> role:push button` (inside), `nth:0`, `||`, `!`, and
+    /// parentheses.
+    pub selector: String,
+    /// Search only this application, read afresh first. Default: every
+    /// application read so far, each refreshed.
+    #[serde(default)]
+    pub app: Option<String>,
+    /// Most matches to return. Default 25.
+    #[serde(default)]
+    pub limit: Option<usize>,
+}
+
+/// The mouse button of `click_element`.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Click {
+    /// The primary click (default). Uses the element's accessible action
+    /// when it has one.
+    #[default]
+    Left,
+    /// A right click (context menus).
+    Right,
+    /// A double click.
+    Double,
+}
+
+/// `click_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ClickElement {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// `left` (default), `right` or `double`.
+    #[serde(default)]
+    pub click: Click,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `type_into_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct TypeIntoElement {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// The text to type, inserted at the caret. To replace an entry's whole
+    /// text use set_value. Never echoed back: password fields show bullets.
+    pub text: String,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `press_key`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct PressKey {
+    /// A key or chord: `Return`, `Escape`, `Tab`, `ctrl+s`, `alt+F4`,
+    /// `shift+ctrl+Tab`.
+    pub key: String,
+    /// Focus this element first (ref or selector). Default: the key goes
+    /// wherever the keyboard focus is, and `app` says which application's
+    /// diff to answer with.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// The application whose diff to answer with (name or unique prefix).
+    /// Needed without `target`.
+    #[serde(default)]
+    pub app: Option<String>,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `set_value`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetValue {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// The new value: a number for sliders and spin buttons, the whole new
+    /// text for entries.
+    pub value: String,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `select_option`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SelectOption {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// The name of the option to select inside `target` (a combo box, list
+    /// or tab list). Default: `target` is the option itself.
+    #[serde(default)]
+    pub option: Option<String>,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `set_selected`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct SetSelected {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// Select (true, default) or deselect (false) the element in its
+    /// container.
+    #[serde(default = "yes")]
+    pub selected: bool,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// Where `scroll_element` scrolls.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Direction {
+    /// Towards the top.
+    Up,
+    /// Towards the bottom.
+    Down,
+    /// Towards the start of a line.
+    Left,
+    /// Towards the end of a line.
+    Right,
+}
+
+/// `scroll_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ScrollElement {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// `up`, `down` (default), `left` or `right`.
+    #[serde(default)]
+    pub direction: Option<Direction>,
+    /// Mouse-wheel clicks, at most 50. Default 3. 0 scrolls the element
+    /// into view instead.
+    #[serde(default)]
+    pub amount: Option<u32>,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `invoke_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct InvokeElement {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// The accessible action to perform, by name: `click`, `activate`,
+    /// `press`, `toggle`, `expand or contract`, ... An unknown name is an
+    /// error that lists the element's actions.
+    pub action: String,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `activate_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ActivateElement {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `close_window`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CloseWindow {
+    /// Any element of the window to close (ref or selector), or the window
+    /// itself. Default: the window named by `app` and `window`.
+    #[serde(default)]
+    pub target: Option<String>,
+    /// The application (name or unique prefix). Needed without `target`.
+    #[serde(default)]
+    pub app: Option<String>,
+    /// The window's title (or unique title prefix). Default: the
+    /// application's active window, or its only window.
+    #[serde(default)]
+    pub window: Option<String>,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `open_application`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct OpenApplication {
+    /// The program to start: a name on PATH (`gedit`) or a path. It is
+    /// started directly, never through a shell.
+    pub program: String,
+    /// Its command-line arguments.
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// How long to wait for its first window, in milliseconds. Default
+    /// 20000.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// `wait_for_change`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WaitForChange {
+    /// The application to watch (name or unique prefix).
+    pub app: String,
+    /// Give up after this many milliseconds; the answer then says
+    /// `has_ui_changes: false`. Default 10000, at most 300000.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+    /// Also answer with the whole tree after the change. Default false.
+    #[serde(default)]
+    pub include_tree_after_action: bool,
+}
+
+/// What `wait_for_element` waits for.
+#[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Until {
+    /// Until something matches (default).
+    #[default]
+    Appears,
+    /// Until nothing matches.
+    Disappears,
+    /// Until a match has `state`.
+    HasState,
+    /// Until a match lacks `state`.
+    LacksState,
+}
+
+/// `wait_for_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct WaitForElement {
+    /// The application to watch (name or unique prefix).
+    pub app: String,
+    /// What to wait for, as in find_elements: `role:dialog && name:Save As`.
+    pub selector: String,
+    /// `appears` (default), `disappears`, `has_state` or `lacks_state`.
+    #[serde(default)]
+    pub condition: Until,
+    /// With `has_state` / `lacks_state`: `enabled`, `checked`, `focused`,
+    /// `selected`, `expanded`, `showing`, ...
+    #[serde(default)]
+    pub state: Option<String>,
+    /// Give up after this many milliseconds (an error). Default 10000, at
+    /// most 300000.
+    #[serde(default)]
+    pub timeout_ms: Option<u64>,
+}
+
+/// `capture_screenshot`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct CaptureScreenshot {
+    /// Only this application's window (name or unique prefix). Default: the
+    /// whole screen.
+    #[serde(default)]
+    pub app: Option<String>,
+    /// With `app`: the window with this title (or unique title prefix).
+    /// Default: its active window, or its first one shown.
+    #[serde(default)]
+    pub window: Option<String>,
+}
+
+/// A wait's timeout: `ms` or `default`, capped at [`MAX_WAIT`].
+pub fn timeout(ms: Option<u64>, default: Duration) -> Result<Duration, ToolError> {
+    match ms {
+        None => Ok(default),
+        Some(ms) if Duration::from_millis(ms) <= MAX_WAIT => Ok(Duration::from_millis(ms)),
+        Some(ms) => Err(ToolError::bad_argument(format!(
+            "timeout_ms {ms} is more than the {} ms any wait may take",
+            MAX_WAIT.as_millis()
+        ))),
+    }
+}
+
+/// The names of `T`'s arguments, as its schema lists them.
+pub fn argument_names<T: JsonSchema + 'static>() -> Vec<String> {
+    let schema = rmcp::handler::server::common::schema_for_type::<T>();
+    schema
+        .get("properties")
+        .and_then(Value::as_object)
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default()
+}
+
+/// Reads `tool`'s arguments. Unknown names are refused (a misspelt option
+/// would otherwise be ignored without a word), and the message never
+/// repeats a string value: it may be a password.
+pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
+    tool: &str,
+    args: JsonObject,
+) -> Result<T, ToolError> {
+    let known = argument_names::<T>();
+    if let Some(unknown) = args.keys().find(|k| !known.contains(k)) {
+        let takes = if known.is_empty() {
+            "it takes no arguments".to_owned()
+        } else {
+            format!("it takes: {}", known.join(", "))
+        };
+        return Err(ToolError::bad_argument(format!(
+            "{tool}: unknown argument `{unknown}`; {takes}"
+        )));
+    }
+    serde_json::from_value(Value::Object(args)).map_err(|e| {
+        ToolError::bad_argument(format!(
+            "{tool}: bad arguments: {}",
+            without_strings(&e.to_string())
+        ))
+    })
+}
+
+/// `invalid type: string "hunter2", expected u32` without the string.
+fn without_strings(message: &str) -> String {
+    const MARK: &str = "string \"";
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find(MARK) {
+        out.push_str(&rest[..at]);
+        out.push_str("a string");
+        let quoted = &rest[at + MARK.len()..];
+        let mut escaped = false;
+        let mut end = quoted.len();
+        for (i, c) in quoted.char_indices() {
+            match c {
+                _ if escaped => escaped = false,
+                '\\' => escaped = true,
+                '"' => {
+                    end = i + 1;
+                    break;
+                }
+                _ => {}
+            }
+        }
+        rest = &quoted[end..];
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn object(v: Value) -> JsonObject {
+        match v {
+            Value::Object(o) => o,
+            _ => JsonObject::new(),
+        }
+    }
+
+    #[test]
+    fn flattened_arguments_are_all_known() {
+        let names = argument_names::<ClickElement>();
+        for wanted in [
+            "target",
+            "app",
+            "click",
+            "ui_diff_before_after",
+            "include_tree_after_action",
+            "settle",
+        ] {
+            assert!(names.iter().any(|n| n == wanted), "{wanted} in {names:?}");
+        }
+    }
+
+    #[test]
+    fn defaults_and_unknown_names() {
+        let c: ClickElement =
+            parse("click_element", object(serde_json::json!({"target": "e3"}))).expect("parses");
+        assert!(c.opts.ui_diff_before_after);
+        assert!(!c.opts.include_tree_after_action);
+        assert_eq!(
+            c.opts.settle().expect("auto"),
+            Settle::Auto(Quiet::default())
+        );
+        let e = parse::<ClickElement>(
+            "click_element",
+            object(serde_json::json!({"target": "e3", "selector": "x"})),
+        )
+        .expect_err("unknown");
+        assert!(
+            e.message.contains("unknown argument `selector`"),
+            "{}",
+            e.message
+        );
+        let e = parse::<NoArgs>("get_applications", object(serde_json::json!({"x": 1})))
+            .expect_err("unknown");
+        assert!(e.message.contains("takes no arguments"), "{}", e.message);
+    }
+
+    #[test]
+    fn string_values_never_appear_in_messages() {
+        let e = parse::<ScrollElement>(
+            "scroll_element",
+            object(serde_json::json!({"target": "e3", "amount": "hunter2 \"x\" y"})),
+        )
+        .expect_err("bad amount");
+        assert!(!e.message.contains("hunter2"), "{}", e.message);
+        assert!(e.message.contains("a string"), "{}", e.message);
+        assert_eq!(
+            without_strings(r#"a string "one", then string "t\"wo" end"#),
+            "a a string, then a string end"
+        );
+    }
+
+    #[test]
+    fn settle_modes() {
+        assert_eq!(parse_settle("none").expect("none"), Settle::None);
+        assert_eq!(
+            parse_settle("fixed:1500").expect("fixed"),
+            Settle::Fixed(Duration::from_millis(1500))
+        );
+        for bad in ["", "fixed:", "fixed:-1", "sometimes", "fixed:99999999"] {
+            assert!(parse_settle(bad).is_err(), "{bad}");
+        }
+    }
+}

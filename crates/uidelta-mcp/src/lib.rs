@@ -1,0 +1,73 @@
+//! uidelta's MCP server: the delta loop as tools for any MCP host.
+//!
+//! Every action tool acts, waits until the UI has settled and answers with
+//! the diff of what changed, so an agent reads an application's full tree
+//! once and diffs after that. Each client connection gets its own engine
+//! session (refs, latest snapshots) over one shared [`Backend`]; the
+//! [`tools`] module holds the catalogue and the [`INSTRUCTIONS`] that teach
+//! the loop.
+//!
+//! Built on the official Rust MCP SDK, `rmcp`. Transports: stdio
+//! ([`serve_stdio`]) and streamable HTTP ([`serve_http`]).
+
+#![warn(missing_docs)]
+
+use std::sync::Arc;
+
+use rmcp::ServiceExt;
+use uidelta_backend::Backend;
+
+mod args;
+mod http;
+mod reply;
+mod scope;
+mod server;
+pub mod tools;
+
+pub use http::{serve_http, serve_listener, HttpOptions};
+pub use reply::ToolError;
+pub use server::Server;
+pub use tools::INSTRUCTIONS;
+
+/// Why the server stopped or could not start.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The MCP handshake failed.
+    #[error("starting the MCP session: {0}")]
+    Start(String),
+    /// The connection ended abnormally.
+    #[error("serving MCP: {0}")]
+    Serve(String),
+    /// The HTTP listener could not be set up.
+    #[error("{doing}: {source}")]
+    Io {
+        /// What was being done.
+        doing: String,
+        /// Why it failed.
+        source: std::io::Error,
+    },
+    /// A refused option combination.
+    #[error("{0}")]
+    Config(String),
+}
+
+/// Serves one client on standard input and output until it disconnects.
+/// Nothing else may write to standard output meanwhile.
+pub async fn serve_stdio<B: Backend + 'static>(backend: Arc<B>) -> Result<(), Error> {
+    warm_up();
+    let running = Server::new(backend)
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| Error::Start(e.to_string()))?;
+    running
+        .waiting()
+        .await
+        .map_err(|e| Error::Serve(e.to_string()))?;
+    Ok(())
+}
+
+/// Builds the token counter's tables in the background, so that the first
+/// action does not pay for them.
+fn warm_up() {
+    tokio::task::spawn_blocking(|| uidelta_render::count_tokens(""));
+}

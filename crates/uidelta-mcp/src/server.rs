@@ -1,0 +1,972 @@
+//! The server: one engine [`Session`] per client connection over one shared
+//! backend, the tools' handlers, and the MCP plumbing.
+//!
+//! Every call runs in its own task under a deadline: a handler that panics
+//! or an application that hangs ends that call with a tool error, never the
+//! server. Calls of one client are serialized on its session; clients never
+//! wait on each other.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, JsonObject,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler};
+use serde_json::{json, Value};
+use tokio::sync::Mutex;
+use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Scope};
+use uidelta_diff::{Filters, Handle, View};
+use uidelta_engine::selector::Selector;
+use uidelta_engine::settle::{Next, Watch};
+use uidelta_engine::{ActOptions, Acted, Condition, Session, Settle, Settled};
+use uidelta_model::{NodeId, Rect, State};
+use uidelta_render::{count_tokens, tree_text, TreeOptions};
+
+use crate::args::{self, ActOpts, Target};
+use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
+use crate::scope::{
+    fingerprint, main_window, notable_states, subtree_text, window_named, window_of,
+};
+use crate::tools;
+
+/// How long a call may take beyond the waits it asks for.
+const CALL_LIMIT: Duration = Duration::from_secs(60);
+/// How often a window is captured while it settles after a window operation.
+const POLL: Duration = Duration::from_millis(100);
+/// Matches `find_elements` returns unless told otherwise.
+const FIND_LIMIT: usize = 25;
+
+/// An MCP server for one client: its own session (refs, latest snapshots)
+/// over a backend shared with every other client.
+pub struct Server<B: Backend> {
+    inner: Arc<Inner<B>>,
+    /// Offer only protocol versions with MCP sessions (up to 2025-11-25):
+    /// over HTTP, the session is what ties a client to its refs.
+    sessions: bool,
+}
+
+struct Inner<B: Backend> {
+    backend: Arc<B>,
+    session: Mutex<Session<B>>,
+    call_limit: Duration,
+}
+
+impl<B: Backend + 'static> Server<B> {
+    /// A server with a fresh session on `backend`.
+    pub fn new(backend: Arc<B>) -> Server<B> {
+        Server {
+            inner: Arc::new(Inner {
+                session: Mutex::new(Session::new(Arc::clone(&backend))),
+                backend,
+                call_limit: CALL_LIMIT,
+            }),
+            sessions: false,
+        }
+    }
+
+    /// The same server, offering only protocol versions that have MCP
+    /// sessions, so that over HTTP each client keeps its own refs across
+    /// requests. (From 2026-07-28 on, requests are stateless.)
+    pub fn with_sessions(mut self) -> Server<B> {
+        self.sessions = true;
+        self
+    }
+
+    /// The same server with another limit on how long a call may take
+    /// beyond the waits it asks for (60 s by default).
+    pub fn with_call_limit(self, limit: Duration) -> Server<B> {
+        let inner = Inner {
+            backend: Arc::clone(&self.inner.backend),
+            session: Mutex::new(Session::new(Arc::clone(&self.inner.backend))),
+            call_limit: limit,
+        };
+        Server {
+            inner: Arc::new(inner),
+            sessions: self.sessions,
+        }
+    }
+
+    /// Runs tool `name` with `arguments`; what `tools/call` answers. Never
+    /// fails: every problem is a tool error (`isError: true`).
+    pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> CallToolResult {
+        let inner = Arc::clone(&self.inner);
+        let tool = name.to_owned();
+        let args = arguments.unwrap_or_default();
+        let task = tokio::spawn(async move { inner.run(&tool, args).await });
+        match task.await {
+            Ok(Ok(reply)) => reply.into_result(),
+            Ok(Err(e)) => e.into_result(),
+            Err(e) => {
+                tracing::error!(tool = name, "tool call failed: {e}");
+                ToolError {
+                    kind: "internal",
+                    message: format!(
+                        "{name} failed inside the server ({}); the server keeps serving",
+                        if e.is_panic() { "a bug" } else { "cancelled" }
+                    ),
+                }
+                .into_result()
+            }
+        }
+    }
+}
+
+impl<B: Backend + 'static> ServerHandler for Server<B> {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("uidelta", env!("CARGO_PKG_VERSION")))
+            .with_instructions(tools::INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::all().to_vec()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        if tools::find(&request.name).is_none() {
+            let names: Vec<&str> = tools::all().iter().map(|t| t.name.as_ref()).collect();
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "no tool named `{}`; the tools are: {}",
+                    request.name,
+                    names.join(", ")
+                ),
+                None,
+            ));
+        }
+        Ok(self.call(&request.name, request.arguments).await.into())
+    }
+
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        tools::find(name)
+    }
+
+    fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
+        if self.sessions {
+            Cow::Borrowed(ProtocolVersion::known_up_to(
+                &ProtocolVersion::LATEST_WITH_INITIALIZE,
+            ))
+        } else {
+            Cow::Borrowed(ProtocolVersion::KNOWN_VERSIONS)
+        }
+    }
+}
+
+impl<B: Backend + 'static> Inner<B> {
+    async fn run(&self, tool: &str, args: JsonObject) -> Result<Reply, ToolError> {
+        // Waits may last as long as they were asked to; the limit comes on top.
+        let asked = args
+            .get("timeout_ms")
+            .and_then(Value::as_u64)
+            .map(Duration::from_millis)
+            .unwrap_or(Duration::ZERO)
+            .min(args::MAX_WAIT);
+        let limit = self.call_limit + asked;
+        match tokio::time::timeout(limit, self.dispatch(tool, args)).await {
+            Ok(r) => r,
+            Err(_) => Err(ToolError {
+                kind: "timeout",
+                message: format!(
+                    "{tool} did not finish within {} ms; an application may be hung (the server \
+                     keeps serving)",
+                    limit.as_millis()
+                ),
+            }),
+        }
+    }
+
+    async fn dispatch(&self, tool: &str, args: JsonObject) -> Result<Reply, ToolError> {
+        use args::parse;
+        match tool {
+            "get_applications" => {
+                parse::<args::NoArgs>(tool, args)?;
+                self.get_applications().await
+            }
+            "get_window_tree" => self.get_window_tree(parse(tool, args)?).await,
+            "find_elements" => self.find_elements(parse(tool, args)?).await,
+            "click_element" => {
+                let a: args::ClickElement = parse(tool, args)?;
+                let action = match a.click {
+                    args::Click::Left => Action::Click,
+                    args::Click::Right => Action::RightClick,
+                    args::Click::Double => Action::DoubleClick,
+                };
+                self.act(tool, &a.target, action, &a.opts).await
+            }
+            "type_into_element" => {
+                let a: args::TypeIntoElement = parse(tool, args)?;
+                if a.text.is_empty() {
+                    return Err(ToolError::bad_argument(
+                        "type_into_element: `text` is empty; to clear an entry use set_value \
+                         with value \"\"",
+                    ));
+                }
+                self.act(tool, &a.target, Action::Type(a.text), &a.opts)
+                    .await
+            }
+            "press_key" => self.press_key(parse(tool, args)?).await,
+            "set_value" => {
+                let a: args::SetValue = parse(tool, args)?;
+                self.act(tool, &a.target, Action::SetValue(a.value), &a.opts)
+                    .await
+            }
+            "select_option" => {
+                let a: args::SelectOption = parse(tool, args)?;
+                let target = match &a.option {
+                    None => a.target,
+                    Some(option) => Target {
+                        target: option_inside(&a.target.target, option)?,
+                        app: a.target.app,
+                    },
+                };
+                self.act(tool, &target, Action::SetSelected(true), &a.opts)
+                    .await
+            }
+            "set_selected" => {
+                let a: args::SetSelected = parse(tool, args)?;
+                self.act(tool, &a.target, Action::SetSelected(a.selected), &a.opts)
+                    .await
+            }
+            "scroll_element" => {
+                let a: args::ScrollElement = parse(tool, args)?;
+                let amount = a.amount.unwrap_or(3);
+                if amount > 50 {
+                    return Err(ToolError::bad_argument(format!(
+                        "scroll_element: amount {amount} is more than 50 wheel clicks"
+                    )));
+                }
+                let n = amount as i32;
+                let (dx, dy) = match a.direction.unwrap_or(args::Direction::Down) {
+                    args::Direction::Up => (0, -n),
+                    args::Direction::Down => (0, n),
+                    args::Direction::Left => (-n, 0),
+                    args::Direction::Right => (n, 0),
+                };
+                self.act(tool, &a.target, Action::Scroll { dx, dy }, &a.opts)
+                    .await
+            }
+            "invoke_element" => {
+                let a: args::InvokeElement = parse(tool, args)?;
+                if a.action.trim().is_empty() {
+                    return Err(ToolError::bad_argument(
+                        "invoke_element: `action` is empty; name one of the element's actions \
+                         (`activate`, `toggle`, ...)",
+                    ));
+                }
+                self.act(tool, &a.target, Action::Invoke(a.action), &a.opts)
+                    .await
+            }
+            "activate_element" => self.activate_element(parse(tool, args)?).await,
+            "close_window" => self.close_window(parse(tool, args)?).await,
+            "open_application" => self.open_application(parse(tool, args)?).await,
+            "wait_for_change" => self.wait_for_change(parse(tool, args)?).await,
+            "wait_for_element" => self.wait_for_element(parse(tool, args)?).await,
+            "capture_screenshot" => self.capture_screenshot(parse(tool, args)?).await,
+            other => Err(ToolError::bad_argument(format!("no tool named `{other}`"))),
+        }
+    }
+
+    /// Forgets the snapshots of applications that exited, whose refresh
+    /// would otherwise fail every target. Costs one listing of the
+    /// applications when the session has read any.
+    async fn prune(&self, s: &mut Session<B>) -> Result<(), ToolError> {
+        if s.scopes().is_empty() {
+            return Ok(());
+        }
+        let alive: Vec<String> = self
+            .backend
+            .apps()
+            .await?
+            .into_iter()
+            .map(|a| a.id)
+            .collect();
+        let exited: Vec<String> = s
+            .scopes()
+            .iter()
+            .filter(|l| !alive.contains(&l.app.id))
+            .map(|l| l.app.id.clone())
+            .collect();
+        for id in exited {
+            tracing::info!(app = id, "forgetting an application that exited");
+            s.forget(&id);
+        }
+        Ok(())
+    }
+
+    async fn get_applications(&self) -> Result<Reply, ToolError> {
+        let apps = self.backend.apps().await?;
+        let mut text = String::new();
+        let mut list = Vec::new();
+        for a in &apps {
+            text.push_str(&a.label());
+            if let Some(e) = &a.error {
+                text.push_str(&format!("  (not answering: {e})"));
+            }
+            text.push('\n');
+            for w in &a.windows {
+                let mut flags = Vec::new();
+                if w.active {
+                    flags.push("active");
+                }
+                if !w.showing {
+                    flags.push("hidden");
+                }
+                let flags = if flags.is_empty() {
+                    String::new()
+                } else {
+                    format!(" ({})", flags.join(", "))
+                };
+                text.push_str(&format!("  {} {:?}{flags}\n", w.role, w.title));
+            }
+            list.push(json!({
+                "name": a.name,
+                "pid": a.pid,
+                "error": a.error,
+                "windows": a.windows.iter().map(|w| json!({
+                    "title": w.title, "role": w.role, "active": w.active, "showing": w.showing,
+                })).collect::<Vec<_>>(),
+            }));
+        }
+        if apps.is_empty() {
+            text.push_str("No applications on the accessibility bus.\n");
+        }
+        Ok(Reply {
+            text,
+            json: json!({ "applications": list }),
+            png: None,
+        })
+    }
+
+    async fn get_window_tree(&self, a: args::GetWindowTree) -> Result<Reply, ToolError> {
+        let mut s = self.session.lock().await;
+        let (idx, _) = s.observe(&a.app).await?;
+        let scope = &s.scopes()[idx];
+        let opts = TreeOptions { bounds: a.bounds };
+        let (tree, window) = match &a.window {
+            Some(title) => {
+                let node = window_named(scope, title)?;
+                let name = scope.view.tree().node(node).name.clone();
+                (subtree_text(scope, node, &opts), Some(name))
+            }
+            None => (tree_text(&scope.view, &scope.refs, &opts), None),
+        };
+        let elements = tree.lines().filter(|l| !l.starts_with('#')).count();
+        let tokens = count_tokens(&tree);
+        let what = match &window {
+            Some(w) => format!("{} window {w:?}", scope.app.label()),
+            None => scope.app.label(),
+        };
+        let mut json = json!({
+            "app": app_json(&scope.app),
+            "window": window,
+            "elements": elements,
+            "truncated": scope.view.meta().truncated,
+            "tree_tokens": tokens,
+        });
+        let text = match &a.output_file {
+            Some(path) => {
+                let path = write_file(path, &tree)?;
+                json["output_file"] = Value::String(path.clone());
+                format!(
+                    "# tree of {what} written to {path}: {elements} elements, {tokens} tokens. \
+                     Refs in it stay valid; actions answer with diffs.\n"
+                )
+            }
+            None => {
+                json["tree"] = Value::String(tree.clone());
+                format!(
+                    "# {what}: {elements} elements, {tokens} tokens. Refs stay valid; actions \
+                     answer with diffs, so this tree is not needed again.\n{tree}"
+                )
+            }
+        };
+        Ok(Reply {
+            text,
+            json,
+            png: None,
+        })
+    }
+
+    async fn find_elements(&self, a: args::FindElements) -> Result<Reply, ToolError> {
+        let selector: Selector = a
+            .selector
+            .trim()
+            .parse()
+            .map_err(uidelta_engine::Error::from)?;
+        let limit = a.limit.unwrap_or(FIND_LIMIT).clamp(1, 500);
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let only = match &a.app {
+            Some(app) => Some(s.observe(app).await?.0),
+            None => {
+                let names: Vec<String> = s.scopes().iter().map(|l| l.app.name.clone()).collect();
+                for name in names {
+                    // An application that went away keeps its last snapshot.
+                    let _ = s.observe(&name).await;
+                }
+                None
+            }
+        };
+        if s.scopes().is_empty() {
+            return Err(ToolError {
+                kind: "no_match",
+                message: "no application has been read yet: pass `app`, or call \
+                          get_window_tree first"
+                    .into(),
+            });
+        }
+        let hits: Vec<(usize, NodeId)> = s
+            .find(&selector)
+            .into_iter()
+            .filter(|(i, _)| only.is_none_or(|o| o == *i))
+            .collect();
+        let mut text = String::new();
+        let mut matches = Vec::new();
+        for &(i, n) in hits.iter().take(limit) {
+            let scope = &s.scopes()[i];
+            let node = scope.view.tree().node(n);
+            let h = scope.handle(n);
+            let states: Vec<&str> = node.states.iter().map(State::as_str).collect();
+            text.push_str(&handle_text(&h));
+            if let Some(v) = node.value.as_deref().filter(|v| !v.is_empty()) {
+                text.push_str(&format!(" = {v:?}"));
+            }
+            let notable = notable_states(node.states);
+            if !notable.is_empty() {
+                text.push_str(&format!(" ({})", notable.join(", ")));
+            }
+            text.push_str(&format!(" in {}\n", scope.app.name));
+            let mut m = handle_json(&h);
+            m["value"] = json!(node.value);
+            m["states"] = json!(states);
+            m["app"] = json!(scope.app.name);
+            matches.push(m);
+        }
+        if hits.is_empty() {
+            let r#where: Vec<String> = s.scopes().iter().map(|l| l.app.label()).collect();
+            text.push_str(&format!(
+                "No element matches `{}` in {}.\n",
+                a.selector.trim(),
+                r#where.join(", ")
+            ));
+        } else if hits.len() > limit {
+            text.push_str(&format!(
+                "# ... and {} more; narrow the selector or raise `limit`\n",
+                hits.len() - limit
+            ));
+        }
+        Ok(Reply {
+            text,
+            json: json!({"matches": matches, "total": hits.len()}),
+            png: None,
+        })
+    }
+
+    async fn act(
+        &self,
+        tool: &str,
+        target: &Target,
+        action: Action,
+        opts: &ActOpts,
+    ) -> Result<Reply, ToolError> {
+        let settle = opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let t = prepare(&mut s, &target.target, target.app.as_deref()).await?;
+        let acted = s
+            .act(
+                &t,
+                &action,
+                &ActOptions {
+                    settle,
+                    ..ActOptions::default()
+                },
+            )
+            .await
+            .map_err(|e| restate(e, &t, &target.target))?;
+        Ok(answer(tool, &s, &acted, opts))
+    }
+
+    async fn press_key(&self, a: args::PressKey) -> Result<Reply, ToolError> {
+        if a.key.trim().is_empty() {
+            return Err(ToolError::bad_argument(
+                "press_key: `key` is empty; give a key or chord (`Return`, `ctrl+s`)",
+            ));
+        }
+        if let Some(target) = a.target {
+            let target = Target { target, app: a.app };
+            return self
+                .act("press_key", &target, Action::Key(a.key), &a.opts)
+                .await;
+        }
+        let Some(app) = a.app else {
+            return Err(ToolError::bad_argument(
+                "press_key: give `target` (the element to press the key on) or `app` (the key \
+                 goes where the focus is, and the diff is of that application)",
+            ));
+        };
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let acted = s
+            .key(
+                &app,
+                a.key.trim(),
+                &ActOptions {
+                    settle,
+                    ..ActOptions::default()
+                },
+            )
+            .await?;
+        Ok(answer("press_key", &s, &acted, &a.opts))
+    }
+
+    async fn activate_element(&self, a: args::ActivateElement) -> Result<Reply, ToolError> {
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let t = prepare(&mut s, &a.target.target, a.target.app.as_deref()).await?;
+        let (idx, node) = s
+            .resolve(&t)
+            .await
+            .map_err(|e| restate(e, &t, &a.target.target))?;
+        let scope = &s.scopes()[idx];
+        let window = window_of(scope, node)?;
+        let title = scope.view.tree().node(window).name.clone();
+        let (app, handle) = (scope.app.clone(), scope.handle(node));
+        let done = self.backend.activate_window(&app, &title).await?;
+        let acted = self
+            .settle_and_diff(&mut s, idx, done, handle, settle)
+            .await?;
+        match acted {
+            Some(acted) => Ok(answer("activate_element", &s, &acted, &a.opts)),
+            None => Ok(exited("activate_element", &app)),
+        }
+    }
+
+    async fn close_window(&self, a: args::CloseWindow) -> Result<Reply, ToolError> {
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let (idx, title, handle) = match &a.target {
+            Some(target) => {
+                if a.window.is_some() {
+                    return Err(ToolError::bad_argument(
+                        "close_window: give `target` or `window`, not both",
+                    ));
+                }
+                let t = prepare(&mut s, target, a.app.as_deref()).await?;
+                let (idx, node) = s.resolve(&t).await.map_err(|e| restate(e, &t, target))?;
+                let scope = &s.scopes()[idx];
+                let window = window_of(scope, node)?;
+                let title = scope.view.tree().node(window).name.clone();
+                (idx, title, scope.handle(window))
+            }
+            None => {
+                let Some(app) = &a.app else {
+                    return Err(ToolError::bad_argument(
+                        "close_window: give `target` (an element of the window) or `app` (and \
+                         optionally `window`, its title)",
+                    ));
+                };
+                let (idx, _) = s.observe(app).await?;
+                let scope = &s.scopes()[idx];
+                let window = match &a.window {
+                    Some(title) => window_named(scope, title)?,
+                    None => main_window(scope).ok_or_else(|| ToolError {
+                        kind: "not_found",
+                        message: format!("{} shows no window", scope.app.label()),
+                    })?,
+                };
+                let title = scope.view.tree().node(window).name.clone();
+                (idx, title, scope.handle(window))
+            }
+        };
+        let app = s.scopes()[idx].app.clone();
+        let done = self.backend.close_window(&app, &title).await?;
+        match self
+            .settle_and_diff(&mut s, idx, done, handle, settle)
+            .await?
+        {
+            Some(acted) => Ok(answer("close_window", &s, &acted, &a.opts)),
+            None => Ok(exited("close_window", &app)),
+        }
+    }
+
+    /// After a window operation, which the engine's act does not cover:
+    /// waits as `settle` says (auto polls captures, as the engine does for
+    /// backends without events), then diffs the application. `None` when the
+    /// application exited.
+    async fn settle_and_diff(
+        &self,
+        s: &mut Session<B>,
+        idx: usize,
+        done: Done,
+        target: Handle,
+        settle: Settle,
+    ) -> Result<Option<Acted>, ToolError> {
+        let app = s.scopes()[idx].app.clone();
+        let started = Instant::now();
+        let mut capped = false;
+        let mut events = 0;
+        match settle {
+            Settle::None => {}
+            Settle::Fixed(d) => tokio::time::sleep(d).await,
+            Settle::Auto(quiet) => {
+                let mut watch = Watch::new(quiet, started);
+                let mut last = fingerprint(&s.scopes()[idx].view);
+                loop {
+                    if let Next::Done { capped: c } = watch.next(Instant::now()) {
+                        capped = c;
+                        events = watch.events();
+                        break;
+                    }
+                    tokio::time::sleep(POLL).await;
+                    match self.backend.capture(&app, &Scope::App).await {
+                        Ok(snapshot) => {
+                            let hash = fingerprint(&View::new(&snapshot, Filters::all()));
+                            if hash != last {
+                                watch.event(Instant::now());
+                                last = hash;
+                            }
+                        }
+                        Err(e) if matches!(e.kind, ErrorKind::Gone | ErrorKind::NotFound) => break,
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+        }
+        let settled = Settled {
+            elapsed: started.elapsed(),
+            capped,
+            events,
+        };
+        let alive = self.backend.apps().await?.iter().any(|a| a.id == app.id);
+        if !alive {
+            s.forget(&app.id);
+            return Ok(None);
+        }
+        let (_, mut diff) = s.observe(&app.name).await?;
+        diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
+        diff.settle_capped = settled.capped;
+        Ok(Some(Acted {
+            done,
+            target,
+            app,
+            diff,
+            settled,
+            app_switch: None,
+        }))
+    }
+
+    async fn open_application(&self, a: args::OpenApplication) -> Result<Reply, ToolError> {
+        if a.program.trim().is_empty() {
+            return Err(ToolError::bad_argument(
+                "open_application: `program` is empty",
+            ));
+        }
+        let timeout = args::timeout(a.timeout_ms, Duration::from_secs(20))?;
+        let app = self
+            .backend
+            .open(a.program.trim(), &a.args, timeout)
+            .await?;
+        let mut text = format!("# opened {}\n", app.label());
+        for w in &app.windows {
+            text.push_str(&format!("  {} {:?}\n", w.role, w.title));
+        }
+        text.push_str(&format!(
+            "# next: get_window_tree with app {:?}, once\n",
+            app.name
+        ));
+        Ok(Reply {
+            text,
+            json: json!({
+                "app": app_json(&app),
+                "windows": app.windows.iter().map(|w| json!({
+                    "title": w.title, "role": w.role, "active": w.active, "showing": w.showing,
+                })).collect::<Vec<_>>(),
+            }),
+            png: None,
+        })
+    }
+
+    async fn wait_for_change(&self, a: args::WaitForChange) -> Result<Reply, ToolError> {
+        let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
+        let mut s = self.session.lock().await;
+        let acted = s.wait_for_change(&a.app, timeout).await?;
+        let shown = Shown {
+            diff: true,
+            tree: a.include_tree_after_action,
+        };
+        let tree = scope_tree(&s, &acted.app);
+        let mut r = reply::acted("wait_for_change", &acted, &tree, shown);
+        r.json["timed_out"] = Value::Bool(!acted.diff.has_changes());
+        if !acted.diff.has_changes() {
+            r.text.push_str(&format!(
+                "# nothing changed in {} ms\n",
+                timeout.as_millis()
+            ));
+        }
+        Ok(r)
+    }
+
+    async fn wait_for_element(&self, a: args::WaitForElement) -> Result<Reply, ToolError> {
+        let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
+        let condition = condition(a.condition, a.state.as_deref())?;
+        let started = Instant::now();
+        let mut s = self.session.lock().await;
+        let found = s
+            .wait_for_element(&a.app, &a.selector, condition, timeout)
+            .await?;
+        let waited = started.elapsed().as_millis() as u64;
+        let text = match &found {
+            Some(h) => format!(
+                "# {} {} after {waited} ms\n",
+                handle_text(h),
+                match condition {
+                    Condition::Appears => "is there".to_owned(),
+                    Condition::Has(st) => format!("is {st}"),
+                    Condition::Lacks(st) => format!("is not {st}"),
+                    Condition::Disappears => String::new(),
+                }
+            ),
+            None => format!(
+                "# nothing matches `{}` any more, after {waited} ms\n",
+                a.selector.trim()
+            ),
+        };
+        Ok(Reply {
+            text,
+            json: json!({
+                "element": found.as_ref().map(handle_json),
+                "waited_ms": waited,
+            }),
+            png: None,
+        })
+    }
+
+    async fn capture_screenshot(&self, a: args::CaptureScreenshot) -> Result<Reply, ToolError> {
+        let (area, what) = match &a.app {
+            None => {
+                if a.window.is_some() {
+                    return Err(ToolError::bad_argument(
+                        "capture_screenshot: `window` needs `app`",
+                    ));
+                }
+                (None, "the screen".to_owned())
+            }
+            Some(app) => {
+                let mut s = self.session.lock().await;
+                let (idx, _) = s.observe(app).await?;
+                let scope = &s.scopes()[idx];
+                let window = match &a.window {
+                    Some(title) => window_named(scope, title)?,
+                    None => main_window(scope).ok_or_else(|| ToolError {
+                        kind: "not_found",
+                        message: format!("{} shows no window", scope.app.label()),
+                    })?,
+                };
+                let node = scope.view.tree().node(window);
+                let bounds =
+                    node.bounds
+                        .filter(|b| b.w > 0 && b.h > 0)
+                        .ok_or_else(|| ToolError {
+                            kind: "unsupported",
+                            message: format!(
+                                "the window {:?} of {} reports no bounds",
+                                node.name,
+                                scope.app.label()
+                            ),
+                        })?;
+                (
+                    Some(bounds),
+                    format!("{} window {:?}", scope.app.label(), node.name),
+                )
+            }
+        };
+        let png = self.backend.screenshot(area).await?;
+        let text = format!(
+            "# screenshot of {what}{}: {} bytes of PNG\n",
+            area.map(rect_text).unwrap_or_default(),
+            png.len()
+        );
+        Ok(Reply {
+            text,
+            json: json!({
+                "area": area.map(|r| json!([r.x, r.y, r.w, r.h])),
+                "bytes": png.len(),
+                "mime_type": "image/png",
+            }),
+            png: Some(png),
+        })
+    }
+}
+
+/// The answer of an action on `acted.app`: its diff, and its tree after for
+/// the token comparison (and when asked for).
+fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts) -> Reply {
+    let tree = scope_tree(s, &acted.app);
+    reply::acted(
+        tool,
+        acted,
+        &tree,
+        Shown {
+            diff: opts.ui_diff_before_after,
+            tree: opts.include_tree_after_action,
+        },
+    )
+}
+
+fn exited(tool: &str, app: &App) -> Reply {
+    Reply {
+        text: format!(
+            "# {tool}: {} exited (its last window closed)\n",
+            app.label()
+        ),
+        json: json!({
+            "tool": tool,
+            "app": app_json(app),
+            "app_exited": true,
+            "has_ui_changes": true,
+        }),
+        png: None,
+    }
+}
+
+fn scope_tree<B: Backend>(s: &Session<B>, app: &App) -> String {
+    s.scopes()
+        .iter()
+        .find(|l| l.app.id == app.id)
+        .map(|l| tree_text(&l.view, &l.refs, &TreeOptions::default()))
+        .unwrap_or_default()
+}
+
+/// The selector to hand to the engine: `target` as given, after making sure
+/// `app` has been read; a selector without its own `app:` condition is
+/// limited to `app`.
+async fn prepare<B: Backend>(
+    s: &mut Session<B>,
+    target: &str,
+    app: Option<&str>,
+) -> Result<String, ToolError> {
+    let target = target.trim();
+    if target.is_empty() {
+        return Err(ToolError::bad_argument(
+            "`target` is empty; give a ref (`e12`) or a selector (`role:push button && \
+             name:Save`)",
+        ));
+    }
+    // Parse errors should point into what the caller wrote.
+    let selector: Selector = target.parse().map_err(uidelta_engine::Error::from)?;
+    let Some(app) = app else {
+        return Ok(target.to_owned());
+    };
+    let found = s.find_app(app).await?;
+    if !s.scopes().iter().any(|l| l.app.id == found.id) {
+        s.observe(app).await?;
+    }
+    let lower = target.to_lowercase();
+    if selector.as_ref().is_some() || lower.contains("app:") || lower.contains("app~:") {
+        return Ok(target.to_owned());
+    }
+    Ok(format!("app:{} >> {target}", quote(&found.name)))
+}
+
+/// An engine error about the selector [`prepare`] made, told in terms of
+/// the one the caller wrote.
+fn restate(e: uidelta_engine::Error, made: &str, written: &str) -> ToolError {
+    let mut error = ToolError::from(e);
+    if made != written.trim() {
+        error.message = error.message.replace(made, written.trim());
+    }
+    error
+}
+
+/// `name:"option"` inside `target`.
+fn option_inside(target: &str, option: &str) -> Result<String, ToolError> {
+    let target = target.trim();
+    if option.trim().is_empty() {
+        return Err(ToolError::bad_argument("select_option: `option` is empty"));
+    }
+    let container = if target.parse::<uidelta_diff::Ref>().is_ok() {
+        format!("id:{target}")
+    } else {
+        target.to_owned()
+    };
+    Ok(format!("{container} >> name:{}", quote(option.trim())))
+}
+
+/// A selector's quoted value.
+fn quote(s: &str) -> String {
+    format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+fn condition(until: args::Until, state: Option<&str>) -> Result<Condition, ToolError> {
+    let state_of = || -> Result<(State, bool), ToolError> {
+        let name = state.map(str::trim).unwrap_or_default();
+        match name.to_lowercase().as_str() {
+            "" => Err(ToolError::bad_argument(
+                "wait_for_element: `has_state` and `lacks_state` need `state` (`enabled`, \
+                 `checked`, ...)",
+            )),
+            "disabled" => Ok((State::Enabled, false)),
+            "hidden" => Ok((State::Showing, false)),
+            _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
+                let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
+                ToolError::bad_argument(format!(
+                    "wait_for_element: no state `{name}`; states: {}",
+                    all.join(", ")
+                ))
+            }),
+        }
+    };
+    if state.is_some() && matches!(until, args::Until::Appears | args::Until::Disappears) {
+        return Err(ToolError::bad_argument(
+            "wait_for_element: `state` goes with condition `has_state` or `lacks_state`",
+        ));
+    }
+    Ok(match until {
+        args::Until::Appears => Condition::Appears,
+        args::Until::Disappears => Condition::Disappears,
+        args::Until::HasState => match state_of()? {
+            (s, true) => Condition::Has(s),
+            (s, false) => Condition::Lacks(s),
+        },
+        args::Until::LacksState => match state_of()? {
+            (s, true) => Condition::Lacks(s),
+            (s, false) => Condition::Has(s),
+        },
+    })
+}
+
+fn rect_text(r: Rect) -> String {
+    format!(" ({}x{} at {},{})", r.w, r.h, r.x, r.y)
+}
+
+/// Writes `text` to `path` and answers with the absolute path.
+fn write_file(path: &str, text: &str) -> Result<String, ToolError> {
+    let path = std::path::Path::new(path.trim());
+    if path.as_os_str().is_empty() {
+        return Err(ToolError::bad_argument("`output_file` is empty"));
+    }
+    let absolute = std::path::absolute(path)
+        .map_err(|e| ToolError::bad_argument(format!("output_file {}: {e}", path.display())))?;
+    std::fs::write(&absolute, text).map_err(|e| ToolError {
+        kind: "bad_argument",
+        message: format!("writing the tree to {}: {e}", absolute.display()),
+    })?;
+    Ok(absolute.to_string_lossy().into_owned())
+}

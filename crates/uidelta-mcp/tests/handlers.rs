@@ -1,0 +1,399 @@
+//! The tool handlers on a fake backend: malformed input, hung and panicking
+//! applications, per-client sessions and password redaction, without a
+//! desktop. (tests/mcp.rs of the `uidelta` crate drives the real thing.)
+
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use rmcp::model::{CallToolResult, JsonObject};
+use serde_json::{json, Value};
+use uidelta_backend::{
+    Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope, Window,
+};
+use uidelta_mcp::Server;
+use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
+
+/// One application, `fake`, with one window: a check box that clicks
+/// toggle, an entry and a password entry that typing fills, a button whose
+/// action never returns and one whose action panics.
+#[derive(Default)]
+struct Fake {
+    agreed: Mutex<bool>,
+    typed: Mutex<(String, String)>,
+}
+
+fn node(role: Role, name: &str, id: u32) -> NodeData {
+    let mut n = NodeData::named(role, name);
+    n.identity = Some(format!(":1.1/{id}"));
+    n.states.insert(State::Enabled);
+    n.states.insert(State::Showing);
+    n.bounds = Some(Rect::new(10, 10 * id as i32, 100, 20));
+    n
+}
+
+impl Backend for Fake {
+    fn name(&self) -> &'static str {
+        "fake"
+    }
+
+    async fn apps(&self) -> Result<Vec<App>> {
+        Ok(vec![App {
+            name: "fake".into(),
+            pid: Some(42),
+            id: ":1.1".into(),
+            windows: vec![Window {
+                title: "Main".into(),
+                role: "frame".into(),
+                id: "/1".into(),
+                active: true,
+                showing: true,
+            }],
+            error: None,
+        }])
+    }
+
+    async fn capture(&self, _app: &App, _scope: &Scope) -> Result<Snapshot> {
+        let mut b = TreeBuilder::new(node(Role::Application, "fake", 0));
+        let mut frame = node(Role::Frame, "Main", 1);
+        frame.states.insert(State::Active);
+        b.open(frame);
+        let mut agree = node(Role::CheckBox, "Agree", 2);
+        if *self.agreed.lock().unwrap_or_else(|e| e.into_inner()) {
+            agree.states.insert(State::Checked);
+        }
+        b.leaf(agree);
+        let typed = self.typed.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let mut notes = node(Role::Entry, "Notes", 3);
+        notes.value = Some(typed.0);
+        b.leaf(notes);
+        let mut password = node(Role::PasswordText, "Password", 4);
+        password.value = Some(typed.1);
+        b.leaf(password);
+        b.leaf(node(Role::PushButton, "Hang", 5));
+        b.leaf(node(Role::PushButton, "Panic", 6));
+        b.close();
+        let meta = Meta {
+            source: "fake".into(),
+            app: Some("fake".into()),
+            ..Meta::default()
+        };
+        Ok(Snapshot::new(meta, b.finish()))
+    }
+
+    async fn act(&self, _app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+        match (node.name.as_str(), action) {
+            ("Hang", _) => std::future::pending().await,
+            ("Panic", _) => panic!("the fake application's Panic button"),
+            ("Agree", Action::Click) => {
+                let mut agreed = self.agreed.lock().unwrap_or_else(|e| e.into_inner());
+                *agreed = !*agreed;
+            }
+            ("Notes", Action::Type(t)) => {
+                self.typed.lock().unwrap_or_else(|e| e.into_inner()).0 += t
+            }
+            ("Password", Action::Type(t)) => {
+                self.typed.lock().unwrap_or_else(|e| e.into_inner()).1 += t
+            }
+            _ => {}
+        }
+        Ok(Done {
+            method: "fake action".into(),
+        })
+    }
+
+    async fn key(&self, chord: &str) -> Result<Done> {
+        Ok(Done {
+            method: format!("fake {chord}"),
+        })
+    }
+
+    async fn events(&self, _app: &App) -> Result<EventStream> {
+        Ok(EventStream::silent())
+    }
+
+    async fn screenshot(&self, _area: Option<Rect>) -> Result<Vec<u8>> {
+        Ok(b"\x89PNG\r\n\x1a\nfake".to_vec())
+    }
+
+    async fn open(&self, program: &str, _args: &[String], _timeout: Duration) -> Result<App> {
+        Err(Error::new(
+            ErrorKind::Unsupported,
+            format!("opening {program}: the fake desktop opens nothing"),
+        ))
+    }
+
+    async fn close_window(&self, _app: &App, _title: &str) -> Result<Done> {
+        Ok(Done {
+            method: "fake close".into(),
+        })
+    }
+
+    async fn activate_window(&self, _app: &App, _title: &str) -> Result<Done> {
+        Ok(Done {
+            method: "fake raise".into(),
+        })
+    }
+}
+
+fn args(v: Value) -> Option<JsonObject> {
+    match v {
+        Value::Object(o) => Some(o),
+        _ => None,
+    }
+}
+
+fn text(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect()
+}
+
+fn kind(r: &CallToolResult) -> String {
+    r.structured_content
+        .as_ref()
+        .and_then(|s| s["error"]["kind"].as_str())
+        .unwrap_or("")
+        .to_owned()
+}
+
+fn server() -> Server<Fake> {
+    Server::new(Arc::new(Fake::default()))
+}
+
+async fn ok(s: &Server<Fake>, tool: &str, a: Value) -> CallToolResult {
+    let r = s.call(tool, args(a.clone())).await;
+    assert_eq!(r.is_error, Some(false), "{tool} {a}: {}", text(&r));
+    r
+}
+
+#[tokio::test]
+async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
+    let s = server();
+    let cases = [
+        ("get_applications", json!({"x": 1})),
+        ("get_window_tree", json!({"app": 1})),
+        ("find_elements", json!({})),
+        ("click_element", json!({"target": "e1", "click": "middle"})),
+        ("type_into_element", json!({"target": "e1", "text": ""})),
+        ("press_key", json!({"key": "Return"})),
+        ("set_value", json!({"value": "1"})),
+        ("select_option", json!({"target": "e1", "option": ""})),
+        ("set_selected", json!({"target": "e1", "selected": 1})),
+        ("scroll_element", json!({"target": "e1", "amount": 51})),
+        ("invoke_element", json!({"target": "e1", "action": " "})),
+        ("activate_element", json!({"target": ""})),
+        ("close_window", json!({})),
+        ("open_application", json!({"program": ""})),
+        (
+            "wait_for_change",
+            json!({"app": "fake", "timeout_ms": 999_999_999}),
+        ),
+        (
+            "wait_for_element",
+            json!({"app": "fake", "selector": "x", "condition": "has_state"}),
+        ),
+        ("capture_screenshot", json!({"app": ["fake"]})),
+    ];
+    for (tool, a) in cases {
+        let r = s.call(tool, args(a.clone())).await;
+        assert_eq!(r.is_error, Some(true), "{tool} {a}: {}", text(&r));
+        assert_eq!(kind(&r), "bad_argument", "{tool} {a}: {}", text(&r));
+        ok(&s, "get_applications", json!({})).await;
+    }
+    // No arguments at all is an empty object.
+    let r = s.call("click_element", None).await;
+    assert!(text(&r).contains("missing field `target`"), "{}", text(&r));
+}
+
+#[tokio::test]
+async fn a_click_answers_with_its_diff_and_the_token_sizes() {
+    let s = server();
+    let tree = text(&ok(&s, "get_window_tree", json!({"app": "fake"})).await);
+    assert!(tree.contains("[e3] check box \"Agree\""), "{tree}");
+    let r = ok(&s, "click_element", json!({"target": "e3"})).await;
+    let j = r.structured_content.as_ref().expect("structured");
+    assert_eq!(
+        j["ui_diff"].as_str().map(|d| d.lines().nth(1)),
+        Some(Some(
+            "~ [e3] check box \"Agree\" in [e2] frame \"Main\" | checked: false -> true"
+        )),
+        "{j}"
+    );
+    assert_eq!(j["has_ui_changes"], true);
+    assert_eq!(j["counts"]["modified"], 1);
+    assert_eq!(
+        j["target"],
+        json!({"ref": "e3", "role": "check box", "name": "Agree"})
+    );
+    assert_eq!(j["method"], "fake action");
+    assert!(j["diff_tokens"].as_u64() > Some(0));
+    assert!(j["tree_tokens"].as_u64() > j["diff_tokens"].as_u64(), "{j}");
+    assert_eq!(j["settle_capped"], false, "the poll saw the change: {j}");
+    // A selector, limited to the application.
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:check box", "app": "fake", "settle": "none"}),
+    )
+    .await;
+    assert!(text(&r).contains("checked: true -> false"), "{}", text(&r));
+    // Errors name what was asked.
+    let r = s
+        .call("click_element", args(json!({"target": "e99"})))
+        .await;
+    assert_eq!(kind(&r), "unknown_ref");
+    let r = s
+        .call(
+            "click_element",
+            args(json!({"target": "role:push button", "app": "fake"})),
+        )
+        .await;
+    assert_eq!(kind(&r), "ambiguous");
+    assert!(
+        text(&r).contains("`role:push button` matches 2"),
+        "{}",
+        text(&r)
+    );
+}
+
+#[tokio::test]
+async fn a_hung_application_is_a_timeout_and_the_server_keeps_serving() {
+    let s = server().with_call_limit(Duration::from_millis(300));
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let started = Instant::now();
+    let r = s
+        .call(
+            "click_element",
+            args(json!({"target": "name:Hang", "app": "fake"})),
+        )
+        .await;
+    assert_eq!(kind(&r), "timeout", "{}", text(&r));
+    assert!(started.elapsed() < Duration::from_secs(2));
+    assert!(
+        text(&r).contains("the server keeps serving"),
+        "{}",
+        text(&r)
+    );
+    ok(&s, "find_elements", json!({"selector": "name:Agree"})).await;
+}
+
+#[tokio::test]
+async fn a_panic_is_an_internal_error_and_the_server_keeps_serving() {
+    let s = server();
+    let r = s
+        .call(
+            "click_element",
+            args(json!({"target": "name:Panic", "app": "fake"})),
+        )
+        .await;
+    assert_eq!(kind(&r), "internal", "{}", text(&r));
+    ok(
+        &s,
+        "click_element",
+        json!({"target": "name:Agree", "settle": "none"}),
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn each_client_has_its_own_refs_and_none_waits_for_another() {
+    let backend = Arc::new(Fake::default());
+    let a = Server::new(Arc::clone(&backend)).with_call_limit(Duration::from_secs(2));
+    let b = Server::new(Arc::clone(&backend));
+    ok(&a, "get_window_tree", json!({"app": "fake"})).await;
+    // Client b starts its own ref numbering, from e1.
+    let tree = text(&ok(&b, "get_window_tree", json!({"app": "fake"})).await);
+    assert!(tree.contains("[e1] application \"fake\""), "{tree}");
+    // a is stuck on a hung application; b goes on.
+    let stuck = a.call("click_element", args(json!({"target": "name:Hang"})));
+    let other = async {
+        let started = Instant::now();
+        ok(
+            &b,
+            "click_element",
+            json!({"target": "e3", "settle": "none"}),
+        )
+        .await;
+        started.elapsed()
+    };
+    let (stuck, took) = tokio::join!(stuck, other);
+    assert_eq!(kind(&stuck), "timeout");
+    assert!(took < Duration::from_secs(1), "b waited {took:?}");
+    // a never saw e3 change through its own session, but its refs are intact.
+    let r = ok(&a, "find_elements", json!({"selector": "e3"})).await;
+    assert!(
+        text(&r).contains("[e3] check box \"Agree\" (checked)"),
+        "{}",
+        text(&r)
+    );
+}
+
+#[tokio::test]
+async fn typed_passwords_never_come_back() {
+    let s = server();
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let r = ok(
+        &s,
+        "type_into_element",
+        json!({"target": "name:Password", "app": "fake", "text": "hunter2", "settle": "none",
+               "include_tree_after_action": true}),
+    )
+    .await;
+    let all = serde_json::to_string(&r).expect("json");
+    assert!(!all.contains("hunter2"), "{all}");
+    assert!(text(&r).contains("\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}\u{2022}"));
+    for (tool, a) in [
+        ("get_window_tree", json!({"app": "fake"})),
+        ("find_elements", json!({"selector": "role:password text"})),
+    ] {
+        let all = serde_json::to_string(&ok(&s, tool, a).await).expect("json");
+        assert!(!all.contains("hunter2"), "{tool}: {all}");
+    }
+    // Text of other entries is shown as it is.
+    let r = ok(
+        &s,
+        "type_into_element",
+        json!({"target": "name:Notes", "text": "hello", "settle": "none"}),
+    )
+    .await;
+    assert!(text(&r).contains("\"hello\""), "{}", text(&r));
+}
+
+#[tokio::test]
+async fn screenshots_are_png_image_content() {
+    let s = server();
+    let r = ok(&s, "capture_screenshot", json!({"app": "fake"})).await;
+    let image = r
+        .content
+        .iter()
+        .find_map(|c| c.as_image())
+        .expect("an image");
+    assert_eq!(image.mime_type, "image/png");
+    let j = r.structured_content.as_ref().expect("structured");
+    assert_eq!(j["area"], json!([10, 10, 100, 20]));
+}
+
+#[tokio::test]
+async fn window_tools_answer_with_diffs() {
+    let s = server();
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let r = ok(
+        &s,
+        "close_window",
+        json!({"app": "fake", "window": "main", "settle": "none"}),
+    )
+    .await;
+    assert!(text(&r).contains("via fake close"), "{}", text(&r));
+    let r = ok(
+        &s,
+        "activate_element",
+        json!({"target": "name:Agree", "settle": "fixed:10"}),
+    )
+    .await;
+    assert!(text(&r).contains("No UI changes detected"), "{}", text(&r));
+    let r = s
+        .call("open_application", args(json!({"program": "gedit"})))
+        .await;
+    assert_eq!(kind(&r), "unsupported", "{}", text(&r));
+}
