@@ -36,3 +36,17 @@ echo
 echo "== capture time: uidelta against pyatspi on real applications (about 2 minutes)"
 echo
 cargo run --release -q -p uidelta-bench --bin capture
+
+# The delta loop on a scripted task of 38 real actions (gtk3-widget-factory,
+# gtk3-demo, the fixture): tokens of the full tree after every step against one
+# full tree plus the diffs. Then settle latency of immediate actions, auto
+# settle against a fixed 1500 ms sleep, and the fixture's late dialog.
+need_packages python3-gi gir1.2-gtk-3.0
+echo
+echo "== token study: full loop against delta loop (under a minute)"
+echo
+cargo run --release -q -p uidelta-bench --bin tokens
+echo
+echo "== settle latency: auto settle against a fixed 1500 ms sleep (about 5 minutes)"
+echo
+cargo run --release -q -p uidelta-bench --bin settle

@@ -1,0 +1,531 @@
+//! Token study: what an agent pays to know what its actions changed, on a
+//! scripted task over real applications, when it re-reads the full tree
+//! after every step ("full loop") against reading one full tree and then
+//! only the diff of each step ("delta loop").
+//!
+//! `cargo run --release -p uidelta-bench --bin tokens`
+//!
+//! Starts a private virtual desktop (Xvfb, session bus, accessibility bus)
+//! and runs a fixed task of 38 real actions through the engine
+//! (`Session::act`, auto settle, default options): 29 on
+//! gtk3-widget-factory (check boxes, entries, spin buttons, sliders, radio
+//! and toggle buttons, notebook tabs, a list row, the gear menu, the About
+//! dialog, and two switches of the window's page), then 4 on gtk3-demo and
+//! 5 on the fixture application. Each application is launched when the task
+//! first needs it, so that its window is on top for the few actions that
+//! fall back to a synthesized click. Every target is found by a selector on
+//! the latest tree; a failing action stops the run with a message naming
+//! the step.
+//!
+//! Per step it records the tokens (o200k) and bytes of the diff text the
+//! action returned and of the full tree text of the application after the
+//! step, the settle time, whether the diff contains the change the step is
+//! expected to make, and whether any element that was in the tree before
+//! and after the step changed its ref. Totals: the full loop is every
+//! application's first full tree plus the full tree after every step; the
+//! delta loop is the same first trees plus every diff. Prints markdown on
+//! stdout; every diff goes to stderr as the task runs.
+
+use std::collections::HashMap;
+use std::process::ExitCode;
+
+use uidelta_backend::Action;
+use uidelta_engine::{ActOptions, Session};
+use uidelta_linux::Linux;
+use uidelta_render::size;
+use uidelta_testkit::Desktop;
+
+#[allow(dead_code)]
+mod live;
+
+use live::{Fallible, DEMO, FACTORY, FIXTURE, FIXTURE_NAME};
+
+/// What one step does.
+#[derive(Clone, Copy)]
+enum Do {
+    Click,
+    Type(&'static str),
+    SetValue(&'static str),
+    Select,
+}
+
+impl Do {
+    fn action(self) -> Action {
+        match self {
+            Do::Click => Action::Click,
+            Do::Type(t) => Action::Type(t.into()),
+            Do::SetValue(v) => Action::SetValue(v.into()),
+            Do::Select => Action::SetSelected(true),
+        }
+    }
+
+    fn label(self) -> String {
+        match self {
+            Do::Click => "click".into(),
+            Do::Type(t) => format!("type {t:?}"),
+            Do::SetValue(v) => format!("set value {v:?}"),
+            Do::Select => "select".into(),
+        }
+    }
+}
+
+/// One step of the task.
+struct Step {
+    /// The application's name on the accessibility bus.
+    app: &'static str,
+    /// What the step is for, in the table.
+    what: &'static str,
+    /// Selector of the target, searched in `app` only.
+    target: &'static str,
+    act: Do,
+    /// Lines the diff must contain for the step to count as seen: each entry
+    /// is pieces separated by ` … ` that must appear on one line, in order.
+    expect: &'static [&'static str],
+}
+
+const fn step(
+    app: &'static str,
+    what: &'static str,
+    target: &'static str,
+    act: Do,
+    expect: &'static [&'static str],
+) -> Step {
+    Step {
+        app,
+        what,
+        target,
+        act,
+        expect,
+    }
+}
+
+/// The task. Selectors describe the element as the latest tree shows it
+/// (state included), never by ref.
+#[rustfmt::skip]
+const TASK: &[Step] = &[
+    // gtk3-widget-factory, page 1.
+    step(FACTORY, "tick a check box", "role:check box && name:checkbutton && state:enabled && !state:checked", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "untick another check box", "role:check box && name:checkbutton && state:enabled && nth:-1", Do::Click, &["checked: true -> false"]),
+    step(FACTORY, "type into an entry", "role:text && value:entry && state:enabled", Do::Type(" world"), &["\"entry world\""]),
+    step(FACTORY, "type into the search entry", "role:text && state:editable && state:enabled && state:showing && value:\"\"", Do::Type("invoices 2024"), &["\"invoices 2024\""]),
+    step(FACTORY, "set the spin button", "role:spin button && state:enabled && state:showing", Do::SetValue("42"), &["spin button … \"50\" -> \"42\""]),
+    step(FACTORY, "move a slider", "role:slider && state:enabled && state:showing && nth:0", Do::SetValue("75"), &["slider … \"50\" -> \"75\""]),
+    step(FACTORY, "pick a radio button", "role:radio button && name:radiobutton && state:enabled && !state:checked", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "press a toggle button", "role:toggle button && name:togglebutton && state:enabled && !state:checked", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "switch a notebook to page 2", "role:page tab && name:page 2 && nth:0", Do::Select, &["\"page 2\" … selected: false -> true"]),
+    step(FACTORY, "switch another notebook to page 3", "role:page tab && name:page 3 && nth:1", Do::Select, &["\"page 3\" … selected: false -> true"]),
+    step(FACTORY, "set the combo box entry", "role:text && value:comboboxentry && state:enabled", Do::SetValue("Mickey Mouse"), &["-> \"Mickey Mouse\""]),
+    step(FACTORY, "select a list row", "role:table cell && name:Otto", Do::Select, &["\"Otto\" … selected: false -> true"]),
+    step(FACTORY, "open the gear menu", "role:toggle button && name:Menu", Do::Click, &["\"Menu\" … checked: false -> true", "panel … showing: false -> true"]),
+    step(FACTORY, "open About Widget Factory", "role:push button && name:About Widget Factory", Do::Click, &["dialog \"About GTK Widget Factory\" … (opened)"]),
+    step(FACTORY, "show the credits", "role:toggle button && name:Credits", Do::Click, &["\"Credits\" … checked: false -> true"]),
+    step(FACTORY, "close the About dialog", "role:dialog >> role:push button && name:Close", Do::Click, &["(closed)"]),
+    step(FACTORY, "go to Page 2", "role:radio button && name:Page 2", Do::Click, &["\"Page 2\" … checked: false -> true"]),
+    // gtk3-widget-factory, page 2.
+    step(FACTORY, "set a spin button", "role:spin button && state:enabled && state:showing && nth:0", Do::SetValue("7"), &["-> \"7\""]),
+    step(FACTORY, "set the volume", "role:slider && name:Volume", Do::SetValue("0.8"), &["slider \"Volume\" … \"0.5\" -> \"0.8\""]),
+    step(FACTORY, "switch a list row on", "role:list item >> role:toggle button", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "move a list row's slider", "role:list item >> role:slider", Do::SetValue("80"), &["slider … -> \"80\""]),
+    step(FACTORY, "collapse the expander", "role:toggle button && name:Expander", Do::Click, &["expanded: true -> false"]),
+    step(FACTORY, "expand it again", "role:toggle button && name:Expander", Do::Click, &["expanded: false -> true"]),
+    step(FACTORY, "go back to Page 1", "role:radio button && name:Page 1", Do::Click, &["\"Page 1\" … checked: false -> true"]),
+    // gtk3-widget-factory, page 1 again.
+    step(FACTORY, "untick the check box", "role:check box && name:checkbutton && state:enabled && state:checked", Do::Click, &["checked: true -> false"]),
+    step(FACTORY, "reset the spin button", "role:spin button && state:enabled && state:showing", Do::SetValue("50"), &["spin button … -> \"50\""]),
+    step(FACTORY, "switch the first notebook back", "role:page tab && name:page 1 && nth:0", Do::Select, &["\"page 1\" … selected: false -> true"]),
+    step(FACTORY, "type more into the search entry", "role:text && value:\"invoices 2024\"", Do::Type(" q3"), &["\"invoices 2024 q3\""]),
+    step(FACTORY, "release the toggle button", "role:toggle button && name:togglebutton && state:enabled && state:checked && nth:0", Do::Click, &["checked: true -> false"]),
+    // gtk3-demo.
+    step(DEMO, "choose the Button Boxes demo", "role:table cell && name:Button Boxes", Do::Select, &["frame \"Button Boxes\""]),
+    step(DEMO, "show its source", "role:page tab && name:Source", Do::Select, &["\"Source\" … selected: false -> true"]),
+    step(DEMO, "back to its description", "role:page tab && name:Info", Do::Select, &["\"Info\" … selected: false -> true"]),
+    step(DEMO, "choose the Combo Boxes demo", "role:table cell && name:Combo Boxes", Do::Select, &["frame \"Combo Boxes\" … \"Button Boxes\" -> \"Combo Boxes\""]),
+    // The fixture.
+    step(FIXTURE_NAME, "click Count", "role:push button && name:Count", Do::Click, &["\"Count: 0\" -> \"Count: 1\""]),
+    step(FIXTURE_NAME, "tick Remember me", "role:check box && name:Remember me", Do::Click, &["checked: false -> true"]),
+    step(FIXTURE_NAME, "type a note", "role:text && name:Notes", Do::Type("call Bob"), &["\"call Bob\""]),
+    step(FIXTURE_NAME, "open the details (a late dialog)", "role:push button && name:Open details", Do::Click, &["dialog \"Details\" … (opened)", "label \"Field 5\"", "push button \"Close\""]),
+    step(FIXTURE_NAME, "close the details", "role:dialog >> role:push button && name:Close", Do::Click, &["(closed)"]),
+];
+
+/// What one step measured.
+struct Row {
+    app: &'static str,
+    what: &'static str,
+    act: String,
+    target: String,
+    diff_tokens: usize,
+    diff_bytes: usize,
+    full_tokens: usize,
+    full_bytes: usize,
+    counts: String,
+    settle_ms: u64,
+    capped: bool,
+    seen: bool,
+    /// The diff leaves added elements out (`+ ... and 5 more combo box`,
+    /// `... 50 more nodes under [e307]`): an agent that needs them reads
+    /// the tree.
+    elides: bool,
+    missing: Vec<&'static str>,
+    refs_moved: usize,
+    /// Elements that were in an earlier tree, left, and came back in this
+    /// step's tree (same platform identity) under a new ref.
+    new_refs: usize,
+    app_switch: Option<String>,
+}
+
+/// An application's first full tree, read once in both loops.
+struct First {
+    app: &'static str,
+    tokens: usize,
+    bytes: usize,
+    nodes: usize,
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("token study failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn run() -> Fallible<()> {
+    if let Some(arg) = std::env::args().nth(1) {
+        if arg == "-h" || arg == "--help" {
+            println!("usage: tokens (no options; markdown on stdout, diffs on stderr)");
+            return Ok(());
+        }
+        return Err(format!("unknown argument `{arg}` (try --help)").into());
+    }
+    live::require(&[
+        (FACTORY, "gtk-3-examples"),
+        (DEMO, "gtk-3-examples"),
+        ("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0"),
+    ])?;
+    let machine_start = live::machine();
+    let desktop = Desktop::start()?;
+    eprintln!("desktop {} up", desktop.display());
+    let rt = live::runtime()?;
+    let (firsts, rows) = rt.block_on(task(&desktop))?;
+    drop(rt);
+    // Dropping the desktop stops the applications, the buses and Xvfb.
+    drop(desktop);
+    print_report(&firsts, &rows, &machine_start, &live::machine());
+    Ok(())
+}
+
+async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
+    let mut session = live::session(desktop).await?;
+    let mut firsts: Vec<First> = Vec::new();
+    let mut rows = Vec::new();
+    // Platform identity -> the ref it had when last seen.
+    let mut known: HashMap<String, String> = HashMap::new();
+    for (n, step) in TASK.iter().enumerate() {
+        let n = n + 1;
+        if !firsts.iter().any(|f| f.app == step.app) {
+            let program = if step.app == FIXTURE_NAME {
+                FIXTURE
+            } else {
+                step.app
+            };
+            live::launch(desktop, program, step.app)?;
+            let idx = live::wait_stable(&mut session, step.app).await?;
+            let text = live::tree_text(&session, idx);
+            let s = size(&text);
+            eprintln!(
+                "== {}: first full tree, {} nodes, {} tokens",
+                step.app,
+                session.scopes()[idx].view.len(),
+                s.tokens
+            );
+            known.extend(identities(&session, idx));
+            firsts.push(First {
+                app: step.app,
+                tokens: s.tokens,
+                bytes: s.bytes,
+                nodes: session.scopes()[idx].view.len(),
+            });
+        }
+        let idx = live::scope_of(&session, step.app)?;
+        let before = identities(&session, idx);
+        let selector = format!("app:{} >> {}", step.app, step.target);
+        let acted = live::act(
+            &mut session,
+            &selector,
+            &step.act.action(),
+            &ActOptions::default(),
+        )
+        .await
+        .map_err(|e| format!("step {n} ({}): {e}", step.what))?;
+        let after = identities(&session, idx);
+        let refs_moved = before
+            .iter()
+            .filter(|(id, r)| after.get(*id).is_some_and(|a| a != *r))
+            .count();
+        let new_refs = after
+            .iter()
+            .filter(|(id, r)| !before.contains_key(*id) && known.get(*id).is_some_and(|k| k != *r))
+            .count();
+        known.extend(after);
+        let mut diff = live::diff_text(&acted.diff);
+        let app_switch = acted.app_switch.as_ref().map(|(app, d)| {
+            diff.push_str(&format!("# app switch: {}\n", app.name));
+            diff.push_str(&live::diff_text(d));
+            app.name.clone()
+        });
+        let full = live::tree_text(&session, idx);
+        let (d, f) = (size(&diff), size(&full));
+        let missing: Vec<&'static str> = step
+            .expect
+            .iter()
+            .copied()
+            .filter(|e| !has_line(&diff, e))
+            .collect();
+        let c = acted.diff.counts();
+        eprintln!(
+            "== step {n}: {} ({} {}): diff {} tokens, full tree {} tokens{}",
+            step.what,
+            step.act.label(),
+            acted.target.r#ref,
+            d.tokens,
+            f.tokens,
+            if missing.is_empty() {
+                String::new()
+            } else {
+                format!("; EXPECTED BUT MISSING: {missing:?}")
+            }
+        );
+        eprint!("{diff}");
+        rows.push(Row {
+            app: step.app,
+            what: step.what,
+            act: step.act.label(),
+            target: if acted.target.name.is_empty() {
+                format!("[{}] {}", acted.target.r#ref, acted.target.role)
+            } else {
+                format!(
+                    "[{}] {} {:?}",
+                    acted.target.r#ref, acted.target.role, acted.target.name
+                )
+            },
+            diff_tokens: d.tokens,
+            diff_bytes: d.bytes,
+            full_tokens: f.tokens,
+            full_bytes: f.bytes,
+            counts: format!("+{} -{} ~{}", c.added, c.removed, c.modified),
+            settle_ms: acted.diff.settle_ms.unwrap_or(0),
+            capped: acted.settled.capped,
+            seen: missing.is_empty(),
+            elides: elides_added(&diff),
+            missing,
+            refs_moved,
+            new_refs,
+            app_switch,
+        });
+    }
+    Ok((firsts, rows))
+}
+
+/// Whether a diff text leaves added elements out: a churn or root-count
+/// line on the added side, or the budget cutting an added subtree.
+fn elides_added(text: &str) -> bool {
+    text.lines().any(|l| {
+        l.starts_with("+ ... ") || (l.starts_with("  ") && l.contains(" more nodes under ["))
+    })
+}
+
+/// Whether one line of `text` contains the ` … `-separated pieces of
+/// `wanted`, in order.
+fn has_line(text: &str, wanted: &str) -> bool {
+    text.lines().any(|line| {
+        let mut rest = line;
+        wanted.split(" … ").all(|piece| match rest.find(piece) {
+            Some(at) => {
+                rest = &rest[at + piece.len()..];
+                true
+            }
+            None => false,
+        })
+    })
+}
+
+/// Platform identity -> ref of every node of scope `idx` that has one.
+fn identities(session: &Session<Linux>, idx: usize) -> HashMap<String, String> {
+    let l = &session.scopes()[idx];
+    let t = l.view.tree();
+    t.ids()
+        .filter_map(|id| {
+            let identity = t.node(id).identity.clone()?;
+            Some((identity, l.refs.get(id).to_string()))
+        })
+        .collect()
+}
+
+fn pct(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        100.0 * part as f64 / whole as f64
+    }
+}
+
+fn print_report(firsts: &[First], rows: &[Row], machine_start: &str, machine_end: &str) {
+    let first_tokens: usize = firsts.iter().map(|f| f.tokens).sum();
+    let first_bytes: usize = firsts.iter().map(|f| f.bytes).sum();
+    let full_tokens: usize = rows.iter().map(|r| r.full_tokens).sum();
+    let full_bytes: usize = rows.iter().map(|r| r.full_bytes).sum();
+    let diff_tokens: usize = rows.iter().map(|r| r.diff_tokens).sum();
+    let diff_bytes: usize = rows.iter().map(|r| r.diff_bytes).sum();
+    let full_loop = first_tokens + full_tokens;
+    let delta_loop = first_tokens + diff_tokens;
+    let full_loop_bytes = first_bytes + full_bytes;
+    let delta_loop_bytes = first_bytes + diff_bytes;
+    let apps: Vec<&str> = firsts.iter().map(|f| f.app).collect();
+
+    println!("## Tokens");
+    println!();
+    println!(
+        "{} steps over {} (o200k tokens of the text formats).",
+        rows.len(),
+        apps.join(", ")
+    );
+    println!();
+    println!("| | tokens | bytes |");
+    println!("|---|---:|---:|");
+    for f in firsts {
+        println!(
+            "| first full tree of {} ({} nodes) | {} | {} |",
+            f.app, f.nodes, f.tokens, f.bytes
+        );
+    }
+    println!(
+        "| **full loop**: first trees + the full tree after each of {} steps | {} | {} |",
+        rows.len(),
+        full_loop,
+        full_loop_bytes
+    );
+    println!(
+        "| **delta loop**: first trees + the diff of each step | {} | {} |",
+        delta_loop, delta_loop_bytes
+    );
+    println!(
+        "| **delta loop ÷ full loop** (target < 5%) | **{:.1}%** | {:.1}% |",
+        pct(delta_loop, full_loop),
+        pct(delta_loop_bytes, full_loop_bytes)
+    );
+    let eliding: Vec<&Row> = rows.iter().filter(|r| r.elides).collect();
+    let reread: usize = eliding.iter().map(|r| r.full_tokens).sum();
+    let reread_bytes: usize = eliding.iter().map(|r| r.full_bytes).sum();
+    println!(
+        "| delta loop, plus the full tree after each of the {} diffs that leave added elements \
+         out | {} ({:.1}%) | {} ({:.1}%) |",
+        eliding.len(),
+        delta_loop + reread,
+        pct(delta_loop + reread, full_loop),
+        delta_loop_bytes + reread_bytes,
+        pct(delta_loop_bytes + reread_bytes, full_loop_bytes)
+    );
+    println!(
+        "| diffs ÷ full trees after the steps (first trees left out of both) | {:.1}% | {:.1}% |",
+        pct(diff_tokens, full_tokens),
+        pct(diff_bytes, full_bytes)
+    );
+    let per_step: Vec<f64> = rows
+        .iter()
+        .map(|r| pct(r.diff_tokens, r.full_tokens))
+        .collect();
+    println!(
+        "| median step: diff ÷ full tree | {:.1}% | |",
+        live::percentile(&per_step, 50.0)
+    );
+    // The biggest diffs, as a share of all diff tokens.
+    let mut big: Vec<&Row> = rows.iter().collect();
+    big.sort_by_key(|r| std::cmp::Reverse(r.diff_tokens));
+    let top: Vec<&Row> = big.iter().take(2).copied().collect();
+    let top_tokens: usize = top.iter().map(|r| r.diff_tokens).sum();
+    let top_full: usize = top.iter().map(|r| r.full_tokens).sum();
+    println!(
+        "| without the 2 largest diffs ({}): delta ÷ full | {:.1}% | |",
+        top.iter().map(|r| r.what).collect::<Vec<_>>().join(", "),
+        pct(delta_loop - top_tokens, full_loop - top_full)
+    );
+    println!();
+    println!("Per application:");
+    println!();
+    println!("| app | steps | first full tree | full loop | delta loop | delta ÷ full |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for f in firsts {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.app == f.app).collect();
+        let full = f.tokens + mine.iter().map(|r| r.full_tokens).sum::<usize>();
+        let delta = f.tokens + mine.iter().map(|r| r.diff_tokens).sum::<usize>();
+        println!(
+            "| {} | {} | {} | {full} | {delta} | {:.1}% |",
+            f.app,
+            mine.len(),
+            f.tokens,
+            pct(delta, full)
+        );
+    }
+    println!();
+    let seen = rows.iter().filter(|r| r.seen).count();
+    let moved: usize = rows.iter().map(|r| r.refs_moved).sum();
+    let capped = rows.iter().filter(|r| r.capped).count();
+    let new_refs: usize = rows.iter().map(|r| r.new_refs).sum();
+    let settle: Vec<f64> = rows.iter().map(|r| r.settle_ms as f64).collect();
+    println!(
+        "Expected change in the diff: {seen} of {} steps. Elements present before and after a \
+         step whose ref changed: {moved}. Elements that left the tree and came back (same \
+         platform identity) under a new ref: {new_refs}. Settle (auto): median {:.0} ms, p95 {:.0} ms, max {:.0} \
+         ms; cap hit in {capped} steps.",
+        rows.len(),
+        live::percentile(&settle, 50.0),
+        live::percentile(&settle, 95.0),
+        live::percentile(&settle, 100.0),
+    );
+    println!();
+    println!("| step | app | action | target | diff | diff tokens | full tree tokens | diff bytes | full tree bytes | settle ms | expected change |");
+    println!("|---:|---|---|---|---|---:|---:|---:|---:|---:|---|");
+    for (i, r) in rows.iter().enumerate() {
+        let mut expected = if r.seen {
+            "yes".to_string()
+        } else {
+            format!("**missing** {}", r.missing.join(", "))
+        };
+        if r.refs_moved > 0 {
+            expected.push_str(&format!("; {} refs moved", r.refs_moved));
+        }
+        if r.elides {
+            expected.push_str("; leaves added elements out");
+        }
+        if r.new_refs > 0 {
+            expected.push_str(&format!("; {} came back under new refs", r.new_refs));
+        }
+        if let Some(app) = &r.app_switch {
+            expected.push_str(&format!("; app switch to {app}"));
+        }
+        println!(
+            "| {} | {} | {}: {} | {} | {} | {} | {} | {} | {} | {}{} | {} |",
+            i + 1,
+            r.app,
+            live::cell(r.what),
+            live::cell(&r.act),
+            live::cell(&r.target),
+            r.counts,
+            r.diff_tokens,
+            r.full_tokens,
+            r.diff_bytes,
+            r.full_bytes,
+            r.settle_ms,
+            if r.capped { " (cap)" } else { "" },
+            live::cell(&expected)
+        );
+    }
+    println!(
+        "| | | | | **total** | **{diff_tokens}** | **{full_tokens}** | {diff_bytes} | {full_bytes} | | |"
+    );
+    println!();
+    println!("machine: {machine_start} at the start, {machine_end} at the end");
+}
