@@ -742,14 +742,21 @@ fn handle(t: &Tree, refs: &Refs, n: NodeId) -> Handle {
 
 /// The nearest ancestor that tells an agent where an element is: a named
 /// element that is not mere text (a dialog, a list, a tab, a row). Unnamed
-/// ancestors say nothing (`in [e2] frame`) and are skipped. The root is the
-/// scope itself and never named as context.
+/// ancestors say nothing (`in [e2] frame`) and are skipped, and so is an
+/// application's main window. The root is the scope itself and never named
+/// as context.
 fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
     t.ancestors(n)
         .take_while(|&p| p != NodeId::ROOT)
         .find(|&p| {
             let d = t.node(p);
-            !d.name.is_empty() && !matches!(d.role, Role::Label | Role::Static | Role::Text)
+            // An application's main window is where everything is; naming it
+            // on every line says nothing. Dialogs and popups do say something.
+            let main_window =
+                t.parent(p) == Some(NodeId::ROOT) && matches!(d.role, Role::Frame | Role::Window);
+            !main_window
+                && !d.name.is_empty()
+                && !matches!(d.role, Role::Label | Role::Static | Role::Text)
         })
         .map(|p| handle(t, refs, p))
 }

@@ -96,6 +96,10 @@ pub struct Acted {
     /// its tree (everything added, as first seen, or against the last
     /// snapshot of it).
     pub app_switch: Option<(App, Diff)>,
+    /// Changes found before the action, since the last result (an animation
+    /// that finished late, another program's doing): reported here rather
+    /// than lost, each with its application.
+    pub earlier: Vec<(App, Diff)>,
 }
 
 /// A gone ref's last words.
@@ -112,6 +116,8 @@ pub struct Session<B: Backend> {
     table: RefTable,
     scopes: Vec<Latest>,
     gone: HashMap<Ref, GoneRef>,
+    /// Changes seen while re-reading before an action, not yet reported.
+    unreported: Vec<(App, Diff)>,
 }
 
 /// What to wait for in [`Session::wait_for_element`].
@@ -136,6 +142,7 @@ impl<B: Backend> Session<B> {
             table: RefTable::new(),
             scopes: Vec::new(),
             gone: HashMap::new(),
+            unreported: Vec::new(),
         }
     }
 
@@ -328,7 +335,11 @@ impl<B: Backend> Session<B> {
                 continue;
             }
             match self.refresh(idx).await {
-                Ok(_) => {}
+                Ok(d) => {
+                    if d.has_changes() {
+                        self.unreported.push((self.scopes[idx].app.clone(), d));
+                    }
+                }
                 // An application that exited must not block acting on others.
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
                     let id = self.scopes[idx].app.id.clone();
@@ -468,6 +479,7 @@ impl<B: Backend> Session<B> {
             diff: d,
             settled,
             app_switch,
+            earlier: std::mem::take(&mut self.unreported),
         })
     }
 

@@ -320,3 +320,36 @@ fn waits_refs_that_went_away_and_ambiguous_selectors() {
         assert!(err.to_string().contains("at column"), "{err}");
     });
 }
+
+#[test]
+fn changes_that_came_late_are_reported_with_the_next_action() {
+    use uidelta_engine::Settle;
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let no_wait = ActOptions {
+            settle: Settle::None,
+            ..ActOptions::default()
+        };
+        // The slow counter changes 700 ms later, after this call returned.
+        s.act("name:Slow count", &Action::Click, &no_wait)
+            .await
+            .expect("click");
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        let acted = s
+            .act("name:Remember me", &Action::Click, &ActOptions::default())
+            .await
+            .expect("click");
+        assert_eq!(acted.earlier.len(), 1, "{:?}", acted.earlier);
+        let earlier = text(&acted.earlier[0].1);
+        assert!(
+            earlier.contains("| name: \"Count: 0\" -> \"Count: 1\""),
+            "{earlier}"
+        );
+        assert!(
+            text(&acted.diff).contains("check box \"Remember me\" | checked: false -> true"),
+            "{}",
+            text(&acted.diff)
+        );
+    });
+}

@@ -165,6 +165,16 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
         "tree_tokens": tree_tokens,
     });
     if shown.diff {
+        let mut earlier = Vec::new();
+        for (app, d) in &acted.earlier {
+            let t = diff_text(d, &DiffOptions::default());
+            text.push_str(&format!(
+                "# changed before this action, in {}:\n{t}",
+                app.label()
+            ));
+            earlier.push(json!({"app": app_json(app), "ui_diff": t}));
+        }
+        json["earlier_changes"] = Value::Array(earlier);
         text.push_str(&diff);
         let counts = d.counts();
         json["ui_diff"] = Value::String(diff);

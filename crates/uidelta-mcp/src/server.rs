@@ -669,6 +669,7 @@ impl<B: Backend + 'static> Inner<B> {
             diff,
             settled,
             app_switch: None,
+            earlier: Vec::new(),
         }))
     }
 

@@ -215,9 +215,7 @@ async fn a_click_answers_with_its_diff_and_the_token_sizes() {
     let j = r.structured_content.as_ref().expect("structured");
     assert_eq!(
         j["ui_diff"].as_str().map(|d| d.lines().nth(1)),
-        Some(Some(
-            "~ [e3] check box \"Agree\" in [e2] frame \"Main\" | checked: false -> true"
-        )),
+        Some(Some("~ [e3] check box \"Agree\" | checked: false -> true")),
         "{j}"
     );
     assert_eq!(j["has_ui_changes"], true);

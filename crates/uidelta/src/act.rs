@@ -124,6 +124,13 @@ fn print(acted: &Acted, format: Output) -> Result<ExitCode> {
         Output::Json => render::diff_json(&acted.diff),
         Output::Text => {
             let mut out = format!("# {} via {}\n", handle(&acted.target), acted.done.method);
+            for (app, d) in &acted.earlier {
+                out.push_str(&format!(
+                    "# changed before this action, in {}:\n",
+                    app.label()
+                ));
+                out.push_str(&render::diff_text(d, &render::DiffOptions::default()));
+            }
             out.push_str(&render::diff_text(
                 &acted.diff,
                 &render::DiffOptions::default(),
