@@ -16,7 +16,7 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tower_service::Service as _;
 use uidelta_backend::Backend;
 
-use crate::{Error, Server};
+use crate::{Error, LogDir, Server};
 
 /// How [`serve_http`] listens.
 #[derive(Clone, Debug)]
@@ -28,6 +28,8 @@ pub struct HttpOptions {
     /// Accept a non-loopback `addr`, and any `Host` header. Anyone who can
     /// reach the port can then drive the desktop: use a token.
     pub allow_remote: bool,
+    /// Log every action tool call of every client here (see [`LogDir`]).
+    pub log: Option<Arc<LogDir>>,
 }
 
 /// Serves MCP over streamable HTTP on `opts.addr` (any path, e.g.
@@ -65,7 +67,16 @@ pub async fn serve_listener<B: Backend + 'static>(
         config = config.disable_allowed_hosts();
     }
     let service = StreamableHttpService::new(
-        move || Ok(Server::new(Arc::clone(&backend)).with_sessions()),
+        {
+            let log = opts.log.clone();
+            move || {
+                let server = Server::new(Arc::clone(&backend)).with_sessions();
+                Ok(match &log {
+                    Some(log) => server.with_log_dir(Arc::clone(log)),
+                    None => server,
+                })
+            }
+        },
         Arc::new(LocalSessionManager::default()),
         config,
     );
@@ -171,6 +182,7 @@ mod tests {
                 .unwrap_or_else(|_| SocketAddr::from(([0, 0, 0, 0], 0))),
             token: token.map(str::to_owned),
             allow_remote,
+            log: None,
         };
         for (o, ok) in [
             (opts("127.0.0.1:8931", None, false), true),

@@ -19,12 +19,14 @@ use uidelta_backend::Backend;
 
 mod args;
 mod http;
+mod receipt;
 mod reply;
 mod scope;
 mod server;
 pub mod tools;
 
 pub use http::{serve_http, serve_listener, HttpOptions};
+pub use receipt::LogDir;
 pub use reply::ToolError;
 pub use server::Server;
 pub use tools::INSTRUCTIONS;
@@ -53,9 +55,16 @@ pub enum Error {
 
 /// Serves one client on standard input and output until it disconnects.
 /// Nothing else may write to standard output meanwhile.
-pub async fn serve_stdio<B: Backend + 'static>(backend: Arc<B>) -> Result<(), Error> {
+pub async fn serve_stdio<B: Backend + 'static>(
+    backend: Arc<B>,
+    log: Option<Arc<LogDir>>,
+) -> Result<(), Error> {
     warm_up();
-    let running = Server::new(backend)
+    let mut server = Server::new(backend);
+    if let Some(log) = log {
+        server = server.with_log_dir(log);
+    }
+    let running = server
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| Error::Start(e.to_string()))?;

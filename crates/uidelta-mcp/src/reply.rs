@@ -9,6 +9,8 @@ use uidelta_diff::{Diff, Handle};
 use uidelta_engine::Acted;
 use uidelta_render::{count_tokens, diff_text, DiffOptions};
 
+use crate::receipt::Receipt;
+
 /// A tool's failure: an MCP tool error (`isError: true`) whose message the
 /// agent can act on. `kind` lets programs react without parsing it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,6 +95,8 @@ pub struct Reply {
     pub json: Value,
     /// A PNG, sent as MCP image content.
     pub png: Option<Vec<u8>>,
+    /// What an action leaves in the log directory, if there is one.
+    pub receipt: Option<Receipt>,
 }
 
 impl Reply {
@@ -148,6 +152,7 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
     let d = &acted.diff;
     let diff = diff_text(d, &DiffOptions::default());
     let diff_tokens = count_tokens(&diff);
+    let receipt = Receipt::of(d, diff.clone());
     let tree_tokens = count_tokens(tree_after);
     let mut text = format!(
         "# {tool}: {} in {} via {}\n",
@@ -215,6 +220,7 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
         text,
         json,
         png: None,
+        receipt: Some(receipt),
     }
 }
 

@@ -28,6 +28,7 @@ use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
+use crate::receipt::{LogDir, Receipt};
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
 use crate::scope::{
     fingerprint, main_window, notable_states, subtree_text, window_named, window_of,
@@ -54,6 +55,8 @@ struct Inner<B: Backend> {
     backend: Arc<B>,
     session: Mutex<Session<B>>,
     call_limit: Duration,
+    /// Where action receipts go, shared with the server's other clients.
+    log: Option<Arc<LogDir>>,
 }
 
 impl<B: Backend + 'static> Server<B> {
@@ -64,6 +67,7 @@ impl<B: Backend + 'static> Server<B> {
                 session: Mutex::new(Session::new(Arc::clone(&backend))),
                 backend,
                 call_limit: CALL_LIMIT,
+                log: None,
             }),
             sessions: false,
         }
@@ -80,10 +84,26 @@ impl<B: Backend + 'static> Server<B> {
     /// The same server with another limit on how long a call may take
     /// beyond the waits it asks for (60 s by default).
     pub fn with_call_limit(self, limit: Duration) -> Server<B> {
+        let log = self.inner.log.clone();
+        self.rebuilt(limit, log)
+    }
+
+    /// The same server, logging every action tool call into `log`: the diff
+    /// text and a PNG receipt with the changed elements boxed. Share one
+    /// [`LogDir`] between the servers of one process, so that their files
+    /// are numbered in one sequence.
+    pub fn with_log_dir(self, log: Arc<LogDir>) -> Server<B> {
+        let limit = self.inner.call_limit;
+        self.rebuilt(limit, Some(log))
+    }
+
+    /// A fresh session with these settings.
+    fn rebuilt(self, call_limit: Duration, log: Option<Arc<LogDir>>) -> Server<B> {
         let inner = Inner {
             backend: Arc::clone(&self.inner.backend),
             session: Mutex::new(Session::new(Arc::clone(&self.inner.backend))),
-            call_limit: limit,
+            call_limit,
+            log,
         };
         Server {
             inner: Arc::new(inner),
@@ -175,17 +195,38 @@ impl<B: Backend + 'static> Inner<B> {
             .unwrap_or(Duration::ZERO)
             .min(args::MAX_WAIT);
         let limit = self.call_limit + asked;
-        match tokio::time::timeout(limit, self.dispatch(tool, args)).await {
-            Ok(r) => r,
-            Err(_) => Err(ToolError {
-                kind: "timeout",
-                message: format!(
-                    "{tool} did not finish within {} ms; an application may be hung (the server \
-                     keeps serving)",
-                    limit.as_millis()
-                ),
-            }),
+        let mut reply = match tokio::time::timeout(limit, self.dispatch(tool, args)).await {
+            Ok(r) => r?,
+            Err(_) => {
+                return Err(ToolError {
+                    kind: "timeout",
+                    message: format!(
+                        "{tool} did not finish within {} ms; an application may be hung (the \
+                         server keeps serving)",
+                        limit.as_millis()
+                    ),
+                })
+            }
+        };
+        let receipt = reply.receipt.take();
+        if let (Some(log), Some(receipt)) = (&self.log, receipt) {
+            let shot = self.backend.screenshot(None);
+            let shot = async move { shot.await.map_err(|e| e.message) };
+            match log.write(tool, receipt, shot).await {
+                Ok((txt, png)) => {
+                    reply.json["log"] = json!({
+                        "text": txt.to_string_lossy(),
+                        "png": png.to_string_lossy(),
+                    });
+                }
+                Err(e) => {
+                    tracing::warn!(tool, "logging the call into {}: {e}", log.dir().display());
+                    reply.text.push_str(&format!("# log: {e}\n"));
+                    reply.json["log_error"] = Value::String(e);
+                }
+            }
         }
+        Ok(reply)
     }
 
     async fn dispatch(&self, tool: &str, args: JsonObject) -> Result<Reply, ToolError> {
@@ -347,6 +388,7 @@ impl<B: Backend + 'static> Inner<B> {
             text,
             json: json!({ "applications": list }),
             png: None,
+            receipt: None,
         })
     }
 
@@ -397,6 +439,7 @@ impl<B: Backend + 'static> Inner<B> {
             text,
             json,
             png: None,
+            receipt: None,
         })
     }
 
@@ -472,6 +515,7 @@ impl<B: Backend + 'static> Inner<B> {
             text,
             json: json!({"matches": matches, "total": hits.len()}),
             png: None,
+            receipt: None,
         })
     }
 
@@ -701,6 +745,7 @@ impl<B: Backend + 'static> Inner<B> {
                 })).collect::<Vec<_>>(),
             }),
             png: None,
+            receipt: None,
         })
     }
 
@@ -714,6 +759,8 @@ impl<B: Backend + 'static> Inner<B> {
         };
         let tree = scope_tree(&s, &acted.app);
         let mut r = reply::acted("wait_for_change", &acted, &tree, shown);
+        // Not an action: nothing to log.
+        r.receipt = None;
         r.json["timed_out"] = Value::Bool(!acted.diff.has_changes());
         if !acted.diff.has_changes() {
             r.text.push_str(&format!(
@@ -756,6 +803,7 @@ impl<B: Backend + 'static> Inner<B> {
                 "waited_ms": waited,
             }),
             png: None,
+            receipt: None,
         })
     }
 
@@ -812,6 +860,7 @@ impl<B: Backend + 'static> Inner<B> {
                 "mime_type": "image/png",
             }),
             png: Some(png),
+            receipt: None,
         })
     }
 }
@@ -832,11 +881,16 @@ fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts)
 }
 
 fn exited(tool: &str, app: &App) -> Reply {
+    let text = format!(
+        "# {tool}: {} exited (its last window closed)\n",
+        app.label()
+    );
     Reply {
-        text: format!(
-            "# {tool}: {} exited (its last window closed)\n",
-            app.label()
-        ),
+        receipt: Some(Receipt {
+            text: text.clone(),
+            boxes: Vec::new(),
+        }),
+        text,
         json: json!({
             "tool": tool,
             "app": app_json(app),

@@ -10,16 +10,33 @@ use serde_json::{json, Value};
 use uidelta_backend::{
     Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope, Window,
 };
-use uidelta_mcp::Server;
+use uidelta_mcp::{LogDir, Server};
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
 
 /// One application, `fake`, with one window: a check box that clicks
 /// toggle, an entry and a password entry that typing fills, a button whose
-/// action never returns and one whose action panics.
+/// action never returns and one whose action panics, and a toggle button
+/// that shows and hides a label. Its screen is a grey 200x200 PNG.
 #[derive(Default)]
 struct Fake {
     agreed: Mutex<bool>,
     typed: Mutex<(String, String)>,
+    more: Mutex<bool>,
+}
+
+const GREY: [u8; 3] = [90, 90, 90];
+
+/// A `w`x`h` PNG of one colour.
+fn solid_png(w: u32, h: u32, colour: [u8; 3]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let mut e = png::Encoder::new(&mut out, w, h);
+    e.set_color(png::ColorType::Rgb);
+    e.set_depth(png::BitDepth::Eight);
+    let pixels: Vec<u8> = (0..w * h).flat_map(|_| colour).collect();
+    let mut writer = e.write_header().expect("png header");
+    writer.write_image_data(&pixels).expect("png data");
+    writer.finish().expect("png end");
+    out
 }
 
 fn node(role: Role, name: &str, id: u32) -> NodeData {
@@ -71,6 +88,10 @@ impl Backend for Fake {
         b.leaf(password);
         b.leaf(node(Role::PushButton, "Hang", 5));
         b.leaf(node(Role::PushButton, "Panic", 6));
+        b.leaf(node(Role::ToggleButton, "More", 8));
+        if *self.more.lock().unwrap_or_else(|e| e.into_inner()) {
+            b.leaf(node(Role::Label, "Extra", 7));
+        }
         b.close();
         let meta = Meta {
             source: "fake".into(),
@@ -87,6 +108,10 @@ impl Backend for Fake {
             ("Agree", Action::Click) => {
                 let mut agreed = self.agreed.lock().unwrap_or_else(|e| e.into_inner());
                 *agreed = !*agreed;
+            }
+            ("More", Action::Click) => {
+                let mut more = self.more.lock().unwrap_or_else(|e| e.into_inner());
+                *more = !*more;
             }
             ("Notes", Action::Type(t)) => {
                 self.typed.lock().unwrap_or_else(|e| e.into_inner()).0 += t
@@ -112,7 +137,7 @@ impl Backend for Fake {
     }
 
     async fn screenshot(&self, _area: Option<Rect>) -> Result<Vec<u8>> {
-        Ok(b"\x89PNG\r\n\x1a\nfake".to_vec())
+        Ok(solid_png(200, 200, GREY))
     }
 
     async fn open(&self, program: &str, _args: &[String], _timeout: Duration) -> Result<App> {
@@ -394,4 +419,116 @@ async fn window_tools_answer_with_diffs() {
         .call("open_application", args(json!({"program": "gedit"})))
         .await;
     assert_eq!(kind(&r), "unsupported", "{}", text(&r));
+}
+
+/// The colour of pixel (`x`, `y`) of an RGBA `png`.
+fn pixel(png: &[u8], x: usize, y: usize) -> [u8; 3] {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(png))
+        .read_info()
+        .expect("the receipt decodes");
+    let mut buf = vec![0; reader.output_buffer_size().expect("its size")];
+    let info = reader.next_frame(&mut buf).expect("its pixels");
+    assert_eq!(info.color_type, png::ColorType::Rgba);
+    let at = y * info.line_size + x * 4;
+    [buf[at], buf[at + 1], buf[at + 2]]
+}
+
+#[tokio::test]
+async fn the_log_dir_keeps_each_actions_diff_and_a_receipt_with_boxes() {
+    const GREEN: [u8; 3] = [0, 255, 0];
+    const YELLOW: [u8; 3] = [255, 255, 0];
+    const RED: [u8; 3] = [255, 0, 0];
+    let dir = std::env::temp_dir().join(format!("uidelta-mcp-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let log = Arc::new(LogDir::new(&dir));
+    let s = server().with_log_dir(Arc::clone(&log));
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let logged = |n: &str, tool: &str, r: &CallToolResult| {
+        let j = r.structured_content.as_ref().expect("structured");
+        let txt = dir.join(format!("{n}-{tool}.txt"));
+        let png = dir.join(format!("{n}-{tool}.png"));
+        assert_eq!(j["log"]["text"], json!(txt.to_string_lossy()), "{j}");
+        assert_eq!(j["log"]["png"], json!(png.to_string_lossy()), "{j}");
+        let written = std::fs::read_to_string(&txt).expect("the diff text is logged");
+        assert_eq!(Some(written.as_str()), j["ui_diff"].as_str(), "{j}");
+        std::fs::read(&png).expect("the receipt is logged")
+    };
+
+    // Added: boxed green, 3 px inside its bounds (10,70 100x20).
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "name:More", "app": "fake", "settle": "none"}),
+    )
+    .await;
+    assert!(
+        text(&r).contains("+ [") && text(&r).contains("Extra"),
+        "{}",
+        text(&r)
+    );
+    let png = logged("0001", "click_element", &r);
+    for (x, y) in [(10, 70), (12, 72), (109, 89), (60, 71), (10, 80)] {
+        assert_eq!(pixel(&png, x, y), GREEN, "({x}, {y})");
+    }
+    for (x, y) in [(60, 80), (9, 70), (110, 89), (150, 150)] {
+        assert_eq!(pixel(&png, x, y), GREY, "({x}, {y})");
+    }
+
+    // Modified: yellow; removed: red, where it was.
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "name:Agree", "settle": "none"}),
+    )
+    .await;
+    assert_eq!(pixel(&logged("0002", "click_element", &r), 10, 20), YELLOW);
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "name:More", "settle": "none"}),
+    )
+    .await;
+    assert!(text(&r).contains("- ["), "{}", text(&r));
+    assert_eq!(pixel(&logged("0003", "click_element", &r), 10, 70), RED);
+
+    // Password values are in no log file either.
+    let r = ok(
+        &s,
+        "type_into_element",
+        json!({"target": "name:Password", "text": "hunter2", "settle": "none"}),
+    )
+    .await;
+    logged("0004", "type_into_element", &r);
+    for entry in std::fs::read_dir(&dir).expect("the log directory") {
+        let bytes = std::fs::read(entry.expect("an entry").path()).expect("a log file");
+        assert!(!String::from_utf8_lossy(&bytes).contains("hunter2"));
+    }
+    // Only actions are logged; and the counter is the server's, not the client's.
+    ok(&s, "find_elements", json!({"selector": "name:Agree"})).await;
+    let other = server().with_log_dir(Arc::clone(&log));
+    ok(&other, "get_window_tree", json!({"app": "fake"})).await;
+    let r = ok(
+        &other,
+        "click_element",
+        json!({"target": "name:Agree", "settle": "none"}),
+    )
+    .await;
+    logged("0005", "click_element", &r);
+    assert_eq!(std::fs::read_dir(&dir).map(|d| d.count()).ok(), Some(10));
+    let _ = std::fs::remove_dir_all(&dir);
+
+    // A log that cannot be written does not fail the call; the answer says why.
+    let file = std::env::temp_dir().join(format!("uidelta-mcp-log-{}.file", std::process::id()));
+    std::fs::write(&file, "not a directory").expect("a file");
+    let s = server().with_log_dir(Arc::new(LogDir::new(&file)));
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "name:Agree", "settle": "none"}),
+    )
+    .await;
+    assert!(text(&r).contains("\n# log: creating "), "{}", text(&r));
+    assert!(text(&r).contains("checked: false -> true"), "{}", text(&r));
+    let _ = std::fs::remove_file(&file);
 }

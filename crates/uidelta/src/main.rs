@@ -122,6 +122,11 @@ struct McpArgs {
     /// With --http: allow a non-loopback address. Use with --token.
     #[arg(long, requires = "http")]
     allow_remote: bool,
+    /// Log every action tool call into DIR (created if missing): `NNNN-TOOL.txt`, the diff
+    /// it answered with, and `NNNN-TOOL.png`, a screenshot with added elements boxed green,
+    /// modified yellow and removed red.
+    #[arg(long, value_name = "DIR")]
+    log_dir: Option<std::path::PathBuf>,
 }
 
 #[derive(Args, Debug)]
@@ -326,9 +331,17 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
         .build()
         .context("starting the async runtime")?;
     runtime.block_on(async {
+        let log = match &args.log_dir {
+            Some(dir) => {
+                std::fs::create_dir_all(dir)
+                    .with_context(|| format!("creating the log directory {}", dir.display()))?;
+                Some(std::sync::Arc::new(uidelta_mcp::LogDir::new(dir)))
+            }
+            None => None,
+        };
         let linux = std::sync::Arc::new(uidelta_linux::Linux::connect(None, None).await?);
         match args.http {
-            None => uidelta_mcp::serve_stdio(linux).await?,
+            None => uidelta_mcp::serve_stdio(linux, log).await?,
             Some(addr) => {
                 let opts = uidelta_mcp::HttpOptions {
                     addr,
@@ -336,6 +349,7 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
                         .token
                         .or_else(|| std::env::var("UIDELTA_MCP_TOKEN").ok()),
                     allow_remote: args.allow_remote,
+                    log,
                 };
                 let listener = tokio::net::TcpListener::bind(addr)
                     .await

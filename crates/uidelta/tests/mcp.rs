@@ -102,14 +102,81 @@ fn run_client(desktop: &Desktop, python: &Path, args: &[&str]) -> String {
 fn the_python_sdk_drives_uidelta_mcp_over_stdio() {
     let python = python_with_mcp();
     let desktop = desktop_with_apps();
-    let out = run_client(&desktop, &python, &["stdio", env!("CARGO_BIN_EXE_uidelta")]);
+    let log =
+        Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("mcp-log-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&log);
+    let out = run_client(
+        &desktop,
+        &python,
+        &[
+            "stdio",
+            env!("CARGO_BIN_EXE_uidelta"),
+            &log.to_string_lossy(),
+        ],
+    );
     println!("{out}");
+    // --log-dir: per action, the diff text and a PNG receipt; no password.
+    let mut names: Vec<String> = std::fs::read_dir(&log)
+        .expect("the log directory")
+        .map(|e| {
+            e.expect("an entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    assert_eq!(
+        names.first().map(String::as_str),
+        Some("0001-click_element.png"),
+        "{names:?}"
+    );
+    let first = std::fs::read_to_string(log.join("0001-click_element.txt")).expect("a diff");
+    assert!(first.contains("checked: false -> true"), "{first}");
+    let typed = names
+        .iter()
+        .find(|n| n.ends_with("-type_into_element.txt"))
+        .expect("the password typing is logged");
+    for name in &names {
+        let bytes = std::fs::read(log.join(name)).expect("a log file");
+        if name.ends_with(".png") {
+            assert!(bytes.starts_with(b"\x89PNG"), "{name}");
+        }
+        assert!(
+            !String::from_utf8_lossy(&bytes).contains("hunter2-secret"),
+            "{name} has the password"
+        );
+    }
+    assert!(
+        std::fs::read_to_string(log.join(typed))
+            .expect("a diff")
+            .contains(['\u{25cf}', '\u{2022}']),
+        "{typed}"
+    );
+    let _ = std::fs::remove_dir_all(&log);
 }
+
+/// How many HTTP clients act at once, each on its own fixture instance.
+const CLIENTS: usize = 8;
 
 #[test]
 fn the_python_sdk_drives_uidelta_mcp_over_http_with_concurrent_clients() {
     let python = python_with_mcp();
     let desktop = desktop_with_apps();
+    let names: Vec<String> = (1..=CLIENTS)
+        .map(|k| format!("uidelta-fixture-{k}"))
+        .collect();
+    for name in &names {
+        let app = desktop
+            .launch(FIXTURE, &["--name", name])
+            .expect("launch a named fixture");
+        std::mem::forget(app);
+    }
+    for name in &names {
+        desktop
+            .wait_for_accessible_app(name, Duration::from_secs(30))
+            .expect("the named fixture on the accessibility bus");
+    }
     let token = "test-token-0123";
     let mut server = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
     server
@@ -134,8 +201,13 @@ fn the_python_sdk_drives_uidelta_mcp_over_http_with_concurrent_clients() {
         .strip_prefix("uidelta: MCP on ")
         .unwrap_or_else(|| panic!("unexpected first line: {line}"))
         .to_owned();
-    let result =
-        std::panic::catch_unwind(|| run_client(&desktop, &python, &["http", &url, token, "8"]));
+    let result = std::panic::catch_unwind(|| {
+        run_client(
+            &desktop,
+            &python,
+            &["http", &url, token, &CLIENTS.to_string()],
+        )
+    });
     let _ = child.kill();
     let _ = child.wait();
     match result {

@@ -1,9 +1,10 @@
 """Drives `uidelta mcp` with the official MCP Python SDK, as a host would.
 
 Run by tests/mcp.rs inside a virtual desktop where gtk3-widget-factory and
-the fixture application (fixtures/uidelta-fixture.py) are running:
+the fixture application (fixtures/uidelta-fixture.py) are running, and, for
+http, CLIENTS more fixture instances named uidelta-fixture-1..CLIENTS:
 
-    python mcp_client.py stdio /path/to/uidelta
+    python mcp_client.py stdio /path/to/uidelta [LOG_DIR]
     python mcp_client.py http http://127.0.0.1:PORT/mcp TOKEN CLIENTS
 
 Prints one line per checked step; any failed check raises, which exits
@@ -231,26 +232,57 @@ def http_client(token):
                               timeout=httpx2.Timeout(30, read=300))
 
 
-async def own_refs(url, token, number, seen):
-    """One of several concurrent clients: its refs are its own, and so are
-    the refs in its diffs. Even clients read the factory first, odd ones the
-    fixture, so their numbers for the same element differ."""
+CLICKS = 5
+
+
+async def own_app(url, token, number, seen):
+    """One of several concurrent clients, number k of 1..N: it acts only on
+    its own fixture instance, uidelta-fixture-k, clicking its Count button
+    CLICKS times. Its label must go Count: 1..CLICKS, one step a click (no
+    other client touches it), and every response must name only its own
+    application and refs from its own session's tree."""
+    app = f"{FIXTURE}-{number}"
+    others = [f"{FIXTURE}-{k}" for k in range(1, len(seen) + 1) if k != number]
+
+    def only_own(r, what):
+        raw = json.dumps(r.structured_content)
+        check(not any(o in raw for o in others), f"client {number}: {what} names no other instance", r)
+
     async with http_client(token) as client:
         async with streamable_http_client(url, http_client=client) as (read, write):
             async with ClientSession(read, write) as session:
                 await session.initialize()
-                order = [FACTORY, FIXTURE] if number % 2 == 0 else [FIXTURE, FACTORY]
-                for app in order:
-                    r = await call(session, "get_window_tree", {"app": app})
-                    check(not r.is_error and r.structured_content["tree"].startswith("[e1] ") == (app == order[0]),
-                          f"client {number}: its own numbering, from e1, for {order[0]}", r)
-                r = await call(session, "find_elements", {"selector": "role:label && name~:Count", "app": FIXTURE})
+                r = await call(session, "get_window_tree", {"app": app})
+                tree = "" if r.is_error else r.structured_content["tree"]
+                check(tree.startswith(f'[e1] application "{app}"'),
+                      f"client {number}: the tree of {app}, numbered from e1", r)
+                only_own(r, "its tree")
+                own = set(re.findall(r"\[(e\d+)\]", tree))
+                r = await call(session, "find_elements", {"selector": "role:label && name~:Count", "app": app})
+                check(not r.is_error and r.structured_content["total"] == 1,
+                      f"client {number}: one Count label", r)
                 label = r.structured_content["matches"][0]["ref"]
-                r = await call(session, "invoke_element",
-                               {"target": "role:push button && name:Count", "app": FIXTURE, "action": "click"})
-                check(not r.is_error and f"~ [{label}] label" in r.structured_content["ui_diff"],
-                      f"client {number}: the click's diff names the label by its own ref {label}", r)
-                seen[number] = label
+                r = await call(session, "find_elements",
+                               {"selector": "role:push button && name:Count", "app": app})
+                check(not r.is_error and r.structured_content["total"] == 1,
+                      f"client {number}: one Count button", r)
+                button = r.structured_content["matches"][0]["ref"]
+                check(label in own and button in own, f"client {number}: both refs are from its own tree", r)
+                for click in range(1, CLICKS + 1):
+                    r = await call(session, "click_element", {"target": button})
+                    s = {} if r.is_error else r.structured_content
+                    diff = s.get("ui_diff", "")
+                    counts = re.search(r'"Count: (\d+)" -> "Count: (\d+)"', diff)
+                    check(counts and (int(counts[1]), int(counts[2])) == (click - 1, click)
+                          and f"~ [{label}] label" in diff and s["app"]["name"] == app,
+                          f"client {number}: click {click} takes its own label {label} to Count: {click}", r)
+                    refs = set(re.findall(r"\[(e\d+)\]", diff))
+                    check(refs <= own, f"client {number}: the diff's refs {sorted(refs)} are its own", r)
+                    only_own(r, f"click {click}")
+                r = await call(session, "find_elements", {"selector": "role:push button && name:Count"})
+                check(not r.is_error and [m["app"] for m in r.structured_content["matches"]] == [app],
+                      f"client {number}: its session has read only {app}", r)
+                seen[number] = (label, button)
 
 
 async def over_http(url, token, clients):
@@ -258,15 +290,12 @@ async def over_http(url, token, clients):
         resp = await raw.post(url, json={"jsonrpc": "2.0", "id": 1, "method": "ping"},
                               headers={"Accept": "application/json, text/event-stream"})
         check(resp.status_code == 401, f"no bearer token: HTTP {resp.status_code}")
-    seen = {}
-    with anyio.fail_after(120):
+    seen = {number: None for number in range(1, clients + 1)}
+    with anyio.fail_after(180):
         async with anyio.create_task_group() as group:
-            for number in range(clients):
-                group.start_soon(own_refs, url, token, number, seen)
-    even = {seen[n] for n in seen if n % 2 == 0}
-    odd = {seen[n] for n in seen if n % 2 == 1}
-    check(len(seen) == clients and len(even) == 1 and len(odd) == 1 and even != odd,
-          f"{clients} concurrent clients, each with its own refs: {seen}")
+            for number in range(1, clients + 1):
+                group.start_soon(own_app, url, token, number, seen)
+    check(all(seen.values()), f"{clients} concurrent clients, each on its own application: {seen}")
     async with http_client(token) as client:
         async with streamable_http_client(url, http_client=client) as (read, write):
             async with ClientSession(read, write) as session:
@@ -277,7 +306,9 @@ async def main():
     mode = sys.argv[1]
     with anyio.fail_after(300):
         if mode == "stdio":
-            params = StdioServerParameters(command=sys.argv[2], args=["mcp"], env=dict(os.environ))
+            # An optional third argument: the server's --log-dir.
+            args = ["mcp"] + (["--log-dir", sys.argv[3]] if len(sys.argv) > 3 else [])
+            params = StdioServerParameters(command=sys.argv[2], args=args, env=dict(os.environ))
             async with stdio_client(params) as (read, write):
                 async with ClientSession(read, write) as session:
                     await scenario(session, "stdio")
