@@ -7,7 +7,7 @@ need_cargo() {
         if [ -x "$HOME/.cargo/bin/cargo" ]; then
             export PATH="$HOME/.cargo/bin:$PATH"
         else
-            echo "error: cargo not found. Install Rust 1.85 or newer with rustup (https://rustup.rs), then run this again." >&2
+            echo "error: cargo not found. Install Rust 1.88 or newer with rustup (https://rustup.rs), then run this again." >&2
             exit 2
         fi
     fi
