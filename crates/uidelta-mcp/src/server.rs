@@ -349,29 +349,9 @@ impl<B: Backend + 'static> Inner<B> {
 
     async fn get_applications(&self) -> Result<Reply, ToolError> {
         let apps = self.backend.apps().await?;
-        let mut text = String::new();
+        let text = uidelta_render::apps_text(&apps);
         let mut list = Vec::new();
         for a in &apps {
-            text.push_str(&a.label());
-            if let Some(e) = &a.error {
-                text.push_str(&format!("  (not answering: {e})"));
-            }
-            text.push('\n');
-            for w in &a.windows {
-                let mut flags = Vec::new();
-                if w.active {
-                    flags.push("active");
-                }
-                if !w.showing {
-                    flags.push("hidden");
-                }
-                let flags = if flags.is_empty() {
-                    String::new()
-                } else {
-                    format!(" ({})", flags.join(", "))
-                };
-                text.push_str(&format!("  {} {:?}{flags}\n", w.role, w.title));
-            }
             list.push(json!({
                 "name": a.name,
                 "pid": a.pid,
@@ -380,9 +360,6 @@ impl<B: Backend + 'static> Inner<B> {
                     "title": w.title, "role": w.role, "active": w.active, "showing": w.showing,
                 })).collect::<Vec<_>>(),
             }));
-        }
-        if apps.is_empty() {
-            text.push_str("No applications on the accessibility bus.\n");
         }
         Ok(Reply {
             text,

@@ -13,6 +13,7 @@
 //! Element lines in the text formats are built by one helper, so a tree
 //! line and a diff line for the same element read the same.
 
+mod apps;
 mod diff;
 mod flat;
 mod json;
@@ -23,6 +24,7 @@ mod terminator;
 mod text;
 mod tree;
 
+pub use apps::apps_text;
 pub use diff::{diff_text, DiffOptions};
 pub use flat::{diff_flat, tree_flat};
 pub use json::{diff_json, tree_json, DIFF_SCHEMA};

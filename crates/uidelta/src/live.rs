@@ -22,34 +22,9 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 pub fn apps() -> Result<ExitCode> {
     let apps = runtime()?.block_on(async {
         let linux = Linux::connect(None, None).await?;
-        linux.apps().await
+        anyhow::Ok(uidelta_backend::Backend::apps(&linux).await?)
     })?;
-    let mut out = String::new();
-    for a in &apps {
-        out.push_str(&format!("{}  {}", a.app.label(), a.app.bus_name));
-        if let Some(e) = &a.error {
-            out.push_str(&format!("  (not answering: {e})"));
-        }
-        out.push('\n');
-        for w in &a.windows {
-            let mut flags = Vec::new();
-            if w.active {
-                flags.push("active");
-            }
-            if !w.showing {
-                flags.push("hidden");
-            }
-            let flags = if flags.is_empty() {
-                String::new()
-            } else {
-                format!(" ({})", flags.join(", "))
-            };
-            out.push_str(&format!("  {} {:?}{flags}\n", w.role, w.title));
-        }
-    }
-    if apps.is_empty() {
-        out.push_str("no applications on the accessibility bus\n");
-    }
+    let out = uidelta_render::apps_text(&apps);
     crate::emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }

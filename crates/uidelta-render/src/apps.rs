@@ -1,0 +1,73 @@
+//! The list of applications, as `uidelta apps` and `get_applications` print it.
+
+use uidelta_backend::App;
+
+/// One line per application (`name (pid N)`, and why it does not answer if
+/// it does not), its windows indented under it with their role, title and
+/// `(active)` / `(hidden)`.
+pub fn apps_text(apps: &[App]) -> String {
+    if apps.is_empty() {
+        return "no applications on the accessibility bus\n".into();
+    }
+    let mut out = String::new();
+    for a in apps {
+        out.push_str(&a.label());
+        if let Some(e) = &a.error {
+            out.push_str(&format!("  (not answering: {e})"));
+        }
+        out.push('\n');
+        for w in &a.windows {
+            let mut flags = Vec::new();
+            if w.active {
+                flags.push("active");
+            }
+            if !w.showing {
+                flags.push("hidden");
+            }
+            let flags = if flags.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", flags.join(", "))
+            };
+            out.push_str(&format!("  {} {:?}{flags}\n", w.role, w.title));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_backend::Window;
+
+    #[test]
+    fn apps_and_windows() {
+        let app = App {
+            name: "gedit".into(),
+            pid: Some(42),
+            id: ":1.7".into(),
+            windows: vec![
+                Window {
+                    title: "notes.txt".into(),
+                    role: "frame".into(),
+                    id: "/w/1".into(),
+                    active: true,
+                    showing: true,
+                },
+                Window {
+                    title: "Save As".into(),
+                    role: "dialog".into(),
+                    id: "/w/2".into(),
+                    active: false,
+                    showing: false,
+                },
+            ],
+            error: None,
+        };
+        assert_eq!(
+            apps_text(&[app]),
+            "gedit (pid 42)\n  frame \"notes.txt\" (active)\n  dialog \"Save As\" (hidden)\n"
+        );
+        assert_eq!(apps_text(&[]), "no applications on the accessibility bus\n");
+    }
+}
