@@ -160,13 +160,19 @@ impl EventStream {
         self.silent
     }
 
-    /// The next event, or `None` when `deadline` passes or the stream ends.
+    /// The next event, or `None` when `deadline` passes. A stream whose
+    /// source has gone waits out the deadline too, so that callers looping
+    /// on it never spin.
     pub async fn next_before(&mut self, deadline: Instant) -> Option<Event> {
         let deadline = tokio::time::Instant::from_std(deadline);
-        tokio::time::timeout_at(deadline, self.rx.recv())
-            .await
-            .ok()
-            .flatten()
+        match tokio::time::timeout_at(deadline, self.rx.recv()).await {
+            Ok(Some(event)) => Some(event),
+            Ok(None) => {
+                tokio::time::sleep_until(deadline).await;
+                None
+            }
+            Err(_) => None,
+        }
     }
 
     /// An event already queued, without waiting.
