@@ -433,7 +433,7 @@ impl<B: Backend> Session<B> {
             // A toast or spinner that just appeared usually goes again soon:
             // give it a moment, so that it is reported as transient rather
             // than as a lasting change.
-            if !settled.capped && brings_ephemeral(&self.scopes[idx].view, &after, self.filters) {
+            if !settled.capped && brings_ephemeral(&self.scopes[idx].view, &after) {
                 let linger = ActOptions {
                     settle: Settle::Auto(Quiet {
                         floor: Duration::ZERO,
@@ -456,17 +456,21 @@ impl<B: Backend> Session<B> {
             }
         }
         let before_focus = self.scopes[idx].view.focus().is_some();
-        let before_view = self.scopes[idx].view.clone();
+        // The before view is needed again only when snapshots were taken
+        // while settling; copy it only then.
+        let before_view = (!mids.is_empty()).then(|| self.scopes[idx].view.clone());
         let mut d = self.install(idx, after);
         d.settle_ms = Some(settled.elapsed.as_millis() as u64);
         d.settle_capped = settled.capped;
-        d.transient = transients(
-            &before_view,
-            &self.scopes[idx].view,
-            &mids,
-            self.filters,
-            &mut self.table,
-        );
+        if let Some(before_view) = before_view {
+            d.transient = transients(
+                &before_view,
+                &self.scopes[idx].view,
+                &mids,
+                self.filters,
+                &mut self.table,
+            );
+        }
         let app_switch = if before_focus && self.scopes[idx].view.focus().is_none() {
             self.app_switch(&app).await
         } else {
@@ -682,11 +686,6 @@ fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
 
 /// The first snapshot of an application as a diff: its whole tree added.
 fn first_sight(view: &View, refs: &Refs) -> Diff {
-    let empty = Snapshot::new(
-        Default::default(),
-        uidelta_model::Tree::leaf(view.tree().node(NodeId::ROOT).clone()),
-    );
-    let _ = empty;
     let t = view.tree();
     let changes = t
         .children(NodeId::ROOT)
@@ -725,7 +724,9 @@ fn is_ephemeral(role: uidelta_model::Role) -> bool {
 }
 
 /// Whether `after` has an ephemeral element that `before` did not.
-fn brings_ephemeral(before: &View, after: &Snapshot, filters: Filters) -> bool {
+/// Reads the raw snapshot: no filter removes an ephemeral role, so building
+/// a view here would only repeat the work `install` does next.
+fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
     let old: std::collections::HashSet<&str> = before
         .tree()
         .nodes()
@@ -733,7 +734,7 @@ fn brings_ephemeral(before: &View, after: &Snapshot, filters: Filters) -> bool {
         .filter(|n| is_ephemeral(n.role))
         .filter_map(|n| n.identity.as_deref())
         .collect();
-    View::new(after, filters)
+    after
         .tree()
         .nodes()
         .iter()
