@@ -109,6 +109,31 @@ impl Action {
     }
 }
 
+/// Where a browser tab should go.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Navigate {
+    /// Load this URL.
+    To(String),
+    /// The previous entry of the tab's history.
+    Back,
+    /// The next entry of the tab's history.
+    Forward,
+    /// Load the current document again.
+    Reload,
+}
+
+impl Navigate {
+    /// What the navigation is doing, for messages.
+    pub fn doing(&self) -> String {
+        match self {
+            Navigate::To(url) => format!("navigating to {url}"),
+            Navigate::Back => "going back".into(),
+            Navigate::Forward => "going forward".into(),
+            Navigate::Reload => "reloading".into(),
+        }
+    }
+}
+
 /// How an action was carried out: `Action.click`, `XTest click at 512,300`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Done {
@@ -272,4 +297,32 @@ pub trait Backend: Send + Sync {
 
     /// Raises a window and focuses it.
     fn activate_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
+
+    /// Browsers: loads a URL in the tab `app`, or moves in its history, and
+    /// returns once the new document has started loading (settling waits
+    /// for the rest). Other backends answer [`ErrorKind::Unsupported`].
+    fn navigate(&self, app: &App, to: &Navigate) -> impl Future<Output = Result<Done>> + Send {
+        let _ = (app, to);
+        let name = self.name();
+        async move {
+            Err(Error::new(
+                ErrorKind::Unsupported,
+                format!("the {name} backend has no browser to navigate"),
+            ))
+        }
+    }
+
+    /// Browsers: runs a script in the tab `app` and returns its result as
+    /// JSON text (a thrown exception is an error naming it). Other backends
+    /// answer [`ErrorKind::Unsupported`].
+    fn run_script(&self, app: &App, script: &str) -> impl Future<Output = Result<String>> + Send {
+        let _ = (app, script);
+        let name = self.name();
+        async move {
+            Err(Error::new(
+                ErrorKind::Unsupported,
+                format!("the {name} backend cannot run browser scripts"),
+            ))
+        }
+    }
 }
