@@ -9,6 +9,8 @@
 //! Everything here is synchronous and uses plain subprocesses (`Xvfb`, `dbus-daemon`, `gdbus`),
 //! so a test needs no async runtime. A missing program is an error that names the Debian package
 //! to install; tests are expected to fail on it, never to skip.
+//!
+//! [`web::Server`] serves the test pages of `fixtures/web` on loopback for browser tests.
 
 mod app;
 mod desktop;
@@ -16,6 +18,7 @@ mod error;
 mod procfs;
 mod programs;
 mod subprocess;
+pub mod web;
 
 pub use app::App;
 pub use desktop::Desktop;
