@@ -76,7 +76,7 @@ const PAGES: &[(&str, &[&str])] = &[
         &[
             "<a href=\"nav-b.html\">Go to page B</a>",
             "Rivers of the North",
-            "<caption>Forty rivers of the region</caption>",
+            "<caption>Sixty rivers of the region</caption>",
         ],
     ),
     (
@@ -84,7 +84,7 @@ const PAGES: &[(&str, &[&str])] = &[
         &[
             "<a href=\"nav-a.html\">Back to page A</a>",
             "Lighthouses of the Western Coast",
-            "<caption>Forty lighthouses of the region</caption>",
+            "<caption>Sixty lighthouses of the region</caption>",
         ],
     ),
     (
