@@ -1,0 +1,987 @@
+//! Capturing a tab's accessibility tree as a [`Snapshot`].
+//!
+//! One capture is a handful of calls whatever the page's size:
+//! `Page.getFrameTree`, `Accessibility.getFullAXTree` once per frame, and
+//! `DOMSnapshot.captureSnapshot` once for the bounds of every element of
+//! every frame (asking for each node's box model would be one call per node).
+//! Same-process iframes are grafted under their `<iframe>` element;
+//! out-of-process ones (cross-site frames under site isolation) live in
+//! other targets and are left out.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+use serde::Deserialize;
+use serde_json::{json, Value};
+use uidelta_model::{Meta, NodeData, NodeId, Rect, Role, Snapshot, State, Tree, TreeBuilder};
+
+use crate::error::{Error, Result};
+use crate::protocol::Session;
+use crate::roles::{self, PropValue};
+
+/// Limits of one capture.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CaptureOptions {
+    /// Most nodes kept; the snapshot says `truncated` when there were more.
+    pub max_nodes: usize,
+    /// Deepest level kept; deeper nodes are left out and `truncated` is set.
+    pub max_depth: usize,
+    /// Most frames read; further iframes stay empty and `truncated` is set.
+    pub max_frames: usize,
+    /// The whole capture gives up after this long.
+    pub deadline: Duration,
+}
+
+impl Default for CaptureOptions {
+    fn default() -> Self {
+        CaptureOptions {
+            max_nodes: 20_000,
+            max_depth: 128,
+            max_frames: 64,
+            deadline: Duration::from_secs(30),
+        }
+    }
+}
+
+/// A frame of a tab, from `Page.getFrameTree`.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FrameInfo {
+    /// Frame id.
+    pub id: String,
+    /// The parent frame; `None` for the main frame.
+    pub parent: Option<String>,
+    /// Id of the document loader: a new one for every document loaded.
+    pub loader_id: String,
+    /// The document's URL.
+    pub url: String,
+    /// Set when the frame shows an error page instead of this URL.
+    pub unreachable_url: Option<String>,
+}
+
+/// The frames of a frame tree, main frame first, parents before children.
+pub(crate) fn frames_of(tree: &Value) -> Vec<FrameInfo> {
+    let mut out = Vec::new();
+    let mut stack = vec![&tree["frameTree"]];
+    while let Some(node) = stack.pop() {
+        let frame = &node["frame"];
+        let text = |key: &str| frame[key].as_str().unwrap_or_default().to_owned();
+        if frame["id"].is_string() {
+            out.push(FrameInfo {
+                id: text("id"),
+                parent: frame["parentId"].as_str().map(str::to_owned),
+                loader_id: text("loaderId"),
+                url: text("url"),
+                unreachable_url: frame["unreachableUrl"].as_str().map(str::to_owned),
+            });
+        }
+        if let Some(children) = node["childFrames"].as_array() {
+            stack.extend(children.iter().rev());
+        }
+    }
+    out
+}
+
+/// One accessibility node as `Accessibility.getFullAXTree` reports it.
+#[derive(Clone, Debug, Default, Deserialize)]
+pub(crate) struct AxNode {
+    #[serde(rename = "nodeId")]
+    id: String,
+    #[serde(default)]
+    ignored: bool,
+    #[serde(default)]
+    role: Option<AxValue>,
+    #[serde(default)]
+    name: Option<AxValue>,
+    #[serde(default)]
+    description: Option<AxValue>,
+    #[serde(default)]
+    value: Option<AxValue>,
+    #[serde(default)]
+    properties: Vec<AxProperty>,
+    #[serde(rename = "parentId", default)]
+    parent: Option<String>,
+    #[serde(rename = "childIds", default)]
+    children: Vec<String>,
+    #[serde(rename = "backendDOMNodeId", default)]
+    backend: Option<i64>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+struct AxValue {
+    #[serde(default)]
+    value: Option<Value>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+struct AxProperty {
+    name: String,
+    value: AxValue,
+}
+
+impl AxValue {
+    fn text(v: &Option<AxValue>) -> String {
+        match v.as_ref().and_then(|v| v.value.as_ref()) {
+            Some(Value::String(s)) => s.clone(),
+            Some(Value::Number(n)) => n.as_f64().map(roles::number).unwrap_or_default(),
+            Some(Value::Bool(b)) => b.to_string(),
+            _ => String::new(),
+        }
+    }
+
+    fn optional(v: &Option<AxValue>) -> Option<String> {
+        v.as_ref()
+            .and_then(|v| v.value.as_ref())
+            .filter(|v| !v.is_null())
+            .map(|_| AxValue::text(v))
+    }
+}
+
+/// The accessibility nodes of one frame.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct FrameNodes {
+    pub frame: FrameInfo,
+    pub nodes: Vec<AxNode>,
+}
+
+impl FrameNodes {
+    /// Reads an answer of `Accessibility.getFullAXTree`.
+    pub fn from_answer(
+        frame: FrameInfo,
+        answer: &Value,
+    ) -> std::result::Result<FrameNodes, String> {
+        let nodes = answer
+            .get("nodes")
+            .cloned()
+            .ok_or_else(|| "the answer has no `nodes`".to_owned())?;
+        let nodes: Vec<AxNode> = serde_json::from_value(nodes).map_err(|e| e.to_string())?;
+        Ok(FrameNodes { frame, nodes })
+    }
+}
+
+/// What `DOMSnapshot.captureSnapshot` says about elements, by backend node
+/// id: bounds in viewport CSS pixels, which iframe holds which frame, and the
+/// few DOM attributes the accessibility tree lacks.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Layout {
+    /// Whether the snapshot was read; without it every node counts as shown.
+    pub known: bool,
+    pub bounds: HashMap<i64, Rect>,
+    /// `<iframe>` element -> the frame it holds.
+    pub owners: HashMap<i64, String>,
+    pub attributes: HashMap<i64, Vec<(String, String)>>,
+}
+
+impl Layout {
+    /// Reads an answer of `DOMSnapshot.captureSnapshot` (with DOM rects).
+    pub fn from_snapshot(answer: &Value) -> Layout {
+        let empty = Vec::new();
+        let strings: Vec<&str> = answer["strings"]
+            .as_array()
+            .unwrap_or(&empty)
+            .iter()
+            .map(|s| s.as_str().unwrap_or_default())
+            .collect();
+        let string = |v: &Value| -> &str {
+            v.as_i64()
+                .and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| strings.get(i).copied())
+                .unwrap_or_default()
+        };
+        let documents = answer["documents"].as_array().unwrap_or(&empty);
+        let mut layout = Layout {
+            known: !documents.is_empty(),
+            ..Layout::default()
+        };
+        // Offsets of documents in the main viewport; parents come first.
+        let mut offsets: Vec<Option<(f64, f64)>> = vec![None; documents.len()];
+        if let Some(main) = documents.first() {
+            offsets[0] = Some((-num(&main["scrollOffsetX"]), -num(&main["scrollOffsetY"])));
+        }
+        let mut order: Vec<usize> = vec![0];
+        let mut k = 0;
+        while k < order.len() && !documents.is_empty() {
+            let d = order[k];
+            k += 1;
+            let doc = &documents[d];
+            let Some((dx, dy)) = offsets[d] else { continue };
+            let nodes = &doc["nodes"];
+            let backend = nodes["backendNodeId"].as_array().unwrap_or(&empty);
+            let names = nodes["nodeName"].as_array().unwrap_or(&empty);
+            let attrs = nodes["attributes"].as_array().unwrap_or(&empty);
+            let lay = &doc["layout"];
+            let node_index = lay["nodeIndex"].as_array().unwrap_or(&empty);
+            let rects = lay["bounds"].as_array().unwrap_or(&empty);
+            let client = lay["clientRects"].as_array().unwrap_or(&empty);
+            let mut doc_rect: HashMap<usize, (f64, f64, f64, f64)> = HashMap::new();
+            let mut border: HashMap<usize, (f64, f64)> = HashMap::new();
+            for (i, ni) in node_index.iter().enumerate() {
+                let Some(ni) = ni.as_u64().map(|n| n as usize) else {
+                    continue;
+                };
+                let Some(r) = rects.get(i).and_then(quad) else {
+                    continue;
+                };
+                let r = match doc_rect.get(&ni) {
+                    Some(&old) if area(old) > 0.0 => union(old, r),
+                    _ => r,
+                };
+                doc_rect.insert(ni, r);
+                if let Some(c) = client.get(i).and_then(quad) {
+                    border.insert(ni, (c.0, c.1));
+                }
+            }
+            for (&ni, &(x, y, w, h)) in &doc_rect {
+                if let Some(id) = backend.get(ni).and_then(Value::as_i64) {
+                    layout.bounds.insert(id, to_rect(x + dx, y + dy, w, h));
+                }
+            }
+            for (ni, id) in backend.iter().enumerate() {
+                let Some(id) = id.as_i64() else { continue };
+                let tag = names.get(ni).map(string).unwrap_or_default();
+                if !tag.eq_ignore_ascii_case("input") && !tag.eq_ignore_ascii_case("textarea") {
+                    continue;
+                }
+                let mut found = Vec::new();
+                if let Some(list) = attrs.get(ni).and_then(Value::as_array) {
+                    for pair in list.chunks(2) {
+                        let (key, value) = (
+                            string(&pair[0]),
+                            pair.get(1).map(string).unwrap_or_default(),
+                        );
+                        match key {
+                            "type" if tag.eq_ignore_ascii_case("input") => {
+                                found.push(("input-type".to_owned(), value.to_ascii_lowercase()))
+                            }
+                            "placeholder" if !value.is_empty() => {
+                                found.push(("placeholder".to_owned(), value.to_owned()))
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                if !found.is_empty() {
+                    found.sort();
+                    layout.attributes.insert(id, found);
+                }
+            }
+            let owners = &nodes["contentDocumentIndex"];
+            let owner_nodes = owners["index"].as_array().unwrap_or(&empty);
+            let owned_docs = owners["value"].as_array().unwrap_or(&empty);
+            for (ni, child) in owner_nodes.iter().zip(owned_docs) {
+                let (Some(ni), Some(child)) = (ni.as_u64(), child.as_u64()) else {
+                    continue;
+                };
+                let (ni, child) = (ni as usize, child as usize);
+                let Some(child_doc) = documents.get(child) else {
+                    continue;
+                };
+                if let Some(id) = backend.get(ni).and_then(Value::as_i64) {
+                    layout
+                        .owners
+                        .insert(id, string(&child_doc["frameId"]).to_owned());
+                }
+                if offsets[child].is_none() {
+                    let (x, y, _, _) = doc_rect.get(&ni).copied().unwrap_or_default();
+                    let (bx, by) = border.get(&ni).copied().unwrap_or_default();
+                    offsets[child] = Some((
+                        dx + x + bx - num(&child_doc["scrollOffsetX"]),
+                        dy + y + by - num(&child_doc["scrollOffsetY"]),
+                    ));
+                    order.push(child);
+                }
+            }
+        }
+        layout
+    }
+}
+
+fn num(v: &Value) -> f64 {
+    v.as_f64().unwrap_or(0.0)
+}
+
+fn quad(v: &Value) -> Option<(f64, f64, f64, f64)> {
+    let a = v.as_array()?;
+    if a.len() < 4 {
+        return None;
+    }
+    Some((num(&a[0]), num(&a[1]), num(&a[2]), num(&a[3])))
+}
+
+fn area(r: (f64, f64, f64, f64)) -> f64 {
+    r.2 * r.3
+}
+
+fn union(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> (f64, f64, f64, f64) {
+    if area(b) <= 0.0 {
+        return a;
+    }
+    let (x0, y0) = (a.0.min(b.0), a.1.min(b.1));
+    let (x1, y1) = ((a.0 + a.2).max(b.0 + b.2), (a.1 + a.3).max(b.1 + b.3));
+    (x0, y0, x1 - x0, y1 - y0)
+}
+
+fn to_rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
+    Rect::new(
+        x.round() as i32,
+        y.round() as i32,
+        w.round() as i32,
+        h.round() as i32,
+    )
+}
+
+/// The identity of a frame's document: new with every document loaded, so
+/// that a navigation reads as a new document.
+pub fn document_identity(loader_id: &str) -> String {
+    format!("doc:{loader_id}")
+}
+
+/// The identity of an element: its DOM backend node id.
+pub fn node_identity(backend: i64) -> String {
+    format!("n{backend}")
+}
+
+/// The identity of the `k`-th text leaf of the element with backend node id
+/// `parent`.
+pub fn text_identity(parent: i64, k: usize) -> String {
+    format!("n{parent}:t{k}")
+}
+
+/// The backend node id of the element an identity made by [`node_identity`]
+/// names; for a text leaf ([`text_identity`]), its parent element.
+pub fn backend_id(identity: &str) -> Option<i64> {
+    let rest = identity.strip_prefix('n')?;
+    let element = rest.split_once(":t").map_or(rest, |(element, _)| element);
+    element.parse().ok()
+}
+
+/// Builds the tree of a tab from its frames' nodes (main frame first).
+/// Returns the tree and whether caps cut it short.
+pub(crate) fn assemble(
+    frames: &[FrameNodes],
+    layout: &Layout,
+    opts: &CaptureOptions,
+) -> (Tree, bool) {
+    let index: Vec<HashMap<&str, usize>> = frames
+        .iter()
+        .map(|f| {
+            f.nodes
+                .iter()
+                .enumerate()
+                .map(|(i, n)| (n.id.as_str(), i))
+                .collect()
+        })
+        .collect();
+    let frame_of: HashMap<&str, usize> = frames
+        .iter()
+        .enumerate()
+        .map(|(i, f)| (f.frame.id.as_str(), i))
+        .collect();
+    let roots: Vec<Option<usize>> = frames
+        .iter()
+        .map(|f| {
+            f.nodes
+                .iter()
+                .position(|n| n.parent.is_none())
+                .or(if f.nodes.is_empty() { None } else { Some(0) })
+        })
+        .collect();
+    let root_of = |f: usize| roots[f];
+    let Some((main_root, main)) = frames.first().and_then(|_| root_of(0).map(|r| (r, 0))) else {
+        let mut doc = NodeData::new(Role::DocumentWeb);
+        doc.raw_role = "RootWebArea".into();
+        if let Some(f) = frames.first() {
+            doc.identity = Some(document_identity(&f.frame.loader_id));
+            doc.set_attribute("url", f.frame.url.clone());
+        }
+        doc.states = uidelta_model::StateSet::of(&[State::Showing, State::Visible]);
+        return (Tree::leaf(doc), false);
+    };
+    // Text leaves are named after their parent element and their place
+    // among its texts: replacing a text node (`textContent = ...`) then
+    // reads as a change of text, not as one text removed and another added.
+    let text_slots: Vec<HashMap<usize, String>> = frames
+        .iter()
+        .enumerate()
+        .map(|(f, frame)| {
+            let mut slots = HashMap::new();
+            for parent in &frame.nodes {
+                let Some(owner) = parent.backend else {
+                    continue;
+                };
+                let mut k = 0;
+                for child in &parent.children {
+                    let Some(&c) = index[f].get(child.as_str()) else {
+                        continue;
+                    };
+                    if AxValue::text(&frame.nodes[c].role) == "StaticText" {
+                        slots.insert(c, text_identity(owner, k));
+                        k += 1;
+                    }
+                }
+            }
+            slots
+        })
+        .collect();
+    let reading = |f: usize, i: usize| -> Reading {
+        let frame = &frames[f];
+        let ax = &frame.nodes[i];
+        let is_root = ax.parent.is_none() || i == root_of(f).unwrap_or(usize::MAX);
+        let mut r = read_node(ax, &frame.frame, is_root, layout);
+        if let Some(slot) = text_slots[f].get(&i) {
+            r.data.identity = Some(slot.clone());
+        }
+        r
+    };
+    let first = reading(main, main_root);
+    let mut builder = TreeBuilder::with_capacity(first.data, frames[main].nodes.len());
+    let mut own_box = vec![first.own_box];
+    let mut hidden = vec![first.hidden];
+    let mut truncated = false;
+
+    enum Step {
+        Visit(usize, usize),
+        Close,
+    }
+    let mut stack: Vec<Step> = Vec::new();
+    let mut grafted: Vec<bool> = vec![false; frames.len()];
+    grafted[main] = true;
+    let push_children = |stack: &mut Vec<Step>, f: usize, i: usize| {
+        for child in frames[f].nodes[i].children.iter().rev() {
+            if let Some(&c) = index[f].get(child.as_str()) {
+                stack.push(Step::Visit(f, c));
+            }
+        }
+    };
+    // The root's children; a root that is a text field keeps none.
+    if !first.skip_children {
+        push_children(&mut stack, main, main_root);
+    }
+    while let Some(step) = stack.pop() {
+        let (f, i) = match step {
+            Step::Close => {
+                builder.close();
+                continue;
+            }
+            Step::Visit(f, i) => (f, i),
+        };
+        let ax = &frames[f].nodes[i];
+        let raw = AxValue::text(&ax.role);
+        if roles::is_dropped(&raw) {
+            continue;
+        }
+        if ax.ignored {
+            push_children(&mut stack, f, i);
+            continue;
+        }
+        if builder.len() >= opts.max_nodes || builder.depth() + 1 > opts.max_depth {
+            truncated = true;
+            continue;
+        }
+        let r = reading(f, i);
+        // Text that only repeats its parent's name (a button's label, a
+        // link's text) says nothing twice.
+        if raw == "StaticText" {
+            let parent = builder.current();
+            let parent_name = builder.node_mut(parent).name.trim().to_owned();
+            if !parent_name.is_empty() && parent_name == r.data.name.trim() {
+                if r.own_box {
+                    own_box[parent.index()] = true;
+                }
+                continue;
+            }
+        }
+        let skip_children = r.skip_children;
+        builder.open(r.data);
+        own_box.push(r.own_box);
+        hidden.push(r.hidden);
+        stack.push(Step::Close);
+        // An iframe element holds the tree of its frame after its own children.
+        let child_frame = ax
+            .backend
+            .and_then(|b| layout.owners.get(&b))
+            .and_then(|id| frame_of.get(id.as_str()).copied());
+        if let Some(cf) = child_frame {
+            if !grafted[cf] {
+                grafted[cf] = true;
+                if let Some(root) = root_of(cf) {
+                    stack.push(Step::Visit(cf, root));
+                }
+            }
+        }
+        if !skip_children {
+            push_children(&mut stack, f, i);
+        }
+    }
+    let mut tree = builder.finish();
+    mark_showing(&mut tree, &own_box, &hidden, layout.known);
+    (tree, truncated)
+}
+
+/// A node as the tree shows it, with what showing depends on.
+struct Reading {
+    data: NodeData,
+    own_box: bool,
+    hidden: bool,
+    skip_children: bool,
+}
+
+fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layout) -> Reading {
+    let raw = AxValue::text(&ax.role);
+    let role = if is_frame_root && raw.is_empty() {
+        Role::DocumentWeb
+    } else {
+        roles::role(&raw)
+    };
+    let props: Vec<(String, PropValue)> = ax
+        .properties
+        .iter()
+        .map(|p| (p.name.clone(), PropValue::from_json(p.value.value.as_ref())))
+        .collect();
+    let pressed = props.iter().any(|(k, _)| k == "pressed");
+    let role = if role == Role::PushButton && pressed {
+        Role::ToggleButton
+    } else {
+        role
+    };
+    let reading = roles::read(role, &props);
+    let mut data = NodeData {
+        role,
+        raw_role: raw,
+        name: AxValue::text(&ax.name),
+        value: AxValue::optional(&ax.value),
+        description: AxValue::text(&ax.description),
+        states: reading.states,
+        bounds: None,
+        attributes: reading.attributes,
+        identity: ax.backend.map(node_identity),
+    };
+    if reading.plain_text_field && data.value.is_none() {
+        data.value = Some(String::new());
+    }
+    let mut own_box = false;
+    if let Some(backend) = ax.backend {
+        if let Some(&r) = layout.bounds.get(&backend) {
+            own_box = r.w > 0 && r.h > 0;
+            if own_box {
+                data.bounds = Some(r);
+            }
+        }
+        if let Some(attrs) = layout.attributes.get(&backend) {
+            for (k, v) in attrs {
+                data.set_attribute(k.clone(), v.clone());
+            }
+        }
+    }
+    if is_frame_root {
+        data.identity = Some(document_identity(&frame.loader_id));
+        data.set_attribute("url", frame.url.clone());
+        own_box = true;
+    }
+    if data.identity.is_none() {
+        data.identity = Some(format!("ax:{}:{}", frame.id, ax.id));
+    }
+    Reading {
+        data,
+        own_box,
+        hidden: reading.hidden,
+        skip_children: reading.plain_text_field,
+    }
+}
+
+/// Sets `showing` and `visible` on nodes with a box, and on containers of
+/// anything shown (an element with `display: contents` has no box of its
+/// own). Without layout, every node that is not hidden counts as shown.
+fn mark_showing(tree: &mut Tree, own_box: &[bool], hidden: &[bool], known: bool) {
+    let mut showing = vec![false; tree.len()];
+    for id in tree.ids().rev() {
+        let i = id.index();
+        let shown = !hidden.get(i).copied().unwrap_or(false)
+            && (!known
+                || own_box.get(i).copied().unwrap_or(false)
+                || tree.children(id).iter().any(|c| showing[c.index()]));
+        showing[i] = shown || id == NodeId::ROOT;
+    }
+    for id in tree.ids() {
+        if showing[id.index()] {
+            let data = tree.node_mut(id);
+            data.states.insert(State::Showing);
+            data.states.insert(State::Visible);
+        }
+    }
+}
+
+/// Captures the tab behind `session`.
+pub(crate) async fn capture(
+    session: &Session,
+    title: &str,
+    opts: &CaptureOptions,
+) -> Result<Snapshot> {
+    let started = Instant::now();
+    let captured_at_ms = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .ok();
+    let work = read_tab(session, opts);
+    let (frames, layout, frames_cut) = match tokio::time::timeout(opts.deadline, work).await {
+        Ok(result) => result?,
+        Err(_) => return Err(session.timeout("the whole capture", opts.deadline)),
+    };
+    let (tree, truncated) = assemble(&frames, &layout, opts);
+    let url = frames
+        .first()
+        .map(|f| f.frame.url.clone())
+        .unwrap_or_default();
+    let doc_title = tree.node(NodeId::ROOT).name.clone();
+    let app = [doc_title.as_str(), title, url.as_str()]
+        .into_iter()
+        .find(|s| !s.is_empty())
+        .unwrap_or("about:blank")
+        .to_owned();
+    let meta = Meta {
+        source: "cdp".into(),
+        app: Some(app),
+        pid: None,
+        window: Some(url),
+        captured_at_ms,
+        capture_ms: Some(started.elapsed().as_secs_f64() * 1000.0),
+        truncated: truncated || frames_cut,
+    };
+    Ok(Snapshot::new(meta, tree))
+}
+
+async fn read_tab(
+    session: &Session,
+    opts: &CaptureOptions,
+) -> Result<(Vec<FrameNodes>, Layout, bool)> {
+    let tree = session.call("Page.getFrameTree", json!({})).await?;
+    let mut frames = frames_of(&tree);
+    if frames.is_empty() {
+        return Err(Error::Protocol {
+            doing: session.doing.clone(),
+            method: "Page.getFrameTree".into(),
+            detail: "the answer names no main frame".into(),
+        });
+    }
+    let cut = frames.len() > opts.max_frames;
+    frames.truncate(opts.max_frames);
+    let snapshot = session.call(
+        "DOMSnapshot.captureSnapshot",
+        json!({"computedStyles": [], "includeDOMRects": true}),
+    );
+    let trees = futures_util::future::join_all(frames.iter().enumerate().map(|(k, f)| {
+        let params = if k == 0 {
+            json!({})
+        } else {
+            json!({"frameId": f.id})
+        };
+        session.call("Accessibility.getFullAXTree", params)
+    }));
+    let (snapshot, trees) = futures_util::join!(snapshot, trees);
+    let layout = match snapshot {
+        Ok(answer) => Layout::from_snapshot(&answer),
+        Err(e @ (Error::Gone { .. } | Error::Timeout { .. })) => return Err(e),
+        Err(e) => {
+            tracing::warn!("{e}; capturing without bounds");
+            Layout::default()
+        }
+    };
+    let mut out = Vec::with_capacity(frames.len());
+    for (k, (frame, answer)) in frames.into_iter().zip(trees).enumerate() {
+        match answer {
+            Ok(answer) => match FrameNodes::from_answer(frame, &answer) {
+                Ok(nodes) => out.push(nodes),
+                Err(detail) if k == 0 => {
+                    return Err(Error::Protocol {
+                        doing: session.doing.clone(),
+                        method: "Accessibility.getFullAXTree".into(),
+                        detail,
+                    })
+                }
+                Err(detail) => tracing::debug!("frame left out: {detail}"),
+            },
+            Err(e) if k == 0 => return Err(e),
+            // Out-of-process frames answer from another target.
+            Err(e) => tracing::debug!("frame {} left out: {e}", frame.url),
+        }
+    }
+    Ok((out, layout, cut))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_model::StateSet;
+
+    fn frame(id: &str, loader: &str, url: &str) -> FrameInfo {
+        FrameInfo {
+            id: id.into(),
+            parent: None,
+            loader_id: loader.into(),
+            url: url.into(),
+            unreachable_url: None,
+        }
+    }
+
+    fn nodes(v: Value) -> Vec<AxNode> {
+        serde_json::from_value(v).unwrap()
+    }
+
+    /// A page as Chromium reports it: ignored wrappers, inline text boxes, a
+    /// text field with its inner editor, and an iframe.
+    fn page() -> Vec<AxNode> {
+        nodes(json!([
+            {"nodeId": "1", "ignored": false, "role": {"type": "internalRole", "value": "RootWebArea"},
+             "name": {"type": "computedString", "value": "Form page"},
+             "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}},
+                            {"name": "url", "value": {"type": "string", "value": "http://x/form.html"}}],
+             "childIds": ["2"], "backendDOMNodeId": 5},
+            {"nodeId": "2", "ignored": true, "role": {"type": "role", "value": "none"},
+             "parentId": "1", "childIds": ["3", "10", "5", "7", "9"], "backendDOMNodeId": 8},
+            {"nodeId": "10", "ignored": false, "role": {"type": "role", "value": "paragraph"},
+             "parentId": "2", "childIds": ["11"], "backendDOMNodeId": 14},
+            {"nodeId": "11", "ignored": false, "role": {"type": "internalRole", "value": "StaticText"},
+             "name": {"type": "computedString", "value": "Ready"}, "parentId": "10",
+             "childIds": [], "backendDOMNodeId": 44},
+            {"nodeId": "3", "ignored": false, "role": {"type": "role", "value": "heading"},
+             "name": {"type": "computedString", "value": "Order"},
+             "properties": [{"name": "level", "value": {"type": "integer", "value": 1}}],
+             "parentId": "2", "childIds": ["4"], "backendDOMNodeId": 13},
+            {"nodeId": "4", "ignored": false, "role": {"type": "internalRole", "value": "StaticText"},
+             "name": {"type": "computedString", "value": "Order"}, "parentId": "3",
+             "childIds": ["40"], "backendDOMNodeId": 43},
+            {"nodeId": "40", "ignored": false, "role": {"type": "internalRole", "value": "InlineTextBox"},
+             "name": {"type": "computedString", "value": "Order"}, "parentId": "4", "childIds": []},
+            {"nodeId": "5", "ignored": false, "role": {"type": "role", "value": "textbox"},
+             "name": {"type": "computedString", "value": "Name"},
+             "value": {"type": "string", "value": "Ann"},
+             "properties": [{"name": "editable", "value": {"type": "token", "value": "plaintext"}},
+                            {"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}},
+                            {"name": "required", "value": {"type": "boolean", "value": true}}],
+             "parentId": "2", "childIds": ["6"], "backendDOMNodeId": 1},
+            {"nodeId": "6", "ignored": false, "role": {"type": "role", "value": "generic"},
+             "parentId": "5", "childIds": [], "backendDOMNodeId": 19},
+            {"nodeId": "7", "ignored": false, "role": {"type": "role", "value": "checkbox"},
+             "name": {"type": "computedString", "value": "Agree"},
+             "properties": [{"name": "checked", "value": {"type": "tristate", "value": "true"}},
+                            {"name": "disabled", "value": {"type": "boolean", "value": true}}],
+             "parentId": "2", "childIds": [], "backendDOMNodeId": 4},
+            {"nodeId": "9", "ignored": false, "role": {"type": "internalRole", "value": "Iframe"},
+             "name": {"type": "computedString", "value": "Inner"},
+             "parentId": "2", "childIds": [], "backendDOMNodeId": 40}
+        ]))
+    }
+
+    fn inner() -> Vec<AxNode> {
+        nodes(json!([
+            {"nodeId": "1", "ignored": false, "role": {"type": "internalRole", "value": "RootWebArea"},
+             "name": {"type": "computedString", "value": "Frame"}, "childIds": ["2"], "backendDOMNodeId": 7},
+            {"nodeId": "2", "ignored": false, "role": {"type": "role", "value": "button"},
+             "name": {"type": "computedString", "value": "Inside"}, "parentId": "1", "childIds": [],
+             "backendDOMNodeId": 66}
+        ]))
+    }
+
+    fn layout() -> Layout {
+        let mut l = Layout {
+            known: true,
+            ..Layout::default()
+        };
+        for (id, r) in [
+            (5, Rect::new(0, 0, 800, 600)),
+            (13, Rect::new(8, 20, 700, 37)),
+            (43, Rect::new(8, 20, 160, 36)),
+            (14, Rect::new(8, 80, 700, 18)),
+            (44, Rect::new(8, 80, 41, 17)),
+            (1, Rect::new(10, 100, 177, 21)),
+            (4, Rect::new(200, 100, 13, 13)),
+            (40, Rect::new(8, 150, 304, 154)),
+            (7, Rect::new(10, 152, 300, 150)),
+            (66, Rect::new(18, 160, 89, 21)),
+        ] {
+            l.bounds.insert(id, r);
+        }
+        l.owners.insert(40, "child".into());
+        l.attributes
+            .insert(1, vec![("placeholder".into(), "Your name".into())]);
+        l
+    }
+
+    fn frames() -> Vec<FrameNodes> {
+        vec![
+            FrameNodes {
+                frame: frame("main", "L1", "http://x/form.html"),
+                nodes: page(),
+            },
+            FrameNodes {
+                frame: FrameInfo {
+                    parent: Some("main".into()),
+                    ..frame("child", "L2", "http://x/frame.html")
+                },
+                nodes: inner(),
+            },
+        ]
+    }
+
+    fn outline(t: &Tree) -> Vec<String> {
+        t.ids()
+            .map(|id| {
+                let n = t.node(id);
+                format!("{}{} {:?}", "  ".repeat(t.depth(id)), n.role, n.name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ignored_nodes_are_lifted_inline_text_boxes_dropped_and_frames_grafted() {
+        let (t, truncated) = assemble(&frames(), &layout(), &CaptureOptions::default());
+        assert!(!truncated);
+        assert_eq!(
+            outline(&t),
+            vec![
+                "document web \"Form page\"",
+                "  heading \"Order\"",
+                "  paragraph \"\"",
+                "    static \"Ready\"",
+                "  entry \"Name\"",
+                "  check box \"Agree\"",
+                "  internal frame \"Inner\"",
+                "    document web \"Frame\"",
+                "      push button \"Inside\"",
+            ]
+        );
+        let root = t.node(NodeId::ROOT);
+        assert_eq!(root.identity.as_deref(), Some("doc:L1"));
+        assert_eq!(root.attribute("url"), Some("http://x/form.html"));
+        assert_eq!(root.raw_role, "RootWebArea");
+        let heading = t.node(NodeId(1));
+        assert_eq!(heading.identity.as_deref(), Some("n13"));
+        assert_eq!(heading.attribute("level"), Some("1"));
+        assert_eq!(heading.bounds, Some(Rect::new(8, 20, 700, 37)));
+        let text = t.node(NodeId(3));
+        assert_eq!(text.identity.as_deref(), Some("n14:t0"));
+        assert_eq!(text.bounds, Some(Rect::new(8, 80, 41, 17)));
+        let entry = t.node(NodeId(4));
+        assert_eq!(entry.value.as_deref(), Some("Ann"));
+        assert_eq!(entry.attribute("placeholder"), Some("Your name"));
+        assert!(entry.states.contains(State::Required));
+        assert!(entry.states.contains(State::Editable));
+        let check = t.node(NodeId(5));
+        assert!(check.states.contains(State::Checked));
+        assert!(!check.states.contains(State::Enabled));
+        let inner_doc = t.node(NodeId(7));
+        assert_eq!(inner_doc.identity.as_deref(), Some("doc:L2"));
+        assert_eq!(inner_doc.attribute("url"), Some("http://x/frame.html"));
+        assert_eq!(t.node(NodeId(8)).identity.as_deref(), Some("n66"));
+        for id in t.ids() {
+            assert!(
+                t.node(id).states.contains(State::Showing),
+                "{:?}",
+                t.node(id)
+            );
+        }
+    }
+
+    #[test]
+    fn nodes_without_a_box_are_not_showing_unless_they_hold_something_shown() {
+        let mut l = layout();
+        l.bounds.remove(&13); // the heading: its text still has a box
+        l.bounds.remove(&4); // the check box: nothing inside
+        l.bounds.remove(&14); // the paragraph: its text has a box
+        let (t, _) = assemble(&frames(), &l, &CaptureOptions::default());
+        assert!(t.node(NodeId(1)).states.contains(State::Showing));
+        assert!(t.node(NodeId(2)).states.contains(State::Showing));
+        assert_eq!(t.node(NodeId(1)).bounds, None);
+        let check = t.node(NodeId(5)).states;
+        assert!(!check.contains(State::Showing));
+        assert!(!check.contains(State::Visible));
+        assert!(check.contains(State::Checkable));
+    }
+
+    #[test]
+    fn caps_cut_the_tree_and_say_so() {
+        let opts = CaptureOptions {
+            max_nodes: 3,
+            ..CaptureOptions::default()
+        };
+        let (t, truncated) = assemble(&frames(), &layout(), &opts);
+        assert!(truncated);
+        assert_eq!(t.len(), 3);
+        let opts = CaptureOptions {
+            max_depth: 1,
+            ..CaptureOptions::default()
+        };
+        let (t, truncated) = assemble(&frames(), &layout(), &opts);
+        assert!(truncated);
+        assert_eq!(t.len(), 6);
+        assert!(t.ids().all(|id| t.depth(id) <= 1));
+    }
+
+    #[test]
+    fn an_empty_answer_still_gives_a_document() {
+        let f = vec![FrameNodes {
+            frame: frame("main", "L9", "about:blank"),
+            nodes: Vec::new(),
+        }];
+        let (t, _) = assemble(&f, &Layout::default(), &CaptureOptions::default());
+        assert_eq!(t.len(), 1);
+        assert_eq!(t.node(NodeId::ROOT).identity.as_deref(), Some("doc:L9"));
+        assert!(t.node(NodeId::ROOT).states.contains(State::Showing));
+        let _ = StateSet::EMPTY;
+    }
+
+    #[test]
+    fn snapshot_bounds_move_into_the_viewport_and_iframes_add_their_offset() {
+        let answer = json!({
+            "strings": ["#document", "HTML", "IFRAME", "F1", "F2", "INPUT", "type", "PASSWORD", "placeholder", "Secret"],
+            "documents": [
+                {"frameId": 3, "scrollOffsetX": 0, "scrollOffsetY": 500,
+                 "nodes": {"backendNodeId": [5, 8, 52, 60], "nodeName": [0, 1, 2, 5],
+                           "attributes": [[], [], [], [6, 7, 8, 9]],
+                           "contentDocumentIndex": {"index": [2], "value": [1]}},
+                 "layout": {"nodeIndex": [0, 1, 2, 3],
+                            "bounds": [[0, 0, 780, 493], [0, 0, 765, 2363.875], [8, 655.5, 304, 154], [10, 20, 100, 20]],
+                            "clientRects": [[], [0, 0, 765, 493], [2, 2, 300, 150], [2, 2, 96, 16]]}},
+                {"frameId": 4, "scrollOffsetX": 0, "scrollOffsetY": 10,
+                 "nodes": {"backendNodeId": [7, 66], "nodeName": [0, 1], "attributes": [[], []]},
+                 "layout": {"nodeIndex": [0, 1], "bounds": [[0, 0, 300, 150], [8, 8, 89.3, 21]],
+                            "clientRects": [[], []]}}
+            ]
+        });
+        let l = Layout::from_snapshot(&answer);
+        assert!(l.known);
+        assert_eq!(l.bounds[&52], Rect::new(8, 156, 304, 154));
+        assert_eq!(l.bounds[&60], Rect::new(10, -480, 100, 20));
+        // Frame origin: iframe at (8, 155.5) plus its 2 px border, scrolled by 10.
+        assert_eq!(l.bounds[&66], Rect::new(18, 156, 89, 21));
+        assert_eq!(l.owners[&52], "F2");
+        assert_eq!(
+            l.attributes[&60],
+            vec![
+                ("input-type".to_owned(), "password".to_owned()),
+                ("placeholder".to_owned(), "Secret".to_owned())
+            ]
+        );
+    }
+
+    #[test]
+    fn frame_trees_flatten_parents_first() {
+        let tree = json!({"frameTree": {
+        "frame": {"id": "A", "loaderId": "LA", "url": "http://x/"},
+        "childFrames": [
+            {"frame": {"id": "B", "parentId": "A", "loaderId": "LB", "url": "http://x/b"},
+             "childFrames": [{"frame": {"id": "C", "parentId": "B", "loaderId": "LC", "url": "http://x/c"}}]},
+            {"frame": {"id": "D", "parentId": "A", "loaderId": "LD", "url": "http://x/d",
+                       "unreachableUrl": "http://gone/"}}
+        ]}});
+        let f = frames_of(&tree);
+        let ids: Vec<&str> = f.iter().map(|f| f.id.as_str()).collect();
+        assert_eq!(ids, vec!["A", "B", "C", "D"]);
+        assert_eq!(f[0].parent, None);
+        assert_eq!(f[2].parent.as_deref(), Some("B"));
+        assert_eq!(f[3].unreachable_url.as_deref(), Some("http://gone/"));
+        assert_eq!(backend_id("n42"), Some(42));
+        assert_eq!(backend_id(&text_identity(42, 3)), Some(42));
+        assert_eq!(text_identity(42, 3), "n42:t3");
+        assert_eq!(backend_id("doc:L1"), None);
+    }
+}

@@ -1,0 +1,93 @@
+//! Errors of the browser adapter. Each says what was being done and to what.
+
+use std::time::Duration;
+
+use uidelta_backend::ErrorKind;
+
+/// Something went wrong starting, reaching or driving the browser.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// Chromium could not be started.
+    #[error("starting chromium: {detail}")]
+    Launch {
+        /// Why.
+        detail: String,
+    },
+    /// No DevTools endpoint could be reached.
+    #[error("connecting to the browser at {url}: {detail}")]
+    Connect {
+        /// The address tried.
+        url: String,
+        /// Why it failed.
+        detail: String,
+    },
+    /// The browser did not answer in time.
+    #[error("{doing}: {method} timed out after {} ms", after.as_millis())]
+    Timeout {
+        /// What was being done (`capturing tab "Inbox" (3F2A…)`).
+        doing: String,
+        /// The DevTools method, or what was awaited.
+        method: String,
+        /// The timeout.
+        after: Duration,
+    },
+    /// The tab was closed, or the browser exited.
+    #[error("{doing}: {what} is gone ({detail})")]
+    Gone {
+        /// What was being done.
+        doing: String,
+        /// `the tab`, `the browser`.
+        what: &'static str,
+        /// What said so.
+        detail: String,
+    },
+    /// A DevTools call failed for another reason.
+    #[error("{doing}: {method} failed: {detail}")]
+    Protocol {
+        /// What was being done.
+        doing: String,
+        /// The DevTools method.
+        method: String,
+        /// The browser's error message.
+        detail: String,
+    },
+    /// A script threw, or a page refused what was asked of it.
+    #[error("{doing}: {detail}")]
+    Page {
+        /// What was being done.
+        doing: String,
+        /// The exception or the page's answer.
+        detail: String,
+    },
+    /// No such tab or element.
+    #[error("{0}")]
+    NotFound(String),
+    /// The browser cannot do this to that element.
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+impl Error {
+    /// The backend-neutral kind of this error.
+    pub fn kind(&self) -> ErrorKind {
+        match self {
+            Error::Timeout { .. } => ErrorKind::Timeout,
+            Error::Gone { .. } => ErrorKind::Gone,
+            Error::NotFound(_) => ErrorKind::NotFound,
+            Error::Unsupported(_) => ErrorKind::Unsupported,
+            Error::Launch { .. }
+            | Error::Connect { .. }
+            | Error::Protocol { .. }
+            | Error::Page { .. } => ErrorKind::Other,
+        }
+    }
+}
+
+impl From<Error> for uidelta_backend::Error {
+    fn from(e: Error) -> Self {
+        uidelta_backend::Error::new(e.kind(), e.to_string())
+    }
+}
+
+/// Results of this crate.
+pub type Result<T> = std::result::Result<T, Error>;

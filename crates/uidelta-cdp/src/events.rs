@@ -1,0 +1,418 @@
+//! Change events of a tab, for settling.
+//!
+//! DOM changes come from a `MutationObserver` that a small script installs
+//! in every document of the tab (`Page.addScriptToEvaluateOnNewDocument`,
+//! run at once in the documents already there); it reports through a
+//! `Runtime.addBinding` function. The DOM domain's own mutation events were
+//! measured and rejected: they only cover nodes the client has asked for, so
+//! a list inserted after the first `DOM.getDocument` changes silently, and
+//! neither they nor `Accessibility.nodesUpdated` (which never fired) report
+//! typing into a field or toggling a check box. The script also listens for
+//! `input`, `change`, focus, `scroll` and `toggle` events.
+//!
+//! Network and navigation events come from the Network and Page domains.
+//! While a request or a document load is in flight the stream beats
+//! (`network:pending` every [`HEARTBEAT`]), because settling ends after a
+//! quiet spell and a slow request is quiet until it answers.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::network::{
+    EventLoadingFailed, EventLoadingFinished, EventRequestWillBeSent, ResourceType,
+};
+use chromiumoxide::cdp::browser_protocol::page::{
+    EventFrameNavigated, EventFrameStartedLoading, EventFrameStoppedLoading,
+    EventJavascriptDialogOpening, EventLoadEventFired, EventNavigatedWithinDocument,
+};
+use chromiumoxide::cdp::js_protocol::runtime::EventBindingCalled;
+use futures_util::stream::{BoxStream, StreamExt};
+use serde_json::json;
+use tokio::sync::mpsc;
+use uidelta_backend::{Event, EventStream};
+
+use crate::capture::document_identity;
+use crate::error::{Error, Result};
+use crate::protocol::Session;
+
+/// The page function the change script reports through.
+pub const BINDING: &str = "__uidelta_changed";
+
+/// How often the stream beats while requests or loads are in flight.
+pub const HEARTBEAT: Duration = Duration::from_millis(50);
+
+/// A request or load older than this no longer holds settling: long polls,
+/// streams and stuck requests would otherwise keep a page from ever settling.
+pub const LONG_REQUEST: Duration = Duration::from_secs(10);
+
+/// The script installed in every document of an observed tab.
+pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
+  const key = Symbol.for('uidelta.changes');
+  if (globalThis[key]) return;
+  const send = globalThis.__uidelta_changed;
+  if (typeof send !== 'function') return;
+  globalThis[key] = true;
+  const pending = new Set();
+  let scheduled = false;
+  const flush = () => {
+    scheduled = false;
+    const kinds = Array.from(pending);
+    pending.clear();
+    try { send(JSON.stringify(kinds)); } catch (e) {}
+  };
+  const note = (kind) => {
+    pending.add(kind);
+    if (!scheduled) { scheduled = true; queueMicrotask(flush); }
+  };
+  const observer = new MutationObserver((records) => {
+    for (const r of records) {
+      if (r.type === 'childList') {
+        if (r.addedNodes.length) note('dom:child-inserted');
+        if (r.removedNodes.length) note('dom:child-removed');
+      } else if (r.type === 'attributes') {
+        note('dom:attribute-modified');
+      } else {
+        note('dom:character-data-modified');
+      }
+    }
+  });
+  const options = { childList: true, subtree: true, attributes: true, characterData: true };
+  const watch = (root) => { try { observer.observe(root, options); } catch (e) {} };
+  watch(document);
+  const attach = Element.prototype.attachShadow;
+  Element.prototype.attachShadow = function (init) {
+    const root = attach.call(this, init);
+    watch(root);
+    return root;
+  };
+  const existing = () => {
+    for (const el of document.querySelectorAll('*')) if (el.shadowRoot) watch(el.shadowRoot);
+  };
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', existing);
+  else existing();
+  const events = [['input', 'dom:input'], ['change', 'dom:change'], ['focusin', 'dom:focus'],
+                  ['focusout', 'dom:focus'], ['scroll', 'dom:scroll'], ['toggle', 'dom:toggle']];
+  for (const [type, kind] of events)
+    addEventListener(type, () => note(kind), { capture: true, passive: true });
+})();"#;
+
+/// Requests and document loads in flight, by id, with their start.
+#[derive(Debug, Default)]
+pub(crate) struct Inflight {
+    requests: HashMap<String, Instant>,
+    loading: HashMap<String, Instant>,
+}
+
+impl Inflight {
+    pub fn request_started(&mut self, id: &str, at: Instant) {
+        self.requests.entry(id.to_owned()).or_insert(at);
+    }
+
+    pub fn request_ended(&mut self, id: &str) {
+        self.requests.remove(id);
+    }
+
+    pub fn load_started(&mut self, frame: &str, at: Instant) {
+        self.loading.insert(frame.to_owned(), at);
+    }
+
+    pub fn load_stopped(&mut self, frame: &str) {
+        self.loading.remove(frame);
+    }
+
+    /// Whether something started less than [`LONG_REQUEST`] ago is still
+    /// in flight at `now`. Forgets what is far older.
+    pub fn pending(&mut self, now: Instant) -> bool {
+        let young = |start: &Instant| now.saturating_duration_since(*start) < LONG_REQUEST;
+        let forget = |start: &Instant| now.saturating_duration_since(*start) < LONG_REQUEST * 6;
+        self.requests.retain(|_, s| forget(s));
+        self.loading.retain(|_, s| forget(s));
+        self.requests.values().any(young) || self.loading.values().any(young)
+    }
+}
+
+/// The kinds a change report of the script names; anything else a page
+/// might send through the binding is dropped.
+pub(crate) fn reported_kinds(payload: &str) -> Vec<String> {
+    let kinds: Vec<String> = serde_json::from_str(payload).unwrap_or_default();
+    kinds
+        .into_iter()
+        .filter(|k| {
+            k.len() < 40
+                && k.strip_prefix("dom:")
+                    .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
+        })
+        .take(16)
+        .collect()
+}
+
+/// Resource types whose requests never hold settling: they stay open by
+/// design.
+fn is_long_lived(kind: Option<&ResourceType>) -> bool {
+    matches!(
+        kind,
+        Some(ResourceType::EventSource | ResourceType::WebSocket | ResourceType::Media)
+    )
+}
+
+enum Raw {
+    Changes(String),
+    Request(String, bool),
+    Finished(String),
+    Failed(String),
+    Navigated(String),
+    WithinDocument,
+    Load,
+    LoadStarted(String),
+    LoadStopped(String),
+    Dialog,
+}
+
+/// Installs the change script in the tab (once per connection) and starts
+/// streaming its events.
+pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
+    let page = &session.page;
+    let listen_error = |e: chromiumoxide::error::CdpError| session.gone(&e.to_string());
+    // Listeners first, so that nothing that happens while installing is lost.
+    let streams: Vec<BoxStream<'static, Raw>> = vec![
+        page.event_listener::<EventBindingCalled>()
+            .await
+            .map_err(listen_error)?
+            .filter_map(
+                |e| async move { (e.name == BINDING).then(|| Raw::Changes(e.payload.clone())) },
+            )
+            .boxed(),
+        page.event_listener::<EventRequestWillBeSent>()
+            .await
+            .map_err(listen_error)?
+            .map(|e| {
+                Raw::Request(
+                    e.request_id.inner().clone(),
+                    is_long_lived(e.r#type.as_ref()),
+                )
+            })
+            .boxed(),
+        page.event_listener::<EventLoadingFinished>()
+            .await
+            .map_err(listen_error)?
+            .map(|e| Raw::Finished(e.request_id.inner().clone()))
+            .boxed(),
+        page.event_listener::<EventLoadingFailed>()
+            .await
+            .map_err(listen_error)?
+            .map(|e| Raw::Failed(e.request_id.inner().clone()))
+            .boxed(),
+        page.event_listener::<EventFrameNavigated>()
+            .await
+            .map_err(listen_error)?
+            .map(|e| Raw::Navigated(e.frame.loader_id.inner().clone()))
+            .boxed(),
+        page.event_listener::<EventNavigatedWithinDocument>()
+            .await
+            .map_err(listen_error)?
+            .map(|_| Raw::WithinDocument)
+            .boxed(),
+        page.event_listener::<EventLoadEventFired>()
+            .await
+            .map_err(listen_error)?
+            .map(|_| Raw::Load)
+            .boxed(),
+        page.event_listener::<EventFrameStartedLoading>()
+            .await
+            .map_err(listen_error)?
+            .map(|e| Raw::LoadStarted(e.frame_id.inner().clone()))
+            .boxed(),
+        page.event_listener::<EventFrameStoppedLoading>()
+            .await
+            .map_err(listen_error)?
+            .map(|e| Raw::LoadStopped(e.frame_id.inner().clone()))
+            .boxed(),
+        page.event_listener::<EventJavascriptDialogOpening>()
+            .await
+            .map_err(listen_error)?
+            .map(|_| Raw::Dialog)
+            .boxed(),
+    ];
+    instrument(session).await?;
+    let (tx, rx) = mpsc::channel(4096);
+    let task = tokio::spawn(forward(futures_util::stream::select_all(streams), tx));
+    Ok(EventStream::new(rx, Box::new(AbortOnDrop(task))))
+}
+
+/// Adds the binding and the change script to the tab, unless this
+/// connection did so already.
+async fn instrument(session: &Session) -> Result<()> {
+    let id = session.page.target_id().inner().clone();
+    let done = session
+        .shared
+        .instrumented
+        .lock()
+        .map(|set| set.contains(&id))
+        .unwrap_or(false);
+    if done {
+        return Ok(());
+    }
+    session
+        .call("Runtime.addBinding", json!({"name": BINDING}))
+        .await?;
+    let added = session
+        .call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": CHANGE_SCRIPT, "runImmediately": true}),
+        )
+        .await;
+    match added {
+        Ok(_) => {}
+        // Older browsers lack `runImmediately`: install in the current document by hand.
+        Err(Error::Protocol { .. }) => {
+            session
+                .call(
+                    "Page.addScriptToEvaluateOnNewDocument",
+                    json!({"source": CHANGE_SCRIPT}),
+                )
+                .await?;
+            session
+                .call("Runtime.evaluate", json!({"expression": CHANGE_SCRIPT}))
+                .await?;
+        }
+        Err(e) => return Err(e),
+    }
+    if let Ok(mut set) = session.shared.instrumented.lock() {
+        set.insert(id);
+    }
+    Ok(())
+}
+
+async fn forward(
+    mut raw: futures_util::stream::SelectAll<BoxStream<'static, Raw>>,
+    tx: mpsc::Sender<Event>,
+) {
+    let mut inflight = Inflight::default();
+    let mut ticker = tokio::time::interval(HEARTBEAT);
+    ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let events: Vec<(String, Option<String>)> = tokio::select! {
+            next = raw.next() => match next {
+                Some(r) => translate(r, &mut inflight),
+                None => return,
+            },
+            _ = ticker.tick() => {
+                if inflight.pending(Instant::now()) {
+                    vec![("network:pending".to_owned(), None)]
+                } else {
+                    Vec::new()
+                }
+            }
+        };
+        let at = Instant::now();
+        for (kind, source) in events {
+            if tx.send(Event { kind, source, at }).await.is_err() {
+                return;
+            }
+        }
+    }
+}
+
+/// The events one protocol event stands for, updating what is in flight.
+fn translate(raw: Raw, inflight: &mut Inflight) -> Vec<(String, Option<String>)> {
+    let now = Instant::now();
+    let one = |kind: &str| vec![(kind.to_owned(), None)];
+    match raw {
+        Raw::Changes(payload) => reported_kinds(&payload)
+            .into_iter()
+            .map(|k| (k, None))
+            .collect(),
+        Raw::Request(id, long_lived) => {
+            if !long_lived {
+                inflight.request_started(&id, now);
+            }
+            one("network:request")
+        }
+        Raw::Finished(id) => {
+            inflight.request_ended(&id);
+            one("network:finished")
+        }
+        Raw::Failed(id) => {
+            inflight.request_ended(&id);
+            one("network:failed")
+        }
+        Raw::Navigated(loader) => vec![(
+            "page:navigated".to_owned(),
+            Some(document_identity(&loader)),
+        )],
+        Raw::WithinDocument => one("page:navigated-within-document"),
+        Raw::Load => one("page:load"),
+        Raw::LoadStarted(frame) => {
+            inflight.load_started(&frame, now);
+            one("page:loading-started")
+        }
+        Raw::LoadStopped(frame) => {
+            inflight.load_stopped(&frame);
+            one("page:loading-stopped")
+        }
+        Raw::Dialog => one("page:dialog-opened"),
+    }
+}
+
+struct AbortOnDrop(tokio::task::JoinHandle<()>);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_dom_kinds_pass_from_the_page() {
+        assert_eq!(
+            reported_kinds(r#"["dom:child-inserted","dom:input"]"#),
+            vec!["dom:child-inserted", "dom:input"]
+        );
+        assert!(reported_kinds(r#"["network:pending","dom:X Y"]"#).is_empty());
+        assert!(reported_kinds("not json").is_empty());
+    }
+
+    #[test]
+    fn in_flight_work_holds_until_it_ends_or_grows_old() {
+        let t0 = Instant::now();
+        let mut f = Inflight::default();
+        assert!(!f.pending(t0));
+        f.request_started("1", t0);
+        f.load_started("main", t0);
+        assert!(f.pending(t0 + Duration::from_millis(500)));
+        f.request_ended("1");
+        assert!(f.pending(t0 + Duration::from_millis(500)));
+        f.load_stopped("main");
+        assert!(!f.pending(t0 + Duration::from_millis(500)));
+        f.request_started("2", t0);
+        assert!(!f.pending(t0 + LONG_REQUEST));
+    }
+
+    #[test]
+    fn translation_tracks_requests() {
+        let mut f = Inflight::default();
+        let kinds =
+            |v: Vec<(String, Option<String>)>| v.into_iter().map(|(k, _)| k).collect::<Vec<_>>();
+        assert_eq!(
+            kinds(translate(Raw::Request("7".into(), false), &mut f)),
+            vec!["network:request"]
+        );
+        assert!(f.pending(Instant::now()));
+        assert_eq!(
+            kinds(translate(Raw::Finished("7".into()), &mut f)),
+            vec!["network:finished"]
+        );
+        assert!(!f.pending(Instant::now()));
+        translate(Raw::Request("8".into(), true), &mut f);
+        assert!(!f.pending(Instant::now()));
+        let nav = translate(Raw::Navigated("L1".into()), &mut f);
+        assert_eq!(
+            nav,
+            vec![("page:navigated".to_owned(), Some("doc:L1".to_owned()))]
+        );
+    }
+}

@@ -1,0 +1,735 @@
+//! The browser backend of uidelta: Chromium over the DevTools protocol.
+//!
+//! [`Cdp::launch`] starts a headless Chromium with a throw-away profile (and
+//! kills it when dropped); [`Cdp::attach`] connects to one that runs with
+//! `--remote-debugging-port`. Each tab is an application with one window,
+//! its document. Captures read the accessibility tree Chromium computes for
+//! screen readers, with every element identified by its DOM backend node id,
+//! so that actions find the element directly. Every DevTools call has a
+//! timeout; a closed tab or an exited browser is [`ErrorKind::Gone`].
+//!
+//! [`ErrorKind::Gone`]: uidelta_backend::ErrorKind::Gone
+
+mod actions;
+mod backend;
+mod capture;
+mod error;
+mod events;
+mod input;
+mod launch;
+mod navigate;
+mod protocol;
+mod roles;
+
+use std::sync::atomic::Ordering;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use chromiumoxide::cdp::browser_protocol::target::{
+    EventTargetCreated, EventTargetDestroyed, TargetId,
+};
+use chromiumoxide::error::CdpError;
+use chromiumoxide::{Browser, Page};
+use futures_util::StreamExt;
+use serde_json::{json, Value};
+use uidelta_backend::{Action, App, Done, EventStream, Navigate, Scope, Window};
+use uidelta_model::{NodeData, Rect, Snapshot};
+
+pub use capture::{
+    backend_id, document_identity, node_identity, text_identity, CaptureOptions, FrameInfo,
+};
+pub use error::{Error, Result};
+pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
+pub use input::keys::{Chord, Key};
+pub use launch::{LaunchOptions, CHROMIUM, INSTALL_HINT};
+pub use navigate::normalize_url;
+pub use protocol::CALL_TIMEOUT;
+
+use launch::{Endpoint, Process};
+use protocol::{browser_call, Session, Shared};
+
+/// How long a new tab may take to appear in the browser's target list.
+const ATTACH_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// A tab: a page target of the browser.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tab {
+    /// The target id, stable for the tab's life.
+    pub id: String,
+    /// The document's title.
+    pub title: String,
+    /// The document's URL.
+    pub url: String,
+    /// Whether it is the tab activated last.
+    pub active: bool,
+}
+
+impl Tab {
+    /// `tab "Inbox" (3F2A19C0)`, for messages.
+    pub fn label(&self) -> String {
+        tab_label(&self.title, &self.url, &self.id)
+    }
+
+    /// Its name as an application: the title, or the URL for untitled pages.
+    pub fn name(&self) -> &str {
+        if self.title.is_empty() {
+            &self.url
+        } else {
+            &self.title
+        }
+    }
+}
+
+fn tab_label(title: &str, url: &str, id: &str) -> String {
+    let name = if title.is_empty() { url } else { title };
+    let short: String = id.chars().take(8).collect();
+    format!("tab {name:?} ({short})")
+}
+
+/// The document a tab shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Document {
+    /// Its URL.
+    pub url: String,
+    /// Its title.
+    pub title: String,
+    /// The main frame's id.
+    pub frame_id: String,
+    /// The loader id: a new one for every document loaded.
+    pub loader_id: String,
+}
+
+impl Document {
+    /// The identity the snapshot root carries (`doc:<loader id>`).
+    pub fn identity(&self) -> String {
+        document_identity(&self.loader_id)
+    }
+}
+
+/// A connection to a Chromium browser.
+pub struct Cdp {
+    browser: Browser,
+    shared: Arc<Shared>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    /// The browser process when this connection started it.
+    process: Option<Process>,
+    endpoint: String,
+    capture: CaptureOptions,
+}
+
+impl Drop for Cdp {
+    fn drop(&mut self) {
+        for task in &self.tasks {
+            task.abort();
+        }
+        // `process` is dropped after this: it kills the browser.
+    }
+}
+
+impl Cdp {
+    /// Starts Chromium (headless by default) with a fresh temporary profile
+    /// and connects to it. Dropping the returned value kills the browser and
+    /// every process it started, and removes the profile.
+    pub async fn launch(opts: LaunchOptions) -> Result<Cdp> {
+        let (process, ws) = Process::start(&opts).await?;
+        Cdp::connect(ws, Some(process)).await
+    }
+
+    /// Connects to a running browser: `ws://...` as printed by Chromium, or
+    /// `http://host:port`, `host:port` or a bare port of its
+    /// `--remote-debugging-port`. The browser is left running when dropped.
+    pub async fn attach(url: &str) -> Result<Cdp> {
+        let connect_error = |detail: String| Error::Connect {
+            url: url.to_owned(),
+            detail,
+        };
+        let endpoint = Endpoint::parse(url).map_err(connect_error)?;
+        let ws = endpoint
+            .resolve(Duration::from_secs(5))
+            .await
+            .map_err(connect_error)?;
+        Cdp::connect(ws, None).await
+    }
+
+    async fn connect(ws: String, process: Option<Process>) -> Result<Cdp> {
+        let connect_error = |detail: String| Error::Connect {
+            url: ws.clone(),
+            detail,
+        };
+        let (browser, mut handler) =
+            tokio::time::timeout(CALL_TIMEOUT, Browser::connect(ws.clone()))
+                .await
+                .map_err(|_| {
+                    connect_error(format!("no answer within {} ms", CALL_TIMEOUT.as_millis()))
+                })?
+                .map_err(|e| connect_error(e.to_string()))?;
+        let shared = Shared::new();
+        let mut tasks = Vec::new();
+        let driver_state = Arc::clone(&shared);
+        tasks.push(tokio::spawn(async move {
+            while let Some(step) = handler.next().await {
+                if let Err(e) = step {
+                    tracing::debug!("browser connection ended: {e}");
+                    break;
+                }
+            }
+            driver_state.alive.store(false, Ordering::SeqCst);
+        }));
+        if let Some(p) = &process {
+            let watched = Arc::clone(&shared);
+            let pid = p.pid() as i32;
+            tasks.push(tokio::spawn(async move {
+                while watched.is_alive() {
+                    if !process_alive(pid) {
+                        watched.alive.store(false, Ordering::SeqCst);
+                    }
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+            }));
+        }
+        let cdp = Cdp {
+            browser,
+            shared,
+            tasks,
+            process,
+            endpoint: ws,
+            capture: CaptureOptions::default(),
+        };
+        let mut cdp = cdp;
+        cdp.follow_targets().await;
+        Ok(cdp)
+    }
+
+    /// Keeps the active tab current: a tab a page opens becomes active (as
+    /// in a browser window), and a closed active tab is forgotten.
+    async fn follow_targets(&mut self) {
+        let created = self.browser.event_listener::<EventTargetCreated>().await;
+        let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
+        let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) else {
+            return;
+        };
+        let shared = Arc::clone(&self.shared);
+        self.tasks.push(tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    Some(ev) = created.next() => {
+                        let info = &ev.target_info;
+                        if info.r#type == "page" && info.opener_id.is_some() {
+                            shared.set_active(Some(info.target_id.inner().clone()));
+                        }
+                    }
+                    Some(ev) = destroyed.next() => {
+                        if shared.active().as_deref() == Some(ev.target_id.inner().as_str()) {
+                            shared.set_active(None);
+                        }
+                    }
+                    else => break,
+                }
+            }
+        }));
+    }
+
+    /// Sets the caps of later captures.
+    pub fn set_capture_options(&mut self, opts: CaptureOptions) {
+        self.capture = opts;
+    }
+
+    /// The process id of a browser this connection started.
+    pub fn pid(&self) -> Option<u32> {
+        self.process.as_ref().map(Process::pid)
+    }
+
+    /// The temporary profile directory of a browser this connection started.
+    pub fn profile_dir(&self) -> Option<&std::path::Path> {
+        self.process.as_ref().map(Process::profile)
+    }
+
+    /// The DevTools WebSocket URL of the browser.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+
+    /// Whether the browser still answers (its connection is up).
+    pub fn is_alive(&self) -> bool {
+        self.shared.is_alive()
+    }
+
+    /// The browser's tabs, the active one marked.
+    pub async fn tabs(&self) -> Result<Vec<Tab>> {
+        let answer = self
+            .browser_call("listing tabs", "Target.getTargets", json!({}))
+            .await?;
+        let mut tabs = tabs_of(&answer);
+        let active = self
+            .shared
+            .active()
+            .filter(|id| tabs.iter().any(|t| &t.id == id))
+            .or_else(|| tabs.first().map(|t| t.id.clone()));
+        for t in &mut tabs {
+            t.active = Some(&t.id) == active.as_ref();
+        }
+        Ok(tabs)
+    }
+
+    /// Opens a tab at `url`, makes it active, and waits until its document
+    /// has loaded or `timeout` passes (a slow page is returned still
+    /// loading).
+    pub async fn new_tab(&self, url: &str, timeout: Duration) -> Result<Tab> {
+        let url = normalize_url(url);
+        let doing = format!("opening a tab at {url}");
+        let answer = self
+            .browser_call(&doing, "Target.createTarget", json!({"url": url}))
+            .await?;
+        let id = answer["targetId"]
+            .as_str()
+            .ok_or_else(|| Error::Protocol {
+                doing: doing.clone(),
+                method: "Target.createTarget".into(),
+                detail: "the answer names no target".into(),
+            })?
+            .to_owned();
+        self.shared.set_active(Some(id.clone()));
+        let session = self.session(&id, doing.clone()).await?;
+        let _ = session.call("Page.bringToFront", json!({})).await;
+        let started = Instant::now();
+        loop {
+            let state = session
+                .call(
+                    "Runtime.evaluate",
+                    json!({"expression": "document.readyState", "returnByValue": true}),
+                )
+                .await;
+            let url_now = session.call("Page.getFrameTree", json!({})).await;
+            let loaded = matches!(&state, Ok(v) if v["result"]["value"] == "complete")
+                && matches!(&url_now, Ok(t) if capture::frames_of(t).first().is_some_and(|f| f.url != "about:blank" || url == "about:blank"));
+            if loaded || started.elapsed() >= timeout {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.tab(&id).await
+    }
+
+    /// The tab with target id `id`.
+    pub async fn tab(&self, id: &str) -> Result<Tab> {
+        self.tabs()
+            .await?
+            .into_iter()
+            .find(|t| t.id == id)
+            .ok_or_else(|| self.tab_gone(id, "finding a tab"))
+    }
+
+    /// Closes a tab.
+    pub async fn close_tab(&self, id: &str) -> Result<Done> {
+        let doing = format!("closing {}", self.label_of(id).await);
+        let answer = self
+            .browser_call(&doing, "Target.closeTarget", json!({"targetId": id}))
+            .await
+            .map_err(|e| match e {
+                Error::Protocol { .. } => self.tab_gone(id, &doing),
+                other => other,
+            })?;
+        if answer["success"] == Value::Bool(false) {
+            return Err(self.tab_gone(id, &doing));
+        }
+        if self.shared.active().as_deref() == Some(id) {
+            self.shared.set_active(None);
+        }
+        Ok(Done {
+            method: "Target.closeTarget".into(),
+        })
+    }
+
+    /// Brings a tab to the front and makes it the active one.
+    pub async fn switch_tab(&self, id: &str) -> Result<Done> {
+        let doing = format!("switching to {}", self.label_of(id).await);
+        self.browser_call(&doing, "Target.activateTarget", json!({"targetId": id}))
+            .await
+            .map_err(|e| match e {
+                Error::Protocol { .. } => self.tab_gone(id, &doing),
+                other => other,
+            })?;
+        let session = self.session(id, doing).await?;
+        session.call("Page.bringToFront", json!({})).await?;
+        self.shared.set_active(Some(id.to_owned()));
+        Ok(Done {
+            method: "Target.activateTarget + Page.bringToFront".into(),
+        })
+    }
+
+    /// The document a tab shows now: URL, title, frame and loader id.
+    pub async fn document(&self, id: &str) -> Result<Document> {
+        let tab = self.tab(id).await?;
+        let session = self
+            .session(id, format!("reading the document of {}", tab.label()))
+            .await?;
+        let tree = session.call("Page.getFrameTree", json!({})).await?;
+        let main = capture::frames_of(&tree)
+            .into_iter()
+            .next()
+            .ok_or_else(|| Error::Protocol {
+                doing: session.doing.clone(),
+                method: "Page.getFrameTree".into(),
+                detail: "the answer names no main frame".into(),
+            })?;
+        Ok(Document {
+            url: main.url,
+            title: tab.title,
+            frame_id: main.id,
+            loader_id: main.loader_id,
+        })
+    }
+
+    /// Captures a tab's accessibility tree.
+    pub async fn capture_tab(&self, id: &str) -> Result<Snapshot> {
+        let tab = self.tab(id).await?;
+        let session = self
+            .session(id, format!("capturing {}", tab.label()))
+            .await?;
+        let result = capture::capture(&session, tab.name(), &self.capture).await;
+        self.explain(id, result).await
+    }
+
+    /// Performs `action` on `node`, an element of a capture of tab `id`.
+    pub async fn act_on(&self, id: &str, node: &NodeData, action: &Action) -> Result<Done> {
+        let label = self.label_of(id).await;
+        let session = self
+            .session(id, format!("{} an element of {label}", action.doing()))
+            .await?;
+        let result = actions::act(&session, node, action).await;
+        self.explain(id, result).await
+    }
+
+    /// Presses a key or chord in the active tab, wherever its focus is.
+    pub async fn press_key(&self, chord: &str) -> Result<Done> {
+        let parsed = Chord::parse(chord)
+            .map_err(|e| Error::Unsupported(format!("pressing {chord}: {e}")))?;
+        let tab = self.active_tab().await?;
+        let session = self
+            .session(&tab.id, format!("pressing {chord} in {}", tab.label()))
+            .await?;
+        let result = input::press(&session, &parsed).await;
+        self.explain(&tab.id, result).await?;
+        Ok(Done {
+            method: format!("CDP Input key {chord}"),
+        })
+    }
+
+    /// Change events of tab `id`; see the `events` module for the kinds.
+    pub async fn watch(&self, id: &str) -> Result<EventStream> {
+        let label = self.label_of(id).await;
+        let session = self.session(id, format!("watching {label}")).await?;
+        let result = events::subscribe(&session).await;
+        self.explain(id, result).await
+    }
+
+    /// Loads a URL in tab `id`, or moves in its history; returns once the
+    /// new document is committed.
+    pub async fn navigate_tab(&self, id: &str, to: &Navigate) -> Result<Done> {
+        let label = self.label_of(id).await;
+        let session = self
+            .session(id, format!("{} in {label}", to.doing()))
+            .await?;
+        let result = navigate::navigate(&session, to).await;
+        self.explain(id, result).await
+    }
+
+    /// Runs a script in tab `id`'s main frame; returns its result as JSON.
+    pub async fn evaluate(&self, id: &str, script: &str) -> Result<String> {
+        let label = self.label_of(id).await;
+        let session = self
+            .session(id, format!("running a script in {label}"))
+            .await?;
+        let result = navigate::run_script(&session, script).await;
+        self.explain(id, result).await
+    }
+
+    /// A PNG of the active tab's viewport, or of an area of it (viewport CSS
+    /// pixels, as node bounds are).
+    pub async fn screenshot_png(&self, area: Option<Rect>) -> Result<Vec<u8>> {
+        let tab = self.active_tab().await?;
+        let session = self
+            .session(&tab.id, format!("taking a screenshot of {}", tab.label()))
+            .await?;
+        let result = screenshot(&session, area).await;
+        self.explain(&tab.id, result).await
+    }
+
+    /// The active tab: the one activated last, or the first there is.
+    pub async fn active_tab(&self) -> Result<Tab> {
+        let tabs = self.tabs().await?;
+        tabs.iter()
+            .find(|t| t.active)
+            .or(tabs.first())
+            .cloned()
+            .ok_or_else(|| Error::NotFound("the browser has no tab open".into()))
+    }
+
+    async fn label_of(&self, id: &str) -> String {
+        match self.tabs().await {
+            Ok(tabs) => tabs
+                .iter()
+                .find(|t| t.id == id)
+                .map(Tab::label)
+                .unwrap_or_else(|| tab_label("", "", id)),
+            Err(_) => tab_label("", "", id),
+        }
+    }
+
+    fn tab_gone(&self, id: &str, doing: &str) -> Error {
+        if !self.shared.is_alive() {
+            return Error::Gone {
+                doing: doing.to_owned(),
+                what: "the browser",
+                detail: "the connection closed".into(),
+            };
+        }
+        Error::Gone {
+            doing: doing.to_owned(),
+            what: "the tab",
+            detail: format!("no tab has id {id} any more; it was closed"),
+        }
+    }
+
+    async fn browser_call(
+        &self,
+        doing: &str,
+        method: &'static str,
+        params: Value,
+    ) -> Result<Value> {
+        if !self.shared.is_alive() {
+            return Err(Error::Gone {
+                doing: doing.to_owned(),
+                what: "the browser",
+                detail: "the connection closed".into(),
+            });
+        }
+        browser_call(&self.browser, &self.shared, doing, method, params).await
+    }
+
+    /// The tab's page, once the connection has attached to it.
+    async fn session(&self, id: &str, doing: String) -> Result<Session> {
+        let started = Instant::now();
+        loop {
+            if !self.shared.is_alive() {
+                return Err(self.tab_gone(id, &doing));
+            }
+            let target = TargetId::from(id.to_owned());
+            let found = tokio::time::timeout(CALL_TIMEOUT, self.browser.get_page(target)).await;
+            match found {
+                Ok(Ok(page)) => return Ok(self.wrap(page, doing)),
+                Ok(Err(CdpError::NotFound)) => {
+                    let tabs = self.tabs().await?;
+                    if !tabs.iter().any(|t| t.id == id) {
+                        return Err(self.tab_gone(id, &doing));
+                    }
+                    if started.elapsed() >= ATTACH_TIMEOUT {
+                        return Err(Error::Timeout {
+                            doing,
+                            method: "attaching to the tab".into(),
+                            after: ATTACH_TIMEOUT,
+                        });
+                    }
+                    tokio::time::sleep(Duration::from_millis(25)).await;
+                }
+                Ok(Err(e)) => {
+                    self.shared.alive.store(false, Ordering::SeqCst);
+                    return Err(Error::Gone {
+                        doing,
+                        what: "the browser",
+                        detail: e.to_string(),
+                    });
+                }
+                Err(_) => {
+                    return Err(Error::Timeout {
+                        doing,
+                        method: "finding the tab".into(),
+                        after: CALL_TIMEOUT,
+                    })
+                }
+            }
+        }
+    }
+
+    fn wrap(&self, page: Page, doing: String) -> Session {
+        Session {
+            page,
+            doing,
+            shared: Arc::clone(&self.shared),
+        }
+    }
+
+    /// A timeout on a tab that has meanwhile closed, or on a browser that
+    /// has exited, is reported as gone.
+    async fn explain<T>(&self, id: &str, result: Result<T>) -> Result<T> {
+        match result {
+            Err(Error::Timeout {
+                doing,
+                method,
+                after,
+            }) => {
+                if !self.shared.is_alive() || !self.endpoint_answers().await {
+                    self.shared.alive.store(false, Ordering::SeqCst);
+                    return Err(self.tab_gone(id, &doing));
+                }
+                if let Ok(tabs) = self.tabs().await {
+                    if !tabs.iter().any(|t| t.id == id) {
+                        return Err(self.tab_gone(id, &doing));
+                    }
+                }
+                Err(Error::Timeout {
+                    doing,
+                    method,
+                    after,
+                })
+            }
+            other => other,
+        }
+    }
+
+    /// Whether the browser's DevTools port still accepts connections.
+    async fn endpoint_answers(&self) -> bool {
+        let Some(authority) = self
+            .endpoint
+            .split("://")
+            .nth(1)
+            .and_then(|rest| rest.split('/').next())
+        else {
+            return true;
+        };
+        let connect = tokio::net::TcpStream::connect(authority.to_owned());
+        matches!(
+            tokio::time::timeout(Duration::from_secs(2), connect).await,
+            Ok(Ok(_))
+        )
+    }
+}
+
+/// The page targets of a `Target.getTargets` answer.
+fn tabs_of(answer: &Value) -> Vec<Tab> {
+    answer["targetInfos"]
+        .as_array()
+        .map(|infos| {
+            infos
+                .iter()
+                .filter(|t| t["type"] == "page")
+                .filter_map(|t| {
+                    Some(Tab {
+                        id: t["targetId"].as_str()?.to_owned(),
+                        title: t["title"].as_str().unwrap_or_default().to_owned(),
+                        url: t["url"].as_str().unwrap_or_default().to_owned(),
+                        active: false,
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A tab as an application with one window, its document.
+pub fn tab_app(tab: &Tab) -> App {
+    App {
+        name: tab.name().to_owned(),
+        pid: None,
+        id: tab.id.clone(),
+        windows: vec![Window {
+            title: tab.name().to_owned(),
+            role: "document web".into(),
+            id: tab.id.clone(),
+            active: tab.active,
+            showing: true,
+        }],
+        error: None,
+    }
+}
+
+/// Whether `scope` names the tab (its only window is its document).
+fn scope_matches(tab: &Tab, scope: &Scope) -> bool {
+    match scope {
+        Scope::App | Scope::Focused => true,
+        Scope::Window(title) => {
+            let wanted = title.to_lowercase();
+            [tab.name(), tab.title.as_str(), tab.url.as_str()]
+                .iter()
+                .any(|t| !t.is_empty() && t.to_lowercase().starts_with(&wanted))
+        }
+    }
+}
+
+async fn screenshot(session: &Session, area: Option<Rect>) -> Result<Vec<u8>> {
+    let mut params = json!({"format": "png", "captureBeyondViewport": false});
+    if let Some(r) = area {
+        // Clips are in page coordinates; bounds are in the viewport.
+        let metrics = session.call("Page.getLayoutMetrics", json!({})).await?;
+        let v = &metrics["cssVisualViewport"];
+        let (px, py) = (
+            v["pageX"].as_f64().unwrap_or(0.0),
+            v["pageY"].as_f64().unwrap_or(0.0),
+        );
+        params["clip"] = json!({
+            "x": f64::from(r.x) + px, "y": f64::from(r.y) + py,
+            "width": f64::from(r.w.max(1)), "height": f64::from(r.h.max(1)), "scale": 1,
+        });
+    }
+    let answer = session.call("Page.captureScreenshot", params).await?;
+    let data = answer["data"].as_str().unwrap_or_default();
+    use base64::Engine;
+    base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .map_err(|e| Error::Protocol {
+            doing: session.doing.clone(),
+            method: "Page.captureScreenshot".into(),
+            detail: format!("the image is not base64: {e}"),
+        })
+}
+
+fn process_alive(pid: i32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        Ok(stat) => {
+            let state = stat
+                .rfind(')')
+                .and_then(|i| stat[i + 1..].split_whitespace().next())
+                .unwrap_or("Z");
+            state != "Z" && state != "X"
+        }
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tabs_are_page_targets_and_apps_with_one_window() {
+        let answer = json!({"targetInfos": [
+            {"targetId": "AAA111", "type": "page", "title": "Inbox", "url": "http://x/"},
+            {"targetId": "BBB222", "type": "service_worker", "title": "sw", "url": "http://x/sw.js"},
+            {"targetId": "CCC333", "type": "page", "title": "", "url": "about:blank"},
+        ]});
+        let tabs = tabs_of(&answer);
+        assert_eq!(tabs.len(), 2);
+        assert_eq!(tabs[1].name(), "about:blank");
+        assert_eq!(tabs[0].label(), "tab \"Inbox\" (AAA111)");
+        let app = tab_app(&Tab {
+            active: true,
+            ..tabs[0].clone()
+        });
+        assert_eq!(app.name, "Inbox");
+        assert_eq!(app.id, "AAA111");
+        assert_eq!(app.pid, None);
+        assert_eq!(
+            app.windows,
+            vec![Window {
+                title: "Inbox".into(),
+                role: "document web".into(),
+                id: "AAA111".into(),
+                active: true,
+                showing: true,
+            }]
+        );
+        assert!(scope_matches(&tabs[0], &Scope::Window("inb".into())));
+        assert!(scope_matches(&tabs[0], &Scope::Window("http://x".into())));
+        assert!(!scope_matches(&tabs[0], &Scope::Window("Drafts".into())));
+    }
+}

@@ -1,0 +1,254 @@
+//! DevTools calls: a method name and JSON parameters in, JSON out, always
+//! under a timeout.
+//!
+//! Answers are read as plain JSON rather than through the typed protocol
+//! structs: a browser newer than the protocol revision those were generated
+//! from adds enum values (a new AX property, a new pseudo element type), and
+//! one unknown value would make a whole typed answer unreadable.
+
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use chromiumoxide::error::CdpError;
+use chromiumoxide::types::MethodId;
+use chromiumoxide::{Browser, Command, Method, Page};
+use serde::Serialize;
+use serde_json::Value;
+
+use crate::error::{Error, Result};
+
+/// How long one DevTools call may take before it is given up.
+pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+
+/// One DevTools command with untyped parameters and answer.
+#[derive(Debug)]
+pub(crate) struct Call {
+    method: &'static str,
+    params: Value,
+}
+
+impl Serialize for Call {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> std::result::Result<S::Ok, S::Error> {
+        self.params.serialize(s)
+    }
+}
+
+impl Method for Call {
+    fn identifier(&self) -> MethodId {
+        self.method.into()
+    }
+}
+
+impl Command for Call {
+    type Response = Value;
+}
+
+/// State shared by a [`crate::Cdp`] and the tasks it runs.
+#[derive(Debug, Default)]
+pub(crate) struct Shared {
+    /// Cleared when the connection to the browser ends.
+    pub alive: AtomicBool,
+    /// The tab activated last (opened, switched to, or opened by a page).
+    pub active: Mutex<Option<String>>,
+    /// Tabs whose pages report DOM changes through the binding.
+    pub instrumented: Mutex<std::collections::HashSet<String>>,
+}
+
+impl Shared {
+    /// A fresh state for a live connection.
+    pub fn new() -> Arc<Shared> {
+        let shared = Shared::default();
+        shared.alive.store(true, Ordering::SeqCst);
+        Arc::new(shared)
+    }
+
+    /// Whether the browser connection is still up.
+    pub fn is_alive(&self) -> bool {
+        self.alive.load(Ordering::SeqCst)
+    }
+
+    /// The tab activated last, if any.
+    pub fn active(&self) -> Option<String> {
+        self.active.lock().ok().and_then(|a| a.clone())
+    }
+
+    /// Records `id` as the active tab.
+    pub fn set_active(&self, id: Option<String>) {
+        if let Ok(mut a) = self.active.lock() {
+            *a = id;
+        }
+    }
+}
+
+/// One tab, for the length of one operation: its page, what is being done
+/// to it (for messages), and the connection state (to tell a closed tab from
+/// an exited browser).
+#[derive(Clone)]
+pub(crate) struct Session {
+    pub page: Page,
+    pub doing: String,
+    pub shared: Arc<Shared>,
+}
+
+impl Session {
+    /// Calls `method` on the tab with the default timeout.
+    pub async fn call(&self, method: &'static str, params: Value) -> Result<Value> {
+        self.call_within(method, params, CALL_TIMEOUT).await
+    }
+
+    /// Calls `method` on the tab, giving up after `after`.
+    pub async fn call_within(
+        &self,
+        method: &'static str,
+        params: Value,
+        after: Duration,
+    ) -> Result<Value> {
+        let sent = self.page.execute(Call { method, params });
+        match tokio::time::timeout(after, sent).await {
+            Ok(Ok(answer)) => Ok(answer.result),
+            Ok(Err(e)) => Err(classify(e, &self.doing, method, &self.shared, "the tab")),
+            Err(_) => Err(self.timeout(method, after)),
+        }
+    }
+
+    /// A timeout error for `what` (a method, or an awaited event).
+    pub fn timeout(&self, what: &str, after: Duration) -> Error {
+        if !self.shared.is_alive() {
+            return gone(&self.doing, "the browser", "the connection closed");
+        }
+        Error::Timeout {
+            doing: self.doing.clone(),
+            method: what.to_owned(),
+            after,
+        }
+    }
+
+    /// The error for a tab that went away while being used.
+    pub fn gone(&self, detail: &str) -> Error {
+        if self.shared.is_alive() {
+            gone(&self.doing, "the tab", detail)
+        } else {
+            gone(&self.doing, "the browser", "the connection closed")
+        }
+    }
+}
+
+/// Calls a browser-level `method` (targets, windows).
+pub(crate) async fn browser_call(
+    browser: &Browser,
+    shared: &Shared,
+    doing: &str,
+    method: &'static str,
+    params: Value,
+) -> Result<Value> {
+    let sent = browser.execute(Call { method, params });
+    match tokio::time::timeout(CALL_TIMEOUT, sent).await {
+        Ok(Ok(answer)) => Ok(answer.result),
+        Ok(Err(e)) => Err(classify(e, doing, method, shared, "the browser")),
+        Err(_) if !shared.is_alive() => Err(gone(doing, "the browser", "the connection closed")),
+        Err(_) => Err(Error::Timeout {
+            doing: doing.to_owned(),
+            method: method.to_owned(),
+            after: CALL_TIMEOUT,
+        }),
+    }
+}
+
+fn gone(doing: &str, what: &'static str, detail: &str) -> Error {
+    Error::Gone {
+        doing: doing.to_owned(),
+        what,
+        detail: detail.to_owned(),
+    }
+}
+
+/// Turns a failed call into an error that says what happened to what.
+fn classify(e: CdpError, doing: &str, method: &str, shared: &Shared, owner: &'static str) -> Error {
+    let browser_gone = || gone(doing, "the browser", "the connection closed");
+    match e {
+        CdpError::Timeout => Error::Timeout {
+            doing: doing.to_owned(),
+            method: method.to_owned(),
+            after: CALL_TIMEOUT,
+        },
+        CdpError::ChannelSendError(_) | CdpError::NoResponse if !shared.is_alive() => {
+            browser_gone()
+        }
+        CdpError::ChannelSendError(_) | CdpError::NoResponse => {
+            gone(doing, owner, "it no longer takes commands")
+        }
+        CdpError::Ws(_) | CdpError::Io(_) => browser_gone(),
+        CdpError::Chrome(err) => from_message(doing, method, &err.message, owner),
+        CdpError::ChromeMessage(message) => from_message(doing, method, &message, owner),
+        other => Error::Protocol {
+            doing: doing.to_owned(),
+            method: method.to_owned(),
+            detail: other.to_string(),
+        },
+    }
+}
+
+/// Reads the browser's error message: some say the tab or the element is gone.
+pub(crate) fn from_message(doing: &str, method: &str, message: &str, owner: &'static str) -> Error {
+    const TAB_GONE: [&str; 6] = [
+        "target closed",
+        "no target with given id",
+        "session with given id not found",
+        "no session with given id",
+        "not attached to an active page",
+        "target crashed",
+    ];
+    const NODE_GONE: [&str; 5] = [
+        "no node with given id",
+        "could not find node with given id",
+        "node with given id does not belong to the document",
+        "no node found for given backend id",
+        "node is detached from document",
+    ];
+    let lower = message.to_ascii_lowercase();
+    if TAB_GONE.iter().any(|m| lower.contains(m)) {
+        return gone(doing, owner, message);
+    }
+    if NODE_GONE.iter().any(|m| lower.contains(m)) {
+        return Error::NotFound(format!(
+            "{doing}: the element is no longer in the page ({message}); capture again"
+        ));
+    }
+    Error::Protocol {
+        doing: doing.to_owned(),
+        method: method.to_owned(),
+        detail: message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_backend::ErrorKind;
+
+    #[test]
+    fn messages_that_mean_gone_or_missing_are_classified() {
+        let e = from_message("capturing", "DOM.focus", "Target closed", "the tab");
+        assert_eq!(e.kind(), ErrorKind::Gone);
+        assert_eq!(e.to_string(), "capturing: the tab is gone (Target closed)");
+        let e = from_message(
+            "clicking",
+            "DOM.getContentQuads",
+            "No node with given id found",
+            "the tab",
+        );
+        assert_eq!(e.kind(), ErrorKind::NotFound);
+        let e = from_message(
+            "clicking",
+            "DOM.focus",
+            "Element is not focusable",
+            "the tab",
+        );
+        assert_eq!(e.kind(), ErrorKind::Other);
+        assert_eq!(
+            e.to_string(),
+            "clicking: DOM.focus failed: Element is not focusable"
+        );
+    }
+}
