@@ -13,6 +13,12 @@ use crate::refs::Ref;
 pub struct Diff {
     /// Added, removed and modified elements, in tree order.
     pub changes: Vec<Change>,
+    /// The scope's root changed identity: a new document replaced the old
+    /// one (a browser navigation). Nothing below the root was matched:
+    /// `changes` removes every child of the old root and adds every child
+    /// of the new one, and renderers say "new document" instead of listing
+    /// thousands of changes.
+    pub new_document: bool,
     /// Where the focus went, when it moved.
     pub focus: Option<FocusMove>,
     /// Elements that appeared and vanished again while the UI settled.
@@ -94,6 +100,11 @@ pub struct Added {
     pub opened: Option<Role>,
     /// The nearest meaningful ancestor, so the agent knows where it is.
     pub context: Option<Handle>,
+    /// Set when this subtree and at least one sibling were lifted out of
+    /// the same unnamed container, and that container itself is new (a
+    /// stack page shown in place of another): members of one group share
+    /// the number, and renderers summarize the group.
+    pub group: Option<usize>,
     /// The subtree in preorder; the root first, at depth 0.
     pub subtree: Vec<SubtreeNode>,
 }
@@ -114,6 +125,11 @@ pub struct Removed {
     pub closed: Option<Role>,
     /// The nearest meaningful ancestor it was in.
     pub context: Option<Handle>,
+    /// Set when this subtree and at least one sibling were lifted out of
+    /// the same unnamed container, and that container itself went away (a
+    /// stack page shown in place of another): members of one group share
+    /// the number, and renderers summarize the group.
+    pub group: Option<usize>,
     /// The subtree as it was, in preorder; the root first.
     pub subtree: Vec<SubtreeNode>,
 }

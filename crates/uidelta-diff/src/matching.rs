@@ -10,7 +10,7 @@
 
 use std::collections::VecDeque;
 
-use rustc_hash::FxHashMap;
+use rustc_hash::{FxHashMap, FxHashSet};
 use uidelta_model::{NodeData, NodeId, Role, State, StateSet, Tree};
 
 use crate::change::{
@@ -61,6 +61,20 @@ pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTabl
     (diff, after_refs)
 }
 
+/// Whether the root itself was replaced: both roots are documents with a
+/// platform identity, it differs (a browser tab that loaded a new
+/// document), and so does the content: a reload that shows the same
+/// content is no change. Applications whose root changed identity (one
+/// restarted between two captures) are matched by content as usual.
+fn replaced(b: &View, a: &View) -> bool {
+    let (x, y) = (b.tree().node(NodeId::ROOT), a.tree().node(NodeId::ROOT));
+    let document = |n: &NodeData| matches!(n.role, Role::DocumentWeb | Role::DocumentFrame);
+    document(x)
+        && document(y)
+        && matches!((&x.identity, &y.identity), (Some(p), Some(q)) if p != q)
+        && b.subtree_hash(NodeId::ROOT) != a.subtree_hash(NodeId::ROOT)
+}
+
 /// The matching of two views.
 struct Matching {
     b2a: Vec<u32>,
@@ -79,6 +93,13 @@ impl Matching {
             dirty: Vec::new(),
             moved: FxHashMap::default(),
         };
+        if replaced(b, a) {
+            // A new document: nothing below the root is the same element,
+            // however alike it looks.
+            m.link(NodeId::ROOT, NodeId::ROOT);
+            m.dirty.push((NodeId::ROOT, NodeId::ROOT));
+            return m;
+        }
         let mut stack = vec![(NodeId::ROOT, NodeId::ROOT)];
         let mut ids: Option<Ids> = None;
         while let Some((bn, an)) = stack.pop() {
@@ -530,7 +551,7 @@ impl Sides<'_> {
             for (index, &ac) in at.children(an).iter().enumerate() {
                 match m.partner_of_after(ac) {
                     Some(bc) => self.push_modified(bc, ac, m, &mut modified),
-                    None => added.push(self.added(an, index, ac)),
+                    None => added.push((ac, self.added(an, index, ac))),
                 }
             }
             for &bc in bt.children(bn) {
@@ -543,11 +564,23 @@ impl Sides<'_> {
         modified.sort_by_key(|(an, _)| *an);
         let modified = collapse_inherited(at, modified);
 
-        let mut changes: Vec<Change> = added.into_iter().map(Change::Added).collect();
+        // Groups are numbered from 1, added ones first.
+        let added_groups = groups(self.after, self.before, added.iter().map(|(ac, _)| *ac));
+        for ((_, a), g) in added.iter_mut().zip(added_groups) {
+            a.group = g.map(|g| g + 1);
+        }
+        let after_added = added.iter().filter_map(|(_, a)| a.group).max().unwrap_or(0);
+        let removed_groups = groups(self.before, self.after, removed.iter().map(|(bc, _)| *bc));
+        for ((_, r), g) in removed.iter_mut().zip(removed_groups) {
+            r.group = g.map(|g| g + after_added + 1);
+        }
+
+        let mut changes: Vec<Change> = added.into_iter().map(|(_, a)| Change::Added(a)).collect();
         changes.extend(removed.into_iter().map(|(_, r)| Change::Removed(r)));
         changes.extend(modified.into_iter().map(Change::Modified));
         Diff {
             changes,
+            new_document: replaced(self.before, self.after),
             focus: self.focus_move(),
             truncated: self.before.meta().truncated || self.after.meta().truncated,
             ..Diff::default()
@@ -640,6 +673,7 @@ impl Sides<'_> {
             parent: self.after_refs.get(parent),
             index,
             opened: opens(top),
+            group: None,
             context: context(t, self.after_refs, root),
             subtree,
         }
@@ -650,6 +684,7 @@ impl Sides<'_> {
         Removed {
             parent: self.before_refs.get(parent),
             closed: opens(t.node(root)),
+            group: None,
             context: context(t, self.before_refs, root),
             subtree: subtree(t, self.before_refs, root),
         }
@@ -668,6 +703,45 @@ impl Sides<'_> {
             to: to.map(|n| handle(self.after.tree(), self.after_refs, n)),
         })
     }
+}
+
+/// Groups among `roots` (added or removed subtree roots of `side`): roots
+/// lifted out of one unnamed container that the `other` side does not have
+/// at all (the outermost such container of each root counts). Groups are
+/// numbered from 0 in order; a root alone in its container gets none.
+fn groups(side: &View, other: &View, roots: impl Iterator<Item = NodeId>) -> Vec<Option<usize>> {
+    let roots: Vec<NodeId> = roots.collect();
+    let lifted = |r: &NodeId| side.lifted_from(*r).next().is_some();
+    if roots.iter().filter(|r| lifted(r)).count() < 2 {
+        return vec![None; roots.len()];
+    }
+    let mut there: FxHashSet<&str> = other.lifted_containers().collect();
+    there.extend(
+        other
+            .tree()
+            .nodes()
+            .iter()
+            .filter_map(|n| n.identity.as_deref()),
+    );
+    let containers: Vec<Option<&str>> = roots
+        .iter()
+        .map(|r| side.lifted_from(*r).filter(|c| !there.contains(c)).last())
+        .collect();
+    let mut members: FxHashMap<&str, usize> = FxHashMap::default();
+    for c in containers.iter().flatten() {
+        *members.entry(c).or_insert(0) += 1;
+    }
+    let mut numbers: FxHashMap<&str, usize> = FxHashMap::default();
+    containers
+        .iter()
+        .map(|c| {
+            let c = (*c)?;
+            (members.get(c).copied().unwrap_or(0) >= 2).then(|| {
+                let next = numbers.len();
+                *numbers.entry(c).or_insert(next)
+            })
+        })
+        .collect()
 }
 
 fn change(attr: Attr, old: AttrValue, new: AttrValue) -> AttrChange {

@@ -17,6 +17,7 @@ pub struct View {
     meta: Meta,
     tree: Tree,
     origin: Vec<NodeId>,
+    lifted: Lifted,
     content: Vec<u64>,
     subtree: Vec<u64>,
     focus: Option<NodeId>,
@@ -26,8 +27,10 @@ pub struct View {
 impl View {
     /// Applies `filters` to `snapshot` and hashes the result.
     pub fn new(snapshot: &Snapshot, filters: Filters) -> View {
-        let (tree, origin) = filter_tree(snapshot.tree(), filters);
-        View::from_filtered(snapshot.meta.clone(), tree, origin, filters)
+        let (tree, origin, lifted) = filter_tree(snapshot.tree(), filters);
+        let mut view = View::from_filtered(snapshot.meta.clone(), tree, origin, filters);
+        view.lifted = lifted;
+        view
     }
 
     /// A view of a tree that is already filtered (as [`crate::apply`]
@@ -59,6 +62,7 @@ impl View {
             meta,
             tree,
             origin,
+            lifted: Lifted::default(),
             content,
             subtree,
             focus,
@@ -85,6 +89,38 @@ impl View {
     /// go there.
     pub fn origin(&self, id: NodeId) -> NodeId {
         self.origin[id.index()]
+    }
+
+    /// The platform identities of the transparent containers view node `id`
+    /// was lifted out of, innermost first (containers without an identity
+    /// are skipped). Children lifted out of one container share it: a stack
+    /// page that is shown or hidden as a whole.
+    pub fn lifted_from(&self, id: NodeId) -> impl Iterator<Item = &str> {
+        let mut slot = self
+            .lifted
+            .of
+            .get(id.index())
+            .copied()
+            .unwrap_or(Lifted::NONE);
+        std::iter::from_fn(move || {
+            while slot != Lifted::NONE {
+                let (identity, parent) = self.lifted.containers.get(slot as usize)?;
+                slot = *parent;
+                if let Some(identity) = identity {
+                    return Some(identity.as_str());
+                }
+            }
+            None
+        })
+    }
+
+    /// Identities of every transparent container children were lifted out
+    /// of.
+    pub fn lifted_containers(&self) -> impl Iterator<Item = &str> {
+        self.lifted
+            .containers
+            .iter()
+            .filter_map(|(i, _)| i.as_deref())
     }
 
     /// Hash of what is compared on the node itself.
@@ -129,6 +165,20 @@ fn content_hash(n: &NodeData, compared: StateSet, with_bounds: bool) -> u64 {
         n.bounds.hash(&mut h);
     }
     h.finish()
+}
+
+/// Where lifted nodes came from: per view node the innermost transparent
+/// container it was lifted out of (`NONE` when it was not lifted), and per
+/// container its identity and the container it sits in (`NONE` below a kept
+/// node).
+#[derive(Clone, Debug, Default)]
+struct Lifted {
+    of: Vec<u32>,
+    containers: Vec<(Option<String>, u32)>,
+}
+
+impl Lifted {
+    const NONE: u32 = u32::MAX;
 }
 
 /// What the filters do to one node.
@@ -195,21 +245,27 @@ fn is_empty_text(n: &NodeData) -> bool {
         && n.description.is_empty()
 }
 
-fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>) {
+fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>, Lifted) {
     let mut builder = TreeBuilder::with_capacity(clean(raw.node(NodeId::ROOT), filters), raw.len());
     let mut origin = Vec::with_capacity(raw.len());
     origin.push(NodeId::ROOT);
-    // (end of the raw subtree, whether it opened a node in the builder)
-    let mut open: Vec<(u32, bool)> = Vec::new();
+    let mut lifted = Lifted {
+        of: Vec::with_capacity(raw.len()),
+        containers: Vec::new(),
+    };
+    lifted.of.push(Lifted::NONE);
+    // Per open raw node: the end of its raw subtree, and whether it opened a
+    // node in the builder (kept) or, transparent, its container slot.
+    let mut open: Vec<(u32, Open)> = Vec::new();
     let root_end = raw.subtree_len(NodeId::ROOT) as u32;
     let mut i = 1u32;
     while i < root_end {
-        while let Some(&(end, opened)) = open.last() {
+        while let Some(&(end, kind)) = open.last() {
             if end > i {
                 break;
             }
             open.pop();
-            if opened {
+            if kind == Open::Kept {
                 builder.close();
             }
         }
@@ -221,7 +277,15 @@ fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>) {
                 i = end;
                 continue;
             }
-            Fate::Transparent => open.push((end, false)),
+            Fate::Transparent => {
+                let outer = match open.last() {
+                    Some(&(_, Open::Lifting(slot))) => slot,
+                    _ => Lifted::NONE,
+                };
+                lifted.containers.push((node.identity.clone(), outer));
+                let slot = (lifted.containers.len() - 1) as u32;
+                open.push((end, Open::Lifting(slot)));
+            }
             Fate::Keep => {
                 let cleaned = clean(node, filters);
                 let leaf = end == i + 1;
@@ -231,12 +295,25 @@ fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>) {
                 }
                 builder.open(cleaned);
                 origin.push(id);
-                open.push((end, true));
+                lifted.of.push(match open.last() {
+                    Some(&(_, Open::Lifting(slot))) => slot,
+                    _ => Lifted::NONE,
+                });
+                open.push((end, Open::Kept));
             }
         }
         i += 1;
     }
-    (builder.finish(), origin)
+    (builder.finish(), origin, lifted)
+}
+
+/// A raw node still open while filtering.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Open {
+    /// Kept: it is open in the builder too.
+    Kept,
+    /// Transparent: its children are lifted out of this container slot.
+    Lifting(u32),
 }
 
 #[cfg(test)]
@@ -283,6 +360,45 @@ mod tests {
         assert!(t.node(NodeId(1)).attributes.is_empty());
         assert_eq!(v.origin(NodeId(1)), NodeId(3));
         assert_eq!(v.origin(NodeId(2)), NodeId(7));
+    }
+
+    #[test]
+    fn lifted_nodes_remember_their_containers() {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "App"));
+        let mut page = NodeData::new(Role::Filler);
+        page.identity = Some("page".into());
+        b.open(page);
+        b.leaf(NodeData::named(Role::PushButton, "A"));
+        let mut inner = NodeData::new(Role::Panel);
+        inner.identity = Some("inner".into());
+        b.open(inner);
+        b.leaf(NodeData::named(Role::PushButton, "B"));
+        b.close();
+        b.close();
+        b.leaf(NodeData::named(Role::Label, "Outside"));
+        let v = View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::all());
+        let from: Vec<Vec<&str>> = v
+            .tree()
+            .ids()
+            .map(|id| v.lifted_from(id).collect())
+            .collect();
+        let none: Vec<&str> = Vec::new();
+        assert_eq!(
+            from,
+            vec![none.clone(), vec!["page"], vec!["inner", "page"], none]
+        );
+        assert_eq!(
+            v.lifted_containers().collect::<Vec<_>>(),
+            vec!["page", "inner"]
+        );
+        let kept = View::new(
+            &Snapshot::new(Meta::default(), v.tree().clone()),
+            Filters::none(),
+        );
+        assert!(kept
+            .tree()
+            .ids()
+            .all(|id| kept.lifted_from(id).next().is_none()));
     }
 
     #[test]

@@ -429,3 +429,39 @@ fn a_replaced_page_is_not_its_renamed_twin_when_identities_hold() {
     let c = compare(&build(1), &restarted, Filters::all());
     assert_eq!(c.diff.counts().modified, 5, "{:#?}", c.diff);
 }
+
+/// A browser tab's document, one identity per load.
+fn page(load: &str, title: &str) -> Snapshot {
+    let mut root = NodeData::named(Role::DocumentWeb, title);
+    root.identity = Some(format!("doc:{load}"));
+    let mut b = TreeBuilder::new(root);
+    for name in ["Home", "Products", "About"] {
+        let mut link = NodeData::named(Role::Link, name);
+        link.identity = Some(format!("{load}:{name}"));
+        b.leaf(link);
+    }
+    let mut heading = NodeData::named(Role::Heading, title);
+    heading.identity = Some(format!("{load}:h1"));
+    b.leaf(heading);
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn a_new_document_matches_nothing_below_the_root_and_replays() {
+    let c = compare(&page("1", "Page A"), &page("2", "Page B"), Filters::all());
+    assert!(c.diff.new_document);
+    let counts = c.diff.counts();
+    assert_eq!((counts.added, counts.removed, counts.modified), (4, 4, 1));
+    // The same links on the new page are new elements: new refs.
+    assert_eq!(c.after_refs.get(uidelta_model::NodeId(1)), Ref(6));
+    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    let names = |t: &uidelta_model::Tree| -> Vec<String> {
+        t.nodes().iter().map(|n| n.name.clone()).collect()
+    };
+    assert_eq!(names(&replayed.0), names(c.after.tree()));
+    assert_eq!(replayed.1.as_slice(), c.after_refs.as_slice());
+    // Reloading the same content is no change, whatever the identities.
+    let reload = compare(&page("1", "Page A"), &page("3", "Page A"), Filters::all());
+    assert!(!reload.diff.new_document);
+    assert!(!reload.diff.has_changes());
+}

@@ -696,6 +696,7 @@ fn first_sight(view: &View, refs: &Refs) -> Diff {
                 parent: refs.get(NodeId::ROOT),
                 index,
                 opened: None,
+                group: None,
                 context: None,
                 subtree: t
                     .subtree(c)

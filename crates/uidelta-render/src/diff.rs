@@ -3,11 +3,11 @@
 use std::collections::HashMap;
 
 use uidelta_diff::{
-    Added, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, Modified, Ref, Removed,
-    SubtreeNode,
+    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, Modified, Ref,
+    Removed, SubtreeNode,
 };
 
-use crate::line::{element_line, handle_text, Detail, Facts, HiddenParents};
+use crate::line::{element_line, handle_text, ref_and_name, Detail, Facts, HiddenParents};
 use crate::text::{quote, rect_text, shorten_change};
 
 /// What a diff without changes renders as, in every text format.
@@ -38,6 +38,11 @@ pub struct DiffOptions {
     /// counted in one line (`+ ... and 29 more added subtrees`), as when a
     /// page replaces another. Default 40.
     pub roots: usize,
+    /// Most members listed, one line each without their descendants, of a
+    /// group of subtrees that appeared together in one new unnamed
+    /// container (a stack page shown in place of another). A group that
+    /// went away is always one line. Default 10.
+    pub group: usize,
 }
 
 impl Default for DiffOptions {
@@ -49,6 +54,7 @@ impl Default for DiffOptions {
             churn: 5,
             text_limit: 80,
             roots: 40,
+            group: 10,
         }
     }
 }
@@ -62,23 +68,183 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     if !diff.has_changes() {
         return NO_CHANGES.to_owned();
     }
+    if diff.new_document {
+        return new_document(diff, opts);
+    }
     let mut out = header(diff);
-    let added: Vec<&Added> = diff.changes.iter().filter_map(as_added).collect();
+    let (groups, added) = grouped(diff.changes.iter().filter_map(as_added), |a| a.group);
+    for members in &groups {
+        added_group(&mut out, members, opts);
+    }
     let mut budget = opts.budget;
     lines_with_churn(&mut out, &added, '+', opts, |out, a| {
         added_lines(out, a, opts, &mut budget)
     });
-    let removed: Vec<&Removed> = diff.changes.iter().filter_map(as_removed).collect();
+    let (groups, removed) = grouped(diff.changes.iter().filter_map(as_removed), |r| r.group);
+    for members in &groups {
+        removed_group(&mut out, members, opts);
+    }
     lines_with_churn(&mut out, &removed, '-', opts, |out, r| {
         removed_line(out, r, opts)
     });
-    for m in diff.changes.iter().filter_map(as_modified) {
-        modified_line(&mut out, m, opts);
+    let modified: Vec<&Modified> = diff.changes.iter().filter_map(as_modified).collect();
+    for run in modified.chunk_by(|x, y| same_change(x, y)) {
+        modified_line(&mut out, run, opts);
     }
     for e in &diff.transient {
         transient_line(&mut out, e, opts);
     }
     out
+}
+
+/// A new document replaced the old one: a header naming both, the new
+/// document's content as added subtrees (within the usual budget), one line
+/// for all that went away, and what changed on the root (its URL).
+///
+/// ```text
+/// # new document: [e1] document web "Page B", was "Page A" · 1172 elements · settled in 480 ms
+/// ```
+fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
+    // Nothing below the root was matched: the only modified element is the
+    // root.
+    let root = diff.changes.iter().find_map(as_modified);
+    let added: Vec<&Added> = diff.changes.iter().filter_map(as_added).collect();
+    let now: usize = added.iter().map(|a| a.subtree.len()).sum();
+    let gone: usize = diff
+        .changes
+        .iter()
+        .filter_map(as_removed)
+        .map(|r| r.subtree.len())
+        .sum();
+    let mut out = String::from("# new document");
+    if let Some(m) = root {
+        out.push_str(&format!(
+            ": [{}] {}",
+            m.element.r#ref,
+            Facts::from(&m.element).role_label()
+        ));
+        if !m.element.name.is_empty() {
+            out.push_str(&format!(" {}", quote(&m.element.name)));
+        }
+        if let Some(c) = m.changes.iter().find(|c| c.attr == Attr::Name) {
+            out.push_str(&format!(", was {}", value_text(&c.old)));
+        }
+    }
+    out.push_str(&format!(" · {now} elements"));
+    if let Some(ms) = diff.settle_ms {
+        let capped = if diff.settle_capped { " (cap hit)" } else { "" };
+        out.push_str(&format!(" · settled in {ms} ms{capped}"));
+    }
+    if diff.truncated {
+        out.push_str(" · truncated");
+    }
+    out.push('\n');
+    let mut budget = opts.budget;
+    lines_with_churn(&mut out, &added, '+', opts, |out, a| {
+        added_lines(out, a, opts, &mut budget)
+    });
+    if gone > 0 {
+        out.push_str(&format!("- the previous document ({gone} elements)\n"));
+    }
+    if let Some(m) = root {
+        let rest: Vec<&AttrChange> = m.changes.iter().filter(|c| c.attr != Attr::Name).collect();
+        if !rest.is_empty() {
+            out.push_str(&format!(
+                "~ [{}] {}",
+                m.element.r#ref,
+                Facts::from(&m.element).role_label()
+            ));
+            for change in rest {
+                let (old, new) = change_values(change, opts.text_limit);
+                out.push_str(&format!(" | {}: {old} -> {new}", change.attr.label()));
+            }
+            out.push('\n');
+        }
+    }
+    out
+}
+
+/// Splits subtrees into groups (in order of their first member) and the
+/// rest.
+fn grouped<'d, T>(
+    items: impl Iterator<Item = &'d T>,
+    group: impl Fn(&T) -> Option<usize>,
+) -> (Vec<Vec<&'d T>>, Vec<&'d T>) {
+    let mut groups: Vec<(usize, Vec<&T>)> = Vec::new();
+    let mut rest = Vec::new();
+    for item in items {
+        match group(item) {
+            Some(g) => match groups.iter_mut().find(|(n, _)| *n == g) {
+                Some((_, members)) => members.push(item),
+                None => groups.push((g, vec![item])),
+            },
+            None => rest.push(item),
+        }
+    }
+    (groups.into_iter().map(|(_, m)| m).collect(), rest)
+}
+
+/// `+ 33 elements appeared together (a page or pane shown as a whole) in ...:`,
+/// then the first members one line each.
+fn added_group(out: &mut String, members: &[&Added], opts: &DiffOptions) {
+    let Some(first) = members.first() else {
+        return;
+    };
+    let inside: usize = members.iter().map(|a| a.subtree.len() - 1).sum();
+    out.push_str(&format!(
+        "+ {} elements{} appeared together (a page or pane shown as a whole){}:\n",
+        members.len(),
+        descendants_text(inside),
+        context_text(&first.context, opts)
+    ));
+    let listed = DiffOptions {
+        roots: opts.group,
+        ..*opts
+    };
+    lines_with_churn(out, members, '+', &listed, |out, a| {
+        if let Some(root) = a.subtree.first() {
+            out.push_str("+ ");
+            out.push_str(&line_of(&root.element, full(opts, false)));
+            let descendants = a.subtree.len() - 1;
+            if descendants > 0 {
+                out.push_str(&format!(" (and {descendants} descendants)"));
+            }
+            out.push('\n');
+        }
+    });
+}
+
+/// `- 69 elements with 143 descendants went away together (...) in ...: [e11] combo box, ...`
+fn removed_group(out: &mut String, members: &[&Removed], opts: &DiffOptions) {
+    let Some(first) = members.first() else {
+        return;
+    };
+    let inside: usize = members.iter().map(|r| r.subtree.len() - 1).sum();
+    let named: Vec<String> = members
+        .iter()
+        .take(CHURN_SHOWN)
+        .map(|r| handle_text(&r.root().handle()))
+        .collect();
+    let more = if members.len() > CHURN_SHOWN {
+        ", ..."
+    } else {
+        ""
+    };
+    out.push_str(&format!(
+        "- {} elements{} went away together (a page or pane hidden as a whole){}: {}{more}\n",
+        members.len(),
+        descendants_text(inside),
+        context_text(&first.context, opts),
+        named.join(", ")
+    ));
+}
+
+/// ` with 143 descendants`, or nothing.
+fn descendants_text(n: usize) -> String {
+    match n {
+        0 => String::new(),
+        n => format!(" with {n} descendants"),
+    }
 }
 
 fn as_added(c: &Change) -> Option<&Added> {
@@ -102,24 +268,38 @@ fn as_modified(c: &Change) -> Option<&Modified> {
     }
 }
 
-/// `# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`
+/// `# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`;
+/// counts that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
 fn header(diff: &Diff) -> String {
     let counts = diff.counts();
-    let mut out = format!(
-        "# diff: +{} added, -{} removed, ~{} modified",
-        counts.added, counts.removed, counts.modified
-    );
+    let mut parts: Vec<String> = [
+        (counts.added, '+', "added"),
+        (counts.removed, '-', "removed"),
+        (counts.modified, '~', "modified"),
+    ]
+    .iter()
+    .filter(|(n, _, _)| *n > 0)
+    .map(|(n, sign, what)| format!("{sign}{n} {what}"))
+    .collect();
+    let mut out = String::from("# diff: ");
+    out.push_str(&parts.join(", "));
+    parts.clear();
     if let Some(focus) = &diff.focus {
-        out.push_str(&format!(" · focus {}", focus_text(focus)));
+        parts.push(format!("focus {}", focus_text(focus)));
     }
     if let Some(ms) = diff.settle_ms {
-        out.push_str(&format!(" · settled in {ms} ms"));
-        if diff.settle_capped {
-            out.push_str(" (cap hit)");
-        }
+        let capped = if diff.settle_capped { " (cap hit)" } else { "" };
+        parts.push(format!("settled in {ms} ms{capped}"));
     }
     if diff.truncated {
-        out.push_str(" · truncated");
+        parts.push("truncated".into());
+    }
+    for (i, part) in parts.iter().enumerate() {
+        let counted = counts.added + counts.removed + counts.modified > 0;
+        if i > 0 || counted {
+            out.push_str(" · ");
+        }
+        out.push_str(part);
     }
     out.push('\n');
     out
@@ -213,15 +393,37 @@ fn removed_line(out: &mut String, r: &Removed, opts: &DiffOptions) {
     out.push('\n');
 }
 
-/// `~ [e12] push button "Save" in [e3] ... | enabled: true -> false (also 4 descendants)`
-fn modified_line(out: &mut String, m: &Modified, opts: &DiffOptions) {
+/// Whether two modified elements changed the same way and can share a
+/// line: same role and context, the same attribute changes, nothing
+/// inherited. The cells of a row that got selected are one line.
+fn same_change(x: &Modified, y: &Modified) -> bool {
+    x.element.role == y.element.role
+        && x.element.raw_role == y.element.raw_role
+        && x.context == y.context
+        && x.changes == y.changes
+        && x.descendants.is_empty()
+        && y.descendants.is_empty()
+        && !x.changes.iter().any(|c| c.attr == Attr::Name)
+}
+
+/// `~ [e12] push button "Save" in [e3] ... | enabled: true -> false (also 4 descendants)`;
+/// elements that changed the same way follow as `(same on [e13] "Open", [e14])`.
+/// A changed name is said once, in the change.
+fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
+    let Some((m, same)) = run.split_first() else {
+        return;
+    };
     let brief = Detail {
         value_and_states: false,
         bounds: opts.bounds,
         parent_hidden: false,
     };
+    let mut facts = Facts::from(&m.element);
+    if m.changes.iter().any(|c| c.attr == Attr::Name) {
+        facts.name = "";
+    }
     out.push_str("~ ");
-    out.push_str(&line_of(&m.element, brief));
+    out.push_str(&element_line(Some(m.element.r#ref), facts, brief));
     out.push_str(&context_text(&m.context, opts));
     for change in &m.changes {
         let (old, new) = change_values(change, opts.text_limit);
@@ -229,6 +431,13 @@ fn modified_line(out: &mut String, m: &Modified, opts: &DiffOptions) {
     }
     if !m.descendants.is_empty() {
         out.push_str(&format!(" (also {} descendants)", m.descendants.len()));
+    }
+    if !same.is_empty() {
+        let others: Vec<String> = same
+            .iter()
+            .map(|o| ref_and_name(o.element.r#ref, &o.element.name))
+            .collect();
+        out.push_str(&format!(" (same on {})", others.join(", ")));
     }
     out.push('\n');
 }
@@ -324,6 +533,10 @@ fn lines_with_churn<T: Sibling>(
         }
         if shown >= opts.roots {
             hidden += 1;
+            if let Shown::LineThenRest(rest, _) = what {
+                // The rest of its churn group is skipped without its summary.
+                hidden += rest;
+            }
             continue;
         }
         shown += 1;

@@ -106,15 +106,16 @@ fn rect(w: &mut JsonWriter, r: Option<Rect>) {
 /// ```text
 /// {"schema": 1, "has_changes", "counts": {"added", "removed", "modified"},
 ///  "focus": {"from": handle|null, "to": handle|null} | null,
-///  "settle_ms": n|null, "settle_capped", "truncated",
+///  "settle_ms": n|null, "settle_capped", "truncated", "new_document",
 ///  "changes": [added | removed | modified], "transient": [element]}
 /// handle   = {"ref", "role", "name"}
 /// element  = {"ref", "role", "raw_role", "name", "value", "description",
 ///             "states", "bounds": [x, y, w, h]|null, "attributes"}
 /// added    = {"kind": "added", "ref", "parent", "index", "opened": role|null,
-///             "context": handle|null, "subtree": [{"depth", ...element}]}
+///             "group": n|null, "context": handle|null,
+///             "subtree": [{"depth", ...element}]}
 /// removed  = {"kind": "removed", "ref", "parent", "closed": role|null,
-///             "context", "subtree"}
+///             "group": n|null, "context", "subtree"}
 /// modified = {"kind": "modified", "ref", "element", "context",
 ///             "changes": [{"attr", "old", "new"}],
 ///             "descendants": [{"ref", "changes"}]}
@@ -152,6 +153,7 @@ pub fn diff_json(diff: &Diff) -> String {
     w.key("settle_ms").opt_uint(diff.settle_ms);
     w.key("settle_capped").bool(diff.settle_capped);
     w.key("truncated").bool(diff.truncated);
+    w.key("new_document").bool(diff.new_document);
     w.key("changes").begin_array();
     for change in &diff.changes {
         match change {
@@ -221,6 +223,7 @@ fn added(w: &mut JsonWriter, a: &Added) {
     w.key("index").uint(a.index as u64);
     w.key("opened");
     opt_role(w, a.opened);
+    opt_group(w, a.group);
     w.key("context");
     opt_handle(w, a.context.as_ref());
     subtree(w, &a.subtree);
@@ -234,10 +237,19 @@ fn removed(w: &mut JsonWriter, r: &Removed) {
     w.key("parent").string(&r.parent.to_string());
     w.key("closed");
     opt_role(w, r.closed);
+    opt_group(w, r.group);
     w.key("context");
     opt_handle(w, r.context.as_ref());
     subtree(w, &r.subtree);
     w.end_object();
+}
+
+fn opt_group(w: &mut JsonWriter, group: Option<usize>) {
+    w.key("group");
+    match group {
+        Some(g) => w.uint(g as u64),
+        None => w.null(),
+    };
 }
 
 fn modified(w: &mut JsonWriter, m: &Modified) {

@@ -110,6 +110,16 @@ pub(crate) fn element_line(r: Option<Ref>, facts: Facts<'_>, detail: Detail) -> 
     out
 }
 
+/// `[e13] "Open"`, or `[e14]` without a name: an element whose role was
+/// already said.
+pub(crate) fn ref_and_name(r: Ref, name: &str) -> String {
+    if name.is_empty() {
+        format!("[{r}]")
+    } else {
+        format!("[{r}] {}", quote_capped(name))
+    }
+}
+
 /// The short mention of an element, `[e3] dialog "Save As"`, as used for
 /// context.
 pub(crate) fn handle_text(h: &Handle) -> String {

@@ -156,6 +156,7 @@ fn save_as_dialog() -> Added {
         parent: Ref(1),
         index: 3,
         opened: Some(Role::Dialog),
+        group: None,
         context: editor_frame(),
         subtree: vec![
             at(0, dialog),
@@ -174,6 +175,7 @@ fn toolbar_removed() -> Removed {
     Removed {
         parent: Ref(2),
         closed: None,
+        group: None,
         context: editor_frame(),
         subtree: vec![
             at(0, el_at(20, Role::ToolBar, "Formatting", (0, 24, 1280, 32))),
@@ -192,6 +194,7 @@ fn popup_closed() -> Removed {
     Removed {
         parent: Ref(1),
         closed: Some(Role::PopupMenu),
+        group: None,
         context: None,
         subtree: vec![at(0, el(30, Role::PopupMenu, "Context"))],
     }
@@ -307,6 +310,7 @@ fn full_diff() -> Diff {
         settle_ms: Some(180),
         settle_capped: false,
         truncated: false,
+        new_document: false,
     }
 }
 
@@ -388,6 +392,7 @@ fn diff_text_summarizes_churn() {
                 parent: Ref(30),
                 index: i as usize,
                 opened: None,
+                group: None,
                 context: files.clone(),
                 subtree: vec![at(0, item(100 + i, format!("file{i:02}.txt")))],
             })
@@ -398,6 +403,7 @@ fn diff_text_summarizes_churn() {
         parent: Ref(30),
         index: 40,
         opened: None,
+        group: None,
         context: files.clone(),
         subtree: vec![at(0, el(200, Role::PushButton, "Load more"))],
     }));
@@ -405,6 +411,7 @@ fn diff_text_summarizes_churn() {
         Change::Removed(Removed {
             parent: Ref(30),
             closed: None,
+            group: None,
             context: files.clone(),
             subtree: vec![at(0, item(31 + i, format!("old{i}.txt")))],
         })
@@ -414,6 +421,7 @@ fn diff_text_summarizes_churn() {
         Change::Removed(Removed {
             parent: Ref(50),
             closed: None,
+            group: None,
             context: None,
             subtree: vec![at(0, item(51 + i, format!("tab{i}")))],
         })
@@ -431,6 +439,7 @@ fn diff_text_stops_at_the_budget() {
         parent: Ref(1),
         index: 0,
         opened: None,
+        group: None,
         context: None,
         subtree: std::iter::once(at(0, el(100, Role::Panel, "Results")))
             .chain((1..=6).map(|i| at(1, el(100 + i, Role::Link, &format!("Result {i}")))))
@@ -440,6 +449,7 @@ fn diff_text_stops_at_the_budget() {
         parent: Ref(1),
         index: 1,
         opened: None,
+        group: None,
         context: None,
         subtree: std::iter::once(at(0, el(200, Role::Panel, "Ads")))
             .chain((1..=3).map(|i| at(1, el(200 + i, Role::Link, &format!("Ad {i}")))))
@@ -471,6 +481,7 @@ fn diff_text_caps_the_number_of_subtree_lines() {
                 parent: Ref(1),
                 index: i,
                 opened: None,
+                group: None,
                 context: None,
                 subtree: vec![at(0, el(10 + i as u32, roles[i % 5], &format!("w{i}")))],
             })
@@ -492,6 +503,138 @@ fn diff_text_caps_the_number_of_subtree_lines() {
     assert_eq!(
         lines[5],
         "+ ... and 8 more added subtrees (read the tree for them)"
+    );
+}
+
+/// A window whose stack shows one page of controls, and a list with a
+/// selected row of three cells.
+fn stacked(page: &str, controls: &[(Role, &str)], selected_row: usize) -> Snapshot {
+    let mut frame = node(Role::Frame, "Widgets", None);
+    frame.identity = Some("frame".into());
+    let mut b = TreeBuilder::new(frame);
+    let mut stack = node(Role::Panel, "", None);
+    stack.identity = Some(format!("page {page}"));
+    b.open(stack);
+    for (i, (role, name)) in controls.iter().enumerate() {
+        let mut control = node(*role, name, None);
+        control.identity = Some(format!("{page} control {i}"));
+        if i == 0 {
+            b.open(control);
+            b.leaf(node(Role::Label, &format!("{name} label"), None));
+            b.close();
+        } else {
+            b.leaf(control);
+        }
+    }
+    b.close();
+    let mut list = node(Role::Table, "Files", None);
+    list.identity = Some("list".into());
+    b.open(list);
+    for row in 0..3 {
+        for col in 0..3 {
+            let mut cell = node(Role::TableCell, if col == 1 { "name" } else { "" }, None);
+            if row == selected_row {
+                cell.states.insert(State::Selected);
+            }
+            cell.identity = Some(format!("cell {row} {col}"));
+            b.leaf(cell);
+        }
+    }
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_groups_a_page_shown_in_place_of_another() {
+    let first: Vec<(Role, &str)> = (0..14)
+        .map(|i| match i % 3 {
+            0 => (Role::CheckBox, "check"),
+            1 => (Role::Entry, ""),
+            _ => (Role::PushButton, "button"),
+        })
+        .collect();
+    let second = [
+        (Role::SpinButton, "Count"),
+        (Role::Slider, "Volume"),
+        (Role::PushButton, "Apply"),
+    ];
+    let before = stacked("one", &first, 0);
+    let after = stacked("two", &second, 1);
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let groups: Vec<Option<usize>> = compared
+        .diff
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(a) => Some(a.group),
+            Change::Removed(r) => Some(r.group),
+            Change::Modified(_) => None,
+        })
+        .collect();
+    assert_eq!(groups.len(), 17);
+    assert!(groups[..3].iter().all(|g| *g == Some(1)), "{groups:?}");
+    assert!(groups[3..].iter().all(|g| *g == Some(2)), "{groups:?}");
+    assert_snapshot!(diff_text(&compared.diff, &DiffOptions::default()));
+}
+
+#[test]
+fn diff_text_does_not_group_a_container_that_stays() {
+    let before = stacked("one", &[(Role::CheckBox, "a")], 0);
+    let mut after_controls = vec![(Role::CheckBox, "a")];
+    after_controls.extend([(Role::PushButton, "b"), (Role::PushButton, "c")]);
+    let after = stacked("one", &after_controls, 0);
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    assert_eq!(
+        out,
+        "# diff: +2 added\n\
+         + [e14] push button \"b\"\n\
+         + [e15] push button \"c\"\n"
+    );
+}
+
+/// A browser tab's document: a root with an identity per load.
+fn document(load: u32, title: &str, links: usize) -> Snapshot {
+    let mut root = node(Role::DocumentWeb, title, None);
+    root.identity = Some(format!("doc:{load}"));
+    root.set_attribute("url", &format!("http://localhost/{load}.html"));
+    let mut b = TreeBuilder::new(root);
+    let mut heading = node(Role::Heading, title, None);
+    heading.identity = Some(format!("{load}-h"));
+    b.leaf(heading);
+    for i in 0..links {
+        let mut link = node(Role::Link, &format!("Link {i}"), None);
+        link.identity = Some(format!("{load}-{i}"));
+        b.leaf(link);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_reports_a_new_document_not_its_elements() {
+    let compared = uidelta_diff::compare(
+        &document(1, "Page A", 30),
+        &document(2, "Page B", 30),
+        Filters::all(),
+    );
+    assert!(compared.diff.new_document);
+    let out = diff_text(
+        &compared.diff,
+        &DiffOptions {
+            roots: 4,
+            ..DiffOptions::default()
+        },
+    );
+    assert_snapshot!(out);
+    let same = uidelta_diff::compare(
+        &document(1, "Page A", 30),
+        &document(1, "Page A", 31),
+        Filters::all(),
+    );
+    assert!(!same.diff.new_document);
+    assert_eq!(
+        diff_text(&same.diff, &DiffOptions::default()),
+        "# diff: +1 added\n+ [e33] link \"Link 30\"\n"
     );
 }
 

@@ -31,7 +31,7 @@ fn check_button_click_is_one_line() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "# diff: +0 added, -0 removed, ~1 modified\n\
+        "# diff: ~1 modified\n\
          ~ [e58] check box \"checkbutton\" | checked: false -> true\n"
     );
 }
@@ -42,7 +42,7 @@ fn typing_is_the_value_and_the_focus_move() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "# diff: +0 added, -0 removed, ~1 modified · focus e16 -> e20\n\
+        "# diff: ~1 modified · focus e16 -> e20\n\
          ~ [e20] text | value: none -> \"hello from uidelta\"\n"
     );
 }
@@ -52,7 +52,7 @@ fn notebook_tab_switch_is_two_selection_lines() {
     let (_, out) = diff("03-typed", "04-notebook-tab");
     assert_eq!(
         out,
-        "# diff: +0 added, -0 removed, ~2 modified · focus e20 -> none\n\
+        "# diff: ~2 modified · focus e20 -> none\n\
          ~ [e140] page tab \"page 1\" | selected: true -> false\n\
          ~ [e141] page tab \"page 2\" | selected: false -> true\n"
     );
@@ -62,10 +62,7 @@ fn notebook_tab_switch_is_two_selection_lines() {
 fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     let (_, out) = diff("05-page2", "06-about");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(
-        lines[0],
-        "# diff: +1 added, -0 removed, ~0 modified · focus e11 -> e213"
-    );
+    assert_eq!(lines[0], "# diff: +1 added · focus e11 -> e213");
     assert_eq!(
         lines[1],
         "+ [e204] dialog \"About GTK Widget Factory\" (modal) (opened)"
@@ -75,9 +72,38 @@ fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     let (_, out) = diff("06-about", "07-about-closed");
     assert_eq!(
         out,
-        "# diff: +0 added, -1 removed, ~0 modified · focus e213 -> e11\n\
+        "# diff: -1 removed · focus e213 -> e11\n\
          - [e204] dialog \"About GTK Widget Factory\" (modal) (closed) (and 12 descendants)\n"
     );
+}
+
+#[test]
+fn page_switch_is_one_group_in_and_one_line_out() {
+    let (_, out) = diff("04-notebook-tab", "05-page2");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[0],
+        "# diff: +33 added, -69 removed, ~2 modified · focus none -> e195"
+    );
+    assert_eq!(
+        lines[1],
+        "+ 33 elements with 120 descendants appeared together (a page or pane shown as a whole):"
+    );
+    assert_eq!(lines[2], "+ [e195] spin button = \"50\" (focused)");
+    assert_eq!(
+        lines[12],
+        "+ ... and 23 more added subtrees (read the tree for them)"
+    );
+    assert_eq!(
+        lines[13],
+        "- 69 elements with 75 descendants went away together (a page or pane hidden as a whole): \
+         [e11] combo box, [e17] combo box, [e20] text, ..."
+    );
+    assert_eq!(
+        lines[14],
+        "~ [e8] radio button \"Page 1\" | checked: true -> false"
+    );
+    assert_eq!(lines.len(), 16, "{out}");
 }
 
 #[test]

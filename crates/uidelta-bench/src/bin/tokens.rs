@@ -6,11 +6,12 @@
 //! `cargo run --release -p uidelta-bench --bin tokens`
 //!
 //! Starts a private virtual desktop (Xvfb, session bus, accessibility bus)
-//! and runs a fixed task of 38 real actions through the engine
-//! (`Session::act`, auto settle, default options): 29 on
+//! and runs a fixed task of 70 real actions through the engine
+//! (`Session::act`, auto settle, default options): 61 on
 //! gtk3-widget-factory (check boxes, entries, spin buttons, sliders, radio
-//! and toggle buttons, notebook tabs, a list row, the gear menu, the About
-//! dialog, and two switches of the window's page), then 4 on gtk3-demo and
+//! and toggle buttons, notebook tabs, list rows, the gear menu, the About
+//! dialog, and four switches of the window's page: the form filled in
+//! twice), then 4 on gtk3-demo and
 //! 5 on the fixture application. Each application is launched when the task
 //! first needs it, so that its window is on top for the few actions that
 //! fall back to a synthesized click. Every target is found by a selector on
@@ -135,11 +136,46 @@ const TASK: &[Step] = &[
     step(FACTORY, "switch the first notebook back", "role:page tab && name:page 1 && nth:0", Do::Select, &["\"page 1\" … selected: false -> true"]),
     step(FACTORY, "type more into the search entry", "role:text && value:\"invoices 2024\"", Do::Type(" q3"), &["\"invoices 2024 q3\""]),
     step(FACTORY, "release the toggle button", "role:toggle button && name:togglebutton && state:enabled && state:checked && nth:0", Do::Click, &["checked: true -> false"]),
+    // gtk3-widget-factory, page 1: a second pass, as an agent filling in
+    // the whole form would make.
+    step(FACTORY, "select Andrea's row", "role:table cell && name:Andrea", Do::Select, &["\"Andrea\" … selected: false -> true"]),
+    step(FACTORY, "select Orville's row", "role:table cell && name:Orville", Do::Select, &["\"Orville\" … selected: false -> true"]),
+    step(FACTORY, "select Benjamin's row", "role:table cell && name:Benjamin", Do::Select, &["\"Benjamin\" … selected: false -> true"]),
+    step(FACTORY, "type into the entry again", "role:text && value:\"entry world\" && state:enabled", Do::Type(" again"), &["\"entry world again\""]),
+    step(FACTORY, "replace the entry's text", "role:text && value:\"entry world again\"", Do::SetValue("final entry"), &["-> \"final entry\""]),
+    step(FACTORY, "choose another combo box entry", "role:text && value:\"Mickey Mouse\"", Do::SetValue("Donald Duck"), &["\"Mickey Mouse\" -> \"Donald Duck\""]),
+    step(FACTORY, "set the spin button to 10", "role:spin button && state:enabled && state:showing", Do::SetValue("10"), &["-> \"10\""]),
+    step(FACTORY, "set the spin button to 95", "role:spin button && state:enabled && state:showing", Do::SetValue("95"), &["-> \"95\""]),
+    step(FACTORY, "move the slider to 20", "role:slider && state:enabled && state:showing && nth:0", Do::SetValue("20"), &["slider … -> \"20\""]),
+    step(FACTORY, "move the last slider", "role:slider && state:enabled && state:showing && nth:-1", Do::SetValue("35"), &["-> \"35\""]),
+    step(FACTORY, "tick the check box again", "role:check box && name:checkbutton && state:enabled && !state:checked && nth:0", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "tick the other check box", "role:check box && name:checkbutton && state:enabled && !state:checked", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "pick the other radio button", "role:radio button && name:radiobutton && state:enabled && !state:checked", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "press the toggle button again", "role:toggle button && name:togglebutton && state:enabled && !state:checked && nth:0", Do::Click, &["checked: false -> true"]),
+    step(FACTORY, "switch the second notebook to page 2", "role:page tab && name:page 2 && nth:1", Do::Select, &["\"page 2\" … selected: false -> true"]),
+    step(FACTORY, "switch the third notebook to page 3", "role:page tab && name:page 3 && nth:2", Do::Select, &["\"page 3\" … selected: false -> true"]),
+    step(FACTORY, "switch the first notebook to page 3", "role:page tab && name:page 3 && nth:0", Do::Select, &["\"page 3\" … selected: false -> true"]),
+    step(FACTORY, "type a second search", "role:text && value:\"invoices 2024 q3\"", Do::SetValue("receipts"), &["-> \"receipts\""]),
+    step(FACTORY, "refine the search", "role:text && value:receipts", Do::Type(" march"), &["\"receipts march\""]),
+    step(FACTORY, "select Otto's row again", "role:table cell && name:Otto", Do::Select, &["\"Otto\" … selected: false -> true"]),
+    // gtk3-widget-factory, page 2 again.
+    step(FACTORY, "go to Page 2 again", "role:radio button && name:Page 2", Do::Click, &["\"Page 2\" … checked: false -> true"]),
+    step(FACTORY, "set the spin button on page 2", "role:spin button && state:enabled && state:showing && nth:0", Do::SetValue("12"), &["-> \"12\""]),
+    step(FACTORY, "turn the volume down", "role:slider && name:Volume", Do::SetValue("0.2"), &["slider \"Volume\" … -> \"0.2\""]),
+    step(FACTORY, "switch the list row off", "role:list item >> role:toggle button", Do::Click, &["checked: true -> false"]),
+    step(FACTORY, "move the list row's slider back", "role:list item >> role:slider", Do::SetValue("30"), &["slider … -> \"30\""]),
+    step(FACTORY, "collapse the expander again", "role:toggle button && name:Expander", Do::Click, &["expanded: true -> false"]),
+    step(FACTORY, "expand the expander", "role:toggle button && name:Expander", Do::Click, &["expanded: false -> true"]),
+    step(FACTORY, "set the spin button on page 2 again", "role:spin button && state:enabled && state:showing && nth:0", Do::SetValue("3"), &["-> \"3\""]),
+    step(FACTORY, "turn the volume up", "role:slider && name:Volume", Do::SetValue("0.9"), &["slider \"Volume\" … -> \"0.9\""]),
+    step(FACTORY, "back to Page 1 at the end", "role:radio button && name:Page 1", Do::Click, &["\"Page 1\" … checked: false -> true"]),
+    step(FACTORY, "untick a check box at the end", "role:check box && name:checkbutton && state:enabled && state:checked && nth:0", Do::Click, &["checked: true -> false"]),
+    step(FACTORY, "release the toggle button at the end", "role:toggle button && name:togglebutton && state:enabled && state:checked && nth:0", Do::Click, &["checked: true -> false"]),
     // gtk3-demo.
-    step(DEMO, "choose the Button Boxes demo", "role:table cell && name:Button Boxes", Do::Select, &["frame \"Button Boxes\""]),
+    step(DEMO, "choose the Button Boxes demo", "role:table cell && name:Button Boxes", Do::Select, &["frame | name: \"Application Class\" -> \"Button Boxes\""]),
     step(DEMO, "show its source", "role:page tab && name:Source", Do::Select, &["\"Source\" … selected: false -> true"]),
     step(DEMO, "back to its description", "role:page tab && name:Info", Do::Select, &["\"Info\" … selected: false -> true"]),
-    step(DEMO, "choose the Combo Boxes demo", "role:table cell && name:Combo Boxes", Do::Select, &["frame \"Combo Boxes\" … \"Button Boxes\" -> \"Combo Boxes\""]),
+    step(DEMO, "choose the Combo Boxes demo", "role:table cell && name:Combo Boxes", Do::Select, &["frame | name: \"Button Boxes\" -> \"Combo Boxes\""]),
     // The fixture.
     step(FIXTURE_NAME, "click Count", "role:push button && name:Count", Do::Click, &["\"Count: 0\" -> \"Count: 1\""]),
     step(FIXTURE_NAME, "tick Remember me", "role:check box && name:Remember me", Do::Click, &["checked: false -> true"]),
