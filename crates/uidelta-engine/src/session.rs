@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uidelta_backend::{Action, App, Backend, Done, ErrorKind, EventStream, Scope};
+use uidelta_backend::{Action, App, Backend, Done, ErrorKind, EventStream, Navigate, Scope};
 use uidelta_diff::{diff, Change, Diff, Element, Filters, Handle, Ref, RefTable, Refs, View};
 use uidelta_model::{NodeData, NodeId, Snapshot, State};
 
@@ -168,13 +168,14 @@ impl<B: Backend> Session<B> {
     }
 
     /// Finds an application by name (exact, case-insensitive, or a unique
-    /// prefix); the error lists what is there.
+    /// prefix) or by its backend id (a browser tab's target id); the error
+    /// lists what is there.
     pub async fn find_app(&self, name: &str) -> Result<App> {
         let apps = self.backend.apps().await?;
         let wanted = name.to_lowercase();
         let exact: Vec<&App> = apps
             .iter()
-            .filter(|a| a.name.to_lowercase() == wanted)
+            .filter(|a| a.name.to_lowercase() == wanted || a.id == name)
             .collect();
         let found: Vec<&App> = if exact.is_empty() {
             apps.iter()
@@ -418,6 +419,39 @@ impl<B: Backend> Session<B> {
         self.finish(idx, done, handle, opts).await
     }
 
+    /// Browsers: loads a URL in the tab `app` (or goes back, forward,
+    /// reloads), waits for the new document to settle, and diffs. A new
+    /// document is reported as one (`Diff::new_document`), not as thousands
+    /// of changes.
+    pub async fn navigate(&mut self, app: &str, to: &Navigate, opts: &ActOptions) -> Result<Acted> {
+        let (idx, _) = self.observe(app).await?;
+        let handle = self.scopes[idx].handle(NodeId::ROOT);
+        let app = self.scopes[idx].app.clone();
+        self.scopes[idx].events.drain();
+        let done = self.backend.navigate(&app, to).await?;
+        self.finish(idx, done, handle, opts).await
+    }
+
+    /// Browsers: runs `script` in the tab `app`, then settles and diffs as
+    /// [`Session::act`] does. Returns the script's result as JSON text.
+    pub async fn run_script(
+        &mut self,
+        app: &str,
+        script: &str,
+        opts: &ActOptions,
+    ) -> Result<(String, Acted)> {
+        let (idx, _) = self.observe(app).await?;
+        let handle = self.scopes[idx].handle(NodeId::ROOT);
+        let app = self.scopes[idx].app.clone();
+        self.scopes[idx].events.drain();
+        let result = self.backend.run_script(&app, script).await?;
+        let done = Done {
+            method: "script".into(),
+        };
+        let acted = self.finish(idx, done, handle, opts).await?;
+        Ok((result, acted))
+    }
+
     async fn finish(
         &mut self,
         idx: usize,
@@ -462,7 +496,8 @@ impl<B: Backend> Session<B> {
         let mut d = self.install(idx, after);
         d.settle_ms = Some(settled.elapsed.as_millis() as u64);
         d.settle_capped = settled.capped;
-        if let Some(before_view) = before_view {
+        if let Some(before_view) = before_view.filter(|_| !d.new_document) {
+            // (A new document's loading states are not transient elements.)
             d.transient = transients(
                 &before_view,
                 &self.scopes[idx].view,
