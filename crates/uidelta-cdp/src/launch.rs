@@ -65,6 +65,8 @@ impl LaunchOptions {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-quic",
+                // The crash handler would run outside the process group.
+                "--disable-crashpad-for-testing",
                 "--disable-crash-reporter",
                 "--disable-breakpad",
                 "--remote-debugging-port=0",
@@ -363,17 +365,27 @@ impl Endpoint {
             let mut stream = tokio::net::TcpStream::connect((host.as_str(), port))
                 .await
                 .map_err(|e| e.to_string())?;
-            let request =
-                format!("GET /json/version HTTP/1.0\r\nHost: {host}:{port}\r\nAccept: application/json\r\n\r\n");
+            // Chromium answers nothing to HTTP/1.0 and keeps HTTP/1.1
+            // connections open, so the body ends where Content-Length says.
+            let request = format!(
+                "GET /json/version HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
+            );
             stream
                 .write_all(request.as_bytes())
                 .await
                 .map_err(|e| e.to_string())?;
             let mut raw = Vec::new();
-            stream
-                .read_to_end(&mut raw)
-                .await
-                .map_err(|e| e.to_string())?;
+            let mut chunk = [0u8; 4096];
+            loop {
+                if response_complete(&raw) {
+                    break;
+                }
+                let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
+                if n == 0 {
+                    break;
+                }
+                raw.extend_from_slice(&chunk[..n]);
+            }
             Ok::<_, String>(raw)
         };
         let raw = tokio::time::timeout(timeout, fetch).await.map_err(|_| {
@@ -384,6 +396,20 @@ impl Endpoint {
         })??;
         ws_url_from_version(&String::from_utf8_lossy(&raw))
     }
+}
+
+/// Whether `raw` holds a whole HTTP answer: its head and as many body bytes
+/// as its `Content-Length` says.
+fn response_complete(raw: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(raw);
+    let Some((head, body)) = text.split_once("\r\n\r\n") else {
+        return false;
+    };
+    head.lines()
+        .filter_map(|line| line.split_once(':'))
+        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
+        .and_then(|(_, value)| value.trim().parse::<usize>().ok())
+        .is_some_and(|length| body.len() >= length)
 }
 
 /// The `webSocketDebuggerUrl` of an HTTP answer to `/json/version`.
@@ -445,6 +471,13 @@ mod tests {
             Ok("ws://127.0.0.1:9222/devtools/browser/x".into())
         );
         assert!(ws_url_from_version("HTTP/1.1 404 Not Found\r\n\r\nnope").is_err());
+        assert!(response_complete(
+            b"HTTP/1.1 200 OK\r\nContent-Length:2\r\n\r\n{}"
+        ));
+        assert!(!response_complete(
+            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n{}"
+        ));
+        assert!(!response_complete(b"HTTP/1.1 200 OK\r\nContent-Len"));
     }
 
     #[test]

@@ -83,7 +83,11 @@ impl Tab {
 fn tab_label(title: &str, url: &str, id: &str) -> String {
     let name = if title.is_empty() { url } else { title };
     let short: String = id.chars().take(8).collect();
-    format!("tab {name:?} ({short})")
+    if name.is_empty() {
+        format!("tab {short}")
+    } else {
+        format!("tab {name:?} ({short})")
+    }
 }
 
 /// The document a tab shows.
@@ -257,7 +261,11 @@ impl Cdp {
     /// The browser's tabs, the active one marked.
     pub async fn tabs(&self) -> Result<Vec<Tab>> {
         let answer = self
-            .browser_call("listing tabs", "Target.getTargets", json!({}))
+            .browser_call(
+                ("listing tabs", "the browser"),
+                "Target.getTargets",
+                json!({}),
+            )
             .await?;
         let mut tabs = tabs_of(&answer);
         let active = self
@@ -278,7 +286,11 @@ impl Cdp {
         let url = normalize_url(url);
         let doing = format!("opening a tab at {url}");
         let answer = self
-            .browser_call(&doing, "Target.createTarget", json!({"url": url}))
+            .browser_call(
+                (&doing, "the browser"),
+                "Target.createTarget",
+                json!({"url": url}),
+            )
             .await?;
         let id = answer["targetId"]
             .as_str()
@@ -291,23 +303,39 @@ impl Cdp {
         self.shared.set_active(Some(id.clone()));
         let session = self.session(&id, doing.clone()).await?;
         let _ = session.call("Page.bringToFront", json!({})).await;
+        // One evaluation reads the state and the URL of the same document:
+        // a new tab shows `about:blank` (complete) before the URL commits.
         let started = Instant::now();
+        let mut title = String::new();
         loop {
             let state = session
                 .call(
                     "Runtime.evaluate",
-                    json!({"expression": "document.readyState", "returnByValue": true}),
+                    json!({
+                        "expression": "[document.readyState, location.href, document.title]",
+                        "returnByValue": true,
+                    }),
                 )
                 .await;
-            let url_now = session.call("Page.getFrameTree", json!({})).await;
-            let loaded = matches!(&state, Ok(v) if v["result"]["value"] == "complete")
-                && matches!(&url_now, Ok(t) if capture::frames_of(t).first().is_some_and(|f| f.url != "about:blank" || url == "about:blank"));
+            let value = state
+                .as_ref()
+                .map(|v| v["result"]["value"].clone())
+                .unwrap_or(Value::Null);
+            let loaded =
+                value[0] == "complete" && (value[1] != "about:blank" || url == "about:blank");
+            if loaded {
+                title = value[2].as_str().unwrap_or_default().to_owned();
+            }
             if loaded || started.elapsed() >= timeout {
                 break;
             }
-            tokio::time::sleep(Duration::from_millis(50)).await;
+            tokio::time::sleep(Duration::from_millis(25)).await;
         }
-        self.tab(&id).await
+        let mut tab = self.tab(&id).await?;
+        if !title.is_empty() {
+            tab.title = title;
+        }
+        Ok(tab)
     }
 
     /// The tab with target id `id`.
@@ -323,7 +351,11 @@ impl Cdp {
     pub async fn close_tab(&self, id: &str) -> Result<Done> {
         let doing = format!("closing {}", self.label_of(id).await);
         let answer = self
-            .browser_call(&doing, "Target.closeTarget", json!({"targetId": id}))
+            .browser_call(
+                (&doing, "the tab"),
+                "Target.closeTarget",
+                json!({"targetId": id}),
+            )
             .await
             .map_err(|e| match e {
                 Error::Protocol { .. } => self.tab_gone(id, &doing),
@@ -343,12 +375,16 @@ impl Cdp {
     /// Brings a tab to the front and makes it the active one.
     pub async fn switch_tab(&self, id: &str) -> Result<Done> {
         let doing = format!("switching to {}", self.label_of(id).await);
-        self.browser_call(&doing, "Target.activateTarget", json!({"targetId": id}))
-            .await
-            .map_err(|e| match e {
-                Error::Protocol { .. } => self.tab_gone(id, &doing),
-                other => other,
-            })?;
+        self.browser_call(
+            (&doing, "the tab"),
+            "Target.activateTarget",
+            json!({"targetId": id}),
+        )
+        .await
+        .map_err(|e| match e {
+            Error::Protocol { .. } => self.tab_gone(id, &doing),
+            other => other,
+        })?;
         let session = self.session(id, doing).await?;
         session.call("Page.bringToFront", json!({})).await?;
         self.shared.set_active(Some(id.to_owned()));
@@ -493,7 +529,7 @@ impl Cdp {
 
     async fn browser_call(
         &self,
-        doing: &str,
+        (doing, about): (&str, &'static str),
         method: &'static str,
         params: Value,
     ) -> Result<Value> {
@@ -504,7 +540,7 @@ impl Cdp {
                 detail: "the connection closed".into(),
             });
         }
-        browser_call(&self.browser, &self.shared, doing, method, params).await
+        browser_call(&self.browser, &self.shared, (doing, about), method, params).await
     }
 
     /// The tab's page, once the connection has attached to it.

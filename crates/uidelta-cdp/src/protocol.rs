@@ -134,18 +134,19 @@ impl Session {
     }
 }
 
-/// Calls a browser-level `method` (targets, windows).
+/// Calls a browser-level `method` (targets, windows). `about` is what an
+/// error of the browser's refers to: `the tab` for calls on one target.
 pub(crate) async fn browser_call(
     browser: &Browser,
     shared: &Shared,
-    doing: &str,
+    (doing, about): (&str, &'static str),
     method: &'static str,
     params: Value,
 ) -> Result<Value> {
     let sent = browser.execute(Call { method, params });
     match tokio::time::timeout(CALL_TIMEOUT, sent).await {
         Ok(Ok(answer)) => Ok(answer.result),
-        Ok(Err(e)) => Err(classify(e, doing, method, shared, "the browser")),
+        Ok(Err(e)) => Err(classify(e, doing, method, shared, about)),
         Err(_) if !shared.is_alive() => Err(gone(doing, "the browser", "the connection closed")),
         Err(_) => Err(Error::Timeout {
             doing: doing.to_owned(),

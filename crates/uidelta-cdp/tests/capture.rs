@@ -1,0 +1,187 @@
+//! Captures of real pages in headless Chromium.
+
+mod common;
+
+use common::{browser, capture, find, fixtures, has, open, outline, pages};
+use uidelta_model::{NodeId, Role, State};
+
+#[tokio::test]
+async fn a_page_reads_as_roles_names_states_values_and_bounds() {
+    let server = pages();
+    let cdp = browser().await;
+    let url = server.url("widgets.html");
+    let app = open(&cdp, &url).await;
+    assert_eq!(app.name, "Widgets");
+    let snap = capture(&cdp, &app).await;
+
+    assert_eq!(snap.meta.source, "cdp");
+    assert_eq!(snap.meta.app.as_deref(), Some("Widgets"));
+    assert_eq!(snap.meta.window.as_deref(), Some(url.as_str()));
+    assert_eq!(snap.meta.pid, None);
+    assert!(!snap.meta.truncated);
+
+    let t = snap.tree();
+    let root = t.node(NodeId::ROOT);
+    assert_eq!(root.role, Role::DocumentWeb);
+    assert_eq!(root.raw_role, "RootWebArea");
+    assert_eq!(root.name, "Widgets");
+    assert_eq!(root.attribute("url"), Some(url.as_str()));
+    assert!(root
+        .identity
+        .as_deref()
+        .is_some_and(|i| i.starts_with("doc:")));
+
+    let heading = find(&snap, Role::Heading, "Widgets");
+    assert_eq!(heading.attribute("level"), Some("1"));
+    assert_eq!(heading.raw_role, "heading");
+
+    let go = find(&snap, Role::PushButton, "Go");
+    assert_eq!(go.raw_role, "button");
+    for s in [
+        State::Enabled,
+        State::Focusable,
+        State::Showing,
+        State::Visible,
+    ] {
+        assert!(go.states.contains(s), "Go lacks {s}: {:?}", go.states);
+    }
+    let b = go.bounds.expect("the button has bounds");
+    assert!(b.w > 10 && b.h > 10 && b.x >= 0 && b.y > 0, "{b:?}");
+    // Its label text only repeats its name and is left out.
+    let go_id = t
+        .ids()
+        .find(|&id| t.node(id).name == "Go" && t.node(id).role == Role::PushButton);
+    assert!(
+        go_id.is_some_and(|id| t.children(id).is_empty()),
+        "{}",
+        outline(&snap)
+    );
+
+    let nope = find(&snap, Role::PushButton, "Nope");
+    assert!(!nope.states.contains(State::Enabled));
+    assert!(!nope.states.contains(State::Sensitive));
+
+    let bold = find(&snap, Role::ToggleButton, "Bold");
+    assert!(!bold.states.contains(State::Pressed));
+
+    let name = find(&snap, Role::Entry, "Name");
+    assert_eq!(name.value.as_deref(), Some(""));
+    assert_eq!(name.attribute("placeholder"), Some("Your name"));
+    for s in [
+        State::Required,
+        State::Editable,
+        State::SingleLine,
+        State::Focusable,
+    ] {
+        assert!(name.states.contains(s), "Name lacks {s}: {:?}", name.states);
+    }
+    // The field's inner editor is not part of the tree.
+    let name_id = t
+        .ids()
+        .find(|&id| t.node(id).name == "Name" && t.node(id).role == Role::Entry);
+    assert!(name_id.is_some_and(|id| t.children(id).is_empty()));
+
+    let notes = find(&snap, Role::Entry, "Notes");
+    assert_eq!(notes.value.as_deref(), Some("hello"));
+    assert!(notes.states.contains(State::MultiLine));
+
+    // A password field's value never leaves the process.
+    let pin = find(&snap, Role::Entry, "PIN");
+    assert_eq!(pin.attribute("input-type"), Some("password"));
+    assert_eq!(pin.value.as_deref(), Some("••••"));
+
+    let status = find(&snap, Role::Static, "Ready");
+    assert!(
+        status.identity.as_deref().is_some_and(|i| i.contains(":t")),
+        "{status:?}"
+    );
+
+    // Hidden content is not in the tree; neither are Chromium's text boxes
+    // or ignored nodes.
+    assert!(!has(&snap, Role::Static, "Secret hidden"));
+    assert!(!has(&snap, Role::Static, "Also hidden"));
+    for id in t.ids() {
+        let n = t.node(id);
+        assert_ne!(n.raw_role, "InlineTextBox");
+        assert_ne!(n.raw_role, "none");
+        let identity = n.identity.as_deref().unwrap_or_default();
+        let backend = identity
+            .strip_prefix('n')
+            .map(|rest| rest.split(":t").all(|part| part.parse::<u64>().is_ok()))
+            .unwrap_or(false);
+        assert!(
+            backend || (id == NodeId::ROOT && identity.starts_with("doc:")),
+            "unexpected identity {identity:?} on {n:?}"
+        );
+    }
+
+    // Far below the viewport: laid out, so shown, with bounds below it.
+    let bottom = find(&snap, Role::Static, "Bottom text");
+    assert!(bottom.states.contains(State::Showing));
+    assert!(bottom.bounds.is_some_and(|b| b.y > 3000));
+}
+
+#[tokio::test]
+async fn same_process_iframes_are_grafted_under_their_element() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("iframe.html")).await;
+    let snap = capture(&cdp, &app).await;
+    let t = snap.tree();
+    let frame = t
+        .ids()
+        .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == "Inner")
+        .unwrap_or_else(|| panic!("no iframe in\n{}", outline(&snap)));
+    let inner_doc = t.children(frame)[0];
+    let doc = t.node(inner_doc);
+    assert_eq!(doc.role, Role::DocumentWeb);
+    assert_eq!(
+        doc.attribute("url"),
+        Some(server.url("inner.html").as_str())
+    );
+    assert!(doc
+        .identity
+        .as_deref()
+        .is_some_and(|i| i.starts_with("doc:")));
+    assert_ne!(doc.identity, t.node(NodeId::ROOT).identity);
+    let button = t
+        .subtree(inner_doc)
+        .find(|&id| t.node(id).role == Role::PushButton && t.node(id).name == "Inner button")
+        .unwrap_or_else(|| panic!("no inner button in\n{}", outline(&snap)));
+    // Bounds of the frame's content are in the page's viewport: inside the
+    // iframe element's box.
+    let outer = t.node(frame).bounds.expect("iframe bounds");
+    let inner = t.node(button).bounds.expect("inner button bounds");
+    assert!(
+        inner.x >= outer.x && inner.y >= outer.y,
+        "{inner:?} in {outer:?}"
+    );
+    assert!(inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h);
+}
+
+#[tokio::test]
+async fn controls_report_checked_selected_and_values() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("controls.html")).await;
+    let snap = capture(&cdp, &app).await;
+    let check = find(&snap, Role::CheckBox, "Subscribe to newsletter");
+    assert!(check.states.contains(State::Checkable));
+    assert!(!check.states.contains(State::Checked));
+    let medium = find(&snap, Role::RadioButton, "Medium");
+    assert!(medium.states.contains(State::Checked));
+    assert!(!find(&snap, Role::RadioButton, "Large")
+        .states
+        .contains(State::Checked));
+    let colour = find(&snap, Role::ComboBox, "Colour");
+    assert_eq!(colour.value.as_deref(), Some("Red"));
+    assert!(colour.states.contains(State::Expandable));
+    assert!(!colour.states.contains(State::Expanded));
+    let volume = find(&snap, Role::Slider, "Volume");
+    assert_eq!(volume.value.as_deref(), Some("50"));
+    assert_eq!(volume.attribute("valuemax"), Some("100"));
+    let red = find(&snap, Role::ListItem, "Red");
+    assert!(red.states.contains(State::Selected));
+    // Options of a closed list are not laid out.
+    assert!(!red.states.contains(State::Showing));
+}

@@ -1,0 +1,132 @@
+//! Change events of a tab: DOM changes, requests with their heartbeat, and
+//! navigations.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{browser, capture, find, fixtures, open, pages};
+use uidelta_backend::{Action, Backend, Event, EventStream, Navigate};
+use uidelta_model::{NodeId, Role};
+
+/// Events until one of kind `last` arrives (included), or 10 s pass.
+async fn events_until(
+    stream: &mut EventStream,
+    mut last: impl FnMut(&Event) -> bool,
+) -> Vec<Event> {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let mut seen = Vec::new();
+    while let Some(e) = stream.next_before(deadline).await {
+        let done = last(&e);
+        seen.push(e);
+        if done {
+            return seen;
+        }
+    }
+    panic!("the awaited event never came; saw {:?}", kinds(&seen));
+}
+
+fn kinds(events: &[Event]) -> Vec<&str> {
+    events.iter().map(|e| e.kind.as_str()).collect()
+}
+
+#[tokio::test]
+async fn dom_changes_typing_and_focus_are_reported() {
+    let server = pages();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("widgets.html")).await;
+    let mut events = cdp.events(&app).await.expect("events");
+    assert!(!events.is_silent());
+    let snap = capture(&cdp, &app).await;
+    events.drain();
+    cdp.act(&app, find(&snap, Role::PushButton, "Go"), &Action::Click)
+        .await
+        .expect("click");
+    // textContent replaces the status's text node.
+    let seen = events_until(&mut events, |e| e.kind == "dom:child-removed").await;
+    assert!(
+        kinds(&seen).contains(&"dom:child-inserted"),
+        "{:?}",
+        kinds(&seen)
+    );
+    cdp.act(
+        &app,
+        find(&snap, Role::Entry, "Name"),
+        &Action::Type("x".into()),
+    )
+    .await
+    .expect("typing");
+    let seen = events_until(&mut events, |e| e.kind == "dom:input").await;
+    assert!(kinds(&seen).contains(&"dom:focus"), "{:?}", kinds(&seen));
+}
+
+#[tokio::test]
+async fn a_slow_request_beats_until_it_answers() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("slow.html")).await;
+    let mut events = cdp.events(&app).await.expect("events");
+    let snap = capture(&cdp, &app).await;
+    events.drain();
+    cdp.act(&app, find(&snap, Role::PushButton, "Fetch"), &Action::Click)
+        .await
+        .expect("click");
+    // Until the request has finished and the page has shown its answer
+    // (the status text), in whichever order the two arrive.
+    let (mut finished, mut shown) = (false, false);
+    let seen = events_until(&mut events, |e| {
+        finished |= e.kind == "network:finished";
+        shown |= e.kind == "dom:child-inserted";
+        finished && shown
+    })
+    .await;
+    let k = kinds(&seen);
+    let request = k
+        .iter()
+        .position(|&e| e == "network:request")
+        .expect("a request");
+    let finish = k
+        .iter()
+        .position(|&e| e == "network:finished")
+        .expect("an answer");
+    let beats = k[request..finish]
+        .iter()
+        .filter(|&&e| e == "network:pending")
+        .count();
+    // The request takes 700 ms; the stream beats every 50 ms meanwhile.
+    assert!(beats >= 2, "{k:?}");
+    let snap = capture(&cdp, &app).await;
+    find(&snap, Role::Static, "Loaded 3 records");
+}
+
+#[tokio::test]
+async fn a_navigation_names_the_new_document() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("form.html")).await;
+    let mut events = cdp.events(&app).await.expect("events");
+    cdp.navigate(&app, &Navigate::To(server.url("controls.html")))
+        .await
+        .expect("navigate");
+    let seen = events_until(&mut events, |e| e.kind == "page:navigated").await;
+    let navigated = seen.last().expect("the navigation");
+    let doc = cdp.document(&app.id).await.expect("document");
+    assert_eq!(navigated.source.as_deref(), Some(doc.identity().as_str()));
+    events_until(&mut events, |e| e.kind == "page:load").await;
+    // The new document reports its own DOM changes: the script is there too.
+    let snap = capture(&cdp, &app).await;
+    assert_eq!(
+        snap.tree().node(NodeId::ROOT).identity.as_deref(),
+        Some(doc.identity().as_str())
+    );
+    events.drain();
+    cdp.act(
+        &app,
+        find(&snap, Role::CheckBox, "Subscribe to newsletter"),
+        &Action::Click,
+    )
+    .await
+    .expect("click");
+    let seen = events_until(&mut events, |e| e.kind == "dom:change").await;
+    assert!(kinds(&seen).contains(&"dom:input"), "{:?}", kinds(&seen));
+}
