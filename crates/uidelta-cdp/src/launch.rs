@@ -65,8 +65,6 @@ impl LaunchOptions {
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-quic",
-                // The crash handler would run outside the process group.
-                "--disable-crashpad-for-testing",
                 "--disable-crash-reporter",
                 "--disable-breakpad",
                 "--remote-debugging-port=0",
