@@ -171,20 +171,18 @@ enum Raw {
 /// Installs the change script in the tab (once per connection) and starts
 /// streaming its events.
 pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
-    let page = &session.page;
-    let listen_error = |e: chromiumoxide::error::CdpError| session.gone(&e.to_string());
     // Listeners first, so that nothing that happens while installing is lost.
     let streams: Vec<BoxStream<'static, Raw>> = vec![
-        page.event_listener::<EventBindingCalled>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventBindingCalled>()
+            .await?
             .filter_map(
                 |e| async move { (e.name == BINDING).then(|| Raw::Changes(e.payload.clone())) },
             )
             .boxed(),
-        page.event_listener::<EventRequestWillBeSent>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventRequestWillBeSent>()
+            .await?
             .map(|e| {
                 Raw::Request(
                     e.request_id.inner().clone(),
@@ -192,44 +190,44 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
                 )
             })
             .boxed(),
-        page.event_listener::<EventLoadingFinished>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventLoadingFinished>()
+            .await?
             .map(|e| Raw::Finished(e.request_id.inner().clone()))
             .boxed(),
-        page.event_listener::<EventLoadingFailed>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventLoadingFailed>()
+            .await?
             .map(|e| Raw::Failed(e.request_id.inner().clone()))
             .boxed(),
-        page.event_listener::<EventFrameNavigated>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventFrameNavigated>()
+            .await?
             .map(|e| Raw::Navigated(e.frame.loader_id.inner().clone()))
             .boxed(),
-        page.event_listener::<EventNavigatedWithinDocument>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventNavigatedWithinDocument>()
+            .await?
             .map(|_| Raw::WithinDocument)
             .boxed(),
-        page.event_listener::<EventLoadEventFired>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventLoadEventFired>()
+            .await?
             .map(|_| Raw::Load)
             .boxed(),
-        page.event_listener::<EventFrameStartedLoading>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventFrameStartedLoading>()
+            .await?
             .map(|e| Raw::LoadStarted(e.frame_id.inner().clone()))
             .boxed(),
-        page.event_listener::<EventFrameStoppedLoading>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventFrameStoppedLoading>()
+            .await?
             .map(|e| Raw::LoadStopped(e.frame_id.inner().clone()))
             .boxed(),
-        page.event_listener::<EventJavascriptDialogOpening>()
-            .await
-            .map_err(listen_error)?
+        session
+            .listen::<EventJavascriptDialogOpening>()
+            .await?
             .map(|_| Raw::Dialog)
             .boxed(),
     ];

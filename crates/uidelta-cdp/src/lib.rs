@@ -10,6 +10,8 @@
 //!
 //! [`ErrorKind::Gone`]: uidelta_backend::ErrorKind::Gone
 
+#![warn(missing_docs)]
+
 mod actions;
 mod backend;
 mod capture;
@@ -207,9 +209,15 @@ impl Cdp {
     /// Keeps the active tab current: a tab a page opens becomes active (as
     /// in a browser window), and a closed active tab is forgotten.
     async fn follow_targets(&mut self) {
-        let created = self.browser.event_listener::<EventTargetCreated>().await;
-        let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
-        let (Ok(mut created), Ok(mut destroyed)) = (created, destroyed) else {
+        let listen = async {
+            let created = self.browser.event_listener::<EventTargetCreated>().await;
+            let destroyed = self.browser.event_listener::<EventTargetDestroyed>().await;
+            (created, destroyed)
+        };
+        let Ok((Ok(mut created), Ok(mut destroyed))) =
+            tokio::time::timeout(CALL_TIMEOUT, listen).await
+        else {
+            tracing::debug!("not following tabs opened by pages");
             return;
         };
         let shared = Arc::clone(&self.shared);

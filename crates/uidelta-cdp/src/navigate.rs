@@ -54,16 +54,8 @@ pub fn normalize_url(url: &str) -> String {
 /// Navigates the tab behind `session` and waits until the new document is
 /// committed.
 pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
-    let page = &session.page;
-    let listen_error = |e: chromiumoxide::error::CdpError| session.gone(&e.to_string());
-    let mut committed = page
-        .event_listener::<EventFrameNavigated>()
-        .await
-        .map_err(listen_error)?;
-    let mut within = page
-        .event_listener::<EventNavigatedWithinDocument>()
-        .await
-        .map_err(listen_error)?;
+    let mut committed = session.listen::<EventFrameNavigated>().await?;
+    let mut within = session.listen::<EventNavigatedWithinDocument>().await?;
     let frames = frames_of(&session.call("Page.getFrameTree", json!({})).await?);
     let main = frames.first().ok_or_else(|| Error::Protocol {
         doing: session.doing.clone(),

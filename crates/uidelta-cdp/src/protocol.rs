@@ -112,6 +112,17 @@ impl Session {
         }
     }
 
+    /// Starts receiving the tab's events of type `T`.
+    pub async fn listen<T: chromiumoxide::cdp::IntoEventKind>(
+        &self,
+    ) -> Result<chromiumoxide::listeners::EventStream<T>> {
+        match tokio::time::timeout(CALL_TIMEOUT, self.page.event_listener::<T>()).await {
+            Ok(Ok(stream)) => Ok(stream),
+            Ok(Err(e)) => Err(self.gone(&e.to_string())),
+            Err(_) => Err(self.timeout("subscribing to events", CALL_TIMEOUT)),
+        }
+    }
+
     /// A timeout error for `what` (a method, or an awaited event).
     pub fn timeout(&self, what: &str, after: Duration) -> Error {
         if !self.shared.is_alive() {
