@@ -335,6 +335,49 @@ pub struct WaitForChange {
     pub include_tree_after_action: bool,
 }
 
+/// Where `navigate_browser` goes besides a URL.
+#[derive(Debug, Clone, Copy, Deserialize, JsonSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum History {
+    /// The previous page of the tab's history.
+    Back,
+    /// The next page of the tab's history.
+    Forward,
+    /// Load the current page again.
+    Reload,
+}
+
+/// `navigate_browser`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct NavigateBrowser {
+    /// The browser tab (its title or a unique prefix, or its id from
+    /// get_applications).
+    pub app: String,
+    /// Load this URL (`https://...`, `chrome://settings`). Give either `url`
+    /// or `go`.
+    #[serde(default)]
+    pub url: Option<String>,
+    /// Or move in the tab's history: `back`, `forward`, `reload`.
+    #[serde(default)]
+    pub go: Option<History>,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `execute_browser_script`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ExecuteBrowserScript {
+    /// The browser tab (its title or a unique prefix, or its id).
+    pub app: String,
+    /// JavaScript to evaluate in the page; a promise is awaited. Its value
+    /// comes back as JSON; a thrown error is an error.
+    pub script: String,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
 /// What `wait_for_element` waits for.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]

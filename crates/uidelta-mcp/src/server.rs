@@ -19,7 +19,7 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
-use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Scope};
+use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Navigate, Scope};
 use uidelta_diff::{Filters, Handle, View};
 use uidelta_engine::selector::Selector;
 use uidelta_engine::settle::{Next, Watch};
@@ -316,6 +316,8 @@ impl<B: Backend + 'static> Inner<B> {
             "wait_for_change" => self.wait_for_change(parse(tool, args)?).await,
             "wait_for_element" => self.wait_for_element(parse(tool, args)?).await,
             "capture_screenshot" => self.capture_screenshot(parse(tool, args)?).await,
+            "navigate_browser" => self.navigate_browser(parse(tool, args)?).await,
+            "execute_browser_script" => self.execute_browser_script(parse(tool, args)?).await,
             other => Err(ToolError::bad_argument(format!("no tool named `{other}`"))),
         }
     }
@@ -553,6 +555,71 @@ impl<B: Backend + 'static> Inner<B> {
             )
             .await?;
         Ok(answer("press_key", &s, &acted, &a.opts))
+    }
+
+    async fn navigate_browser(&self, a: args::NavigateBrowser) -> Result<Reply, ToolError> {
+        const TOOL: &str = "navigate_browser";
+        let to = match (a.url, a.go) {
+            (Some(url), None) if !url.trim().is_empty() => Navigate::To(url.trim().to_owned()),
+            (None, Some(args::History::Back)) => Navigate::Back,
+            (None, Some(args::History::Forward)) => Navigate::Forward,
+            (None, Some(args::History::Reload)) => Navigate::Reload,
+            (Some(_), Some(_)) => {
+                return Err(ToolError::bad_argument(
+                    "navigate_browser: give either `url` or `go`, not both",
+                ))
+            }
+            _ => {
+                return Err(ToolError::bad_argument(
+                    "navigate_browser: give `url` (the page to load) or `go` (`back`, \
+                     `forward`, `reload`)",
+                ))
+            }
+        };
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let acted = s
+            .navigate(
+                &a.app,
+                &to,
+                &ActOptions {
+                    settle,
+                    ..ActOptions::default()
+                },
+            )
+            .await?;
+        Ok(answer(TOOL, &s, &acted, &a.opts))
+    }
+
+    async fn execute_browser_script(
+        &self,
+        a: args::ExecuteBrowserScript,
+    ) -> Result<Reply, ToolError> {
+        const TOOL: &str = "execute_browser_script";
+        if a.script.trim().is_empty() {
+            return Err(ToolError::bad_argument(
+                "execute_browser_script: `script` is empty; give JavaScript to evaluate",
+            ));
+        }
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let (result, acted) = s
+            .run_script(
+                &a.app,
+                &a.script,
+                &ActOptions {
+                    settle,
+                    ..ActOptions::default()
+                },
+            )
+            .await?;
+        let mut reply = answer(TOOL, &s, &acted, &a.opts);
+        reply.text = format!("# result: {result}\n{}", reply.text);
+        reply.json["result"] =
+            serde_json::from_str(&result).unwrap_or(serde_json::Value::String(result));
+        Ok(reply)
     }
 
     async fn activate_element(&self, a: args::ActivateElement) -> Result<Reply, ToolError> {

@@ -36,6 +36,10 @@ of reading the tree again.
 (a download ends, a dialog opens) and answers with the diff; \
 wait_for_element waits for a selector to appear, disappear or reach a \
 state. Use them instead of polling with trees or screenshots.
+6. In a browser (`uidelta mcp --browser` or `--cdp URL`) every tab is an \
+application: navigate_browser(app, url) loads a page and answers with the \
+new document; execute_browser_script runs JavaScript; open_application(url) \
+opens a tab and close_window closes one.
 
 Password fields only ever show bullets. Errors name what was asked and \
 what is there instead; the server keeps serving after any of them.";
@@ -148,6 +152,20 @@ fn catalogue() -> Vec<Tool> {
              canvas content, layout).",
         )
         .annotate(read_only()),
+        tool::<args::NavigateBrowser>(
+            "navigate_browser",
+            "Browsers: load a URL in a tab, or go back, forward or reload; waits for the new \
+             document to settle and answers with the diff, which says `# new document:` with \
+             the page's title and its content within a budget instead of listing every \
+             element. Refs of the old page are gone after it.",
+        ),
+        tool::<args::ExecuteBrowserScript>(
+            "execute_browser_script",
+            "Browsers: run JavaScript in a tab and answer with its JSON result and the diff \
+             of what it changed on the page. Prefer the element tools; use this for what \
+             they cannot do (read a value the page does not expose, call a page function).",
+        )
+        .annotate(ToolAnnotations::new().destructive(true)),
     ]
 }
 
@@ -177,7 +195,7 @@ mod tests {
     #[test]
     fn every_tool_has_an_object_schema_with_described_properties() {
         let tools = all();
-        assert_eq!(tools.len(), 17);
+        assert_eq!(tools.len(), 19);
         for t in tools {
             assert_eq!(
                 t.input_schema.get("type").and_then(|v| v.as_str()),

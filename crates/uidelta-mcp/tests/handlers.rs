@@ -219,6 +219,16 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
             json!({"app": "fake", "selector": "x", "condition": "has_state"}),
         ),
         ("capture_screenshot", json!({"app": ["fake"]})),
+        ("navigate_browser", json!({"app": "fake"})),
+        (
+            "navigate_browser",
+            json!({"app": "fake", "url": "http://x", "go": "back"}),
+        ),
+        ("navigate_browser", json!({"app": "fake", "go": "sideways"})),
+        (
+            "execute_browser_script",
+            json!({"app": "fake", "script": " "}),
+        ),
     ];
     for (tool, a) in cases {
         let r = s.call(tool, args(a.clone())).await;
@@ -229,6 +239,32 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
     // No arguments at all is an empty object.
     let r = s.call("click_element", None).await;
     assert!(text(&r).contains("missing field `target`"), "{}", text(&r));
+}
+
+#[tokio::test]
+async fn browser_tools_on_a_desktop_backend_say_it_has_no_browser() {
+    let s = server();
+    let r = s
+        .call(
+            "navigate_browser",
+            args(json!({"app": "fake", "url": "http://localhost/"})),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(text(&r).contains("no browser to navigate"), "{}", text(&r));
+    let r = s
+        .call(
+            "execute_browser_script",
+            args(json!({"app": "fake", "script": "1 + 1"})),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(
+        text(&r).contains("cannot run browser scripts"),
+        "{}",
+        text(&r)
+    );
+    ok(&s, "get_applications", json!({})).await;
 }
 
 #[tokio::test]

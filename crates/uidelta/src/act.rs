@@ -1,6 +1,6 @@
-//! Actions on the live desktop, each printing the diff it caused:
-//! `uidelta click`, `type`, `key`, `set-value`, `select`, `wait-change`,
-//! `watch`.
+//! Actions on the live desktop or in a browser, each printing the diff it
+//! caused: `uidelta click`, `type`, `key`, `set-value`, `select`,
+//! `navigate`, `script`, `wait-change`, `watch`.
 
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -8,17 +8,21 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use uidelta_backend::Action;
+use uidelta_backend::{Action, Backend, Navigate};
 use uidelta_engine::{ActOptions, Acted, Quiet, Session, Settle};
-use uidelta_linux::Linux;
 use uidelta_render as render;
+
+use crate::place::{on_backend, Place};
 
 /// What every action command takes.
 #[derive(Args, Debug)]
 pub struct Common {
-    /// The application (name or unique prefix).
+    /// The application (name or unique prefix; in a browser, the tab's title
+    /// or id, by default the tab opened with --url or the active one).
     #[arg(long)]
-    pub app: String,
+    pub app: Option<String>,
+    #[command(flatten)]
+    pub place: Place,
     /// How to wait for the UI: `auto` (events, quiet window), `fixed:MS`, or `none`.
     #[arg(long, default_value = "auto", value_parser = parse_settle)]
     pub settle: Settle,
@@ -55,22 +59,30 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
-async fn session(app: &str) -> Result<Session<Linux>> {
-    let linux = Linux::connect(None, None).await?;
-    let mut session = Session::new(Arc::new(linux));
+async fn session<B: Backend>(backend: Arc<B>, app: &str) -> Result<Session<B>> {
+    let mut session = Session::new(backend);
     session.observe(app).await?;
     Ok(session)
 }
 
-/// Runs `action` on `target` in `common.app` and prints the diff.
+impl Common {
+    fn options(&self) -> ActOptions {
+        ActOptions {
+            settle: self.settle,
+            ..ActOptions::default()
+        }
+    }
+}
+
+/// Runs `action` on `target` in the application and prints the diff.
 pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
     let acted = runtime()?.block_on(async {
-        let mut session = session(&common.app).await?;
-        let opts = ActOptions {
-            settle: common.settle,
-            ..ActOptions::default()
-        };
-        anyhow::Ok(session.act(target, &action, &opts).await?)
+        let connected = common.place.connect().await?;
+        let app = common.place.app(common.app.as_deref(), &connected)?;
+        on_backend!(connected, b => {
+            let mut s = session(b, &app).await?;
+            anyhow::Ok(s.act(target, &action, &common.options()).await?)
+        })
     })?;
     print(&acted, common.format)
 }
@@ -81,41 +93,94 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCod
         return act(common, t, Action::Key(chord.to_owned()));
     }
     let acted = runtime()?.block_on(async {
-        let mut session = session(&common.app).await?;
-        let opts = ActOptions {
-            settle: common.settle,
-            ..ActOptions::default()
-        };
-        anyhow::Ok(session.key(&common.app, chord, &opts).await?)
+        let connected = common.place.connect().await?;
+        let app = common.place.app(common.app.as_deref(), &connected)?;
+        on_backend!(connected, b => {
+            let mut s = session(b, &app).await?;
+            anyhow::Ok(s.key(&app, chord, &common.options()).await?)
+        })
     })?;
     print(&acted, common.format)
 }
 
-/// Waits for the application to change and prints the diff.
-pub fn wait_change(app: &str, timeout: Duration, format: Output) -> Result<ExitCode> {
+/// Loads a URL in a browser tab (or goes back, forward, reloads) and prints
+/// the diff.
+pub fn navigate(common: &Common, to: &str) -> Result<ExitCode> {
+    if !common.place.is_browser() {
+        anyhow::bail!("navigate acts in a browser: add --browser (with --url) or --cdp URL");
+    }
+    let to = match to {
+        "back" => Navigate::Back,
+        "forward" => Navigate::Forward,
+        "reload" => Navigate::Reload,
+        url => Navigate::To(url.to_owned()),
+    };
     let acted = runtime()?.block_on(async {
-        let mut session = session(app).await?;
-        anyhow::Ok(session.wait_for_change(app, timeout).await?)
+        let connected = common.place.connect().await?;
+        let app = common.place.app(common.app.as_deref(), &connected)?;
+        on_backend!(connected, b => {
+            let mut s = session(b, &app).await?;
+            anyhow::Ok(s.navigate(&app, &to, &common.options()).await?)
+        })
+    })?;
+    print(&acted, common.format)
+}
+
+/// Runs JavaScript in a browser tab; prints its result and the diff.
+pub fn script(common: &Common, script: &str) -> Result<ExitCode> {
+    if !common.place.is_browser() {
+        anyhow::bail!("script runs in a browser: add --browser (with --url) or --cdp URL");
+    }
+    let (result, acted) = runtime()?.block_on(async {
+        let connected = common.place.connect().await?;
+        let app = common.place.app(common.app.as_deref(), &connected)?;
+        on_backend!(connected, b => {
+            let mut s = session(b, &app).await?;
+            anyhow::Ok(s.run_script(&app, script, &common.options()).await?)
+        })
+    })?;
+    if common.format == Output::Text {
+        crate::emit(&format!("# result: {result}\n"))?;
+    }
+    print(&acted, common.format)
+}
+
+/// Waits for the application to change and prints the diff.
+pub fn wait_change(
+    app: Option<&str>,
+    place: &Place,
+    timeout: Duration,
+    format: Output,
+) -> Result<ExitCode> {
+    let acted = runtime()?.block_on(async {
+        let connected = place.connect().await?;
+        let app = place.app(app, &connected)?;
+        on_backend!(connected, b => {
+            let mut s = session(b, &app).await?;
+            anyhow::Ok(s.wait_for_change(&app, timeout).await?)
+        })
     })?;
     print(&acted, format)
 }
 
 /// Prints every change of the application as it happens, until interrupted.
-pub fn watch(app: &str) -> Result<ExitCode> {
+pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
     runtime()?.block_on(async {
-        let mut session = session(app).await?;
-        crate::emit(&format!("# watching {app}; Ctrl-C to stop\n"))?;
-        loop {
-            let acted = session
-                .wait_for_change(app, Duration::from_secs(3600))
-                .await?;
-            if acted.diff.has_changes() {
-                crate::emit(&render::diff_text(
-                    &acted.diff,
-                    &render::DiffOptions::default(),
-                ))?;
+        let connected = place.connect().await?;
+        let app = place.app(app, &connected)?;
+        on_backend!(connected, b => {
+            let mut s = session(b, &app).await?;
+            crate::emit(&format!("# watching {app}; Ctrl-C to stop\n"))?;
+            loop {
+                let acted = s.wait_for_change(&app, Duration::from_secs(3600)).await?;
+                if acted.diff.has_changes() {
+                    crate::emit(&render::diff_text(
+                        &acted.diff,
+                        &render::DiffOptions::default(),
+                    ))?;
+                }
             }
-        }
+        })
     })
 }
 

@@ -1,13 +1,17 @@
-//! Commands on the live desktop: the accessibility bus and X display of the
-//! session in the environment (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`).
+//! Commands on the live desktop (the accessibility bus and X display of the
+//! session in the environment: `DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`) or in
+//! a browser (`--browser`, `--cdp URL`).
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use uidelta_atspi::CaptureOptions;
+use uidelta_backend::Backend;
 use uidelta_linux::Linux;
 use uidelta_model::Snapshot;
+
+use crate::place::{Connected, Place};
 
 pub use uidelta_linux::Scope;
 
@@ -18,30 +22,77 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
-/// `uidelta apps`: one line per application, windows indented under it.
-pub fn apps() -> Result<ExitCode> {
+/// `uidelta apps`: one line per application, windows indented under it
+/// (in a browser: one per tab).
+pub fn apps(place: &Place) -> Result<ExitCode> {
     let apps = runtime()?.block_on(async {
-        let linux = Linux::connect(None, None).await?;
-        anyhow::Ok(uidelta_backend::Backend::apps(&linux).await?)
+        let connected = place.connect().await?;
+        crate::place::apps(&connected).await
     })?;
     let out = uidelta_render::apps_text(&apps);
     crate::emit(&out)?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Captures an application, or one of its windows.
-pub fn capture(app: &str, scope: Scope) -> Result<Snapshot> {
+/// Captures an application, or one of its windows (in a browser: a tab).
+pub fn capture(app: &str, scope: Scope, place: &Place) -> Result<Snapshot> {
     runtime()?.block_on(async {
-        let linux = Linux::connect(None, None).await?;
-        let info = linux.app(app).await?;
-        Ok(linux
-            .capture(&info, &scope, &CaptureOptions::default())
-            .await?)
+        match place.connect().await? {
+            Connected::Desktop(linux) => {
+                let info = linux.app(app).await?;
+                Ok(linux
+                    .capture(&info, &scope, &CaptureOptions::default())
+                    .await?)
+            }
+            Connected::Browser(cdp, _) => {
+                let session = uidelta_engine::Session::new(cdp.clone());
+                let tab = session.find_app(app).await?;
+                Ok(cdp.capture(&tab, &uidelta_backend::Scope::App).await?)
+            }
+        }
+    })
+}
+
+/// Captures the tab opened with --url, or the active tab.
+pub fn capture_tab(place: &Place) -> Result<Snapshot> {
+    runtime()?.block_on(async {
+        match place.connect().await? {
+            Connected::Browser(cdp, tab) => {
+                Ok(cdp.capture(&tab, &uidelta_backend::Scope::App).await?)
+            }
+            Connected::Desktop(_) => anyhow::bail!("give a snapshot file or --app NAME"),
+        }
     })
 }
 
 /// `uidelta screenshot`: the screen, or one application window, as PNG.
-pub fn screenshot(out: &Path, app: Option<&str>, window: Option<&str>) -> Result<ExitCode> {
+pub fn screenshot(
+    out: &Path,
+    app: Option<&str>,
+    window: Option<&str>,
+    place: &Place,
+) -> Result<ExitCode> {
+    if place.is_browser() {
+        let png = runtime()?.block_on(async {
+            match place.connect().await? {
+                Connected::Browser(cdp, tab) => {
+                    if app.is_some() || window.is_some() {
+                        anyhow::bail!(
+                            "in a browser the screenshot is of the active tab (or --url's); \
+                             --app and --window choose desktop windows"
+                        );
+                    }
+                    // The tab opened with --url is the active one.
+                    let _ = tab;
+                    anyhow::Ok(cdp.screenshot(None).await?)
+                }
+                Connected::Desktop(_) => anyhow::bail!("no browser to take a screenshot of"),
+            }
+        })?;
+        std::fs::write(out, &png).with_context(|| format!("writing {}", out.display()))?;
+        crate::emit(&format!("{} ({} bytes)\n", out.display(), png.len()))?;
+        return Ok(ExitCode::SUCCESS);
+    }
     let png = runtime()?.block_on(async {
         let linux = Linux::connect(None, None).await?;
         let area = match app {

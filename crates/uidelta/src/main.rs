@@ -13,6 +13,7 @@ use uidelta_render as render;
 
 mod act;
 mod live;
+mod place;
 
 use uidelta_backend::Action;
 
@@ -29,8 +30,12 @@ enum Command {
     /// Render a snapshot: a file (interchange JSON or terminator compact YAML),
     /// or a live application with `--app`.
     Tree(TreeArgs),
-    /// List the applications on the accessibility bus, with their windows.
-    Apps,
+    /// List the applications on the accessibility bus, with their windows (the tabs,
+    /// with --browser or --cdp).
+    Apps {
+        #[command(flatten)]
+        place: place::Place,
+    },
     /// Save a PNG of the screen, or of an application's window.
     Screenshot(ScreenshotArgs),
     /// Click an element (a ref from `uidelta tree --app`, or a selector) and print the diff.
@@ -84,11 +89,29 @@ enum Command {
         #[command(flatten)]
         common: act::Common,
     },
+    /// Load a URL in a browser tab (or `back`, `forward`, `reload`) and print the diff:
+    /// a new document is one entry, not thousands of changes.
+    Navigate {
+        /// The URL, or back, forward, reload.
+        to: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Run JavaScript in a browser tab; print its JSON result and the diff.
+    Script {
+        /// The script; a promise is awaited.
+        script: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
     /// Wait until an application changes, then print the diff.
     WaitChange {
-        /// The application.
+        /// The application (in a browser: by default the tab opened with --url, or the
+        /// active one).
         #[arg(long)]
-        app: String,
+        app: Option<String>,
+        #[command(flatten)]
+        place: place::Place,
         /// Give up after this many milliseconds.
         #[arg(long, default_value_t = 30_000)]
         timeout: u64,
@@ -98,9 +121,12 @@ enum Command {
     },
     /// Print each change of an application as it happens, until interrupted.
     Watch {
-        /// The application.
+        /// The application (in a browser: by default the tab opened with --url, or the
+        /// active one).
         #[arg(long)]
-        app: String,
+        app: Option<String>,
+        #[command(flatten)]
+        place: place::Place,
     },
     /// Compare two snapshot files. Exit code 0: no changes, 1: changes, 2: trouble.
     Diff(DiffArgs),
@@ -127,6 +153,10 @@ struct McpArgs {
     /// modified yellow and removed red.
     #[arg(long, value_name = "DIR")]
     log_dir: Option<std::path::PathBuf>,
+    /// Serve a browser instead of the desktop: --browser starts a headless Chromium,
+    /// --cdp URL attaches to a running one; every tab is an application.
+    #[command(flatten)]
+    place: place::Place,
 }
 
 #[derive(Args, Debug)]
@@ -142,16 +172,22 @@ struct Input {
 #[derive(Args, Debug)]
 struct TreeArgs {
     /// Snapshot file, or `-` for standard input.
-    #[arg(required_unless_present = "app", conflicts_with = "app")]
+    #[arg(
+        required_unless_present_any = ["app", "browser", "cdp"],
+        conflicts_with_all = ["app", "browser", "cdp"]
+    )]
     file: Option<PathBuf>,
-    /// Capture this application from the live desktop instead (name, or a unique prefix).
+    /// Capture this application from the live desktop instead (name, or a unique prefix;
+    /// with --browser or --cdp, a tab).
     #[arg(long)]
     app: Option<String>,
+    #[command(flatten)]
+    place: place::Place,
     /// With --app: only the window with this title (or a unique prefix of it).
-    #[arg(long, requires = "app")]
+    #[arg(long, requires = "app", conflicts_with_all = ["browser", "cdp"])]
     window: Option<String>,
     /// With --app: only the active window.
-    #[arg(long, requires = "app", conflicts_with = "window")]
+    #[arg(long, requires = "app", conflicts_with_all = ["window", "browser", "cdp"])]
     focused: bool,
     /// Output format.
     #[arg(long, value_enum, default_value_t = Format::Text)]
@@ -171,6 +207,9 @@ struct ScreenshotArgs {
     /// Only this application's window (its active or first showing one).
     #[arg(long)]
     app: Option<String>,
+    /// With --browser or --cdp: the page of the active tab (or of --url).
+    #[command(flatten)]
+    place: place::Place,
     /// With --app: the window with this title.
     #[arg(long, requires = "app")]
     window: Option<String>,
@@ -269,8 +308,10 @@ fn main() -> ExitCode {
 fn run(cli: Cli) -> Result<ExitCode> {
     match cli.command {
         Command::Tree(args) => tree(args),
-        Command::Apps => live::apps(),
-        Command::Screenshot(a) => live::screenshot(&a.out, a.app.as_deref(), a.window.as_deref()),
+        Command::Apps { place } => live::apps(&place),
+        Command::Screenshot(a) => {
+            live::screenshot(&a.out, a.app.as_deref(), a.window.as_deref(), &a.place)
+        }
         Command::Click {
             target,
             right,
@@ -304,12 +345,20 @@ fn run(cli: Cli) -> Result<ExitCode> {
             deselect,
             common,
         } => act::act(&common, &target, Action::SetSelected(!deselect)),
+        Command::Navigate { to, common } => act::navigate(&common, &to),
+        Command::Script { script, common } => act::script(&common, &script),
         Command::WaitChange {
             app,
+            place,
             timeout,
             format,
-        } => act::wait_change(&app, std::time::Duration::from_millis(timeout), format),
-        Command::Watch { app } => act::watch(&app),
+        } => act::wait_change(
+            app.as_deref(),
+            &place,
+            std::time::Duration::from_millis(timeout),
+            format,
+        ),
+        Command::Watch { app, place } => act::watch(app.as_deref(), &place),
         Command::Diff(args) => diff(args),
         Command::Mcp(args) => mcp(args),
         Command::Filters => {
@@ -324,7 +373,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
 }
 
 /// `uidelta mcp`: the desktop of this session (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`),
-/// served until the client disconnects (stdio) or the process is stopped (HTTP).
+/// or a browser (`--browser`, `--cdp URL`), served until the client disconnects (stdio)
+/// or the process is stopped (HTTP).
 fn mcp(args: McpArgs) -> Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -339,14 +389,27 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
             }
             None => None,
         };
-        let linux = std::sync::Arc::new(uidelta_linux::Linux::connect(None, None).await?);
+        let connected = args.place.connect().await?;
+        place::on_backend!(connected, backend => serve(backend, log, &args).await)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Serves MCP on `backend` as `args` say.
+async fn serve<B: uidelta_backend::Backend + 'static>(
+    backend: std::sync::Arc<B>,
+    log: Option<std::sync::Arc<uidelta_mcp::LogDir>>,
+    args: &McpArgs,
+) -> Result<()> {
+    {
         match args.http {
-            None => uidelta_mcp::serve_stdio(linux, log).await?,
+            None => uidelta_mcp::serve_stdio(backend, log).await?,
             Some(addr) => {
                 let opts = uidelta_mcp::HttpOptions {
                     addr,
                     token: args
                         .token
+                        .clone()
                         .or_else(|| std::env::var("UIDELTA_MCP_TOKEN").ok()),
                     allow_remote: args.allow_remote,
                     log,
@@ -358,12 +421,11 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
                 let bound = listener.local_addr().context("reading the bound address")?;
                 opts.check(bound)?;
                 eprintln!("uidelta: MCP on http://{bound}/mcp");
-                uidelta_mcp::serve_listener(linux, listener, opts).await?
+                uidelta_mcp::serve_listener(backend, listener, opts).await?
             }
         }
-        anyhow::Ok(())
-    })?;
-    Ok(ExitCode::SUCCESS)
+        Ok(())
+    }
 }
 
 fn tree(args: TreeArgs) -> Result<ExitCode> {
@@ -375,8 +437,9 @@ fn tree(args: TreeArgs) -> Result<ExitCode> {
                 (None, true) => live::Scope::Focused,
                 (None, false) => live::Scope::App,
             };
-            live::capture(app, scope)?
+            live::capture(app, scope, &args.place)?
         }
+        (None, None) if args.place.is_browser() => live::capture_tab(&args.place)?,
         (None, None) => anyhow::bail!("give a snapshot file or --app NAME"),
     };
     let view = View::new(&snapshot, args.input.filters());

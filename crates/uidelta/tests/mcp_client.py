@@ -33,6 +33,7 @@ TOOLS = {
     "type_into_element", "press_key", "set_value", "select_option", "set_selected",
     "scroll_element", "invoke_element", "activate_element", "close_window",
     "open_application", "wait_for_change", "wait_for_element", "capture_screenshot",
+    "navigate_browser", "execute_browser_script",
 }
 
 # One malformed call per tool: a missing, mistyped or unknown argument.
@@ -54,6 +55,8 @@ MALFORMED = {
     "wait_for_change": {"timeout_ms": 5},
     "wait_for_element": {"app": FACTORY, "selector": "name:x", "condition": "sometimes"},
     "capture_screenshot": {"window": "x"},
+    "navigate_browser": {"app": FACTORY, "go": "sideways"},
+    "execute_browser_script": {"app": FACTORY},
 }
 
 
@@ -82,7 +85,7 @@ async def scenario(session, transport):
           "the instructions teach the loop")
 
     tools = {t.name: t for t in (await session.list_tools()).tools}
-    check(set(tools) == TOOLS, f"the 17 tools are listed ({sorted(set(tools) ^ TOOLS)} differ)")
+    check(set(tools) == TOOLS, f"the 19 tools are listed ({sorted(set(tools) ^ TOOLS)} differ)")
     click_schema = tools["click_element"].input_schema
     check("ui_diff_before_after" in click_schema["properties"], "action tools take ui_diff_before_after")
     check("output_file" in tools["get_window_tree"].input_schema["properties"],

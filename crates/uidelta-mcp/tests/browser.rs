@@ -1,0 +1,123 @@
+//! The MCP tools on a real headless Chromium: tabs are applications, the
+//! element tools act on pages, `navigate_browser` answers with a new
+//! document and `execute_browser_script` with the script's result.
+//! Needs Debian's `chromium`.
+
+use std::sync::Arc;
+
+use rmcp::model::{CallToolResult, JsonObject};
+use serde_json::{json, Value};
+use uidelta_cdp::{Cdp, LaunchOptions};
+use uidelta_mcp::Server;
+use uidelta_testkit::web::{fixtures_dir, Server as Web};
+
+fn args(v: Value) -> Option<JsonObject> {
+    match v {
+        Value::Object(o) => Some(o),
+        _ => None,
+    }
+}
+
+fn text(r: &CallToolResult) -> String {
+    r.content
+        .iter()
+        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
+        .collect()
+}
+
+async fn ok(s: &Server<Cdp>, tool: &str, a: Value) -> CallToolResult {
+    let r = s.call(tool, args(a.clone())).await;
+    assert_eq!(r.is_error, Some(false), "{tool} {a}: {}", text(&r));
+    r
+}
+
+async fn browser() -> Cdp {
+    match Cdp::launch(LaunchOptions::default()).await {
+        Ok(cdp) => cdp,
+        Err(e) => panic!("starting headless Chromium: {e} (apt-get install -y chromium)"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn tabs_pages_navigation_and_scripts_through_the_tools() {
+    let web = Web::start(&fixtures_dir()).expect("serving fixtures/web");
+    let s = Server::new(Arc::new(browser().await));
+
+    let r = ok(
+        &s,
+        "open_application",
+        json!({"program": web.url("controls.html")}),
+    )
+    .await;
+    assert!(text(&r).contains("Preferences"), "{}", text(&r));
+    let tree = text(&ok(&s, "get_window_tree", json!({"app": "Preferences"})).await);
+    assert!(
+        tree.contains("check box \"Subscribe to newsletter\""),
+        "{tree}"
+    );
+
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:check box && name:Subscribe to newsletter", "app": "Preferences"}),
+    )
+    .await;
+    let diff = text(&r);
+    assert!(
+        diff.contains("check box \"Subscribe to newsletter\" | checked: false -> true"),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("| name: \"No changes yet\" -> \"Newsletter: subscribed\""),
+        "{diff}"
+    );
+
+    let r = ok(
+        &s,
+        "navigate_browser",
+        json!({"app": "Preferences", "url": web.url("form.html")}),
+    )
+    .await;
+    let diff = text(&r);
+    assert!(
+        diff.contains("# new document: [e1] document web \"Sign up\", was \"Preferences\""),
+        "{diff}"
+    );
+    let j = r.structured_content.clone().unwrap_or_default();
+    assert_eq!(j["has_ui_changes"], json!(true), "{j}");
+
+    let r = ok(
+        &s,
+        "execute_browser_script",
+        json!({"app": "Sign up", "script": "document.querySelector('h1').textContent = 'Join'; 6 * 7"}),
+    )
+    .await;
+    let out = text(&r);
+    assert!(out.starts_with("# result: 42\n"), "{out}");
+    // The form is labelled by its heading: both are renamed.
+    assert!(out.contains("# diff: ~2 modified"), "{out}");
+    assert!(
+        out.contains("heading in [e22] form \"Join\" | name: \"Sign up\" -> \"Join\""),
+        "{out}"
+    );
+    let j = r.structured_content.clone().unwrap_or_default();
+    assert_eq!(j["result"], json!(42), "{j}");
+
+    let r = ok(
+        &s,
+        "navigate_browser",
+        json!({"app": "Sign up", "go": "back"}),
+    )
+    .await;
+    assert!(text(&r).contains("# new document: [e"), "{}", text(&r));
+
+    let r = s
+        .call(
+            "execute_browser_script",
+            args(json!({"app": "Preferences", "script": "throw new Error('nope')"})),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(text(&r).contains("nope"), "{}", text(&r));
+    ok(&s, "get_applications", json!({})).await;
+}

@@ -1,0 +1,102 @@
+//! Where live commands act: the desktop of this session (default), a
+//! headless Chromium started for the command (`--browser`), or a running
+//! Chromium (`--cdp URL`). In a browser every tab is an application.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use clap::Args;
+use uidelta_backend::{App, Backend};
+use uidelta_cdp::{Cdp, LaunchOptions};
+use uidelta_linux::Linux;
+
+/// How long opening a page with `--url` may take.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(30);
+
+/// The options that choose where a live command acts.
+#[derive(Args, Debug, Clone, Default)]
+pub struct Place {
+    /// Act in a headless Chromium started for this command (a fresh profile,
+    /// stopped at the end) instead of on the desktop. Give the page with --url.
+    #[arg(long, conflicts_with = "cdp")]
+    pub browser: bool,
+    /// Act in a running Chromium started with --remote-debugging-port:
+    /// `ws://...`, `http://127.0.0.1:9222`, or the port.
+    #[arg(long, value_name = "URL")]
+    pub cdp: Option<String>,
+    /// With --browser or --cdp: open this page in a new tab first; that tab
+    /// is then the application the command acts on.
+    #[arg(long, value_name = "URL")]
+    pub url: Option<String>,
+}
+
+/// A backend to act on, with the application to act on when none was named.
+pub enum Connected {
+    /// The desktop.
+    Desktop(Arc<Linux>),
+    /// A browser, and the tab opened with --url or else the active tab.
+    Browser(Arc<Cdp>, App),
+}
+
+impl Place {
+    /// Whether the command acts in a browser.
+    pub fn is_browser(&self) -> bool {
+        self.browser || self.cdp.is_some()
+    }
+
+    /// Connects (or starts the browser) and opens --url.
+    pub async fn connect(&self) -> Result<Connected> {
+        if !self.is_browser() {
+            if self.url.is_some() {
+                anyhow::bail!("--url opens a page in a browser: add --browser or --cdp URL");
+            }
+            return Ok(Connected::Desktop(Arc::new(
+                Linux::connect(None, None).await?,
+            )));
+        }
+        let cdp = match &self.cdp {
+            Some(url) => Cdp::attach(url)
+                .await
+                .with_context(|| format!("attaching to the browser at {url}"))?,
+            None => Cdp::launch(LaunchOptions::default())
+                .await
+                .context("starting a headless Chromium")?,
+        };
+        let tab = match &self.url {
+            Some(url) => cdp.open(url, &[], OPEN_TIMEOUT).await?,
+            None => uidelta_cdp::tab_app(&cdp.active_tab().await?),
+        };
+        Ok(Connected::Browser(Arc::new(cdp), tab))
+    }
+
+    /// The application to act on: the one named, else (in a browser) the
+    /// tab opened with --url or the active one; on the desktop a name is
+    /// needed.
+    pub fn app(&self, named: Option<&str>, connected: &Connected) -> Result<String> {
+        match (named, connected) {
+            (Some(name), _) => Ok(name.to_owned()),
+            (None, Connected::Browser(_, tab)) => Ok(tab.id.clone()),
+            (None, Connected::Desktop(_)) => {
+                anyhow::bail!("name the application with --app (see `uidelta apps`)")
+            }
+        }
+    }
+}
+
+/// Runs `$body` with `$backend` bound to the connected backend (an
+/// `Arc<impl Backend>`), whichever it is.
+macro_rules! on_backend {
+    ($connected:expr, $backend:ident => $body:expr) => {
+        match $connected {
+            $crate::place::Connected::Desktop($backend) => $body,
+            $crate::place::Connected::Browser($backend, _) => $body,
+        }
+    };
+}
+pub(crate) use on_backend;
+
+/// The applications (tabs, in a browser) there are.
+pub async fn apps(connected: &Connected) -> Result<Vec<App>> {
+    Ok(on_backend!(connected, b => Backend::apps(&**b).await?))
+}
