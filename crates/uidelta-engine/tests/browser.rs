@@ -1,0 +1,781 @@
+//! The engine on real pages in headless Chromium: the test pages of
+//! `fixtures/web`, and one page nobody here wrote (`chrome://settings`).
+//! Each action's diff names exactly the elements that changed, with their
+//! old and new values, and nothing else.
+//!
+//! Every test starts a browser of its own, so they run in parallel. A
+//! missing Chromium fails them with the command that installs it. They run
+//! on a multi-threaded runtime, as the MCP server does, so that diffing on
+//! one thread does not hold up the backend's event stream on another.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use uidelta_backend::{Action, Backend, Navigate};
+use uidelta_cdp::{Cdp, LaunchOptions, INSTALL_HINT};
+use uidelta_diff::{Added, Attr, AttrValue, Change, Diff, Modified, Removed};
+use uidelta_engine::{ActOptions, Acted, Condition, Session};
+use uidelta_model::{Role, State};
+use uidelta_testkit::web::{fixtures_dir, Server};
+
+/// One browser with one tab open and observed by a fresh session.
+struct Tab {
+    session: Session<Cdp>,
+    /// The tab's target id: its title changes, its id does not.
+    id: String,
+    /// Serves the fixture pages for as long as the tab lives.
+    _server: Option<Server>,
+}
+
+impl Tab {
+    /// Opens `page` of `fixtures/web`.
+    async fn fixture(page: &str) -> Tab {
+        let server = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+        let url = server.url(page);
+        Tab::open(&url, Some(server)).await
+    }
+
+    /// Opens `url` (a page no server of ours serves).
+    async fn open(url: &str, server: Option<Server>) -> Tab {
+        let cdp = match Cdp::launch(LaunchOptions::default()).await {
+            Ok(cdp) => cdp,
+            Err(e) => {
+                panic!("the browser tests need Chromium; install it with `{INSTALL_HINT}`: {e}")
+            }
+        };
+        let app = cdp
+            .open(url, &[], Duration::from_secs(20))
+            .await
+            .unwrap_or_else(|e| panic!("opening {url}: {e}"));
+        let mut session = Session::new(Arc::new(cdp));
+        session
+            .observe(&app.id)
+            .await
+            .unwrap_or_else(|e| panic!("observing {url}: {e}"));
+        Tab {
+            session,
+            id: app.id,
+            _server: server,
+        }
+    }
+
+    /// Performs `action` on the one element `selector` names, with the
+    /// default settle, and returns what changed.
+    async fn act(&mut self, selector: &str, action: Action) -> Acted {
+        self.session
+            .act(selector, &action, &ActOptions::default())
+            .await
+            .unwrap_or_else(|e| panic!("{} `{selector}`: {e}", action.doing()))
+    }
+
+    async fn navigate(&mut self, to: Navigate) -> Acted {
+        let id = self.id.clone();
+        self.session
+            .navigate(&id, &to, &ActOptions::default())
+            .await
+            .unwrap_or_else(|e| panic!("{}: {e}", to.doing()))
+    }
+
+    /// Waits until `selector` matches something in the tab.
+    async fn wait_for(&mut self, selector: &str) {
+        let id = self.id.clone();
+        if let Err(e) = self
+            .session
+            .wait_for_element(&id, selector, Condition::Appears, Duration::from_secs(20))
+            .await
+        {
+            panic!("waiting for `{selector}`: {e}\n{}", self.tree());
+        }
+    }
+
+    /// The ref of the one element `selector` matches now.
+    fn ref_of(&self, selector: &str) -> String {
+        let parsed = selector.parse().expect("selector");
+        match self.session.find(&parsed).as_slice() {
+            [(scope, node)] => self.session.scopes()[*scope].refs.get(*node).to_string(),
+            hits => panic!(
+                "`{selector}` matches {} elements in\n{}",
+                hits.len(),
+                self.tree()
+            ),
+        }
+    }
+
+    /// Whether the one element `selector` matches has `state` now.
+    fn has(&self, selector: &str, state: State) -> bool {
+        let parsed = selector.parse().expect("selector");
+        let hits = self.session.find(&parsed);
+        let [(scope, node)] = hits.as_slice() else {
+            panic!("`{selector}` matches {} elements", hits.len());
+        };
+        let latest = &self.session.scopes()[*scope];
+        latest.view.tree().node(*node).states.contains(state)
+    }
+
+    /// The tab's latest view as text, for failure messages.
+    fn tree(&self) -> String {
+        let latest = &self.session.scopes()[0];
+        uidelta_render::tree_text(&latest.view, &latest.refs, &Default::default())
+    }
+}
+
+fn text(d: &Diff) -> String {
+    uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default())
+}
+
+/// The diff's lines without the header (whose settle time varies).
+fn body(a: &Acted) -> Vec<String> {
+    text(&a.diff).lines().skip(1).map(str::to_owned).collect()
+}
+
+/// The header without the settle time.
+fn header(a: &Acted) -> String {
+    let t = text(&a.diff);
+    let first = t.lines().next().unwrap_or_default();
+    first
+        .split(" · settled")
+        .next()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn added(d: &Diff) -> Vec<&Added> {
+    d.changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(a) => Some(a),
+            _ => None,
+        })
+        .collect()
+}
+
+fn removed(d: &Diff) -> Vec<&Removed> {
+    d.changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Removed(r) => Some(r),
+            _ => None,
+        })
+        .collect()
+}
+
+fn modified(d: &Diff) -> Vec<&Modified> {
+    d.changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Modified(m) => Some(m),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Role and name of each subtree root.
+fn roots<'d>(
+    subtrees: impl IntoIterator<Item = &'d uidelta_diff::Element>,
+) -> Vec<(Role, &'d str)> {
+    subtrees
+        .into_iter()
+        .map(|e| (e.role, e.name.as_str()))
+        .collect()
+}
+
+/// Lines every diff must be free of: bounds, DOM or accessibility ids.
+fn assert_no_noise(a: &Acted) {
+    let t = text(&a.diff);
+    for noise in ["@", "bounds", "ax:", "doc:", "backend"] {
+        assert!(!t.contains(noise), "`{noise}` in:\n{t}");
+    }
+}
+
+const DIALOG: [(Role, &str); 5] = [
+    (Role::Dialog, "Confirm delete"),
+    (Role::Heading, "Confirm delete"),
+    (Role::Static, "Delete report.pdf? This cannot be undone."),
+    (Role::PushButton, "Cancel"),
+    (Role::PushButton, "Delete"),
+];
+
+/// What is wrong with the diff of "Open dialog", if anything: it must hold
+/// the whole dialog, opened, and only that, with the focus on "Delete".
+fn dialog_problem(a: &Acted) -> Option<String> {
+    let d = &a.diff;
+    let dialog = added(d)
+        .into_iter()
+        .find(|a| a.root().role == Role::Dialog && a.root().name == "Confirm delete");
+    let Some(dialog) = dialog else {
+        return Some("no dialog \"Confirm delete\" was added".into());
+    };
+    let got: Vec<(Role, &str)> = roots(dialog.subtree.iter().map(|n| &n.element));
+    if got != DIALOG {
+        return Some(format!("the dialog is not complete: {got:?}"));
+    }
+    if dialog.opened != Some(Role::Dialog) {
+        return Some("the dialog is not marked as opened".into());
+    }
+    if d.changes.len() != 1 {
+        return Some(format!(
+            "{} changes besides the dialog",
+            d.changes.len() - 1
+        ));
+    }
+    let to = d.focus.as_ref().and_then(|f| f.to.as_ref());
+    if !to.is_some_and(|h| h.role == Role::PushButton && h.name == "Delete") {
+        return Some(format!("the focus did not move to Delete: {:?}", d.focus));
+    }
+    if a.settled.capped {
+        return Some("the settle cap ended the wait".into());
+    }
+    None
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_late_dialog_is_complete_in_the_diff_five_times_out_of_five() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let open = tab.ref_of("role:push button && name:Open dialog");
+    let mut problems = Vec::new();
+    for run in 0..5 {
+        let opened = tab
+            .act("role:push button && name:Open dialog", Action::Click)
+            .await;
+        assert_no_noise(&opened);
+        if let Some(problem) = dialog_problem(&opened) {
+            problems.push(format!("run {run}: {problem}:\n{}", text(&opened.diff)));
+            // Let the dialog finish opening, to go on with the next run.
+            tab.wait_for("role:push button && name:Cancel").await;
+        } else {
+            let t = text(&opened.diff);
+            assert!(
+                t.contains("dialog \"Confirm delete\" (modal) (opened)")
+                    && t.contains("push button \"Cancel\"")
+                    && t.contains("push button \"Delete\" (focused)"),
+                "run {run}:\n{t}"
+            );
+        }
+        let dialog = tab.ref_of("role:dialog && name:Confirm delete");
+        let closed = tab
+            .act("role:push button && name:Cancel", Action::Click)
+            .await;
+        let gone: Vec<(Role, &str)> = roots(removed(&closed.diff).iter().map(|r| r.root()));
+        assert_eq!(
+            gone,
+            [(Role::Dialog, "Confirm delete")],
+            "run {run}:\n{}",
+            text(&closed.diff)
+        );
+        assert_eq!(
+            body(&closed),
+            [format!(
+                "- [{dialog}] dialog \"Confirm delete\" (modal) (closed) (and 4 descendants)"
+            )],
+            "run {run}"
+        );
+        let back = closed.diff.focus.as_ref().and_then(|f| f.to.as_ref());
+        assert_eq!(
+            back.map(|h| h.r#ref.to_string()),
+            Some(open.clone()),
+            "run {run}: the focus should be back on Open dialog:\n{}",
+            text(&closed.diff)
+        );
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn deleting_in_the_dialog_removes_the_file_and_says_so() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let item = tab.ref_of("role:static && name:report.pdf");
+    // Focus first, so that the click's own focus change cannot end the
+    // wait before the dialog opens (see the test above for that).
+    tab.act("role:push button && name:Open dialog", Action::Focus)
+        .await;
+    let opened = tab
+        .act("role:push button && name:Open dialog", Action::Click)
+        .await;
+    assert_eq!(dialog_problem(&opened), None, "{}", text(&opened.diff));
+    let deleted = tab
+        .act("role:push button && name:Delete", Action::Click)
+        .await;
+    let d = &deleted.diff;
+    assert_eq!(
+        roots(added(d).iter().map(|a| a.root())),
+        [(Role::Static, "Deleted report.pdf")],
+        "{}",
+        text(d)
+    );
+    let gone = removed(d);
+    assert_eq!(gone.len(), 2, "{}", text(d));
+    assert!(
+        gone.iter().any(|r| r
+            .subtree
+            .iter()
+            .any(|n| n.element.r#ref.to_string() == item)),
+        "report.pdf ({item}) should be gone:\n{}",
+        text(d)
+    );
+    assert!(
+        gone.iter()
+            .any(|r| r.root().role == Role::Dialog && r.closed == Some(Role::Dialog)),
+        "{}",
+        text(d)
+    );
+    let t = text(d);
+    assert!(
+        t.contains("~ [") && t.contains("status bar | showing: false -> true"),
+        "{t}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn typing_into_fields_is_one_value_change_each_and_passwords_stay_secret() {
+    let mut tab = Tab::fixture("form.html").await;
+    let form = tab.ref_of("role:form && name:Sign up");
+    let name = tab.ref_of("role:entry && name:Name");
+    let email = tab.ref_of("role:entry && name:Email");
+    let password = tab.ref_of("role:entry && name:Password");
+
+    let typed = tab
+        .act("role:entry && name:Name", Action::Type("Ada".into()))
+        .await;
+    assert_no_noise(&typed);
+    assert_eq!(
+        body(&typed),
+        [format!(
+            "~ [{name}] entry \"Name\" in [{form}] form \"Sign up\" | value: none -> \"Ada\""
+        )],
+        "{}",
+        text(&typed.diff)
+    );
+    assert_eq!(
+        header(&typed),
+        format!("# diff: ~1 modified · focus e1 -> {name}")
+    );
+
+    let typed = tab
+        .act(
+            "role:entry && name:Email",
+            Action::Type("ada@example.com".into()),
+        )
+        .await;
+    assert_eq!(
+        body(&typed),
+        [format!(
+            "~ [{email}] entry \"Email\" in [{form}] form \"Sign up\" | value: none -> \"ada@example.com\""
+        )],
+        "{}",
+        text(&typed.diff)
+    );
+    assert_eq!(
+        header(&typed),
+        format!("# diff: ~1 modified · focus {name} -> {email}")
+    );
+
+    let secret = "hunter2-Secret";
+    let typed = tab
+        .act("role:entry && name:Password", Action::Type(secret.into()))
+        .await;
+    let lines = body(&typed);
+    assert_eq!(lines.len(), 1, "{}", text(&typed.diff));
+    assert!(
+        lines[0].starts_with(&format!(
+            "~ [{password}] entry \"Password\" in [{form}] form \"Sign up\" | value: none -> "
+        )),
+        "{}",
+        lines[0]
+    );
+    // Nowhere: not in the text, not in the JSON, not in the snapshot.
+    let json = uidelta_render::diff_json(&typed.diff);
+    assert!(
+        !text(&typed.diff).contains("hunter2"),
+        "{}",
+        text(&typed.diff)
+    );
+    assert!(!json.contains("hunter2"), "{json}");
+    let snapshot = &tab.session.scopes()[0].snapshot;
+    for id in snapshot.tree().ids() {
+        let n = snapshot.tree().node(id);
+        assert!(
+            !n.value.as_deref().unwrap_or_default().contains("hunter2")
+                && !n.name.contains("hunter2"),
+            "the password is in the snapshot: {n:?}"
+        );
+    }
+
+    let status = tab.ref_of("role:status bar");
+    let submitted = tab
+        .act("role:push button && name:Create account", Action::Click)
+        .await;
+    assert_no_noise(&submitted);
+    let d = &submitted.diff;
+    assert_eq!(
+        roots(added(d).iter().map(|a| a.root())),
+        [(Role::Static, "Thanks, Ada")],
+        "{}",
+        text(d)
+    );
+    let lines = body(&submitted);
+    assert_eq!(lines.len(), 2, "{}", text(d));
+    assert!(lines[0].ends_with("static \"Thanks, Ada\""), "{}", text(d));
+    assert_eq!(
+        lines[1],
+        format!("~ [{status}] status bar | showing: false -> true | visible: false -> true")
+    );
+    assert!(!text(d).contains("hunter2"));
+}
+
+/// Asserts that `lines` holds every line of `required`, and nothing but
+/// those and lines of `allowed`.
+fn assert_lines(lines: &[String], required: &[String], allowed: &[String]) {
+    for r in required {
+        assert!(lines.contains(r), "missing `{r}` in:\n{}", lines.join("\n"));
+    }
+    for l in lines {
+        assert!(
+            required.contains(l) || allowed.contains(l),
+            "unexpected `{l}` in:\n{}",
+            lines.join("\n")
+        );
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn check_box_select_radio_and_slider_each_report_their_value_and_the_status() {
+    let mut tab = Tab::fixture("controls.html").await;
+    let check = tab.ref_of("role:check box && name:Subscribe to newsletter");
+    let colour = tab.ref_of("role:combo box && name:Colour");
+    let red = tab.ref_of("role:list item && name:Red");
+    let green = tab.ref_of("role:list item && name:Green");
+    let size = tab.ref_of("role:grouping && name:Size");
+    let medium = tab.ref_of("role:radio button && name:Medium");
+    let large = tab.ref_of("role:radio button && name:Large");
+    let volume = tab.ref_of("role:slider && name:Volume");
+    let status = tab.ref_of("role:static && name:No changes yet");
+
+    let a = tab
+        .act(
+            "role:check box && name:Subscribe to newsletter",
+            Action::Click,
+        )
+        .await;
+    assert_no_noise(&a);
+    assert_eq!(
+        body(&a),
+        [
+            format!("~ [{check}] check box \"Subscribe to newsletter\" | checked: false -> true"),
+            format!("~ [{status}] static | name: \"No changes yet\" -> \"Newsletter: subscribed\""),
+        ],
+        "{}",
+        text(&a.diff)
+    );
+
+    let a = tab
+        .act(
+            "role:combo box && name:Colour",
+            Action::SetValue("Green".into()),
+        )
+        .await;
+    assert_no_noise(&a);
+    // The options' own selected states say the same as the value; they may
+    // be reported, nothing else may.
+    assert_lines(
+        &body(&a),
+        &[
+            format!("~ [{colour}] combo box \"Colour\" | value: \"Red\" -> \"Green\""),
+            format!(
+                "~ [{status}] static | name: \"Newsletter: subscribed\" -> \"Colour: Green\""
+            ),
+        ],
+        &[
+            format!(
+                "~ [{red}] list item \"Red\" in [{colour}] combo box \"Colour\" | selected: true -> false"
+            ),
+            format!(
+                "~ [{green}] list item \"Green\" in [{colour}] combo box \"Colour\" | selected: false -> true"
+            ),
+        ],
+    );
+
+    let a = tab
+        .act("role:radio button && name:Large", Action::Click)
+        .await;
+    assert_eq!(
+        body(&a),
+        [
+            format!("~ [{medium}] radio button \"Medium\" in [{size}] grouping \"Size\" | checked: true -> false"),
+            format!("~ [{large}] radio button \"Large\" in [{size}] grouping \"Size\" | checked: false -> true"),
+            format!("~ [{status}] static | name: \"Colour: Green\" -> \"Size: Large\""),
+        ],
+        "{}",
+        text(&a.diff)
+    );
+
+    let a = tab
+        .act("role:slider && name:Volume", Action::SetValue("70".into()))
+        .await;
+    let lines = body(&a);
+    assert_eq!(lines.len(), 2, "{}", text(&a.diff));
+    assert!(
+        lines[0].starts_with(&format!(
+            "~ [{volume}] slider \"Volume\" | value: \"50\" -> \"70\""
+        )),
+        "{}",
+        text(&a.diff)
+    );
+    assert_eq!(
+        lines[1],
+        format!("~ [{status}] static | name: \"Size: Large\" -> \"Volume: 70\"")
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_page_app_route_change_is_a_change_in_the_same_document() {
+    let mut tab = Tab::fixture("spa.html").await;
+    let products = tab.ref_of("role:link && name:Products");
+    let a = tab.act("role:link && name:Products", Action::Click).await;
+    assert_no_noise(&a);
+    let d = &a.diff;
+    assert!(!d.new_document, "{}", text(d));
+    let t = text(d);
+    assert!(
+        t.starts_with("# diff: +7 added, -5 removed, ~1 modified"),
+        "{t}"
+    );
+    assert_eq!(
+        roots(added(d).iter().map(|a| a.root())),
+        [
+            (Role::Heading, "Products"),
+            (Role::Static, "Everything we sell, grouped by activity."),
+            (Role::Heading, "Walking"),
+            (Role::List, ""),
+            (Role::Heading, "Camping"),
+            (Role::List, ""),
+            (Role::PushButton, "Show filters"),
+        ],
+        "{t}"
+    );
+    let walking: Vec<&str> = added(d)[3]
+        .subtree
+        .iter()
+        .map(|n| n.element.name.as_str())
+        .filter(|n| !n.is_empty() && *n != "• ")
+        .collect();
+    assert_eq!(
+        walking,
+        ["Trail shoes", "Wool socks", "Walking poles"],
+        "{t}"
+    );
+    assert_eq!(
+        roots(removed(d).iter().map(|r| r.root())),
+        [
+            (Role::Heading, "Welcome to Northwind Outfitters"),
+            (
+                Role::Static,
+                "Gear for walking, camping and paddling, tested on our own trips."
+            ),
+            (Role::Static, "Free delivery on orders over 50 euros."),
+            (Role::Heading, "This week"),
+            (Role::List, ""),
+        ],
+        "{t}"
+    );
+    // The document itself: a new title and URL, the same element.
+    let root = modified(d);
+    assert_eq!(root.len(), 1, "{t}");
+    assert_eq!(root[0].element.r#ref.to_string(), "e1");
+    let attrs: Vec<&Attr> = root[0].changes.iter().map(|c| &c.attr).collect();
+    assert_eq!(attrs, [&Attr::Name, &Attr::Attribute("url".into())], "{t}");
+    assert!(
+        t.contains(
+            "~ [e1] document web | name: \"Home · Northwind Outfitters\" -> \"Products · Northwind Outfitters\""
+        ),
+        "{t}"
+    );
+    assert!(
+        matches!(&root[0].changes[1].new, AttrValue::Text(url) if url.ends_with("spa.html?route=products")),
+        "{t}"
+    );
+    // The link clicked keeps its ref, and took the focus.
+    assert_eq!(tab.ref_of("role:link && name:Products"), products);
+    assert_eq!(
+        d.focus
+            .as_ref()
+            .and_then(|f| f.to.as_ref())
+            .map(|h| h.r#ref.to_string()),
+        Some(products)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_single_page_app_route_change_moves_the_current_page_link() {
+    // spa.html moves aria-current="page" from Home to Products: which
+    // navigation entry is current is part of the UI's state.
+    let mut tab = Tab::fixture("spa.html").await;
+    let home = tab.ref_of("role:link && name:Home");
+    let products = tab.ref_of("role:link && name:Products");
+    let a = tab.act("role:link && name:Products", Action::Click).await;
+    let changed: Vec<String> = modified(&a.diff)
+        .iter()
+        .map(|m| m.element.r#ref.to_string())
+        .collect();
+    assert!(
+        changed.contains(&home) && changed.contains(&products),
+        "aria-current moved from Home ({home}) to Products ({products}), the diff does not say so:\n{}",
+        text(&a.diff)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_new_list_items_are_summarised() {
+    let mut tab = Tab::fixture("list.html").await;
+    let list = tab.ref_of("role:list && name:Results");
+    let count = tab.ref_of("role:static && name:Showing 10 results");
+    let a = tab
+        .act("role:push button && name:Load more", Action::Click)
+        .await;
+    assert_no_noise(&a);
+    let d = &a.diff;
+    let t = text(d);
+    let c = d.counts();
+    assert_eq!((c.added, c.removed, c.modified), (200, 0, 1), "{t}");
+    assert!(
+        added(d)
+            .iter()
+            .all(|a| a.root().role == Role::ListItem && a.parent.to_string() == list),
+        "{t}"
+    );
+    assert!(t.contains("\n+ ... and 197 more list item\n"), "{t}");
+    assert!(t.contains("static \"Result 11\""), "{t}");
+    assert!(!t.contains("Result 14\""), "{t}");
+    assert!(
+        t.contains(&format!(
+            "~ [{count}] static | name: \"Showing 10 results\" -> \"Showing 210 results\""
+        )),
+        "{t}"
+    );
+    assert!(t.lines().count() < 30, "{} lines:\n{t}", t.lines().count());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn list_markers_are_not_reported() {
+    // Each <li> carries a "• " (or "1. ") marker in Chromium's tree: it is
+    // presentation, it repeats on every item, and it costs tokens.
+    let mut tab = Tab::fixture("list.html").await;
+    let a = tab
+        .act("role:push button && name:Load more", Action::Click)
+        .await;
+    let t = text(&a.diff);
+    assert!(!t.contains("static \"• \""), "{t}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn following_a_link_is_a_new_document_in_a_few_lines_and_so_is_going_back() {
+    const A: &str = "Rivers of the North: a field guide";
+    const B: &str = "Lighthouses of the Western Coast";
+    let mut tab = Tab::fixture("nav-a.html").await;
+    let a = tab
+        .act("role:link && name:Go to page B", Action::Click)
+        .await;
+    assert_no_noise(&a);
+    let d = &a.diff;
+    let t = text(d);
+    assert!(d.new_document, "{t}");
+    assert!(
+        t.starts_with(&format!(
+            "# new document: [e1] document web \"{B}\", was \"{A}\" · "
+        )),
+        "{t}"
+    );
+    let nodes = tab.session.scopes()[0].snapshot.node_count();
+    assert!(nodes > 700, "page B has {nodes} nodes");
+    assert!(t.lines().count() < 80, "{} lines:\n{t}", t.lines().count());
+    assert!(t.contains("\n- the previous document ("), "{t}");
+    assert!(
+        t.contains("~ [e1] document web | attr:url: \"") && t.contains("/nav-b.html\"\n"),
+        "{t}"
+    );
+    tab.wait_for("role:link && name:Back to page A").await;
+
+    let back = tab.navigate(Navigate::Back).await;
+    let t = text(&back.diff);
+    assert!(back.diff.new_document, "{t}");
+    assert!(
+        t.starts_with(&format!(
+            "# new document: [e1] document web \"{A}\", was \"{B}\" · "
+        )),
+        "{t}"
+    );
+    assert!(t.lines().count() < 80, "{} lines:\n{t}", t.lines().count());
+    tab.wait_for("role:link && name:Go to page B").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chromium_setting_toggled_is_one_line() {
+    let mut tab = Tab::open("chrome://settings/appearance", None).await;
+    // The settings page builds itself after it has loaded.
+    let toggle = "role:check box && name:Show tab search button";
+    tab.wait_for(toggle).await;
+    let r = tab.ref_of(toggle);
+    let was = tab.has(toggle, State::Checked);
+    let a = tab.act(toggle, Action::Click).await;
+    assert_no_noise(&a);
+    assert_eq!(
+        body(&a),
+        [format!(
+            "~ [{r}] check box \"Show tab search button\" | checked: {was} -> {}",
+            !was
+        )],
+        "{}",
+        text(&a.diff)
+    );
+    assert_eq!(a.diff.counts().modified, 1);
+
+    let select = "role:combo box && name:Font size";
+    let font = tab.ref_of(select);
+    let a = tab.act(select, Action::SetValue("Large".into())).await;
+    assert_no_noise(&a);
+    let lines = body(&a);
+    let value = format!(
+        "~ [{font}] combo box \"Font size\" | value: \"Medium (Recommended)\" -> \"Large\""
+    );
+    assert!(lines.contains(&value), "{}", text(&a.diff));
+    // Besides the value, at most the two options whose selection flipped.
+    let others: Vec<&String> = lines.iter().filter(|l| **l != value).collect();
+    assert!(
+        others.len() <= 2
+            && others.iter().all(|l| l
+                .contains(&format!("list item \" Medium (Recommended) \" in [{font}]"))
+                || l.contains(&format!("list item \" Large \" in [{font}]"))),
+        "{}",
+        text(&a.diff)
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn navigating_a_tab_to_the_settings_reports_the_settings_page() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let a = tab
+        .navigate(Navigate::To("chrome://settings/appearance".into()))
+        .await;
+    let t = text(&a.diff);
+    assert!(a.diff.new_document, "{t}");
+    let names: Vec<(Role, &str)> = added(&a.diff)
+        .iter()
+        .flat_map(|a| {
+            a.subtree
+                .iter()
+                .map(|n| (n.element.role, n.element.name.as_str()))
+        })
+        .collect();
+    assert!(
+        names.contains(&(Role::Heading, "Appearance"))
+            && names.contains(&(Role::CheckBox, "Show home button")),
+        "the settle ended before the page was built:\n{t}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clicking_a_heading_changes_nothing() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let a = tab.act("role:heading && name:Files", Action::Click).await;
+    assert!(!a.diff.has_changes(), "{}", text(&a.diff));
+    assert_eq!(text(&a.diff), "No UI changes detected\n");
+}
