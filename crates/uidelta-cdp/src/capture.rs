@@ -147,11 +147,11 @@ impl FrameNodes {
     /// Reads an answer of `Accessibility.getFullAXTree`.
     pub fn from_answer(
         frame: FrameInfo,
-        answer: &Value,
+        mut answer: Value,
     ) -> std::result::Result<FrameNodes, String> {
         let nodes = answer
-            .get("nodes")
-            .cloned()
+            .get_mut("nodes")
+            .map(Value::take)
             .ok_or_else(|| "the answer has no `nodes`".to_owned())?;
         let nodes: Vec<AxNode> = serde_json::from_value(nodes).map_err(|e| e.to_string())?;
         Ok(FrameNodes { frame, nodes })
@@ -688,7 +688,7 @@ async fn read_tab(
     let mut out = Vec::with_capacity(frames.len());
     for (k, (frame, answer)) in frames.into_iter().zip(trees).enumerate() {
         match answer {
-            Ok(answer) => match FrameNodes::from_answer(frame, &answer) {
+            Ok(answer) => match FrameNodes::from_answer(frame, answer) {
                 Ok(nodes) => out.push(nodes),
                 Err(detail) if k == 0 => {
                     return Err(Error::Protocol {

@@ -13,7 +13,11 @@
 //! Network and navigation events come from the Network and Page domains.
 //! While a request or a document load is in flight the stream beats
 //! (`network:pending` every [`HEARTBEAT`]), because settling ends after a
-//! quiet spell and a slow request is quiet until it answers.
+//! quiet spell and a slow request is quiet until it answers. Timers are the
+//! other quiet wait: a page that opens its dialog 300 ms after a click says
+//! nothing meanwhile. The script counts the short timers (up to
+//! [`SHORT_TIMER_MS`]) that input events start, and those that such timers
+//! start in turn, and the stream beats (`dom:timer-pending`) while any runs.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -45,6 +49,10 @@ pub const HEARTBEAT: Duration = Duration::from_millis(50);
 /// streams and stuck requests would otherwise keep a page from ever settling.
 pub const LONG_REQUEST: Duration = Duration::from_secs(10);
 
+/// Timers longer than this (in ms) are not waited for: they are polls and
+/// delays, not the reaction to an input.
+pub const SHORT_TIMER_MS: u32 = 1000;
+
 /// The script installed in every document of an observed tab.
 pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   const key = Symbol.for('uidelta.changes');
@@ -53,17 +61,21 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   if (typeof send !== 'function') return;
   globalThis[key] = true;
   const pending = new Set();
+  const timers = new Set();
+  let sentTimers = 0;
   let scheduled = false;
   const flush = () => {
     scheduled = false;
+    if (pending.size === 0 && timers.size === sentTimers) return;
     const kinds = Array.from(pending);
     pending.clear();
-    try { send(JSON.stringify(kinds)); } catch (e) {}
+    sentTimers = timers.size;
+    try { send(JSON.stringify({ k: kinds, t: sentTimers })); } catch (e) {}
   };
-  const note = (kind) => {
-    pending.add(kind);
+  const wake = () => {
     if (!scheduled) { scheduled = true; queueMicrotask(flush); }
   };
+  const note = (kind) => { pending.add(kind); wake(); };
   const observer = new MutationObserver((records) => {
     for (const r of records) {
       if (r.type === 'childList') {
@@ -94,13 +106,52 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
                   ['focusout', 'dom:focus'], ['scroll', 'dom:scroll'], ['toggle', 'dom:toggle']];
   for (const [type, kind] of events)
     addEventListener(type, () => note(kind), { capture: true, passive: true });
+  // Short timers started by an input, or by such a timer, are waited for.
+  let lastInput = -Infinity;
+  let inTimer = 0;
+  for (const type of ['pointerdown', 'mousedown', 'mouseup', 'click', 'dblclick', 'contextmenu',
+                      'keydown', 'keyup', 'input', 'change', 'submit'])
+    addEventListener(type, () => { lastInput = performance.now(); }, { capture: true, passive: true });
+  const setTimer = window.setTimeout;
+  const clearTimer = window.clearTimeout;
+  window.setTimeout = function (fn, delay, ...args) {
+    const ms = Number(delay) || 0;
+    const caused = inTimer > 0 || performance.now() - lastInput < 100;
+    if (typeof fn !== 'function' || ms > __SHORT_TIMER_MS__ || !caused)
+      return setTimer.call(this, fn, delay, ...args);
+    let id = 0;
+    const run = function () {
+      timers.delete(id);
+      inTimer++;
+      try { return fn.apply(this, args); } finally { inTimer--; wake(); }
+    };
+    id = setTimer.call(this, run, delay);
+    timers.add(id);
+    wake();
+    return id;
+  };
+  window.clearTimeout = function (id) {
+    if (timers.delete(id)) wake();
+    return clearTimer.call(this, id);
+  };
+  addEventListener('pagehide', () => { timers.clear(); flush(); });
 })();"#;
 
-/// Requests and document loads in flight, by id, with their start.
+/// The change script with its limits filled in.
+pub(crate) fn change_script() -> String {
+    CHANGE_SCRIPT.replace("__SHORT_TIMER_MS__", &SHORT_TIMER_MS.to_string())
+}
+
+/// Requests, document loads and short timers in flight.
 #[derive(Debug, Default)]
 pub(crate) struct Inflight {
+    /// Requests by id, with their start.
     requests: HashMap<String, Instant>,
+    /// Loading frames by id, with the start of the load.
     loading: HashMap<String, Instant>,
+    /// Running short timers per document (execution context), with the
+    /// time of the report.
+    timers: HashMap<i64, (u32, Instant)>,
 }
 
 impl Inflight {
@@ -120,6 +171,28 @@ impl Inflight {
         self.loading.remove(frame);
     }
 
+    /// Records how many short timers a document has running.
+    pub fn timers_running(&mut self, context: i64, count: u32, at: Instant) {
+        if count == 0 {
+            self.timers.remove(&context);
+        } else {
+            self.timers.insert(context, (count, at));
+        }
+    }
+
+    /// Forgets the timers of every document (the tab loaded a new one).
+    pub fn forget_timers(&mut self) {
+        self.timers.clear();
+    }
+
+    /// Whether a short timer started by an input runs, as last reported
+    /// less than [`LONG_REQUEST`] before `now`.
+    pub fn timers_pending(&self, now: Instant) -> bool {
+        self.timers
+            .values()
+            .any(|(_, at)| now.saturating_duration_since(*at) < LONG_REQUEST)
+    }
+
     /// Whether something started less than [`LONG_REQUEST`] ago is still
     /// in flight at `now`. Forgets what is far older.
     pub fn pending(&mut self, now: Instant) -> bool {
@@ -131,11 +204,27 @@ impl Inflight {
     }
 }
 
-/// The kinds a change report of the script names; anything else a page
+/// A change report of the script: the kinds of change since the last one,
+/// and how many short timers run.
+#[derive(Debug, Default, PartialEq, Eq)]
+pub(crate) struct Report {
+    pub kinds: Vec<String>,
+    pub timers: Option<u32>,
+}
+
+/// Reads a change report. Only `dom:` kinds pass: anything else a page
 /// might send through the binding is dropped.
-pub(crate) fn reported_kinds(payload: &str) -> Vec<String> {
-    let kinds: Vec<String> = serde_json::from_str(payload).unwrap_or_default();
-    kinds
+pub(crate) fn read_report(payload: &str) -> Report {
+    #[derive(serde::Deserialize, Default)]
+    struct Raw {
+        #[serde(default)]
+        k: Vec<String>,
+        #[serde(default)]
+        t: Option<u32>,
+    }
+    let raw: Raw = serde_json::from_str(payload).unwrap_or_default();
+    let kinds = raw
+        .k
         .into_iter()
         .filter(|k| {
             k.len() < 40
@@ -143,7 +232,11 @@ pub(crate) fn reported_kinds(payload: &str) -> Vec<String> {
                     .is_some_and(|rest| rest.chars().all(|c| c.is_ascii_lowercase() || c == '-'))
         })
         .take(16)
-        .collect()
+        .collect();
+    Report {
+        kinds,
+        timers: raw.t,
+    }
 }
 
 /// Resource types whose requests never hold settling: they stay open by
@@ -156,11 +249,11 @@ fn is_long_lived(kind: Option<&ResourceType>) -> bool {
 }
 
 enum Raw {
-    Changes(String),
+    Changes(String, i64),
     Request(String, bool),
     Finished(String),
     Failed(String),
-    Navigated(String),
+    Navigated(String, bool),
     WithinDocument,
     Load,
     LoadStarted(String),
@@ -176,9 +269,10 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
         session
             .listen::<EventBindingCalled>()
             .await?
-            .filter_map(
-                |e| async move { (e.name == BINDING).then(|| Raw::Changes(e.payload.clone())) },
-            )
+            .filter_map(|e| async move {
+                (e.name == BINDING)
+                    .then(|| Raw::Changes(e.payload.clone(), *e.execution_context_id.inner()))
+            })
             .boxed(),
         session
             .listen::<EventRequestWillBeSent>()
@@ -203,7 +297,12 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
         session
             .listen::<EventFrameNavigated>()
             .await?
-            .map(|e| Raw::Navigated(e.frame.loader_id.inner().clone()))
+            .map(|e| {
+                Raw::Navigated(
+                    e.frame.loader_id.inner().clone(),
+                    e.frame.parent_id.is_none(),
+                )
+            })
             .boxed(),
         session
             .listen::<EventNavigatedWithinDocument>()
@@ -256,7 +355,7 @@ async fn instrument(session: &Session) -> Result<()> {
     let added = session
         .call(
             "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": CHANGE_SCRIPT, "runImmediately": true}),
+            json!({"source": change_script(), "runImmediately": true}),
         )
         .await;
     match added {
@@ -266,11 +365,11 @@ async fn instrument(session: &Session) -> Result<()> {
             session
                 .call(
                     "Page.addScriptToEvaluateOnNewDocument",
-                    json!({"source": CHANGE_SCRIPT}),
+                    json!({"source": change_script()}),
                 )
                 .await?;
             session
-                .call("Runtime.evaluate", json!({"expression": CHANGE_SCRIPT}))
+                .call("Runtime.evaluate", json!({"expression": change_script()}))
                 .await?;
         }
         Err(e) => return Err(e),
@@ -295,11 +394,15 @@ async fn forward(
                 None => return,
             },
             _ = ticker.tick() => {
-                if inflight.pending(Instant::now()) {
-                    vec![("network:pending".to_owned(), None)]
-                } else {
-                    Vec::new()
+                let now = Instant::now();
+                let mut beats = Vec::new();
+                if inflight.pending(now) {
+                    beats.push(("network:pending".to_owned(), None));
                 }
+                if inflight.timers_pending(now) {
+                    beats.push(("dom:timer-pending".to_owned(), None));
+                }
+                beats
             }
         };
         let at = Instant::now();
@@ -316,10 +419,13 @@ fn translate(raw: Raw, inflight: &mut Inflight) -> Vec<(String, Option<String>)>
     let now = Instant::now();
     let one = |kind: &str| vec![(kind.to_owned(), None)];
     match raw {
-        Raw::Changes(payload) => reported_kinds(&payload)
-            .into_iter()
-            .map(|k| (k, None))
-            .collect(),
+        Raw::Changes(payload, context) => {
+            let report = read_report(&payload);
+            if let Some(count) = report.timers {
+                inflight.timers_running(context, count, now);
+            }
+            report.kinds.into_iter().map(|k| (k, None)).collect()
+        }
         Raw::Request(id, long_lived) => {
             if !long_lived {
                 inflight.request_started(&id, now);
@@ -334,10 +440,15 @@ fn translate(raw: Raw, inflight: &mut Inflight) -> Vec<(String, Option<String>)>
             inflight.request_ended(&id);
             one("network:failed")
         }
-        Raw::Navigated(loader) => vec![(
-            "page:navigated".to_owned(),
-            Some(document_identity(&loader)),
-        )],
+        Raw::Navigated(loader, main) => {
+            if main {
+                inflight.forget_timers();
+            }
+            vec![(
+                "page:navigated".to_owned(),
+                Some(document_identity(&loader)),
+            )]
+        }
         Raw::WithinDocument => one("page:navigated-within-document"),
         Raw::Load => one("page:load"),
         Raw::LoadStarted(frame) => {
@@ -367,11 +478,38 @@ mod tests {
     #[test]
     fn only_dom_kinds_pass_from_the_page() {
         assert_eq!(
-            reported_kinds(r#"["dom:child-inserted","dom:input"]"#),
-            vec!["dom:child-inserted", "dom:input"]
+            read_report(r#"{"k": ["dom:child-inserted", "dom:input"], "t": 2}"#),
+            Report {
+                kinds: vec!["dom:child-inserted".into(), "dom:input".into()],
+                timers: Some(2)
+            }
         );
-        assert!(reported_kinds(r#"["network:pending","dom:X Y"]"#).is_empty());
-        assert!(reported_kinds("not json").is_empty());
+        assert!(read_report(r#"{"k": ["network:pending", "dom:X Y"]}"#)
+            .kinds
+            .is_empty());
+        assert_eq!(read_report("not json"), Report::default());
+        assert!(change_script().contains("ms > 1000"));
+    }
+
+    #[test]
+    fn timers_hold_until_they_end_or_their_document_goes() {
+        let t0 = Instant::now();
+        let mut f = Inflight::default();
+        f.timers_running(7, 2, t0);
+        f.timers_running(8, 1, t0);
+        assert!(f.timers_pending(t0));
+        f.timers_running(7, 0, t0);
+        assert!(f.timers_pending(t0));
+        assert!(!f.timers_pending(t0 + LONG_REQUEST));
+        f.forget_timers();
+        assert!(!f.timers_pending(t0));
+        let nav = translate(Raw::Changes(r#"{"k": [], "t": 1}"#.into(), 3), &mut f);
+        assert!(nav.is_empty());
+        assert!(f.timers_pending(Instant::now()));
+        translate(Raw::Navigated("L2".into(), false), &mut f);
+        assert!(f.timers_pending(Instant::now()));
+        translate(Raw::Navigated("L3".into(), true), &mut f);
+        assert!(!f.timers_pending(Instant::now()));
     }
 
     #[test]
@@ -407,7 +545,7 @@ mod tests {
         assert!(!f.pending(Instant::now()));
         translate(Raw::Request("8".into(), true), &mut f);
         assert!(!f.pending(Instant::now()));
-        let nav = translate(Raw::Navigated("L1".into()), &mut f);
+        let nav = translate(Raw::Navigated("L1".into(), true), &mut f);
         assert_eq!(
             nav,
             vec![("page:navigated".to_owned(), Some("doc:L1".to_owned()))]

@@ -130,3 +130,35 @@ async fn a_navigation_names_the_new_document() {
     let seen = events_until(&mut events, |e| e.kind == "dom:change").await;
     assert!(kinds(&seen).contains(&"dom:input"), "{:?}", kinds(&seen));
 }
+
+#[tokio::test]
+async fn short_timers_an_input_starts_beat_until_they_fire() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("dialog.html")).await;
+    let mut events = cdp.events(&app).await.expect("events");
+    let snap = capture(&cdp, &app).await;
+    events.drain();
+    cdp.act(
+        &app,
+        find(&snap, Role::PushButton, "Open dialog"),
+        &Action::Click,
+    )
+    .await
+    .expect("click");
+    // The dialog appears 300 ms after the click; the page is silent meanwhile
+    // but for the beat of its timer.
+    let seen = events_until(&mut events, |e| e.kind == "dom:child-inserted").await;
+    let beats = kinds(&seen)
+        .iter()
+        .filter(|&&k| k == "dom:timer-pending")
+        .count();
+    assert!(beats >= 2, "{:?}", kinds(&seen));
+    assert!(
+        !kinds(&seen).contains(&"network:pending"),
+        "{:?}",
+        kinds(&seen)
+    );
+    let snap = capture(&cdp, &app).await;
+    find(&snap, Role::Dialog, "Confirm delete");
+}
