@@ -15,6 +15,7 @@
 mod actions;
 mod backend;
 mod capture;
+mod dialogs;
 mod error;
 mod events;
 mod input;
@@ -127,6 +128,11 @@ impl Drop for Cdp {
     fn drop(&mut self) {
         for task in &self.tasks {
             task.abort();
+        }
+        if let Ok(tasks) = self.shared.tasks.lock() {
+            for task in tasks.iter() {
+                task.abort();
+            }
         }
         // `process` is dropped after this: it kills the browser.
     }
@@ -561,7 +567,11 @@ impl Cdp {
             let target = TargetId::from(id.to_owned());
             let found = tokio::time::timeout(CALL_TIMEOUT, self.browser.get_page(target)).await;
             match found {
-                Ok(Ok(page)) => return Ok(self.wrap(page, doing)),
+                Ok(Ok(page)) => {
+                    let session = self.wrap(page, doing);
+                    dialogs::close_as_they_open(&session).await;
+                    return Ok(session);
+                }
                 Ok(Err(CdpError::NotFound)) => {
                     let tabs = self.tabs().await?;
                     if !tabs.iter().any(|t| t.id == id) {

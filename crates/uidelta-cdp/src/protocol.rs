@@ -53,6 +53,10 @@ pub(crate) struct Shared {
     pub active: Mutex<Option<String>>,
     /// Tabs whose pages report DOM changes through the binding.
     pub instrumented: Mutex<std::collections::HashSet<String>>,
+    /// Tabs whose JavaScript dialogs are closed as they open.
+    pub dialogs_watched: Mutex<std::collections::HashSet<String>>,
+    /// Tasks started for single tabs, stopped with the connection.
+    pub tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
 }
 
 impl Shared {

@@ -436,3 +436,29 @@ async fn stale_and_foreign_nodes_are_clear_errors() {
     assert_eq!(err.kind, ErrorKind::Unsupported, "{}", err.message);
     assert!(err.message.contains("live capture"), "{}", err.message);
 }
+
+#[tokio::test]
+async fn javascript_dialogs_are_dismissed_instead_of_blocking_the_page() {
+    let server = pages();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("widgets.html")).await;
+    let snap = capture(&cdp, &app).await;
+    cdp.act(&app, find(&snap, Role::PushButton, "Alert"), &Action::Click)
+        .await
+        .expect("click");
+    until(&cdp, &app, "After alert", |s| {
+        has(s, Role::Static, "After alert")
+    })
+    .await;
+    cdp.act(
+        &app,
+        find(&snap, Role::PushButton, "Confirm"),
+        &Action::Click,
+    )
+    .await
+    .expect("click");
+    until(&cdp, &app, "Not confirmed", |s| {
+        has(s, Role::Static, "Not confirmed")
+    })
+    .await;
+}
