@@ -13,6 +13,9 @@ use crate::error::{Error, Result};
 use crate::selector::{self, Selector};
 use crate::settle::{is_noise, Next, Quiet, Settle, Settled, Watch};
 
+/// The least settle cap of a navigation: a new document's requests may
+/// run for seconds.
+const NAVIGATION_CAP: Duration = Duration::from_secs(10);
 /// Most snapshots taken while settling, to catch transient elements.
 const MAX_MIDS: usize = 4;
 /// Least time between two of those snapshots.
@@ -429,7 +432,19 @@ impl<B: Backend> Session<B> {
         let app = self.scopes[idx].app.clone();
         self.scopes[idx].events.drain();
         let done = self.backend.navigate(&app, to).await?;
-        self.finish(idx, done, handle, opts).await
+        // A document takes longer to load than a widget to respond: the cap
+        // is raised to the navigation's (the quiet window still ends it).
+        let opts = match opts.settle {
+            Settle::Auto(quiet) => ActOptions {
+                settle: Settle::Auto(Quiet {
+                    cap: quiet.cap.max(NAVIGATION_CAP),
+                    ..quiet
+                }),
+                ..opts.clone()
+            },
+            _ => opts.clone(),
+        };
+        self.finish(idx, done, handle, &opts).await
     }
 
     /// Browsers: runs `script` in the tab `app`, then settles and diffs as
@@ -546,6 +561,13 @@ impl<B: Backend> Session<B> {
         let mut mids = Vec::new();
         let mut last_mid = acted;
         loop {
+            // Events that queued up meanwhile (while a snapshot was taken)
+            // count before deciding that the UI is quiet.
+            while let Some(event) = self.scopes[idx].events.try_next() {
+                if !is_noise(&event.kind) {
+                    watch.event(event.at);
+                }
+            }
             let until = match watch.next(Instant::now()) {
                 Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
                 Next::WaitUntil(t) => t,

@@ -38,10 +38,11 @@ pub struct DiffOptions {
     /// counted in one line (`+ ... and 29 more added subtrees`), as when a
     /// page replaces another. Default 40.
     pub roots: usize,
-    /// Most members listed, one line each without their descendants, of a
-    /// group of subtrees that appeared together in one new unnamed
-    /// container (a stack page shown in place of another). A group that
-    /// went away is always one line. Default 10.
+    /// A group of more than this many subtrees that appeared together in
+    /// one new unnamed container (a stack page shown in place of another)
+    /// is summarized: a count, then this many members one line each without
+    /// their descendants. Smaller groups are listed as any added subtree.
+    /// (A group of more than 3 that went away is one line.) Default 10.
     pub group: usize,
 }
 
@@ -72,7 +73,11 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
         return new_document(diff, opts);
     }
     let mut out = header(diff);
-    let (groups, added) = grouped(diff.changes.iter().filter_map(as_added), |a| a.group);
+    let (groups, added) = grouped(
+        diff.changes.iter().filter_map(as_added),
+        |a| a.group,
+        opts.group,
+    );
     for members in &groups {
         added_group(&mut out, members, opts);
     }
@@ -80,7 +85,11 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     lines_with_churn(&mut out, &added, '+', opts, |out, a| {
         added_lines(out, a, opts, &mut budget)
     });
-    let (groups, removed) = grouped(diff.changes.iter().filter_map(as_removed), |r| r.group);
+    let (groups, removed) = grouped(
+        diff.changes.iter().filter_map(as_removed),
+        |r| r.group,
+        CHURN_SHOWN,
+    );
     for members in &groups {
         removed_group(&mut out, members, opts);
     }
@@ -164,16 +173,22 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
     out
 }
 
-/// Splits subtrees into groups (in order of their first member) and the
-/// rest.
+/// Splits subtrees into groups of more than `least` members (in order of
+/// their first member) and the rest, smaller groups included.
 fn grouped<'d, T>(
     items: impl Iterator<Item = &'d T>,
     group: impl Fn(&T) -> Option<usize>,
+    least: usize,
 ) -> (Vec<Vec<&'d T>>, Vec<&'d T>) {
+    let items: Vec<&T> = items.collect();
+    let mut sizes: HashMap<usize, usize> = HashMap::new();
+    for g in items.iter().filter_map(|i| group(i)) {
+        *sizes.entry(g).or_insert(0) += 1;
+    }
     let mut groups: Vec<(usize, Vec<&T>)> = Vec::new();
     let mut rest = Vec::new();
     for item in items {
-        match group(item) {
+        match group(item).filter(|g| sizes.get(g).copied().unwrap_or(0) > least) {
             Some(g) => match groups.iter_mut().find(|(n, _)| *n == g) {
                 Some((_, members)) => members.push(item),
                 None => groups.push((g, vec![item])),

@@ -553,13 +553,29 @@ fn diff_text_groups_a_page_shown_in_place_of_another() {
             _ => (Role::PushButton, "button"),
         })
         .collect();
-    let second = [
+    let second: Vec<(Role, &str)> = [
         (Role::SpinButton, "Count"),
         (Role::Slider, "Volume"),
         (Role::PushButton, "Apply"),
-    ];
+    ]
+    .into_iter()
+    .cycle()
+    .take(12)
+    .collect();
     let before = stacked("one", &first, 0);
     let after = stacked("two", &second, 1);
+    // Three of them, in another page, are listed as any added subtree.
+    let few = stacked("three", &second[..3], 0);
+    let listed = uidelta_diff::compare(&before, &few, Filters::all());
+    let out = diff_text(&listed.diff, &DiffOptions::default());
+    assert!(
+        out.contains("\n+ [e27] spin button \"Count\"\n    [e28] label \"Count label\"\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("\n- 14 elements with 1 descendants went away together"),
+        "{out}"
+    );
     let compared = uidelta_diff::compare(&before, &after, Filters::all());
     let groups: Vec<Option<usize>> = compared
         .diff
@@ -571,9 +587,9 @@ fn diff_text_groups_a_page_shown_in_place_of_another() {
             Change::Modified(_) => None,
         })
         .collect();
-    assert_eq!(groups.len(), 17);
-    assert!(groups[..3].iter().all(|g| *g == Some(1)), "{groups:?}");
-    assert!(groups[3..].iter().all(|g| *g == Some(2)), "{groups:?}");
+    assert_eq!(groups.len(), 26);
+    assert!(groups[..12].iter().all(|g| *g == Some(1)), "{groups:?}");
+    assert!(groups[12..].iter().all(|g| *g == Some(2)), "{groups:?}");
     assert_snapshot!(diff_text(&compared.diff, &DiffOptions::default()));
 }
 
