@@ -613,7 +613,7 @@ fn diff_text_does_not_group_a_container_that_stays() {
 fn document(load: u32, title: &str, links: usize) -> Snapshot {
     let mut root = node(Role::DocumentWeb, title, None);
     root.identity = Some(format!("doc:{load}"));
-    root.set_attribute("url", &format!("http://localhost/{load}.html"));
+    root.set_attribute("url", format!("http://localhost/{load}.html"));
     let mut b = TreeBuilder::new(root);
     let mut heading = node(Role::Heading, title, None);
     heading.identity = Some(format!("{load}-h"));
