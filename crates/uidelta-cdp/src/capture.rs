@@ -237,26 +237,34 @@ impl Layout {
             }
             for (ni, id) in backend.iter().enumerate() {
                 let Some(id) = id.as_i64() else { continue };
-                let tag = names.get(ni).map(string).unwrap_or_default();
-                if !tag.eq_ignore_ascii_case("input") && !tag.eq_ignore_ascii_case("textarea") {
+                let Some(list) = attrs.get(ni).and_then(Value::as_array) else {
+                    continue;
+                };
+                if list.is_empty() {
                     continue;
                 }
+                let tag = names.get(ni).map(string).unwrap_or_default();
+                let field =
+                    tag.eq_ignore_ascii_case("input") || tag.eq_ignore_ascii_case("textarea");
                 let mut found = Vec::new();
-                if let Some(list) = attrs.get(ni).and_then(Value::as_array) {
-                    for pair in list.chunks(2) {
-                        let (key, value) = (
-                            string(&pair[0]),
-                            pair.get(1).map(string).unwrap_or_default(),
-                        );
-                        match key {
-                            "type" if tag.eq_ignore_ascii_case("input") => {
-                                found.push(("input-type".to_owned(), value.to_ascii_lowercase()))
-                            }
-                            "placeholder" if !value.is_empty() => {
-                                found.push(("placeholder".to_owned(), value.to_owned()))
-                            }
-                            _ => {}
+                for pair in list.chunks(2) {
+                    let (key, value) = (
+                        string(&pair[0]),
+                        pair.get(1).map(string).unwrap_or_default(),
+                    );
+                    match key {
+                        "type" if tag.eq_ignore_ascii_case("input") => {
+                            found.push(("input-type".to_owned(), value.to_ascii_lowercase()))
                         }
+                        "placeholder" if field && !value.is_empty() => {
+                            found.push(("placeholder".to_owned(), value.to_owned()))
+                        }
+                        // Which page, step or item is the current one: the
+                        // accessibility tree does not say.
+                        "aria-current" if !value.is_empty() && value != "false" => {
+                            found.push(("current".to_owned(), value.to_owned()))
+                        }
+                        _ => {}
                     }
                 }
                 if !found.is_empty() {
@@ -932,7 +940,7 @@ mod tests {
     #[test]
     fn snapshot_bounds_move_into_the_viewport_and_iframes_add_their_offset() {
         let answer = json!({
-            "strings": ["#document", "HTML", "IFRAME", "F1", "F2", "INPUT", "type", "PASSWORD", "placeholder", "Secret"],
+            "strings": ["#document", "HTML", "IFRAME", "F1", "F2", "INPUT", "type", "PASSWORD", "placeholder", "Secret", "A", "aria-current", "page", "false"],
             "documents": [
                 {"frameId": 3, "scrollOffsetX": 0, "scrollOffsetY": 500,
                  "nodes": {"backendNodeId": [5, 8, 52, 60], "nodeName": [0, 1, 2, 5],
@@ -942,7 +950,7 @@ mod tests {
                             "bounds": [[0, 0, 780, 493], [0, 0, 765, 2363.875], [8, 655.5, 304, 154], [10, 20, 100, 20]],
                             "clientRects": [[], [0, 0, 765, 493], [2, 2, 300, 150], [2, 2, 96, 16]]}},
                 {"frameId": 4, "scrollOffsetX": 0, "scrollOffsetY": 10,
-                 "nodes": {"backendNodeId": [7, 66], "nodeName": [0, 1], "attributes": [[], []]},
+                 "nodes": {"backendNodeId": [7, 66, 67], "nodeName": [0, 10, 10], "attributes": [[], [11, 12], [11, 13]]},
                  "layout": {"nodeIndex": [0, 1], "bounds": [[0, 0, 300, 150], [8, 8, 89.3, 21]],
                             "clientRects": [[], []]}}
             ]
@@ -954,6 +962,11 @@ mod tests {
         // Frame origin: iframe at (8, 155.5) plus its 2 px border, scrolled by 10.
         assert_eq!(l.bounds[&66], Rect::new(18, 156, 89, 21));
         assert_eq!(l.owners[&52], "F2");
+        assert_eq!(
+            l.attributes[&66],
+            vec![("current".to_owned(), "page".to_owned())]
+        );
+        assert!(!l.attributes.contains_key(&67));
         assert_eq!(
             l.attributes[&60],
             vec![

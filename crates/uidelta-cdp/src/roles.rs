@@ -18,7 +18,7 @@ pub fn role(raw: &str) -> Role {
         .collect();
     match key.as_str() {
         "rootwebarea" | "webarea" => Role::DocumentWeb,
-        "statictext" | "linebreak" | "listmarker" => Role::Static,
+        "statictext" | "linebreak" => Role::Static,
         "labeltext" | "legend" => Role::Label,
         "menulistpopup" => Role::Menu,
         "menulistoption" => Role::MenuItem,
@@ -46,9 +46,10 @@ pub fn role(raw: &str) -> Role {
 }
 
 /// Whether nodes with this raw role are left out with their subtrees:
-/// Chromium's per-line text boxes repeat their parent's text.
+/// Chromium's per-line text boxes repeat their parent's text, and list
+/// markers (`• `, `1. `) are presentation that repeats on every item.
 pub fn is_dropped(raw: &str) -> bool {
-    raw == "InlineTextBox"
+    matches!(raw, "InlineTextBox" | "ListMarker")
 }
 
 /// One AX property, reduced to what states and attributes need.
@@ -262,6 +263,7 @@ mod tests {
         assert_eq!(role("navigation"), Role::Landmark);
         assert_eq!(role("something new"), Role::Unknown);
         assert!(is_dropped("InlineTextBox"));
+        assert!(is_dropped("ListMarker"));
         assert!(!is_dropped("StaticText"));
     }
 

@@ -185,3 +185,27 @@ async fn controls_report_checked_selected_and_values() {
     // Options of a closed list are not laid out.
     assert!(!red.states.contains(State::Showing));
 }
+
+#[tokio::test]
+async fn list_markers_are_left_out_and_the_current_link_is_marked() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("list.html")).await;
+    let snap = capture(&cdp, &app).await;
+    let t = snap.tree();
+    assert!(has(&snap, Role::Static, "Result 1"), "{}", outline(&snap));
+    for id in t.ids() {
+        assert_ne!(t.node(id).raw_role, "ListMarker");
+        assert_ne!(t.node(id).name.trim(), "•", "{}", outline(&snap));
+    }
+    let app = open(&cdp, &server.url("spa.html")).await;
+    let snap = capture(&cdp, &app).await;
+    assert_eq!(
+        find(&snap, Role::Link, "Home").attribute("current"),
+        Some("page")
+    );
+    assert_eq!(
+        find(&snap, Role::Link, "Products").attribute("current"),
+        None
+    );
+}
