@@ -536,7 +536,18 @@ async fn a_single_page_app_route_change_is_a_change_in_the_same_document() {
     assert!(!d.new_document, "{}", text(d));
     let t = text(d);
     assert!(
-        t.starts_with("# diff: +7 added, -5 removed, ~1 modified"),
+        t.starts_with("# diff: +7 added, -5 removed, ~3 modified"),
+        "{t}"
+    );
+    // The navigation's current page moved from Home to Products.
+    assert!(
+        t.contains(
+            "\n~ [e4] link \"Home\" in [e3] landmark \"Main\" | attr:current: \"page\" -> none\n"
+        ),
+        "{t}"
+    );
+    assert!(
+        t.contains("\n~ [e5] link \"Products\" in [e3] landmark \"Main\" | attr:current: none -> \"page\"\n"),
         "{t}"
     );
     assert_eq!(
@@ -579,7 +590,7 @@ async fn a_single_page_app_route_change_is_a_change_in_the_same_document() {
     );
     // The document itself: a new title and URL, the same element.
     let root = modified(d);
-    assert_eq!(root.len(), 1, "{t}");
+    assert_eq!(root.len(), 3, "{t}");
     assert_eq!(root[0].element.r#ref.to_string(), "e1");
     let attrs: Vec<&Attr> = root[0].changes.iter().map(|c| &c.attr).collect();
     assert_eq!(attrs, [&Attr::Name, &Attr::Attribute("url".into())], "{t}");
