@@ -1,0 +1,1535 @@
+//! Browser comparison: on the same pages and the same actions, what an agent
+//! reads from uidelta (one full tree, then a diff per action) against what
+//! Playwright MCP gives it (an aria snapshot after every action), in tokens
+//! and in time, in one run.
+//!
+//! `cargo run --release -p uidelta-bench --bin browser` (or
+//! `scripts/bench-browser.sh`, which first installs Node.js 20 and
+//! playwright-core when they are missing).
+//!
+//! Reads the scenarios of `bench/browser-scenarios.json` and serves
+//! `fixtures/web` on 127.0.0.1 (testkit's `web::Server`). Every scenario runs
+//! `--runs` times on both sides, one after the other, each side with a
+//! headless Chromium (`/usr/bin/chromium`) of its own that lives for that
+//! scenario run only; which side goes first alternates from one scenario run
+//! to the next.
+//!
+//! - **uidelta**: `Cdp::launch`, the page opened as a tab and observed (its
+//!   first full tree), then every step through the engine with default
+//!   options: `Session::act` on a selector built from the step (`click`:
+//!   `role:<role> && name:"<name>"`; `type`, `check`, `select`, `press`: the
+//!   control whose accessible name is the label), `Session::navigate` for
+//!   `goto`. Per step: the diff text (`diff_text`, default options) and the
+//!   full tree text after it (`tree_text`), the wall time of the whole act
+//!   (resolve, action, settle, capture, diff) and its settle time.
+//! - **Playwright**: `node bench/playwright/aria.mjs --only <scenario>` as a
+//!   child process against the same server: playwright-core with Playwright
+//!   MCP's waits and `page.ariaSnapshot({mode: "ai"})` after every step. Per
+//!   step: the snapshot text and the action, wait and snapshot times it
+//!   reports.
+//!
+//! Tokens are o200k (`uidelta_render::size`) on both sides. Whether each
+//! step's `expect` and `absent` hold is checked on our diff, on our tree and
+//! (by aria.mjs) on Playwright's snapshot. Markdown on stdout; progress and
+//! every diff on stderr.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitCode, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+use uidelta_backend::{Action, Backend, Navigate};
+use uidelta_cdp::{Cdp, LaunchOptions, CHROMIUM, INSTALL_HINT};
+use uidelta_engine::selector::Selector;
+use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_model::Role;
+use uidelta_render::{size, Size};
+use uidelta_testkit::web::{fixtures_dir, Server};
+
+#[allow(dead_code)]
+mod live;
+
+use live::{cell, ms, percentile, Fallible};
+
+const USAGE: &str = "usage: browser [--runs N] [--only a,b] [--scenarios FILE] [--node PATH] \
+                     [--chromium PATH] [--show]\n\
+  --runs N          runs of every scenario on each side (default 3)\n\
+  --only a,b        only these scenarios\n\
+  --scenarios FILE  default bench/browser-scenarios.json\n\
+  --node PATH       Node.js 20 or newer (default $UIDELTA_NODE, else `node` on PATH)\n\
+  --chromium PATH   browser for both sides (default /usr/bin/chromium)\n\
+  --show            also print our full trees and Playwright's snapshots on stderr";
+
+/// How long a tab may take to load its page.
+const OPEN_TIMEOUT: Duration = Duration::from_secs(20);
+/// The longest one step (action, settle, capture, diff) may take.
+const STEP_TIMEOUT: Duration = Duration::from_secs(60);
+/// The longest one scenario may take on the Playwright side, node and the
+/// browser's start included.
+const PLAYWRIGHT_TIMEOUT: Duration = Duration::from_secs(180);
+/// Playwright's default viewport; our headless window gets the same size.
+const VIEWPORT: (u32, u32) = (1280, 720);
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+// ---------------------------------------------------------------------------
+// Scenarios
+
+/// One scenario of bench/browser-scenarios.json.
+struct Scenario {
+    name: String,
+    page: String,
+    steps: Vec<Step>,
+}
+
+/// One step: what to do and what the state after it must (not) show.
+struct Step {
+    act: Do,
+    /// As aria.mjs names it: `click button Open dialog`.
+    text: String,
+    expect: Vec<Expect>,
+    absent: Vec<Expect>,
+}
+
+/// The step vocabulary of the scenario file.
+enum Do {
+    Click { role: String, name: Option<String> },
+    Type { label: String, text: String },
+    Press { label: Option<String>, key: String },
+    Check(String),
+    Uncheck(String),
+    Select { label: String, option: String },
+    Goto(String),
+}
+
+/// `"<role> <name>"` or `"text <words>"`, as written.
+struct Expect {
+    written: String,
+    role: String,
+    name: Option<String>,
+}
+
+impl Expect {
+    fn parse(written: &str) -> Expect {
+        let (role, name) = role_and_name(written);
+        Expect {
+            written: written.to_owned(),
+            role,
+            name,
+        }
+    }
+
+    fn is_text(&self) -> bool {
+        self.role == "text"
+    }
+}
+
+/// `"button Open dialog"` -> (`button`, `Open dialog`).
+fn role_and_name(target: &str) -> (String, Option<String>) {
+    match target.split_once(' ') {
+        Some((role, name)) => (role.to_owned(), Some(name.to_owned())),
+        None => (target.to_owned(), None),
+    }
+}
+
+fn parse_scenarios(text: &str, path: &Path) -> Fallible<Vec<Scenario>> {
+    let at = path.display();
+    let json: Value = serde_json::from_str(text).map_err(|e| format!("{at} is not JSON: {e}"))?;
+    let list = json
+        .get("scenarios")
+        .or(Some(&json))
+        .and_then(Value::as_array)
+        .ok_or_else(|| format!("{at}: expected {{\"scenarios\": [...]}}"))?;
+    let mut scenarios = Vec::new();
+    for (i, s) in list.iter().enumerate() {
+        let field = |key: &str| {
+            s.get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+                .ok_or_else(|| format!("{at}: scenario {i} needs a string `{key}`"))
+        };
+        let name = field("name")?;
+        let page = field("page")?;
+        let steps = s
+            .get("steps")
+            .and_then(Value::as_array)
+            .ok_or_else(|| format!("{at}: scenario {name} needs a list `steps`"))?
+            .iter()
+            .enumerate()
+            .map(|(n, step)| {
+                parse_step(step).map_err(|e| format!("{at}: {name} step {}: {e}", n + 1))
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        scenarios.push(Scenario { name, page, steps });
+    }
+    Ok(scenarios)
+}
+
+const KINDS: [&str; 7] = [
+    "click", "type", "press", "check", "uncheck", "select", "goto",
+];
+
+fn parse_step(step: &Value) -> Result<Step, String> {
+    let kinds: Vec<&str> = KINDS
+        .iter()
+        .copied()
+        .filter(|k| step.get(k).is_some())
+        .collect();
+    let [kind] = kinds.as_slice() else {
+        return Err(format!("a step has exactly one of {}", KINDS.join(", ")));
+    };
+    let arg = &step[kind];
+    let bad = || format!("bad argument for {kind}: {arg}");
+    let one = || arg.as_str().map(str::to_owned).ok_or_else(bad);
+    let pair = || match arg.as_array().map(Vec::as_slice) {
+        Some([Value::String(a), Value::String(b)]) => Ok((a.clone(), b.clone())),
+        _ => Err(bad()),
+    };
+    let act = match *kind {
+        "click" => {
+            let (role, name) = role_and_name(&one()?);
+            Do::Click { role, name }
+        }
+        "type" => {
+            let (label, text) = pair()?;
+            Do::Type { label, text }
+        }
+        "press" => match arg {
+            Value::String(key) => Do::Press {
+                label: None,
+                key: key.clone(),
+            },
+            _ => {
+                let (label, key) = pair()?;
+                Do::Press {
+                    label: Some(label),
+                    key,
+                }
+            }
+        },
+        "check" => Do::Check(one()?),
+        "uncheck" => Do::Uncheck(one()?),
+        "select" => {
+            let (label, option) = pair()?;
+            Do::Select { label, option }
+        }
+        _ => Do::Goto(one()?),
+    };
+    // The same wording as aria.mjs: arrays as JSON strings.
+    let text = match arg {
+        Value::Array(items) => format!(
+            "{kind} {}",
+            items
+                .iter()
+                .map(Value::to_string)
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        Value::String(s) => format!("{kind} {s}"),
+        other => format!("{kind} {other}"),
+    };
+    let list = |key: &str| -> Result<Vec<Expect>, String> {
+        match step.get(key) {
+            None => Ok(Vec::new()),
+            Some(Value::Array(items)) => items
+                .iter()
+                .map(|v| {
+                    v.as_str()
+                        .map(Expect::parse)
+                        .ok_or_else(|| format!("`{key}` holds strings, not {v}"))
+                })
+                .collect(),
+            Some(other) => Err(format!("`{key}` is a list of strings, not {other}")),
+        }
+    };
+    Ok(Step {
+        act,
+        text,
+        expect: list("expect")?,
+        absent: list("absent")?,
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Our side
+
+/// A selector value in quotes, so that any name parses.
+fn quoted(text: &str) -> String {
+    format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+}
+
+/// The selector and the engine action for a step that acts on an element;
+/// `None` for `goto` and a `press` without a label.
+fn target(act: &Do) -> Option<(String, Action)> {
+    // Playwright's getByLabel finds the control a label names; in the
+    // accessibility tree that label is the control's name, and the label
+    // element itself (role `label`) is left out by the role condition.
+    Some(match act {
+        Do::Click { role, name } => {
+            let mut selector = format!("role:{role}");
+            if let Some(name) = name {
+                selector.push_str(&format!(" && name:{}", quoted(name)));
+            }
+            (selector, Action::Click)
+        }
+        // Playwright's fill replaces the value.
+        Do::Type { label, text } => (
+            format!("name:{} && state:editable", quoted(label)),
+            Action::SetValue(text.clone()),
+        ),
+        Do::Press {
+            label: Some(label),
+            key,
+        } => (
+            format!(
+                "name:{} && (state:editable || state:focusable) && !role:label",
+                quoted(label)
+            ),
+            Action::Key(key.clone()),
+        ),
+        // Playwright's check clicks only when the box is not checked yet;
+        // so does SetSelected.
+        Do::Check(label) => (
+            format!(
+                "name:{} && (role:check box || role:radio button)",
+                quoted(label)
+            ),
+            Action::SetSelected(true),
+        ),
+        Do::Uncheck(label) => (
+            format!(
+                "name:{} && (role:check box || role:radio button)",
+                quoted(label)
+            ),
+            Action::SetSelected(false),
+        ),
+        Do::Select { label, option } => (
+            format!("name:{} && role:combo box", quoted(label)),
+            Action::SetValue(option.clone()),
+        ),
+        Do::Press { label: None, .. } | Do::Goto(_) => return None,
+    })
+}
+
+/// What our side measured for one step (step 0: opening the page).
+#[derive(Clone)]
+struct Ours {
+    diff_size: Size,
+    tree_size: Size,
+    nodes: usize,
+    /// Wall time of the act; for step 0, opening the tab and the first capture.
+    act_ms: f64,
+    settle_ms: Option<f64>,
+    capped: bool,
+    counts: String,
+    /// Expectations the diff does not show.
+    diff_misses: Vec<String>,
+    /// Of those, the ones that the `wait_for_change` diffs before the next
+    /// step did not show either.
+    late_misses: Vec<String>,
+    /// Before this step its target was not in the tree yet: tokens and bytes
+    /// of the `wait_for_change` diffs that brought it, and their time.
+    catch_up: Option<(Size, f64)>,
+    /// Expectations the tree after the step does not show.
+    tree_misses: Vec<String>,
+    /// The diff leaves added elements out (`+ ... and 197 more list item`,
+    /// `... 644 more nodes under [e756]`): an agent that needs them reads
+    /// the tree or searches it.
+    elides: bool,
+}
+
+async fn run_ours(
+    scenario: &Scenario,
+    server: &Server,
+    chromium: &Path,
+    show: bool,
+) -> Fallible<Vec<Ours>> {
+    let cdp = Cdp::launch(LaunchOptions {
+        executable: chromium.to_path_buf(),
+        window: VIEWPORT,
+        ..LaunchOptions::default()
+    })
+    .await
+    .map_err(|e| format!("starting Chromium for uidelta: {e}"))?;
+    let url = server.url(&scenario.page);
+    let started = Instant::now();
+    let app = bounded(cdp.open(&url, &[], OPEN_TIMEOUT), &format!("opening {url}"))
+        .await?
+        .map_err(|e| format!("opening {url}: {e}"))?;
+    let mut session = Session::new(Arc::new(cdp));
+    let (idx, _) = bounded(session.observe(&app.id), "the first capture")
+        .await?
+        .map_err(|e| format!("capturing {url}: {e}"))?;
+    let open_ms = ms(started.elapsed());
+    let tree = tree_text(&session, idx);
+    if show {
+        eprintln!("-- {} first tree:\n{tree}", scenario.name);
+    }
+    let mut rows = vec![Ours {
+        diff_size: Size::default(),
+        tree_size: size(&tree),
+        nodes: session.scopes()[idx].view.len(),
+        act_ms: open_ms,
+        settle_ms: None,
+        capped: false,
+        counts: String::new(),
+        diff_misses: Vec::new(),
+        late_misses: Vec::new(),
+        catch_up: None,
+        tree_misses: Vec::new(),
+        elides: false,
+    }];
+    for (n, step) in scenario.steps.iter().enumerate() {
+        let what = format!("{} step {} ({})", scenario.name, n + 1, step.text);
+        let catch_up = match target(&step.act) {
+            Some((selector, _)) => catch_up(&mut session, &app.id, &selector, &what).await?,
+            None => None,
+        };
+        if let (Some((text, _)), Some(last)) = (&catch_up, rows.last_mut()) {
+            if n > 0 {
+                let previous = &scenario.steps[n - 1];
+                last.late_misses =
+                    unmet(previous, |e| diff_shows(text, e), |e| diff_drops(text, e))
+                        .into_iter()
+                        .filter(|m| last.diff_misses.contains(m))
+                        .collect();
+            }
+        }
+        let catch_up = catch_up.map(|(text, ms)| (size(&text), ms));
+        let started = Instant::now();
+        let acted = bounded(perform(&mut session, &app.id, step, server), &what)
+            .await?
+            .map_err(|e| format!("uidelta, {what}: {e}"))?;
+        let act_ms = ms(started.elapsed());
+        let idx = session
+            .scopes()
+            .iter()
+            .position(|s| s.app.id == app.id)
+            .ok_or_else(|| format!("{what}: the tab is no longer in the session"))?;
+        let diff = diff_text(&acted);
+        let tree = tree_text(&session, idx);
+        let c = acted.diff.counts();
+        let diff_misses = unmet(step, |e| diff_shows(&diff, e), |e| diff_drops(&diff, e));
+        let tree_misses = unmet(step, |e| tree_shows(&tree, e), |e| !tree_shows(&tree, e));
+        eprintln!(
+            "-- uidelta {what}: {} ms, diff {} tokens, tree {} tokens{}",
+            act_ms.round(),
+            size(&diff).tokens,
+            size(&tree).tokens,
+            if diff_misses.is_empty() {
+                String::new()
+            } else {
+                format!("; the diff misses {}", diff_misses.join(", "))
+            }
+        );
+        eprint!("{diff}");
+        if show {
+            eprintln!("-- tree after it:\n{tree}");
+        }
+        rows.push(Ours {
+            diff_size: size(&diff),
+            tree_size: size(&tree),
+            nodes: session.scopes()[idx].view.len(),
+            act_ms,
+            settle_ms: acted.diff.settle_ms.map(|s| s as f64),
+            capped: acted.settled.capped,
+            counts: format!("+{} -{} ~{}", c.added, c.removed, c.modified),
+            late_misses: diff_misses.clone(),
+            diff_misses,
+            catch_up,
+            tree_misses,
+            elides: elides_added(&diff),
+        });
+    }
+    // Dropping the session drops the browser, which kills it.
+    drop(session);
+    Ok(rows)
+}
+
+/// How long the target of a step may take to appear: Playwright's action
+/// timeout, within which its locators wait for their element.
+const TARGET_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// When the target of the next step is not in the latest tree (the previous
+/// step's diff was taken before the page finished its response), does what
+/// an agent has for that: `wait_for_change` until the target is there, at
+/// most [`TARGET_TIMEOUT`]. Returns the diffs' text and the time spent, or
+/// `None` when the target was there already.
+async fn catch_up(
+    session: &mut Session<Cdp>,
+    tab: &str,
+    selector: &str,
+    what: &str,
+) -> Fallible<Option<(String, f64)>> {
+    let parsed: Selector = selector
+        .parse()
+        .map_err(|e| format!("{what}: bad selector: {e}"))?;
+    if !session.find(&parsed).is_empty() {
+        return Ok(None);
+    }
+    let started = Instant::now();
+    let mut text = String::new();
+    while session.find(&parsed).is_empty() {
+        let left = TARGET_TIMEOUT.saturating_sub(started.elapsed());
+        if left.is_zero() {
+            // The act reports the missing target.
+            break;
+        }
+        let acted = bounded(session.wait_for_change(tab, left), what)
+            .await?
+            .map_err(|e| format!("uidelta, {what}: waiting for `{selector}`: {e}"))?;
+        text.push_str(&diff_text(&acted));
+    }
+    let spent = ms(started.elapsed());
+    eprintln!(
+        "-- uidelta {what}: `{selector}` was not in the tree yet; wait_for_change for {} ms:",
+        spent.round()
+    );
+    eprint!("{text}");
+    Ok(Some((text, spent)))
+}
+
+async fn perform(
+    session: &mut Session<Cdp>,
+    tab: &str,
+    step: &Step,
+    server: &Server,
+) -> Result<Acted, String> {
+    let opts = ActOptions::default();
+    match (&step.act, target(&step.act)) {
+        (Do::Goto(url), _) => session
+            .navigate(tab, &Navigate::To(server.url(url)), &opts)
+            .await
+            .map_err(|e| e.to_string()),
+        (Do::Press { label: None, key }, _) => session
+            .key(tab, key, &opts)
+            .await
+            .map_err(|e| e.to_string()),
+        (_, Some((selector, action))) => session
+            .act(&selector, &action, &opts)
+            .await
+            .map_err(|e| format!("`{selector}`: {e}")),
+        (_, None) => Err("the step names no element".into()),
+    }
+}
+
+async fn bounded<T>(fut: impl std::future::Future<Output = T>, what: &str) -> Fallible<T> {
+    tokio::time::timeout(STEP_TIMEOUT, fut)
+        .await
+        .map_err(|_| format!("{what}: no answer within {} s", STEP_TIMEOUT.as_secs()).into())
+}
+
+/// The diff as the action returns it to an agent: changes found before the
+/// action first (as the MCP server reports them), then the action's own.
+fn diff_text(acted: &Acted) -> String {
+    let opts = uidelta_render::DiffOptions::default();
+    let mut text = String::new();
+    for (app, d) in &acted.earlier {
+        text.push_str(&format!("# before this action, in {}:\n", app.name));
+        text.push_str(&uidelta_render::diff_text(d, &opts));
+    }
+    text.push_str(&uidelta_render::diff_text(&acted.diff, &opts));
+    if let Some((app, d)) = &acted.app_switch {
+        text.push_str(&format!("# app switch: {}\n", app.name));
+        text.push_str(&uidelta_render::diff_text(d, &opts));
+    }
+    text
+}
+
+fn tree_text(session: &Session<Cdp>, idx: usize) -> String {
+    let l = &session.scopes()[idx];
+    uidelta_render::tree_text(&l.view, &l.refs, &uidelta_render::TreeOptions::default())
+}
+
+/// The expectations of `step` that do not hold: `expect` entries `shows`
+/// rejects and `absent` entries `gone` rejects.
+fn unmet(
+    step: &Step,
+    shows: impl Fn(&Expect) -> bool,
+    gone: impl Fn(&Expect) -> bool,
+) -> Vec<String> {
+    let mut misses: Vec<String> = step
+        .expect
+        .iter()
+        .filter(|e| !shows(e))
+        .map(|e| e.written.clone())
+        .collect();
+    misses.extend(
+        step.absent
+            .iter()
+            .filter(|e| !gone(e))
+            .map(|e| format!("no {}", e.written)),
+    );
+    misses
+}
+
+/// Whether a diff text leaves added elements out: a churn or root-count
+/// line on the added side, or the budget cutting an added subtree.
+fn elides_added(text: &str) -> bool {
+    text.lines().any(|l| {
+        l.starts_with("+ ... ") || (l.starts_with("  ") && l.contains(" more nodes under ["))
+    })
+}
+
+/// How our text formats write an ARIA role: `button` is `push button`.
+fn our_role(aria: &str) -> String {
+    match Role::from_name(aria) {
+        Role::Unknown => aria.to_owned(),
+        role => role.to_string(),
+    }
+}
+
+/// `] push button "Open dialog"`: the start of an element line after its ref.
+fn element_key(e: &Expect) -> String {
+    match &e.name {
+        Some(name) => format!("] {} {}", our_role(&e.role), quoted(name)),
+        None => format!("] {}", our_role(&e.role)),
+    }
+}
+
+/// Whether a tree text shows the element or the text.
+fn tree_shows(tree: &str, e: &Expect) -> bool {
+    if e.is_text() {
+        return tree.contains(e.name.as_deref().unwrap_or_default());
+    }
+    let key = element_key(e);
+    tree.lines().any(|l| ends_word(l, &key))
+}
+
+/// Whether `line` contains `key` followed by the end, a space or a `(`.
+fn ends_word(line: &str, key: &str) -> bool {
+    line.match_indices(key).any(|(at, _)| {
+        matches!(
+            line[at + key.len()..].chars().next(),
+            None | Some(' ') | Some('(') | Some('=')
+        )
+    })
+}
+
+/// Whether a diff shows the element or the text as there after the step:
+/// added, or modified to it (a name that changed to it counts).
+fn diff_shows(diff: &str, e: &Expect) -> bool {
+    if e.is_text() {
+        return diff.contains(e.name.as_deref().unwrap_or_default());
+    }
+    let key = element_key(e);
+    let role = format!("] {}", our_role(&e.role));
+    diff.lines().filter(|l| !l.starts_with('-')).any(|l| {
+        ends_word(l, &key)
+            || e.name.as_ref().is_some_and(|name| {
+                l.contains(&role) && l.contains(&format!("-> {}", quoted(name)))
+            })
+    })
+}
+
+/// Whether a diff reports the element as gone: removed, or renamed away,
+/// or the whole document replaced by a new one.
+fn diff_drops(diff: &str, e: &Expect) -> bool {
+    if diff.lines().any(|l| l.starts_with("# new document:")) {
+        return true;
+    }
+    if e.is_text() {
+        return diff
+            .lines()
+            .any(|l| l.starts_with('-') && l.contains(e.name.as_deref().unwrap_or_default()));
+    }
+    let key = element_key(e);
+    let role = format!("] {}", our_role(&e.role));
+    diff.lines().any(|l| {
+        (l.starts_with('-') && ends_word(l, &key))
+            || e.name.as_ref().is_some_and(|name| {
+                l.starts_with('~')
+                    && l.contains(&role)
+                    && l.contains(&format!("{} ->", quoted(name)))
+            })
+    })
+}
+
+// ---------------------------------------------------------------------------
+// Playwright's side
+
+/// What aria.mjs reported for one step (step 0: opening the page).
+#[derive(Clone)]
+struct Theirs {
+    snapshot_size: Size,
+    lines: usize,
+    action_ms: f64,
+    wait_ms: f64,
+    snapshot_ms: f64,
+    /// Expectations the snapshot does not show (`no X`: X still shown).
+    misses: Vec<String>,
+}
+
+impl Theirs {
+    fn total_ms(&self) -> f64 {
+        self.action_ms + self.wait_ms + self.snapshot_ms
+    }
+}
+
+/// Node.js with playwright-core, checked before anything runs.
+struct Node {
+    program: PathBuf,
+    version: String,
+    playwright: String,
+    script: PathBuf,
+}
+
+const INSTALL: &str = "scripts/bench-browser.sh installs Node.js 20 (from the npm registry when \
+                       Debian's is older) and playwright-core, then runs this benchmark";
+
+fn find_node(explicit: Option<PathBuf>) -> Fallible<Node> {
+    let chosen = explicit.or_else(|| std::env::var_os("UIDELTA_NODE").map(PathBuf::from));
+    let (program, version, major) = match chosen {
+        Some(program) => {
+            let (version, major) = node_version(&program)?;
+            (program, version, major)
+        }
+        None => {
+            // `node` on PATH, else the one scripts/bench-browser.sh installs
+            // under target/node when Debian's is too old.
+            let on_path = PathBuf::from("node");
+            let installed = ["x64", "arm64"].map(|arch| {
+                repo_root().join(format!(
+                    "target/node/node_modules/node-linux-{arch}/bin/node"
+                ))
+            });
+            let mut found = node_version(&on_path).map(|(v, m)| (on_path.clone(), v, m));
+            for candidate in installed.iter().filter(|p| p.exists()) {
+                if found.as_ref().map_or(true, |f| f.2 < 20) {
+                    if let Ok((v, m)) = node_version(candidate) {
+                        found = Ok((candidate.clone(), v, m));
+                    }
+                }
+            }
+            found?
+        }
+    };
+    if major < 20 {
+        return Err(format!(
+            "playwright-core needs Node.js 20 or newer; `{}` is {version} (Debian 12 ships 18); \
+             {INSTALL}, or pass --node PATH",
+            program.display()
+        )
+        .into());
+    }
+    let root = repo_root();
+    let manifest = root.join("bench/playwright/node_modules/playwright-core/package.json");
+    let playwright = std::fs::read_to_string(&manifest)
+        .ok()
+        .and_then(|t| serde_json::from_str::<Value>(&t).ok())
+        .and_then(|v| v["version"].as_str().map(str::to_owned))
+        .ok_or_else(|| {
+            format!(
+                "playwright-core is not installed ({} is missing): run `npm ci` in \
+                 bench/playwright; {INSTALL}",
+                manifest.display()
+            )
+        })?;
+    Ok(Node {
+        program,
+        version,
+        playwright,
+        script: root.join("bench/playwright/aria.mjs"),
+    })
+}
+
+/// `v20.20.2` and 20, from `program --version`.
+fn node_version(program: &Path) -> Fallible<(String, u32)> {
+    let out = Command::new(program)
+        .arg("--version")
+        .output()
+        .map_err(|e| {
+            format!(
+                "cannot run Node.js (`{}`): {e}; {INSTALL}",
+                program.display()
+            )
+        })?;
+    let version = String::from_utf8_lossy(&out.stdout).trim().to_owned();
+    let major = version
+        .trim_start_matches('v')
+        .split('.')
+        .next()
+        .and_then(|m| m.parse().ok())
+        .ok_or_else(|| {
+            format!(
+                "`{} --version` said {version:?}, not a Node.js version; {INSTALL}",
+                program.display()
+            )
+        })?;
+    Ok((version, major))
+}
+
+/// Runs one scenario through aria.mjs; its stderr is passed on.
+fn run_theirs(
+    node: &Node,
+    scenarios: &Path,
+    base: &str,
+    scenario: &Scenario,
+    chromium: &Path,
+    show: bool,
+) -> Fallible<Vec<Theirs>> {
+    let what = format!("Playwright, {}", scenario.name);
+    let mut child = Command::new(&node.program)
+        .arg(&node.script)
+        .arg("--base")
+        .arg(base)
+        .arg("--scenarios")
+        .arg(scenarios)
+        .arg("--only")
+        .arg(&scenario.name)
+        .arg("--chromium")
+        .arg(chromium)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .map_err(|e| format!("{what}: starting {}: {e}", node.program.display()))?;
+    let out = read_all(&mut child, &what)?;
+    for line in out.stderr.lines() {
+        eprintln!("   {line}");
+    }
+    if !out.success {
+        return Err(format!(
+            "{what}: aria.mjs failed ({}): {}",
+            out.status,
+            out.stderr.lines().last().unwrap_or("no message")
+        )
+        .into());
+    }
+    let mut rows = Vec::new();
+    for line in out.stdout.lines().filter(|l| !l.trim().is_empty()) {
+        let v: Value = serde_json::from_str(line)
+            .map_err(|e| format!("{what}: a line of aria.mjs is not JSON ({e}): {line}"))?;
+        let number = |key: &str| {
+            v[key]
+                .as_f64()
+                .ok_or_else(|| format!("{what}: `{key}` missing in {line}"))
+        };
+        let strings = |key: &str| -> Vec<String> {
+            v[key]
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(Value::as_str)
+                        .map(str::to_owned)
+                        .collect()
+                })
+                .unwrap_or_default()
+        };
+        let step = v["step"].as_u64().unwrap_or(u64::MAX);
+        if step != rows.len() as u64 {
+            return Err(format!("{what}: expected step {}, got {line}", rows.len()).into());
+        }
+        let text = v["snapshot_text"]
+            .as_str()
+            .ok_or_else(|| format!("{what}: `snapshot_text` missing in step {step}"))?;
+        if show {
+            eprintln!("-- {what} step {step} snapshot:\n{text}");
+        }
+        let mut misses = strings("expect_missing");
+        misses.extend(
+            strings("absent_present")
+                .into_iter()
+                .map(|a| format!("no {a}")),
+        );
+        let row = Theirs {
+            snapshot_size: size(text),
+            lines: text.lines().count(),
+            action_ms: number("action_ms")?,
+            wait_ms: number("settle_ms")?,
+            snapshot_ms: number("snapshot_ms")?,
+            misses,
+        };
+        eprintln!(
+            "-- {what} step {step}: {} ms (action {} + wait {} + snapshot {}), snapshot {} tokens{}",
+            row.total_ms().round(),
+            row.action_ms.round(),
+            row.wait_ms.round(),
+            row.snapshot_ms.round(),
+            row.snapshot_size.tokens,
+            if row.misses.is_empty() {
+                String::new()
+            } else {
+                format!("; misses {}", row.misses.join(", "))
+            }
+        );
+        rows.push(row);
+    }
+    if rows.len() != scenario.steps.len() + 1 {
+        return Err(format!(
+            "{what}: aria.mjs reported {} steps, the scenario has {} (plus opening the page)",
+            rows.len(),
+            scenario.steps.len()
+        )
+        .into());
+    }
+    Ok(rows)
+}
+
+struct Output {
+    success: bool,
+    status: String,
+    stdout: String,
+    stderr: String,
+}
+
+/// Waits (bounded) for a child with piped stdout and stderr, reading both.
+fn read_all(child: &mut Child, what: &str) -> Fallible<Output> {
+    fn drain(mut pipe: impl Read + Send + 'static) -> std::thread::JoinHandle<String> {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            String::from_utf8_lossy(&bytes).into_owned()
+        })
+    }
+    let stdout = child.stdout.take().map(drain);
+    let stderr = child.stderr.take().map(drain);
+    let started = Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > PLAYWRIGHT_TIMEOUT => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!(
+                    "{what}: aria.mjs did not finish within {} s; stopped it",
+                    PLAYWRIGHT_TIMEOUT.as_secs()
+                )
+                .into());
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+            Err(e) => return Err(format!("{what}: waiting for aria.mjs: {e}").into()),
+        }
+    };
+    let join = |h: Option<std::thread::JoinHandle<String>>| {
+        h.map(|h| h.join().unwrap_or_default()).unwrap_or_default()
+    };
+    Ok(Output {
+        success: status.success(),
+        status: status.to_string(),
+        stdout: join(stdout),
+        stderr: join(stderr),
+    })
+}
+
+// ---------------------------------------------------------------------------
+// The run
+
+struct Options {
+    runs: usize,
+    only: Option<Vec<String>>,
+    scenarios: PathBuf,
+    node: Option<PathBuf>,
+    chromium: PathBuf,
+    show: bool,
+}
+
+fn options() -> Fallible<Option<Options>> {
+    let mut o = Options {
+        runs: 3,
+        only: None,
+        scenarios: repo_root().join("bench/browser-scenarios.json"),
+        node: None,
+        chromium: PathBuf::from(CHROMIUM),
+        show: false,
+    };
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        let mut value = || {
+            args.next()
+                .ok_or_else(|| format!("{arg} needs a value\n{USAGE}"))
+        };
+        match arg.as_str() {
+            "--runs" => {
+                let v = value()?;
+                o.runs = v
+                    .parse()
+                    .ok()
+                    .filter(|n| *n >= 1)
+                    .ok_or_else(|| format!("--runs needs a whole number >= 1, not {v}"))?;
+            }
+            "--only" => {
+                o.only = Some(value()?.split(',').map(str::to_owned).collect());
+            }
+            "--scenarios" => o.scenarios = PathBuf::from(value()?),
+            "--node" => o.node = Some(PathBuf::from(value()?)),
+            "--chromium" => o.chromium = PathBuf::from(value()?),
+            "--show" => o.show = true,
+            "-h" | "--help" => {
+                println!("{USAGE}");
+                return Ok(None);
+            }
+            other => return Err(format!("unknown argument `{other}`\n{USAGE}").into()),
+        }
+    }
+    Ok(Some(o))
+}
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("browser benchmark failed: {error}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// Both sides' results of one scenario run.
+struct RunResult {
+    ours: Vec<Ours>,
+    theirs: Vec<Theirs>,
+    ours_first: bool,
+}
+
+fn run() -> Fallible<()> {
+    let Some(opts) = options()? else {
+        return Ok(());
+    };
+    if !opts.chromium.exists() {
+        return Err(format!(
+            "{} does not exist: install Chromium with `{INSTALL_HINT}`",
+            opts.chromium.display()
+        )
+        .into());
+    }
+    let node = find_node(opts.node.clone())?;
+    let text = std::fs::read_to_string(&opts.scenarios)
+        .map_err(|e| format!("reading {}: {e}", opts.scenarios.display()))?;
+    let mut scenarios = parse_scenarios(&text, &opts.scenarios)?;
+    if let Some(only) = &opts.only {
+        if let Some(unknown) = only
+            .iter()
+            .find(|n| !scenarios.iter().any(|s| &s.name == *n))
+        {
+            return Err(format!("no scenario named `{unknown}`").into());
+        }
+        scenarios.retain(|s| only.contains(&s.name));
+    }
+    let server = Server::start(&fixtures_dir())?;
+    let base = server.url("");
+    let machine_start = live::machine();
+    // Building the tokenizer takes a moment: not inside any timing.
+    let _ = uidelta_render::count_tokens("warm up");
+    let rt = live::runtime()?;
+
+    // One unrecorded run of the first scenario on each side, so that neither
+    // pays for a cold disk cache.
+    let Some(first) = scenarios.first() else {
+        return Err("no scenarios to run".into());
+    };
+    eprintln!("== warm-up (not recorded): {}", first.name);
+    rt.block_on(run_ours(first, &server, &opts.chromium, false))?;
+    run_theirs(&node, &opts.scenarios, &base, first, &opts.chromium, false)?;
+
+    // results[scenario][run]
+    let mut results: Vec<Vec<RunResult>> = scenarios.iter().map(|_| Vec::new()).collect();
+    let mut turn = 0usize;
+    for run in 1..=opts.runs {
+        for (i, scenario) in scenarios.iter().enumerate() {
+            let ours_first = turn % 2 == 0;
+            turn += 1;
+            eprintln!(
+                "== run {run}, {}: {} first",
+                scenario.name,
+                if ours_first { "uidelta" } else { "Playwright" }
+            );
+            let mut ours = None;
+            let mut theirs = None;
+            for side in 0..2 {
+                if (side == 0) == ours_first {
+                    ours = Some(rt.block_on(run_ours(
+                        scenario,
+                        &server,
+                        &opts.chromium,
+                        opts.show,
+                    ))?);
+                } else {
+                    theirs = Some(run_theirs(
+                        &node,
+                        &opts.scenarios,
+                        &base,
+                        scenario,
+                        &opts.chromium,
+                        opts.show,
+                    )?);
+                }
+            }
+            let (Some(ours), Some(theirs)) = (ours, theirs) else {
+                return Err("internal: a side did not run".into());
+            };
+            results[i].push(RunResult {
+                ours,
+                theirs,
+                ours_first,
+            });
+        }
+    }
+    drop(rt);
+    drop(server);
+    let versions = Versions {
+        chromium: chromium_version(&opts.chromium),
+        node: node.version.clone(),
+        playwright: node.playwright.clone(),
+    };
+    print_report(
+        &scenarios,
+        &results,
+        opts.runs,
+        &versions,
+        &machine_start,
+        &live::machine(),
+    );
+    Ok(())
+}
+
+struct Versions {
+    chromium: String,
+    node: String,
+    playwright: String,
+}
+
+fn chromium_version(chromium: &Path) -> String {
+    Command::new(chromium)
+        .arg("--version")
+        .output()
+        .ok()
+        .map(|o| String::from_utf8_lossy(&o.stdout).trim().to_owned())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "unknown version".into())
+}
+
+// ---------------------------------------------------------------------------
+// The report
+
+fn median(values: impl IntoIterator<Item = f64>) -> f64 {
+    let v: Vec<f64> = values.into_iter().collect();
+    percentile(&v, 50.0)
+}
+
+/// Median of a count over runs, and whether it varied.
+fn median_count(values: &[usize]) -> (usize, Option<(usize, usize)>) {
+    let m = median(values.iter().map(|&v| v as f64)) as usize;
+    let (lo, hi) = (
+        values.iter().copied().min().unwrap_or(0),
+        values.iter().copied().max().unwrap_or(0),
+    );
+    (m, (lo != hi).then_some((lo, hi)))
+}
+
+fn count_cell((m, range): (usize, Option<(usize, usize)>)) -> String {
+    match range {
+        Some((lo, hi)) => format!("{m} ({lo}-{hi})"),
+        None => m.to_string(),
+    }
+}
+
+fn pct(part: f64, whole: f64) -> String {
+    if whole == 0.0 {
+        "-".into()
+    } else {
+        format!("{:.1}%", 100.0 * part / whole)
+    }
+}
+
+fn times(a: f64, b: f64) -> String {
+    if b == 0.0 {
+        "-".into()
+    } else {
+        format!("{:.2}×", a / b)
+    }
+}
+
+/// `yes`, or what was missed and in how many runs.
+fn misses_cell(per_run: &[&Vec<String>]) -> String {
+    let mut counted: BTreeMap<&str, usize> = BTreeMap::new();
+    for misses in per_run {
+        for m in misses.iter() {
+            *counted.entry(m.as_str()).or_default() += 1;
+        }
+    }
+    if counted.is_empty() {
+        return "yes".into();
+    }
+    let runs = per_run.len();
+    counted
+        .iter()
+        .map(|(m, n)| {
+            if runs == 1 {
+                format!("**misses** {m}")
+            } else {
+                format!("**misses** {m} ({n}/{runs})")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Per scenario and step, medians over the runs.
+struct StepSummary {
+    diff_tokens: (usize, Option<(usize, usize)>),
+    diff_bytes: usize,
+    tree_tokens: (usize, Option<(usize, usize)>),
+    tree_bytes: usize,
+    pw_tokens: (usize, Option<(usize, usize)>),
+    pw_bytes: usize,
+    pw_lines: usize,
+    nodes: usize,
+    act_ms: f64,
+    settle_ms: Option<f64>,
+    capped: usize,
+    pw_ms: f64,
+    pw_action_ms: f64,
+    pw_wait_ms: f64,
+    pw_snapshot_ms: f64,
+    counts: String,
+    /// Runs in which the target was missing before this step, and the
+    /// medians over all runs (0 where there was none) of the
+    /// `wait_for_change` tokens and time.
+    catch_ups: usize,
+    catch_up_tokens: usize,
+    catch_up_bytes: usize,
+    catch_up_ms: f64,
+    diff_cell: String,
+    tree_cell: String,
+    pw_cell: String,
+    diff_misses: usize,
+    tree_misses: usize,
+    pw_misses: usize,
+    /// Runs whose diff left added elements out.
+    elided: usize,
+}
+
+fn summarize(runs: &[RunResult], step: usize) -> StepSummary {
+    let ours: Vec<&Ours> = runs.iter().map(|r| &r.ours[step]).collect();
+    let theirs: Vec<&Theirs> = runs.iter().map(|r| &r.theirs[step]).collect();
+    let counts_of =
+        |f: &dyn Fn(&Ours) -> usize| -> Vec<usize> { ours.iter().map(|o| f(o)).collect() };
+    let settles: Vec<f64> = ours.iter().filter_map(|o| o.settle_ms).collect();
+    let catch_ups: Vec<(Size, f64)> = ours
+        .iter()
+        .map(|o| o.catch_up.unwrap_or_default())
+        .collect();
+    let mut kinds: Vec<&str> = ours.iter().map(|o| o.counts.as_str()).collect();
+    kinds.dedup();
+    let pw_tokens: Vec<usize> = theirs.iter().map(|t| t.snapshot_size.tokens).collect();
+    StepSummary {
+        diff_tokens: median_count(&counts_of(&|o| o.diff_size.tokens)),
+        diff_bytes: median_count(&counts_of(&|o| o.diff_size.bytes)).0,
+        tree_tokens: median_count(&counts_of(&|o| o.tree_size.tokens)),
+        tree_bytes: median_count(&counts_of(&|o| o.tree_size.bytes)).0,
+        pw_tokens: median_count(&pw_tokens),
+        pw_bytes: median_count(
+            &theirs
+                .iter()
+                .map(|t| t.snapshot_size.bytes)
+                .collect::<Vec<_>>(),
+        )
+        .0,
+        pw_lines: median_count(&theirs.iter().map(|t| t.lines).collect::<Vec<_>>()).0,
+        nodes: median_count(&counts_of(&|o| o.nodes)).0,
+        act_ms: median(ours.iter().map(|o| o.act_ms)),
+        settle_ms: (!settles.is_empty()).then(|| median(settles.iter().copied())),
+        capped: ours.iter().filter(|o| o.capped).count(),
+        pw_ms: median(theirs.iter().map(|t| t.total_ms())),
+        pw_action_ms: median(theirs.iter().map(|t| t.action_ms)),
+        pw_wait_ms: median(theirs.iter().map(|t| t.wait_ms)),
+        pw_snapshot_ms: median(theirs.iter().map(|t| t.snapshot_ms)),
+        counts: kinds.join(" / "),
+        catch_ups: ours.iter().filter(|o| o.catch_up.is_some()).count(),
+        catch_up_tokens: median_count(&catch_ups.iter().map(|c| c.0.tokens).collect::<Vec<_>>()).0,
+        catch_up_bytes: median_count(&catch_ups.iter().map(|c| c.0.bytes).collect::<Vec<_>>()).0,
+        catch_up_ms: median(catch_ups.iter().map(|c| c.1)),
+        diff_cell: {
+            let now = misses_cell(&ours.iter().map(|o| &o.diff_misses).collect::<Vec<_>>());
+            if ours.iter().all(|o| o.late_misses == o.diff_misses) {
+                now
+            } else {
+                let late = misses_cell(&ours.iter().map(|o| &o.late_misses).collect::<Vec<_>>());
+                format!("{now}; with the wait_for_change before the next step: {late}")
+            }
+        },
+        tree_cell: misses_cell(&ours.iter().map(|o| &o.tree_misses).collect::<Vec<_>>()),
+        pw_cell: misses_cell(&theirs.iter().map(|t| &t.misses).collect::<Vec<_>>()),
+        diff_misses: ours.iter().map(|o| o.diff_misses.len()).sum(),
+        tree_misses: ours.iter().map(|o| o.tree_misses.len()).sum(),
+        pw_misses: theirs.iter().map(|t| t.misses.len()).sum(),
+        elided: ours.iter().filter(|o| o.elides).count(),
+    }
+}
+
+fn print_report(
+    scenarios: &[Scenario],
+    results: &[Vec<RunResult>],
+    runs: usize,
+    versions: &Versions,
+    machine_start: &str,
+    machine_end: &str,
+) {
+    let summaries: Vec<Vec<StepSummary>> = scenarios
+        .iter()
+        .zip(results)
+        .map(|(s, r)| (0..=s.steps.len()).map(|n| summarize(r, n)).collect())
+        .collect();
+    let steps: usize = scenarios.iter().map(|s| s.steps.len()).sum();
+    let expectations: usize = scenarios
+        .iter()
+        .flat_map(|s| &s.steps)
+        .map(|st| st.expect.len() + st.absent.len())
+        .sum();
+
+    // Loops, from the per-step medians.
+    let mut first = (0usize, 0usize);
+    let (mut diffs, mut trees, mut pw_open, mut pw_steps) = (
+        (0usize, 0usize),
+        (0usize, 0usize),
+        (0usize, 0usize),
+        (0usize, 0usize),
+    );
+    let (mut open_ms, mut pw_open_ms, mut act_ms, mut pw_ms) = (0.0, 0.0, 0.0, 0.0);
+    let (mut settle_ms, mut pw_action_ms, mut pw_wait_ms, mut pw_snapshot_ms) =
+        (0.0, 0.0, 0.0, 0.0);
+    let (mut diff_misses, mut tree_misses, mut pw_misses) = (0, 0, 0);
+    let mut catch_up_ms = 0.0;
+    // The full trees an agent would read after the diffs that leave added
+    // elements out (steps where most runs elided).
+    let (mut reread, mut rereads) = ((0usize, 0usize), 0usize);
+    for s in &summaries {
+        first.0 += s[0].tree_tokens.0;
+        first.1 += s[0].tree_bytes;
+        pw_open.0 += s[0].pw_tokens.0;
+        pw_open.1 += s[0].pw_bytes;
+        open_ms += s[0].act_ms;
+        pw_open_ms += s[0].pw_ms;
+        for st in &s[1..] {
+            // A wait an agent needed before a step is part of its loop.
+            diffs.0 += st.diff_tokens.0 + st.catch_up_tokens;
+            diffs.1 += st.diff_bytes + st.catch_up_bytes;
+            act_ms += st.catch_up_ms;
+            catch_up_ms += st.catch_up_ms;
+            if st.elided * 2 > runs {
+                reread.0 += st.tree_tokens.0;
+                reread.1 += st.tree_bytes;
+                rereads += 1;
+            }
+            trees.0 += st.tree_tokens.0;
+            trees.1 += st.tree_bytes;
+            pw_steps.0 += st.pw_tokens.0;
+            pw_steps.1 += st.pw_bytes;
+            act_ms += st.act_ms;
+            settle_ms += st.settle_ms.unwrap_or(0.0);
+            pw_ms += st.pw_ms;
+            pw_action_ms += st.pw_action_ms;
+            pw_wait_ms += st.pw_wait_ms;
+            pw_snapshot_ms += st.pw_snapshot_ms;
+            diff_misses += st.diff_misses;
+            tree_misses += st.tree_misses;
+            pw_misses += st.pw_misses;
+        }
+    }
+    let delta = (first.0 + diffs.0, first.1 + diffs.1);
+    let full = (first.0 + trees.0, first.1 + trees.1);
+    let pw = (pw_open.0 + pw_steps.0, pw_open.1 + pw_steps.1);
+    let f = |n: usize| n as f64;
+
+    println!("## Browser");
+    println!();
+    println!(
+        "{} scenarios, {steps} steps plus opening each page, {runs} run{} of each on both sides; \
+         o200k tokens; per step the median over the runs (a range in brackets when the runs \
+         differed), totals the sums of those medians.",
+        scenarios.len(),
+        if runs == 1 { "" } else { "s" }
+    );
+    println!();
+    println!("| loop | tokens | bytes | ÷ Playwright (tokens) | ÷ Playwright (bytes) |");
+    println!("|---|---:|---:|---:|---:|");
+    println!(
+        "| **uidelta delta loop**: first full tree of each page + the diff of every step (+ wait_for_change diffs where a target was not there yet) | **{}** | {} | **{}** | {} |",
+        delta.0, delta.1, pct(f(delta.0), f(pw.0)), pct(f(delta.1), f(pw.1))
+    );
+    println!(
+        "| uidelta full loop: first full tree + the full tree after every step | {} | {} | {} | {} |",
+        full.0, full.1, pct(f(full.0), f(pw.0)), pct(f(full.1), f(pw.1))
+    );
+    println!(
+        "| **Playwright loop**: aria snapshot after opening each page and after every step (what Playwright MCP returns) | **{}** | {} | 100% | 100% |",
+        pw.0, pw.1
+    );
+    println!(
+        "| uidelta delta loop, plus the full tree after each of the {rereads} diffs that leave added elements out | {} | {} | {} | {} |",
+        delta.0 + reread.0,
+        delta.1 + reread.1,
+        pct(f(delta.0 + reread.0), f(pw.0)),
+        pct(f(delta.1 + reread.1), f(pw.1))
+    );
+    println!(
+        "| steps only: uidelta's diffs vs Playwright's snapshots after the steps | {} vs {} | {} vs {} | {} | {} |",
+        diffs.0, pw_steps.0, diffs.1, pw_steps.1, pct(f(diffs.0), f(pw_steps.0)), pct(f(diffs.1), f(pw_steps.1))
+    );
+    println!(
+        "| opening only: uidelta's first full trees vs Playwright's first snapshots | {} vs {} | {} vs {} | {} | {} |",
+        first.0, pw_open.0, first.1, pw_open.1, pct(f(first.0), f(pw_open.0)), pct(f(first.1), f(pw_open.1))
+    );
+    println!();
+    println!("Time, sums of the per-step medians:");
+    println!();
+    println!("| | uidelta | Playwright | Playwright ÷ uidelta |");
+    println!("|---|---:|---:|---:|");
+    println!(
+        "| the {steps} steps (uidelta: the whole act, i.e. action + settle + capture + diff; Playwright: action + wait + snapshot) | {:.0} ms | {:.0} ms | {} |",
+        act_ms, pw_ms, times(pw_ms, act_ms)
+    );
+    println!(
+        "| of which settling / waiting (uidelta: settle_ms of the acts, plus {:.0} ms of wait_for_change for targets not there yet) | {:.0} ms | {:.0} ms | |",
+        catch_up_ms, settle_ms + catch_up_ms, pw_wait_ms
+    );
+    println!(
+        "| of which Playwright's action / snapshot | | {:.0} ms / {:.0} ms | |",
+        pw_action_ms, pw_snapshot_ms
+    );
+    println!(
+        "| opening the {} pages (uidelta: new tab until loaded + first capture; Playwright: goto until load + snapshot) | {:.0} ms | {:.0} ms | {} |",
+        scenarios.len(), open_ms, pw_open_ms, times(pw_open_ms, open_ms)
+    );
+    println!();
+    let total = expectations * runs;
+    println!(
+        "Expectations of the steps (`expect` and `absent` of the scenario file; {expectations} per run, \
+         {total} over the runs) not met: uidelta's diff {diff_misses}, uidelta's tree after the step \
+         {tree_misses}, Playwright's snapshot {pw_misses}."
+    );
+    println!();
+    println!("Per scenario (tokens):");
+    println!();
+    println!("| scenario | steps | first tree (nodes) | Playwright first snapshot | uidelta delta loop | uidelta full loop | Playwright loop | delta ÷ Playwright | uidelta act ms | Playwright ms |");
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+    for (s, sum) in scenarios.iter().zip(&summaries) {
+        let d: usize = sum[0].tree_tokens.0
+            + sum[1..]
+                .iter()
+                .map(|x| x.diff_tokens.0 + x.catch_up_tokens)
+                .sum::<usize>();
+        let fl: usize = sum.iter().map(|x| x.tree_tokens.0).sum();
+        let p: usize = sum.iter().map(|x| x.pw_tokens.0).sum();
+        let a: f64 = sum[1..].iter().map(|x| x.act_ms + x.catch_up_ms).sum();
+        let pm: f64 = sum[1..].iter().map(|x| x.pw_ms).sum();
+        println!(
+            "| {} | {} | {} ({}) | {} | {d} | {fl} | {p} | {} | {:.0} | {:.0} |",
+            s.name,
+            s.steps.len(),
+            sum[0].tree_tokens.0,
+            sum[0].nodes,
+            sum[0].pw_tokens.0,
+            pct(f(d), f(p)),
+            a,
+            pm
+        );
+    }
+    println!();
+    println!("Per step (step 0 opens the page: uidelta's first full tree against Playwright's first snapshot):");
+    println!();
+    println!("| scenario | # | step | uidelta diff | diff tokens | tree tokens | Playwright tokens | uidelta act ms (settle) | Playwright ms (action + wait + snapshot) | uidelta diff shows it | uidelta tree shows it | Playwright snapshot shows it |");
+    println!("|---|---:|---|---|---:|---:|---:|---:|---:|---|---|---|");
+    for (s, sum) in scenarios.iter().zip(&summaries) {
+        for (n, st) in sum.iter().enumerate() {
+            let what = if n == 0 {
+                format!("open {}", s.page)
+            } else {
+                s.steps[n - 1].text.clone()
+            };
+            let has_expectations =
+                n > 0 && (!s.steps[n - 1].expect.is_empty() || !s.steps[n - 1].absent.is_empty());
+            let shown = |c: &str| {
+                if has_expectations {
+                    c.to_owned()
+                } else {
+                    "".into()
+                }
+            };
+            let kind = if n == 0 {
+                "(first tree)".into()
+            } else if st.elided > 0 {
+                format!("{}, leaves added elements out", st.counts)
+            } else {
+                st.counts.clone()
+            };
+            let diff_tokens = if n == 0 {
+                String::new()
+            } else if st.catch_ups > 0 {
+                format!(
+                    "{} + {} (wait_for_change first, {}/{runs} runs)",
+                    count_cell(st.diff_tokens),
+                    st.catch_up_tokens,
+                    st.catch_ups
+                )
+            } else {
+                count_cell(st.diff_tokens)
+            };
+            let our_ms = match st.settle_ms {
+                Some(settle) => format!(
+                    "{}{:.0} ({:.0}{})",
+                    if st.catch_ups > 0 {
+                        format!("{:.0} wait + ", st.catch_up_ms)
+                    } else {
+                        String::new()
+                    },
+                    st.act_ms,
+                    settle,
+                    if st.capped > 0 {
+                        format!(", cap hit {}×", st.capped)
+                    } else {
+                        String::new()
+                    }
+                ),
+                None => format!("{:.0}", st.act_ms),
+            };
+            let their_ms = format!(
+                "{:.0} ({:.0} + {:.0} + {:.0})",
+                st.pw_ms, st.pw_action_ms, st.pw_wait_ms, st.pw_snapshot_ms
+            );
+            println!(
+                "| {} | {n} | {} | {kind} | {diff_tokens} | {} | {} | {our_ms} | {their_ms} | {} | {} | {} |",
+                s.name,
+                cell(&what),
+                count_cell(st.tree_tokens),
+                count_cell(st.pw_tokens),
+                shown(&st.diff_cell),
+                shown(&st.tree_cell),
+                shown(&st.pw_cell),
+            );
+        }
+    }
+    println!();
+    println!(
+        "Playwright's snapshots after the steps have {} lines in all; uidelta's trees {} nodes \
+         after opening.",
+        summaries
+            .iter()
+            .flat_map(|s| s[1..].iter())
+            .map(|x| x.pw_lines)
+            .sum::<usize>(),
+        summaries.iter().map(|s| s[0].nodes).sum::<usize>()
+    );
+    let orders: Vec<String> = scenarios
+        .iter()
+        .zip(results)
+        .map(|(s, r)| {
+            let ours_first = r.iter().filter(|x| x.ours_first).count();
+            format!("{} {}/{}", s.name, ours_first, r.len())
+        })
+        .collect();
+    println!();
+    println!("uidelta ran first in: {}.", orders.join(", "));
+    println!();
+    println!(
+        "machine: {machine_start} at the start, {machine_end} at the end; {}, Node.js {}, \
+         playwright-core {}",
+        versions.chromium, versions.node, versions.playwright
+    );
+}
