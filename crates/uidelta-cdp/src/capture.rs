@@ -3,10 +3,24 @@
 //! One capture is a handful of calls whatever the page's size:
 //! `Page.getFrameTree`, `Accessibility.getFullAXTree` once per frame, and
 //! `DOMSnapshot.captureSnapshot` once for the bounds of every element of
-//! every frame (asking for each node's box model would be one call per node).
+//! every frame. Measured on a page of 1,170 accessibility nodes (a loaded
+//! two-core machine): the accessibility tree takes 110 ms, the DOM snapshot
+//! 30 ms, building the tree 3 ms; asking for each node's box model instead
+//! would be 800 more round trips.
+//!
+//! The tree is Chromium's, cleaned: ignored nodes are left out and their
+//! children lifted to the nearest kept ancestor; per-line text boxes, list
+//! markers, the inner editor of text fields and text that only repeats its
+//! parent's name are dropped. Elements are identified by their DOM backend
+//! node id (`n123`), text leaves by their parent element and position
+//! (`n120:t0`, so that replacing a text node reads as a changed text), and
+//! each document by its loader (`doc:<loader id>`, new with every document
+//! loaded). Nodes with a laid-out box are `showing` and `visible`, as are
+//! containers of such nodes.
+//!
 //! Same-process iframes are grafted under their `<iframe>` element;
 //! out-of-process ones (cross-site frames under site isolation) live in
-//! other targets and are left out.
+//! other targets and stay empty.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};

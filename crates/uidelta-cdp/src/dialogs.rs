@@ -47,7 +47,5 @@ pub(crate) async fn close_as_they_open(session: &Session) {
             }
         }
     });
-    if let Ok(mut tasks) = session.shared.tasks.lock() {
-        tasks.push(task);
-    }
+    session.shared.keep(task);
 }

@@ -180,9 +180,12 @@ impl Inflight {
         }
     }
 
-    /// Forgets the timers of every document (the tab loaded a new one).
-    pub fn forget_timers(&mut self) {
+    /// Forgets what the previous document had in flight: its requests are
+    /// cancelled, often without a word, and its timers are gone. The new
+    /// document's load is tracked as a loading frame.
+    pub fn new_document(&mut self) {
         self.timers.clear();
+        self.requests.clear();
     }
 
     /// Whether a short timer started by an input runs, as last reported
@@ -442,7 +445,7 @@ fn translate(raw: Raw, inflight: &mut Inflight) -> Vec<(String, Option<String>)>
         }
         Raw::Navigated(loader, main) => {
             if main {
-                inflight.forget_timers();
+                inflight.new_document();
             }
             vec![(
                 "page:navigated".to_owned(),
@@ -501,15 +504,18 @@ mod tests {
         f.timers_running(7, 0, t0);
         assert!(f.timers_pending(t0));
         assert!(!f.timers_pending(t0 + LONG_REQUEST));
-        f.forget_timers();
+        f.new_document();
         assert!(!f.timers_pending(t0));
         let nav = translate(Raw::Changes(r#"{"k": [], "t": 1}"#.into(), 3), &mut f);
         assert!(nav.is_empty());
         assert!(f.timers_pending(Instant::now()));
         translate(Raw::Navigated("L2".into(), false), &mut f);
         assert!(f.timers_pending(Instant::now()));
+        translate(Raw::Request("9".into(), false), &mut f);
         translate(Raw::Navigated("L3".into(), true), &mut f);
         assert!(!f.timers_pending(Instant::now()));
+        // The old document's request, cancelled silently, holds nothing.
+        assert!(!f.pending(Instant::now()));
     }
 
     #[test]

@@ -27,7 +27,8 @@ pub struct LaunchOptions {
     pub executable: PathBuf,
     /// Run without a window (`--headless=new`); no display is needed.
     pub headless: bool,
-    /// Window (and so viewport) size in CSS pixels: width, height.
+    /// Window size in CSS pixels: width, height. The viewport is the window
+    /// less the bars a browser window has, also when headless.
     pub window: (u32, u32),
     /// More command line switches, after the ones set here.
     pub args: Vec<String>,

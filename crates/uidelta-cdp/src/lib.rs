@@ -5,8 +5,12 @@
 //! `--remote-debugging-port`. Each tab is an application with one window,
 //! its document. Captures read the accessibility tree Chromium computes for
 //! screen readers, with every element identified by its DOM backend node id,
-//! so that actions find the element directly. Every DevTools call has a
-//! timeout; a closed tab or an exited browser is [`ErrorKind::Gone`].
+//! so that actions find the element directly. The event stream reports DOM
+//! changes, requests and navigations, and beats while a request, a load or
+//! a short timer started by an input is still running, so that settling
+//! waits for them. JavaScript dialogs are dismissed as they open, since they
+//! would block the page. Every DevTools call has a timeout; a closed tab or
+//! an exited browser is [`ErrorKind::Gone`].
 //!
 //! [`ErrorKind::Gone`]: uidelta_backend::ErrorKind::Gone
 

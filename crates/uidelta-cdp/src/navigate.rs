@@ -64,13 +64,7 @@ pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
     })?;
     let (main_id, old_loader) = (main.id.clone(), main.loader_id.clone());
     let (method, started) = match to {
-        Navigate::To(url) => {
-            let url = normalize_url(url);
-            // Page.navigate answers only once the page has loaded; commit
-            // comes first and is what is waited for below.
-            let call = session.call_within("Page.navigate", json!({"url": url}), COMMIT_TIMEOUT);
-            ("Page.navigate", Some(Box::pin(call)))
-        }
+        Navigate::To(url) => start_navigation(session, &normalize_url(url)).await?,
         Navigate::Back | Navigate::Forward => {
             let history = session.call("Page.getNavigationHistory", json!({})).await?;
             let step = if *to == Navigate::Back { -1 } else { 1 };
@@ -116,7 +110,7 @@ pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
                         return Ok(());
                     }
                 }
-                answer = async { match started.as_mut() { Some(f) => f.await, None => std::future::pending().await } } => {
+                answer = async { match started.as_mut() { Some(f) => f.await.unwrap_or_else(|_| Ok(Value::Null)), None => std::future::pending().await } } => {
                     let answer = answer?;
                     if let Some(error) = answer["errorText"].as_str().filter(|e| !e.is_empty()) {
                         return Err(Error::Page {
@@ -137,6 +131,45 @@ pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
     Ok(Done {
         method: method.to_owned(),
     })
+}
+
+/// The answer of a `Page.navigate` running in the background.
+type Pending = tokio::sync::oneshot::Receiver<Result<Value>>;
+
+/// Starts loading `url`. `Page.navigate` answers only once the page has
+/// loaded, and the connection keeps a tab's `Page.navigate` calls in line:
+/// while the previous one still waits for its page to load (an image that
+/// never comes), a new one would wait too. So the call runs in the
+/// background, and while one is under way, web URLs are loaded by the page
+/// itself (`location.assign`), as a link would.
+async fn start_navigation(session: &Session, url: &str) -> Result<(&'static str, Option<Pending>)> {
+    let tab = session.page.target_id().inner().clone();
+    let web = url.starts_with("http://") || url.starts_with("https://") || url == "about:blank";
+    if web && session.shared.navigating(&tab) {
+        let assign = format!("location.assign({})", Value::String(url.to_owned()));
+        let answer = session
+            .call(
+                "Runtime.evaluate",
+                json!({"expression": assign, "userGesture": true}),
+            )
+            .await?;
+        if answer.get("exceptionDetails").is_none() {
+            return Ok(("location.assign (the previous page is still loading)", None));
+        }
+    }
+    let flag = session.shared.start_navigating(&tab);
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let call = session.clone();
+    let params = json!({"url": url});
+    let task = tokio::spawn(async move {
+        let answer = call
+            .call_within("Page.navigate", params, COMMIT_TIMEOUT)
+            .await;
+        flag.store(false, std::sync::atomic::Ordering::SeqCst);
+        let _ = tx.send(answer);
+    });
+    session.shared.keep(task);
+    Ok(("Page.navigate", Some(rx)))
 }
 
 /// The id of the history entry `step` away from the current one.

@@ -57,6 +57,8 @@ pub(crate) struct Shared {
     pub dialogs_watched: Mutex<std::collections::HashSet<String>>,
     /// Tasks started for single tabs, stopped with the connection.
     pub tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
+    /// Per tab: set while a `Page.navigate` waits for its page to load.
+    pub navigations: Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>,
 }
 
 impl Shared {
@@ -75,6 +77,33 @@ impl Shared {
     /// The tab activated last, if any.
     pub fn active(&self) -> Option<String> {
         self.active.lock().ok().and_then(|a| a.clone())
+    }
+
+    /// Whether a `Page.navigate` on tab `id` still waits for its page.
+    pub fn navigating(&self, id: &str) -> bool {
+        self.navigations
+            .lock()
+            .ok()
+            .and_then(|n| n.get(id).map(|f| f.load(Ordering::SeqCst)))
+            .unwrap_or(false)
+    }
+
+    /// Marks a `Page.navigate` on tab `id` as under way; clear the flag
+    /// returned when it has answered.
+    pub fn start_navigating(&self, id: &str) -> Arc<AtomicBool> {
+        let flag = Arc::new(AtomicBool::new(true));
+        if let Ok(mut n) = self.navigations.lock() {
+            n.insert(id.to_owned(), Arc::clone(&flag));
+        }
+        flag
+    }
+
+    /// Keeps a task to stop with the connection; forgets finished ones.
+    pub fn keep(&self, task: tokio::task::JoinHandle<()>) {
+        if let Ok(mut tasks) = self.tasks.lock() {
+            tasks.retain(|t| !t.is_finished());
+            tasks.push(task);
+        }
     }
 
     /// Records `id` as the active tab.

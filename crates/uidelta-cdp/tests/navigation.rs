@@ -147,3 +147,47 @@ async fn scripts_return_json_and_exceptions_are_errors() {
     let snap = capture(&cdp, &app).await;
     find(&snap, Role::Static, "From script");
 }
+
+#[tokio::test]
+async fn a_navigation_does_not_wait_for_the_previous_page_to_finish_loading() {
+    let server = common::pages();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("widgets.html")).await;
+    let mut events = cdp.events(&app).await.expect("events");
+    cdp.navigate(&app, &Navigate::To(server.url("hanging.html")))
+        .await
+        .expect("navigate to the hanging page");
+    let done = cdp
+        .navigate(&app, &Navigate::To(server.url("widgets.html?again")))
+        .await
+        .expect("navigate away while it loads");
+    assert_eq!(
+        done.method,
+        "location.assign (the previous page is still loading)"
+    );
+    let snap = until(&cdp, &app, "the widgets again", |s| {
+        has(s, Role::Heading, "Widgets")
+    })
+    .await;
+    assert!(root_url(&snap).ends_with("widgets.html?again"));
+    // The hanging page never loaded: its picture answers after 10 s, and
+    // the tab had moved on by then.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let mut kinds = Vec::new();
+    while let Some(e) = events.next_before(deadline).await {
+        kinds.push(e.kind);
+        if kinds.iter().filter(|k| *k == "page:navigated").count() == 2 {
+            break;
+        }
+    }
+    let first = kinds.iter().position(|k| k == "page:navigated");
+    let second = kinds.iter().rposition(|k| k == "page:navigated");
+    let (Some(first), Some(second)) = (first, second) else {
+        panic!("two navigations expected: {kinds:?}");
+    };
+    assert!(first < second, "{kinds:?}");
+    assert!(
+        !kinds[first..second].contains(&"page:load".to_owned()),
+        "{kinds:?}"
+    );
+}
