@@ -85,7 +85,14 @@ pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
             ("Page.reload", None)
         }
     };
-    let mut started = started;
+    // The answer of Page.navigate, when this navigation made that call.
+    let answered = async {
+        match started {
+            Some(answer) => answer.await.unwrap_or(Ok(Value::Null)),
+            None => std::future::pending().await,
+        }
+    };
+    tokio::pin!(answered);
     let wait = async {
         loop {
             tokio::select! {
@@ -110,7 +117,7 @@ pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
                         return Ok(());
                     }
                 }
-                answer = async { match started.as_mut() { Some(f) => f.await.unwrap_or_else(|_| Ok(Value::Null)), None => std::future::pending().await } } => {
+                answer = &mut answered => {
                     let answer = answer?;
                     if let Some(error) = answer["errorText"].as_str().filter(|e| !e.is_empty()) {
                         return Err(Error::Page {
