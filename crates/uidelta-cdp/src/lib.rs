@@ -440,7 +440,18 @@ impl Cdp {
         let session = self
             .session(id, format!("capturing {}", tab.label()))
             .await?;
-        let result = capture::capture(&session, tab.name(), &self.capture).await;
+        let mut result = capture::capture(&session, tab.name(), &self.capture).await;
+        // A document replaced while it was being read fails the read; the
+        // next read sees the new one.
+        for _ in 0..2 {
+            match &result {
+                Err(Error::Protocol { detail, .. }) if is_transient(detail) => {
+                    tokio::time::sleep(Duration::from_millis(50)).await;
+                    result = capture::capture(&session, tab.name(), &self.capture).await;
+                }
+                _ => break,
+            }
+        }
         self.explain(id, result).await
     }
 
@@ -663,6 +674,20 @@ impl Cdp {
     }
 }
 
+/// Whether a browser's error message means the document changed under the
+/// call, so that trying again makes sense.
+fn is_transient(detail: &str) -> bool {
+    const TRANSIENT: [&str; 5] = [
+        "navigated or closed",
+        "execution context was destroyed",
+        "cannot find context",
+        "frame with the given id was not found",
+        "no frame for given id",
+    ];
+    let lower = detail.to_ascii_lowercase();
+    TRANSIENT.iter().any(|t| lower.contains(t))
+}
+
 /// The page targets of a `Target.getTargets` answer.
 fn tabs_of(answer: &Value) -> Vec<Tab> {
     answer["targetInfos"]
@@ -789,5 +814,7 @@ mod tests {
         assert!(scope_matches(&tabs[0], &Scope::Window("inb".into())));
         assert!(scope_matches(&tabs[0], &Scope::Window("http://x".into())));
         assert!(!scope_matches(&tabs[0], &Scope::Window("Drafts".into())));
+        assert!(is_transient("Inspected target navigated or closed"));
+        assert!(!is_transient("Element is not focusable"));
     }
 }

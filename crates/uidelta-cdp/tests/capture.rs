@@ -209,3 +209,28 @@ async fn list_markers_are_left_out_and_the_current_link_is_marked() {
         None
     );
 }
+
+#[tokio::test]
+async fn caps_cut_the_tree_and_the_snapshot_says_so() {
+    let server = pages();
+    let mut cdp = browser().await;
+    let app = open(&cdp, &server.url("widgets.html")).await;
+    let whole = capture(&cdp, &app).await;
+    assert!(!whole.meta.truncated);
+    cdp.set_capture_options(uidelta_cdp::CaptureOptions {
+        max_nodes: 10,
+        ..uidelta_cdp::CaptureOptions::default()
+    });
+    let cut = capture(&cdp, &app).await;
+    assert!(cut.meta.truncated);
+    assert_eq!(cut.node_count(), 10);
+    cdp.set_capture_options(uidelta_cdp::CaptureOptions {
+        max_depth: 1,
+        ..uidelta_cdp::CaptureOptions::default()
+    });
+    let shallow = capture(&cdp, &app).await;
+    assert!(shallow.meta.truncated);
+    let t = shallow.tree();
+    assert!(t.ids().all(|id| t.depth(id) <= 1));
+    assert!(shallow.node_count() < whole.node_count());
+}
