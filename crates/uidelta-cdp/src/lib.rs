@@ -455,12 +455,15 @@ impl Cdp {
         self.explain(id, result).await
     }
 
-    /// Performs `action` on `node`, an element of a capture of tab `id`.
+    /// Performs `action` on `node`, an element of a capture of tab `id`; the
+    /// tab becomes the active one.
     pub async fn act_on(&self, id: &str, node: &NodeData, action: &Action) -> Result<Done> {
         let label = self.label_of(id).await;
         let session = self
             .session(id, format!("{} an element of {label}", action.doing()))
             .await?;
+        // The tab acted in is the one in front, as it must be for a user.
+        self.shared.set_active(Some(id.to_owned()));
         let result = actions::act(&session, node, action).await;
         self.explain(id, result).await
     }
@@ -489,12 +492,13 @@ impl Cdp {
     }
 
     /// Loads a URL in tab `id`, or moves in its history; returns once the
-    /// new document is committed.
+    /// new document is committed. The tab becomes the active one.
     pub async fn navigate_tab(&self, id: &str, to: &Navigate) -> Result<Done> {
         let label = self.label_of(id).await;
         let session = self
             .session(id, format!("{} in {label}", to.doing()))
             .await?;
+        self.shared.set_active(Some(id.to_owned()));
         let result = navigate::navigate(&session, to).await;
         self.explain(id, result).await
     }

@@ -72,6 +72,20 @@ async fn tabs_open_list_switch_and_close() {
         "\"Q\""
     );
 
+    // Acting in a tab brings it to the front.
+    let other = capture(&cdp, &controls).await;
+    cdp.act(
+        &controls,
+        find(&other, Role::CheckBox, "Subscribe to newsletter"),
+        &Action::Focus,
+    )
+    .await
+    .expect("focus in the other tab");
+    assert_eq!(
+        active(&cdp.apps().await.expect("tabs")),
+        vec!["Preferences"]
+    );
+
     // A window of another title is not there.
     let err = cdp
         .capture(&form, &Scope::Window("Elsewhere".into()))
