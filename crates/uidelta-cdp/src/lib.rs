@@ -203,7 +203,7 @@ impl Cdp {
                 }
             }));
         }
-        let cdp = Cdp {
+        let mut cdp = Cdp {
             browser,
             shared,
             tasks,
@@ -211,7 +211,6 @@ impl Cdp {
             endpoint: ws,
             capture: CaptureOptions::default(),
         };
-        let mut cdp = cdp;
         cdp.follow_targets().await;
         Ok(cdp)
     }
@@ -362,7 +361,7 @@ impl Cdp {
             .await?
             .into_iter()
             .find(|t| t.id == id)
-            .ok_or_else(|| self.tab_gone(id, "finding a tab"))
+            .ok_or_else(|| self.tab_gone(&format!("finding tab {id}")))
     }
 
     /// Closes a tab.
@@ -376,11 +375,11 @@ impl Cdp {
             )
             .await
             .map_err(|e| match e {
-                Error::Protocol { .. } => self.tab_gone(id, &doing),
+                Error::Protocol { .. } => self.tab_gone(&doing),
                 other => other,
             })?;
         if answer["success"] == Value::Bool(false) {
-            return Err(self.tab_gone(id, &doing));
+            return Err(self.tab_gone(&doing));
         }
         if self.shared.active().as_deref() == Some(id) {
             self.shared.set_active(None);
@@ -400,7 +399,7 @@ impl Cdp {
         )
         .await
         .map_err(|e| match e {
-            Error::Protocol { .. } => self.tab_gone(id, &doing),
+            Error::Protocol { .. } => self.tab_gone(&doing),
             other => other,
         })?;
         let session = self.session(id, doing).await?;
@@ -545,7 +544,7 @@ impl Cdp {
         }
     }
 
-    fn tab_gone(&self, id: &str, doing: &str) -> Error {
+    fn tab_gone(&self, doing: &str) -> Error {
         if !self.shared.is_alive() {
             return Error::Gone {
                 doing: doing.to_owned(),
@@ -556,7 +555,7 @@ impl Cdp {
         Error::Gone {
             doing: doing.to_owned(),
             what: "the tab",
-            detail: format!("no tab has id {id} any more; it was closed"),
+            detail: "no tab has this id any more; it was closed".into(),
         }
     }
 
@@ -581,7 +580,7 @@ impl Cdp {
         let started = Instant::now();
         loop {
             if !self.shared.is_alive() {
-                return Err(self.tab_gone(id, &doing));
+                return Err(self.tab_gone(&doing));
             }
             let target = TargetId::from(id.to_owned());
             let found = tokio::time::timeout(CALL_TIMEOUT, self.browser.get_page(target)).await;
@@ -594,7 +593,7 @@ impl Cdp {
                 Ok(Err(CdpError::NotFound)) => {
                     let tabs = self.tabs().await?;
                     if !tabs.iter().any(|t| t.id == id) {
-                        return Err(self.tab_gone(id, &doing));
+                        return Err(self.tab_gone(&doing));
                     }
                     if started.elapsed() >= ATTACH_TIMEOUT {
                         return Err(Error::Timeout {
@@ -643,11 +642,11 @@ impl Cdp {
             }) => {
                 if !self.shared.is_alive() || !self.endpoint_answers().await {
                     self.shared.alive.store(false, Ordering::SeqCst);
-                    return Err(self.tab_gone(id, &doing));
+                    return Err(self.tab_gone(&doing));
                 }
                 if let Ok(tabs) = self.tabs().await {
                     if !tabs.iter().any(|t| t.id == id) {
-                        return Err(self.tab_gone(id, &doing));
+                        return Err(self.tab_gone(&doing));
                     }
                 }
                 Err(Error::Timeout {
