@@ -134,6 +134,11 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
     if (timers.delete(id)) wake();
     return clearTimer.call(this, id);
   };
+  const clearRepeat = window.clearInterval;
+  window.clearInterval = function (id) {
+    if (timers.delete(id)) wake();
+    return clearRepeat.call(this, id);
+  };
   addEventListener('pagehide', () => { timers.clear(); flush(); });
 })();"#;
 
