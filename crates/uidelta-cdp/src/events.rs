@@ -256,7 +256,10 @@ fn is_long_lived(kind: Option<&ResourceType>) -> bool {
     )
 }
 
+/// A protocol event, reduced to what the stream needs.
 enum Raw {
+    /// A report of the change script, and the document (execution context)
+    /// it came from.
     Changes(String, i64),
     Request(String, bool),
     Finished(String),
@@ -415,7 +418,11 @@ async fn forward(
         };
         let at = Instant::now();
         for (kind, source) in events {
-            if tx.send(Event { kind, source, at }).await.is_err() {
+            // A reader that fell behind (nobody settles right now) loses
+            // events rather than holding them up: only recent ones matter.
+            if let Err(mpsc::error::TrySendError::Closed(_)) =
+                tx.try_send(Event { kind, source, at })
+            {
                 return;
             }
         }
