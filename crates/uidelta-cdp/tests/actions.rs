@@ -142,6 +142,18 @@ async fn typing_fills_a_field_and_enter_submits_its_form() {
     })
     .await;
     assert!(has(&after, Role::Static, "Thanks, Ada Lovelace"));
+    // In a text area a line break stays a line break.
+    cdp.act(
+        &app,
+        find(&after, Role::Entry, "Comment"),
+        &Action::Type("one\ntwo".into()),
+    )
+    .await
+    .expect("typing two lines");
+    until(&cdp, &app, "two lines", |s| {
+        find(s, Role::Entry, "Comment").value.as_deref() == Some("one\ntwo")
+    })
+    .await;
 }
 
 #[tokio::test]
