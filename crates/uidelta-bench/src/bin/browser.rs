@@ -56,7 +56,7 @@ use live::{cell, ms, percentile, Fallible};
 
 const USAGE: &str = "usage: browser [--runs N] [--only a,b] [--scenarios FILE] [--node PATH] \
                      [--chromium PATH] [--show]\n\
-  --runs N          runs of every scenario on each side (default 3)\n\
+  --runs N          runs of every scenario on each side (default 5)\n\
   --only a,b        only these scenarios\n\
   --scenarios FILE  default bench/browser-scenarios.json\n\
   --node PATH       Node.js 20 or newer (default $UIDELTA_NODE, else `node` on PATH)\n\
@@ -931,7 +931,7 @@ struct Options {
 
 fn options() -> Fallible<Option<Options>> {
     let mut o = Options {
-        runs: 3,
+        runs: 5,
         only: None,
         scenarios: repo_root().join("bench/browser-scenarios.json"),
         node: None,
