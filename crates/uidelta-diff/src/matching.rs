@@ -38,19 +38,33 @@ const INHERITABLE: [State; 4] = [
 /// `table`, in preorder.
 pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTable) -> (Diff, Refs) {
     let matching = Matching::run(before, after);
+    let root = |v: &View| v.tree().node(NodeId::ROOT).identity.clone();
+    let (before_root, after_root) = (root(before), root(after));
+    // New elements that were here before get their refs back; then the
+    // refs of elements that leave are kept for their return (not in this
+    // diff: an element is never both removed and added under one ref).
     let after_refs = Refs::from_vec(
         matching
             .a2b
             .iter()
-            .map(|&b| {
+            .enumerate()
+            .map(|(a, &b)| {
                 if b == UNMATCHED {
-                    table.fresh()
+                    let identity = after.tree().node(NodeId(a as u32)).identity.as_deref();
+                    table.arriving(after_root.as_deref(), identity)
                 } else {
                     before_refs.get(NodeId(b))
                 }
             })
             .collect(),
     );
+    for (b, &a) in matching.b2a.iter().enumerate() {
+        if a == UNMATCHED {
+            let id = NodeId(b as u32);
+            let identity = before.tree().node(id).identity.as_deref();
+            table.leaving(before_root.as_deref(), identity, before_refs.get(id));
+        }
+    }
     let sides = Sides {
         before,
         before_refs,

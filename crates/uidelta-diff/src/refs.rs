@@ -91,15 +91,27 @@ impl Refs {
     }
 }
 
-/// Hands out refs for one session. Numbers are never reused.
+/// Hands out refs for one session. A number is never given to another
+/// element: an element that leaves gets its ref back when it returns (the
+/// same platform identity under the same root, as a page of a stack shown
+/// again), and no other element ever gets it.
 #[derive(Clone, Debug)]
 pub struct RefTable {
     next: u32,
+    /// Refs of elements that left, by (root identity, identity).
+    away: FxHashMap<(String, String), Ref>,
 }
+
+/// Most refs kept for elements that left; past it the oldest half is
+/// forgotten (those elements get fresh refs if they ever return).
+const AWAY_LIMIT: usize = 200_000;
 
 impl Default for RefTable {
     fn default() -> Self {
-        RefTable { next: 1 }
+        RefTable {
+            next: 1,
+            away: FxHashMap::default(),
+        }
     }
 }
 
@@ -114,6 +126,32 @@ impl RefTable {
         let r = Ref(self.next);
         self.next = self.next.saturating_add(1);
         r
+    }
+
+    /// The ref of an element that appears: the one it had when it left, if
+    /// it was here before (same identity under the same root), else a fresh
+    /// one.
+    pub fn arriving(&mut self, root: Option<&str>, identity: Option<&str>) -> Ref {
+        match (root, identity) {
+            (Some(root), Some(identity)) => self
+                .away
+                .remove(&(root.to_owned(), identity.to_owned()))
+                .unwrap_or_else(|| self.fresh()),
+            _ => self.fresh(),
+        }
+    }
+
+    /// Remembers the ref of an element that left, for when it returns.
+    pub fn leaving(&mut self, root: Option<&str>, identity: Option<&str>, r: Ref) {
+        let (Some(root), Some(identity)) = (root, identity) else {
+            return;
+        };
+        if self.away.len() >= AWAY_LIMIT {
+            let mut oldest: Vec<((String, String), Ref)> = self.away.drain().collect();
+            oldest.sort_by_key(|(_, r)| *r);
+            self.away = oldest.split_off(AWAY_LIMIT / 2).into_iter().collect();
+        }
+        self.away.insert((root.to_owned(), identity.to_owned()), r);
     }
 
     /// Fresh refs for every node of a view of `len` nodes, in preorder: what
@@ -149,5 +187,17 @@ mod tests {
         assert_eq!(refs.as_slice(), &[Ref(1), Ref(2), Ref(3)]);
         assert_eq!(refs.find(Ref(2)), Some(NodeId(1)));
         assert_eq!(t.fresh(), Ref(4));
+    }
+
+    #[test]
+    fn an_element_that_returns_gets_its_ref_back_once() {
+        let mut t = RefTable::new();
+        t.label(4);
+        t.leaving(Some("app"), Some(":1.5/7"), Ref(3));
+        t.leaving(None, Some(":1.5/8"), Ref(4));
+        assert_eq!(t.arriving(Some("other app"), Some(":1.5/7")), Ref(5));
+        assert_eq!(t.arriving(Some("app"), Some(":1.5/7")), Ref(3));
+        assert_eq!(t.arriving(Some("app"), Some(":1.5/7")), Ref(6));
+        assert_eq!(t.arriving(Some("app"), None), Ref(7));
     }
 }

@@ -465,3 +465,35 @@ fn a_new_document_matches_nothing_below_the_root_and_replays() {
     assert!(!reload.diff.new_document);
     assert!(!reload.diff.has_changes());
 }
+
+/// A window showing one of two pages of controls, each with identities.
+fn window_showing(page: usize) -> Snapshot {
+    let mut root = NodeData::named(Role::Frame, "Widgets");
+    root.identity = Some("app/root".into());
+    let mut b = TreeBuilder::new(root);
+    for i in 0..3 {
+        let mut control = NodeData::named(Role::CheckBox, &format!("page {page} box {i}"));
+        control.identity = Some(format!("app/{page}/{i}"));
+        b.leaf(control);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn elements_that_leave_and_come_back_get_their_refs_back() {
+    let views: Vec<uidelta_diff::View> = [1, 2, 1]
+        .iter()
+        .map(|&p| uidelta_diff::View::new(&window_showing(p), Filters::all()))
+        .collect();
+    let mut table = uidelta_diff::RefTable::new();
+    let first = table.label(views[0].len());
+    let (away, second) = uidelta_diff::diff(&views[0], &first, &views[1], &mut table);
+    assert_eq!(away.counts().removed, 3);
+    // Page 2's controls are new: fresh refs.
+    assert_eq!(&second.as_slice()[1..], &[Ref(5), Ref(6), Ref(7)]);
+    let (back, third) = uidelta_diff::diff(&views[1], &second, &views[2], &mut table);
+    assert_eq!(back.counts().added, 3);
+    assert_eq!(third.as_slice(), first.as_slice());
+    let replayed = uidelta_diff::apply(&views[1], &second, &back).expect("applies");
+    assert_eq!(replayed.1.as_slice(), first.as_slice());
+}

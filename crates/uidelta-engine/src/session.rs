@@ -293,6 +293,12 @@ impl<B: Backend> Session<B> {
                 _ => None,
             })
             .collect();
+        // Elements that came back have their refs again.
+        for a in &added {
+            for node in &a.subtree {
+                self.gone.remove(&node.element.r#ref);
+            }
+        }
         for c in &d.changes {
             if let Change::Removed(r) = c {
                 let root = r.root();
