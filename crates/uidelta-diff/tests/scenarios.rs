@@ -472,7 +472,7 @@ fn window_showing(page: usize) -> Snapshot {
     root.identity = Some("app/root".into());
     let mut b = TreeBuilder::new(root);
     for i in 0..3 {
-        let mut control = NodeData::named(Role::CheckBox, &format!("page {page} box {i}"));
+        let mut control = NodeData::named(Role::CheckBox, format!("page {page} box {i}"));
         control.identity = Some(format!("app/{page}/{i}"));
         b.leaf(control);
     }
