@@ -72,6 +72,18 @@ pub(crate) fn window_named(scope: &Latest, title: &str) -> Result<NodeId, ToolEr
     }
 }
 
+/// The window titled `title` when one is given, else the main window; an
+/// error names what is missing.
+pub(crate) fn window_or_main(scope: &Latest, title: Option<&str>) -> Result<NodeId, ToolError> {
+    match title {
+        Some(title) => window_named(scope, title),
+        None => main_window(scope).ok_or_else(|| ToolError {
+            kind: "not_found",
+            message: format!("{} shows no window", scope.app.label()),
+        }),
+    }
+}
+
 /// The active window, else the first one shown, else the first.
 pub(crate) fn main_window(scope: &Latest) -> Option<NodeId> {
     let tree = scope.view.tree();

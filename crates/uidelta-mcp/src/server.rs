@@ -31,7 +31,7 @@ use crate::args::{self, ActOpts, Target};
 use crate::receipt::{LogDir, Receipt};
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
 use crate::scope::{
-    fingerprint, main_window, notable_states, subtree_text, window_named, window_of,
+    fingerprint, notable_states, subtree_text, window_named, window_of, window_or_main,
 };
 use crate::tools;
 
@@ -672,13 +672,7 @@ impl<B: Backend + 'static> Inner<B> {
                 };
                 let (idx, _) = s.observe(app).await?;
                 let scope = &s.scopes()[idx];
-                let window = match &a.window {
-                    Some(title) => window_named(scope, title)?,
-                    None => main_window(scope).ok_or_else(|| ToolError {
-                        kind: "not_found",
-                        message: format!("{} shows no window", scope.app.label()),
-                    })?,
-                };
+                let window = window_or_main(scope, a.window.as_deref())?;
                 let title = scope.view.tree().node(window).name.clone();
                 (idx, title, scope.handle(window))
             }
@@ -865,13 +859,7 @@ impl<B: Backend + 'static> Inner<B> {
                 let mut s = self.session.lock().await;
                 let (idx, _) = s.observe(app).await?;
                 let scope = &s.scopes()[idx];
-                let window = match &a.window {
-                    Some(title) => window_named(scope, title)?,
-                    None => main_window(scope).ok_or_else(|| ToolError {
-                        kind: "not_found",
-                        message: format!("{} shows no window", scope.app.label()),
-                    })?,
-                };
+                let window = window_or_main(scope, a.window.as_deref())?;
                 let node = scope.view.tree().node(window);
                 let bounds =
                     node.bounds
