@@ -97,6 +97,8 @@ struct Matching {
     dirty: Vec<(NodeId, NodeId)>,
     /// After nodes that moved among their siblings: (old index, new index).
     moved: FxHashMap<NodeId, (usize, usize)>,
+    /// The root was replaced: nothing below it is matched.
+    new_document: bool,
 }
 
 impl Matching {
@@ -106,10 +108,12 @@ impl Matching {
             a2b: vec![UNMATCHED; a.len()],
             dirty: Vec::new(),
             moved: FxHashMap::default(),
+            new_document: false,
         };
         if replaced(b, a) {
             // A new document: nothing below the root is the same element,
             // however alike it looks.
+            m.new_document = true;
             m.link(NodeId::ROOT, NodeId::ROOT);
             m.dirty.push((NodeId::ROOT, NodeId::ROOT));
             return m;
@@ -594,7 +598,7 @@ impl Sides<'_> {
         changes.extend(modified.into_iter().map(Change::Modified));
         Diff {
             changes,
-            new_document: replaced(self.before, self.after),
+            new_document: m.new_document,
             focus: self.focus_move(),
             truncated: self.before.meta().truncated || self.after.meta().truncated,
             ..Diff::default()

@@ -421,11 +421,18 @@ impl<B: Backend> Session<B> {
     /// Presses a key or chord where the keyboard focus is, then settles and
     /// diffs `app` as [`Session::act`] does.
     pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
+        let (idx, handle, _) = self.before_app_action(app).await?;
+        let done = self.backend.key(chord).await?;
+        self.finish(idx, done, handle, opts).await
+    }
+
+    /// Before an action on a whole application: its latest snapshot (read
+    /// when needed), its root's handle, and no stale events.
+    async fn before_app_action(&mut self, app: &str) -> Result<(usize, Handle, App)> {
         let (idx, _) = self.observe(app).await?;
         let handle = self.scopes[idx].handle(NodeId::ROOT);
         self.scopes[idx].events.drain();
-        let done = self.backend.key(chord).await?;
-        self.finish(idx, done, handle, opts).await
+        Ok((idx, handle, self.scopes[idx].app.clone()))
     }
 
     /// Browsers: loads a URL in the tab `app` (or goes back, forward,
@@ -433,10 +440,7 @@ impl<B: Backend> Session<B> {
     /// document is reported as one (`Diff::new_document`), not as thousands
     /// of changes.
     pub async fn navigate(&mut self, app: &str, to: &Navigate, opts: &ActOptions) -> Result<Acted> {
-        let (idx, _) = self.observe(app).await?;
-        let handle = self.scopes[idx].handle(NodeId::ROOT);
-        let app = self.scopes[idx].app.clone();
-        self.scopes[idx].events.drain();
+        let (idx, handle, app) = self.before_app_action(app).await?;
         let done = self.backend.navigate(&app, to).await?;
         // A document takes longer to load than a widget to respond: the cap
         // is raised to the navigation's (the quiet window still ends it).
@@ -461,10 +465,7 @@ impl<B: Backend> Session<B> {
         script: &str,
         opts: &ActOptions,
     ) -> Result<(String, Acted)> {
-        let (idx, _) = self.observe(app).await?;
-        let handle = self.scopes[idx].handle(NodeId::ROOT);
-        let app = self.scopes[idx].app.clone();
-        self.scopes[idx].events.drain();
+        let (idx, handle, app) = self.before_app_action(app).await?;
         let result = self.backend.run_script(&app, script).await?;
         let done = Done {
             method: "script".into(),

@@ -140,12 +140,9 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
         }
     }
     out.push_str(&format!(" · {now} elements"));
-    if let Some(ms) = diff.settle_ms {
-        let capped = if diff.settle_capped { " (cap hit)" } else { "" };
-        out.push_str(&format!(" · settled in {ms} ms{capped}"));
-    }
-    if diff.truncated {
-        out.push_str(" · truncated");
+    for part in settle_parts(diff) {
+        out.push_str(" · ");
+        out.push_str(&part);
     }
     out.push('\n');
     let mut budget = opts.budget;
@@ -287,7 +284,7 @@ fn as_modified(c: &Change) -> Option<&Modified> {
 /// counts that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
 fn header(diff: &Diff) -> String {
     let counts = diff.counts();
-    let mut parts: Vec<String> = [
+    let counted: Vec<String> = [
         (counts.added, '+', "added"),
         (counts.removed, '-', "removed"),
         (counts.modified, '~', "modified"),
@@ -296,12 +293,21 @@ fn header(diff: &Diff) -> String {
     .filter(|(n, _, _)| *n > 0)
     .map(|(n, sign, what)| format!("{sign}{n} {what}"))
     .collect();
-    let mut out = String::from("# diff: ");
-    out.push_str(&parts.join(", "));
-    parts.clear();
+    let mut parts = Vec::new();
+    if !counted.is_empty() {
+        parts.push(counted.join(", "));
+    }
     if let Some(focus) = &diff.focus {
         parts.push(format!("focus {}", focus_text(focus)));
     }
+    parts.extend(settle_parts(diff));
+    format!("# diff: {}\n", parts.join(" · "))
+}
+
+/// `settled in 180 ms (cap hit)` and `truncated`, when they apply: how the
+/// header of every diff ends.
+fn settle_parts(diff: &Diff) -> Vec<String> {
+    let mut parts = Vec::new();
     if let Some(ms) = diff.settle_ms {
         let capped = if diff.settle_capped { " (cap hit)" } else { "" };
         parts.push(format!("settled in {ms} ms{capped}"));
@@ -309,15 +315,7 @@ fn header(diff: &Diff) -> String {
     if diff.truncated {
         parts.push("truncated".into());
     }
-    for (i, part) in parts.iter().enumerate() {
-        let counted = counts.added + counts.removed + counts.modified > 0;
-        if i > 0 || counted {
-            out.push_str(" · ");
-        }
-        out.push_str(part);
-    }
-    out.push('\n');
-    out
+    parts
 }
 
 fn focus_text(focus: &FocusMove) -> String {

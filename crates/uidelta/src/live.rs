@@ -75,15 +75,14 @@ pub fn screenshot(
     if place.is_browser() {
         let png = runtime()?.block_on(async {
             match place.connect().await? {
-                Connected::Browser(cdp, tab) => {
+                // The tab opened with --url is the active one.
+                Connected::Browser(cdp, _) => {
                     if app.is_some() || window.is_some() {
                         anyhow::bail!(
                             "in a browser the screenshot is of the active tab (or --url's); \
                              --app and --window choose desktop windows"
                         );
                     }
-                    // The tab opened with --url is the active one.
-                    let _ = tab;
                     anyhow::Ok(cdp.screenshot(None).await?)
                 }
                 Connected::Desktop(_) => anyhow::bail!("no browser to take a screenshot of"),
