@@ -105,6 +105,11 @@ pub struct Added {
     /// stack page shown in place of another): members of one group share
     /// the number, and renderers summarize the group.
     pub group: Option<usize>,
+    /// The subtree was here before, left, and came back exactly as it was
+    /// when it left, every element under the ref it had then (a stack page
+    /// shown again): the agent has seen all of it, and renderers say so
+    /// instead of listing it again.
+    pub came_back: bool,
     /// The subtree in preorder; the root first, at depth 0.
     pub subtree: Vec<SubtreeNode>,
 }

@@ -36,7 +36,7 @@ pub use change::{
 };
 pub use filter::{Filters, Rule, UnknownRule};
 pub use matching::diff;
-pub use refs::{BadRef, Ref, RefTable, Refs};
+pub use refs::{Arrival, BadRef, Ref, RefTable, Refs};
 pub use view::View;
 
 use uidelta_model::Snapshot;

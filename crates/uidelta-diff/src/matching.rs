@@ -43,6 +43,7 @@ pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTabl
     // New elements that were here before get their refs back; then the
     // refs of elements that leave are kept for their return (not in this
     // diff: an element is never both removed and added under one ref).
+    let mut left_as: Vec<Option<u64>> = vec![None; after.len()];
     let after_refs = Refs::from_vec(
         matching
             .a2b
@@ -51,7 +52,9 @@ pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTabl
             .map(|(a, &b)| {
                 if b == UNMATCHED {
                     let identity = after.tree().node(NodeId(a as u32)).identity.as_deref();
-                    table.arriving(after_root.as_deref(), identity)
+                    let arrival = table.arriving(after_root.as_deref(), identity);
+                    left_as[a] = arrival.left_as;
+                    arrival.r#ref
                 } else {
                     before_refs.get(NodeId(b))
                 }
@@ -62,7 +65,12 @@ pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTabl
         if a == UNMATCHED {
             let id = NodeId(b as u32);
             let identity = before.tree().node(id).identity.as_deref();
-            table.leaving(before_root.as_deref(), identity, before_refs.get(id));
+            table.leaving(
+                before_root.as_deref(),
+                identity,
+                before_refs.get(id),
+                before.subtree_hash(id),
+            );
         }
     }
     let sides = Sides {
@@ -70,9 +78,25 @@ pub fn diff(before: &View, before_refs: &Refs, after: &View, table: &mut RefTabl
         before_refs,
         after,
         after_refs: &after_refs,
+        came_back: came_back(after, &left_as),
     };
     let diff = sides.build(&matching);
     (diff, after_refs)
+}
+
+/// For each after node: whether its subtree left earlier and came back as
+/// it was then (the same subtree hash), every node of it under its old ref.
+fn came_back(after: &View, left_as: &[Option<u64>]) -> Vec<bool> {
+    let t = after.tree();
+    let mut all_back = vec![false; after.len()];
+    let mut out = vec![false; after.len()];
+    // Children come after their parent in preorder: walk backwards.
+    for id in t.ids().rev() {
+        let i = id.index();
+        all_back[i] = left_as[i].is_some() && t.children(id).iter().all(|c| all_back[c.index()]);
+        out[i] = all_back[i] && left_as[i] == Some(after.subtree_hash(id));
+    }
+    out
 }
 
 /// Whether the root itself was replaced: both roots are documents with a
@@ -551,6 +575,8 @@ struct Sides<'v> {
     before_refs: &'v Refs,
     after: &'v View,
     after_refs: &'v Refs,
+    /// Per after node: it came back as it was when it left.
+    came_back: Vec<bool>,
 }
 
 impl Sides<'_> {
@@ -692,6 +718,7 @@ impl Sides<'_> {
             index,
             opened: opens(top),
             group: None,
+            came_back: self.came_back[root.index()],
             context: context(t, self.after_refs, root),
             subtree,
         }
@@ -853,9 +880,26 @@ fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
         .map(|p| handle(t, refs, p))
 }
 
-/// Moves changes that descendants inherited from a modified ancestor (the
-/// same `showing`, `visible`, `enabled` or `sensitive` flip) onto that
-/// ancestor's entry, the top-most one in an unbroken chain.
+/// Which of a parent's changes a child's change follows from: the same
+/// `showing`, `visible`, `enabled` or `sensitive` flip; or the child shown
+/// or hidden because the parent was expanded or collapsed, or because the
+/// parent is a page tab that was selected or left.
+fn cause(parent: &Modified, ch: &AttrChange) -> Option<usize> {
+    let shown = matches!(ch.attr, Attr::State(State::Showing | State::Visible));
+    parent.changes.iter().position(|x| {
+        x == ch
+            || (shown
+                && x.old == ch.old
+                && x.new == ch.new
+                && (x.attr == Attr::State(State::Expanded)
+                    || (x.attr == Attr::State(State::Selected)
+                        && parent.element.role == Role::PageTab)))
+    })
+}
+
+/// Moves changes that descendants inherited from a modified ancestor (see
+/// [`cause`]) onto that ancestor's entry, the top-most one in an unbroken
+/// chain.
 fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modified> {
     let position: FxHashMap<NodeId, usize> = modified
         .iter()
@@ -877,7 +921,7 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
             let Some(&pk) = position.get(&parent) else {
                 continue;
             };
-            let Some(pc) = modified[pk].1.changes.iter().position(|x| x == ch) else {
+            let Some(pc) = cause(&modified[pk].1, ch) else {
                 continue;
             };
             absorbed[k][c] = Some(absorbed[pk][pc].unwrap_or(pk));

@@ -98,8 +98,20 @@ impl Refs {
 #[derive(Clone, Debug)]
 pub struct RefTable {
     next: u32,
-    /// Refs of elements that left, by (root identity, identity).
-    away: FxHashMap<(String, String), Ref>,
+    /// Elements that left, by (root identity, identity): their ref and the
+    /// hash of their subtree as it was when they left.
+    away: FxHashMap<(String, String), (Ref, u64)>,
+}
+
+/// The ref an appearing element gets from [`RefTable::arriving`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrival {
+    /// Its ref: the one it had before, or a fresh one.
+    pub r#ref: Ref,
+    /// When it was here before: the hash its subtree had when it left
+    /// ([`crate::View::subtree_hash`]), to tell whether it came back as it
+    /// was.
+    pub left_as: Option<u64>,
 }
 
 /// Most refs kept for elements that left; past it the oldest half is
@@ -131,27 +143,44 @@ impl RefTable {
     /// The ref of an element that appears: the one it had when it left, if
     /// it was here before (same identity under the same root), else a fresh
     /// one.
-    pub fn arriving(&mut self, root: Option<&str>, identity: Option<&str>) -> Ref {
-        match (root, identity) {
-            (Some(root), Some(identity)) => self
-                .away
-                .remove(&(root.to_owned(), identity.to_owned()))
-                .unwrap_or_else(|| self.fresh()),
-            _ => self.fresh(),
+    pub fn arriving(&mut self, root: Option<&str>, identity: Option<&str>) -> Arrival {
+        let back = match (root, identity) {
+            (Some(root), Some(identity)) => {
+                self.away.remove(&(root.to_owned(), identity.to_owned()))
+            }
+            _ => None,
+        };
+        match back {
+            Some((r, hash)) => Arrival {
+                r#ref: r,
+                left_as: Some(hash),
+            },
+            None => Arrival {
+                r#ref: self.fresh(),
+                left_as: None,
+            },
         }
     }
 
-    /// Remembers the ref of an element that left, for when it returns.
-    pub fn leaving(&mut self, root: Option<&str>, identity: Option<&str>, r: Ref) {
+    /// Remembers the ref of an element that left, and the hash of its
+    /// subtree as it left, for when it returns.
+    pub fn leaving(
+        &mut self,
+        root: Option<&str>,
+        identity: Option<&str>,
+        r: Ref,
+        subtree_hash: u64,
+    ) {
         let (Some(root), Some(identity)) = (root, identity) else {
             return;
         };
         if self.away.len() >= AWAY_LIMIT {
-            let mut oldest: Vec<((String, String), Ref)> = self.away.drain().collect();
-            oldest.sort_by_key(|(_, r)| *r);
+            let mut oldest: Vec<((String, String), (Ref, u64))> = self.away.drain().collect();
+            oldest.sort_by_key(|(_, (r, _))| *r);
             self.away = oldest.split_off(AWAY_LIMIT / 2).into_iter().collect();
         }
-        self.away.insert((root.to_owned(), identity.to_owned()), r);
+        self.away
+            .insert((root.to_owned(), identity.to_owned()), (r, subtree_hash));
     }
 
     /// Fresh refs for every node of a view of `len` nodes, in preorder: what
@@ -193,11 +222,21 @@ mod tests {
     fn an_element_that_returns_gets_its_ref_back_once() {
         let mut t = RefTable::new();
         t.label(4);
-        t.leaving(Some("app"), Some(":1.5/7"), Ref(3));
-        t.leaving(None, Some(":1.5/8"), Ref(4));
-        assert_eq!(t.arriving(Some("other app"), Some(":1.5/7")), Ref(5));
-        assert_eq!(t.arriving(Some("app"), Some(":1.5/7")), Ref(3));
-        assert_eq!(t.arriving(Some("app"), Some(":1.5/7")), Ref(6));
-        assert_eq!(t.arriving(Some("app"), None), Ref(7));
+        t.leaving(Some("app"), Some(":1.5/7"), Ref(3), 77);
+        t.leaving(None, Some(":1.5/8"), Ref(4), 88);
+        let fresh = |n| Arrival {
+            r#ref: Ref(n),
+            left_as: None,
+        };
+        assert_eq!(t.arriving(Some("other app"), Some(":1.5/7")), fresh(5));
+        assert_eq!(
+            t.arriving(Some("app"), Some(":1.5/7")),
+            Arrival {
+                r#ref: Ref(3),
+                left_as: Some(77)
+            }
+        );
+        assert_eq!(t.arriving(Some("app"), Some(":1.5/7")), fresh(6));
+        assert_eq!(t.arriving(Some("app"), None), fresh(7));
     }
 }

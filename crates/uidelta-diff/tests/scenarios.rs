@@ -468,12 +468,18 @@ fn a_new_document_matches_nothing_below_the_root_and_replays() {
 
 /// A window showing one of two pages of controls, each with identities.
 fn window_showing(page: usize) -> Snapshot {
+    window_ticked(page, None)
+}
+
+/// The same, with one box ticked.
+fn window_ticked(page: usize, ticked: Option<usize>) -> Snapshot {
     let mut root = NodeData::named(Role::Frame, "Widgets");
     root.identity = Some("app/root".into());
     let mut b = TreeBuilder::new(root);
     for i in 0..3 {
         let mut control = NodeData::named(Role::CheckBox, format!("page {page} box {i}"));
         control.identity = Some(format!("app/{page}/{i}"));
+        control.states.set(State::Checked, ticked == Some(i));
         b.leaf(control);
     }
     Snapshot::new(Meta::default(), b.finish())
@@ -496,4 +502,52 @@ fn elements_that_leave_and_come_back_get_their_refs_back() {
     assert_eq!(third.as_slice(), first.as_slice());
     let replayed = uidelta_diff::apply(&views[1], &second, &back).expect("applies");
     assert_eq!(replayed.1.as_slice(), first.as_slice());
+    // They came back as they were: the diff says so.
+    let came_back: Vec<bool> = back
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(a) => Some(a.came_back),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(came_back, vec![true, true, true]);
+    assert!(!away
+        .changes
+        .iter()
+        .any(|c| matches!(c, Change::Added(a) if a.came_back)));
+}
+
+#[test]
+fn an_element_that_changed_while_away_did_not_come_back_as_it_was() {
+    let views: Vec<uidelta_diff::View> = [
+        window_showing(1),
+        window_showing(2),
+        window_ticked(1, Some(1)),
+    ]
+    .iter()
+    .map(|s| uidelta_diff::View::new(s, Filters::all()))
+    .collect();
+    let mut table = uidelta_diff::RefTable::new();
+    let first = table.label(views[0].len());
+    let (_, second) = uidelta_diff::diff(&views[0], &first, &views[1], &mut table);
+    let (back, third) = uidelta_diff::diff(&views[1], &second, &views[2], &mut table);
+    // Every element still gets its old ref back.
+    assert_eq!(third.as_slice(), first.as_slice());
+    let came_back: Vec<(String, bool)> = back
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(a) => Some((a.root().name.clone(), a.came_back)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        came_back,
+        vec![
+            ("page 1 box 0".to_owned(), true),
+            ("page 1 box 1".to_owned(), false),
+            ("page 1 box 2".to_owned(), true),
+        ]
+    );
 }

@@ -761,6 +761,7 @@ fn first_sight(view: &View, refs: &Refs) -> Diff {
                 index,
                 opened: None,
                 group: None,
+                came_back: false,
                 context: None,
                 subtree: t
                     .subtree(c)

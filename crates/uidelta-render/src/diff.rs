@@ -6,6 +6,7 @@ use uidelta_diff::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, Modified, Ref,
     Removed, SubtreeNode,
 };
+use uidelta_model::State;
 
 use crate::line::{element_line, handle_text, ref_and_name, Detail, Facts, HiddenParents};
 use crate::text::{quote, rect_text, shorten_change};
@@ -96,9 +97,8 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     lines_with_churn(&mut out, &removed, '-', opts, |out, r| {
         removed_line(out, r, opts)
     });
-    let modified: Vec<&Modified> = diff.changes.iter().filter_map(as_modified).collect();
-    for run in modified.chunk_by(|x, y| same_change(x, y)) {
-        modified_line(&mut out, run, opts);
+    for run in same_change_runs(diff.changes.iter().filter_map(as_modified)) {
+        modified_line(&mut out, &run, opts);
     }
     for e in &diff.transient {
         transient_line(&mut out, e, opts);
@@ -197,23 +197,43 @@ fn grouped<'d, T>(
 }
 
 /// `+ 33 elements appeared together (a page or pane shown as a whole) in ...:`,
-/// then the first members one line each.
+/// then the first members one line each. Members that came back as they
+/// were when they left are one line for all of them, and a group that all
+/// came back so is a single line.
 fn added_group(out: &mut String, members: &[&Added], opts: &DiffOptions) {
     let Some(first) = members.first() else {
         return;
     };
     let inside: usize = members.iter().map(|a| a.subtree.len() - 1).sum();
+    let (back, changed): (Vec<&Added>, Vec<&Added>) = members.iter().partition(|a| a.came_back);
+    if changed.is_empty() {
+        out.push_str(&format!(
+            "+ {} elements{} came back together as they were when they left (a page or pane shown again){}: {}\n",
+            members.len(),
+            descendants_text(inside),
+            context_text(&first.context, opts),
+            first_handles(back.iter().map(|a| a.root()))
+        ));
+        return;
+    }
     out.push_str(&format!(
         "+ {} elements{} appeared together (a page or pane shown as a whole){}:\n",
         members.len(),
         descendants_text(inside),
         context_text(&first.context, opts)
     ));
+    if !back.is_empty() {
+        out.push_str(&format!(
+            "+ {} of them came back as they were when they left: {}\n",
+            back.len(),
+            first_handles(back.iter().map(|a| a.root()))
+        ));
+    }
     let listed = DiffOptions {
         roots: opts.group,
         ..*opts
     };
-    lines_with_churn(out, members, '+', &listed, |out, a| {
+    lines_with_churn(out, &changed, '+', &listed, |out, a| {
         if let Some(root) = a.subtree.first() {
             out.push_str("+ ");
             out.push_str(&line_of(&root.element, full(opts, false)));
@@ -232,23 +252,27 @@ fn removed_group(out: &mut String, members: &[&Removed], opts: &DiffOptions) {
         return;
     };
     let inside: usize = members.iter().map(|r| r.subtree.len() - 1).sum();
-    let named: Vec<String> = members
-        .iter()
-        .take(CHURN_SHOWN)
-        .map(|r| handle_text(&r.root().handle()))
-        .collect();
-    let more = if members.len() > CHURN_SHOWN {
+    out.push_str(&format!(
+        "- {} elements{} went away together (a page or pane hidden as a whole){}: {}\n",
+        members.len(),
+        descendants_text(inside),
+        context_text(&first.context, opts),
+        first_handles(members.iter().map(|r| r.root()))
+    ));
+}
+
+/// `[e11] combo box, [e17] combo box, [e20] text, ...`: the first few.
+fn first_handles<'e>(elements: impl ExactSizeIterator<Item = &'e Element>) -> String {
+    let more = if elements.len() > CHURN_SHOWN {
         ", ..."
     } else {
         ""
     };
-    out.push_str(&format!(
-        "- {} elements{} went away together (a page or pane hidden as a whole){}: {}{more}\n",
-        members.len(),
-        descendants_text(inside),
-        context_text(&first.context, opts),
-        named.join(", ")
-    ));
+    let named: Vec<String> = elements
+        .take(CHURN_SHOWN)
+        .map(|e| handle_text(&e.handle()))
+        .collect();
+    format!("{}{more}", named.join(", "))
 }
 
 /// ` with 143 descendants`, or nothing.
@@ -361,6 +385,15 @@ fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usi
         out.push_str(" (opened)");
     }
     out.push_str(&context_text(&a.context, opts));
+    if a.came_back {
+        // The agent has seen all of it: no need to list it again.
+        out.push_str(" (came back as it was when it left");
+        if !descendants.is_empty() {
+            out.push_str(&format!(", with {} descendants", descendants.len()));
+        }
+        out.push_str(")\n");
+        return;
+    }
     out.push('\n');
     for (shown, node) in descendants.iter().enumerate() {
         if *budget == 0 {
@@ -406,17 +439,34 @@ fn removed_line(out: &mut String, r: &Removed, opts: &DiffOptions) {
     out.push('\n');
 }
 
-/// Whether two modified elements changed the same way and can share a
-/// line: same role and context, the same attribute changes, nothing
-/// inherited. The cells of a row that got selected are one line.
-fn same_change(x: &Modified, y: &Modified) -> bool {
-    x.element.role == y.element.role
-        && x.element.raw_role == y.element.raw_role
-        && x.context == y.context
-        && x.changes == y.changes
-        && x.descendants.is_empty()
-        && y.descendants.is_empty()
-        && !x.changes.iter().any(|c| c.attr == Attr::Name)
+/// Modified elements in runs that share a line, in order of each run's
+/// first element: elements that changed the same way (same role and
+/// context, the same attribute changes, nothing inherited, no new name),
+/// wherever they are among the others. The cells of a row that got
+/// selected are one line, and so are list items that all became
+/// selectable around the switch that did it.
+fn same_change_runs<'d>(modified: impl Iterator<Item = &'d Modified>) -> Vec<Vec<&'d Modified>> {
+    let mut runs: Vec<Vec<&Modified>> = Vec::new();
+    let mut by_key: HashMap<String, usize> = HashMap::new();
+    for m in modified {
+        let shareable = m.descendants.is_empty() && !m.changes.iter().any(|c| c.attr == Attr::Name);
+        if !shareable {
+            runs.push(vec![m]);
+            continue;
+        }
+        let key = format!(
+            "{:?}\u{0}{}\u{0}{:?}\u{0}{:?}",
+            m.element.role, m.element.raw_role, m.context, m.changes
+        );
+        match by_key.get(&key) {
+            Some(&k) => runs[k].push(m),
+            None => {
+                by_key.insert(key, runs.len());
+                runs.push(vec![m]);
+            }
+        }
+    }
+    runs
 }
 
 /// `~ [e12] push button "Save" in [e3] ... | enabled: true -> false (also 4 descendants)`;
@@ -442,9 +492,7 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
         let (old, new) = change_values(change, opts.text_limit);
         out.push_str(&format!(" | {}: {old} -> {new}", change.attr.label()));
     }
-    if !m.descendants.is_empty() {
-        out.push_str(&format!(" (also {} descendants)", m.descendants.len()));
-    }
+    out.push_str(&descendants_note(m));
     if !same.is_empty() {
         let others: Vec<String> = same
             .iter()
@@ -453,6 +501,30 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
         out.push_str(&format!(" (same on {})", others.join(", ")));
     }
     out.push('\n');
+}
+
+/// What the descendants that changed with a modified element did:
+/// ` (also 4 descendants)` when they changed as it did, ` (hides 6
+/// descendants)` or ` (shows 6 descendants)` when they were hidden or shown
+/// because it changed (an expander collapsed, a tab left), or nothing.
+fn descendants_note(m: &Modified) -> String {
+    let n = m.descendants.len();
+    if n == 0 {
+        return String::new();
+    }
+    let mut changes = m.descendants.iter().flat_map(|d| &d.changes);
+    let shown = |c: &AttrChange| match (&c.attr, &c.new) {
+        (Attr::State(State::Showing | State::Visible), AttrValue::Bool(b)) => Some(*b),
+        _ => None,
+    };
+    let inherited = changes.clone().all(|c| m.changes.contains(c));
+    let first = changes.next().and_then(shown);
+    match first {
+        Some(b) if !inherited && changes.all(|c| shown(c) == Some(b)) => {
+            format!(" ({} {n} descendants)", if b { "shows" } else { "hides" })
+        }
+        _ => format!(" (also {n} descendants)"),
+    }
 }
 
 /// `! [e40] notification "Saved" (transient)`

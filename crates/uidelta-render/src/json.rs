@@ -112,7 +112,7 @@ fn rect(w: &mut JsonWriter, r: Option<Rect>) {
 /// element  = {"ref", "role", "raw_role", "name", "value", "description",
 ///             "states", "bounds": [x, y, w, h]|null, "attributes"}
 /// added    = {"kind": "added", "ref", "parent", "index", "opened": role|null,
-///             "group": n|null, "context": handle|null,
+///             "group": n|null, "came_back", "context": handle|null,
 ///             "subtree": [{"depth", ...element}]}
 /// removed  = {"kind": "removed", "ref", "parent", "closed": role|null,
 ///             "group": n|null, "context", "subtree"}
@@ -224,6 +224,7 @@ fn added(w: &mut JsonWriter, a: &Added) {
     w.key("opened");
     opt_role(w, a.opened);
     opt_group(w, a.group);
+    w.key("came_back").bool(a.came_back);
     w.key("context");
     opt_handle(w, a.context.as_ref());
     subtree(w, &a.subtree);

@@ -67,8 +67,10 @@ pub(crate) fn rect_text(r: Rect) -> String {
 /// Shortens an old and a new text around the part that changed, when either
 /// is longer than `limit` characters: about [`CHANGE_WINDOW`] unchanged
 /// characters stay on each side of the change, cut text is marked with `…`,
-/// and a changed part longer than `limit` is itself cut. Texts that both fit
-/// come back whole.
+/// and a changed part longer than `limit` is itself cut. The old side of
+/// such a long change (a text replaced by another) is cut sooner, at a
+/// quarter of `limit`: the agent has read it before, and its start is
+/// enough to recognize it. Texts that both fit come back whole.
 pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
     let old: Vec<char> = old.chars().collect();
     let new: Vec<char> = new.chars().collect();
@@ -77,8 +79,14 @@ pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, Str
     }
     let prefix = common_prefix(&old, &new);
     let suffix = common_suffix(&old[prefix..], &new[prefix..]);
+    let old_changed = old.len() - prefix - suffix;
+    let old_limit = if old_changed > limit {
+        limit / 4
+    } else {
+        limit
+    };
     (
-        excerpt(&old, prefix, suffix, limit),
+        excerpt(&old, prefix, suffix, old_limit),
         excerpt(&new, prefix, suffix, limit),
     )
 }
@@ -187,6 +195,15 @@ mod tests {
         let (o, n) = shorten_change("", &huge, 80);
         assert_eq!(o, "");
         assert_eq!(n, format!("{}…", "z".repeat(80)));
+    }
+
+    #[test]
+    fn a_replaced_long_text_shows_less_of_the_old_side() {
+        let old = format!("Application Class\n{}", "o".repeat(100));
+        let new = format!("Button Boxes\n{}", "n".repeat(100));
+        let (o, n) = shorten_change(&old, &new, 80);
+        assert_eq!(o, "Application Class\noo…");
+        assert_eq!(n, format!("Button Boxes\n{}…", "n".repeat(67)));
     }
 
     #[test]

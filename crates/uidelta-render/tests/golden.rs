@@ -157,6 +157,7 @@ fn save_as_dialog() -> Added {
         index: 3,
         opened: Some(Role::Dialog),
         group: None,
+        came_back: false,
         context: editor_frame(),
         subtree: vec![
             at(0, dialog),
@@ -393,6 +394,7 @@ fn diff_text_summarizes_churn() {
                 index: i as usize,
                 opened: None,
                 group: None,
+                came_back: false,
                 context: files.clone(),
                 subtree: vec![at(0, item(100 + i, format!("file{i:02}.txt")))],
             })
@@ -404,6 +406,7 @@ fn diff_text_summarizes_churn() {
         index: 40,
         opened: None,
         group: None,
+        came_back: false,
         context: files.clone(),
         subtree: vec![at(0, el(200, Role::PushButton, "Load more"))],
     }));
@@ -440,6 +443,7 @@ fn diff_text_stops_at_the_budget() {
         index: 0,
         opened: None,
         group: None,
+        came_back: false,
         context: None,
         subtree: std::iter::once(at(0, el(100, Role::Panel, "Results")))
             .chain((1..=6).map(|i| at(1, el(100 + i, Role::Link, &format!("Result {i}")))))
@@ -450,6 +454,7 @@ fn diff_text_stops_at_the_budget() {
         index: 1,
         opened: None,
         group: None,
+        came_back: false,
         context: None,
         subtree: std::iter::once(at(0, el(200, Role::Panel, "Ads")))
             .chain((1..=3).map(|i| at(1, el(200 + i, Role::Link, &format!("Ad {i}")))))
@@ -482,6 +487,7 @@ fn diff_text_caps_the_number_of_subtree_lines() {
                 index: i,
                 opened: None,
                 group: None,
+                came_back: false,
                 context: None,
                 subtree: vec![at(0, el(10 + i as u32, roles[i % 5], &format!("w{i}")))],
             })
@@ -520,7 +526,9 @@ fn stacked(page: &str, controls: &[(Role, &str)], selected_row: usize) -> Snapsh
         control.identity = Some(format!("{page} control {i}"));
         if i == 0 {
             b.open(control);
-            b.leaf(node(Role::Label, &format!("{name} label"), None));
+            let mut label = node(Role::Label, &format!("{name} label"), None);
+            label.identity = Some(format!("{page} label"));
+            b.leaf(label);
             b.close();
         } else {
             b.leaf(control);
@@ -606,6 +614,129 @@ fn diff_text_does_not_group_a_container_that_stays() {
         "# diff: +2 added\n\
          + [e14] push button \"b\"\n\
          + [e15] push button \"c\"\n"
+    );
+}
+
+/// Diffs `snapshots` in turn with one ref table, as a session does; the
+/// text of the last diff.
+fn last_diff_text(snapshots: &[Snapshot]) -> String {
+    let views: Vec<View> = snapshots
+        .iter()
+        .map(|s| View::new(s, Filters::all()))
+        .collect();
+    let mut table = RefTable::new();
+    let mut refs = table.label(views[0].len());
+    let mut out = String::new();
+    for pair in views.windows(2) {
+        let (d, next) = uidelta_diff::diff(&pair[0], &refs, &pair[1], &mut table);
+        out = diff_text(&d, &DiffOptions::default());
+        refs = next;
+    }
+    out
+}
+
+#[test]
+fn diff_text_says_a_page_shown_again_came_back_as_it_was() {
+    let first: Vec<(Role, &str)> = (0..12)
+        .map(|i| match i % 3 {
+            0 => (Role::CheckBox, "check"),
+            1 => (Role::Entry, ""),
+            _ => (Role::PushButton, "button"),
+        })
+        .collect();
+    let second: Vec<(Role, &str)> = (0..12).map(|_| (Role::Slider, "level")).collect();
+    let one = stacked("one", &first, 0);
+    let two = stacked("two", &second, 0);
+    assert_eq!(
+        last_diff_text(&[one.clone(), two.clone(), one.clone()]),
+        "# diff: +12 added, -12 removed\n\
+         + 12 elements with 1 descendants came back together as they were when they left \
+         (a page or pane shown again): [e2] check box \"check\", [e4] entry, [e5] push button \"button\", ...\n\
+         - 12 elements with 1 descendants went away together (a page or pane hidden as a whole): \
+         [e25] slider \"level\", [e27] slider \"level\", [e28] slider \"level\", ...\n"
+    );
+    // One of them changed while it was away: it is listed, the rest are one line.
+    let mut changed = first.clone();
+    changed[4] = (Role::Entry, "now named");
+    assert_eq!(
+        last_diff_text(&[one, two, stacked("one", &changed, 0)]),
+        "# diff: +12 added, -12 removed\n\
+         + 12 elements with 1 descendants appeared together (a page or pane shown as a whole):\n\
+         + 11 of them came back as they were when they left: [e2] check box \"check\", [e4] entry, [e5] push button \"button\", ...\n\
+         + [e7] entry \"now named\"\n\
+         - 12 elements with 1 descendants went away together (a page or pane hidden as a whole): \
+         [e25] slider \"level\", [e27] slider \"level\", [e28] slider \"level\", ...\n"
+    );
+}
+
+/// A window with one panel that goes and comes back, and an expander.
+fn panel_and_expander(panel: bool, expanded: bool) -> Snapshot {
+    let mut frame = node(Role::Frame, "Prefs", None);
+    frame.identity = Some("frame".into());
+    let mut b = TreeBuilder::new(frame);
+    if panel {
+        let mut p = node(Role::Panel, "Advanced", None);
+        p.identity = Some("advanced".into());
+        b.open(p);
+        for i in 0..2 {
+            let mut c = node(Role::CheckBox, &format!("option {i}"), None);
+            c.identity = Some(format!("option {i}"));
+            b.leaf(c);
+        }
+        b.close();
+    }
+    let mut toggle = node(Role::ToggleButton, "More", None);
+    toggle.identity = Some("more".into());
+    toggle.states.set(State::Expanded, expanded);
+    toggle.states.insert(State::Expandable);
+    b.open(toggle);
+    for i in 0..3 {
+        let mut c = node(Role::Label, &format!("detail {i}"), None);
+        c.identity = Some(format!("detail {i}"));
+        c.states.set(State::Showing, expanded);
+        b.leaf(c);
+    }
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_says_a_subtree_came_back_and_what_an_expander_hid() {
+    assert_eq!(
+        last_diff_text(&[
+            panel_and_expander(true, true),
+            panel_and_expander(false, true),
+            panel_and_expander(true, false),
+        ]),
+        "# diff: +1 added, ~1 modified\n\
+         + [e2] panel \"Advanced\" (came back as it was when it left, with 2 descendants)\n\
+         ~ [e5] toggle button \"More\" | expanded: true -> false (hides 3 descendants)\n"
+    );
+}
+
+#[test]
+fn diff_text_puts_elements_that_changed_alike_on_one_line_wherever_they_are() {
+    let row = |selected: bool| {
+        let mut list = node(Role::List, "Rows", None);
+        list.identity = Some("rows".into());
+        let mut b = TreeBuilder::new(list);
+        for i in 0..3 {
+            let mut item = node(Role::ListItem, "", None);
+            item.identity = Some(format!("item {i}"));
+            item.states.set(State::Selectable, selected);
+            b.leaf(item);
+            let mut switch = node(Role::ToggleButton, "", None);
+            switch.identity = Some(format!("switch {i}"));
+            switch.states.set(State::Checked, selected && i == 0);
+            b.leaf(switch);
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    assert_eq!(
+        last_diff_text(&[row(false), row(true)]),
+        "# diff: ~4 modified\n\
+         ~ [e2] list item | selectable: false -> true (same on [e4], [e6])\n\
+         ~ [e3] toggle button | checked: false -> true\n"
     );
 }
 
