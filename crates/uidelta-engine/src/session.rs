@@ -105,6 +105,17 @@ pub struct Acted {
     pub earlier: Vec<(App, Diff)>,
 }
 
+/// What [`Session::wait_for_element`] found.
+#[derive(Clone, Debug)]
+pub struct Waited {
+    /// The element that met the condition (none when waiting for nothing
+    /// to match).
+    pub found: Option<Handle>,
+    /// What changed since the last result, while waiting included, each
+    /// with its application: the diffs of the snapshots taken on the way.
+    pub changes: Vec<(App, Diff)>,
+}
+
 /// A gone ref's last words.
 #[derive(Clone, Debug)]
 struct GoneRef {
@@ -212,6 +223,27 @@ impl<B: Backend> Session<B> {
     pub async fn observe(&mut self, app: &str) -> Result<(usize, Diff)> {
         let app = self.find_app(app).await?;
         self.observe_app(app).await
+    }
+
+    /// Like [`Session::observe`], for callers that do not show the diff
+    /// now (they act next, or wait): what changed since the last result is
+    /// kept and reported with the next one (`Acted::earlier`), not lost.
+    pub async fn look(&mut self, app: &str) -> Result<usize> {
+        let app = self.find_app(app).await?;
+        let known = self.scopes.iter().any(|s| s.app.id == app.id);
+        let (idx, d) = self.observe_app(app).await?;
+        if known {
+            self.keep_unreported(idx, d);
+        }
+        Ok(idx)
+    }
+
+    /// Keeps a diff nobody has seen for the next result, when it has
+    /// changes.
+    fn keep_unreported(&mut self, idx: usize, d: Diff) {
+        if d.has_changes() {
+            self.unreported.push((self.scopes[idx].app.clone(), d));
+        }
     }
 
     async fn observe_app(&mut self, app: App) -> Result<(usize, Diff)> {
@@ -345,11 +377,7 @@ impl<B: Backend> Session<B> {
                 continue;
             }
             match self.refresh(idx).await {
-                Ok(d) => {
-                    if d.has_changes() {
-                        self.unreported.push((self.scopes[idx].app.clone(), d));
-                    }
-                }
+                Ok(d) => self.keep_unreported(idx, d),
                 // An application that exited must not block acting on others.
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
                     let id = self.scopes[idx].app.id.clone();
@@ -429,7 +457,7 @@ impl<B: Backend> Session<B> {
     /// Before an action on a whole application: its latest snapshot (read
     /// when needed), its root's handle, and no stale events.
     async fn before_app_action(&mut self, app: &str) -> Result<(usize, Handle, App)> {
-        let (idx, _) = self.observe(app).await?;
+        let idx = self.look(app).await?;
         let handle = self.scopes[idx].handle(NodeId::ROOT);
         self.scopes[idx].events.drain();
         Ok((idx, handle, self.scopes[idx].app.clone()))
@@ -638,7 +666,7 @@ impl<B: Backend> Session<B> {
     /// Blocks until `app` changes (or `timeout` passes), then returns the
     /// diff; `has_changes()` is false when the time ran out.
     pub async fn wait_for_change(&mut self, app: &str, timeout: Duration) -> Result<Acted> {
-        let (idx, _) = self.observe(app).await?;
+        let idx = self.look(app).await?;
         let start = Instant::now();
         let handle = self.scopes[idx].handle(NodeId::ROOT);
         loop {
@@ -668,16 +696,17 @@ impl<B: Backend> Session<B> {
 
     /// Blocks until an element matching `selector` meets `condition`, or
     /// `timeout` passes. Returns the matching element (none for
-    /// [`Condition::Disappears`]).
+    /// [`Condition::Disappears`]) and what changed on the way. On a
+    /// timeout, the changes seen are kept for the next result.
     pub async fn wait_for_element(
         &mut self,
         app: &str,
         selector: &str,
         condition: Condition,
         timeout: Duration,
-    ) -> Result<Option<Handle>> {
+    ) -> Result<Waited> {
         let parsed: Selector = selector.trim().parse()?;
-        let (idx, _) = self.observe(app).await?;
+        let idx = self.look(app).await?;
         let start = Instant::now();
         loop {
             let hits: Vec<NodeId> = self
@@ -691,7 +720,7 @@ impl<B: Backend> Session<B> {
                 Condition::Appears => hits.first().copied(),
                 Condition::Disappears => {
                     if hits.is_empty() {
-                        return Ok(None);
+                        return Ok(self.waited(None));
                     }
                     None
                 }
@@ -705,7 +734,8 @@ impl<B: Backend> Session<B> {
                     .find(|&n| !scope.view.tree().node(n).states.contains(s)),
             };
             if let Some(n) = met {
-                return Ok(Some(scope.handle(n)));
+                let found = scope.handle(n);
+                return Ok(self.waited(Some(found)));
             }
             if start.elapsed() >= timeout {
                 return Err(Error::TimedOut(format!(
@@ -726,7 +756,15 @@ impl<B: Backend> Session<B> {
                     break;
                 }
             }
-            self.refresh(idx).await?;
+            let d = self.refresh(idx).await?;
+            self.keep_unreported(idx, d);
+        }
+    }
+
+    fn waited(&mut self, found: Option<Handle>) -> Waited {
+        Waited {
+            found,
+            changes: std::mem::take(&mut self.unreported),
         }
     }
 }

@@ -230,7 +230,7 @@ fn waits_refs_that_went_away_and_ambiguous_selectors() {
         s.act("name:Slow count", &Action::Click, &no_wait)
             .await
             .expect("click");
-        let found = s
+        let waited = s
             .wait_for_element(
                 "uidelta-fixture",
                 "role:label && name:Count: 1",
@@ -239,7 +239,13 @@ fn waits_refs_that_went_away_and_ambiguous_selectors() {
             )
             .await
             .expect("the label changes");
-        assert_eq!(found.map(|h| h.name), Some("Count: 1".to_owned()));
+        assert_eq!(waited.found.map(|h| h.name), Some("Count: 1".to_owned()));
+        // What changed while waiting comes with the answer.
+        let seen: String = waited.changes.iter().map(|(_, d)| text(d)).collect();
+        assert!(
+            seen.contains("| name: \"Count: 0\" -> \"Count: 1\""),
+            "{seen}"
+        );
 
         // wait_for_change: one call instead of a polling loop.
         s.act("name:Slow count", &Action::Click, &no_wait)

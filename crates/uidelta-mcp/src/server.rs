@@ -25,7 +25,7 @@ use uidelta_engine::selector::Selector;
 use uidelta_engine::settle::{Next, Watch};
 use uidelta_engine::{ActOptions, Acted, Condition, Session, Settle, Settled};
 use uidelta_model::{NodeId, Rect, State};
-use uidelta_render::{count_tokens, tree_text, TreeOptions};
+use uidelta_render::{count_tokens, diff_text, tree_text, DiffOptions, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
 use crate::receipt::{LogDir, Receipt};
@@ -670,7 +670,7 @@ impl<B: Backend + 'static> Inner<B> {
                          optionally `window`, its title)",
                     ));
                 };
-                let (idx, _) = s.observe(app).await?;
+                let idx = s.look(app).await?;
                 let scope = &s.scopes()[idx];
                 let window = window_or_main(scope, a.window.as_deref())?;
                 let title = scope.view.tree().node(window).name.clone();
@@ -814,11 +814,12 @@ impl<B: Backend + 'static> Inner<B> {
         let condition = condition(a.condition, a.state.as_deref())?;
         let started = Instant::now();
         let mut s = self.session.lock().await;
-        let found = s
+        let result = s
             .wait_for_element(&a.app, &a.selector, condition, timeout)
             .await?;
+        let found = result.found;
         let waited = started.elapsed().as_millis() as u64;
-        let text = match &found {
+        let mut text = match &found {
             Some(h) => format!(
                 "# {} {} after {waited} ms\n",
                 handle_text(h),
@@ -834,11 +835,21 @@ impl<B: Backend + 'static> Inner<B> {
                 a.selector.trim()
             ),
         };
+        let mut changes = Vec::new();
+        for (app, d) in &result.changes {
+            let t = diff_text(d, &DiffOptions::default());
+            text.push_str(&format!(
+                "# changed while waiting, in {}:\n{t}",
+                app.label()
+            ));
+            changes.push(json!({"app": app_json(app), "ui_diff": t}));
+        }
         Ok(Reply {
             text,
             json: json!({
                 "element": found.as_ref().map(handle_json),
                 "waited_ms": waited,
+                "changes": changes,
             }),
             png: None,
             receipt: None,
@@ -857,7 +868,7 @@ impl<B: Backend + 'static> Inner<B> {
             }
             Some(app) => {
                 let mut s = self.session.lock().await;
-                let (idx, _) = s.observe(app).await?;
+                let idx = s.look(app).await?;
                 let scope = &s.scopes()[idx];
                 let window = window_or_main(scope, a.window.as_deref())?;
                 let node = scope.view.tree().node(window);

@@ -141,8 +141,9 @@ fn catalogue() -> Vec<Tool> {
         tool::<args::WaitForElement>(
             "wait_for_element",
             "Block until an element matching a selector appears, disappears, or has or lacks \
-             a state (`enabled`, `checked`), and answer with its ref. A timeout is an error \
-             saying how many elements match now.",
+             a state (`enabled`, `checked`), and answer with its ref and the diffs of what \
+             changed while waiting. A timeout is an error saying how many elements match now \
+             (what changed is then reported with the next answer).",
         )
         .annotate(read_only()),
         tool::<args::CaptureScreenshot>(
