@@ -346,10 +346,14 @@ impl Linux {
                     .into_iter()
                     .find(|a| a.app.pid == Some(pid) && a.windows.iter().any(|w| w.showing))
                 {
+                    reap_when_it_exits(child);
                     return Ok(app);
                 }
             }
             if started.elapsed() >= timeout {
+                // It may still come up; it is left running, as the caller
+                // asked for it, and reaped when it exits.
+                reap_when_it_exits(child);
                 return Err(launch_error(format!(
                     "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core)",
                     timeout.as_millis()
@@ -357,6 +361,22 @@ impl Linux {
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
+    }
+}
+
+/// Waits for a program we started on a thread of its own, so that it does
+/// not stay a zombie in a long-running server after it exits. The thread
+/// sleeps in `waitpid` and costs nothing while the program runs.
+fn reap_when_it_exits(mut child: std::process::Child) {
+    let pid = child.id();
+    let spawned = std::thread::Builder::new()
+        .name(format!("reap-{pid}"))
+        .spawn(move || {
+            let status = child.wait();
+            tracing::debug!(pid, ?status, "an application we opened exited");
+        });
+    if let Err(e) = spawned {
+        tracing::warn!(pid, error = %e, "no thread to reap an opened application");
     }
 }
 

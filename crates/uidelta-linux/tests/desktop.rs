@@ -147,6 +147,22 @@ fn open_type_with_keys_close_and_screenshot() {
             !open(&until(&linux, FACTORY, |s| !open(s)).await),
             "the dialog closed"
         );
+
+        // A program we opened is reaped when it exits: no zombie is left
+        // behind in a long-running server.
+        let pid = app.app.pid.expect("pid");
+        let killed = std::process::Command::new("kill")
+            .arg(pid.to_string())
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+        let started = std::time::Instant::now();
+        while proc_dir.exists() && started.elapsed() < Duration::from_secs(10) {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let state = std::fs::read_to_string(proc_dir.join("stat")).unwrap_or_default();
+        assert!(!proc_dir.exists(), "pid {pid} still there: {state}");
     });
 }
 
