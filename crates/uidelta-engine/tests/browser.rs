@@ -320,7 +320,7 @@ async fn deleting_in_the_dialog_removes_the_file_and_says_so() {
     );
     let t = text(d);
     assert!(
-        t.contains("~ [") && t.contains("status bar | showing: false -> true"),
+        t.contains("~ [") && t.contains("status bar | showing, visible: false -> true"),
         "{t}"
     );
 }
@@ -417,7 +417,7 @@ async fn typing_into_fields_is_one_value_change_each_and_passwords_stay_secret()
     assert!(lines[0].ends_with("static \"Thanks, Ada\""), "{}", text(d));
     assert_eq!(
         lines[1],
-        format!("~ [{status}] status bar | showing: false -> true | visible: false -> true")
+        format!("~ [{status}] status bar | showing, visible: false -> true")
     );
     assert!(!text(d).contains("hunter2"));
 }

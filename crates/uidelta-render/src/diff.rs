@@ -160,10 +160,7 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
                 m.element.r#ref,
                 Facts::from(&m.element).role_label()
             ));
-            for change in rest {
-                let (old, new) = change_values(change, opts.text_limit);
-                out.push_str(&format!(" | {}: {old} -> {new}", change.attr.label()));
-            }
+            out.push_str(&changes_text(rest, opts.text_limit));
             out.push('\n');
         }
     }
@@ -488,10 +485,7 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
     out.push_str("~ ");
     out.push_str(&element_line(Some(m.element.r#ref), facts, brief));
     out.push_str(&context_text(&m.context, opts));
-    for change in &m.changes {
-        let (old, new) = change_values(change, opts.text_limit);
-        out.push_str(&format!(" | {}: {old} -> {new}", change.attr.label()));
-    }
+    out.push_str(&changes_text(&m.changes, opts.text_limit));
     out.push_str(&descendants_note(m));
     if !same.is_empty() {
         let others: Vec<String> = same
@@ -532,6 +526,35 @@ fn transient_line(out: &mut String, e: &Element, opts: &DiffOptions) {
     out.push_str("! ");
     out.push_str(&line_of(e, full(opts, false)));
     out.push_str(" (transient)\n");
+}
+
+/// ` | checked: false -> true | value: "1" -> "2"`: every change of one
+/// element. States that flipped the same way share one transition
+/// (` | showing, visible: false -> true`): a GTK expander's `checked` and
+/// `expanded`, a row's `active` and `selected` always move together, and
+/// saying the transition twice tells the reader nothing more.
+fn changes_text<'c>(changes: impl IntoIterator<Item = &'c AttrChange>, limit: usize) -> String {
+    let mut shared: Vec<(Vec<String>, String, String, bool)> = Vec::new();
+    for change in changes {
+        let label = change.attr.label();
+        let (old, new) = change_values(change, limit);
+        let flag = matches!(
+            (&change.old, &change.new),
+            (AttrValue::Bool(_), AttrValue::Bool(_))
+        );
+        match shared
+            .iter_mut()
+            .find(|(_, o, n, f)| flag && *f && *o == old && *n == new)
+        {
+            Some((labels, ..)) => labels.push(label),
+            None => shared.push((vec![label], old, new, flag)),
+        }
+    }
+    let mut out = String::new();
+    for (labels, old, new, _) in shared {
+        out.push_str(&format!(" | {}: {old} -> {new}", labels.join(", ")));
+    }
+    out
 }
 
 /// Both sides of a change as text; texts are quoted and shortened together
