@@ -117,7 +117,7 @@ const TASK: &[Step] = &[
     step(FACTORY, "switch another notebook to page 3", "role:page tab && name:page 3 && nth:1", Do::Select, &["\"page 3\" … selected: false -> true"]),
     step(FACTORY, "set the combo box entry", "role:text && value:comboboxentry && state:enabled", Do::SetValue("Mickey Mouse"), &["-> \"Mickey Mouse\""]),
     step(FACTORY, "select a list row", "role:table cell && name:Otto", Do::Select, &["\"Otto\" … selected: false -> true"]),
-    step(FACTORY, "open the gear menu", "role:toggle button && name:Menu", Do::Click, &["\"Menu\" … checked: false -> true", "panel … showing: false -> true"]),
+    step(FACTORY, "open the gear menu", "role:toggle button && name:Menu", Do::Click, &["\"Menu\" … checked: false -> true", "panel … showing, visible: false -> true"]),
     step(FACTORY, "open About Widget Factory", "role:push button && name:About Widget Factory", Do::Click, &["dialog \"About GTK Widget Factory\" … (opened)"]),
     step(FACTORY, "show the credits", "role:toggle button && name:Credits", Do::Click, &["\"Credits\" … checked: false -> true"]),
     step(FACTORY, "close the About dialog", "role:dialog >> role:push button && name:Close", Do::Click, &["(closed)"]),
