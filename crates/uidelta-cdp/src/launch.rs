@@ -103,12 +103,22 @@ impl Process {
             .map_err(|e| launch_error(format!("creating a profile directory: {e}")))?;
         let log = std::fs::File::create(profile.join("chromium.log"))
             .map_err(|e| launch_error(format!("creating the browser log: {e}")))?;
+        // Chromium's own temporary files (the directory of its singleton
+        // socket) go here: a browser that is killed never removes them, and
+        // in the system's temporary directory they would pile up, one per
+        // launch.
+        let tmp = profile.join("tmp");
+        if let Err(e) = std::fs::create_dir_all(&tmp) {
+            let _ = std::fs::remove_dir_all(&profile);
+            return Err(launch_error(format!("creating {}: {e}", tmp.display())));
+        }
         let mut command = Command::new(&opts.executable);
         command
             .args(opts.switches(&profile))
             // Keeps the crash database and caches inside the profile too.
             .env("XDG_CONFIG_HOME", profile.join("config"))
             .env("XDG_CACHE_HOME", profile.join("cache"))
+            .env("TMPDIR", &tmp)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(log);

@@ -238,6 +238,22 @@ async fn a_launched_browser_leaves_nothing_behind() {
         "a browser runs several processes: {:?}",
         leftovers(pid, &path)
     );
+    // Chromium's temporary files (its singleton socket's directory) are in
+    // the profile, not in the system's temporary directory, where a killed
+    // browser would leave them.
+    let own_tmp: Vec<String> = std::fs::read_dir(profile.join("tmp"))
+        .map(|dir| {
+            dir.filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .collect()
+        })
+        .unwrap_or_default();
+    assert!(
+        own_tmp
+            .iter()
+            .any(|n| n.starts_with("org.chromium.Chromium.")),
+        "{own_tmp:?}"
+    );
     drop(cdp);
     assert_eq!(leftovers(pid, &path), Vec::<String>::new());
     assert!(!profile.exists(), "{} is still there", profile.display());
