@@ -531,7 +531,7 @@ fn transient_line(out: &mut String, e: &Element, opts: &DiffOptions) {
 /// ` | checked: false -> true | value: "1" -> "2"`: every change of one
 /// element. States that flipped the same way share one transition
 /// (` | showing, visible: false -> true`): a GTK expander's `checked` and
-/// `expanded`, a row's `active` and `selected` always move together, and
+/// `expanded`, a list row's `active` and `selected` often move together, and
 /// saying the transition twice tells the reader nothing more.
 fn changes_text<'c>(changes: impl IntoIterator<Item = &'c AttrChange>, limit: usize) -> String {
     let mut shared: Vec<(Vec<String>, String, String, bool)> = Vec::new();
