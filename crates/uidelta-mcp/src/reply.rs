@@ -170,16 +170,8 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
         "tree_tokens": tree_tokens,
     });
     if shown.diff {
-        let mut earlier = Vec::new();
-        for (app, d) in &acted.earlier {
-            let t = diff_text(d, &DiffOptions::default());
-            text.push_str(&format!(
-                "# changed before this action, in {}:\n{t}",
-                app.label()
-            ));
-            earlier.push(json!({"app": app_json(app), "ui_diff": t}));
-        }
-        json["earlier_changes"] = Value::Array(earlier);
+        json["earlier_changes"] =
+            app_diffs(&mut text, "changed before this action", &acted.earlier);
         text.push_str(&diff);
         let counts = d.counts();
         json["ui_diff"] = Value::String(diff);
@@ -222,6 +214,19 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
         png: None,
         receipt: Some(receipt),
     }
+}
+
+/// Diffs of other moments than the answer's own (before an action, while
+/// waiting), each under a `# {heading}, in {app}:` line of `text`; the same
+/// as JSON (`[{"app": ..., "ui_diff": ...}]`).
+pub fn app_diffs(text: &mut String, heading: &str, diffs: &[(App, Diff)]) -> Value {
+    let mut json = Vec::new();
+    for (app, d) in diffs {
+        let t = diff_text(d, &DiffOptions::default());
+        text.push_str(&format!("# {heading}, in {}:\n{t}", app.label()));
+        json.push(json!({"app": app_json(app), "ui_diff": t}));
+    }
+    Value::Array(json)
 }
 
 fn focus_json(d: &Diff) -> Value {

@@ -25,7 +25,7 @@ use uidelta_engine::selector::Selector;
 use uidelta_engine::settle::{Next, Watch};
 use uidelta_engine::{ActOptions, Acted, Condition, Session, Settle, Settled};
 use uidelta_model::{NodeId, Rect, State};
-use uidelta_render::{count_tokens, diff_text, tree_text, DiffOptions, TreeOptions};
+use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
 use crate::receipt::{LogDir, Receipt};
@@ -835,15 +835,7 @@ impl<B: Backend + 'static> Inner<B> {
                 a.selector.trim()
             ),
         };
-        let mut changes = Vec::new();
-        for (app, d) in &result.changes {
-            let t = diff_text(d, &DiffOptions::default());
-            text.push_str(&format!(
-                "# changed while waiting, in {}:\n{t}",
-                app.label()
-            ));
-            changes.push(json!({"app": app_json(app), "ui_diff": t}));
-        }
+        let changes = reply::app_diffs(&mut text, "changed while waiting", &result.changes);
         Ok(Reply {
             text,
             json: json!({
