@@ -431,13 +431,15 @@ impl<B: Backend + 'static> Inner<B> {
         let limit = a.limit.unwrap_or(FIND_LIMIT).clamp(1, 500);
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
+        // Searching shows no diff: what changed since the last answer is
+        // kept for the next one (`look`), not dropped.
         let only = match &a.app {
-            Some(app) => Some(s.observe(app).await?.0),
+            Some(app) => Some(s.look(app).await?),
             None => {
                 let names: Vec<String> = s.scopes().iter().map(|l| l.app.name.clone()).collect();
                 for name in names {
                     // An application that went away keeps its last snapshot.
-                    let _ = s.observe(&name).await;
+                    let _ = s.look(&name).await;
                 }
                 None
             }

@@ -568,3 +568,40 @@ async fn the_log_dir_keeps_each_actions_diff_and_a_receipt_with_boxes() {
     assert!(text(&r).contains("checked: false -> true"), "{}", text(&r));
     let _ = std::fs::remove_file(&file);
 }
+
+#[tokio::test]
+async fn a_change_a_search_saw_is_reported_with_the_next_action() {
+    let fake = Arc::new(Fake::default());
+    let s = Server::new(fake.clone());
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    // The check box is ticked outside any tool call (by a person, say).
+    *fake.agreed.lock().expect("lock") = true;
+    let r = ok(
+        &s,
+        "find_elements",
+        json!({"selector": "role:check box", "app": "fake"}),
+    )
+    .await;
+    assert!(
+        text(&r).contains("[e3] check box \"Agree\""),
+        "{}",
+        text(&r)
+    );
+    // The search showed no diff; the next action's answer has it.
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:toggle button && name:More", "app": "fake"}),
+    )
+    .await;
+    let j = r.structured_content.as_ref().expect("structured");
+    let earlier = j["earlier_changes"]
+        .as_array()
+        .map(|a| {
+            a.iter()
+                .map(|e| e["ui_diff"].to_string())
+                .collect::<String>()
+        })
+        .unwrap_or_default();
+    assert!(earlier.contains("checked: false -> true"), "{j}");
+}
