@@ -18,13 +18,18 @@ const FIXTURE: &str = concat!(
 );
 
 fn start() -> (Desktop, tokio::runtime::Runtime) {
+    start_with(&[])
+}
+
+/// [`start`], with extra arguments for the fixture.
+fn start_with(args: &[&str]) -> (Desktop, tokio::runtime::Runtime) {
     require_programs(&[
         ("Xvfb", "xvfb"),
         ("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0"),
     ])
     .expect("programs for the fixture tests");
     let desktop = Desktop::start().expect("a virtual desktop");
-    std::mem::forget(desktop.launch(FIXTURE, &[]).expect("launch the fixture"));
+    std::mem::forget(desktop.launch(FIXTURE, args).expect("launch the fixture"));
     desktop
         .wait_for_accessible_app("uidelta-fixture", Duration::from_secs(20))
         .expect(
@@ -358,4 +363,73 @@ fn changes_that_came_late_are_reported_with_the_next_action() {
             text(&acted.diff)
         );
     });
+}
+
+#[test]
+fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
+    const OTHER: &str = "uidelta-fixture-other";
+    let (desktop, rt) = start_with(&["--opens", OTHER]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        // With no window manager nothing has the input focus yet: give it to
+        // the fixture's window, as a person clicking into it would.
+        let app = s.find_app("uidelta-fixture").await.expect("the fixture");
+        uidelta_backend::Backend::activate_window(s.backend(), &app, "uidelta fixture")
+            .await
+            .expect("activate the fixture's window");
+        let (idx, _) = s
+            .observe("uidelta-fixture")
+            .await
+            .expect("observe the fixture");
+        let focused = wait_until(&mut s, |s| s.scopes()[idx].view.focus().is_some()).await;
+        assert!(focused, "the fixture's window has no focused element");
+
+        let acted = s
+            .act(
+                &format!("role:push button && name:Open {OTHER}"),
+                &Action::Click,
+                &ActOptions::default(),
+            )
+            .await
+            .expect("click Open");
+        // The other instance starts in half a second or more; the click's
+        // own settle is usually over by then, and a wait reports the switch.
+        let (switched_app, switched) = match acted.app_switch {
+            Some(switch) => switch,
+            None => s
+                .wait_for_change("uidelta-fixture", Duration::from_secs(20))
+                .await
+                .expect("wait for the fixture to lose the focus")
+                .app_switch
+                .expect("an app switch once the fixture lost the focus"),
+        };
+        assert_eq!(switched_app.name, OTHER);
+        let switched = text(&switched);
+        // Its whole tree, first seen, with the focus on its first button.
+        assert!(switched.starts_with("# diff: +1 added\n+ [e"), "{switched}");
+        assert!(
+            switched.contains("] frame \"uidelta fixture\"\n"),
+            "{switched}"
+        );
+        assert!(
+            switched.contains("] push button \"Open details\" (focused)\n"),
+            "{switched}"
+        );
+        // The fixture itself no longer has a focused element.
+        assert!(s.scopes()[idx].view.focus().is_none());
+    });
+}
+
+/// Refreshes the session's view of the fixture until `done` holds (true), or
+/// 10 s pass (false).
+async fn wait_until(s: &mut Session<Linux>, done: impl Fn(&Session<Linux>) -> bool) -> bool {
+    let end = std::time::Instant::now() + Duration::from_secs(10);
+    while std::time::Instant::now() < end {
+        s.look("uidelta-fixture").await.expect("refresh");
+        if done(s) {
+            return true;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    false
 }
