@@ -31,6 +31,7 @@ use std::collections::HashMap;
 use std::process::ExitCode;
 
 use uidelta_backend::Action;
+use uidelta_bench::terminator::{self, Stripper};
 use uidelta_engine::{ActOptions, Session};
 use uidelta_linux::Linux;
 use uidelta_render::size;
@@ -208,6 +209,13 @@ struct Row {
     /// step's tree (same platform identity) under a new ref.
     new_refs: usize,
     app_switch: Option<String>,
+    /// terminator's approach on the same two captured trees: the changed
+    /// lines of its compact YAML after stripping ids and bounds.
+    t_diff_tokens: usize,
+    /// terminator's compact YAML of the whole captured tree after the step.
+    t_full_tokens: usize,
+    /// terminator's line diff has no line at all for this step.
+    t_blind: bool,
 }
 
 /// An application's first full tree, read once in both loops.
@@ -216,6 +224,8 @@ struct First {
     tokens: usize,
     bytes: usize,
     nodes: usize,
+    /// terminator's compact YAML of the same captured tree.
+    t_tokens: usize,
 }
 
 fn main() -> ExitCode {
@@ -254,6 +264,7 @@ fn run() -> Fallible<()> {
 }
 
 async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
+    let stripper = &Stripper::new();
     let mut session = live::session(desktop).await?;
     let mut firsts: Vec<First> = Vec::new();
     let mut rows = Vec::new();
@@ -283,10 +294,12 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
                 tokens: s.tokens,
                 bytes: s.bytes,
                 nodes: session.scopes()[idx].view.len(),
+                t_tokens: size(&terminator::render(session.scopes()[idx].snapshot.tree())).tokens,
             });
         }
         let idx = live::scope_of(&session, step.app)?;
         let before = identities(&session, idx);
+        let before_tree = session.scopes()[idx].snapshot.tree().clone();
         let selector = format!("app:{} >> {}", step.app, step.target);
         let acted = live::act(
             &mut session,
@@ -306,7 +319,16 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
             .filter(|(id, r)| !before.contains_key(*id) && known.get(*id).is_some_and(|k| k != *r))
             .count();
         known.extend(after);
-        let mut diff = live::diff_text(&acted.diff);
+        // What changed before the action (reported with it) is read too.
+        let mut diff = String::new();
+        for (app, d) in &acted.earlier {
+            diff.push_str(&format!(
+                "# changed before this action, in {}:\n",
+                app.label()
+            ));
+            diff.push_str(&live::diff_text(d));
+        }
+        diff.push_str(&live::diff_text(&acted.diff));
         let app_switch = acted.app_switch.as_ref().map(|(app, d)| {
             diff.push_str(&format!("# app switch: {}\n", app.name));
             diff.push_str(&live::diff_text(d));
@@ -314,6 +336,10 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
         });
         let full = live::tree_text(&session, idx);
         let (d, f) = (size(&diff), size(&full));
+        let after_tree = session.scopes()[idx].snapshot.tree();
+        let t_lines = terminator::diff_trees(stripper, &before_tree, after_tree);
+        let t_diff: String = t_lines.iter().map(|l| format!("{l}\n")).collect();
+        let t_full = size(&terminator::render(after_tree));
         let missing: Vec<&'static str> = step
             .expect
             .iter()
@@ -360,6 +386,9 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
             refs_moved,
             new_refs,
             app_switch,
+            t_diff_tokens: size(&t_diff).tokens,
+            t_full_tokens: t_full.tokens,
+            t_blind: t_lines.is_empty(),
         });
     }
     Ok((firsts, rows))
@@ -506,6 +535,8 @@ fn print_report(firsts: &[First], rows: &[Row], machine_start: &str, machine_end
         );
     }
     println!();
+    print_terminator(firsts, rows, delta_loop);
+    println!();
     let seen = rows.iter().filter(|r| r.seen).count();
     let moved: usize = rows.iter().map(|r| r.refs_moved).sum();
     let capped = rows.iter().filter(|r| r.capped).count();
@@ -522,8 +553,8 @@ fn print_report(firsts: &[First], rows: &[Row], machine_start: &str, machine_end
         live::percentile(&settle, 100.0),
     );
     println!();
-    println!("| step | app | action | target | diff | diff tokens | full tree tokens | diff bytes | full tree bytes | settle ms | expected change |");
-    println!("|---:|---|---|---|---|---:|---:|---:|---:|---:|---|");
+    println!("| step | app | action | target | diff | diff tokens | full tree tokens | diff bytes | full tree bytes | terminator diff tokens | settle ms | expected change |");
+    println!("|---:|---|---|---|---|---:|---:|---:|---:|---:|---:|---|");
     for (i, r) in rows.iter().enumerate() {
         let mut expected = if r.seen {
             "yes".to_string()
@@ -543,7 +574,7 @@ fn print_report(firsts: &[First], rows: &[Row], machine_start: &str, machine_end
             expected.push_str(&format!("; app switch to {app}"));
         }
         println!(
-            "| {} | {} | {}: {} | {} | {} | {} | {} | {} | {} | {}{} | {} |",
+            "| {} | {} | {}: {} | {} | {} | {} | {} | {} | {} | {} | {}{} | {} |",
             i + 1,
             r.app,
             live::cell(r.what),
@@ -554,14 +585,61 @@ fn print_report(firsts: &[First], rows: &[Row], machine_start: &str, machine_end
             r.full_tokens,
             r.diff_bytes,
             r.full_bytes,
+            r.t_diff_tokens,
             r.settle_ms,
             if r.capped { " (cap)" } else { "" },
             live::cell(&expected)
         );
     }
+    let t_diff_tokens: usize = rows.iter().map(|r| r.t_diff_tokens).sum();
     println!(
-        "| | | | | **total** | **{diff_tokens}** | **{full_tokens}** | {diff_bytes} | {full_bytes} | | |"
+        "| | | | | **total** | **{diff_tokens}** | **{full_tokens}** | {diff_bytes} | {full_bytes} | {t_diff_tokens} | | |"
     );
     println!();
     println!("machine: {machine_start} at the start, {machine_end} at the end");
+}
+
+/// The same task as an agent of terminator's kind pays it, on the same
+/// captured trees: its compact YAML (ids and bounds included) for a tree,
+/// its line diff (ids and bounds stripped) for a change.
+fn print_terminator(firsts: &[First], rows: &[Row], delta_loop: usize) {
+    let first: usize = firsts.iter().map(|f| f.t_tokens).sum();
+    let full_loop = first + rows.iter().map(|r| r.t_full_tokens).sum::<usize>();
+    let diff_loop = first + rows.iter().map(|r| r.t_diff_tokens).sum::<usize>();
+    let blind: Vec<String> = rows
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| r.t_blind)
+        .map(|(i, r)| format!("{} ({})", i + 1, r.what))
+        .collect();
+    println!(
+        "The same steps the way terminator reports them, on the same captured trees (its \
+         compact YAML with `#` indices and bounds for a tree; for a change, the lines of a line \
+         diff of two such trees after stripping indices and bounds):"
+    );
+    println!();
+    println!("| | tokens | ÷ terminator's full loop |");
+    println!("|---|---:|---:|");
+    println!(
+        "| terminator's full loop: its first trees + its tree after every step | {full_loop} | 100% |"
+    );
+    println!(
+        "| terminator's diff loop: its first trees + its line diff of every step | {diff_loop} | {:.1}% |",
+        pct(diff_loop, full_loop)
+    );
+    println!(
+        "| uidelta's delta loop (above) | {delta_loop} | {:.1}% |",
+        pct(delta_loop, full_loop)
+    );
+    println!();
+    println!(
+        "Steps whose change terminator's line diff does not show at all (no line): {} of {}{}.",
+        blind.len(),
+        rows.len(),
+        if blind.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", blind.join(", "))
+        }
+    );
 }
