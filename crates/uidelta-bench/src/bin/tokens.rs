@@ -361,6 +361,11 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
             }
         );
         eprint!("{diff}");
+        eprintln!(
+            "-- terminator's line diff, {} tokens:",
+            size(&t_diff).tokens
+        );
+        eprint!("{t_diff}");
         rows.push(Row {
             app: step.app,
             what: step.what,
