@@ -154,8 +154,10 @@ impl Desktop {
 
     /// Every environment variable a process inside the desktop needs: the display, the private
     /// session bus and runtime directory, private XDG config, cache, data and state homes (so
-    /// the caller's settings do not leak in), the switches that turn accessibility on in GTK, Qt
-    /// and Chromium, and the marker that lets teardown find the process.
+    /// the caller's settings do not leak in), a private `TMPDIR` (so that what applications
+    /// leave in their temporary directory, such as Chromium's singleton socket directory, goes
+    /// with the desktop), the switches that turn accessibility on in GTK, Qt and Chromium, and
+    /// the marker that lets teardown find the process.
     pub fn env(&self) -> Vec<(String, String)> {
         let home = self.runtime_dir.join("home");
         let path = |sub: &str| home.join(sub).to_string_lossy().into_owned();
@@ -168,6 +170,10 @@ impl Desktop {
             ("XDG_CACHE_HOME".to_string(), path("cache")),
             ("XDG_DATA_HOME".to_string(), path("data")),
             ("XDG_STATE_HOME".to_string(), path("state")),
+            (
+                "TMPDIR".to_string(),
+                self.runtime_dir.join("tmp").to_string_lossy().into_owned(),
+            ),
             ("XDG_SESSION_TYPE".to_string(), "x11".to_string()),
             ("GDK_BACKEND".to_string(), "x11".to_string()),
             ("QT_QPA_PLATFORM".to_string(), "xcb".to_string()),
@@ -679,6 +685,7 @@ fn create_runtime_dir(token: &str) -> Result<PathBuf, TestkitError> {
         "home/cache",
         "home/data",
         "home/state",
+        "tmp",
     ] {
         let path = dir.join(sub);
         if let Err(error) = builder.create(&path) {

@@ -58,6 +58,27 @@ fn a_desktop_has_a_display_buses_and_a_private_runtime_dir() {
 }
 
 #[test]
+fn temporary_files_of_programs_in_the_desktop_go_with_it() {
+    let desktop = start();
+    let tmp = desktop.runtime_dir().join("tmp");
+    let output = desktop
+        .command("mktemp")
+        .arg("-d")
+        .output()
+        .expect("running mktemp inside the desktop");
+    assert!(output.status.success(), "{output:?}");
+    let made = String::from_utf8_lossy(&output.stdout).trim().to_owned();
+    assert!(
+        Path::new(&made).starts_with(&tmp),
+        "{made} is not under {}",
+        tmp.display()
+    );
+    assert!(Path::new(&made).is_dir());
+    drop(desktop);
+    assert!(!Path::new(&made).exists(), "{made} outlived the desktop");
+}
+
+#[test]
 fn two_desktops_at_once_are_isolated() {
     let (first, second) = std::thread::scope(|scope| {
         let first = scope.spawn(start);
