@@ -105,8 +105,16 @@ fn steps() -> Vec<Step> {
     ]
 }
 
+/// `s` in bold on a terminal; as it is when stdout is a file or a pipe, or
+/// when `NO_COLOR` is set.
 fn bold(s: &str) -> String {
-    format!("\x1b[1m{s}\x1b[0m")
+    use std::io::IsTerminal;
+    let plain = !std::io::stdout().is_terminal() || std::env::var_os("NO_COLOR").is_some();
+    if plain {
+        s.to_owned()
+    } else {
+        format!("\x1b[1m{s}\x1b[0m")
+    }
 }
 
 fn main() -> Result<()> {
@@ -179,7 +187,22 @@ async fn run(desktop: &Desktop) -> Result<()> {
             .act(step.target, &step.action, &ActOptions::default())
             .await
             .with_context(|| format!("step {}: {}", n + 1, step.say))?;
-        let diff = diff_text(&acted.diff, &DiffOptions::default());
+        // What changed before the action (a late update of the step
+        // before) comes with it, and so does the application the focus
+        // went to, if it left this one.
+        let mut diff = String::new();
+        for (app, d) in &acted.earlier {
+            diff.push_str(&format!(
+                "# changed before this action, in {}:\n",
+                app.label()
+            ));
+            diff.push_str(&diff_text(d, &DiffOptions::default()));
+        }
+        diff.push_str(&diff_text(&acted.diff, &DiffOptions::default()));
+        if let Some((app, d)) = &acted.app_switch {
+            diff.push_str(&format!("# focus went to {}\n", app.label()));
+            diff.push_str(&diff_text(d, &DiffOptions::default()));
+        }
         println!("# {} via {}", acted.target.r#ref, acted.done.method);
         print!("{diff}");
         let idx = session
