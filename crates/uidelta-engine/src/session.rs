@@ -539,7 +539,7 @@ impl<B: Backend> Session<B> {
                 };
             }
         }
-        let before_focus = self.scopes[idx].view.focus().is_some();
+        let before_view_had = held_focus(&self.scopes[idx].view);
         // The before view is needed again only when snapshots were taken
         // while settling; copy it only then.
         let before_view = (!mids.is_empty()).then(|| self.scopes[idx].view.clone());
@@ -556,7 +556,7 @@ impl<B: Backend> Session<B> {
                 &mut self.table,
             );
         }
-        let app_switch = if before_focus && self.scopes[idx].view.focus().is_none() {
+        let app_switch = if lost_focus(before_view_had, held_focus(&self.scopes[idx].view)) {
             self.app_switch(&app).await
         } else {
             None
@@ -908,5 +908,45 @@ fn list(items: impl Iterator<Item = String>) -> String {
         "none".into()
     } else {
         v.join(", ")
+    }
+}
+
+/// What of the input focus a view of an application shows: whether it has
+/// a focused element, and whether one of its windows is active.
+fn held_focus(view: &View) -> (bool, bool) {
+    let tree = view.tree();
+    let active_window = tree
+        .children(NodeId::ROOT)
+        .iter()
+        .any(|&w| tree.node(w).states.contains(State::Active));
+    (view.focus().is_some(), active_window)
+}
+
+/// Whether the focus left the application between two views: its focused
+/// element went without another taking its place, or its active window
+/// stopped being active with none other active. (A window that was never
+/// active, as on a desktop without a window manager, cannot lose it.)
+fn lost_focus(before: (bool, bool), after: (bool, bool)) -> bool {
+    let (had_element, had_window) = before;
+    let (has_element, has_window) = after;
+    (had_element && !has_element) || (had_window && !has_window)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lost_focus;
+
+    #[test]
+    fn the_focus_left_when_the_element_or_the_active_window_went_without_a_successor() {
+        // (focused element, active window) before and after.
+        assert!(lost_focus((true, true), (false, false)));
+        assert!(lost_focus((true, false), (false, false)));
+        assert!(lost_focus((false, true), (false, false)));
+        // Focus moved inside the application (its own dialog took it).
+        assert!(!lost_focus((true, true), (true, true)));
+        // Nothing to lose: no window manager ever activated it.
+        assert!(!lost_focus((false, false), (false, false)));
+        // It gained the focus.
+        assert!(!lost_focus((false, false), (true, true)));
     }
 }
