@@ -11,21 +11,24 @@ use serde_json::{json, Value};
 use uidelta_backend::{Action, Done};
 use uidelta_model::{NodeData, State};
 
-use crate::capture::backend_id;
+use crate::capture::{backend_id, frame_element};
 use crate::error::{Error, Result};
 use crate::input::{self, keys::Chord, Button};
 use crate::protocol::Session;
 
 /// What a node's identity points at.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Target {
+enum Target<'a> {
     /// A DOM node, by backend node id.
     Element(i64),
+    /// A DOM node of an out-of-process iframe: its target id and the node's
+    /// backend node id in that frame's process.
+    FrameElement(&'a str, i64),
     /// A frame's document as a whole.
     Document,
 }
 
-fn target_of(node: &NodeData, doing: &str) -> Result<Target> {
+fn target_of<'a>(node: &'a NodeData, doing: &str) -> Result<Target<'a>> {
     let identity = node.identity.as_deref().ok_or_else(|| {
         Error::Unsupported(format!(
             "{doing}: the element has no browser identity; it must come from a live capture"
@@ -33,6 +36,9 @@ fn target_of(node: &NodeData, doing: &str) -> Result<Target> {
     })?;
     if identity.starts_with("doc:") {
         return Ok(Target::Document);
+    }
+    if let Some((frame, id)) = frame_element(identity) {
+        return Ok(Target::FrameElement(frame, id));
     }
     backend_id(identity).map(Target::Element).ok_or_else(|| {
         Error::Unsupported(format!(
@@ -44,10 +50,19 @@ fn target_of(node: &NodeData, doing: &str) -> Result<Target> {
 /// Performs `action` on `node`, an element of a capture of the tab.
 pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> Result<Done> {
     let target = target_of(node, &session.doing)?;
-    let element = match target {
-        Target::Element(id) => Element { session, id },
+    // Every call about an element of a cross-site frame goes to that
+    // frame's own session, input events included: they then land in the
+    // frame's viewport, at the coordinates its own quads are in.
+    let framed;
+    let (session, id) = match target {
+        Target::Element(id) => (session, id),
+        Target::FrameElement(frame, id) => {
+            framed = session.in_frame(frame).await?;
+            (&framed, id)
+        }
         Target::Document => return act_on_document(session, action).await,
     };
+    let element = Element { session, id };
     let method = match action {
         Action::Click => element.click(Button::Left, 1).await?,
         Action::RightClick => element.click(Button::Right, 1).await?,
@@ -496,6 +511,11 @@ mod tests {
         assert_eq!(target_of(&n, "x").unwrap(), Target::Element(42));
         n.identity = Some("doc:ABC".into());
         assert_eq!(target_of(&n, "x").unwrap(), Target::Document);
+        n.identity = Some("0A1B/n42:t1".into());
+        assert_eq!(
+            target_of(&n, "x").unwrap(),
+            Target::FrameElement("0A1B", 42)
+        );
         n.identity = Some("ax:F:7".into());
         let e = target_of(&n, "clicking").unwrap_err();
         assert!(e.to_string().contains("no DOM node"), "{e}");

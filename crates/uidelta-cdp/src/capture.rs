@@ -30,6 +30,7 @@ use serde_json::{json, Value};
 use uidelta_model::{Meta, NodeData, NodeId, Rect, Role, Snapshot, State, Tree, TreeBuilder};
 
 use crate::error::{Error, Result};
+use crate::frames;
 use crate::protocol::Session;
 use crate::roles::{self, PropValue};
 
@@ -155,6 +156,12 @@ impl AxValue {
 pub(crate) struct FrameNodes {
     pub frame: FrameInfo,
     pub nodes: Vec<AxNode>,
+    /// Which target (renderer process) read it: an index into the layouts
+    /// given to [`assemble`], 0 for the page's own.
+    pub target: usize,
+    /// For frames of an out-of-process iframe, its target id: backend node
+    /// ids are per renderer process, so its elements' identities carry it.
+    pub prefix: Option<String>,
 }
 
 impl FrameNodes {
@@ -168,7 +175,11 @@ impl FrameNodes {
             .map(Value::take)
             .ok_or_else(|| "the answer has no `nodes`".to_owned())?;
         let nodes: Vec<AxNode> = serde_json::from_value(nodes).map_err(|e| e.to_string())?;
-        Ok(FrameNodes { frame, nodes })
+        Ok(FrameNodes {
+            frame,
+            nodes,
+            ..FrameNodes::default()
+        })
     }
 }
 
@@ -183,11 +194,18 @@ pub(crate) struct Layout {
     /// `<iframe>` element -> the frame it holds.
     pub owners: HashMap<i64, String>,
     pub attributes: HashMap<i64, Vec<(String, String)>>,
+    /// `<iframe>` and `<frame>` element -> the viewport position of the top
+    /// left corner of its content, where an out-of-process frame's own
+    /// viewport starts.
+    pub frame_origins: HashMap<i64, (f64, f64)>,
 }
 
 impl Layout {
-    /// Reads an answer of `DOMSnapshot.captureSnapshot` (with DOM rects).
-    pub fn from_snapshot(answer: &Value) -> Layout {
+    /// Reads an answer of `DOMSnapshot.captureSnapshot` (with DOM rects) of
+    /// a target whose viewport starts at `origin` in the page's viewport:
+    /// `(0, 0)` for the page, the content corner of its `<iframe>` element
+    /// for a cross-site frame (whose snapshot is in its own coordinates).
+    pub fn from_snapshot_at(answer: &Value, origin: (f64, f64)) -> Layout {
         let empty = Vec::new();
         let strings: Vec<&str> = answer["strings"]
             .as_array()
@@ -209,7 +227,10 @@ impl Layout {
         // Offsets of documents in the main viewport; parents come first.
         let mut offsets: Vec<Option<(f64, f64)>> = vec![None; documents.len()];
         if let Some(main) = documents.first() {
-            offsets[0] = Some((-num(&main["scrollOffsetX"]), -num(&main["scrollOffsetY"])));
+            offsets[0] = Some((
+                origin.0 - num(&main["scrollOffsetX"]),
+                origin.1 - num(&main["scrollOffsetY"]),
+            ));
         }
         let mut order: Vec<usize> = vec![0];
         let mut k = 0;
@@ -247,6 +268,13 @@ impl Layout {
             for (&ni, &(x, y, w, h)) in &doc_rect {
                 if let Some(id) = backend.get(ni).and_then(Value::as_i64) {
                     layout.bounds.insert(id, to_rect(x + dx, y + dy, w, h));
+                    let tag = names.get(ni).map(string).unwrap_or_default();
+                    if tag.eq_ignore_ascii_case("iframe") || tag.eq_ignore_ascii_case("frame") {
+                        let (bx, by) = border.get(&ni).copied().unwrap_or_default();
+                        layout
+                            .frame_origins
+                            .insert(id, (dx + x + bx, dy + y + by));
+                    }
                 }
             }
             for (ni, id) in backend.iter().enumerate() {
@@ -369,20 +397,41 @@ pub fn text_identity(parent: i64, k: usize) -> String {
 }
 
 /// The backend node id of the element an identity made by [`node_identity`]
-/// names; for a text leaf ([`text_identity`]), its parent element.
+/// names; for a text leaf ([`text_identity`]), its parent element. `None`
+/// for an element of an out-of-process iframe ([`frame_identity`]): its id
+/// means something only in its frame's process.
 pub fn backend_id(identity: &str) -> Option<i64> {
     let rest = identity.strip_prefix('n')?;
     let element = rest.split_once(":t").map_or(rest, |(element, _)| element);
     element.parse().ok()
 }
 
+/// The identity of a node of an out-of-process iframe: the iframe's target
+/// id, then the node's identity in its frame (`<target>/n31`), since backend
+/// node ids are per renderer process and would collide with the page's.
+pub fn frame_identity(target: &str, identity: &str) -> String {
+    format!("{target}/{identity}")
+}
+
+/// The iframe target and backend node id of the element an identity made by
+/// [`frame_identity`] names (for a text leaf, its parent element).
+pub fn frame_element(identity: &str) -> Option<(&str, i64)> {
+    let (target, rest) = identity.split_once('/')?;
+    if target.is_empty() || !target.chars().all(|c| c.is_ascii_alphanumeric()) {
+        return None;
+    }
+    Some((target, backend_id(rest)?))
+}
+
 /// Builds the tree of a tab from its frames' nodes (main frame first).
 /// Returns the tree and whether caps cut it short.
 pub(crate) fn assemble(
     frames: &[FrameNodes],
-    layout: &Layout,
+    layouts: &[Layout],
     opts: &CaptureOptions,
 ) -> (Tree, bool) {
+    let unknown = Layout::default();
+    let layout_of = |f: usize| layouts.get(frames[f].target).unwrap_or(&unknown);
     let index: Vec<HashMap<&str, usize>> = frames
         .iter()
         .map(|f| {
@@ -408,6 +457,10 @@ pub(crate) fn assemble(
         })
         .collect();
     let root_of = |f: usize| roots[f];
+    let prefixed = |f: usize, identity: String| match &frames[f].prefix {
+        Some(target) => frame_identity(target, &identity),
+        None => identity,
+    };
     let Some((main_root, main)) = frames.first().and_then(|_| root_of(0).map(|r| (r, 0))) else {
         let mut doc = NodeData::new(Role::DocumentWeb);
         doc.raw_role = "RootWebArea".into();
@@ -436,7 +489,7 @@ pub(crate) fn assemble(
                         continue;
                     };
                     if AxValue::text(&frame.nodes[c].role) == "StaticText" {
-                        slots.insert(c, text_identity(owner, k));
+                        slots.insert(c, prefixed(f, text_identity(owner, k)));
                         k += 1;
                     }
                 }
@@ -448,9 +501,11 @@ pub(crate) fn assemble(
         let frame = &frames[f];
         let ax = &frame.nodes[i];
         let is_root = ax.parent.is_none() || i == root_of(f).unwrap_or(usize::MAX);
-        let mut r = read_node(ax, &frame.frame, is_root, layout);
+        let mut r = read_node(ax, &frame.frame, is_root, layout_of(f));
         if let Some(slot) = text_slots[f].get(&i) {
             r.data.identity = Some(slot.clone());
+        } else if ax.backend.is_some() && !is_root {
+            r.data.identity = r.data.identity.map(|id| prefixed(f, id));
         }
         r
     };
@@ -520,7 +575,7 @@ pub(crate) fn assemble(
         // An iframe element holds the tree of its frame after its own children.
         let child_frame = ax
             .backend
-            .and_then(|b| layout.owners.get(&b))
+            .and_then(|b| layout_of(f).owners.get(&b))
             .and_then(|id| frame_of.get(id.as_str()).copied());
         if let Some(cf) = child_frame {
             if !grafted[cf] {
@@ -535,7 +590,8 @@ pub(crate) fn assemble(
         }
     }
     let mut tree = builder.finish();
-    mark_showing(&mut tree, &own_box, &hidden, layout.known);
+    let known = layouts.first().is_some_and(|l| l.known);
+    mark_showing(&mut tree, &own_box, &hidden, known);
     (tree, truncated)
 }
 
@@ -580,7 +636,8 @@ fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layou
     if reading.plain_text_field && data.value.is_none() {
         data.value = Some(String::new());
     }
-    let mut own_box = false;
+    // A frame read without its layout counts as shown.
+    let mut own_box = !layout.known;
     if let Some(backend) = ax.backend {
         if let Some(&r) = layout.bounds.get(&backend) {
             own_box = r.w > 0 && r.h > 0;
@@ -644,11 +701,11 @@ pub(crate) async fn capture(
         .map(|d| d.as_millis() as u64)
         .ok();
     let work = read_tab(session, opts);
-    let (frames, layout, frames_cut) = match tokio::time::timeout(opts.deadline, work).await {
+    let (frames, layouts, frames_cut) = match tokio::time::timeout(opts.deadline, work).await {
         Ok(result) => result?,
         Err(_) => return Err(session.timeout("the whole capture", opts.deadline)),
     };
-    let (tree, truncated) = assemble(&frames, &layout, opts);
+    let (tree, truncated) = assemble(&frames, &layouts, opts);
     let url = frames
         .first()
         .map(|f| f.frame.url.clone())
@@ -674,7 +731,116 @@ pub(crate) async fn capture(
 async fn read_tab(
     session: &Session,
     opts: &CaptureOptions,
-) -> Result<(Vec<FrameNodes>, Layout, bool)> {
+) -> Result<(Vec<FrameNodes>, Vec<Layout>, bool)> {
+    // The iframe targets are listed alongside: most pages have none, and
+    // then nothing more is asked.
+    let (page, targets) = futures_util::join!(
+        read_target(session, opts.max_frames, (0.0, 0.0)),
+        session.call("Target.getTargets", json!({}))
+    );
+    let page = page?;
+    let mut cut = page.cut;
+    let mut frames = page.frames;
+    let mut layouts = vec![page.layout];
+    let targets = match targets {
+        Ok(answer) => frames::iframe_targets(&answer),
+        Err(e) => {
+            tracing::debug!("cross-site frames left out: {e}");
+            Vec::new()
+        }
+    };
+    // Which target holds each frame read so far, with its session.
+    let mut holder: HashMap<String, usize> = page.frame_ids.into_iter().map(|id| (id, 0)).collect();
+    let mut sessions: Vec<Session> = vec![session.clone()];
+    let mut done: Vec<bool> = vec![false; targets.len()];
+    // Parents before children: a frame nested in another cross-site frame
+    // is found once that one is read.
+    loop {
+        let Some(k) = (0..targets.len())
+            .find(|&k| !done[k] && holder.contains_key(targets[k].1.as_str()))
+        else {
+            break;
+        };
+        done[k] = true;
+        let (target, parent) = (&targets[k].0, &targets[k].1);
+        let room = opts.max_frames.saturating_sub(frames.len());
+        if room == 0 {
+            cut = true;
+            break;
+        }
+        let parent_target = holder[parent.as_str()];
+        match read_cross_site(&sessions[parent_target], target, &layouts[parent_target], room).await
+        {
+            Ok((child, owner, read)) => {
+                let index = layouts.len();
+                layouts[parent_target].owners.insert(owner, target.clone());
+                for id in read.frame_ids {
+                    holder.insert(id, index);
+                }
+                frames.extend(read.frames.into_iter().map(|f| FrameNodes {
+                    target: index,
+                    prefix: Some(target.clone()),
+                    ..f
+                }));
+                layouts.push(read.layout);
+                sessions.push(child);
+                cut |= read.cut;
+            }
+            Err(e) => tracing::debug!("cross-site frame {target} left out: {e}"),
+        }
+    }
+    Ok((frames, layouts, cut))
+}
+
+/// What one target (the page, or a cross-site frame) gave.
+struct TargetRead {
+    /// The frames read, main frame first.
+    frames: Vec<FrameNodes>,
+    layout: Layout,
+    /// Every frame of the target's frame tree, read or not.
+    frame_ids: Vec<String>,
+    /// Whether `max_frames` left frames out.
+    cut: bool,
+}
+
+/// Reads the cross-site frame `target` whose `<iframe>` element is in the
+/// target behind `parent` (laid out as `parent_layout`): returns its
+/// session, the backend node id of the `<iframe>` element, and what it gave.
+async fn read_cross_site(
+    parent: &Session,
+    target: &str,
+    parent_layout: &Layout,
+    max_frames: usize,
+) -> Result<(Session, i64, TargetRead)> {
+    let owner = parent
+        .call("DOM.getFrameOwner", json!({"frameId": target}))
+        .await?;
+    let owner = owner["backendNodeId"]
+        .as_i64()
+        .ok_or_else(|| Error::Protocol {
+            doing: parent.doing.clone(),
+            method: "DOM.getFrameOwner".into(),
+            detail: "the answer names no element".into(),
+        })?;
+    // An <iframe> without a box (hidden) still has its tree read.
+    let origin = parent_layout
+        .frame_origins
+        .get(&owner)
+        .copied()
+        .unwrap_or_default();
+    let child = parent.in_frame(target).await?;
+    let read = read_target(&child, max_frames, origin).await?;
+    Ok((child, owner, read))
+}
+
+/// Reads the frames of one target: its frame tree, one DOM snapshot and
+/// the accessibility tree of each frame. A frame that cannot be read is
+/// left out; the target's main frame is an error.
+async fn read_target(
+    session: &Session,
+    max_frames: usize,
+    origin: (f64, f64),
+) -> Result<TargetRead> {
     let tree = session.call("Page.getFrameTree", json!({})).await?;
     let mut frames = frames_of(&tree);
     if frames.is_empty() {
@@ -684,8 +850,9 @@ async fn read_tab(
             detail: "the answer names no main frame".into(),
         });
     }
-    let cut = frames.len() > opts.max_frames;
-    frames.truncate(opts.max_frames);
+    let frame_ids: Vec<String> = frames.iter().map(|f| f.id.clone()).collect();
+    let cut = frames.len() > max_frames;
+    frames.truncate(max_frames);
     let snapshot = session.call(
         "DOMSnapshot.captureSnapshot",
         json!({"computedStyles": [], "includeDOMRects": true}),
@@ -700,7 +867,7 @@ async fn read_tab(
     }));
     let (snapshot, trees) = futures_util::join!(snapshot, trees);
     let layout = match snapshot {
-        Ok(answer) => Layout::from_snapshot(&answer),
+        Ok(answer) => Layout::from_snapshot_at(&answer, origin),
         Err(e @ (Error::Gone { .. } | Error::Timeout { .. })) => return Err(e),
         Err(e) => {
             tracing::warn!("{e}; capturing without bounds");
@@ -722,11 +889,15 @@ async fn read_tab(
                 Err(detail) => tracing::debug!("frame left out: {detail}"),
             },
             Err(e) if k == 0 => return Err(e),
-            // Out-of-process frames answer from another target.
             Err(e) => tracing::debug!("frame {} left out: {e}", frame.url),
         }
     }
-    Ok((out, layout, cut))
+    Ok(TargetRead {
+        frames: out,
+        layout,
+        frame_ids,
+        cut,
+    })
 }
 
 #[cfg(test)]
@@ -833,6 +1004,7 @@ mod tests {
             FrameNodes {
                 frame: frame("main", "L1", "http://x/form.html"),
                 nodes: page(),
+                ..FrameNodes::default()
             },
             FrameNodes {
                 frame: FrameInfo {
@@ -840,6 +1012,7 @@ mod tests {
                     ..frame("child", "L2", "http://x/frame.html")
                 },
                 nodes: inner(),
+                ..FrameNodes::default()
             },
         ]
     }
@@ -855,7 +1028,7 @@ mod tests {
 
     #[test]
     fn ignored_nodes_are_lifted_inline_text_boxes_dropped_and_frames_grafted() {
-        let (t, truncated) = assemble(&frames(), &layout(), &CaptureOptions::default());
+        let (t, truncated) = assemble(&frames(), &[layout()], &CaptureOptions::default());
         assert!(!truncated);
         assert_eq!(
             outline(&t),
@@ -904,12 +1077,47 @@ mod tests {
     }
 
     #[test]
+    fn cross_site_frames_are_grafted_with_their_own_layout_and_prefixed_ids() {
+        let mut f = frames();
+        f[1].target = 1;
+        f[1].prefix = Some("child".into());
+        // The frame's process numbers its nodes on its own: 7 and 66 are
+        // also the page's; its layout is its own, already in the viewport.
+        let mut main = layout();
+        main.bounds.remove(&66);
+        main.bounds.insert(7, Rect::new(1, 1, 1, 1));
+        let mut child = Layout {
+            known: true,
+            ..Layout::default()
+        };
+        child.bounds.insert(7, Rect::new(10, 152, 300, 150));
+        child.bounds.insert(66, Rect::new(20, 170, 89, 21));
+        let (t, truncated) = assemble(&f, &[main, child], &CaptureOptions::default());
+        assert!(!truncated);
+        let frame = t.node(NodeId(6));
+        assert_eq!(frame.role, Role::InternalFrame);
+        assert_eq!(frame.identity.as_deref(), Some("n40"));
+        let doc = t.node(NodeId(7));
+        assert_eq!(doc.identity.as_deref(), Some("doc:L2"));
+        let button = t.node(NodeId(8));
+        assert_eq!(button.name, "Inside");
+        assert_eq!(button.identity.as_deref(), Some("child/n66"));
+        assert_eq!(button.bounds, Some(Rect::new(20, 170, 89, 21)));
+        assert!(button.states.contains(State::Showing));
+        assert_eq!(frame_element("child/n66"), Some(("child", 66)));
+        assert_eq!(frame_element("child/n66:t2"), Some(("child", 66)));
+        assert_eq!(backend_id("child/n66"), None);
+        assert_eq!(frame_element("n66"), None);
+        assert_eq!(frame_element("ax:a/b:7"), None);
+    }
+
+    #[test]
     fn nodes_without_a_box_are_not_showing_unless_they_hold_something_shown() {
         let mut l = layout();
         l.bounds.remove(&13); // the heading: its text still has a box
         l.bounds.remove(&4); // the check box: nothing inside
         l.bounds.remove(&14); // the paragraph: its text has a box
-        let (t, _) = assemble(&frames(), &l, &CaptureOptions::default());
+        let (t, _) = assemble(&frames(), &[l], &CaptureOptions::default());
         assert!(t.node(NodeId(1)).states.contains(State::Showing));
         assert!(t.node(NodeId(2)).states.contains(State::Showing));
         assert_eq!(t.node(NodeId(1)).bounds, None);
@@ -925,14 +1133,14 @@ mod tests {
             max_nodes: 3,
             ..CaptureOptions::default()
         };
-        let (t, truncated) = assemble(&frames(), &layout(), &opts);
+        let (t, truncated) = assemble(&frames(), &[layout()], &opts);
         assert!(truncated);
         assert_eq!(t.len(), 3);
         let opts = CaptureOptions {
             max_depth: 1,
             ..CaptureOptions::default()
         };
-        let (t, truncated) = assemble(&frames(), &layout(), &opts);
+        let (t, truncated) = assemble(&frames(), &[layout()], &opts);
         assert!(truncated);
         assert_eq!(t.len(), 6);
         assert!(t.ids().all(|id| t.depth(id) <= 1));
@@ -943,8 +1151,9 @@ mod tests {
         let f = vec![FrameNodes {
             frame: frame("main", "L9", "about:blank"),
             nodes: Vec::new(),
+            ..FrameNodes::default()
         }];
-        let (t, _) = assemble(&f, &Layout::default(), &CaptureOptions::default());
+        let (t, _) = assemble(&f, &[Layout::default()], &CaptureOptions::default());
         assert_eq!(t.len(), 1);
         assert_eq!(t.node(NodeId::ROOT).identity.as_deref(), Some("doc:L9"));
         assert!(t.node(NodeId::ROOT).states.contains(State::Showing));
@@ -969,7 +1178,7 @@ mod tests {
                             "clientRects": [[], []]}}
             ]
         });
-        let l = Layout::from_snapshot(&answer);
+        let l = Layout::from_snapshot_at(&answer, (0.0, 0.0));
         assert!(l.known);
         assert_eq!(l.bounds[&52], Rect::new(8, 156, 304, 154));
         assert_eq!(l.bounds[&60], Rect::new(10, -480, 100, 20));
@@ -988,6 +1197,31 @@ mod tests {
                 ("placeholder".to_owned(), "Secret".to_owned())
             ]
         );
+    }
+
+    #[test]
+    fn a_cross_site_snapshot_moves_to_its_iframe_and_iframes_give_their_origin() {
+        let page = json!({
+            "strings": ["#document", "IFRAME", "F2"],
+            "documents": [{"frameId": 2, "scrollOffsetX": 0, "scrollOffsetY": 100,
+                 "nodes": {"backendNodeId": [5, 52], "nodeName": [0, 1]},
+                 "layout": {"nodeIndex": [0, 1],
+                            "bounds": [[0, 0, 780, 493], [8, 180, 306, 156]],
+                            "clientRects": [[], [3, 3, 300, 150]]}}]
+        });
+        let l = Layout::from_snapshot_at(&page, (0.0, 0.0));
+        assert_eq!(l.frame_origins[&52], (11.0, 83.0));
+        assert!(!l.frame_origins.contains_key(&5));
+        let frame = json!({
+            "strings": ["#document", "BUTTON"],
+            "documents": [{"frameId": 0, "scrollOffsetX": 0, "scrollOffsetY": 5,
+                 "nodes": {"backendNodeId": [7, 8], "nodeName": [0, 1]},
+                 "layout": {"nodeIndex": [0, 1],
+                            "bounds": [[0, 0, 300, 150], [10, 20, 80, 20]],
+                            "clientRects": [[], []]}}]
+        });
+        let l = Layout::from_snapshot_at(&frame, (11.0, 83.0));
+        assert_eq!(l.bounds[&8], Rect::new(21, 98, 80, 20));
     }
 
     #[test]

@@ -22,6 +22,7 @@ mod capture;
 mod dialogs;
 mod error;
 mod events;
+mod frames;
 mod input;
 mod launch;
 mod navigate;
@@ -43,7 +44,8 @@ use uidelta_backend::{Action, App, Done, EventStream, Navigate, Scope, Window};
 use uidelta_model::{NodeData, Rect, Snapshot};
 
 pub use capture::{
-    backend_id, document_identity, node_identity, text_identity, CaptureOptions, FrameInfo,
+    backend_id, document_identity, frame_element, frame_identity, node_identity, text_identity,
+    CaptureOptions, FrameInfo,
 };
 pub use error::{Error, Result};
 pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
@@ -179,7 +181,7 @@ impl Cdp {
                     connect_error(format!("no answer within {} ms", CALL_TIMEOUT.as_millis()))
                 })?
                 .map_err(|e| connect_error(e.to_string()))?;
-        let shared = Shared::new();
+        let shared = Shared::new(ws.clone());
         let mut tasks = Vec::new();
         let driver_state = Arc::clone(&shared);
         tasks.push(tokio::spawn(async move {
@@ -628,6 +630,7 @@ impl Cdp {
             page,
             doing,
             shared: Arc::clone(&self.shared),
+            route: None,
         }
     }
 

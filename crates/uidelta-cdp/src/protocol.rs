@@ -17,6 +17,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use crate::error::{Error, Result};
+use crate::frames::{CallError, Frames};
 
 /// How long one DevTools call may take before it is given up.
 pub const CALL_TIMEOUT: Duration = Duration::from_secs(10);
@@ -59,12 +60,19 @@ pub(crate) struct Shared {
     pub tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Per tab: set while a `Page.navigate` waits for its page to load.
     pub navigations: Mutex<std::collections::HashMap<String, Arc<AtomicBool>>>,
+    /// The browser's DevTools WebSocket URL.
+    pub endpoint: String,
+    /// The second connection, for out-of-process iframes; opened on first use.
+    pub frames: tokio::sync::Mutex<Option<Arc<Frames>>>,
 }
 
 impl Shared {
-    /// A fresh state for a live connection.
-    pub fn new() -> Arc<Shared> {
-        let shared = Shared::default();
+    /// A fresh state for a live connection to the browser at `endpoint`.
+    pub fn new(endpoint: String) -> Arc<Shared> {
+        let shared = Shared {
+            endpoint,
+            ..Shared::default()
+        };
         shared.alive.store(true, Ordering::SeqCst);
         Arc::new(shared)
     }
@@ -116,15 +124,78 @@ impl Shared {
 
 /// One tab, for the length of one operation: its page, what is being done
 /// to it (for messages), and the connection state (to tell a closed tab from
-/// an exited browser).
+/// an exited browser). With a `route`, calls go to one of the tab's
+/// out-of-process iframes instead of its page.
 #[derive(Clone)]
 pub(crate) struct Session {
     pub page: Page,
     pub doing: String,
     pub shared: Arc<Shared>,
+    pub route: Option<Route>,
+}
+
+/// Where the calls of an out-of-process iframe go.
+#[derive(Clone)]
+pub(crate) struct Route {
+    pub frames: Arc<Frames>,
+    /// The iframe's target id, which is also its frame id.
+    pub target: String,
+    /// The session attached to it on the frames' connection.
+    pub session: String,
 }
 
 impl Session {
+    /// The same operation on the out-of-process iframe `target` of the tab
+    /// (an `iframe` target id), attaching to it on first use.
+    pub async fn in_frame(&self, target: &str) -> Result<Session> {
+        let frames = self.frames().await?;
+        let session = match frames.session(target, CALL_TIMEOUT).await {
+            Ok(s) => s,
+            Err(CallError::Browser(message)) => {
+                return Err(Error::NotFound(format!(
+                    "{}: the cross-site frame {target} is no longer in the page ({message}); \
+                     capture again",
+                    self.doing
+                )))
+            }
+            Err(CallError::Timeout) => {
+                return Err(self.timeout("Target.attachToTarget", CALL_TIMEOUT))
+            }
+            Err(CallError::Closed) => return Err(self.gone("the frames' connection closed")),
+        };
+        Ok(Session {
+            route: Some(Route {
+                frames,
+                target: target.to_owned(),
+                session,
+            }),
+            ..self.clone()
+        })
+    }
+
+    /// The frames' connection, opened on first use.
+    async fn frames(&self) -> Result<Arc<Frames>> {
+        let mut slot = self.shared.frames.lock().await;
+        if let Some(f) = slot.as_ref() {
+            return Ok(Arc::clone(f));
+        }
+        let connect = Frames::connect(&self.shared.endpoint);
+        let (frames, task) = match tokio::time::timeout(CALL_TIMEOUT, connect).await {
+            Ok(Ok(opened)) => opened,
+            Ok(Err(detail)) => {
+                return Err(Error::Connect {
+                    url: self.shared.endpoint.clone(),
+                    detail: format!("a second connection, for cross-site frames: {detail}"),
+                })
+            }
+            Err(_) => return Err(self.timeout("connecting for cross-site frames", CALL_TIMEOUT)),
+        };
+        self.shared.keep(task);
+        let frames = Arc::new(frames);
+        *slot = Some(Arc::clone(&frames));
+        Ok(frames)
+    }
+
     /// Calls `method` on the tab with the default timeout.
     pub async fn call(&self, method: &'static str, params: Value) -> Result<Value> {
         self.call_within(method, params, CALL_TIMEOUT).await
@@ -137,11 +208,47 @@ impl Session {
         params: Value,
         after: Duration,
     ) -> Result<Value> {
+        if let Some(route) = &self.route {
+            return self.call_in_frame(route, method, params, after).await;
+        }
         let sent = self.page.execute(Call { method, params });
         match tokio::time::timeout(after, sent).await {
             Ok(Ok(answer)) => Ok(answer.result),
             Ok(Err(e)) => Err(classify(e, &self.doing, method, &self.shared, "the tab")),
             Err(_) => Err(self.timeout(method, after)),
+        }
+    }
+
+    async fn call_in_frame(
+        &self,
+        route: &Route,
+        method: &'static str,
+        params: Value,
+        after: Duration,
+    ) -> Result<Value> {
+        let answer = route
+            .frames
+            .call(method, Some(&route.session), params, after)
+            .await;
+        match answer {
+            Ok(value) => Ok(value),
+            Err(CallError::Timeout) => Err(self.timeout(method, after)),
+            Err(CallError::Closed) => Err(self.gone("the frames' connection closed")),
+            Err(CallError::Browser(message)) => {
+                match from_message(&self.doing, method, &message, "the frame") {
+                    // The frame's session ended: its frame is gone or was
+                    // replaced, not the tab.
+                    Error::Gone { detail, .. } => {
+                        route.frames.forget(&route.target);
+                        Err(Error::NotFound(format!(
+                            "{}: the cross-site frame {} is no longer in the page ({detail}); \
+                             capture again",
+                            self.doing, route.target
+                        )))
+                    }
+                    other => Err(other),
+                }
+            }
         }
     }
 

@@ -428,6 +428,76 @@ async fn elements_inside_an_iframe_are_clicked() {
 }
 
 #[tokio::test]
+async fn elements_inside_a_cross_site_iframe_are_clicked_and_typed_into() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("iframe.html?cross-site")).await;
+    let before = until(&cdp, &app, "the cross-site frame's button", |s| {
+        has(s, Role::PushButton, "Inner button")
+    })
+    .await;
+    let button = find(&before, Role::PushButton, "Inner button");
+    assert!(
+        button.identity.as_deref().is_some_and(|i| i.contains("/n")),
+        "not a cross-site element: {:?}",
+        button.identity
+    );
+    let done = cdp
+        .act(&app, button, &Action::Click)
+        .await
+        .expect("click in the cross-site frame");
+    assert!(
+        done.method.starts_with("CDP Input click at "),
+        "{}",
+        done.method
+    );
+    let clicked = until(&cdp, &app, "Inner button pressed", |s| {
+        has(s, Role::Static, "Inner button pressed")
+    })
+    .await;
+    let compared = uidelta_diff::compare(&before, &clicked, uidelta_diff::Filters::all());
+    let text = uidelta_render::diff_text(&compared.diff, &uidelta_render::DiffOptions::default());
+    assert!(
+        text.contains("static \"Inner button pressed\""),
+        "the diff lacks the status:\n{text}"
+    );
+    assert_eq!(compared.diff.counts().removed, 0, "{text}");
+
+    let note = find(&clicked, Role::Entry, "Note");
+    let done = cdp
+        .act(&app, note, &Action::Type("hello".into()))
+        .await
+        .expect("typing in the cross-site frame");
+    assert_eq!(done.method, "DOM.focus + Input.insertText");
+    let typed = until(&cdp, &app, "the note typed", |s| {
+        find(s, Role::Entry, "Note").value.as_deref() == Some("hello")
+    })
+    .await;
+    let after_note = find(&typed, Role::Entry, "Note");
+    assert!(after_note.states.contains(State::Focused), "{:?}", after_note.states);
+    assert_eq!(after_note.identity, note.identity);
+    let compared = uidelta_diff::compare(&clicked, &typed, uidelta_diff::Filters::all());
+    let text = uidelta_render::diff_text(&compared.diff, &uidelta_render::DiffOptions::default());
+    assert!(
+        text.contains("entry \"Note\"") && text.contains("\"hello\""),
+        "the diff lacks the typed value:\n{text}"
+    );
+    // A key goes to the frame's focused field too.
+    cdp.act(&app, after_note, &Action::Key("End".into()))
+        .await
+        .expect("a key in the cross-site frame");
+    let set = cdp
+        .act(&app, after_note, &Action::SetValue("set".into()))
+        .await
+        .expect("set value in the cross-site frame");
+    assert!(set.method.starts_with("Runtime.callFunctionOn"), "{}", set.method);
+    until(&cdp, &app, "the note set", |s| {
+        find(s, Role::Entry, "Note").value.as_deref() == Some("set")
+    })
+    .await;
+}
+
+#[tokio::test]
 async fn stale_and_foreign_nodes_are_clear_errors() {
     let server = fixtures();
     let cdp = browser().await;
@@ -440,6 +510,14 @@ async fn stale_and_foreign_nodes_are_clear_errors() {
         .await
         .expect_err("no such node");
     assert_eq!(err.kind, ErrorKind::NotFound, "{}", err.message);
+    // An element of a cross-site frame that is not there (any more).
+    stranger.identity = Some("0123456789ABCDEF0123456789ABCDEF/n5".into());
+    let err = cdp
+        .act(&app, &stranger, &Action::Click)
+        .await
+        .expect_err("no such frame");
+    assert_eq!(err.kind, ErrorKind::NotFound, "{}", err.message);
+    assert!(err.message.contains("cross-site frame"), "{}", err.message);
     stranger.identity = None;
     let err = cdp
         .act(&app, &stranger, &Action::Click)

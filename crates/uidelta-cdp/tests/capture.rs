@@ -160,6 +160,96 @@ async fn same_process_iframes_are_grafted_under_their_element() {
 }
 
 #[tokio::test]
+async fn cross_site_iframes_are_read_through_their_own_target_and_grafted() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("iframe.html?cross-site")).await;
+    let inner_url = server.url("inner.html").replace("127.0.0.1", "localhost");
+    // The frame may still be loading when the page says it is complete.
+    let snap = common::until(&cdp, &app, "the cross-site frame's button", |s| {
+        has(s, Role::PushButton, "Inner button")
+    })
+    .await;
+    let t = snap.tree();
+    let frame = t
+        .ids()
+        .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == "Inner")
+        .unwrap_or_else(|| panic!("no iframe in\n{}", outline(&snap)));
+    let inner_doc = t.children(frame)[0];
+    let doc = t.node(inner_doc);
+    assert_eq!(doc.role, Role::DocumentWeb, "{}", outline(&snap));
+    assert_eq!(doc.name, "Inner");
+    assert_eq!(doc.attribute("url"), Some(inner_url.as_str()));
+    assert!(doc
+        .identity
+        .as_deref()
+        .is_some_and(|i| i.starts_with("doc:")));
+    assert_ne!(doc.identity, t.node(NodeId::ROOT).identity);
+    let under = |role: Role, name: &str| {
+        t.subtree(inner_doc)
+            .find(|&id| t.node(id).role == role && t.node(id).name == name)
+            .unwrap_or_else(|| panic!("no {role} {name:?} in the frame:\n{}", outline(&snap)))
+    };
+    let heading = under(Role::Heading, "Inner form");
+    assert_eq!(t.node(heading).attribute("level"), Some("2"));
+    let button = under(Role::PushButton, "Inner button");
+    let note = under(Role::Entry, "Note");
+    assert_eq!(t.node(note).value.as_deref(), Some(""));
+    assert!(t.node(note).states.contains(State::Editable));
+    // Backend node ids are per process: the frame's carry its target id.
+    let frame_target = uidelta_cdp::frame_element(
+        t.node(button).identity.as_deref().expect("identity"),
+    )
+    .map(|(target, _)| target.to_owned())
+    .unwrap_or_else(|| panic!("the button's identity names no frame:\n{}", outline(&snap)));
+    for id in [heading, button, note] {
+        let identity = t.node(id).identity.as_deref().expect("identity");
+        assert!(
+            identity.starts_with(&format!("{frame_target}/n")),
+            "{identity}"
+        );
+    }
+    for id in t.ids().filter(|&id| !t.subtree(inner_doc).any(|i| i == id)) {
+        let identity = t.node(id).identity.as_deref().unwrap_or_default();
+        assert!(!identity.contains('/'), "page node {identity}");
+    }
+    // Bounds are in the page's viewport: inside the iframe element's box.
+    let outer = t.node(frame).bounds.expect("iframe bounds");
+    for id in [heading, button, note] {
+        let inner = t.node(id).bounds.expect("bounds in the frame");
+        assert!(
+            inner.x > outer.x && inner.y > outer.y,
+            "{inner:?} in {outer:?}"
+        );
+        assert!(
+            inner.x + inner.w <= outer.x + outer.w && inner.y + inner.h <= outer.y + outer.h,
+            "{inner:?} in {outer:?}"
+        );
+        assert!(t.node(id).states.contains(State::Showing));
+    }
+    assert!(!snap.meta.truncated);
+}
+
+#[tokio::test]
+async fn cross_site_frames_count_against_the_frame_cap() {
+    let server = fixtures();
+    let mut cdp = browser().await;
+    let app = open(&cdp, &server.url("iframe.html?cross-site")).await;
+    common::until(&cdp, &app, "the cross-site frame's button", |s| {
+        has(s, Role::PushButton, "Inner button")
+    })
+    .await;
+    cdp.set_capture_options(uidelta_cdp::CaptureOptions {
+        max_frames: 1,
+        ..uidelta_cdp::CaptureOptions::default()
+    });
+    let snap = capture(&cdp, &app).await;
+    assert!(snap.meta.truncated);
+    assert!(has(&snap, Role::Heading, "Outer page"));
+    assert!(!has(&snap, Role::PushButton, "Inner button"), "{}", outline(&snap));
+}
+
+#[tokio::test]
 async fn controls_report_checked_selected_and_values() {
     let server = fixtures();
     let cdp = browser().await;
