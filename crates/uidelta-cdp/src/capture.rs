@@ -271,9 +271,7 @@ impl Layout {
                     let tag = names.get(ni).map(string).unwrap_or_default();
                     if tag.eq_ignore_ascii_case("iframe") || tag.eq_ignore_ascii_case("frame") {
                         let (bx, by) = border.get(&ni).copied().unwrap_or_default();
-                        layout
-                            .frame_origins
-                            .insert(id, (dx + x + bx, dy + y + by));
+                        layout.frame_origins.insert(id, (dx + x + bx, dy + y + by));
                     }
                 }
             }
@@ -755,12 +753,10 @@ async fn read_tab(
     let mut done: Vec<bool> = vec![false; targets.len()];
     // Parents before children: a frame nested in another cross-site frame
     // is found once that one is read.
-    loop {
-        let Some(k) = (0..targets.len())
-            .find(|&k| !done[k] && holder.contains_key(targets[k].1.as_str()))
-        else {
-            break;
-        };
+    let next = |done: &[bool], holder: &HashMap<String, usize>| {
+        (0..targets.len()).find(|&k| !done[k] && holder.contains_key(targets[k].1.as_str()))
+    };
+    while let Some(k) = next(&done, &holder) {
         done[k] = true;
         let (target, parent) = (&targets[k].0, &targets[k].1);
         let room = opts.max_frames.saturating_sub(frames.len());
@@ -769,7 +765,13 @@ async fn read_tab(
             break;
         }
         let parent_target = holder[parent.as_str()];
-        match read_cross_site(&sessions[parent_target], target, &layouts[parent_target], room).await
+        match read_cross_site(
+            &sessions[parent_target],
+            target,
+            &layouts[parent_target],
+            room,
+        )
+        .await
         {
             Ok((child, owner, read)) => {
                 let index = layouts.len();

@@ -10,6 +10,12 @@
 //! typing into a field or toggling a check box. The script also listens for
 //! `input`, `change`, focus, `scroll` and `toggle` events.
 //!
+//! Cross-site (out-of-process) iframes present when the stream starts get
+//! the same script and report the same way through their own sessions
+//! (see the `frames` module), with their requests; a cross-site frame that
+//! appears later is not watched, and settling then relies on the page's own
+//! events and on polling.
+//!
 //! Network and navigation events come from the Network and Page domains.
 //! While a request or a document load is in flight the stream beats
 //! (`network:pending` every [`HEARTBEAT`]), because settling ends after a
@@ -19,7 +25,7 @@
 //! [`SHORT_TIMER_MS`]) that input events start, and those that such timers
 //! start in turn, and the stream beats (`dom:timer-pending`) while any runs.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use chromiumoxide::cdp::browser_protocol::network::{
@@ -32,11 +38,12 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use chromiumoxide::cdp::js_protocol::runtime::EventBindingCalled;
 use futures_util::stream::{BoxStream, StreamExt};
 use serde_json::json;
-use tokio::sync::mpsc;
+use tokio::sync::{broadcast, mpsc};
 use uidelta_backend::{Event, EventStream};
 
-use crate::capture::document_identity;
+use crate::capture::{document_identity, frames_of};
 use crate::error::{Error, Result};
+use crate::frames;
 use crate::protocol::Session;
 
 /// The page function the change script reports through.
@@ -342,6 +349,10 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
             .boxed(),
     ];
     instrument(session).await?;
+    let mut streams = streams;
+    if let Some(framed) = watch_cross_site_frames(session).await {
+        streams.push(framed);
+    }
     let (tx, rx) = mpsc::channel(4096);
     let task = tokio::spawn(forward(futures_util::stream::select_all(streams), tx));
     Ok(EventStream::new(rx, Box::new(AbortOnDrop(task))))
@@ -389,6 +400,147 @@ async fn instrument(session: &Session) -> Result<()> {
         set.insert(id);
     }
     Ok(())
+}
+
+/// Installs the binding and the change script in every cross-site frame of
+/// the tab, with the Network domain, and returns their events. `None` when
+/// the tab has none (or they cannot be reached: the page's own events still
+/// flow).
+async fn watch_cross_site_frames(session: &Session) -> Option<BoxStream<'static, Raw>> {
+    let targets = match session.call("Target.getTargets", json!({})).await {
+        Ok(answer) => frames::iframe_targets(&answer),
+        Err(e) => {
+            tracing::debug!("cross-site frames not watched: {e}");
+            return None;
+        }
+    };
+    if targets.is_empty() {
+        return None;
+    }
+    let tree = session.call("Page.getFrameTree", json!({})).await.ok()?;
+    let mut ours: HashSet<String> = frames_of(&tree).into_iter().map(|f| f.id).collect();
+    let mut sessions: HashSet<String> = HashSet::new();
+    let mut receiver = None;
+    let mut done = vec![false; targets.len()];
+    // Parents first: a frame in a cross-site frame is the tab's once that one is.
+    while let Some(k) = (0..targets.len()).find(|&k| !done[k] && ours.contains(&targets[k].1)) {
+        done[k] = true;
+        let target = &targets[k].0;
+        let framed = match session.in_frame(target).await {
+            Ok(f) => f,
+            Err(e) => {
+                tracing::debug!("cross-site frame {target} not watched: {e}");
+                continue;
+            }
+        };
+        let Some(route) = framed.route.clone() else {
+            continue;
+        };
+        // Subscribed before installing, so that nothing is missed.
+        if receiver.is_none() {
+            receiver = Some(route.frames.events());
+        }
+        if let Ok(tree) = framed.call("Page.getFrameTree", json!({})).await {
+            ours.extend(frames_of(&tree).into_iter().map(|f| f.id));
+        }
+        match instrument_frame(&framed).await {
+            Ok(()) => {
+                sessions.insert(route.session.clone());
+            }
+            Err(e) => tracing::debug!("cross-site frame {target} not watched: {e}"),
+        }
+    }
+    let receiver = receiver?;
+    if sessions.is_empty() {
+        return None;
+    }
+    let events = futures_util::stream::unfold(receiver, |mut rx| async move {
+        loop {
+            match rx.recv().await {
+                Ok(event) => return Some((event, rx)),
+                Err(broadcast::error::RecvError::Lagged(_)) => continue,
+                Err(broadcast::error::RecvError::Closed) => return None,
+            }
+        }
+    });
+    Some(
+        events
+            .filter_map(move |e| {
+                let raw = e
+                    .session
+                    .as_ref()
+                    .filter(|s| sessions.contains(*s))
+                    .and_then(|s| frame_raw(s, &e.method, &e.params));
+                async move { raw }
+            })
+            .boxed(),
+    )
+}
+
+/// Adds the binding, the change script and the Network domain to a
+/// cross-site frame's session, unless this connection did so already.
+async fn instrument_frame(framed: &Session) -> Result<()> {
+    let Some(route) = &framed.route else {
+        return Ok(());
+    };
+    let key = format!("frame:{}", route.session);
+    let done = framed
+        .shared
+        .instrumented
+        .lock()
+        .map(|set| set.contains(&key))
+        .unwrap_or(false);
+    if done {
+        return Ok(());
+    }
+    framed
+        .call("Runtime.addBinding", json!({"name": BINDING}))
+        .await?;
+    framed
+        .call(
+            "Page.addScriptToEvaluateOnNewDocument",
+            json!({"source": change_script(), "runImmediately": true}),
+        )
+        .await?;
+    framed.call("Network.enable", json!({})).await?;
+    if let Ok(mut set) = framed.shared.instrumented.lock() {
+        set.insert(key);
+    }
+    Ok(())
+}
+
+/// The stream's reading of an event of a cross-site frame's session, as
+/// JSON. Request ids and execution contexts are per process: they are
+/// made distinct from the page's.
+fn frame_raw(session: &str, method: &str, params: &serde_json::Value) -> Option<Raw> {
+    let text = |key: &str| params[key].as_str().map(str::to_owned);
+    let request = || text("requestId").map(|id| format!("{session}/{id}"));
+    match method {
+        "Runtime.bindingCalled" if params["name"] == BINDING => {
+            let context = params["executionContextId"].as_i64().unwrap_or(0);
+            // Contexts of the page are small positive numbers.
+            let distinct = (1_i64 << 40) + (hash(session) << 20) + (context & 0xfffff);
+            Some(Raw::Changes(text("payload")?, distinct))
+        }
+        "Network.requestWillBeSent" => {
+            let long_lived = matches!(
+                params["type"].as_str(),
+                Some("EventSource" | "WebSocket" | "Media")
+            );
+            Some(Raw::Request(request()?, long_lived))
+        }
+        "Network.loadingFinished" => Some(Raw::Finished(request()?)),
+        "Network.loadingFailed" => Some(Raw::Failed(request()?)),
+        _ => None,
+    }
+}
+
+fn hash(text: &str) -> i64 {
+    let mut h: i64 = 0;
+    for b in text.bytes() {
+        h = (h.wrapping_mul(31).wrapping_add(i64::from(b))) & 0xfffff;
+    }
+    h
 }
 
 async fn forward(
@@ -544,6 +696,36 @@ mod tests {
         assert!(!f.pending(t0 + Duration::from_millis(500)));
         f.request_started("2", t0);
         assert!(!f.pending(t0 + LONG_REQUEST));
+    }
+
+    #[test]
+    fn cross_site_frame_events_read_as_the_page_s() {
+        let report =
+            json!({"name": BINDING, "payload": r#"{"k": ["dom:input"]}"#, "executionContextId": 3});
+        let Some(Raw::Changes(payload, context)) =
+            frame_raw("S1", "Runtime.bindingCalled", &report)
+        else {
+            panic!("a change report");
+        };
+        assert!(payload.contains("dom:input"));
+        assert!(context > 1 << 40);
+        let other = json!({"name": "someone_else", "payload": "{}", "executionContextId": 3});
+        assert!(frame_raw("S1", "Runtime.bindingCalled", &other).is_none());
+        let sent = json!({"requestId": "77.2", "type": "Fetch"});
+        assert!(matches!(
+            frame_raw("S1", "Network.requestWillBeSent", &sent),
+            Some(Raw::Request(id, false)) if id == "S1/77.2"
+        ));
+        let stream = json!({"requestId": "77.3", "type": "EventSource"});
+        assert!(matches!(
+            frame_raw("S1", "Network.requestWillBeSent", &stream),
+            Some(Raw::Request(_, true))
+        ));
+        assert!(matches!(
+            frame_raw("S1", "Network.loadingFinished", &json!({"requestId": "77.2"})),
+            Some(Raw::Finished(id)) if id == "S1/77.2"
+        ));
+        assert!(frame_raw("S1", "Page.loadEventFired", &json!({})).is_none());
     }
 
     #[test]

@@ -82,7 +82,9 @@ impl Frames {
     /// Connects to the browser at `endpoint` (its WebSocket URL). Returns
     /// the connection and the task that drives it; the connection ends
     /// with the task.
-    pub async fn connect(endpoint: &str) -> std::result::Result<(Frames, tokio::task::JoinHandle<()>), String> {
+    pub async fn connect(
+        endpoint: &str,
+    ) -> std::result::Result<(Frames, tokio::task::JoinHandle<()>), String> {
         let conn = Connection::<FrameEvent>::connect(endpoint)
             .await
             .map_err(|e| e.to_string())?;
@@ -116,9 +118,7 @@ impl Frames {
             params,
             answer,
         };
-        self.requests
-            .send(request)
-            .map_err(|_| CallError::Closed)?;
+        self.requests.send(request).map_err(|_| CallError::Closed)?;
         match tokio::time::timeout(after, rx).await {
             Ok(Ok(Ok(value))) => Ok(value),
             Ok(Ok(Err(message))) => Err(CallError::Browser(message)),
@@ -128,7 +128,11 @@ impl Frames {
     }
 
     /// The session attached to the iframe target `target`, attaching once.
-    pub async fn session(&self, target: &str, after: Duration) -> std::result::Result<String, CallError> {
+    pub async fn session(
+        &self,
+        target: &str,
+        after: Duration,
+    ) -> std::result::Result<String, CallError> {
         if let Some(s) = self.known(target) {
             return Ok(s);
         }

@@ -474,7 +474,11 @@ async fn elements_inside_a_cross_site_iframe_are_clicked_and_typed_into() {
     })
     .await;
     let after_note = find(&typed, Role::Entry, "Note");
-    assert!(after_note.states.contains(State::Focused), "{:?}", after_note.states);
+    assert!(
+        after_note.states.contains(State::Focused),
+        "{:?}",
+        after_note.states
+    );
     assert_eq!(after_note.identity, note.identity);
     let compared = uidelta_diff::compare(&clicked, &typed, uidelta_diff::Filters::all());
     let text = uidelta_render::diff_text(&compared.diff, &uidelta_render::DiffOptions::default());
@@ -490,7 +494,11 @@ async fn elements_inside_a_cross_site_iframe_are_clicked_and_typed_into() {
         .act(&app, after_note, &Action::SetValue("set".into()))
         .await
         .expect("set value in the cross-site frame");
-    assert!(set.method.starts_with("Runtime.callFunctionOn"), "{}", set.method);
+    assert!(
+        set.method.starts_with("Runtime.callFunctionOn"),
+        "{}",
+        set.method
+    );
     until(&cdp, &app, "the note set", |s| {
         find(s, Role::Entry, "Note").value.as_deref() == Some("set")
     })

@@ -197,11 +197,10 @@ async fn cross_site_iframes_are_read_through_their_own_target_and_grafted() {
     assert_eq!(t.node(note).value.as_deref(), Some(""));
     assert!(t.node(note).states.contains(State::Editable));
     // Backend node ids are per process: the frame's carry its target id.
-    let frame_target = uidelta_cdp::frame_element(
-        t.node(button).identity.as_deref().expect("identity"),
-    )
-    .map(|(target, _)| target.to_owned())
-    .unwrap_or_else(|| panic!("the button's identity names no frame:\n{}", outline(&snap)));
+    let frame_target =
+        uidelta_cdp::frame_element(t.node(button).identity.as_deref().expect("identity"))
+            .map(|(target, _)| target.to_owned())
+            .unwrap_or_else(|| panic!("the button's identity names no frame:\n{}", outline(&snap)));
     for id in [heading, button, note] {
         let identity = t.node(id).identity.as_deref().expect("identity");
         assert!(
@@ -246,7 +245,11 @@ async fn cross_site_frames_count_against_the_frame_cap() {
     let snap = capture(&cdp, &app).await;
     assert!(snap.meta.truncated);
     assert!(has(&snap, Role::Heading, "Outer page"));
-    assert!(!has(&snap, Role::PushButton, "Inner button"), "{}", outline(&snap));
+    assert!(
+        !has(&snap, Role::PushButton, "Inner button"),
+        "{}",
+        outline(&snap)
+    );
 }
 
 #[tokio::test]

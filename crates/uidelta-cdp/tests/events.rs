@@ -61,6 +61,38 @@ async fn dom_changes_typing_and_focus_are_reported() {
 }
 
 #[tokio::test]
+async fn changes_inside_a_cross_site_iframe_are_reported() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("iframe.html?cross-site")).await;
+    let snap = common::until(&cdp, &app, "the cross-site frame's button", |s| {
+        common::has(s, Role::PushButton, "Inner button")
+    })
+    .await;
+    let mut events = cdp.events(&app).await.expect("events");
+    events.drain();
+    // Only the frame's document changes: the page itself has no mutation
+    // to report.
+    cdp.act(
+        &app,
+        find(&snap, Role::PushButton, "Inner button"),
+        &Action::Click,
+    )
+    .await
+    .expect("click in the cross-site frame");
+    let seen = events_until(&mut events, |e| e.kind == "dom:child-inserted").await;
+    assert!(!seen.is_empty());
+    cdp.act(
+        &app,
+        find(&snap, Role::Entry, "Note"),
+        &Action::Type("x".into()),
+    )
+    .await
+    .expect("typing in the cross-site frame");
+    events_until(&mut events, |e| e.kind == "dom:input").await;
+}
+
+#[tokio::test]
 async fn a_slow_request_beats_until_it_answers() {
     let server = fixtures();
     let cdp = browser().await;
