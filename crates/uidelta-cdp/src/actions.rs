@@ -5,7 +5,10 @@
 //! Clicks, wheel turns and keys are real input events at the element's
 //! centre; values and selections go through the element's own JavaScript
 //! properties, followed by the `input` and `change` events a user's edit
-//! would fire.
+//! would fire. An element of a cross-site iframe (its identity names the
+//! frame's target) is acted on through that frame's own session for every
+//! call, input events included: they land in the frame's viewport, where
+//! its quads are.
 
 use serde_json::{json, Value};
 use uidelta_backend::{Action, Done};

@@ -18,9 +18,18 @@
 //! loaded). Nodes with a laid-out box are `showing` and `visible`, as are
 //! containers of such nodes.
 //!
-//! Same-process iframes are grafted under their `<iframe>` element;
-//! out-of-process ones (cross-site frames under site isolation) live in
-//! other targets and stay empty.
+//! Iframes are grafted under their `<iframe>` element, bounds in the page's
+//! viewport. A same-process frame is read with the page. A cross-site frame
+//! runs in another renderer process under site isolation, as a target of its
+//! own: it is found in `Target.getTargets` (an `iframe` target whose parent
+//! frame is one of the tab's), its element with `DOM.getFrameOwner`, and it
+//! is read through its own session (the `frames` module) with the same
+//! calls, its bounds moved by the corner of its element's content box.
+//! Backend node ids are per process, so its elements' identities carry its
+//! target id (`<target>/n31`, see [`frame_identity`]). Frames nested in it
+//! are read the same way, parents first; every frame counts against
+//! `max_frames`, and all of it is within the capture's deadline. A
+//! cross-site frame that cannot be read stays empty.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
