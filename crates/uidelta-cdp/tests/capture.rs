@@ -128,10 +128,7 @@ async fn same_process_iframes_are_grafted_under_their_element() {
     let app = open(&cdp, &server.url("iframe.html")).await;
     let snap = capture(&cdp, &app).await;
     let t = snap.tree();
-    let frame = t
-        .ids()
-        .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == "Inner")
-        .unwrap_or_else(|| panic!("no iframe in\n{}", outline(&snap)));
+    let frame = iframe(&snap, "Inner");
     let inner_doc = t.children(frame)[0];
     let doc = t.node(inner_doc);
     assert_eq!(doc.role, Role::DocumentWeb);
@@ -171,10 +168,7 @@ async fn cross_site_iframes_are_read_through_their_own_target_and_grafted() {
     })
     .await;
     let t = snap.tree();
-    let frame = t
-        .ids()
-        .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == "Inner")
-        .unwrap_or_else(|| panic!("no iframe in\n{}", outline(&snap)));
+    let frame = iframe(&snap, "Inner");
     let inner_doc = t.children(frame)[0];
     let doc = t.node(inner_doc);
     assert_eq!(doc.role, Role::DocumentWeb, "{}", outline(&snap));
@@ -326,4 +320,12 @@ async fn caps_cut_the_tree_and_the_snapshot_says_so() {
     let t = shallow.tree();
     assert!(t.ids().all(|id| t.depth(id) <= 1));
     assert!(shallow.node_count() < whole.node_count());
+}
+
+/// The `<iframe>` element named `name` in `snap`.
+fn iframe(snap: &uidelta_model::Snapshot, name: &str) -> NodeId {
+    let t = snap.tree();
+    t.ids()
+        .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == name)
+        .unwrap_or_else(|| panic!("no iframe {name:?} in\n{}", outline(snap)))
 }
