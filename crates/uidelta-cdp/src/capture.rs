@@ -760,12 +760,7 @@ async fn read_tab(
     let mut holder: HashMap<String, usize> = page.frame_ids.into_iter().map(|id| (id, 0)).collect();
     let mut sessions: Vec<Session> = vec![session.clone()];
     let mut done: Vec<bool> = vec![false; targets.len()];
-    // Parents before children: a frame nested in another cross-site frame
-    // is found once that one is read.
-    let next = |done: &[bool], holder: &HashMap<String, usize>| {
-        (0..targets.len()).find(|&k| !done[k] && holder.contains_key(targets[k].1.as_str()))
-    };
-    while let Some(k) = next(&done, &holder) {
+    while let Some(k) = frames::next_of_tab(&targets, &done, |f| holder.contains_key(f)) {
         done[k] = true;
         let (target, parent) = (&targets[k].0, &targets[k].1);
         let room = opts.max_frames.saturating_sub(frames.len());

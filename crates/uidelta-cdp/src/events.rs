@@ -358,10 +358,14 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
     Ok(EventStream::new(rx, Box::new(AbortOnDrop(task))))
 }
 
-/// Adds the binding and the change script to the tab, unless this
-/// connection did so already.
+/// Adds the binding and the change script to the tab (or to the
+/// cross-site frame the session is routed to), unless this connection did
+/// so already.
 async fn instrument(session: &Session) -> Result<()> {
-    let id = session.page.target_id().inner().clone();
+    let id = match &session.route {
+        Some(route) => format!("frame:{}", route.session),
+        None => session.page.target_id().inner().clone(),
+    };
     let done = session
         .shared
         .instrumented
@@ -419,11 +423,11 @@ async fn watch_cross_site_frames(session: &Session) -> Option<BoxStream<'static,
     }
     let tree = session.call("Page.getFrameTree", json!({})).await.ok()?;
     let mut ours: HashSet<String> = frames_of(&tree).into_iter().map(|f| f.id).collect();
-    let mut sessions: HashSet<String> = HashSet::new();
+    // Session -> a small number that keeps its execution contexts apart.
+    let mut sessions: HashMap<String, i64> = HashMap::new();
     let mut receiver = None;
     let mut done = vec![false; targets.len()];
-    // Parents first: a frame in a cross-site frame is the tab's once that one is.
-    while let Some(k) = (0..targets.len()).find(|&k| !done[k] && ours.contains(&targets[k].1)) {
+    while let Some(k) = frames::next_of_tab(&targets, &done, |f| ours.contains(f)) {
         done[k] = true;
         let target = &targets[k].0;
         let framed = match session.in_frame(target).await {
@@ -443,9 +447,14 @@ async fn watch_cross_site_frames(session: &Session) -> Option<BoxStream<'static,
         if let Ok(tree) = framed.call("Page.getFrameTree", json!({})).await {
             ours.extend(frames_of(&tree).into_iter().map(|f| f.id));
         }
-        match instrument_frame(&framed).await {
+        let watched = match instrument(&framed).await {
+            Ok(()) => framed.call("Network.enable", json!({})).await.map(|_| ()),
+            Err(e) => Err(e),
+        };
+        match watched {
             Ok(()) => {
-                sessions.insert(route.session.clone());
+                let slot = sessions.len() as i64;
+                sessions.insert(route.session.clone(), slot);
             }
             Err(e) => tracing::debug!("cross-site frame {target} not watched: {e}"),
         }
@@ -466,60 +475,28 @@ async fn watch_cross_site_frames(session: &Session) -> Option<BoxStream<'static,
     Some(
         events
             .filter_map(move |e| {
-                let raw = e
-                    .session
-                    .as_ref()
-                    .filter(|s| sessions.contains(*s))
-                    .and_then(|s| frame_raw(s, &e.method, &e.params));
+                let raw = e.session.as_ref().and_then(|s| {
+                    let slot = *sessions.get(s)?;
+                    frame_raw(s, slot, &e.method, &e.params)
+                });
                 async move { raw }
             })
             .boxed(),
     )
 }
 
-/// Adds the binding, the change script and the Network domain to a
-/// cross-site frame's session, unless this connection did so already.
-async fn instrument_frame(framed: &Session) -> Result<()> {
-    let Some(route) = &framed.route else {
-        return Ok(());
-    };
-    let key = format!("frame:{}", route.session);
-    let done = framed
-        .shared
-        .instrumented
-        .lock()
-        .map(|set| set.contains(&key))
-        .unwrap_or(false);
-    if done {
-        return Ok(());
-    }
-    framed
-        .call("Runtime.addBinding", json!({"name": BINDING}))
-        .await?;
-    framed
-        .call(
-            "Page.addScriptToEvaluateOnNewDocument",
-            json!({"source": change_script(), "runImmediately": true}),
-        )
-        .await?;
-    framed.call("Network.enable", json!({})).await?;
-    if let Ok(mut set) = framed.shared.instrumented.lock() {
-        set.insert(key);
-    }
-    Ok(())
-}
-
-/// The stream's reading of an event of a cross-site frame's session, as
-/// JSON. Request ids and execution contexts are per process: they are
-/// made distinct from the page's.
-fn frame_raw(session: &str, method: &str, params: &serde_json::Value) -> Option<Raw> {
+/// The stream's reading of an event of a cross-site frame's session
+/// (`slot`: its number among the watched sessions), as JSON. Request ids
+/// and execution contexts are per process: they are made distinct from the
+/// page's and from each other's.
+fn frame_raw(session: &str, slot: i64, method: &str, params: &serde_json::Value) -> Option<Raw> {
     let text = |key: &str| params[key].as_str().map(str::to_owned);
     let request = || text("requestId").map(|id| format!("{session}/{id}"));
     match method {
         "Runtime.bindingCalled" if params["name"] == BINDING => {
             let context = params["executionContextId"].as_i64().unwrap_or(0);
             // Contexts of the page are small positive numbers.
-            let distinct = (1_i64 << 40) + (hash(session) << 20) + (context & 0xfffff);
+            let distinct = (1_i64 << 40) + (slot << 20) + (context & 0xfffff);
             Some(Raw::Changes(text("payload")?, distinct))
         }
         "Network.requestWillBeSent" => {
@@ -533,14 +510,6 @@ fn frame_raw(session: &str, method: &str, params: &serde_json::Value) -> Option<
         "Network.loadingFailed" => Some(Raw::Failed(request()?)),
         _ => None,
     }
-}
-
-fn hash(text: &str) -> i64 {
-    let mut h: i64 = 0;
-    for b in text.bytes() {
-        h = (h.wrapping_mul(31).wrapping_add(i64::from(b))) & 0xfffff;
-    }
-    h
 }
 
 async fn forward(
@@ -703,29 +672,34 @@ mod tests {
         let report =
             json!({"name": BINDING, "payload": r#"{"k": ["dom:input"]}"#, "executionContextId": 3});
         let Some(Raw::Changes(payload, context)) =
-            frame_raw("S1", "Runtime.bindingCalled", &report)
+            frame_raw("S1", 0, "Runtime.bindingCalled", &report)
         else {
             panic!("a change report");
         };
         assert!(payload.contains("dom:input"));
         assert!(context > 1 << 40);
+        let Some(Raw::Changes(_, second)) = frame_raw("S2", 1, "Runtime.bindingCalled", &report)
+        else {
+            panic!("a change report");
+        };
+        assert_ne!(context, second, "two frames' contexts must stay apart");
         let other = json!({"name": "someone_else", "payload": "{}", "executionContextId": 3});
-        assert!(frame_raw("S1", "Runtime.bindingCalled", &other).is_none());
+        assert!(frame_raw("S1", 0, "Runtime.bindingCalled", &other).is_none());
         let sent = json!({"requestId": "77.2", "type": "Fetch"});
         assert!(matches!(
-            frame_raw("S1", "Network.requestWillBeSent", &sent),
+            frame_raw("S1", 0, "Network.requestWillBeSent", &sent),
             Some(Raw::Request(id, false)) if id == "S1/77.2"
         ));
         let stream = json!({"requestId": "77.3", "type": "EventSource"});
         assert!(matches!(
-            frame_raw("S1", "Network.requestWillBeSent", &stream),
+            frame_raw("S1", 0, "Network.requestWillBeSent", &stream),
             Some(Raw::Request(_, true))
         ));
         assert!(matches!(
-            frame_raw("S1", "Network.loadingFinished", &json!({"requestId": "77.2"})),
+            frame_raw("S1", 0, "Network.loadingFinished", &json!({"requestId": "77.2"})),
             Some(Raw::Finished(id)) if id == "S1/77.2"
         ));
-        assert!(frame_raw("S1", "Page.loadEventFired", &json!({})).is_none());
+        assert!(frame_raw("S1", 0, "Page.loadEventFired", &json!({})).is_none());
     }
 
     #[test]

@@ -256,6 +256,19 @@ pub(crate) fn iframe_targets(answer: &Value) -> Vec<(String, String)> {
         .collect()
 }
 
+/// Of `targets` (from [`iframe_targets`]), the first not yet `done` whose
+/// parent frame `known` says belongs to the tab. Taking them in this order
+/// reaches parents before children: a frame nested in a cross-site frame
+/// belongs to the tab once that frame has been visited and its own frames
+/// made known.
+pub(crate) fn next_of_tab(
+    targets: &[(String, String)],
+    done: &[bool],
+    known: impl Fn(&str) -> bool,
+) -> Option<usize> {
+    (0..targets.len()).find(|&k| !done.get(k).copied().unwrap_or(true) && known(&targets[k].1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -273,6 +286,21 @@ mod tests {
             vec![("F1".to_owned(), "P1".to_owned())]
         );
         assert!(iframe_targets(&json!({})).is_empty());
+        // F2 sits in F1 (another site again): reachable only once F1 is.
+        let targets = vec![
+            ("F2".to_owned(), "F1".to_owned()),
+            ("F1".to_owned(), "P1".to_owned()),
+        ];
+        let mut known = vec!["P1".to_owned()];
+        let mut done = vec![false; 2];
+        let mut order = Vec::new();
+        while let Some(k) = next_of_tab(&targets, &done, |f| known.iter().any(|x| x == f)) {
+            done[k] = true;
+            order.push(targets[k].0.clone());
+            known.push(targets[k].0.clone());
+        }
+        assert_eq!(order, ["F1", "F2"]);
+        assert_eq!(next_of_tab(&targets, &[false, false], |_| false), None);
         let event: FrameEvent = serde_json::from_value(json!({
             "method": "Runtime.bindingCalled", "sessionId": "S1", "params": {"name": "b"}
         }))
