@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use uidelta_backend::Action;
 use uidelta_engine::{ActOptions, Session};
 use uidelta_linux::Linux;
-use uidelta_render::{count_tokens, diff_text, tree_text, DiffOptions, TreeOptions};
+use uidelta_render::{count_tokens, tree_text, DiffOptions, TreeOptions};
 use uidelta_testkit::{require_programs, Desktop};
 
 const FACTORY: &str = "gtk3-widget-factory";
@@ -187,22 +187,9 @@ async fn run(desktop: &Desktop) -> Result<()> {
             .act(step.target, &step.action, &ActOptions::default())
             .await
             .with_context(|| format!("step {}: {}", n + 1, step.say))?;
-        // What changed before the action (a late update of the step
-        // before) comes with it, and so does the application the focus
-        // went to, if it left this one.
-        let mut diff = String::new();
-        for (app, d) in &acted.earlier {
-            diff.push_str(&format!(
-                "# changed before this action, in {}:\n",
-                app.label()
-            ));
-            diff.push_str(&diff_text(d, &DiffOptions::default()));
-        }
-        diff.push_str(&diff_text(&acted.diff, &DiffOptions::default()));
-        if let Some((app, d)) = &acted.app_switch {
-            diff.push_str(&format!("# focus went to {}\n", app.label()));
-            diff.push_str(&diff_text(d, &DiffOptions::default()));
-        }
+        // With what changed before the action (a late update of the step
+        // before), and the application the focus went to, if it left.
+        let diff = acted.text(&DiffOptions::default());
         println!("# {} via {}", acted.target.r#ref, acted.done.method);
         print!("{diff}");
         let idx = session

@@ -105,6 +105,28 @@ pub struct Acted {
     pub earlier: Vec<(App, Diff)>,
 }
 
+impl Acted {
+    /// The result as an agent reads it: what changed before the action,
+    /// each under `# changed before this action, in APP:`; the diff; after
+    /// an app switch, `# focus went to APP` and that application's diff.
+    pub fn text(&self, opts: &uidelta_render::DiffOptions) -> String {
+        let mut out = String::new();
+        for (app, d) in &self.earlier {
+            out.push_str(&format!(
+                "# changed before this action, in {}:\n",
+                app.label()
+            ));
+            out.push_str(&uidelta_render::diff_text(d, opts));
+        }
+        out.push_str(&uidelta_render::diff_text(&self.diff, opts));
+        if let Some((app, d)) = &self.app_switch {
+            out.push_str(&format!("# focus went to {}\n", app.label()));
+            out.push_str(&uidelta_render::diff_text(d, opts));
+        }
+        out
+    }
+}
+
 /// What [`Session::wait_for_element`] found.
 #[derive(Clone, Debug)]
 pub struct Waited {

@@ -187,25 +187,12 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
 fn print(acted: &Acted, format: Output) -> Result<ExitCode> {
     let text = match format {
         Output::Json => render::diff_json(&acted.diff),
-        Output::Text => {
-            let mut out = format!("# {} via {}\n", handle(&acted.target), acted.done.method);
-            for (app, d) in &acted.earlier {
-                out.push_str(&format!(
-                    "# changed before this action, in {}:\n",
-                    app.label()
-                ));
-                out.push_str(&render::diff_text(d, &render::DiffOptions::default()));
-            }
-            out.push_str(&render::diff_text(
-                &acted.diff,
-                &render::DiffOptions::default(),
-            ));
-            if let Some((app, d)) = &acted.app_switch {
-                out.push_str(&format!("# focus went to {}\n", app.label()));
-                out.push_str(&render::diff_text(d, &render::DiffOptions::default()));
-            }
-            out
-        }
+        Output::Text => format!(
+            "# {} via {}\n{}",
+            handle(&acted.target),
+            acted.done.method,
+            acted.text(&render::DiffOptions::default())
+        ),
     };
     crate::emit(&text)?;
     Ok(ExitCode::SUCCESS)

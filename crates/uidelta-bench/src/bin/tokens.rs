@@ -319,21 +319,9 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
             .filter(|(id, r)| !before.contains_key(*id) && known.get(*id).is_some_and(|k| k != *r))
             .count();
         known.extend(after);
-        // What changed before the action (reported with it) is read too.
-        let mut diff = String::new();
-        for (app, d) in &acted.earlier {
-            diff.push_str(&format!(
-                "# changed before this action, in {}:\n",
-                app.label()
-            ));
-            diff.push_str(&live::diff_text(d));
-        }
-        diff.push_str(&live::diff_text(&acted.diff));
-        let app_switch = acted.app_switch.as_ref().map(|(app, d)| {
-            diff.push_str(&format!("# app switch: {}\n", app.name));
-            diff.push_str(&live::diff_text(d));
-            app.name.clone()
-        });
+        // What changed before the action and an app switch are read too.
+        let diff = acted.text(&uidelta_render::DiffOptions::default());
+        let app_switch = acted.app_switch.as_ref().map(|(app, _)| app.name.clone());
         let full = live::tree_text(&session, idx);
         let (d, f) = (size(&diff), size(&full));
         let after_tree = session.scopes()[idx].snapshot.tree();
