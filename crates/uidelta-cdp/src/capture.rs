@@ -21,8 +21,10 @@
 //! Iframes are grafted under their `<iframe>` element, bounds in the page's
 //! viewport. A same-process frame is read with the page. A cross-site frame
 //! runs in another renderer process under site isolation, as a target of its
-//! own: it is found in `Target.getTargets` (an `iframe` target whose parent
-//! frame is one of the tab's), its element with `DOM.getFrameOwner`, and it
+//! own: when an `<iframe>` of the page holds no frame of the page's DOM
+//! snapshot (on most pages none does, and nothing more is asked), it is
+//! found in `Target.getTargets` (an `iframe` target whose parent frame is
+//! one of the tab's), its element with `DOM.getFrameOwner`, and it
 //! is read through its own session (the `frames` module) with the same
 //! calls, its bounds moved by the corner of its element's content box.
 //! Backend node ids are per process, so its elements' identities carry its
@@ -207,9 +209,21 @@ pub(crate) struct Layout {
     /// left corner of its content, where an out-of-process frame's own
     /// viewport starts.
     pub frame_origins: HashMap<i64, (f64, f64)>,
+    /// Every `<iframe>` and `<frame>` element, laid out or not.
+    pub frame_elements: Vec<i64>,
 }
 
 impl Layout {
+    /// Whether a frame element holds no frame of this snapshot: its frame
+    /// runs in another process (a cross-site frame), or has not loaded.
+    pub fn has_frames_elsewhere(&self) -> bool {
+        !self.known
+            || self
+                .frame_elements
+                .iter()
+                .any(|id| !self.owners.contains_key(id))
+    }
+
     /// Reads an answer of `DOMSnapshot.captureSnapshot` (with DOM rects) of
     /// a target whose viewport starts at `origin` in the page's viewport:
     /// `(0, 0)` for the page, the content corner of its `<iframe>` element
@@ -319,6 +333,14 @@ impl Layout {
                 if !found.is_empty() {
                     found.sort();
                     layout.attributes.insert(id, found);
+                }
+            }
+            for (ni, id) in backend.iter().enumerate() {
+                let tag = names.get(ni).map(string).unwrap_or_default();
+                if tag.eq_ignore_ascii_case("iframe") || tag.eq_ignore_ascii_case("frame") {
+                    if let Some(id) = id.as_i64() {
+                        layout.frame_elements.push(id);
+                    }
                 }
             }
             let owners = &nodes["contentDocumentIndex"];
@@ -739,17 +761,16 @@ async fn read_tab(
     session: &Session,
     opts: &CaptureOptions,
 ) -> Result<(Vec<FrameNodes>, Vec<Layout>, bool)> {
-    // The iframe targets are listed alongside: most pages have none, and
-    // then nothing more is asked.
-    let (page, targets) = futures_util::join!(
-        read_target(session, opts.max_frames, (0.0, 0.0)),
-        session.call("Target.getTargets", json!({}))
-    );
-    let page = page?;
+    let page = read_target(session, opts.max_frames, (0.0, 0.0)).await?;
     let mut cut = page.cut;
     let mut frames = page.frames;
+    // Most pages have every frame in their own process: then nothing more
+    // is asked.
+    if !page.layout.has_frames_elsewhere() {
+        return Ok((frames, vec![page.layout], cut));
+    }
     let mut layouts = vec![page.layout];
-    let targets = match targets {
+    let targets = match session.call("Target.getTargets", json!({})).await {
         Ok(answer) => frames::iframe_targets(&answer),
         Err(e) => {
             tracing::debug!("cross-site frames left out: {e}");
@@ -1191,6 +1212,8 @@ mod tests {
         // Frame origin: iframe at (8, 155.5) plus its 2 px border, scrolled by 10.
         assert_eq!(l.bounds[&66], Rect::new(18, 156, 89, 21));
         assert_eq!(l.owners[&52], "F2");
+        // Its one iframe holds a frame of this snapshot: no cross-site frame.
+        assert!(!l.has_frames_elsewhere());
         assert_eq!(
             l.attributes[&66],
             vec![("current".to_owned(), "page".to_owned())]
@@ -1218,6 +1241,8 @@ mod tests {
         let l = Layout::from_snapshot_at(&page, (0.0, 0.0));
         assert_eq!(l.frame_origins[&52], (11.0, 83.0));
         assert!(!l.frame_origins.contains_key(&5));
+        // The iframe's frame is not in the snapshot: it runs elsewhere.
+        assert!(l.has_frames_elsewhere());
         let frame = json!({
             "strings": ["#document", "BUTTON"],
             "documents": [{"frameId": 0, "scrollOffsetX": 0, "scrollOffsetY": 5,
@@ -1228,6 +1253,7 @@ mod tests {
         });
         let l = Layout::from_snapshot_at(&frame, (11.0, 83.0));
         assert_eq!(l.bounds[&8], Rect::new(21, 98, 80, 20));
+        assert!(!l.has_frames_elsewhere());
     }
 
     #[test]
