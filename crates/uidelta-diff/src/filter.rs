@@ -18,7 +18,8 @@ pub enum Rule {
     VolatileIds,
     /// Scroll bars and value indicators are dropped with their subtrees.
     Scrollbars,
-    /// Whitespace-only text counts as no text; empty text leaves are dropped.
+    /// Whitespace-only text counts as no text; empty text leaves are dropped
+    /// (labels and text runs; an empty entry is a field and stays).
     Whitespace,
     /// Layout containers with nothing to say are transparent: their children
     /// are shown under the nearest meaningful ancestor.
@@ -61,7 +62,7 @@ impl Rule {
             }
             Rule::Scrollbars => "scroll bars and value indicators are left out",
             Rule::Whitespace => {
-                "whitespace-only text counts as empty; empty text leaves are left out"
+                "whitespace-only text counts as empty; empty labels and text runs are left out (empty entries stay)"
             }
             Rule::EmptyContainers => {
                 "unnamed layout containers are transparent: children show under the nearest \

@@ -238,11 +238,18 @@ fn clean(n: &NodeData, filters: Filters) -> NodeData {
     out
 }
 
+/// States that make an empty text node a field rather than a gap.
+const EDITABLE: [State; 3] = [State::Editable, State::Focusable, State::Focused];
+
+/// Whether a node is empty text and nothing else: an empty label or text
+/// run. An empty entry (editable, or focusable) is a field to fill in, and
+/// stays.
 fn is_empty_text(n: &NodeData) -> bool {
     matches!(n.role, Role::Static | Role::Text | Role::Label)
         && n.name.is_empty()
         && n.value.is_none()
         && n.description.is_empty()
+        && !EDITABLE.iter().any(|s| n.states.contains(*s))
 }
 
 fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>, Lifted) {
@@ -399,6 +406,34 @@ mod tests {
             .tree()
             .ids()
             .all(|id| kept.lifted_from(id).next().is_none()));
+    }
+
+    #[test]
+    fn empty_entries_stay_and_empty_labels_go() {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "App"));
+        b.leaf(NodeData::new(Role::Label));
+        let mut entry = NodeData::new(Role::Text);
+        entry.states = StateSet::of(&[State::Editable, State::Focusable]);
+        b.leaf(entry);
+        let mut read_only = NodeData::new(Role::Text);
+        read_only.states = StateSet::of(&[State::Focusable]);
+        b.leaf(read_only);
+        b.leaf(NodeData::named(Role::Text, "  "));
+        let v = View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::all());
+        let kept: Vec<(Role, bool)> = v
+            .tree()
+            .nodes()
+            .iter()
+            .map(|n| (n.role, n.states.contains(State::Editable)))
+            .collect();
+        assert_eq!(
+            kept,
+            vec![
+                (Role::Frame, false),
+                (Role::Text, true),
+                (Role::Text, false)
+            ]
+        );
     }
 
     #[test]

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use uidelta_backend::{Action, App, Backend, Done, ErrorKind, EventStream, Navigate, Scope};
+use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Event, EventStream, Navigate, Scope};
 use uidelta_diff::{diff, Change, Diff, Element, Filters, Handle, Ref, RefTable, Refs, View};
 use uidelta_model::{NodeData, NodeId, Snapshot, State};
 
@@ -464,8 +464,34 @@ impl<B: Backend> Session<B> {
         let data = self.scopes[idx].node(node).clone();
         let app = self.scopes[idx].app.clone();
         self.scopes[idx].events.drain();
+        // Clicking or typing into an element gives it the focus, as it
+        // would under a person's hand: that is no news to the agent that
+        // acted, so the focus moving there neither starts the wait for the
+        // UI's response nor is reported. (Focusing it on request is news.)
+        let implied = !matches!(action, Action::Focus);
+        let own_focus: Vec<String> = if implied {
+            let view = &self.scopes[idx].view;
+            let before = view
+                .focus()
+                .and_then(|f| view.tree().node(f).identity.clone());
+            data.identity.iter().cloned().chain(before).collect()
+        } else {
+            Vec::new()
+        };
+        let implied = implied.then(|| handle.r#ref.clone());
         let done = self.backend.act(&app, &data, action).await?;
-        self.finish(idx, done, handle, opts).await
+        let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
+        if let Some(target) = implied {
+            let to_target = acted
+                .diff
+                .focus
+                .as_ref()
+                .is_some_and(|f| f.to.as_ref().is_some_and(|to| to.r#ref == target));
+            if to_target {
+                acted.diff.focus = None;
+            }
+        }
+        Ok(acted)
     }
 
     /// Presses a key or chord where the keyboard focus is, then settles and
@@ -473,7 +499,7 @@ impl<B: Backend> Session<B> {
     pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
         let (idx, handle, _) = self.before_app_action(app).await?;
         let done = self.backend.key(chord).await?;
-        self.finish(idx, done, handle, opts).await
+        self.finish(idx, done, handle, opts, &[]).await
     }
 
     /// Before an action on a whole application: its latest snapshot (read
@@ -504,7 +530,7 @@ impl<B: Backend> Session<B> {
             },
             _ => opts.clone(),
         };
-        self.finish(idx, done, handle, &opts).await
+        self.finish(idx, done, handle, &opts, &[]).await
     }
 
     /// Browsers: runs `script` in the tab `app`, then settles and diffs as
@@ -520,7 +546,7 @@ impl<B: Backend> Session<B> {
         let done = Done {
             method: "script".into(),
         };
-        let acted = self.finish(idx, done, handle, opts).await?;
+        let acted = self.finish(idx, done, handle, opts, &[]).await?;
         Ok((result, acted))
     }
 
@@ -530,9 +556,10 @@ impl<B: Backend> Session<B> {
         done: Done,
         target: Handle,
         opts: &ActOptions,
+        own_focus: &[String],
     ) -> Result<Acted> {
         let acted = Instant::now();
-        let (mut settled, mut mids) = self.settle(idx, opts, acted).await?;
+        let (mut settled, mut mids) = self.settle(idx, opts, acted, own_focus).await?;
         let app = self.scopes[idx].app.clone();
         let mut after = self.backend.capture(&app, &Scope::App).await?;
         if let Settle::Auto(quiet) = opts.settle {
@@ -548,7 +575,8 @@ impl<B: Backend> Session<B> {
                     }),
                     transients: opts.transients,
                 };
-                let (more, more_mids) = self.settle(idx, &linger, Instant::now()).await?;
+                let (more, more_mids) =
+                    self.settle(idx, &linger, Instant::now(), own_focus).await?;
                 if more.events > 0 {
                     mids.push(after);
                     mids.extend(more_mids);
@@ -595,13 +623,21 @@ impl<B: Backend> Session<B> {
     }
 
     /// Waits as `opts` says; returns how it went and the snapshots taken on
-    /// the way (for transient elements).
+    /// the way (for transient elements). Focus events of the elements in
+    /// `own_focus` (the action's target and the element it took the focus
+    /// from) are the action's own and do not count.
     async fn settle(
         &mut self,
         idx: usize,
         opts: &ActOptions,
         acted: Instant,
+        own_focus: &[String],
     ) -> Result<(Settled, Vec<Snapshot>)> {
+        let counts = |event: &Event| {
+            !is_noise(&event.kind)
+                && !(event.kind.starts_with("object:state-changed:focused")
+                    && event.source.as_ref().is_some_and(|s| own_focus.contains(s)))
+        };
         let quiet = match opts.settle {
             Settle::None => return Ok((settled(acted, false, 0), Vec::new())),
             Settle::Fixed(d) => {
@@ -621,7 +657,7 @@ impl<B: Backend> Session<B> {
             // Events that queued up meanwhile (while a snapshot was taken)
             // count before deciding that the UI is quiet.
             while let Some(event) = self.scopes[idx].events.try_next() {
-                if !is_noise(&event.kind) {
+                if counts(&event) {
                     watch.event(event.at);
                 }
             }
@@ -632,7 +668,7 @@ impl<B: Backend> Session<B> {
             let Some(event) = self.scopes[idx].events.next_before(until).await else {
                 continue;
             };
-            if is_noise(&event.kind) {
+            if !counts(&event) {
                 continue;
             }
             watch.event(event.at);
@@ -708,6 +744,7 @@ impl<B: Backend> Session<B> {
                     },
                     handle.clone(),
                     &opts,
+                    &[],
                 )
                 .await?;
             if acted.diff.has_changes() || start.elapsed() >= timeout {

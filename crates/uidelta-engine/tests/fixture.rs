@@ -131,6 +131,16 @@ fn the_do_nothing_button_changes_nothing() {
             .expect("click");
         assert!(!acted.diff.has_changes(), "{}", text(&acted.diff));
         assert_eq!(text(&acted.diff), "No UI changes detected\n");
+        // The pointer clicked it: it took the focus, which the diff does
+        // not report back to the agent that clicked.
+        assert!(
+            acted.done.method.starts_with("XTest click at "),
+            "{}",
+            acted.done.method
+        );
+        let view = &s.scopes()[0].view;
+        let focused = view.focus().map(|f| view.tree().node(f).name.clone());
+        assert_eq!(focused.as_deref(), Some("Do nothing"));
     });
 }
 

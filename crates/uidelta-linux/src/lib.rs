@@ -2,7 +2,8 @@
 //!
 //! Accessibility interfaces come first (AT-SPI Action, EditableText, Value,
 //! Selection, Component); synthesized X input at the element's centre is the
-//! fallback. Window management (activate, close) and screenshots talk to the
+//! fallback. Push buttons are clicked with the pointer when it can reach
+//! them (see `Linux::act`). Window management (activate, close) and screenshots talk to the
 //! X server.
 
 use std::time::{Duration, Instant};
@@ -14,7 +15,7 @@ use uidelta_atspi::{
     Events, NodeAddr, Outcome, WindowInfo,
 };
 pub use uidelta_backend::{Action, Done, Scope};
-use uidelta_model::{NodeData, Rect, Snapshot};
+use uidelta_model::{NodeData, Rect, Role, Snapshot, State};
 use uidelta_x11::{Button, TopWindow, X11};
 
 /// What went wrong, naming what was being done.
@@ -142,6 +143,11 @@ impl Linux {
             .ok_or_else(|| Error::NoIdentity { doing: doing() })?;
         let label = app.label();
         let actor = Actor::new(&self.bus, &label);
+        if *action == Action::Click {
+            if let Some(done) = self.pointer_click(app, &actor, &addr, node).await? {
+                return Ok(done);
+            }
+        }
         let accessible = match action {
             Action::Click => actor.click(&addr).await?,
             Action::Type(text) => actor.type_text(&addr, text).await?,
@@ -158,6 +164,63 @@ impl Linux {
             return Ok(Done { method });
         }
         self.synthesize(&actor, &addr, node, action, &doing).await
+    }
+
+    /// Clicks a push button with the pointer, as a person would, when the
+    /// pointer can reach it: it is showing and enabled, its centre is on the
+    /// screen, the window on top there belongs to the application, and no
+    /// open menu holds the pointer. `None` when it cannot; the accessible
+    /// action is used then.
+    ///
+    /// The pointer comes first because GTK runs a button's handler inside
+    /// the accessible action's call: a handler that opens a modal dialog
+    /// with `gtk_dialog_run` keeps that call open, and with it the
+    /// application's accessibility connection, until the dialog closes, so
+    /// the dialog could not be read.
+    async fn pointer_click(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+    ) -> Result<Option<Done>> {
+        let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
+            return Ok(None);
+        };
+        // Push buttons are what opens dialogs. Other elements keep their
+        // accessible action, which also works when the application holds
+        // its own input grab (as GTK can after a combo box selection made
+        // through accessibility) and a pointer click would go nowhere.
+        if node.role != Role::PushButton {
+            return Ok(None);
+        }
+        let shown = [State::Showing, State::Visible, State::Enabled];
+        if !shown.iter().all(|s| node.states.contains(*s)) {
+            return Ok(None);
+        }
+        let Ok((x, y, w, h)) = actor.extents(addr).await else {
+            return Ok(None);
+        };
+        if x == i32::MIN || w <= 0 || h <= 0 {
+            return Ok(None);
+        }
+        let (cx, cy) = Rect::new(x, y, w, h).center();
+        let (sw, sh) = x11.screen_size();
+        if cx < 0 || cy < 0 || cx as u32 >= sw || cy as u32 >= sh {
+            return Ok(None);
+        }
+        match x11.window_at(cx, cy)? {
+            Some(top) if top.pid == Some(pid) => {}
+            _ => return Ok(None),
+        }
+        // An open menu holds the pointer: the click would only close it.
+        if x11.menu_open()? {
+            return Ok(None);
+        }
+        x11.click(cx, cy, Button::Left, 1)?;
+        Ok(Some(Done {
+            method: format!("XTest click at {cx},{cy}"),
+        }))
     }
 
     async fn synthesize(

@@ -22,6 +22,15 @@ pub struct TopWindow {
     pub viewable: bool,
 }
 
+/// The top-level window at a point of the screen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct WindowAt {
+    /// The X window id (a window manager's frame, if there is one).
+    pub id: u32,
+    /// The owning process (`_NET_WM_PID`), when the client sets it.
+    pub pid: Option<u32>,
+}
+
 impl X11 {
     /// The windows directly under the root (with no window manager these are
     /// the applications' top-levels), with pid and title where set.
@@ -31,7 +40,6 @@ impl X11 {
 
     fn list_top(&self) -> Result<Vec<TopWindow>, Failure> {
         let tree = self.conn.query_tree(self.root)?.reply()?;
-        let pid_atom = self.atom(b"_NET_WM_PID")?;
         let name_atom = self.atom(b"_NET_WM_NAME")?;
         let utf8 = self.atom(b"UTF8_STRING")?;
         let mut out = Vec::new();
@@ -39,12 +47,7 @@ impl X11 {
             let Ok(attrs) = self.conn.get_window_attributes(id)?.reply() else {
                 continue; // gone meanwhile
             };
-            let pid = self
-                .conn
-                .get_property(false, id, pid_atom, AtomEnum::CARDINAL, 0, 1)?
-                .reply()
-                .ok()
-                .and_then(|r| r.value32().and_then(|mut v| v.next()));
+            let pid = self.pid_of(id)?;
             let mut title = self.text_property(id, name_atom, utf8)?;
             if title.is_empty() {
                 title =
@@ -58,6 +61,101 @@ impl X11 {
             });
         }
         Ok(out)
+    }
+
+    /// The topmost viewable top-level window that holds the point (`x`,
+    /// `y`): the window a click there would reach. Under a reparenting
+    /// window manager, the client window inside the frame names the process.
+    pub fn window_at(&self, x: i32, y: i32) -> Result<Option<WindowAt>, X11Error> {
+        self.run(
+            || format!("finding the window at ({x}, {y})"),
+            || self.find_at(x, y),
+        )
+    }
+
+    fn find_at(&self, x: i32, y: i32) -> Result<Option<WindowAt>, Failure> {
+        let tree = self.conn.query_tree(self.root)?.reply()?;
+        // Children come bottom first.
+        for &id in tree.children.iter().rev() {
+            let Ok(attrs) = self.conn.get_window_attributes(id)?.reply() else {
+                continue;
+            };
+            if attrs.map_state != MapState::VIEWABLE {
+                continue;
+            }
+            let Ok(g) = self.conn.get_geometry(id)?.reply() else {
+                continue;
+            };
+            let (gx, gy) = (i32::from(g.x), i32::from(g.y));
+            let inside =
+                x >= gx && y >= gy && x < gx + i32::from(g.width) && y < gy + i32::from(g.height);
+            if !inside {
+                continue;
+            }
+            let mut pid = self.pid_of(id)?;
+            if pid.is_none() {
+                if let Ok(inner) = self.conn.query_tree(id)?.reply() {
+                    for &child in &inner.children {
+                        pid = self.pid_of(child)?;
+                        if pid.is_some() {
+                            break;
+                        }
+                    }
+                }
+            }
+            return Ok(Some(WindowAt { id, pid }));
+        }
+        Ok(None)
+    }
+
+    /// Whether a menu is open on the screen (a viewable window of type
+    /// popup menu, drop-down menu or combo box list): toolkits hold the
+    /// pointer while one is, so a synthesized click would only close it.
+    pub fn menu_open(&self) -> Result<bool, X11Error> {
+        self.run(|| "looking for open menus".into(), || self.find_menu())
+    }
+
+    fn find_menu(&self) -> Result<bool, Failure> {
+        let kind = self.atom(b"_NET_WM_WINDOW_TYPE")?;
+        let menus = [
+            self.atom(b"_NET_WM_WINDOW_TYPE_POPUP_MENU")?,
+            self.atom(b"_NET_WM_WINDOW_TYPE_DROPDOWN_MENU")?,
+            self.atom(b"_NET_WM_WINDOW_TYPE_COMBO")?,
+            self.atom(b"_NET_WM_WINDOW_TYPE_MENU")?,
+        ];
+        let tree = self.conn.query_tree(self.root)?.reply()?;
+        for &id in &tree.children {
+            let Ok(attrs) = self.conn.get_window_attributes(id)?.reply() else {
+                continue;
+            };
+            if attrs.map_state != MapState::VIEWABLE {
+                continue;
+            }
+            let Ok(types) = self
+                .conn
+                .get_property(false, id, kind, AtomEnum::ATOM, 0, 16)?
+                .reply()
+            else {
+                continue;
+            };
+            if types
+                .value32()
+                .is_some_and(|mut v| v.any(|t| menus.contains(&t)))
+            {
+                return Ok(true);
+            }
+        }
+        Ok(false)
+    }
+
+    fn pid_of(&self, id: Window) -> Result<Option<u32>, Failure> {
+        let pid_atom = self.atom(b"_NET_WM_PID")?;
+        Ok(self
+            .conn
+            .get_property(false, id, pid_atom, AtomEnum::CARDINAL, 0, 1)?
+            .reply()
+            .ok()
+            .and_then(|r| r.value32().and_then(|mut v| v.next())))
     }
 
     fn text_property(&self, id: Window, prop: u32, kind: u32) -> Result<String, Failure> {

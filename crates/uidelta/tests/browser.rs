@@ -45,7 +45,7 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
     assert_eq!(code, 0, "{err}");
     let lines: Vec<&str> = out.lines().collect();
     assert!(
-        lines[1].starts_with("# diff: ~2 modified · focus e1 -> e3 · settled in "),
+        lines[1].starts_with("# diff: ~2 modified · settled in "),
         "{out}"
     );
     assert_eq!(

@@ -62,18 +62,18 @@ fn notebook_tab_switch_is_two_selection_lines() {
 fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     let (_, out) = diff("05-page2", "06-about");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "# diff: +1 added · focus e11 -> e213");
+    assert_eq!(lines[0], "# diff: +1 added · focus e11 -> e215");
     assert_eq!(
         lines[1],
-        "+ [e204] dialog \"About GTK Widget Factory\" (modal) (opened)"
+        "+ [e206] dialog \"About GTK Widget Factory\" (modal) (opened)"
     );
     assert!(lines[2..].iter().all(|l| l.starts_with("    ")), "{out}");
-    assert!(out.contains("[e216] push button \"Close\""), "{out}");
+    assert!(out.contains("[e218] push button \"Close\""), "{out}");
     let (_, out) = diff("06-about", "07-about-closed");
     assert_eq!(
         out,
-        "# diff: -1 removed · focus e213 -> e11\n\
-         - [e204] dialog \"About GTK Widget Factory\" (modal) (closed) (and 12 descendants)\n"
+        "# diff: -1 removed · focus e215 -> e11\n\
+         - [e206] dialog \"About GTK Widget Factory\" (modal) (closed) (and 12 descendants)\n"
     );
 }
 
@@ -83,13 +83,13 @@ fn page_switch_is_one_group_in_and_one_line_out() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "# diff: +33 added, -69 removed, ~2 modified · focus none -> e195"
+        "# diff: +33 added, -69 removed, ~2 modified · focus none -> e197"
     );
     assert_eq!(
         lines[1],
         "+ 33 elements with 120 descendants appeared together (a page or pane shown as a whole):"
     );
-    assert_eq!(lines[2], "+ [e195] spin button = \"50\" (focused)");
+    assert_eq!(lines[2], "+ [e197] spin button = \"50\" (focused)");
     assert_eq!(
         lines[12],
         "+ ... and 23 more added subtrees (read the tree for them)"

@@ -6,17 +6,17 @@
 //! `cargo run --release -p uidelta-bench --bin tokens`
 //!
 //! Starts a private virtual desktop (Xvfb, session bus, accessibility bus)
-//! and runs a fixed task of 70 real actions through the engine
+//! and runs a fixed task of 79 real actions through the engine
 //! (`Session::act`, auto settle, default options): 61 on
 //! gtk3-widget-factory (check boxes, entries, spin buttons, sliders, radio
 //! and toggle buttons, notebook tabs, list rows, the gear menu, the About
 //! dialog, and four switches of the window's page: the form filled in
-//! twice), then 4 on gtk3-demo and
-//! 5 on the fixture application. Each application is launched when the task
-//! first needs it, so that its window is on top for the few actions that
-//! fall back to a synthesized click. Every target is found by a selector on
-//! the latest tree; a failing action stops the run with a message naming
-//! the step.
+//! twice), then 18 on gtk3-demo (look up the Assistant demo, run it and go
+//! through its pages; run the Dialogs demo, fill in its entries, use its
+//! interactive dialog and its message box). Each application is launched
+//! when the task first needs it, so that its window is on top where clicks
+//! go. Every target is found by a selector on the latest tree; a failing
+//! action stops the run with a message naming the step.
 //!
 //! Per step it records the tokens (o200k) and bytes of the diff text the
 //! action returned and of the full tree text of the application after the
@@ -40,7 +40,7 @@ use uidelta_testkit::Desktop;
 #[allow(dead_code)]
 mod live;
 
-use live::{Fallible, DEMO, FACTORY, FIXTURE, FIXTURE_NAME};
+use live::{Fallible, DEMO, FACTORY};
 
 /// What one step does.
 #[derive(Clone, Copy)]
@@ -172,17 +172,26 @@ const TASK: &[Step] = &[
     step(FACTORY, "back to Page 1 at the end", "role:radio button && name:Page 1", Do::Click, &["\"Page 1\" … checked: false -> true"]),
     step(FACTORY, "untick a check box at the end", "role:check box && name:checkbutton && state:enabled && state:checked && nth:0", Do::Click, &["checked: true -> false"]),
     step(FACTORY, "release the toggle button at the end", "role:toggle button && name:togglebutton && state:enabled && state:checked && nth:0", Do::Click, &["checked: true -> false"]),
-    // gtk3-demo.
-    step(DEMO, "choose the Button Boxes demo", "role:table cell && name:Button Boxes", Do::Select, &["frame | name: \"Application Class\" -> \"Button Boxes\""]),
+    // gtk3-demo: look up a demo, run it and go through it, as a person
+    // trying the demos would.
+    step(DEMO, "choose the Assistant demo", "role:table cell && name:Assistant", Do::Select, &["frame | name: \"Application Class\" -> \"Assistant\""]),
     step(DEMO, "show its source", "role:page tab && name:Source", Do::Select, &["\"Source\" … selected: false -> true"]),
     step(DEMO, "back to its description", "role:page tab && name:Info", Do::Select, &["\"Info\" … selected: false -> true"]),
-    step(DEMO, "choose the Combo Boxes demo", "role:table cell && name:Combo Boxes", Do::Select, &["frame | name: \"Button Boxes\" -> \"Combo Boxes\""]),
-    // The fixture.
-    step(FIXTURE_NAME, "click Count", "role:push button && name:Count", Do::Click, &["\"Count: 0\" -> \"Count: 1\""]),
-    step(FIXTURE_NAME, "tick Remember me", "role:check box && name:Remember me", Do::Click, &["checked: false -> true"]),
-    step(FIXTURE_NAME, "type a note", "role:text && name:Notes", Do::Type("call Bob"), &["\"call Bob\""]),
-    step(FIXTURE_NAME, "open the details (a late dialog)", "role:push button && name:Open details", Do::Click, &["dialog \"Details\" … (opened)", "label \"Field 5\"", "push button \"Close\""]),
-    step(FIXTURE_NAME, "close the details", "role:dialog >> role:push button && name:Close", Do::Click, &["(closed)"]),
+    step(DEMO, "run the Assistant demo", "role:push button && name:Run", Do::Click, &["frame \"Page 1\" (modal) (opened)", "text (focused)"]),
+    step(DEMO, "fill in the required entry", "role:frame && state:modal >> role:text", Do::Type("Ada Lovelace"), &["value: none -> \"Ada Lovelace\"", "enabled: false -> true"]),
+    step(DEMO, "go to the next page", "role:frame && state:modal >> role:push button && name:Next", Do::Click, &["name: \"Page 1\" -> \"Page 2\""]),
+    step(DEMO, "tick the optional check box", "role:frame && state:modal >> role:check box", Do::Click, &["checked: false -> true"]),
+    step(DEMO, "go to the confirmation", "role:frame && state:modal >> role:push button && name:Next", Do::Click, &["name: \"Page 2\" -> \"Confirmation\""]),
+    step(DEMO, "apply", "role:frame && state:modal >> role:push button && name:Apply", Do::Click, &["name: \"Confirmation\" -> \"Applying changes\""]),
+    step(DEMO, "choose the Dialogs demo", "role:table cell && name:Dialogs and Message Boxes", Do::Select, &["name: \"Assistant\" -> \"Dialogs and Message Boxes\""]),
+    step(DEMO, "run the Dialogs demo", "role:push button && name:Run", Do::Click, &["frame \"Dialogs and Message Boxes\" (modal) (opened)"]),
+    step(DEMO, "fill in Entry 1", "role:frame && state:modal >> role:text && nth:-1", Do::Type("Hello"), &["value: none -> \"Hello\""]),
+    step(DEMO, "fill in Entry 2", "role:frame && state:modal >> role:text && nth:0", Do::Type("World"), &["value: none -> \"World\""]),
+    step(DEMO, "open the interactive dialog", "role:push button && name:Interactive Dialog", Do::Click, &["dialog \"Interactive Dialog\" (modal) (opened)", "= \"Hello\"", "= \"World\""]),
+    step(DEMO, "change Entry 1 in the dialog", "role:dialog >> role:text && nth:-1", Do::SetValue("Hello, world"), &["\"Hello\" -> \"Hello, world\""]),
+    step(DEMO, "confirm the dialog", "role:dialog >> role:push button && name:OK", Do::Click, &["(closed)", "\"Hello\" -> \"Hello, world\""]),
+    step(DEMO, "show the message box", "role:push button && name:Message Dialog", Do::Click, &["alert \"Information\" (modal) (opened)"]),
+    step(DEMO, "close the message box", "role:alert >> role:push button && name:OK", Do::Click, &["alert \"Information\" (modal) (closed)"]),
 ];
 
 /// What one step measured.
@@ -246,11 +255,7 @@ fn run() -> Fallible<()> {
         }
         return Err(format!("unknown argument `{arg}` (try --help)").into());
     }
-    live::require(&[
-        (FACTORY, "gtk-3-examples"),
-        (DEMO, "gtk-3-examples"),
-        ("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0"),
-    ])?;
+    live::require(&[(FACTORY, "gtk-3-examples"), (DEMO, "gtk-3-examples")])?;
     let machine_start = live::machine();
     let desktop = Desktop::start()?;
     eprintln!("desktop {} up", desktop.display());
@@ -273,12 +278,7 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
     for (n, step) in TASK.iter().enumerate() {
         let n = n + 1;
         if !firsts.iter().any(|f| f.app == step.app) {
-            let program = if step.app == FIXTURE_NAME {
-                FIXTURE
-            } else {
-                step.app
-            };
-            live::launch(desktop, program, step.app)?;
+            live::launch(desktop, step.app, step.app)?;
             let idx = live::wait_stable(&mut session, step.app).await?;
             let text = live::tree_text(&session, idx);
             let s = size(&text);
