@@ -478,7 +478,7 @@ impl<B: Backend> Session<B> {
         } else {
             Vec::new()
         };
-        let implied = implied.then(|| handle.r#ref.clone());
+        let implied = implied.then_some(handle.r#ref);
         let done = self.backend.act(&app, &data, action).await?;
         let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
         if let Some(target) = implied {
@@ -633,11 +633,11 @@ impl<B: Backend> Session<B> {
         acted: Instant,
         own_focus: &[String],
     ) -> Result<(Settled, Vec<Snapshot>)> {
-        let counts = |event: &Event| {
-            !is_noise(&event.kind)
-                && !(event.kind.starts_with("object:state-changed:focused")
-                    && event.source.as_ref().is_some_and(|s| own_focus.contains(s)))
+        let own = |event: &Event| {
+            event.kind.starts_with("object:state-changed:focused")
+                && event.source.as_ref().is_some_and(|s| own_focus.contains(s))
         };
+        let counts = |event: &Event| !(is_noise(&event.kind) || own(event));
         let quiet = match opts.settle {
             Settle::None => return Ok((settled(acted, false, 0), Vec::new())),
             Settle::Fixed(d) => {
