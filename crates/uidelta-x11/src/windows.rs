@@ -40,6 +40,7 @@ impl X11 {
 
     fn list_top(&self) -> Result<Vec<TopWindow>, Failure> {
         let tree = self.conn.query_tree(self.root)?.reply()?;
+        let pid_atom = self.atom(b"_NET_WM_PID")?;
         let name_atom = self.atom(b"_NET_WM_NAME")?;
         let utf8 = self.atom(b"UTF8_STRING")?;
         let mut out = Vec::new();
@@ -47,7 +48,7 @@ impl X11 {
             let Ok(attrs) = self.conn.get_window_attributes(id)?.reply() else {
                 continue; // gone meanwhile
             };
-            let pid = self.pid_of(id)?;
+            let pid = self.pid_of(id, pid_atom)?;
             let mut title = self.text_property(id, name_atom, utf8)?;
             if title.is_empty() {
                 title =
@@ -74,6 +75,7 @@ impl X11 {
     }
 
     fn find_at(&self, x: i32, y: i32) -> Result<Option<WindowAt>, Failure> {
+        let pid_atom = self.atom(b"_NET_WM_PID")?;
         let tree = self.conn.query_tree(self.root)?.reply()?;
         // Children come bottom first.
         for &id in tree.children.iter().rev() {
@@ -92,11 +94,11 @@ impl X11 {
             if !inside {
                 continue;
             }
-            let mut pid = self.pid_of(id)?;
+            let mut pid = self.pid_of(id, pid_atom)?;
             if pid.is_none() {
                 if let Ok(inner) = self.conn.query_tree(id)?.reply() {
                     for &child in &inner.children {
-                        pid = self.pid_of(child)?;
+                        pid = self.pid_of(child, pid_atom)?;
                         if pid.is_some() {
                             break;
                         }
@@ -148,8 +150,7 @@ impl X11 {
         Ok(false)
     }
 
-    fn pid_of(&self, id: Window) -> Result<Option<u32>, Failure> {
-        let pid_atom = self.atom(b"_NET_WM_PID")?;
+    fn pid_of(&self, id: Window, pid_atom: u32) -> Result<Option<u32>, Failure> {
         Ok(self
             .conn
             .get_property(false, id, pid_atom, AtomEnum::CARDINAL, 0, 1)?
