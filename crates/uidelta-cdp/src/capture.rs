@@ -211,13 +211,21 @@ pub(crate) struct Layout {
     pub frame_origins: HashMap<i64, (f64, f64)>,
     /// Every `<iframe>` and `<frame>` element, laid out or not.
     pub frame_elements: Vec<i64>,
+    /// Frame elements whose document here is still the initial empty one
+    /// (no URL, or `about:blank`): a frame navigating to another site keeps
+    /// it in this process until the other process commits, and a frame that
+    /// stays blank has it for good.
+    pub blank_frames: Vec<i64>,
 }
 
 impl Layout {
-    /// Whether a frame element holds no frame of this snapshot: its frame
-    /// runs in another process (a cross-site frame), or has not loaded.
+    /// Whether a frame element may hold a frame of another process: it holds
+    /// no frame of this snapshot (a cross-site frame, or one not loaded), or
+    /// only an empty document (a frame on its way to another site). The
+    /// browser's list of targets says which; the question costs one call.
     pub fn has_frames_elsewhere(&self) -> bool {
         !self.known
+            || !self.blank_frames.is_empty()
             || self
                 .frame_elements
                 .iter()
@@ -358,6 +366,9 @@ impl Layout {
                     layout
                         .owners
                         .insert(id, string(&child_doc["frameId"]).to_owned());
+                    if matches!(string(&child_doc["documentURL"]), "" | "about:blank") {
+                        layout.blank_frames.push(id);
+                    }
                 }
                 if offsets[child].is_none() {
                     let (x, y, _, _) = doc_rect.get(&ni).copied().unwrap_or_default();
@@ -1190,7 +1201,7 @@ mod tests {
     #[test]
     fn snapshot_bounds_move_into_the_viewport_and_iframes_add_their_offset() {
         let answer = json!({
-            "strings": ["#document", "HTML", "IFRAME", "F1", "F2", "INPUT", "type", "PASSWORD", "placeholder", "Secret", "A", "aria-current", "page", "false"],
+            "strings": ["#document", "HTML", "IFRAME", "F1", "F2", "INPUT", "type", "PASSWORD", "placeholder", "Secret", "A", "aria-current", "page", "false", "http://x/inner", "about:blank"],
             "documents": [
                 {"frameId": 3, "scrollOffsetX": 0, "scrollOffsetY": 500,
                  "nodes": {"backendNodeId": [5, 8, 52, 60], "nodeName": [0, 1, 2, 5],
@@ -1199,7 +1210,7 @@ mod tests {
                  "layout": {"nodeIndex": [0, 1, 2, 3],
                             "bounds": [[0, 0, 780, 493], [0, 0, 765, 2363.875], [8, 655.5, 304, 154], [10, 20, 100, 20]],
                             "clientRects": [[], [0, 0, 765, 493], [2, 2, 300, 150], [2, 2, 96, 16]]}},
-                {"frameId": 4, "scrollOffsetX": 0, "scrollOffsetY": 10,
+                {"frameId": 4, "documentURL": 14, "scrollOffsetX": 0, "scrollOffsetY": 10,
                  "nodes": {"backendNodeId": [7, 66, 67], "nodeName": [0, 10, 10], "attributes": [[], [11, 12], [11, 13]]},
                  "layout": {"nodeIndex": [0, 1], "bounds": [[0, 0, 300, 150], [8, 8, 89.3, 21]],
                             "clientRects": [[], []]}}
@@ -1214,6 +1225,14 @@ mod tests {
         assert_eq!(l.owners[&52], "F2");
         // Its one iframe holds a frame of this snapshot: no cross-site frame.
         assert!(!l.has_frames_elsewhere());
+        // The same frame still on its initial empty document may be on its
+        // way to another process: the targets are asked.
+        let mut blank = answer.clone();
+        blank["documents"][1]["documentURL"] = json!(15);
+        let b = Layout::from_snapshot_at(&blank, (0.0, 0.0));
+        assert_eq!(b.owners[&52], "F2");
+        assert_eq!(b.blank_frames, vec![52]);
+        assert!(b.has_frames_elsewhere());
         assert_eq!(
             l.attributes[&66],
             vec![("current".to_owned(), "page".to_owned())]
