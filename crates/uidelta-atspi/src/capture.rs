@@ -6,6 +6,10 @@
 //! role, name, description, states and interfaces of the objects it has
 //! exported; the structure is always read live with `GetChildren`, and only
 //! objects missing from the cache cost extra calls.
+//!
+//! A field without a name of its own (a GTK entry next to a mnemonic label)
+//! is named after the label its `labelled-by` relation points at, as a
+//! screen reader names it: one `GetRelationSet` call per such field.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -21,6 +25,8 @@ use crate::state;
 
 const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+/// `ATSPI_RELATION_LABELLED_BY` in a `GetRelationSet` answer.
+const LABELLED_BY: u32 = 2;
 /// The object path of an application's root accessible.
 pub const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
 
@@ -99,6 +105,8 @@ struct Rec {
     bounds: Option<Rect>,
     value: Option<String>,
     attributes: Vec<(String, String)>,
+    /// The label that names this nameless field (`labelled-by`).
+    labelled_by: Option<(String, String)>,
     vanished: bool,
 }
 
@@ -207,6 +215,7 @@ impl Walk<'_> {
                 rec.bounds = fetched.bounds;
                 rec.value = fetched.value;
                 rec.attributes = fetched.attributes;
+                rec.labelled_by = fetched.labelled_by;
                 if !descend && rec.basic.child_count > 0 {
                     truncated = true;
                 }
@@ -228,7 +237,53 @@ impl Walk<'_> {
             level = next;
             depth += 1;
         }
+        self.name_from_labels(&mut recs, &cache).await;
         Ok((recs, truncated))
+    }
+
+    /// Gives each nameless field the name of the label that labels it: read
+    /// in this walk, else from the cache, else asked for (a label outside
+    /// the window captured). A label that cannot be read leaves the field
+    /// nameless.
+    async fn name_from_labels(&self, recs: &mut [Rec], cache: &HashMap<String, Basic>) {
+        let walked: HashMap<(&str, &str), usize> = recs
+            .iter()
+            .enumerate()
+            .filter(|(_, r)| !r.vanished)
+            .map(|(i, r)| ((r.bus.as_str(), r.path.as_str()), i))
+            .collect();
+        let mut names: Vec<(usize, String)> = Vec::new();
+        let mut ask: Vec<(usize, (String, String))> = Vec::new();
+        for (i, rec) in recs.iter().enumerate() {
+            let Some((bus, path)) = &rec.labelled_by else {
+                continue;
+            };
+            if let Some(&l) = walked.get(&(bus.as_str(), path.as_str())) {
+                names.push((i, recs[l].basic.name.clone()));
+            } else if let Some(b) = cache.get(path).filter(|_| *bus == recs[0].bus) {
+                names.push((i, b.name.clone()));
+            } else {
+                ask.push((i, (bus.clone(), path.clone())));
+            }
+        }
+        let asked = join_all(ask.iter().map(|(_, (bus, path))| async move {
+            let v: Result<OwnedValue> = self
+                .call(bus, path, PROPERTIES, "Get", &(ACCESSIBLE, "Name"))
+                .await;
+            v.ok().and_then(|v| String::try_from(v).ok())
+        }))
+        .await;
+        names.extend(
+            ask.iter()
+                .zip(asked)
+                .filter_map(|((i, _), name)| Some((*i, name?))),
+        );
+        for (i, name) in names {
+            let name = name.trim();
+            if !name.is_empty() {
+                recs[i].basic.name = name.to_owned();
+            }
+        }
     }
 
     /// The application's cache, by object path; empty when it has none.
@@ -310,6 +365,7 @@ impl Walk<'_> {
             }
         };
         let value = self.value(bus_name, path, &basic);
+        let label = self.label_of(bus_name, path, &basic);
         let attributes = async {
             self.call::<_, HashMap<String, String>>(
                 bus_name,
@@ -320,8 +376,8 @@ impl Walk<'_> {
             )
             .await
         };
-        let (children, bounds, value, attributes) =
-            futures_util::join!(children, bounds, value, attributes);
+        let (children, bounds, value, attributes, labelled_by) =
+            futures_util::join!(children, bounds, value, attributes, label);
         let mut attributes: Vec<(String, String)> = attributes?.into_iter().collect();
         attributes.sort();
         Ok(Fetched {
@@ -330,7 +386,38 @@ impl Walk<'_> {
             bounds: bounds?,
             value: value?,
             attributes,
+            labelled_by,
         })
+    }
+
+    /// The first `labelled-by` target of a field that has no name of its
+    /// own; `None` for everything else, and when the relations cannot be
+    /// read (the field then stays nameless, as before).
+    async fn label_of(
+        &self,
+        bus_name: &str,
+        path: &str,
+        basic: &Basic,
+    ) -> Option<(String, String)> {
+        if !basic.name.trim().is_empty() || !is_field(basic) {
+            return None;
+        }
+        let relations: Result<Vec<(u32, Vec<ObjRef>)>> = self
+            .call(bus_name, path, ACCESSIBLE, "GetRelationSet", &())
+            .await;
+        let relations = match relations {
+            Ok(r) => r,
+            Err(e) => {
+                tracing::debug!("relations of {bus_name}{path} not read: {e}");
+                return None;
+            }
+        };
+        relations
+            .into_iter()
+            .filter(|(kind, _)| *kind == LABELLED_BY)
+            .flat_map(|(_, targets)| targets)
+            .map(|(bus, path)| (bus, path.as_str().to_owned()))
+            .next()
     }
 
     async fn basic(&self, bus_name: &str, path: &str) -> Result<Basic> {
@@ -423,6 +510,21 @@ struct Fetched {
     bounds: Option<Rect>,
     value: Option<String>,
     attributes: Vec<(String, String)>,
+    labelled_by: Option<(String, String)>,
+}
+
+/// Whether an object is a field a label names: text entries, spin buttons,
+/// sliders, combo boxes, and anything editable.
+fn is_field(basic: &Basic) -> bool {
+    matches!(
+        Role::from_name(&basic.raw_role),
+        Role::Entry
+            | Role::Text
+            | Role::PasswordText
+            | Role::SpinButton
+            | Role::Slider
+            | Role::ComboBox
+    ) || basic.states.contains(uidelta_model::State::Editable)
 }
 
 /// `0.5`, `50` (no `.0`).

@@ -414,3 +414,52 @@ fn values_selection_and_events() {
         );
     });
 }
+
+#[test]
+fn a_nameless_entry_takes_the_name_of_its_mnemonic_label() {
+    let desktop = desktop_with(&[]);
+    // The Dialogs demo: "_Entry 1" is the mnemonic label of the first
+    // entry; the second entry's label points at nothing.
+    std::mem::forget(
+        desktop
+            .launch("gtk3-demo", &["--run=dialog"])
+            .expect("gtk3-demo"),
+    );
+    desktop
+        .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
+        .expect("gtk3-demo on the bus");
+    rt().block_on(async {
+        let bus = connect(&desktop).await;
+        let app = find_app(&bus, "gtk3-demo").await.expect("gtk3-demo");
+        let dialogs = |s: &Snapshot| {
+            s.tree()
+                .nodes()
+                .iter()
+                .any(|n| n.role == Role::Label && n.name == "Entry 2")
+        };
+        let s = eventually(&bus, &app, dialogs).await;
+        assert!(dialogs(&s), "no Dialogs demo window");
+        let t = s.tree();
+        let label = t
+            .ids()
+            .find(|&id| t.node(id).role == Role::Label && t.node(id).name == "Entry 2")
+            .expect("the label");
+        let grid = t.parent(label).expect("the label's container");
+        let texts: Vec<(&str, &str)> = t
+            .children(grid)
+            .iter()
+            .map(|&id| t.node(id))
+            .filter(|n| matches!(n.role, Role::Text | Role::Label))
+            .map(|n| (n.raw_role.as_str(), n.name.as_str()))
+            .collect();
+        assert_eq!(
+            texts,
+            [
+                ("text", ""),
+                ("label", "Entry 2"),
+                ("text", "Entry 1"),
+                ("label", "Entry 1"),
+            ]
+        );
+    });
+}
