@@ -468,17 +468,17 @@ impl<B: Backend> Session<B> {
         // would under a person's hand: that is no news to the agent that
         // acted, so the focus moving there neither starts the wait for the
         // UI's response nor is reported. (Focusing it on request is news.)
-        let implied = !matches!(action, Action::Focus);
-        let own_focus: Vec<String> = if implied {
-            let view = &self.scopes[idx].view;
-            let before = view
-                .focus()
-                .and_then(|f| view.tree().node(f).identity.clone());
-            data.identity.iter().cloned().chain(before).collect()
-        } else {
-            Vec::new()
+        let implied = (!matches!(action, Action::Focus)).then_some(handle.r#ref);
+        let own_focus: Vec<String> = match implied {
+            Some(_) => {
+                let view = &self.scopes[idx].view;
+                let before = view
+                    .focus()
+                    .and_then(|f| view.tree().node(f).identity.clone());
+                data.identity.iter().cloned().chain(before).collect()
+            }
+            None => Vec::new(),
         };
-        let implied = implied.then_some(handle.r#ref);
         let done = self.backend.act(&app, &data, action).await?;
         let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
         if let Some(target) = implied {
