@@ -327,7 +327,40 @@ impl<'a> Actor<'a> {
             .await
     }
 
+    /// The element's parent.
+    pub async fn parent(&self, node: &NodeAddr) -> Result<NodeAddr> {
+        let (bus, path): (String, OwnedObjectPath) = self
+            .property(node, "org.a11y.atspi.Accessible", "Parent")
+            .await?;
+        Ok(NodeAddr {
+            bus,
+            path: path.as_str().to_owned(),
+        })
+    }
+
+    /// The element's role, as the model names it.
+    pub async fn role(&self, node: &NodeAddr) -> Result<uidelta_model::Role> {
+        let number: u32 = self.accessible(node, "GetRole").await?;
+        Ok(uidelta_model::Role::from_name(&crate::state::role_name(
+            number,
+        )))
+    }
+
+    /// The element's states, read fresh.
+    pub async fn states(&self, node: &NodeAddr) -> Result<uidelta_model::StateSet> {
+        let words: Vec<u32> = self.accessible(node, "GetState").await?;
+        Ok(crate::state::states(&words))
+    }
+
     async fn interfaces(&self, node: &NodeAddr) -> Result<Vec<String>> {
+        self.accessible(node, "GetInterfaces").await
+    }
+
+    /// A method of the Accessible interface that takes no arguments.
+    async fn accessible<T>(&self, node: &NodeAddr, method: &'static str) -> Result<T>
+    where
+        T: serde::de::DeserializeOwned + zbus::zvariant::Type,
+    {
         let t = self.target("inspecting");
         self.bus
             .call(
@@ -335,7 +368,7 @@ impl<'a> Actor<'a> {
                 &node.bus,
                 &node.path,
                 "org.a11y.atspi.Accessible",
-                "GetInterfaces",
+                method,
                 &(),
             )
             .await

@@ -100,7 +100,11 @@ fn list(apps: &[AppInfo]) -> String {
         return "none".into();
     }
     apps.iter()
-        .map(|a| a.app.label())
+        .map(|a| match a.error {
+            // It could not tell its name: its bus name finds it.
+            Some(_) => format!("{} (not answering)", a.app.label()),
+            None => a.app.label(),
+        })
         .collect::<Vec<_>>()
         .join(", ")
 }

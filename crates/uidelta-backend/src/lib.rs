@@ -298,6 +298,13 @@ pub trait Backend: Send + Sync {
     /// Raises a window and focuses it.
     fn activate_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
 
+    /// Why an application may stop answering right after an action on
+    /// this platform, and how to get out of it, for
+    /// `uidelta_engine::Error::Unresponsive`. `None`: nothing known.
+    fn unresponsive_hint(&self) -> Option<&'static str> {
+        None
+    }
+
     /// Browsers: loads a URL in the tab `app`, or moves in its history, and
     /// returns once the new document has started loading (settling waits
     /// for the rest). Other backends answer [`ErrorKind::Unsupported`].

@@ -47,6 +47,18 @@ pub enum Error {
     /// A wait ran out.
     #[error("{0}")]
     TimedOut(String),
+    /// The application stopped answering after an action: one of its
+    /// handlers is still running.
+    #[error("{app} does not answer since {since}: one of its handlers is still running{hint}")]
+    Unresponsive {
+        /// The application, as `name (pid N)`.
+        app: String,
+        /// What was done last: `Action.Click on [e5] menu item "Ask…"`.
+        since: String,
+        /// What usually causes it on this platform and how to get out,
+        /// from the backend (starts with `; `, or empty).
+        hint: String,
+    },
 }
 
 /// Results of the engine.

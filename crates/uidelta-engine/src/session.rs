@@ -36,6 +36,9 @@ pub struct Latest {
     /// Refs of the view's nodes.
     pub refs: Refs,
     events: EventStream,
+    /// Set when it stopped answering after an action: read it again before
+    /// acting on it, even without events.
+    stuck: bool,
 }
 
 impl Latest {
@@ -56,7 +59,7 @@ impl Latest {
 
     /// Whether the application sent meaningful events since the capture.
     fn changed_since(&mut self) -> bool {
-        let mut changed = false;
+        let mut changed = self.stuck;
         while let Some(e) = self.events.try_next() {
             changed |= !is_noise(&e.kind);
         }
@@ -226,7 +229,11 @@ impl<B: Backend> Session<B> {
                 ErrorKind::NotFound,
                 format!(
                     "no application named `{name}`; there are: {}",
-                    list(apps.iter().map(App::label))
+                    list(apps.iter().map(|a| match a.error {
+                        // Named by its bus name, which finds it too.
+                        Some(_) => format!("{} (not answering)", a.label()),
+                        None => a.label(),
+                    }))
                 ),
             ))),
             many => Err(Error::Backend(uidelta_backend::Error::new(
@@ -287,6 +294,7 @@ impl<B: Backend> Session<B> {
                     view,
                     refs,
                     events,
+                    stuck: false,
                 });
                 Ok((self.scopes.len() - 1, first))
             }
@@ -332,6 +340,7 @@ impl<B: Backend> Session<B> {
         let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);
         self.remember_gone(&d);
         let latest = &mut self.scopes[idx];
+        latest.stuck = false;
         latest.snapshot = snapshot;
         latest.view = view;
         latest.refs = refs;
@@ -394,21 +403,34 @@ impl<B: Backend> Session<B> {
     /// The one element `target` (a ref or a selector) names, in the latest
     /// snapshots (refreshed first when their application changed).
     pub async fn resolve(&mut self, target: &str) -> Result<(usize, NodeId)> {
+        let mut silent = Vec::new();
         for idx in (0..self.scopes.len()).rev() {
             if !self.scopes[idx].changed_since() {
                 continue;
             }
             match self.refresh(idx).await {
                 Ok(d) => self.keep_unreported(idx, d),
-                // An application that exited must not block acting on others.
+                // An application that exited, or does not answer, must not
+                // block acting on others.
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
                     let id = self.scopes[idx].app.id.clone();
                     self.forget(&id);
+                    silent
+                        .iter_mut()
+                        .for_each(|(i, _)| *i -= usize::from(*i > idx));
+                }
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout => {
+                    self.scopes[idx].stuck = true;
+                    silent.push((idx, e));
                 }
                 Err(e) => return Err(e),
             }
         }
-        self.resolve_now(target)
+        let found = self.resolve_now(target)?;
+        match silent.into_iter().find(|(idx, _)| *idx == found.0) {
+            Some((_, e)) => Err(Error::Backend(e)),
+            None => Ok(found),
+        }
     }
 
     fn resolve_now(&self, target: &str) -> Result<(usize, NodeId)> {
@@ -502,6 +524,20 @@ impl<B: Backend> Session<B> {
         self.finish(idx, done, handle, opts, &[]).await
     }
 
+    /// A capture right after an action that timed out: the application is
+    /// stuck in a handler ([`Error::Unresponsive`]). Other errors pass.
+    fn stuck(&mut self, e: uidelta_backend::Error, idx: usize, since: String) -> Error {
+        if e.kind != ErrorKind::Timeout {
+            return Error::Backend(e);
+        }
+        self.scopes[idx].stuck = true;
+        Error::Unresponsive {
+            app: self.scopes[idx].app.label(),
+            since,
+            hint: self.backend.unresponsive_hint().unwrap_or("").to_owned(),
+        }
+    }
+
     /// Before an action on a whole application: its latest snapshot (read
     /// when needed), its root's handle, and no stale events.
     async fn before_app_action(&mut self, app: &str) -> Result<(usize, Handle, App)> {
@@ -559,9 +595,17 @@ impl<B: Backend> Session<B> {
         own_focus: &[String],
     ) -> Result<Acted> {
         let acted = Instant::now();
-        let (mut settled, mut mids) = self.settle(idx, opts, acted, own_focus).await?;
         let app = self.scopes[idx].app.clone();
-        let mut after = self.backend.capture(&app, &Scope::App).await?;
+        let since = || format!("{} on {}", done.method, handle_text(&target));
+        let (mut settled, mut mids) = match self.settle(idx, opts, acted, own_focus).await {
+            Ok(settled) => settled,
+            Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
+            Err(e) => return Err(e),
+        };
+        let mut after = match self.backend.capture(&app, &Scope::App).await {
+            Ok(after) => after,
+            Err(e) => return Err(self.stuck(e, idx, since())),
+        };
         if let Settle::Auto(quiet) = opts.settle {
             // A toast or spinner that just appeared usually goes again soon:
             // give it a moment, so that it is reported as transient rather
@@ -580,7 +624,10 @@ impl<B: Backend> Session<B> {
                 if more.events > 0 {
                     mids.push(after);
                     mids.extend(more_mids);
-                    after = self.backend.capture(&app, &Scope::App).await?;
+                    after = match self.backend.capture(&app, &Scope::App).await {
+                        Ok(after) => after,
+                        Err(e) => return Err(self.stuck(e, idx, since())),
+                    };
                 }
                 settled = Settled {
                     elapsed: acted.elapsed(),
@@ -889,6 +936,9 @@ fn is_ephemeral(role: uidelta_model::Role) -> bool {
 /// Whether `after` has an ephemeral element that `before` did not.
 /// Reads the raw snapshot: no filter removes an ephemeral role, so building
 /// a view here would only repeat the work `install` does next.
+///
+/// An alert that is a window of its own (GTK's message dialogs), or modal,
+/// waits for an answer and does not go by itself: it is not ephemeral.
 fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
     let old: std::collections::HashSet<&str> = before
         .tree()
@@ -897,11 +947,13 @@ fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
         .filter(|n| is_ephemeral(n.role))
         .filter_map(|n| n.identity.as_deref())
         .collect();
-    after
-        .tree()
-        .nodes()
-        .iter()
-        .any(|n| is_ephemeral(n.role) && n.identity.as_deref().is_none_or(|id| !old.contains(id)))
+    let tree = after.tree();
+    let windows = tree.node(NodeId::ROOT).role == uidelta_model::Role::Application;
+    tree.ids().any(|id| {
+        let n = tree.node(id);
+        let waits = n.states.contains(State::Modal) || (windows && tree.depth(id) == 1);
+        is_ephemeral(n.role) && !waits && n.identity.as_deref().is_none_or(|i| !old.contains(i))
+    })
 }
 
 /// Elements present in some snapshot taken while settling but neither

@@ -443,3 +443,128 @@ async fn wait_until(s: &mut Session<Linux>, done: impl Fn(&Session<Linux>) -> bo
     }
     false
 }
+
+/// The diff of `acted`, asserting it holds `line`.
+fn holds(acted: &uidelta_engine::Acted, line: &str) {
+    let t = text(&acted.diff);
+    assert!(t.contains(line), "no `{line}` in\n{t}");
+}
+
+#[test]
+fn a_menu_item_whose_handler_runs_a_modal_dialog_is_clicked_with_the_pointer() {
+    let (desktop, rt) = start_with(&["--modal"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+
+        // The item's menu is closed: it is opened first, as a person would.
+        let asked = s
+            .act("role:menu item && name:Ask…", &Action::Click, &opts)
+            .await
+            .expect("click File > Ask… with its menu closed");
+        assert!(
+            asked
+                .done
+                .method
+                .starts_with("menus opened, then XTest click at "),
+            "{}",
+            asked.done.method
+        );
+        holds(&asked, "] alert \"Question\" (modal) (opened)\n");
+        holds(&asked, "] label \"Proceed?\"\n");
+        holds(&asked, "] push button \"Yes\"\n");
+        // A message dialog waits for its answer: no lingering for it to go.
+        assert!(asked.diff.transient.is_empty(), "{}", text(&asked.diff));
+        assert!(!asked.settled.capped, "{}", text(&asked.diff));
+
+        let yes = s
+            .act("role:push button && name:Yes", &Action::Click, &opts)
+            .await
+            .expect("answer Yes");
+        holds(&yes, "- [");
+        holds(
+            &yes,
+            "] alert \"Question\" (modal) (closed) (and 3 descendants)\n",
+        );
+        holds(
+            &yes,
+            "] label | name: \"Answer: none\" -> \"Answer: yes\"\n",
+        );
+
+        // With the menu open, the item itself is clicked with the pointer.
+        let opened = s
+            .act("role:menu && name:File", &Action::Click, &opts)
+            .await
+            .expect("open File");
+        holds(&opened, "] menu item \"Ask…\" in [");
+        let asked = s
+            .act("role:menu item && name:Ask…", &Action::Click, &opts)
+            .await
+            .expect("click File > Ask… in the open menu");
+        assert!(
+            asked.done.method.starts_with("XTest click at "),
+            "{}",
+            asked.done.method
+        );
+        holds(&asked, "] alert \"Question\" (modal) (opened)\n");
+        let no = s
+            .act("role:push button && name:No", &Action::Click, &opts)
+            .await
+            .expect("answer No");
+        holds(&no, "] label | name: \"Answer: yes\" -> \"Answer: no\"\n");
+    });
+}
+
+#[test]
+fn an_accessible_action_stuck_in_a_modal_dialog_is_reported_and_no_key_is_sent() {
+    let (desktop, rt) = start_with(&["--modal"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        // A named action goes through AT-SPI's DoAction, whose call runs the
+        // item's handler, and so gtk_dialog_run.
+        let err = s
+            .act(
+                "role:menu item && name:Ask…",
+                &Action::Invoke("click".into()),
+                &opts,
+            )
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("the application stops answering"));
+        assert!(
+            matches!(err, uidelta_engine::Error::Unresponsive { .. }),
+            "{err:?}"
+        );
+        let message = err.to_string();
+        assert!(
+            message.starts_with("uidelta-fixture (pid ")
+                && message.contains(
+                    ") does not answer since Action.Click on [e5] menu item \"Ask…\": \
+                     one of its handlers is still running; most often a modal dialog"
+                )
+                && message.contains("Do not send it keys"),
+            "{message}"
+        );
+        // Keys would hang it for good: they are not sent, and the error says
+        // that it does not answer.
+        let err = s
+            .key("uidelta-fixture", "Escape", &opts)
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("no key for an application that does not answer"));
+        let message = err.to_string();
+        assert!(
+            message.contains("(not answering)") || message.contains("timed out"),
+            "{message}"
+        );
+        // An action on another of its elements is refused the same way,
+        // before anything is sent.
+        let err = s
+            .act("role:push button && name:Count", &Action::Click, &opts)
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("no action on an application that does not answer"));
+        assert!(err.to_string().contains("timed out"), "{err}");
+    });
+}

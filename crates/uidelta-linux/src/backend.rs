@@ -128,6 +128,20 @@ impl Backend for Linux {
     async fn activate_window(&self, app: &App, title: &str) -> Result<Done> {
         Ok(Linux::activate_window(self, &to_info(app), title)?)
     }
+
+    fn unresponsive_hint(&self) -> Option<&'static str> {
+        Some(
+            "; most often a modal dialog opened inside an accessible action (GTK's \
+             gtk_dialog_run), and the application answers again once that dialog is \
+             closed: until then its windows cannot be read. Do not send it keys: GTK's \
+             accessibility bridge would wait on the blocked connection and the \
+             application would hang for good. A mouse click on one of the dialog's \
+             buttons closes it (a screenshot shows where). Push buttons on screen and \
+             items of a menu bar's menus are clicked with the pointer, which never \
+             blocks; a named action, or an element the pointer cannot reach, goes \
+             through the accessible action",
+        )
+    }
 }
 
 struct AbortOnDrop(tokio::task::JoinHandle<()>);

@@ -18,6 +18,19 @@ pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, Rect, Role, Snapshot, State};
 use uidelta_x11::{Button, TopWindow, X11};
 
+/// Most menus between a menu bar and an item that [`Linux::act`] opens on
+/// the way to the item.
+const MENU_DEPTH: usize = 6;
+/// How long a menu may take to open when an item in it is clicked.
+const MENU_OPENS: Duration = Duration::from_millis(1000);
+
+fn is_menu_item(role: Role) -> bool {
+    matches!(
+        role,
+        Role::MenuItem | Role::CheckMenuItem | Role::RadioMenuItem
+    )
+}
+
 /// What went wrong, naming what was being done.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -147,6 +160,9 @@ impl Linux {
             if let Some(done) = self.pointer_click(app, &actor, &addr, node).await? {
                 return Ok(done);
             }
+            if let Some(done) = self.menu_click(app, &actor, &addr, node).await? {
+                return Ok(done);
+            }
         }
         let accessible = match action {
             Action::Click => actor.click(&addr).await?,
@@ -166,17 +182,17 @@ impl Linux {
         self.synthesize(&actor, &addr, node, action, &doing).await
     }
 
-    /// Clicks a push button with the pointer, as a person would, when the
-    /// pointer can reach it: it is showing and enabled, its centre is on the
-    /// screen, the window on top there belongs to the application, and no
-    /// open menu holds the pointer. `None` when it cannot; the accessible
-    /// action is used then.
+    /// Clicks a push button, or an item of an open menu, with the pointer,
+    /// as a person would, when the pointer can reach it: it is showing and
+    /// enabled, its centre is on the screen, the window on top there belongs
+    /// to the application, and (for a push button) no open menu holds the
+    /// pointer. `None` when it cannot; the accessible action is used then.
     ///
-    /// The pointer comes first because GTK runs a button's handler inside
-    /// the accessible action's call: a handler that opens a modal dialog
-    /// with `gtk_dialog_run` keeps that call open, and with it the
-    /// application's accessibility connection, until the dialog closes, so
-    /// the dialog could not be read.
+    /// The pointer comes first because GTK runs the handler of a button or
+    /// a menu item inside the accessible action's call: a handler that opens
+    /// a modal dialog with `gtk_dialog_run` keeps that call's dispatch open,
+    /// and with it the application's accessibility connection, until the
+    /// dialog closes, so the dialog could not be read.
     async fn pointer_click(
         &self,
         app: &AppRef,
@@ -187,11 +203,14 @@ impl Linux {
         let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
             return Ok(None);
         };
-        // Push buttons are what opens dialogs. Other elements keep their
-        // accessible action, which also works when the application holds
-        // its own input grab (as GTK can after a combo box selection made
-        // through accessibility) and a pointer click would go nowhere.
-        if node.role != Role::PushButton {
+        // Push buttons and menu items are what opens dialogs. Other
+        // elements keep their accessible action, which also works when the
+        // application holds its own input grab (as GTK can after a combo box
+        // selection made through accessibility) and a pointer click would go
+        // nowhere. A menu item is only showing while its menu is open, and
+        // the click then lands inside that menu.
+        let in_menu = is_menu_item(node.role);
+        if node.role != Role::PushButton && !in_menu {
             return Ok(None);
         }
         let shown = [State::Showing, State::Visible, State::Enabled];
@@ -215,14 +234,93 @@ impl Linux {
             Ok(Some(top)) if top.pid == Some(pid) => {}
             _ => return Ok(None),
         }
-        // An open menu holds the pointer: the click would only close it.
-        if x11.menu_open().unwrap_or(true) {
+        // An open menu holds the pointer: a click outside it would only
+        // close it.
+        if !in_menu && x11.menu_open().unwrap_or(true) {
             return Ok(None);
         }
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Some(Done {
             method: format!("XTest click at {cx},{cy}"),
         }))
+    }
+
+    /// Clicks an item of a closed menu of a menu bar as a person would:
+    /// opens the menus on the way to it, then clicks it with the pointer.
+    /// `None` when the item is not in a menu bar's menu, or its menus do not
+    /// open in time; the accessible action is used then.
+    ///
+    /// The accessible action on a menu item runs its handler inside the
+    /// call, and a handler that runs a modal dialog (`gtk_dialog_run`, as
+    /// many File > Open... and Preferences items do) keeps the application
+    /// from answering until the dialog closes.
+    async fn menu_click(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+    ) -> Result<Option<Done>> {
+        if !is_menu_item(node.role) || self.x11.is_none() || node.states.contains(State::Showing) {
+            return Ok(None);
+        }
+        // The menus between the item and the menu bar, innermost first.
+        let mut menus = Vec::new();
+        let mut at = addr.clone();
+        loop {
+            let Ok(parent) = actor.parent(&at).await else {
+                return Ok(None);
+            };
+            match actor.role(&parent).await {
+                Ok(Role::Menu) if menus.len() < MENU_DEPTH => menus.push(parent.clone()),
+                Ok(Role::MenuBar) if !menus.is_empty() => break,
+                _ => return Ok(None),
+            }
+            at = parent;
+        }
+        // Open them from the menu bar inwards; each must show the next step.
+        let steps: Vec<&NodeAddr> = menus.iter().rev().chain([addr]).collect();
+        for pair in steps.windows(2) {
+            let (menu, next) = (pair[0], pair[1]);
+            if !self.showing(actor, next).await {
+                if !matches!(actor.click(menu).await, Ok(Outcome::Done(_))) {
+                    return Ok(None);
+                }
+                if !self.wait_showing(actor, next).await {
+                    return Ok(None);
+                }
+            }
+        }
+        let Ok(states) = actor.states(addr).await else {
+            return Ok(None);
+        };
+        let shown = NodeData {
+            states,
+            ..node.clone()
+        };
+        let done = self.pointer_click(app, actor, addr, &shown).await?;
+        Ok(done.map(|d| Done {
+            method: format!("menus opened, then {}", d.method),
+        }))
+    }
+
+    async fn showing(&self, actor: &Actor<'_>, node: &NodeAddr) -> bool {
+        actor
+            .states(node)
+            .await
+            .is_ok_and(|s| s.contains(State::Showing))
+    }
+
+    /// Waits up to [`MENU_OPENS`] for `node` to show.
+    async fn wait_showing(&self, actor: &Actor<'_>, node: &NodeAddr) -> bool {
+        let end = Instant::now() + MENU_OPENS;
+        while Instant::now() < end {
+            if self.showing(actor, node).await {
+                return true;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        false
     }
 
     async fn synthesize(

@@ -16,7 +16,7 @@ use crate::receipt::Receipt;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolError {
     /// `bad_argument`, `unknown_ref`, `ref_gone`, `no_match`, `ambiguous`,
-    /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unsupported`,
+    /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unresponsive`, `unsupported`,
     /// `backend`, `internal`.
     pub kind: &'static str,
     /// What went wrong, and what to do instead.
@@ -56,6 +56,7 @@ impl From<uidelta_engine::Error> for ToolError {
             E::Gone { .. } => "ref_gone",
             E::UnknownRef(_) => "unknown_ref",
             E::TimedOut(_) => "timeout",
+            E::Unresponsive { .. } => "unresponsive",
         };
         let mut message = e.to_string();
         if let E::NoMatch { hint, .. } = &e {
