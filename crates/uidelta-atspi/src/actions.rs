@@ -113,7 +113,7 @@ impl<'a> Actor<'a> {
         let t = self.target("acting on");
         let ok: bool = self
             .bus
-            .call(&t, &node.bus, &node.path, ACTION, "DoAction", &(index,))
+            .call_direct(&t, &node.bus, &node.path, ACTION, "DoAction", &(index,))
             .await?;
         if ok {
             Ok(Outcome::Done(format!("Action.{name}")))

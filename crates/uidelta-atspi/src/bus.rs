@@ -1,6 +1,8 @@
 //! The connection to the accessibility bus and the one way every call is
 //! made: with a timeout, and with errors that name the application.
 
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{de::DeserializeOwned, Serialize};
@@ -17,6 +19,9 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
 pub struct Bus {
     conn: zbus::Connection,
     timeout: Duration,
+    /// Direct connections to applications, by unique bus name (`None`:
+    /// the application offers none); see [`Bus::call_direct`].
+    peers: Arc<Mutex<HashMap<String, Option<zbus::Connection>>>>,
 }
 
 /// Who a call is for, for error messages: `gtk3-widget-factory (pid 4242)`.
@@ -56,6 +61,7 @@ impl Bus {
         Ok(Bus {
             conn,
             timeout: CALL_TIMEOUT,
+            peers: Arc::default(),
         })
     }
 
@@ -89,9 +95,86 @@ impl Bus {
         B: Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
-        let call = self
-            .conn
-            .call_method(Some(dest), path, Some(iface), method, body);
+        self.call_on(&self.conn, Some(dest), target, path, iface, method, body)
+            .await
+    }
+
+    /// [`Bus::call`] over the application's own direct connection when it
+    /// offers one (AT-SPI's `GetApplicationBusAddress`), else over the bus.
+    ///
+    /// For calls that run the application's handlers (`DoAction`): GTK runs
+    /// them inside the dispatch of the call's connection, and a handler that
+    /// runs a modal dialog (`gtk_dialog_run`) holds that dispatch until the
+    /// dialog closes. Made on the direct connection, such a call leaves the
+    /// bus connection free, so the application goes on answering captures
+    /// (the dialog can be read) and its key listener, which calls the
+    /// registry over the bus, does not deadlock.
+    pub async fn call_direct<B, R>(
+        &self,
+        target: &Target<'_>,
+        dest: &str,
+        path: &str,
+        iface: &str,
+        method: &'static str,
+        body: &B,
+    ) -> Result<R>
+    where
+        B: Serialize + DynamicType,
+        R: DeserializeOwned + Type,
+    {
+        match self.peer(target, dest).await {
+            Some(peer) => {
+                self.call_on(&peer, None, target, path, iface, method, body)
+                    .await
+            }
+            None => self.call(target, dest, path, iface, method, body).await,
+        }
+    }
+
+    /// The direct connection to the application `dest`, opened on first use.
+    async fn peer(&self, target: &Target<'_>, dest: &str) -> Option<zbus::Connection> {
+        if let Some(known) = self.peers.lock().ok()?.get(dest) {
+            return known.clone();
+        }
+        let address: Option<String> = self
+            .call(
+                target,
+                dest,
+                "/org/a11y/atspi/accessible/root",
+                "org.a11y.atspi.Application",
+                "GetApplicationBusAddress",
+                &(),
+            )
+            .await
+            .ok()
+            .filter(|a: &String| !a.is_empty());
+        let peer = match address {
+            Some(address) => connect_peer(&address, self.timeout).await,
+            None => None,
+        };
+        self.peers
+            .lock()
+            .ok()?
+            .insert(dest.to_owned(), peer.clone());
+        peer
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    async fn call_on<B, R>(
+        &self,
+        conn: &zbus::Connection,
+        dest: Option<&str>,
+        target: &Target<'_>,
+        path: &str,
+        iface: &str,
+        method: &'static str,
+        body: &B,
+    ) -> Result<R>
+    where
+        B: Serialize + DynamicType,
+        R: DeserializeOwned + Type,
+    {
+        let call = conn.call_method(dest, path, Some(iface), method, body);
         let reply = tokio::time::timeout(self.timeout, call)
             .await
             .map_err(|_| Error::Timeout {
@@ -107,6 +190,16 @@ impl Bus {
             method,
             detail: format!("unexpected reply: {e}"),
         })
+    }
+}
+
+/// A peer-to-peer connection to an application's own socket; `None` when
+/// it cannot be made in time (the bus is used then).
+async fn connect_peer(address: &str, timeout: Duration) -> Option<zbus::Connection> {
+    let builder = zbus::connection::Builder::address(address).ok()?.p2p();
+    match tokio::time::timeout(timeout, builder.build()).await {
+        Ok(Ok(conn)) => Some(conn),
+        _ => None,
     }
 }
 

@@ -298,6 +298,29 @@ pub trait Backend: Send + Sync {
     /// Raises a window and focuses it.
     fn activate_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
 
+    /// Clicks at a point in the coordinates of [`Backend::screenshot`] (the
+    /// screen of a desktop, the viewport of a browser tab `app`): for what
+    /// the tree does not show, and to answer a dialog of an application
+    /// that does not answer. `action` is a click, right click or double
+    /// click. Backends without pointer input answer
+    /// [`ErrorKind::Unsupported`].
+    fn click_at(
+        &self,
+        app: &App,
+        x: i32,
+        y: i32,
+        action: &Action,
+    ) -> impl Future<Output = Result<Done>> + Send {
+        let _ = (app, x, y, action);
+        let name = self.name();
+        async move {
+            Err(Error::new(
+                ErrorKind::Unsupported,
+                format!("the {name} backend cannot click at a point"),
+            ))
+        }
+    }
+
     /// Why an application may stop answering right after an action on
     /// this platform, and how to get out of it, for
     /// `uidelta_engine::Error::Unresponsive`. `None`: nothing known.

@@ -38,6 +38,10 @@ impl Backend for Cdp {
         Ok(self.act_on(&app.id, node, action).await?)
     }
 
+    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+        Ok(Cdp::click_at(self, &app.id, x, y, action).await?)
+    }
+
     async fn key(&self, chord: &str) -> Result<Done> {
         Ok(self.press_key(chord).await?)
     }

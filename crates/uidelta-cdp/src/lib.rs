@@ -469,6 +469,33 @@ impl Cdp {
         self.explain(id, result).await
     }
 
+    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point of
+    /// tab `id`'s viewport, in CSS pixels (the coordinates of its
+    /// screenshot), whatever is there.
+    pub async fn click_at(&self, id: &str, x: i32, y: i32, action: &Action) -> Result<Done> {
+        let (button, count, what) = match action {
+            Action::Click => (input::Button::Left, 1, "click"),
+            Action::RightClick => (input::Button::Right, 1, "right click"),
+            Action::DoubleClick => (input::Button::Left, 2, "double click"),
+            _ => {
+                return Err(Error::Unsupported(format!(
+                    "{} a point: only a click, right click or double click can be made at a point",
+                    action.doing()
+                )))
+            }
+        };
+        let label = self.label_of(id).await;
+        let session = self
+            .session(id, format!("{what}ing at {x},{y} in {label}"))
+            .await?;
+        self.shared.set_active(Some(id.to_owned()));
+        let result = input::click(&session, f64::from(x), f64::from(y), button, count).await;
+        self.explain(id, result).await?;
+        Ok(Done {
+            method: format!("CDP Input {what} at {x},{y}"),
+        })
+    }
+
     /// Presses a key or chord in the active tab, wherever its focus is.
     pub async fn press_key(&self, chord: &str) -> Result<Done> {
         let parsed = Chord::parse(chord)

@@ -524,6 +524,113 @@ impl<B: Backend> Session<B> {
         self.finish(idx, done, handle, opts, &[]).await
     }
 
+    /// Clicks at a point (screen coordinates, as in a screenshot) for what
+    /// the tree does not show, then settles and diffs `app` as
+    /// [`Session::act`] does. `action` is a click, right click or double
+    /// click.
+    ///
+    /// It also works when `app` does not answer (a modal dialog run inside
+    /// an accessible action, [`Error::Unresponsive`]): a pointer click goes
+    /// through the display, not through the application's blocked
+    /// connection, and is how that dialog gets answered. The diff is then
+    /// against the snapshot from before it stopped answering, or, if this
+    /// session never had one, the whole tree as first seen.
+    pub async fn click_at(
+        &mut self,
+        app: &str,
+        (x, y): (i32, i32),
+        action: &Action,
+        opts: &ActOptions,
+    ) -> Result<Acted> {
+        match self.before_app_action(app).await {
+            Ok((idx, handle, app)) => {
+                let done = self.backend.click_at(&app, x, y, action).await?;
+                self.finish(idx, done, handle, opts, &[]).await
+            }
+            Err(e) => {
+                let Some(silent) = self.silent(app, &e).await else {
+                    return Err(e);
+                };
+                let done = self.backend.click_at(&silent, x, y, action).await?;
+                match self.scopes.iter().position(|s| s.app.id == silent.id) {
+                    Some(idx) => {
+                        let handle = self.scopes[idx].handle(NodeId::ROOT);
+                        self.finish(idx, done, handle, opts, &[]).await
+                    }
+                    None => self.first_answer(silent, done, opts).await,
+                }
+            }
+        }
+    }
+
+    /// The application `app` when `err`, met while reading it, says that it
+    /// does not answer now: a read timed out, or it is listed under its bus
+    /// name only, because it could not tell its name. A session that saw it
+    /// finds it by name; otherwise only its bus name (`:1.42`) finds it.
+    async fn silent(&self, app: &str, err: &Error) -> Option<App> {
+        let Error::Backend(e) = err else {
+            return None;
+        };
+        if !matches!(e.kind, ErrorKind::Timeout | ErrorKind::NotFound) {
+            return None;
+        }
+        let wanted = app.to_lowercase();
+        let id = self
+            .scopes
+            .iter()
+            .find(|s| s.app.name.to_lowercase() == wanted || s.app.id == app)
+            .map_or(app, |s| s.app.id.as_str());
+        let apps = self.backend.apps().await.ok()?;
+        apps.into_iter().find(|a| a.id == id && a.error.is_some())
+    }
+
+    /// After an action on an application this session has not seen and
+    /// that did not answer: its tree as first seen, once it answers again
+    /// (within the settle cap; each read waits for the backend's own
+    /// timeout).
+    async fn first_answer(&mut self, app: App, done: Done, opts: &ActOptions) -> Result<Acted> {
+        let acted = Instant::now();
+        let (wait, cap) = match opts.settle {
+            Settle::Auto(q) => (q.window, q.cap),
+            Settle::Fixed(d) => (d, d),
+            Settle::None => (Duration::ZERO, Duration::ZERO),
+        };
+        tokio::time::sleep(wait).await;
+        loop {
+            match self.observe_app(app.clone()).await {
+                Ok((idx, mut diff)) => {
+                    // Listed under its bus name while it did not answer.
+                    if let Ok(apps) = self.backend.apps().await {
+                        if let Some(named) = apps.into_iter().find(|a| a.id == app.id) {
+                            self.scopes[idx].app = named;
+                        }
+                    }
+                    let settled = settled(acted, false, 0);
+                    diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
+                    return Ok(Acted {
+                        done,
+                        target: self.scopes[idx].handle(NodeId::ROOT),
+                        app: self.scopes[idx].app.clone(),
+                        diff,
+                        settled,
+                        app_switch: None,
+                        earlier: std::mem::take(&mut self.unreported),
+                    });
+                }
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout && acted.elapsed() < cap => {
+                }
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout => {
+                    return Err(Error::Unresponsive {
+                        app: app.label(),
+                        since: format!("before the {}, and still after it", done.method),
+                        hint: self.backend.unresponsive_hint().unwrap_or("").to_owned(),
+                    });
+                }
+                Err(e) => return Err(e),
+            }
+        }
+    }
+
     /// A capture right after an action that timed out: the application is
     /// stuck in a handler ([`Error::Unresponsive`]). Other errors pass.
     fn stuck(&mut self, e: uidelta_backend::Error, idx: usize, since: String) -> Error {

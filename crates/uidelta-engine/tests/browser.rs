@@ -781,3 +781,39 @@ async fn clicking_a_heading_changes_nothing() {
     assert!(!a.diff.has_changes(), "{}", text(&a.diff));
     assert_eq!(text(&a.diff), "No UI changes detected\n");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_at_a_point_of_the_viewport_reaches_what_is_there() {
+    let mut tab = Tab::fixture("controls.html").await;
+    let selector = "role:check box && name:Subscribe to newsletter";
+    let check = tab.ref_of(selector);
+    let status = tab.ref_of("role:static && name:No changes yet");
+    let parsed = selector.parse().expect("selector");
+    let point = match tab.session.find(&parsed).as_slice() {
+        [(scope, node)] => tab.session.scopes()[*scope]
+            .node(*node)
+            .bounds
+            .expect("the check box has bounds")
+            .center(),
+        hits => panic!("`{selector}` matches {} elements", hits.len()),
+    };
+    let id = tab.id.clone();
+    let a = tab
+        .session
+        .click_at(&id, point, &Action::Click, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("clicking at {point:?}: {e}"));
+    assert_eq!(
+        a.done.method,
+        format!("CDP Input click at {},{}", point.0, point.1)
+    );
+    assert_eq!(
+        body(&a),
+        [
+            format!("~ [{check}] check box \"Subscribe to newsletter\" | checked: false -> true"),
+            format!("~ [{status}] static | name: \"No changes yet\" -> \"Newsletter: subscribed\""),
+        ],
+        "{}",
+        text(&a.diff)
+    );
+}

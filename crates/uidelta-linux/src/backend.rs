@@ -17,9 +17,10 @@ impl From<Error> for uidelta_backend::Error {
             Error::Atspi(A::Timeout { .. } | A::Deadline { .. }) => ErrorKind::Timeout,
             Error::Atspi(A::Gone { .. }) => ErrorKind::Gone,
             Error::Atspi(A::NotFound(_)) | Error::NoWindow(_) => ErrorKind::NotFound,
-            Error::NoDisplay { .. } | Error::NoBounds { .. } | Error::NoIdentity { .. } => {
-                ErrorKind::Unsupported
-            }
+            Error::NoDisplay { .. }
+            | Error::NoBounds { .. }
+            | Error::NoIdentity { .. }
+            | Error::NotAClick { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Other,
         };
         uidelta_backend::Error::new(kind, e.to_string())
@@ -129,17 +130,19 @@ impl Backend for Linux {
         Ok(Linux::activate_window(self, &to_info(app), title)?)
     }
 
+    async fn click_at(&self, _app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+        Ok(Linux::click_at(self, x, y, action)?)
+    }
+
     fn unresponsive_hint(&self) -> Option<&'static str> {
         Some(
             "; most often a modal dialog opened inside an accessible action (GTK's \
-             gtk_dialog_run), and the application answers again once that dialog is \
-             closed: until then its windows cannot be read. Do not send it keys: GTK's \
-             accessibility bridge would wait on the blocked connection and the \
-             application would hang for good. A mouse click on one of the dialog's \
-             buttons closes it (a screenshot shows where). Push buttons on screen and \
-             items of a menu bar's menus are clicked with the pointer, which never \
-             blocks; a named action, or an element the pointer cannot reach, goes \
-             through the accessible action",
+             gtk_dialog_run) by an application that offers no direct connection, so that \
+             the action came over the bus. It answers again once that dialog is closed. \
+             Until then its windows cannot be read, and no key is sent to it (GTK's \
+             accessibility bridge would wait on the blocked connection and hang it for \
+             good). Answer the dialog with a click at its button's point (click_at, \
+             `uidelta click --at X,Y --app`; a screenshot shows where)",
         )
     }
 }

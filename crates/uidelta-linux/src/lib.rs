@@ -52,6 +52,20 @@ pub enum Error {
         /// What was being done.
         doing: String,
     },
+    /// A point outside the screen.
+    #[error("{doing}: the point is off the screen, which is {}x{}", size.0, size.1)]
+    OffScreen {
+        /// What was being done.
+        doing: String,
+        /// The screen's width and height.
+        size: (u32, u32),
+    },
+    /// An action other than a click asked for at a point.
+    #[error("{doing}: only a click, right click or double click can be made at a point")]
+    NotAClick {
+        /// What was being done.
+        doing: String,
+    },
     /// The element has no platform identity (it came from a file).
     #[error("{doing}: the element has no AT-SPI identity; it must come from a live capture")]
     NoIdentity {
@@ -397,6 +411,30 @@ impl Linux {
             x11.click(x, y, Button::Left, 1)?;
         }
         Ok(())
+    }
+
+    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
+    /// of the screen, whatever is there.
+    pub fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Done> {
+        let doing = || format!("{} the point {x},{y}", action.doing());
+        let x11 = self.x11(doing)?;
+        let (button, count, what) = match action {
+            Action::Click => (Button::Left, 1, "click"),
+            Action::RightClick => (Button::Right, 1, "right click"),
+            Action::DoubleClick => (Button::Left, 2, "double click"),
+            _ => return Err(Error::NotAClick { doing: doing() }),
+        };
+        let (w, h) = x11.screen_size();
+        if x < 0 || y < 0 || x as u32 >= w || y as u32 >= h {
+            return Err(Error::OffScreen {
+                doing: doing(),
+                size: (w, h),
+            });
+        }
+        x11.click(x, y, button, count)?;
+        Ok(Done {
+            method: format!("XTest {what} at {x},{y}"),
+        })
     }
 
     /// Presses a key or chord wherever the keyboard focus is.

@@ -123,7 +123,7 @@ pub struct FindElements {
     pub limit: Option<usize>,
 }
 
-/// The mouse button of `click_element`.
+/// The mouse button of `click_element` and `click_at`.
 #[derive(Debug, Clone, Copy, Default, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum Click {
@@ -137,12 +137,42 @@ pub enum Click {
     Double,
 }
 
+impl Click {
+    /// The action it asks for.
+    pub fn action(self) -> uidelta_backend::Action {
+        match self {
+            Click::Left => uidelta_backend::Action::Click,
+            Click::Right => uidelta_backend::Action::RightClick,
+            Click::Double => uidelta_backend::Action::DoubleClick,
+        }
+    }
+}
+
 /// `click_element`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ClickElement {
     /// Which element.
     #[serde(flatten)]
     pub target: Target,
+    /// `left` (default), `right` or `double`.
+    #[serde(default)]
+    pub click: Click,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
+/// `click_at`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct ClickAt {
+    /// The application whose diff to answer with (name or unique prefix;
+    /// its bus name, `:1.42`, while it does not answer).
+    pub app: String,
+    /// Horizontal position, in the coordinates of capture_screenshot's
+    /// whole-screen image (a browser tab: of its viewport).
+    pub x: i32,
+    /// Vertical position, likewise.
+    pub y: i32,
     /// `left` (default), `right` or `double`.
     #[serde(default)]
     pub click: Click,

@@ -240,13 +240,9 @@ impl<B: Backend + 'static> Inner<B> {
             "find_elements" => self.find_elements(parse(tool, args)?).await,
             "click_element" => {
                 let a: args::ClickElement = parse(tool, args)?;
-                let action = match a.click {
-                    args::Click::Left => Action::Click,
-                    args::Click::Right => Action::RightClick,
-                    args::Click::Double => Action::DoubleClick,
-                };
-                self.act(tool, &a.target, action, &a.opts).await
+                self.act(tool, &a.target, a.click.action(), &a.opts).await
             }
+            "click_at" => self.click_at(parse(tool, args)?).await,
             "type_into_element" => {
                 let a: args::TypeIntoElement = parse(tool, args)?;
                 if a.text.is_empty() {
@@ -557,6 +553,25 @@ impl<B: Backend + 'static> Inner<B> {
             )
             .await?;
         Ok(answer("press_key", &s, &acted, &a.opts))
+    }
+
+    async fn click_at(&self, a: args::ClickAt) -> Result<Reply, ToolError> {
+        let action = a.click.action();
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let acted = s
+            .click_at(
+                a.app.trim(),
+                (a.x, a.y),
+                &action,
+                &ActOptions {
+                    settle,
+                    ..ActOptions::default()
+                },
+            )
+            .await?;
+        Ok(answer("click_at", &s, &acted, &a.opts))
     }
 
     async fn navigate_browser(&self, a: args::NavigateBrowser) -> Result<Reply, ToolError> {

@@ -80,6 +80,14 @@ fn catalogue() -> Vec<Tool> {
             "Click an element (its accessible action first, a synthesized click at its centre \
              otherwise), wait for the UI to settle, and answer with the diff of what changed.",
         ),
+        tool::<args::ClickAt>(
+            "click_at",
+            "Click at a point of the screen (coordinates of a whole-screen capture_screenshot; \
+             in a browser, of the tab's viewport) and answer with the diff of `app`. A last \
+             resort for what the tree does not show, and the way to answer a dialog of an \
+             application that does not answer (error kind `unresponsive`): the click goes \
+             through the display, not through the application. Prefer click_element.",
+        ),
         tool::<args::TypeIntoElement>(
             "type_into_element",
             "Type text into an element (focusing it first) and answer with the diff. The text \
@@ -196,7 +204,7 @@ mod tests {
     #[test]
     fn every_tool_has_an_object_schema_with_described_properties() {
         let tools = all();
-        assert_eq!(tools.len(), 19);
+        assert_eq!(tools.len(), 20);
         for t in tools {
             assert_eq!(
                 t.input_schema.get("type").and_then(|v| v.as_str()),

@@ -200,6 +200,9 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
         ("get_window_tree", json!({"app": 1})),
         ("find_elements", json!({})),
         ("click_element", json!({"target": "e1", "click": "middle"})),
+        ("click_at", json!({"app": "fake", "x": "1", "y": 2})),
+        ("click_at", json!({"app": "fake", "x": 1})),
+        ("click_at", json!({"x": 1, "y": 2, "click": "middle"})),
         ("type_into_element", json!({"target": "e1", "text": ""})),
         ("press_key", json!({"key": "Return"})),
         ("set_value", json!({"value": "1"})),
@@ -455,6 +458,16 @@ async fn window_tools_answer_with_diffs() {
         .call("open_application", args(json!({"program": "gedit"})))
         .await;
     assert_eq!(kind(&r), "unsupported", "{}", text(&r));
+    // A backend without pointer input says so.
+    let r = s
+        .call("click_at", args(json!({"app": "fake", "x": 10, "y": 20})))
+        .await;
+    assert_eq!(kind(&r), "unsupported", "{}", text(&r));
+    assert!(
+        text(&r).contains("the fake backend cannot click at a point"),
+        "{}",
+        text(&r)
+    );
 }
 
 /// The colour of pixel (`x`, `y`) of an RGBA `png`.

@@ -87,6 +87,27 @@ pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
     print(&acted, common.format)
 }
 
+/// Clicks at a point of the screen (or of a tab's viewport) and prints the
+/// diff of the application `--app`, which may be one that does not answer.
+pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<ExitCode> {
+    let Some(app) = common.app.as_deref() else {
+        anyhow::bail!(
+            "click --at: name the application whose diff to print with --app (see `uidelta apps`)"
+        );
+    };
+    let acted = runtime()?.block_on(async {
+        let connected = common.place.connect().await?;
+        let app = common.place.app(Some(app), &connected)?;
+        on_backend!(connected, b => {
+            // Not observed first: `Session::click_at` reads the application
+            // itself, and clicks even when it does not answer.
+            let mut s = Session::new(b);
+            anyhow::Ok(s.click_at(&app, point, &action, &common.options()).await?)
+        })
+    })?;
+    print(&acted, common.format)
+}
+
 /// Presses a chord where the focus is (or on `target`) and prints the diff.
 pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCode> {
     if let Some(t) = target {

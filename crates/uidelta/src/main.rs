@@ -38,10 +38,19 @@ enum Command {
     },
     /// Save a PNG of the screen, or of an application's window.
     Screenshot(ScreenshotArgs),
-    /// Click an element (a ref from `uidelta tree --app`, or a selector) and print the diff.
+    /// Click an element (a ref from `uidelta tree --app`, or a selector), or a
+    /// point (`--at X,Y`), and print the diff.
     Click {
         /// Ref (`e12`) or selector (`role:push button && name:Save`).
-        target: String,
+        #[arg(required_unless_present = "at", conflicts_with = "at")]
+        target: Option<String>,
+        /// Click at this point of the screen instead (`640,512`, screenshot
+        /// coordinates; in a browser, of the tab's viewport), whatever is there.
+        /// Needs --app, the application whose diff to print: it also works when
+        /// that application does not answer (a modal dialog run inside an
+        /// accessible action), and is how such a dialog gets answered.
+        #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+        at: Option<(i32, i32)>,
         /// Right click.
         #[arg(long, conflicts_with = "double")]
         right: bool,
@@ -314,6 +323,7 @@ fn run(cli: Cli) -> Result<ExitCode> {
         }
         Command::Click {
             target,
+            at,
             right,
             double,
             common,
@@ -323,7 +333,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
                 (_, true) => Action::DoubleClick,
                 _ => Action::Click,
             };
-            act::act(&common, &target, action)
+            match (at, target) {
+                (Some(point), _) => act::click_at(&common, point, action),
+                (None, Some(target)) => act::act(&common, &target, action),
+                (None, None) => Err(anyhow::anyhow!("click: give a TARGET or --at X,Y")),
+            }
         }
         Command::Type {
             target,
@@ -502,4 +516,13 @@ fn emit(text: &str) -> Result<()> {
         Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
         other => other.context("writing to standard output"),
     }
+}
+
+/// `640,512`: a point for `click --at`.
+fn parse_point(s: &str) -> Result<(i32, i32), String> {
+    let bad = || format!("`{s}`: give the point as X,Y in pixels (`640,512`)");
+    let (x, y) = s.split_once(',').ok_or_else(bad)?;
+    let x = x.trim().parse::<i32>().map_err(|_| bad())?;
+    let y = y.trim().parse::<i32>().map_err(|_| bad())?;
+    Ok((x, y))
 }
