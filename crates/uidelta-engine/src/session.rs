@@ -1152,7 +1152,59 @@ fn lost_focus(before: (bool, bool), after: (bool, bool)) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::lost_focus;
+    use super::{brings_ephemeral, lost_focus};
+    use uidelta_diff::{Filters, View};
+    use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
+
+    /// An application with a frame holding a button, plus `extra` (with
+    /// its identity) either as a window of its own or inside the frame.
+    fn app_with(extra: Option<(NodeData, bool)>) -> Snapshot {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Application, "app"));
+        b.open(NodeData::named(Role::Frame, "main"));
+        b.leaf(NodeData::named(Role::PushButton, "Save"));
+        let window = match extra {
+            Some((mut n, window)) => {
+                n.identity = Some(format!(":1.1/{}", n.name));
+                if !window {
+                    b.leaf(n);
+                    None
+                } else {
+                    Some(n)
+                }
+            }
+            None => None,
+        };
+        b.close();
+        if let Some(n) = window {
+            b.leaf(n);
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    }
+
+    #[test]
+    fn toasts_are_ephemeral_but_alerts_that_wait_for_an_answer_are_not() {
+        let before = View::new(&app_with(None), Filters::all());
+        let toast = NodeData::named(Role::Notification, "Saved");
+        assert!(brings_ephemeral(&before, &app_with(Some((toast, false)))));
+        let alert = NodeData::named(Role::Alert, "Disk almost full");
+        assert!(brings_ephemeral(
+            &before,
+            &app_with(Some((alert.clone(), false)))
+        ));
+        // A message dialog: a window of its own, or modal.
+        assert!(!brings_ephemeral(
+            &before,
+            &app_with(Some((alert.clone(), true)))
+        ));
+        let mut modal = alert;
+        modal.states.insert(State::Modal);
+        assert!(!brings_ephemeral(&before, &app_with(Some((modal, false)))));
+        // One already there before is no news.
+        let toast = NodeData::named(Role::Notification, "Saved");
+        let shown = app_with(Some((toast, false)));
+        let before = View::new(&shown, Filters::all());
+        assert!(!brings_ephemeral(&before, &shown));
+    }
 
     #[test]
     fn the_focus_left_when_the_element_or_the_active_window_went_without_a_successor() {

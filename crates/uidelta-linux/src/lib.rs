@@ -202,11 +202,13 @@ impl Linux {
     /// to the application, and (for a push button) no open menu holds the
     /// pointer. `None` when it cannot; the accessible action is used then.
     ///
-    /// The pointer comes first because GTK runs the handler of a button or
-    /// a menu item inside the accessible action's call: a handler that opens
-    /// a modal dialog with `gtk_dialog_run` keeps that call's dispatch open,
-    /// and with it the application's accessibility connection, until the
-    /// dialog closes, so the dialog could not be read.
+    /// The pointer comes first because it is what a person does, and
+    /// because GTK runs the handler of a button or a menu item inside the
+    /// dispatch of the accessible action's call: a handler that opens a
+    /// modal dialog with `gtk_dialog_run` holds that dispatch until the
+    /// dialog closes. Over the application's direct connection, which
+    /// `DoAction` takes when there is one, that is harmless; over the bus,
+    /// the application stops answering and the dialog cannot be read.
     async fn pointer_click(
         &self,
         app: &AppRef,
@@ -264,10 +266,9 @@ impl Linux {
     /// `None` when the item is not in a menu bar's menu, or its menus do not
     /// open in time; the accessible action is used then.
     ///
-    /// The accessible action on a menu item runs its handler inside the
-    /// call, and a handler that runs a modal dialog (`gtk_dialog_run`, as
-    /// many File > Open... and Preferences items do) keeps the application
-    /// from answering until the dialog closes.
+    /// For the same reason as [`Linux::pointer_click`]: the accessible
+    /// action on a menu item runs its handler inside the call, and many
+    /// File > Open... and Preferences items run a modal dialog there.
     async fn menu_click(
         &self,
         app: &AppRef,
