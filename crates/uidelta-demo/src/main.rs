@@ -79,6 +79,18 @@ fn steps() -> Vec<Step> {
             Action::Click,
         ),
         step(
+            "fixture: File > Ask..., a menu item whose handler runs a modal dialog (gtk_dialog_run)",
+            FIXTURE,
+            "role:menu item && name:Ask…",
+            Action::Click,
+        ),
+        step(
+            "fixture: answer it",
+            FIXTURE,
+            "role:alert >> role:push button && name:Yes",
+            Action::Click,
+        ),
+        step(
             "fixture: a dialog that opens 800 ms later and fills in over 300 ms",
             FIXTURE,
             "name:Open details",
@@ -134,7 +146,7 @@ fn main() -> Result<()> {
     );
     let desktop = Desktop::start()?;
     let _factory = desktop.launch(FACTORY, &[])?;
-    let _fixture = desktop.launch(fixture, &[])?;
+    let _fixture = desktop.launch(fixture, &["--modal"])?;
     for app in [FACTORY, FIXTURE] {
         desktop
             .wait_for_accessible_app(app, Duration::from_secs(30))
@@ -175,7 +187,29 @@ async fn run(desktop: &Desktop) -> Result<()> {
         }
         println!("...");
     }
+    let mut raised = false;
     for (n, step) in steps().into_iter().enumerate() {
+        if step.app == FIXTURE && !raised {
+            // The desktop has no window manager: the widget factory's window,
+            // mapped last, lies over the fixture's, and pointer clicks would
+            // land on it. Raise the fixture's, as a click on its title bar
+            // would.
+            raised = true;
+            println!(
+                "\n{}",
+                bold("== raising the fixture's window over the widget factory's")
+            );
+            let app = session.find_app(FIXTURE).await?;
+            let done = uidelta_backend::Backend::activate_window(
+                session.backend(),
+                &app,
+                "uidelta fixture",
+            )
+            .await?;
+            let (_, d) = session.observe(FIXTURE).await?;
+            println!("# via {}", done.method);
+            print!("{}", uidelta_render::diff_text(&d, &DiffOptions::default()));
+        }
         println!("\n{}", bold(&format!("== step {}: {}", n + 1, step.say)));
         println!(
             "$ uidelta {} --app {} '{}'",
