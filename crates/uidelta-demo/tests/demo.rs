@@ -25,10 +25,12 @@ fn the_demo_shows_the_diff_of_every_step_and_the_token_totals() {
         "page tab \"page 2\" | selected: false -> true\n",
         "dialog \"About GTK Widget Factory\" (modal) (opened)\n",
         "radio button \"Page 2\" | checked: false -> true\n",
+        "alert \"Question\" (modal) (opened)\n",
+        "label | name: \"Answer: none\" -> \"Answer: yes\"\n",
         "dialog \"Details\" (modal) (opened)\n",
         "label \"Field 5\"\n",
         "notification \"Saved\" (transient)\n",
-        "== step 12: fixture: a button that does nothing\n",
+        "== step 14: fixture: a button that does nothing\n",
         "No UI changes detected\n",
         "== tokens over the whole task\n",
         "re-reading the full tree after every step: ",
@@ -41,7 +43,7 @@ fn the_demo_shows_the_diff_of_every_step_and_the_token_totals() {
         stdout
             .matches("tokens here; re-reading the tree would cost")
             .count(),
-        12,
+        14,
         "{stdout}"
     );
 }
