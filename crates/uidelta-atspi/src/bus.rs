@@ -19,9 +19,26 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
 pub struct Bus {
     conn: zbus::Connection,
     timeout: Duration,
-    /// Direct connections to applications, by unique bus name (`None`:
-    /// the application offers none); see [`Bus::call_direct`].
-    peers: Arc<Mutex<HashMap<String, Option<zbus::Connection>>>>,
+    /// Direct connections to applications, by unique bus name and use
+    /// (`None`: the application offers none); see [`Bus::call_direct`] and
+    /// [`Bus::reading`].
+    peers: Arc<Mutex<Peers>>,
+    /// Set by [`Bus::reading`]: calls to this application go over this
+    /// direct connection.
+    reader: Option<Arc<(String, zbus::Connection)>>,
+}
+
+/// Direct connections by application and use; `None`: it offers none.
+type Peers = HashMap<(String, Use), Option<zbus::Connection>>;
+
+/// What a direct connection is for. Each use has its own, because GTK
+/// holds a connection's dispatch while a handler run by a call on it runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+enum Use {
+    /// Actions (`DoAction`), which run the application's handlers.
+    Act,
+    /// Reads (captures), which must go on while a handler runs.
+    Read,
 }
 
 /// Who a call is for, for error messages: `gtk3-widget-factory (pid 4242)`.
@@ -62,6 +79,7 @@ impl Bus {
             conn,
             timeout: CALL_TIMEOUT,
             peers: Arc::default(),
+            reader: None,
         })
     }
 
@@ -95,8 +113,32 @@ impl Bus {
         B: Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
-        self.call_on(&self.conn, Some(dest), target, path, iface, method, body)
+        match self.reader.as_deref() {
+            Some((app, conn)) if app == dest => {
+                self.call_on(conn, None, target, path, iface, method, body)
+                    .await
+            }
+            _ => {
+                self.call_on(&self.conn, Some(dest), target, path, iface, method, body)
+                    .await
+            }
+        }
+    }
+
+    /// This bus, with the calls to application `dest` made over a direct
+    /// connection of their own when the application offers one: they skip
+    /// the bus daemon's hop (about half the work of a capture). Events stay
+    /// on the bus. The connection is not the one [`Bus::call_direct`]
+    /// uses, so reads go on while an action's handler runs.
+    pub async fn reading(&self, target: &Target<'_>, dest: &str) -> Bus {
+        let reader = self
+            .peer(target, dest, Use::Read)
             .await
+            .map(|conn| Arc::new((dest.to_owned(), conn)));
+        Bus {
+            reader,
+            ..self.clone()
+        }
     }
 
     /// [`Bus::call`] over the application's own direct connection when it
@@ -122,7 +164,7 @@ impl Bus {
         B: Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
-        match self.peer(target, dest).await {
+        match self.peer(target, dest, Use::Act).await {
             Some(peer) => {
                 self.call_on(&peer, None, target, path, iface, method, body)
                     .await
@@ -131,12 +173,15 @@ impl Bus {
         }
     }
 
-    /// The direct connection to the application `dest`, opened on first use.
-    async fn peer(&self, target: &Target<'_>, dest: &str) -> Option<zbus::Connection> {
-        if let Some(known) = self.peers.lock().ok()?.get(dest) {
+    /// The direct connection to the application `dest` for `what`, opened
+    /// on first use.
+    async fn peer(&self, target: &Target<'_>, dest: &str, what: Use) -> Option<zbus::Connection> {
+        let key = (dest.to_owned(), what);
+        if let Some(known) = self.peers.lock().ok()?.get(&key) {
             return known.clone();
         }
-        let address: Option<String> = self
+        // An application that does not answer now is asked again next time.
+        let address: String = self
             .call(
                 target,
                 dest,
@@ -146,16 +191,12 @@ impl Bus {
                 &(),
             )
             .await
-            .ok()
-            .filter(|a: &String| !a.is_empty());
-        let peer = match address {
-            Some(address) => connect_peer(&address, self.timeout).await,
-            None => None,
+            .ok()?;
+        let peer = match address.as_str() {
+            "" => None,
+            address => connect_peer(address, self.timeout).await,
         };
-        self.peers
-            .lock()
-            .ok()?
-            .insert(dest.to_owned(), peer.clone());
+        self.peers.lock().ok()?.insert(key, peer.clone());
         peer
     }
 

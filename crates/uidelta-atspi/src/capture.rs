@@ -138,14 +138,12 @@ pub async fn capture(
         .map(|d| d.as_millis() as u64)
         .ok();
     let label = app.label();
-    let walk = Walk {
-        bus,
-        target: Target {
-            doing: "capturing",
-            who: &label,
-        },
-        opts,
+    let target = Target {
+        doing: "capturing",
+        who: &label,
     };
+    let bus = &bus.reading(&target, &app.bus_name).await;
+    let walk = Walk { bus, target, opts };
     let work = walk.run(app, root.unwrap_or(ROOT_PATH));
     let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
         Ok(result) => result?,

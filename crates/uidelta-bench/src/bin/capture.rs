@@ -1094,10 +1094,11 @@ fn print_report(reports: &[AppReport], opts: &Options, machine: &str) {
                     .median_reply_ms
                     .map(|ms| format!("{ms:.3} ms"))
                     .unwrap_or_else(|| "-".into());
-                if c.tool == Tool::Pyatspi {
-                    // libatspi talks to the application over the private
-                    // connection GetApplicationBusAddress gives, which the
-                    // bus (and so the monitor) never sees.
+                if c.tool == Tool::Pyatspi || (c.calls == 0 && c.nodes > 0) {
+                    // libatspi, and uidelta's captures, talk to the
+                    // application over the private connection
+                    // GetApplicationBusAddress gives, which the bus (and so
+                    // the monitor) never sees.
                     println!(
                         "| {} | {} | {} | not on the bus (peer-to-peer) | - | - | - | {} | {} |",
                         r.name,
