@@ -620,11 +620,8 @@ impl<B: Backend> Session<B> {
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout && acted.elapsed() < cap => {
                 }
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout => {
-                    return Err(Error::Unresponsive {
-                        app: app.label(),
-                        since: format!("before the {}, and still after it", done.method),
-                        hint: self.backend.unresponsive_hint().unwrap_or("").to_owned(),
-                    });
+                    let since = format!("before the {}, and still after it", done.method);
+                    return Err(self.unresponsive(&app, since));
                 }
                 Err(e) => return Err(e),
             }
@@ -638,10 +635,23 @@ impl<B: Backend> Session<B> {
             return Error::Backend(e);
         }
         self.scopes[idx].stuck = true;
+        self.unresponsive(&self.scopes[idx].app, since)
+    }
+
+    fn unresponsive(&self, app: &App, since: String) -> Error {
         Error::Unresponsive {
-            app: self.scopes[idx].app.label(),
+            app: app.label(),
             since,
             hint: self.backend.unresponsive_hint().unwrap_or("").to_owned(),
+        }
+    }
+
+    /// The after snapshot of scope `idx`; a timeout is [`Session::stuck`].
+    async fn capture_after(&mut self, idx: usize, since: impl Fn() -> String) -> Result<Snapshot> {
+        let app = self.scopes[idx].app.clone();
+        match self.backend.capture(&app, &Scope::App).await {
+            Ok(after) => Ok(after),
+            Err(e) => Err(self.stuck(e, idx, since())),
         }
     }
 
@@ -709,10 +719,7 @@ impl<B: Backend> Session<B> {
             Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
             Err(e) => return Err(e),
         };
-        let mut after = match self.backend.capture(&app, &Scope::App).await {
-            Ok(after) => after,
-            Err(e) => return Err(self.stuck(e, idx, since())),
-        };
+        let mut after = self.capture_after(idx, since).await?;
         if let Settle::Auto(quiet) = opts.settle {
             // A toast or spinner that just appeared usually goes again soon:
             // give it a moment, so that it is reported as transient rather
@@ -731,10 +738,7 @@ impl<B: Backend> Session<B> {
                 if more.events > 0 {
                     mids.push(after);
                     mids.extend(more_mids);
-                    after = match self.backend.capture(&app, &Scope::App).await {
-                        Ok(after) => after,
-                        Err(e) => return Err(self.stuck(e, idx, since())),
-                    };
+                    after = self.capture_after(idx, since).await?;
                 }
                 settled = Settled {
                     elapsed: acted.elapsed(),

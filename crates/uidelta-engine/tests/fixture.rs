@@ -591,6 +591,12 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
             .bounds
             .expect("Yes has bounds")
             .center();
+        let (idx, no) = s.resolve("role:push button && name:No").await.expect("No");
+        let no = s.scopes()[idx]
+            .node(no)
+            .bounds
+            .expect("No has bounds")
+            .center();
         s.act("role:push button && name:No", &Action::Click, &opts)
             .await
             .expect("answer No");
@@ -649,6 +655,36 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
         holds(
             &answered,
             "] label | name: \"Answer: no\" -> \"Answer: yes\"\n",
+        );
+
+        // A session that never saw it (a new `uidelta click --at`) knows it
+        // only by its bus name while it does not answer; the answer is its
+        // tree as first seen, under its own name again.
+        let bus_name = s.scopes()[0].app.id.clone();
+        s.act(
+            "role:menu item && name:Ask…",
+            &Action::Invoke("click".into()),
+            &opts,
+        )
+        .await
+        .err()
+        .unwrap_or_else(|| panic!("the application stops answering again"));
+        let mut fresh = Session::new(Arc::new(
+            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+                .await
+                .expect("connect"),
+        ));
+        let answered = fresh
+            .click_at(&bus_name, no, &Action::Click, &opts)
+            .await
+            .expect("click No at its point from a new session");
+        assert_eq!(answered.app.name, "uidelta-fixture");
+        holds(&answered, "+ [e2] frame \"uidelta fixture\"\n");
+        holds(&answered, "] label \"Answer: no\"\n");
+        assert!(
+            !text(&answered.diff).contains("alert \"Question\""),
+            "{}",
+            text(&answered.diff)
         );
     });
 }

@@ -2,8 +2,8 @@
 //!
 //! Accessibility interfaces come first (AT-SPI Action, EditableText, Value,
 //! Selection, Component); synthesized X input at the element's centre is the
-//! fallback. Push buttons are clicked with the pointer when it can reach
-//! them (see `Linux::act`). Window management (activate, close) and
+//! fallback. Push buttons and menu items are clicked with the pointer when
+//! it can reach them (see `Linux::act`). Window management (activate, close) and
 //! screenshots talk to the X server.
 
 use std::time::{Duration, Instant};
@@ -29,6 +29,23 @@ fn is_menu_item(role: Role) -> bool {
         role,
         Role::MenuItem | Role::CheckMenuItem | Role::RadioMenuItem
     )
+}
+
+/// The button, click count and name of a click action; `None` for other
+/// actions.
+fn pointer_of(action: &Action) -> Option<(Button, u32, &'static str)> {
+    match action {
+        Action::Click => Some((Button::Left, 1, "click")),
+        Action::RightClick => Some((Button::Right, 1, "right click")),
+        Action::DoubleClick => Some((Button::Left, 2, "double click")),
+        _ => None,
+    }
+}
+
+/// Whether the point is on the screen.
+fn on_screen(x11: &X11, x: i32, y: i32) -> bool {
+    let (w, h) = x11.screen_size();
+    x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h
 }
 
 /// What went wrong, naming what was being done.
@@ -240,8 +257,7 @@ impl Linux {
             return Ok(None);
         }
         let (cx, cy) = Rect::new(x, y, w, h).center();
-        let (sw, sh) = x11.screen_size();
-        if cx < 0 || cy < 0 || cx as u32 >= sw || cy as u32 >= sh {
+        if !on_screen(x11, cx, cy) {
             return Ok(None);
         }
         // When the X server cannot tell, the accessible action is the safe
@@ -359,10 +375,8 @@ impl Linux {
         let method = match action {
             Action::Click | Action::RightClick | Action::DoubleClick => {
                 let (x, y) = centre().await?;
-                let (button, count, what) = match action {
-                    Action::RightClick => (Button::Right, 1, "right click"),
-                    Action::DoubleClick => (Button::Left, 2, "double click"),
-                    _ => (Button::Left, 1, "click"),
+                let Some((button, count, what)) = pointer_of(action) else {
+                    return Err(Error::NotAClick { doing: doing() });
                 };
                 x11.click(x, y, button, count)?;
                 format!("XTest {what} at {x},{y}")
@@ -419,17 +433,13 @@ impl Linux {
     pub fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Done> {
         let doing = || format!("{} the point {x},{y}", action.doing());
         let x11 = self.x11(doing)?;
-        let (button, count, what) = match action {
-            Action::Click => (Button::Left, 1, "click"),
-            Action::RightClick => (Button::Right, 1, "right click"),
-            Action::DoubleClick => (Button::Left, 2, "double click"),
-            _ => return Err(Error::NotAClick { doing: doing() }),
+        let Some((button, count, what)) = pointer_of(action) else {
+            return Err(Error::NotAClick { doing: doing() });
         };
-        let (w, h) = x11.screen_size();
-        if x < 0 || y < 0 || x as u32 >= w || y as u32 >= h {
+        if !on_screen(x11, x, y) {
             return Err(Error::OffScreen {
                 doing: doing(),
-                size: (w, h),
+                size: x11.screen_size(),
             });
         }
         x11.click(x, y, button, count)?;
