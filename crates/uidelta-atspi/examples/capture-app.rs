@@ -1,5 +1,5 @@
 //! Captures an application from the live desktop and prints timing:
-//! `cargo run -p uidelta-atspi --example capture -- NAME [--no-cache]`.
+//! `cargo run -p uidelta-atspi --example capture-app -- NAME [--no-cache]`.
 
 use uidelta_atspi::{capture, find_app, Bus, CaptureOptions};
 

@@ -1,6 +1,6 @@
 //! Opens a page in a headless Chromium (or an attached browser) and prints
 //! its tree and the capture time:
-//! `cargo run -p uidelta-cdp --example capture -- URL [--attach PORT] [--bounds] [--times N]`.
+//! `cargo run -p uidelta-cdp --example capture-page -- URL [--attach PORT] [--bounds] [--times N]`.
 
 use std::time::Duration;
 
