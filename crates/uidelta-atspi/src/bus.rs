@@ -173,6 +173,29 @@ impl Bus {
         }
     }
 
+    /// Whether the application `dest` answers a `Peer.Ping` over the bus
+    /// within `within`. One whose handler holds the dispatch of its bus
+    /// connection (a modal dialog run inside an accessible action's call)
+    /// does not.
+    pub async fn answers(&self, dest: &str, within: Duration) -> bool {
+        let call = self.conn.call_method(
+            Some(dest),
+            "/org/a11y/atspi/accessible/root",
+            Some("org.freedesktop.DBus.Peer"),
+            "Ping",
+            &(),
+        );
+        matches!(tokio::time::timeout(within, call).await, Ok(Ok(_)))
+    }
+
+    /// Closes the direct connections to applications that `listed` does
+    /// not hold any more (they left the bus).
+    pub fn forget_peers_but(&self, listed: &[&str]) {
+        if let Ok(mut peers) = self.peers.lock() {
+            peers.retain(|(dest, _), _| listed.contains(&dest.as_str()));
+        }
+    }
+
     /// The direct connection to the application `dest` for `what`, opened
     /// on first use.
     async fn peer(&self, target: &Target<'_>, dest: &str, what: Use) -> Option<zbus::Connection> {

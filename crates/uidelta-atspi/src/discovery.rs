@@ -59,6 +59,8 @@ pub async fn applications(bus: &Bus) -> Result<Vec<AppInfo>> {
             &(),
         )
         .await?;
+    let names: Vec<&str> = apps.iter().map(|(name, _)| name.as_str()).collect();
+    bus.forget_peers_but(&names);
     let infos = join_all(apps.iter().map(|(name, _)| describe(bus, name))).await;
     Ok(infos)
 }

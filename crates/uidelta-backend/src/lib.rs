@@ -274,8 +274,10 @@ pub trait Backend: Send + Sync {
         action: &Action,
     ) -> impl Future<Output = Result<Done>> + Send;
 
-    /// Presses a key or chord wherever the keyboard focus is.
-    fn key(&self, chord: &str) -> impl Future<Output = Result<Done>> + Send;
+    /// Presses a key or chord in `app`, on its focused element. The keys
+    /// must reach `app` even when another application (or another tab)
+    /// has the keyboard.
+    fn key(&self, app: &App, chord: &str) -> impl Future<Output = Result<Done>> + Send;
 
     /// Change events of `app`. A backend without events returns
     /// [`EventStream::silent`]; the engine then polls.
@@ -319,6 +321,16 @@ pub trait Backend: Send + Sync {
                 format!("the {name} backend cannot click at a point"),
             ))
         }
+    }
+
+    /// Whether `app` answers now, asked with a short timeout (a fraction of
+    /// a second, where a read that gets no answer waits for the full
+    /// per-call timeout). The engine asks it of an application that stopped
+    /// answering before reading it again. Backends that cannot tell say
+    /// `true`.
+    fn answers(&self, app: &App) -> impl Future<Output = bool> + Send {
+        let _ = app;
+        async { true }
     }
 
     /// Why an application may stop answering right after an action on

@@ -42,8 +42,8 @@ impl Backend for Cdp {
         Ok(Cdp::click_at(self, &app.id, x, y, action).await?)
     }
 
-    async fn key(&self, chord: &str) -> Result<Done> {
-        Ok(self.press_key(chord).await?)
+    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+        Ok(self.press_key(&app.id, chord).await?)
     }
 
     async fn events(&self, app: &App) -> Result<EventStream> {

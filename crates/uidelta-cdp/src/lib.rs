@@ -496,16 +496,18 @@ impl Cdp {
         })
     }
 
-    /// Presses a key or chord in the active tab, wherever its focus is.
-    pub async fn press_key(&self, chord: &str) -> Result<Done> {
+    /// Presses a key or chord in tab `id`, on its focused element, whichever
+    /// tab is the active one. The tab becomes the active one.
+    pub async fn press_key(&self, id: &str, chord: &str) -> Result<Done> {
         let parsed = Chord::parse(chord)
             .map_err(|e| Error::Unsupported(format!("pressing {chord}: {e}")))?;
-        let tab = self.active_tab().await?;
+        let label = self.label_of(id).await;
         let session = self
-            .session(&tab.id, format!("pressing {chord} in {}", tab.label()))
+            .session(id, format!("pressing {chord} in {label}"))
             .await?;
+        self.shared.set_active(Some(id.to_owned()));
         let result = input::press(&session, &parsed).await;
-        self.explain(&tab.id, result).await?;
+        self.explain(id, result).await?;
         Ok(Done {
             method: format!("CDP Input key {chord}"),
         })

@@ -198,14 +198,25 @@ async fn keys_arrive_with_key_code_and_modifiers() {
         find(s, Role::Entry, "Keys").value.as_deref() == Some("z")
     })
     .await;
-    // Keys without an element go to the focused one.
-    let done = cdp.key("Tab").await.expect("Tab");
+    // Keys without an element go to the tab's focused one, even when
+    // another tab was opened since and is the active one.
+    let other = open(&cdp, &server.url("widgets.html")).await;
+    let done = cdp.key(&app, "Tab").await.expect("Tab");
     assert_eq!(done.method, "CDP Input key Tab");
     until(&cdp, &app, "the focus on PIN", |s| {
         find(s, Role::Entry, "PIN").states.contains(State::Focused)
     })
     .await;
-    let err = cdp.key("hyper+q").await.expect_err("not a chord");
+    let untouched = capture(&cdp, &other).await;
+    for entry in ["Name", "Keys", "PIN"] {
+        assert!(
+            !find(&untouched, Role::Entry, entry)
+                .states
+                .contains(State::Focused),
+            "the Tab went to the other tab too: {entry} is focused there"
+        );
+    }
+    let err = cdp.key(&app, "hyper+q").await.expect_err("not a chord");
     assert_eq!(err.kind, ErrorKind::Unsupported);
 }
 

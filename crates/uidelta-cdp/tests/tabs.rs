@@ -59,12 +59,12 @@ async fn tabs_open_list_switch_and_close() {
     let done = cdp.activate_window(&form, "Sign up").await.expect("switch");
     assert_eq!(done.method, "Target.activateTarget + Page.bringToFront");
     assert_eq!(active(&cdp.apps().await.expect("tabs")), vec!["Sign up"]);
-    // Keys without an element go to the active tab.
+    // Keys without an element go to the tab's focused element.
     let snap = capture(&cdp, &form).await;
     cdp.act(&form, find(&snap, Role::Entry, "Name"), &Action::Focus)
         .await
         .expect("focus");
-    cdp.key("Q").await.expect("key");
+    cdp.key(&form, "Q").await.expect("key");
     assert_eq!(
         cdp.run_script(&form, "document.getElementById('name').value")
             .await

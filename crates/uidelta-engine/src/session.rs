@@ -36,9 +36,10 @@ pub struct Latest {
     /// Refs of the view's nodes.
     pub refs: Refs,
     events: EventStream,
-    /// Set when it stopped answering after an action: read it again before
-    /// acting on it, even without events.
-    stuck: bool,
+    /// Set when it stopped answering (to what was done last, for
+    /// [`Error::Unresponsive`]): read it again before acting on it, even
+    /// without events, once it answers.
+    stuck: Option<String>,
 }
 
 impl Latest {
@@ -59,7 +60,7 @@ impl Latest {
 
     /// Whether the application sent meaningful events since the capture.
     fn changed_since(&mut self) -> bool {
-        let mut changed = self.stuck;
+        let mut changed = self.stuck.is_some();
         while let Some(e) = self.events.try_next() {
             changed |= !is_noise(&e.kind);
         }
@@ -294,7 +295,7 @@ impl<B: Backend> Session<B> {
                     view,
                     refs,
                     events,
-                    stuck: false,
+                    stuck: None,
                 });
                 Ok((self.scopes.len() - 1, first))
             }
@@ -340,7 +341,7 @@ impl<B: Backend> Session<B> {
         let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);
         self.remember_gone(&d);
         let latest = &mut self.scopes[idx];
-        latest.stuck = false;
+        latest.stuck = None;
         latest.snapshot = snapshot;
         latest.view = view;
         latest.refs = refs;
@@ -408,6 +409,14 @@ impl<B: Backend> Session<B> {
             if !self.scopes[idx].changed_since() {
                 continue;
             }
+            // One that stopped answering is asked briefly first, rather than
+            // waiting for a read to time out each time.
+            if let Some(since) = self.scopes[idx].stuck.clone() {
+                if !self.backend.answers(&self.scopes[idx].app).await {
+                    silent.push((idx, self.unresponsive(&self.scopes[idx].app, since)));
+                    continue;
+                }
+            }
             match self.refresh(idx).await {
                 Ok(d) => self.keep_unreported(idx, d),
                 // An application that exited, or does not answer, must not
@@ -420,15 +429,15 @@ impl<B: Backend> Session<B> {
                         .for_each(|(i, _)| *i -= usize::from(*i > idx));
                 }
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout => {
-                    self.scopes[idx].stuck = true;
-                    silent.push((idx, e));
+                    self.scopes[idx].stuck = Some("a read of it timed out".into());
+                    silent.push((idx, Error::Backend(e)));
                 }
                 Err(e) => return Err(e),
             }
         }
         let found = self.resolve_now(target)?;
         match silent.into_iter().find(|(idx, _)| *idx == found.0) {
-            Some((_, e)) => Err(Error::Backend(e)),
+            Some((_, e)) => Err(e),
             None => Ok(found),
         }
     }
@@ -516,11 +525,20 @@ impl<B: Backend> Session<B> {
         Ok(acted)
     }
 
-    /// Presses a key or chord where the keyboard focus is, then settles and
-    /// diffs `app` as [`Session::act`] does.
+    /// Presses a key or chord in `app`, on its focused element (the keys go
+    /// to `app` even when another application has the keyboard), then
+    /// settles and diffs `app` as [`Session::act`] does.
     pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
-        let (idx, handle, _) = self.before_app_action(app).await?;
-        let done = self.backend.key(chord).await?;
+        // Keys to an application stuck in a handler can hang it for good
+        // (see `Backend::unresponsive_hint`): none are sent.
+        if let Some(idx) = self.stuck_scope(app) {
+            if !self.backend.answers(&self.scopes[idx].app).await {
+                let since = self.scopes[idx].stuck.clone().unwrap_or_default();
+                return Err(self.unresponsive(&self.scopes[idx].app, since));
+            }
+        }
+        let (idx, handle, app) = self.before_app_action(app).await?;
+        let done = self.backend.key(&app, chord).await?;
         self.finish(idx, done, handle, opts, &[]).await
     }
 
@@ -542,6 +560,14 @@ impl<B: Backend> Session<B> {
         action: &Action,
         opts: &ActOptions,
     ) -> Result<Acted> {
+        if let Some(idx) = self.stuck_scope(app) {
+            // No need to ask it first: the click goes through the display.
+            let app = self.scopes[idx].app.clone();
+            let handle = self.scopes[idx].handle(NodeId::ROOT);
+            self.scopes[idx].events.drain();
+            let done = self.backend.click_at(&app, x, y, action).await?;
+            return self.finish(idx, done, handle, opts, &[]).await;
+        }
         match self.before_app_action(app).await {
             Ok((idx, handle, app)) => {
                 let done = self.backend.click_at(&app, x, y, action).await?;
@@ -561,6 +587,15 @@ impl<B: Backend> Session<B> {
                 }
             }
         }
+    }
+
+    /// The scope of `app` (its name or backend id) when it stopped
+    /// answering.
+    fn stuck_scope(&self, app: &str) -> Option<usize> {
+        let wanted = app.to_lowercase();
+        self.scopes.iter().position(|s| {
+            s.stuck.is_some() && (s.app.name.to_lowercase() == wanted || s.app.id == app)
+        })
     }
 
     /// The application `app` when `err`, met while reading it, says that it
@@ -634,7 +669,7 @@ impl<B: Backend> Session<B> {
         if e.kind != ErrorKind::Timeout {
             return Error::Backend(e);
         }
-        self.scopes[idx].stuck = true;
+        self.scopes[idx].stuck = Some(since.clone());
         self.unresponsive(&self.scopes[idx].app, since)
     }
 

@@ -10,6 +10,11 @@ use uidelta_model::{NodeData, Rect, Snapshot};
 
 use crate::{Error, Linux};
 
+/// How long an application that stopped answering gets to answer a ping
+/// before the engine treats it as still stuck. A live one answers in about a
+/// millisecond.
+const PING: Duration = Duration::from_millis(300);
+
 impl From<Error> for uidelta_backend::Error {
     fn from(e: Error) -> Self {
         use uidelta_atspi::Error as A;
@@ -90,8 +95,8 @@ impl Backend for Linux {
         Ok(Linux::act(self, &app_ref(app), node, action).await?)
     }
 
-    async fn key(&self, chord: &str) -> Result<Done> {
-        Ok(Linux::key(self, chord)?)
+    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+        Ok(Linux::key(self, &app_ref(app), chord)?)
     }
 
     async fn events(&self, app: &App) -> Result<EventStream> {
@@ -132,6 +137,10 @@ impl Backend for Linux {
 
     async fn click_at(&self, _app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
         Ok(Linux::click_at(self, x, y, action)?)
+    }
+
+    async fn answers(&self, app: &App) -> bool {
+        self.bus().answers(&app.id, PING).await
     }
 
     fn unresponsive_hint(&self) -> Option<&'static str> {

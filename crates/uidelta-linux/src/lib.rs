@@ -48,6 +48,52 @@ fn on_screen(x11: &X11, x: i32, y: i32) -> bool {
     x >= 0 && y >= 0 && (x as u32) < w && (y as u32) < h
 }
 
+/// Makes sure the keys about to be synthesized reach `app`. The display
+/// sends keys to the window with the input focus or, with no window manager
+/// (focus `PointerRoot`), to the window under the pointer, which can be any
+/// application's. When that window is another process's, the keyboard focus
+/// goes to `app`'s window at `near` (the element the keys are for), else
+/// to its topmost window, raised as a person would bring it to the front.
+///
+/// Returns what was done, as the start of a method (`""` when the keys
+/// reach `app` already). When it cannot tell (no process id, an open menu
+/// holding the keyboard, no window of `app` on the display), it leaves the
+/// focus as it is.
+fn keys_to(x11: &X11, app: &AppRef, near: Option<(i32, i32)>) -> Result<String> {
+    let Some(pid) = app.pid else {
+        return Ok(String::new());
+    };
+    match x11.keyboard_window()? {
+        Some(holder) if holder.pid == Some(pid) => return Ok(String::new()),
+        // A menu holds the keyboard (an input grab) wherever the focus is.
+        _ if x11.menu_open().unwrap_or(true) => return Ok(String::new()),
+        _ => {}
+    }
+    let at_element = near
+        .filter(|&(x, y)| on_screen(x11, x, y))
+        .and_then(|(x, y)| x11.window_at(x, y).ok().flatten())
+        .filter(|w| w.pid == Some(pid))
+        .map(|w| w.id);
+    // Children of the root come bottom first: the last is on top.
+    let topmost = || {
+        x11.top_windows().ok().and_then(|all| {
+            all.iter()
+                .rev()
+                .find(|w| w.viewable && !w.override_redirect && w.pid == Some(pid))
+                .map(|w| w.id)
+        })
+    };
+    let Some(id) = at_element.or_else(topmost) else {
+        tracing::warn!(
+            app = %app.label(),
+            "keys may go to another application: no window of it found on the display"
+        );
+        return Ok(String::new());
+    };
+    x11.activate_window(id)?;
+    Ok(format!("keyboard focus to window {id:#x}, then "))
+}
+
 /// What went wrong, naming what was being done.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
@@ -210,7 +256,8 @@ impl Linux {
         if let Outcome::Done(method) = accessible {
             return Ok(Done { method });
         }
-        self.synthesize(&actor, &addr, node, action, &doing).await
+        self.synthesize(app, &actor, &addr, node, action, &doing)
+            .await
     }
 
     /// Clicks a push button, or an item of an open menu, with the pointer,
@@ -356,6 +403,7 @@ impl Linux {
 
     async fn synthesize(
         &self,
+        app: &AppRef,
         actor: &Actor<'_>,
         addr: &NodeAddr,
         node: &NodeData,
@@ -382,14 +430,14 @@ impl Linux {
                 format!("XTest {what} at {x},{y}")
             }
             Action::Type(text) => {
-                self.focus_for_keys(actor, addr, node, x11).await?;
+                let moved = self.focus_for_keys(app, actor, addr, node, x11).await?;
                 x11.type_text(text)?;
-                "XTest keys".into()
+                format!("{moved}XTest keys")
             }
             Action::Key(chord) => {
-                self.focus_for_keys(actor, addr, node, x11).await?;
+                let moved = self.focus_for_keys(app, actor, addr, node, x11).await?;
                 x11.key(chord)?;
-                format!("XTest {chord}")
+                format!("{moved}XTest {chord}")
             }
             Action::Scroll { dx, dy } => {
                 let (x, y) = centre().await?;
@@ -408,24 +456,28 @@ impl Linux {
         Ok(Done { method })
     }
 
-    /// Keys go to the focused element: focus it accessibly, or click it.
+    /// Keys go to the focused element: focus it accessibly, or click it;
+    /// then make sure the display sends keys to its window (see
+    /// [`Linux::keys_to`]). Returns what was done to the window focus, for
+    /// the method.
     async fn focus_for_keys(
         &self,
+        app: &AppRef,
         actor: &Actor<'_>,
         addr: &NodeAddr,
         node: &NodeData,
         x11: &X11,
-    ) -> Result<()> {
-        if node.role == uidelta_model::Role::Application {
-            return Ok(()); // keys for the application as a whole: leave focus alone
+    ) -> Result<String> {
+        if node.role == Role::Application {
+            // Keys for the application as a whole: its focused element.
+            return keys_to(x11, app, None);
         }
-        if let Ok(Outcome::Done(_)) = actor.focus(addr).await {
-            return Ok(());
+        if !matches!(actor.focus(addr).await, Ok(Outcome::Done(_))) {
+            if let Some((x, y)) = node.bounds.map(Rect::center) {
+                x11.click(x, y, Button::Left, 1)?;
+            }
         }
-        if let Some((x, y)) = node.bounds.map(Rect::center) {
-            x11.click(x, y, Button::Left, 1)?;
-        }
-        Ok(())
+        keys_to(x11, app, node.bounds.map(Rect::center))
     }
 
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
@@ -448,11 +500,16 @@ impl Linux {
         })
     }
 
-    /// Presses a key or chord wherever the keyboard focus is.
-    pub fn key(&self, chord: &str) -> Result<Done> {
-        self.x11(|| format!("pressing {chord}"))?.key(chord)?;
+    /// Presses a key or chord in `app`, where its keyboard focus is. When
+    /// the display would send the keys to another application's window,
+    /// `app`'s window gets the keyboard focus first (see
+    /// [`Linux::keys_to`]).
+    pub fn key(&self, app: &AppRef, chord: &str) -> Result<Done> {
+        let x11 = self.x11(|| format!("pressing {chord} in {}", app.label()))?;
+        let moved = keys_to(x11, app, None)?;
+        x11.key(chord)?;
         Ok(Done {
-            method: format!("XTest {chord}"),
+            method: format!("{moved}XTest {chord}"),
         })
     }
 
@@ -481,12 +538,13 @@ impl Linux {
         let wanted = title.to_lowercase();
         windows
             .iter()
-            .filter(|w| w.viewable && (app.app.pid.is_none() || w.pid == app.app.pid))
+            .filter(|w| w.viewable && !w.override_redirect)
+            .filter(|w| app.app.pid.is_none() || w.pid == app.app.pid)
             .find(|w| w.title.to_lowercase() == wanted)
             .or_else(|| {
                 windows
                     .iter()
-                    .filter(|w| w.viewable && w.pid == app.app.pid)
+                    .filter(|w| w.viewable && !w.override_redirect && w.pid == app.app.pid)
                     .find(|w| w.title.to_lowercase().starts_with(&wanted))
             })
             .cloned()

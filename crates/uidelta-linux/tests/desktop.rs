@@ -82,7 +82,7 @@ fn open_type_with_keys_close_and_screenshot() {
             .await
             .expect("BackSpace");
         assert_eq!(done.method, "XTest BackSpace");
-        linux.key("x").expect("x");
+        linux.key(&app.app, "x").expect("x");
         let id = entry.identity.clone();
         let after = until(&linux, FACTORY, |s| {
             find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("x")
@@ -163,6 +163,62 @@ fn open_type_with_keys_close_and_screenshot() {
         }
         let state = std::fs::read_to_string(proc_dir.join("stat")).unwrap_or_default();
         assert!(!proc_dir.exists(), "pid {pid} still there: {state}");
+    });
+}
+
+#[test]
+fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
+    let desktop = desktop();
+    rt().block_on(async {
+        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        let env = desktop.env();
+        let factory = linux
+            .open_application(FACTORY, &[], &env, Duration::from_secs(20))
+            .await
+            .expect("the widget factory opens");
+        let snap = until(&linux, FACTORY, |_| true).await;
+        let entry = find(&snap, |n| {
+            n.value.as_deref() == Some("entry") && n.states.contains(State::Enabled)
+        })
+        .cloned()
+        .expect("the enabled entry holding `entry`");
+        linux
+            .act(&factory.app, &entry, &Action::Focus)
+            .await
+            .expect("focus the entry");
+        // A second application, in front, gets the keyboard.
+        let demo = linux
+            .open_application("gtk3-demo", &[], &env, Duration::from_secs(20))
+            .await
+            .expect("gtk3-demo opens");
+        let title = demo
+            .windows
+            .iter()
+            .find(|w| w.showing)
+            .map(|w| w.title.clone())
+            .expect("a window of gtk3-demo");
+        linux
+            .activate_window(&demo, &title)
+            .expect("gtk3-demo has the keyboard");
+
+        let done = linux.key(&factory.app, "x").expect("x");
+        assert!(
+            done.method.starts_with("keyboard focus to window 0x")
+                && done.method.ends_with(", then XTest x"),
+            "{}",
+            done.method
+        );
+        let id = entry.identity.clone();
+        let value = |s: &Snapshot| find(s, |n| n.identity == id).and_then(|n| n.value.clone());
+        let after = until(&linux, FACTORY, |s| value(s).as_deref() != Some("entry")).await;
+        assert_eq!(value(&after).as_deref(), Some("x"));
+        // Now that it has the keyboard, nothing is moved.
+        let done = linux.key(&factory.app, "y").expect("y");
+        assert_eq!(done.method, "XTest y");
+        let after = until(&linux, FACTORY, |s| value(s).as_deref() == Some("xy")).await;
+        assert_eq!(value(&after).as_deref(), Some("xy"));
     });
 }
 

@@ -202,8 +202,7 @@ pub struct PressKey {
     /// `shift+ctrl+Tab`.
     pub key: String,
     /// Focus this element first (ref or selector). Default: the key goes
-    /// wherever the keyboard focus is, and `app` says which application's
-    /// diff to answer with.
+    /// to the focused element of `app`.
     #[serde(default)]
     pub target: Option<String>,
     /// The application whose diff to answer with (name or unique prefix).

@@ -536,7 +536,7 @@ impl<B: Backend + 'static> Inner<B> {
         let Some(app) = a.app else {
             return Err(ToolError::bad_argument(
                 "press_key: give `target` (the element to press the key on) or `app` (the key \
-                 goes where the focus is, and the diff is of that application)",
+                 goes to that application's focused element, and the diff is of it)",
             ));
         };
         let settle = a.opts.settle()?;

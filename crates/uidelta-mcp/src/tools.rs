@@ -95,9 +95,10 @@ fn catalogue() -> Vec<Tool> {
         ),
         tool::<args::PressKey>(
             "press_key",
-            "Press a key or chord (`Return`, `ctrl+s`) on an element, or wherever the keyboard \
-             focus is, and answer with the diff of `app` (and of the application that took \
-             the focus, if another one did).",
+            "Press a key or chord (`Return`, `Escape`, `ctrl+s`) on an element, or on the \
+             focused element of `app` (its window is given the keyboard if another \
+             application has it), and answer with the diff of `app` (and of the application \
+             that took the focus, if another one did).",
         ),
         tool::<args::SetValue>(
             "set_value",

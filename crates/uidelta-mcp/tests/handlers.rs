@@ -126,7 +126,7 @@ impl Backend for Fake {
         })
     }
 
-    async fn key(&self, chord: &str) -> Result<Done> {
+    async fn key(&self, _app: &App, chord: &str) -> Result<Done> {
         Ok(Done {
             method: format!("fake {chord}"),
         })

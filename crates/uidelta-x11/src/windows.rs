@@ -20,9 +20,14 @@ pub struct TopWindow {
     pub title: String,
     /// Whether it is mapped and viewable.
     pub viewable: bool,
+    /// Whether it bypasses window management (`override-redirect`): menus,
+    /// tooltips and toolkits' hidden helper windows, never an application
+    /// window a person would bring to the front.
+    pub override_redirect: bool,
 }
 
-/// The top-level window at a point of the screen.
+/// A top-level window found by what it holds: a point of the screen, or
+/// the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowAt {
     /// The X window id (a window manager's frame, if there is one).
@@ -59,6 +64,7 @@ impl X11 {
                 pid,
                 title,
                 viewable: attrs.map_state == MapState::VIEWABLE,
+                override_redirect: attrs.override_redirect,
             });
         }
         Ok(out)
@@ -94,20 +100,64 @@ impl X11 {
             if !inside {
                 continue;
             }
-            let mut pid = self.pid_of(id, pid_atom)?;
-            if pid.is_none() {
-                if let Ok(inner) = self.conn.query_tree(id)?.reply() {
-                    for &child in &inner.children {
-                        pid = self.pid_of(child, pid_atom)?;
-                        if pid.is_some() {
-                            break;
-                        }
-                    }
-                }
-            }
+            let pid = self.owner(id, pid_atom)?;
             return Ok(Some(WindowAt { id, pid }));
         }
         Ok(None)
+    }
+
+    /// The process of a top-level window: its `_NET_WM_PID`, or under a
+    /// reparenting window manager, that of the client window in the frame.
+    fn owner(&self, top: Window, pid_atom: u32) -> Result<Option<u32>, Failure> {
+        if let Some(pid) = self.pid_of(top, pid_atom)? {
+            return Ok(Some(pid));
+        }
+        if let Ok(inner) = self.conn.query_tree(top)?.reply() {
+            for &child in &inner.children {
+                if let Some(pid) = self.pid_of(child, pid_atom)? {
+                    return Ok(Some(pid));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    /// The top-level window that key events go to now: the one holding the
+    /// input focus or, when the focus follows the pointer (`PointerRoot`,
+    /// the default with no window manager), the one under the pointer.
+    /// `None` when keys go nowhere.
+    pub fn keyboard_window(&self) -> Result<Option<WindowAt>, X11Error> {
+        self.run(
+            || "finding the window that has the keyboard".into(),
+            || self.find_keyboard(),
+        )
+    }
+
+    fn find_keyboard(&self) -> Result<Option<WindowAt>, Failure> {
+        const NONE: Window = 0;
+        const POINTER_ROOT: Window = 1;
+        let focus = self.conn.get_input_focus()?.reply()?.focus;
+        let mut id = match focus {
+            NONE => return Ok(None),
+            POINTER_ROOT => self.conn.query_pointer(self.root)?.reply()?.child,
+            f if f == self.root => self.conn.query_pointer(self.root)?.reply()?.child,
+            f => f,
+        };
+        if id == NONE {
+            return Ok(None); // the pointer is over the bare root window
+        }
+        // Up to the root's child: the top-level (or its frame).
+        loop {
+            let Ok(tree) = self.conn.query_tree(id)?.reply() else {
+                return Ok(None); // destroyed meanwhile
+            };
+            if tree.parent == self.root || tree.parent == NONE {
+                break;
+            }
+            id = tree.parent;
+        }
+        let pid = self.owner(id, self.atom(b"_NET_WM_PID")?)?;
+        Ok(Some(WindowAt { id, pid }))
     }
 
     /// Whether a menu is open on the screen (a viewable window of type

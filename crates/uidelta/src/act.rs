@@ -108,7 +108,8 @@ pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<Ex
     print(&acted, common.format)
 }
 
-/// Presses a chord where the focus is (or on `target`) and prints the diff.
+/// Presses a chord on the application's focused element (or on `target`)
+/// and prints the diff.
 pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCode> {
     if let Some(t) = target {
         return act(common, t, Action::Key(chord.to_owned()));

@@ -73,7 +73,8 @@ enum Command {
     Key {
         /// The chord.
         chord: String,
-        /// Focus this element first (ref or selector); else keys go where the focus is.
+        /// Focus this element first (ref or selector); else keys go to the focused element of
+        /// the application (--app), whose window gets the keyboard if another has it.
         #[arg(long)]
         target: Option<String>,
         #[command(flatten)]

@@ -192,7 +192,7 @@ async def scenario(session, transport):
           "capture_screenshot answers with a PNG image", r)
 
     r = await call(session, "press_key", {"key": "Tab", "app": FIXTURE})
-    check(not r.is_error and "ui_diff" in r.structured_content, "press_key where the focus is", r)
+    check(not r.is_error and "ui_diff" in r.structured_content, "press_key on the focused element of the app", r)
 
     # The other actions, each answering with its diff.
     r = await call(session, "select_option",
