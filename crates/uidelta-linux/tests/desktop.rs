@@ -222,6 +222,107 @@ fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
     });
 }
 
+/// Under a reparenting window manager the root's children are its frames;
+/// windows are found, raised, given the keyboard and closed through the
+/// client windows inside them.
+#[test]
+fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
+    require_programs(&[("openbox", "openbox")]).expect("a window manager for this test");
+    let desktop = desktop();
+    let _wm = desktop
+        .launch("openbox", &["--sm-disable"])
+        .expect("openbox starts");
+    let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
+    let mut wm = None;
+    for _ in 0..100 {
+        wm = x11.window_manager().expect("asking for the window manager");
+        if wm.is_some() {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    assert_eq!(wm.as_deref(), Some("Openbox"));
+    rt().block_on(async {
+        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        let env = desktop.env();
+        let factory = linux
+            .open_application(FACTORY, &[], &env, Duration::from_secs(20))
+            .await
+            .expect("the widget factory opens");
+        let demo = linux
+            .open_application("gtk3-demo", &[], &env, Duration::from_secs(20))
+            .await
+            .expect("gtk3-demo opens");
+        let title_of = |app: &uidelta_atspi::AppInfo| {
+            app.windows
+                .iter()
+                .find(|w| w.showing)
+                .map(|w| w.title.clone())
+                .expect("a window")
+        };
+        // Framed: the client windows carry the titles and pids.
+        let tops = x11.top_windows().expect("top-level windows");
+        let demo_title = title_of(&demo);
+        let client = tops
+            .iter()
+            .find(|w| w.title == demo_title)
+            .unwrap_or_else(|| panic!("no window titled {demo_title:?} in {tops:?}"));
+        assert_eq!(client.pid, demo.app.pid);
+
+        let snap = until(&linux, FACTORY, |_| true).await;
+        let entry = find(&snap, |n| {
+            n.value.as_deref() == Some("entry") && n.states.contains(State::Enabled)
+        })
+        .cloned()
+        .expect("the enabled entry holding `entry`");
+        linux
+            .act(&factory.app, &entry, &Action::Focus)
+            .await
+            .expect("focus the entry");
+        let done = linux
+            .activate_window(&demo, &demo_title)
+            .expect("activate gtk3-demo's window");
+        assert_eq!(done.method, format!("raise and focus {:#x}", client.id));
+        let mut holder = None;
+        for _ in 0..100 {
+            holder = x11.keyboard_window().expect("the keyboard's window");
+            if holder.is_some_and(|h| h.pid == demo.app.pid) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert_eq!(holder.map(|h| h.id), Some(client.id));
+
+        // Keys for the widget factory go to it, not to gtk3-demo.
+        let done = linux.key(&factory.app, "x").expect("x");
+        assert!(
+            done.method.starts_with("keyboard focus to window 0x"),
+            "{}",
+            done.method
+        );
+        let id = entry.identity.clone();
+        let value = |s: &Snapshot| find(s, |n| n.identity == id).and_then(|n| n.value.clone());
+        let after = until(&linux, FACTORY, |s| value(s).as_deref() != Some("entry")).await;
+        assert_eq!(value(&after).as_deref(), Some("x"));
+
+        // Closing goes to the client window: gtk3-demo quits.
+        linux
+            .close_window(&demo, &demo_title)
+            .expect("close gtk3-demo's window");
+        let pid = demo.app.pid.expect("pid");
+        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+        for _ in 0..100 {
+            if !proc_dir.exists() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        assert!(!proc_dir.exists(), "gtk3-demo (pid {pid}) is still running");
+    });
+}
+
 #[test]
 fn right_and_double_clicks_are_synthesized_at_the_centre() {
     let desktop = desktop();

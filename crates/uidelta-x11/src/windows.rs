@@ -12,7 +12,8 @@ use crate::{Failure, X11Error, X11};
 /// A top-level window on the display.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TopWindow {
-    /// The X window id.
+    /// The application's window: the child of the root or, under a
+    /// reparenting window manager, the client window inside its frame.
     pub id: u32,
     /// The owning process (`_NET_WM_PID`), when the client sets it.
     pub pid: Option<u32>,
@@ -30,15 +31,17 @@ pub struct TopWindow {
 /// the keyboard.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct WindowAt {
-    /// The X window id (a window manager's frame, if there is one).
+    /// The application's window (inside a window manager's frame, if there
+    /// is one).
     pub id: u32,
     /// The owning process (`_NET_WM_PID`), when the client sets it.
     pub pid: Option<u32>,
 }
 
 impl X11 {
-    /// The windows directly under the root (with no window manager these are
-    /// the applications' top-levels), with pid and title where set.
+    /// The top-level windows, bottom first in stacking order, with pid and
+    /// title where set: the children of the root or, under a reparenting
+    /// window manager, the client windows inside its frames.
     pub fn top_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
         self.run(|| "listing top-level windows".into(), || self.list_top())
     }
@@ -49,10 +52,11 @@ impl X11 {
         let name_atom = self.atom(b"_NET_WM_NAME")?;
         let utf8 = self.atom(b"UTF8_STRING")?;
         let mut out = Vec::new();
-        for &id in &tree.children {
-            let Ok(attrs) = self.conn.get_window_attributes(id)?.reply() else {
+        for &top in &tree.children {
+            let Ok(attrs) = self.conn.get_window_attributes(top)?.reply() else {
                 continue; // gone meanwhile
             };
+            let id = self.client_of(top)?;
             let pid = self.pid_of(id, pid_atom)?;
             let mut title = self.text_property(id, name_atom, utf8)?;
             if title.is_empty() {
@@ -100,26 +104,98 @@ impl X11 {
             if !inside {
                 continue;
             }
-            let pid = self.owner(id, pid_atom)?;
-            return Ok(Some(WindowAt { id, pid }));
+            return Ok(Some(self.window_in(id, pid_atom)?));
         }
         Ok(None)
     }
 
-    /// The process of a top-level window: its `_NET_WM_PID`, or under a
-    /// reparenting window manager, that of the client window in the frame.
-    fn owner(&self, top: Window, pid_atom: u32) -> Result<Option<u32>, Failure> {
-        if let Some(pid) = self.pid_of(top, pid_atom)? {
-            return Ok(Some(pid));
+    /// The application's window in the root's child `top`, and its process.
+    fn window_in(&self, top: Window, pid_atom: u32) -> Result<WindowAt, Failure> {
+        let id = self.client_of(top)?;
+        Ok(WindowAt {
+            id,
+            pid: self.pid_of(id, pid_atom)?,
+        })
+    }
+
+    /// The client window in the root's child `top`: under a reparenting
+    /// window manager, the window inside the frame that has `WM_STATE` (set
+    /// by window managers on the windows they manage, as ICCCM says), a few
+    /// levels down at most; `top` itself when there is no window manager
+    /// (nothing has `WM_STATE`) or it manages `top` unframed.
+    fn client_of(&self, top: Window) -> Result<Window, Failure> {
+        const DEPTH: usize = 3;
+        let wm_state = self.atom(b"WM_STATE")?;
+        let managed = |w: Window| -> Result<bool, Failure> {
+            Ok(self
+                .conn
+                .get_property(false, w, wm_state, AtomEnum::ANY, 0, 0)?
+                .reply()
+                .is_ok_and(|r| r.type_ != u32::from(AtomEnum::NONE)))
+        };
+        if self.wm_check()?.is_none() || managed(top)? {
+            return Ok(top);
         }
-        if let Ok(inner) = self.conn.query_tree(top)?.reply() {
-            for &child in &inner.children {
-                if let Some(pid) = self.pid_of(child, pid_atom)? {
-                    return Ok(Some(pid));
+        let mut level = vec![top];
+        for _ in 0..DEPTH {
+            let mut next = Vec::new();
+            for w in level {
+                let Ok(tree) = self.conn.query_tree(w)?.reply() else {
+                    continue;
+                };
+                for &child in &tree.children {
+                    if managed(child)? {
+                        return Ok(child);
+                    }
+                    next.push(child);
                 }
             }
+            level = next;
         }
-        Ok(None)
+        Ok(top)
+    }
+
+    /// The name of the running window manager (`_NET_WM_NAME` of its check
+    /// window, `""` if it gives none); `None` when there is none.
+    pub fn window_manager(&self) -> Result<Option<String>, X11Error> {
+        self.run(
+            || "looking for a window manager".into(),
+            || {
+                let Some(check) = self.wm_check()? else {
+                    return Ok(None);
+                };
+                let name = self.atom(b"_NET_WM_NAME")?;
+                let utf8 = self.atom(b"UTF8_STRING")?;
+                Ok(Some(self.text_property(check, name, utf8)?))
+            },
+        )
+    }
+
+    /// The window manager's check window (`_NET_SUPPORTING_WM_CHECK` on the
+    /// root), when a window manager runs.
+    fn wm_check(&self) -> Result<Option<Window>, Failure> {
+        let check = self.atom(b"_NET_SUPPORTING_WM_CHECK")?;
+        Ok(self
+            .conn
+            .get_property(false, self.root, check, AtomEnum::WINDOW, 0, 1)?
+            .reply()
+            .ok()
+            .and_then(|r| r.value32().and_then(|mut v| v.next()))
+            .filter(|&w| w != 0))
+    }
+
+    /// The root's child that holds `id` (its frame, under a reparenting
+    /// window manager); `None` when `id` is gone.
+    fn top_of(&self, mut id: Window) -> Result<Option<Window>, Failure> {
+        loop {
+            let Ok(tree) = self.conn.query_tree(id)?.reply() else {
+                return Ok(None);
+            };
+            if tree.parent == self.root || tree.parent == 0 {
+                return Ok(Some(id));
+            }
+            id = tree.parent;
+        }
     }
 
     /// The top-level window that key events go to now: the one holding the
@@ -137,7 +213,7 @@ impl X11 {
         const NONE: Window = 0;
         const POINTER_ROOT: Window = 1;
         let focus = self.conn.get_input_focus()?.reply()?.focus;
-        let mut id = match focus {
+        let id = match focus {
             NONE => return Ok(None),
             POINTER_ROOT => self.conn.query_pointer(self.root)?.reply()?.child,
             f if f == self.root => self.conn.query_pointer(self.root)?.reply()?.child,
@@ -146,18 +222,10 @@ impl X11 {
         if id == NONE {
             return Ok(None); // the pointer is over the bare root window
         }
-        // Up to the root's child: the top-level (or its frame).
-        loop {
-            let Ok(tree) = self.conn.query_tree(id)?.reply() else {
-                return Ok(None); // destroyed meanwhile
-            };
-            if tree.parent == self.root || tree.parent == NONE {
-                break;
-            }
-            id = tree.parent;
-        }
-        let pid = self.owner(id, self.atom(b"_NET_WM_PID")?)?;
-        Ok(Some(WindowAt { id, pid }))
+        let Some(top) = self.top_of(id)? else {
+            return Ok(None); // destroyed meanwhile
+        };
+        Ok(Some(self.window_in(top, self.atom(b"_NET_WM_PID")?)?))
     }
 
     /// Whether a menu is open on the screen (a viewable window of type
@@ -229,8 +297,10 @@ impl X11 {
         self.run(
             || format!("activating window {id:#x}"),
             || {
+                // Source 2: on behalf of the user, as a task bar asks, which
+                // window managers' focus-stealing prevention lets through.
                 let active = self.atom(b"_NET_ACTIVE_WINDOW")?;
-                let event = ClientMessageEvent::new(32, id, active, [1, CURRENT_TIME, 0, 0, 0]);
+                let event = ClientMessageEvent::new(32, id, active, [2, CURRENT_TIME, 0, 0, 0]);
                 self.conn
                     .send_event(
                         false,
@@ -239,9 +309,11 @@ impl X11 {
                         event,
                     )?
                     .check()?;
+                // What stacks is the root's child: the frame, if there is one.
+                let top = self.top_of(id)?.unwrap_or(id);
                 self.conn
                     .configure_window(
-                        id,
+                        top,
                         &xproto::ConfigureWindowAux::new().stack_mode(xproto::StackMode::ABOVE),
                     )?
                     .check()?;
