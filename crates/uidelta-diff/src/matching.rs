@@ -716,7 +716,7 @@ impl Sides<'_> {
         Added {
             parent: self.after_refs.get(parent),
             index,
-            opened: opens(top),
+            opened: opens(top, parent == NodeId::ROOT),
             group: None,
             came_back: self.came_back[root.index()],
             context: context(t, self.after_refs, root),
@@ -728,7 +728,7 @@ impl Sides<'_> {
         let t = self.before.tree();
         Removed {
             parent: self.before_refs.get(parent),
-            closed: opens(t.node(root)),
+            closed: opens(t.node(root), parent == NodeId::ROOT),
             group: None,
             context: context(t, self.before_refs, root),
             subtree: subtree(t, self.before_refs, root),
@@ -845,9 +845,17 @@ fn subtree(t: &Tree, refs: &Refs, root: NodeId) -> Vec<SubtreeNode> {
 }
 
 /// `Some(role)` when an element of this kind appearing means a window,
-/// dialog or popup opened.
-fn opens(n: &NodeData) -> Option<Role> {
-    (n.role.is_window() || n.states.contains(State::Modal)).then_some(n.role)
+/// dialog or popup opened. A chooser (color, file, font) is a window only
+/// at the top level, or modal: GTK gives the widget embedded in a page
+/// (the color planes of a color chooser, a file chooser in a pane) the same
+/// role as the chooser dialog.
+fn opens(n: &NodeData, top_level: bool) -> Option<Role> {
+    let chooser = matches!(
+        n.role,
+        Role::ColorChooser | Role::FileChooser | Role::FontChooser
+    );
+    let window = n.role.is_window() && (top_level || !chooser);
+    (window || n.states.contains(State::Modal)).then_some(n.role)
 }
 
 fn handle(t: &Tree, refs: &Refs, n: NodeId) -> Handle {

@@ -232,6 +232,44 @@ fn disabled_button_is_one_modified_line() {
 }
 
 #[test]
+fn a_chooser_opens_as_a_window_only_at_the_top_level() {
+    let app = |embedded: bool, dialog: bool| {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Application, "app"));
+        b.open(NodeData::named(Role::Frame, "Main"));
+        b.open(NodeData::named(Role::PageTab, "Page 3"));
+        if embedded {
+            b.leaf(NodeData::named(Role::ColorChooser, "Color Plane"));
+        }
+        b.close();
+        b.close();
+        if dialog {
+            b.leaf(NodeData::named(Role::ColorChooser, "Pick a color"));
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let opened = |before: &Snapshot, after: &Snapshot| -> Vec<(String, Option<Role>)> {
+        compare(before, after, Filters::all())
+            .diff
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Added(a) => Some((a.root().name.clone(), a.opened)),
+                _ => None,
+            })
+            .collect()
+    };
+    let none = app(false, false);
+    assert_eq!(
+        opened(&none, &app(true, false)),
+        [("Color Plane".to_owned(), None)]
+    );
+    assert_eq!(
+        opened(&none, &app(false, true)),
+        [("Pick a color".to_owned(), Some(Role::ColorChooser))]
+    );
+}
+
+#[test]
 fn dialog_that_appears_is_one_added_subtree() {
     let before = Window::default().snapshot();
     let after = Window {
