@@ -155,6 +155,8 @@ pub async fn capture(
             })
         }
     };
+    let mut recs = recs;
+    fill_in_states(&mut recs);
     let tree = assemble(recs);
     let meta = Meta {
         source: "atspi".into(),
@@ -195,7 +197,7 @@ impl Walk<'_> {
                 let cached = (recs[i].bus == app.bus_name)
                     .then(|| cache.get(&recs[i].path).cloned())
                     .flatten();
-                self.node(&recs[i].bus, &recs[i].path, cached, descend)
+                self.node(&recs[i].bus, &recs[i].path, cached, descend, i == 0)
             }))
             .await;
             let mut next = Vec::new();
@@ -331,12 +333,15 @@ impl Walk<'_> {
         path: &str,
         cached: Option<Basic>,
         descend: bool,
+        root: bool,
     ) -> Result<Fetched> {
         let basic = match cached {
             Some(b) => b,
             None => self.basic(bus_name, path).await?,
         };
-        let wants_children = descend && basic.child_count != 0;
+        // GTK 4's cache gives the application's root no children: the
+        // root's are always asked for.
+        let wants_children = descend && (basic.child_count != 0 || root);
         let children = async {
             if wants_children {
                 self.call::<_, Vec<ObjRef>>(bus_name, path, ACCESSIBLE, "GetChildren", &())
@@ -426,7 +431,10 @@ impl Walk<'_> {
             "GetAll",
             &(ACCESSIBLE,),
         );
-        let role = self.call::<_, String>(bus_name, path, ACCESSIBLE, "GetRoleName", &());
+        // The role number, as the cache gives it: GTK 4's `GetRoleName`
+        // answers its own names (`widget`) where the number says `filler`,
+        // and an element read both ways would seem to change role.
+        let role = self.call::<_, u32>(bus_name, path, ACCESSIBLE, "GetRole", &());
         let states = self.call::<_, Vec<u32>>(bus_name, path, ACCESSIBLE, "GetState", &());
         let ifaces = self.call::<_, Vec<String>>(bus_name, path, ACCESSIBLE, "GetInterfaces", &());
         let (props, role, states, ifaces) = futures_util::join!(props, role, states, ifaces);
@@ -442,7 +450,7 @@ impl Walk<'_> {
             .and_then(|v| i32::try_from(v.clone()).ok())
             .unwrap_or(-1);
         Ok(Basic {
-            raw_role: role?,
+            raw_role: state::role_name(role?),
             name: text("Name"),
             description: text("Description"),
             states: state::states(&states?),
@@ -531,6 +539,51 @@ fn number(v: f64) -> String {
         format!("{}", v as i64)
     } else {
         format!("{v}")
+    }
+}
+
+/// Fills in states that a toolkit leaves out, judged on the whole capture.
+/// GTK 4 (4.8) sets `sensitive` but never `enabled`, and `showing` only on
+/// its windows. When no element has `enabled` and some have `sensitive`,
+/// `enabled` follows `sensitive`. When no element but a window has
+/// `showing` and some have `visible`, an element shows when it is visible
+/// and its parent shows (a window keeps its own `showing`). GTK 3 and
+/// Chromium set all four and are left as they are.
+fn fill_in_states(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    let is_window = |r: &Rec| {
+        let role = Role::from_name(&r.basic.raw_role);
+        role.is_window() || role == Role::Application
+    };
+    let any = |recs: &[Rec], s: State| {
+        recs.iter()
+            .any(|r| !r.vanished && r.basic.states.contains(s))
+    };
+    if !any(recs, State::Enabled) && any(recs, State::Sensitive) {
+        for r in recs.iter_mut() {
+            if r.basic.states.contains(State::Sensitive) {
+                r.basic.states.insert(State::Enabled);
+            }
+        }
+    }
+    let showing_inside = recs
+        .iter()
+        .any(|r| !r.vanished && !is_window(r) && r.basic.states.contains(State::Showing));
+    if showing_inside || !any(recs, State::Visible) {
+        return;
+    }
+    // Records come level by level: a parent before its children.
+    for i in 0..recs.len() {
+        let shows = is_window(&recs[i]) && i == 0
+            || recs[i].basic.states.contains(State::Showing)
+            || Role::from_name(&recs[i].basic.raw_role) == Role::Application;
+        for c in recs[i].children.clone() {
+            if is_window(&recs[c]) {
+                continue;
+            }
+            let visible = recs[c].basic.states.contains(State::Visible);
+            recs[c].basic.states.set(State::Showing, visible && shows);
+        }
     }
 }
 
