@@ -2,6 +2,8 @@
 //! what real applications cannot show on demand — a dialog that opens late
 //! and fills in over time, a toast, a button that does nothing.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -23,30 +25,18 @@ fn start() -> (Desktop, tokio::runtime::Runtime) {
 
 /// [`start`], with extra arguments for the fixture.
 fn start_with(args: &[&str]) -> (Desktop, tokio::runtime::Runtime) {
-    require_programs(&[
-        ("Xvfb", "xvfb"),
-        ("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0"),
-    ])
-    .expect("programs for the fixture tests");
-    let desktop = Desktop::start().expect("a virtual desktop");
-    std::mem::forget(desktop.launch(FIXTURE, args).expect("launch the fixture"));
-    desktop
-        .wait_for_accessible_app("uidelta-fixture", Duration::from_secs(20))
-        .expect(
-            "the fixture on the accessibility bus (apt-get install -y python3-gi gir1.2-gtk-3.0)",
-        );
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    (desktop, rt)
+    require_programs(&[("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0")])
+        .expect("programs for the fixture tests");
+    common::desktop_with(
+        FIXTURE,
+        args,
+        "uidelta-fixture",
+        "python3-gi gir1.2-gtk-3.0",
+    )
 }
 
 async fn session(desktop: &Desktop) -> Session<Linux> {
-    let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-        .await
-        .expect("connect");
-    let mut s = Session::new(Arc::new(linux));
+    let mut s = common::session(desktop).await;
     s.observe("uidelta-fixture").await.expect("observe");
     s
 }

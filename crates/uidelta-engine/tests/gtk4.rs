@@ -4,13 +4,13 @@
 //! `showing` only on windows. The tree must still be whole, with the
 //! states an agent reads, and actions must report what they changed.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
 use uidelta_backend::Action;
 use uidelta_engine::{ActOptions, Acted, Session};
 use uidelta_linux::Linux;
-use uidelta_testkit::{require_programs, Desktop};
 
 const DEMO: &str = "gtk4-demo";
 
@@ -37,21 +37,9 @@ fn holds(a: &Acted, line: &str) {
 
 #[test]
 fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
-    require_programs(&[("Xvfb", "xvfb"), (DEMO, "gtk-4-examples")]).expect("programs");
-    let desktop = Desktop::start().expect("a virtual desktop");
-    std::mem::forget(desktop.launch(DEMO, &[]).expect("launch"));
-    desktop
-        .wait_for_accessible_app(DEMO, Duration::from_secs(30))
-        .expect("on the bus");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-4-examples");
     rt.block_on(async {
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
-        let mut s = Session::new(Arc::new(linux));
+        let mut s = common::session(&desktop).await;
         // The window fills in after the application registers.
         let mut items = 0;
         for _ in 0..50 {

@@ -1,13 +1,11 @@
 //! The engine on the real gtk3-widget-factory: each action's diff names
 //! exactly the elements that changed, with no bounds or id noise.
 
-use std::sync::Arc;
-use std::time::Duration;
+mod common;
 
 use uidelta_backend::Action;
 use uidelta_engine::{ActOptions, Acted, Session};
 use uidelta_linux::Linux;
-use uidelta_testkit::{require_programs, Desktop};
 
 const FACTORY: &str = "gtk3-widget-factory";
 
@@ -49,21 +47,9 @@ fn no_noise(a: &Acted) {
 
 #[test]
 fn widget_factory_actions_report_exactly_what_changed() {
-    require_programs(&[("Xvfb", "xvfb"), (FACTORY, "gtk-3-examples")]).expect("programs");
-    let desktop = Desktop::start().expect("a virtual desktop");
-    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch"));
-    desktop
-        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
-        .expect("on the bus");
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-3-examples");
     rt.block_on(async {
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
-        let mut s = Session::new(Arc::new(linux));
+        let mut s = common::session(&desktop).await;
         s.observe(FACTORY).await.expect("observe");
         let opts = ActOptions::default();
 

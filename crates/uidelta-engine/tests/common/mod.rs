@@ -1,0 +1,38 @@
+#![allow(dead_code)] // each test crate uses its part
+//! What the live engine tests share: a virtual desktop running one real
+//! application, a runtime, and a session on the desktop.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use tokio::runtime::Runtime;
+use uidelta_engine::Session;
+use uidelta_linux::Linux;
+use uidelta_testkit::{require_programs, Desktop};
+
+/// A private virtual desktop running `program` with `args`, once the
+/// application is on the accessibility bus as `app`; `install` says how to
+/// get the program (`apt-get install -y ...` packages) when it is missing.
+pub fn desktop_with(program: &str, args: &[&str], app: &str, install: &str) -> (Desktop, Runtime) {
+    require_programs(&[("Xvfb", "xvfb"), (program, install)]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    std::mem::forget(desktop.launch(program, args).expect("launch"));
+    desktop
+        .wait_for_accessible_app(app, Duration::from_secs(30))
+        .unwrap_or_else(|e| {
+            panic!("{app} on the accessibility bus (apt-get install -y {install}): {e}")
+        });
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    (desktop, rt)
+}
+
+/// A session on the desktop's accessibility bus and display.
+pub async fn session(desktop: &Desktop) -> Session<Linux> {
+    let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+        .await
+        .expect("connect");
+    Session::new(Arc::new(linux))
+}
