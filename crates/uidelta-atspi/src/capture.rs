@@ -424,38 +424,36 @@ impl Walk<'_> {
     }
 
     async fn basic(&self, bus_name: &str, path: &str) -> Result<Basic> {
-        let props = self.call::<_, HashMap<String, OwnedValue>>(
-            bus_name,
-            path,
-            PROPERTIES,
-            "GetAll",
-            &(ACCESSIBLE,),
-        );
+        // One `Properties.Get` per property, never `GetAll`: Qt 5.15 crashes
+        // (SIGSEGV) on `GetAll` of the Accessible interface.
+        let property = |name: &'static str| async move {
+            self.call::<_, OwnedValue>(bus_name, path, PROPERTIES, "Get", &(ACCESSIBLE, name))
+                .await
+        };
+        let text = |v: Result<OwnedValue>| -> Result<String> {
+            Ok(String::try_from(v?).unwrap_or_default())
+        };
         // The role number, as the cache gives it: GTK 4's `GetRoleName`
         // answers its own names (`widget`) where the number says `filler`,
         // and an element read both ways would seem to change role.
         let role = self.call::<_, u32>(bus_name, path, ACCESSIBLE, "GetRole", &());
         let states = self.call::<_, Vec<u32>>(bus_name, path, ACCESSIBLE, "GetState", &());
         let ifaces = self.call::<_, Vec<String>>(bus_name, path, ACCESSIBLE, "GetInterfaces", &());
-        let (props, role, states, ifaces) = futures_util::join!(props, role, states, ifaces);
-        let props = props?;
-        let text = |key: &str| {
-            props
-                .get(key)
-                .and_then(|v| String::try_from(v.clone()).ok())
-                .unwrap_or_default()
-        };
-        let child_count = props
-            .get("ChildCount")
-            .and_then(|v| i32::try_from(v.clone()).ok())
-            .unwrap_or(-1);
+        let (name, description, child_count, role, states, ifaces) = futures_util::join!(
+            property("Name"),
+            property("Description"),
+            property("ChildCount"),
+            role,
+            states,
+            ifaces
+        );
         Ok(Basic {
             raw_role: state::role_name(role?),
-            name: text("Name"),
-            description: text("Description"),
+            name: text(name)?,
+            description: text(description)?,
             states: state::states(&states?),
             interfaces: ifaces?,
-            child_count,
+            child_count: i32::try_from(child_count?).unwrap_or(-1),
         })
     }
 

@@ -1,8 +1,6 @@
 //! What is on the accessibility bus: applications, their windows, and
 //! which window is active.
 
-use std::collections::HashMap;
-
 use futures_util::future::join_all;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue};
 
@@ -206,13 +204,14 @@ async fn window(
     dest: &str,
     path: &OwnedObjectPath,
 ) -> Result<WindowInfo> {
-    let props = bus.call::<_, HashMap<String, OwnedValue>>(
+    // `Get`, not `GetAll`: Qt 5.15 crashes on `GetAll` of this interface.
+    let name = bus.call::<_, OwnedValue>(
         target,
         dest,
         path.as_str(),
         "org.freedesktop.DBus.Properties",
-        "GetAll",
-        &("org.a11y.atspi.Accessible",),
+        "Get",
+        &("org.a11y.atspi.Accessible", "Name"),
     );
     let role = bus.call::<_, u32>(
         target,
@@ -230,12 +229,9 @@ async fn window(
         "GetState",
         &(),
     );
-    let (props, role, states) = futures_util::join!(props, role, states);
+    let (name, role, states) = futures_util::join!(name, role, states);
     let states = state::states(&states?);
-    let title = props?
-        .get("Name")
-        .and_then(|v| String::try_from(v.clone()).ok())
-        .unwrap_or_default();
+    let title = String::try_from(name?).unwrap_or_default();
     Ok(WindowInfo {
         title,
         role: state::role_name(role?),
