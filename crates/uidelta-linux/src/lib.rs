@@ -458,7 +458,7 @@ impl Linux {
 
     /// Keys go to the focused element: focus it accessibly, or click it;
     /// then make sure the display sends keys to its window (see
-    /// [`Linux::keys_to`]). Returns what was done to the window focus, for
+    /// [`keys_to`]). Returns what was done to the window focus, for
     /// the method.
     async fn focus_for_keys(
         &self,
@@ -501,9 +501,10 @@ impl Linux {
     }
 
     /// Presses a key or chord in `app`, where its keyboard focus is. When
-    /// the display would send the keys to another application's window,
-    /// `app`'s window gets the keyboard focus first (see
-    /// [`Linux::keys_to`]).
+    /// the display would send the keys to another application's window
+    /// (the focused one, or with no window manager the one under the
+    /// pointer), `app`'s topmost window is raised and given the keyboard
+    /// first, and the method says so.
     pub fn key(&self, app: &AppRef, chord: &str) -> Result<Done> {
         let x11 = self.x11(|| format!("pressing {chord} in {}", app.label()))?;
         let moved = keys_to(x11, app, None)?;
