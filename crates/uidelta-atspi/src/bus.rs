@@ -176,16 +176,32 @@ impl Bus {
     /// Whether the application `dest` answers a `Peer.Ping` over the bus
     /// within `within`. One whose handler holds the dispatch of its bus
     /// connection (a modal dialog run inside an accessible action's call)
-    /// does not.
-    pub async fn answers(&self, dest: &str, within: Duration) -> bool {
-        let call = self.conn.call_method(
-            Some(dest),
-            "/org/a11y/atspi/accessible/root",
-            Some("org.freedesktop.DBus.Peer"),
-            "Ping",
-            &(),
-        );
-        matches!(tokio::time::timeout(within, call).await, Ok(Ok(_)))
+    /// does not. [`Error::Gone`] when it has left the bus; `who` names it
+    /// in that error.
+    pub async fn answers(&self, who: &str, dest: &str, within: Duration) -> Result<bool> {
+        let target = &Target {
+            doing: "pinging",
+            who,
+        };
+        let ping = self.clone().with_timeout(within);
+        let reply: Result<()> = ping
+            .call_on(
+                &self.conn,
+                Some(dest),
+                target,
+                "/org/a11y/atspi/accessible/root",
+                "org.freedesktop.DBus.Peer",
+                "Ping",
+                &(),
+            )
+            .await;
+        match reply {
+            Ok(()) => Ok(true),
+            Err(Error::Timeout { .. }) => Ok(false),
+            Err(e @ Error::Gone { .. }) => Err(e),
+            // Any other answer is an answer.
+            Err(_) => Ok(true),
+        }
     }
 
     /// Closes the direct connections to applications that `listed` does

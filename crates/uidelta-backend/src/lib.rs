@@ -325,12 +325,12 @@ pub trait Backend: Send + Sync {
 
     /// Whether `app` answers now, asked with a short timeout (a fraction of
     /// a second, where a read that gets no answer waits for the full
-    /// per-call timeout). The engine asks it of an application that stopped
-    /// answering before reading it again. Backends that cannot tell say
-    /// `true`.
-    fn answers(&self, app: &App) -> impl Future<Output = bool> + Send {
+    /// per-call timeout); [`ErrorKind::Gone`] when it has exited. The
+    /// engine asks it of an application that stopped answering before
+    /// reading it again. Backends that cannot tell say `true`.
+    fn answers(&self, app: &App) -> impl Future<Output = Result<bool>> + Send {
         let _ = app;
-        async { true }
+        async { Ok(true) }
     }
 
     /// Why an application may stop answering right after an action on

@@ -411,13 +411,18 @@ impl<B: Backend> Session<B> {
             }
             // One that stopped answering is asked briefly first, rather than
             // waiting for a read to time out each time.
-            if let Some(since) = self.scopes[idx].stuck.clone() {
-                if !self.backend.answers(&self.scopes[idx].app).await {
-                    silent.push((idx, self.unresponsive(&self.scopes[idx].app, since)));
-                    continue;
-                }
-            }
-            match self.refresh(idx).await {
+            let read = match self.scopes[idx].stuck.clone() {
+                Some(since) => match self.backend.answers(&self.scopes[idx].app).await {
+                    Ok(false) => {
+                        silent.push((idx, self.unresponsive(&self.scopes[idx].app, since)));
+                        continue;
+                    }
+                    Ok(true) => self.refresh(idx).await,
+                    Err(e) => Err(Error::Backend(e)),
+                },
+                None => self.refresh(idx).await,
+            };
+            match read {
                 Ok(d) => self.keep_unreported(idx, d),
                 // An application that exited, or does not answer, must not
                 // block acting on others.
@@ -532,7 +537,7 @@ impl<B: Backend> Session<B> {
         // Keys to an application stuck in a handler can hang it for good
         // (see `Backend::unresponsive_hint`): none are sent.
         if let Some(idx) = self.stuck_scope(app) {
-            if !self.backend.answers(&self.scopes[idx].app).await {
+            if !self.backend.answers(&self.scopes[idx].app).await? {
                 let since = self.scopes[idx].stuck.clone().unwrap_or_default();
                 return Err(self.unresponsive(&self.scopes[idx].app, since));
             }

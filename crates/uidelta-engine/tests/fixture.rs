@@ -683,5 +683,42 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
             "{}",
             text(&answered.diff)
         );
+
+        // Stuck again, then gone: a key for it says it is gone, not that it
+        // does not answer.
+        fresh
+            .act(
+                "role:menu item && name:Ask…",
+                &Action::Invoke("click".into()),
+                &opts,
+            )
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("the application stops answering once more"));
+        let pid = fresh.scopes()[0].app.pid.expect("pid");
+        let killed = std::process::Command::new("kill")
+            .args(["-9", &pid.to_string()])
+            .status()
+            .expect("kill");
+        assert!(killed.success());
+        let mut err = None;
+        for _ in 0..50 {
+            let e = fresh
+                .key("uidelta-fixture", "Escape", &opts)
+                .await
+                .err()
+                .unwrap_or_else(|| panic!("no key for an application that is gone"));
+            let gone = matches!(&e, uidelta_engine::Error::Backend(b) if b.kind == uidelta_backend::ErrorKind::Gone);
+            err = Some(e);
+            if gone {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let err = err.expect("an error");
+        assert!(
+            matches!(&err, uidelta_engine::Error::Backend(b) if b.kind == uidelta_backend::ErrorKind::Gone),
+            "{err:?}"
+        );
     });
 }

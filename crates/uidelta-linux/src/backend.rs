@@ -139,8 +139,9 @@ impl Backend for Linux {
         Ok(Linux::click_at(self, x, y, action)?)
     }
 
-    async fn answers(&self, app: &App) -> bool {
-        self.bus().answers(&app.id, PING).await
+    async fn answers(&self, app: &App) -> Result<bool> {
+        let answered = self.bus().answers(&app.label(), &app.id, PING).await;
+        Ok(answered.map_err(Error::from)?)
     }
 
     fn unresponsive_hint(&self) -> Option<&'static str> {
