@@ -572,8 +572,9 @@ fn fill_in_states(recs: &mut [Rec]) {
     }
     // Records come level by level: a parent before its children.
     for i in 0..recs.len() {
-        let shows = is_window(&recs[i]) && i == 0
-            || recs[i].basic.states.contains(State::Showing)
+        // The application itself shows whatever of it shows; a window
+        // (the capture's root included) says for itself.
+        let shows = recs[i].basic.states.contains(State::Showing)
             || Role::from_name(&recs[i].basic.raw_role) == Role::Application;
         for c in recs[i].children.clone() {
             if is_window(&recs[c]) {
@@ -616,4 +617,71 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
         }
     }
     builder.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_model::{State, StateSet};
+
+    /// Records in walk order: (role, states, children).
+    fn recs(spec: &[(&str, &[State], &[usize])]) -> Vec<Rec> {
+        spec.iter()
+            .map(|(role, states, children)| Rec {
+                basic: Basic {
+                    raw_role: (*role).to_owned(),
+                    states: StateSet::of(states),
+                    ..Basic::default()
+                },
+                children: children.to_vec(),
+                ..Rec::default()
+            })
+            .collect()
+    }
+
+    fn has(r: &Rec, s: State) -> bool {
+        r.basic.states.contains(s)
+    }
+
+    #[test]
+    fn states_a_toolkit_leaves_out_are_filled_in_from_the_whole_capture() {
+        use State::{Enabled, Sensitive, Showing, Visible};
+        // GTK 4.8: sensitive, visible; showing only on the shown window.
+        let mut gtk4 = recs(&[
+            ("application", &[], &[1, 2]),
+            ("frame", &[Sensitive, Visible, Showing], &[3]),
+            ("dialog", &[Sensitive, Visible], &[4]),
+            ("panel", &[Sensitive, Visible], &[5]),
+            ("push button", &[Sensitive, Visible], &[]),
+            ("push button", &[Visible], &[]),
+        ]);
+        fill_in_states(&mut gtk4);
+        // In the shown window: showing; enabled when sensitive.
+        assert!(has(&gtk4[3], Enabled) && has(&gtk4[3], Showing));
+        assert!(!has(&gtk4[5], Enabled) && has(&gtk4[5], Showing));
+        // In a window that does not show: enabled, not showing.
+        assert!(!has(&gtk4[2], Showing));
+        assert!(has(&gtk4[4], Enabled) && !has(&gtk4[4], Showing));
+
+        // A capture of one window that does not show.
+        let mut hidden = recs(&[
+            ("dialog", &[Sensitive, Visible], &[1]),
+            ("push button", &[Sensitive, Visible], &[]),
+        ]);
+        fill_in_states(&mut hidden);
+        assert!(!has(&hidden[1], Showing));
+
+        // GTK 3 says everything itself: nothing changes.
+        let spec: &[(&str, &[State], &[usize])] = &[
+            ("application", &[], &[1]),
+            ("frame", &[Enabled, Sensitive, Visible, Showing], &[2, 3]),
+            ("push button", &[Enabled, Sensitive, Visible, Showing], &[]),
+            ("push button", &[Sensitive, Visible], &[]),
+        ];
+        let mut gtk3 = recs(spec);
+        fill_in_states(&mut gtk3);
+        for (r, (_, states, _)) in gtk3.iter().zip(spec) {
+            assert_eq!(r.basic.states, StateSet::of(states));
+        }
+    }
 }
