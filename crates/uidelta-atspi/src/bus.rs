@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde::{de::DeserializeOwned, Serialize};
 use zbus::zvariant::{DynamicType, Type};
 
+use crate::capture::ROOT_PATH;
 use crate::error::{Error, Result};
 
 /// How long one D-Bus call may take by default. An application that needs
@@ -189,7 +190,7 @@ impl Bus {
                 &self.conn,
                 Some(dest),
                 target,
-                "/org/a11y/atspi/accessible/root",
+                ROOT_PATH,
                 "org.freedesktop.DBus.Peer",
                 "Ping",
                 &(),
@@ -224,7 +225,7 @@ impl Bus {
             .call(
                 target,
                 dest,
-                "/org/a11y/atspi/accessible/root",
+                ROOT_PATH,
                 "org.a11y.atspi.Application",
                 "GetApplicationBusAddress",
                 &(),

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use uidelta_atspi::CaptureOptions;
+use uidelta_atspi::{AppInfo, CaptureOptions};
 use uidelta_linux::{Action, Linux, Scope};
 use uidelta_model::{NodeData, Role, Snapshot, State};
 use uidelta_testkit::{require_programs, Desktop};
@@ -43,6 +43,57 @@ async fn until(linux: &Linux, name: &str, done: impl Fn(&Snapshot) -> bool) -> S
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     last.expect("at least one capture")
+}
+
+/// Whether process `pid` is gone (reaped) within 10 s.
+async fn exits(pid: u32) -> bool {
+    let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
+    let started = std::time::Instant::now();
+    while proc_dir.exists() && started.elapsed() < Duration::from_secs(10) {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    !proc_dir.exists()
+}
+
+/// The title of an application's showing window.
+fn title_of(app: &AppInfo) -> String {
+    app.windows
+        .iter()
+        .find(|w| w.showing)
+        .map(|w| w.title.clone())
+        .expect("a showing window")
+}
+
+/// Opens the widget factory, focuses its entry holding `entry`, then opens
+/// gtk3-demo over it. Returns both applications and the entry.
+async fn factory_then_demo(linux: &Linux, desktop: &Desktop) -> (AppInfo, AppInfo, NodeData) {
+    let env = desktop.env();
+    let factory = linux
+        .open_application(FACTORY, &[], &env, Duration::from_secs(20))
+        .await
+        .expect("the widget factory opens");
+    let snap = until(linux, FACTORY, |_| true).await;
+    let entry = find(&snap, |n| {
+        n.value.as_deref() == Some("entry") && n.states.contains(State::Enabled)
+    })
+    .cloned()
+    .expect("the enabled entry holding `entry`");
+    linux
+        .act(&factory.app, &entry, &Action::Focus)
+        .await
+        .expect("focus the entry");
+    let demo = linux
+        .open_application("gtk3-demo", &[], &env, Duration::from_secs(20))
+        .await
+        .expect("gtk3-demo opens");
+    (factory, demo, entry)
+}
+
+/// The value of `entry` once it is `want` (or after 5 s).
+async fn value_of(linux: &Linux, entry: &NodeData, want: &str) -> Option<String> {
+    let value =
+        |s: &Snapshot| find(s, |n| n.identity == entry.identity).and_then(|n| n.value.clone());
+    value(&until(linux, FACTORY, |s| value(s).as_deref() == Some(want)).await)
 }
 
 #[test]
@@ -156,13 +207,9 @@ fn open_type_with_keys_close_and_screenshot() {
             .status()
             .expect("kill");
         assert!(killed.success());
-        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
-        let started = std::time::Instant::now();
-        while proc_dir.exists() && started.elapsed() < Duration::from_secs(10) {
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let state = std::fs::read_to_string(proc_dir.join("stat")).unwrap_or_default();
-        assert!(!proc_dir.exists(), "pid {pid} still there: {state}");
+        let gone = exits(pid).await;
+        let state = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+        assert!(gone, "pid {pid} still there: {state}");
     });
 }
 
@@ -173,34 +220,10 @@ fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
         let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
             .await
             .expect("connect");
-        let env = desktop.env();
-        let factory = linux
-            .open_application(FACTORY, &[], &env, Duration::from_secs(20))
-            .await
-            .expect("the widget factory opens");
-        let snap = until(&linux, FACTORY, |_| true).await;
-        let entry = find(&snap, |n| {
-            n.value.as_deref() == Some("entry") && n.states.contains(State::Enabled)
-        })
-        .cloned()
-        .expect("the enabled entry holding `entry`");
-        linux
-            .act(&factory.app, &entry, &Action::Focus)
-            .await
-            .expect("focus the entry");
         // A second application, in front, gets the keyboard.
-        let demo = linux
-            .open_application("gtk3-demo", &[], &env, Duration::from_secs(20))
-            .await
-            .expect("gtk3-demo opens");
-        let title = demo
-            .windows
-            .iter()
-            .find(|w| w.showing)
-            .map(|w| w.title.clone())
-            .expect("a window of gtk3-demo");
+        let (factory, demo, entry) = factory_then_demo(&linux, &desktop).await;
         linux
-            .activate_window(&demo, &title)
+            .activate_window(&demo, &title_of(&demo))
             .expect("gtk3-demo has the keyboard");
 
         let done = linux.key(&factory.app, "x").expect("x");
@@ -210,15 +233,11 @@ fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
             "{}",
             done.method
         );
-        let id = entry.identity.clone();
-        let value = |s: &Snapshot| find(s, |n| n.identity == id).and_then(|n| n.value.clone());
-        let after = until(&linux, FACTORY, |s| value(s).as_deref() != Some("entry")).await;
-        assert_eq!(value(&after).as_deref(), Some("x"));
+        assert_eq!(value_of(&linux, &entry, "x").await.as_deref(), Some("x"));
         // Now that it has the keyboard, nothing is moved.
         let done = linux.key(&factory.app, "y").expect("y");
         assert_eq!(done.method, "XTest y");
-        let after = until(&linux, FACTORY, |s| value(s).as_deref() == Some("xy")).await;
-        assert_eq!(value(&after).as_deref(), Some("xy"));
+        assert_eq!(value_of(&linux, &entry, "xy").await.as_deref(), Some("xy"));
     });
 }
 
@@ -246,22 +265,7 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
         let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
             .await
             .expect("connect");
-        let env = desktop.env();
-        let factory = linux
-            .open_application(FACTORY, &[], &env, Duration::from_secs(20))
-            .await
-            .expect("the widget factory opens");
-        let demo = linux
-            .open_application("gtk3-demo", &[], &env, Duration::from_secs(20))
-            .await
-            .expect("gtk3-demo opens");
-        let title_of = |app: &uidelta_atspi::AppInfo| {
-            app.windows
-                .iter()
-                .find(|w| w.showing)
-                .map(|w| w.title.clone())
-                .expect("a window")
-        };
+        let (factory, demo, entry) = factory_then_demo(&linux, &desktop).await;
         // Framed: the client windows carry the titles and pids.
         let tops = x11.top_windows().expect("top-level windows");
         let demo_title = title_of(&demo);
@@ -271,16 +275,6 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
             .unwrap_or_else(|| panic!("no window titled {demo_title:?} in {tops:?}"));
         assert_eq!(client.pid, demo.app.pid);
 
-        let snap = until(&linux, FACTORY, |_| true).await;
-        let entry = find(&snap, |n| {
-            n.value.as_deref() == Some("entry") && n.states.contains(State::Enabled)
-        })
-        .cloned()
-        .expect("the enabled entry holding `entry`");
-        linux
-            .act(&factory.app, &entry, &Action::Focus)
-            .await
-            .expect("focus the entry");
         let done = linux
             .activate_window(&demo, &demo_title)
             .expect("activate gtk3-demo's window");
@@ -302,24 +296,14 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
             "{}",
             done.method
         );
-        let id = entry.identity.clone();
-        let value = |s: &Snapshot| find(s, |n| n.identity == id).and_then(|n| n.value.clone());
-        let after = until(&linux, FACTORY, |s| value(s).as_deref() != Some("entry")).await;
-        assert_eq!(value(&after).as_deref(), Some("x"));
+        assert_eq!(value_of(&linux, &entry, "x").await.as_deref(), Some("x"));
 
         // Closing goes to the client window: gtk3-demo quits.
         linux
             .close_window(&demo, &demo_title)
             .expect("close gtk3-demo's window");
         let pid = demo.app.pid.expect("pid");
-        let proc_dir = std::path::PathBuf::from(format!("/proc/{pid}"));
-        for _ in 0..100 {
-            if !proc_dir.exists() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        assert!(!proc_dir.exists(), "gtk3-demo (pid {pid}) is still running");
+        assert!(exits(pid).await, "gtk3-demo (pid {pid}) is still running");
     });
 }
 

@@ -51,12 +51,13 @@ impl X11 {
         let pid_atom = self.atom(b"_NET_WM_PID")?;
         let name_atom = self.atom(b"_NET_WM_NAME")?;
         let utf8 = self.atom(b"UTF8_STRING")?;
+        let wm_state = self.framing()?;
         let mut out = Vec::new();
         for &top in &tree.children {
             let Ok(attrs) = self.conn.get_window_attributes(top)?.reply() else {
                 continue; // gone meanwhile
             };
-            let id = self.client_of(top)?;
+            let id = self.client_of(top, wm_state)?;
             let pid = self.pid_of(id, pid_atom)?;
             let mut title = self.text_property(id, name_atom, utf8)?;
             if title.is_empty() {
@@ -111,7 +112,7 @@ impl X11 {
 
     /// The application's window in the root's child `top`, and its process.
     fn window_in(&self, top: Window, pid_atom: u32) -> Result<WindowAt, Failure> {
-        let id = self.client_of(top)?;
+        let id = self.client_of(top, self.framing()?)?;
         Ok(WindowAt {
             id,
             pid: self.pid_of(id, pid_atom)?,
@@ -123,9 +124,13 @@ impl X11 {
     /// by window managers on the windows they manage, as ICCCM says), a few
     /// levels down at most; `top` itself when there is no window manager
     /// (nothing has `WM_STATE`) or it manages `top` unframed.
-    fn client_of(&self, top: Window) -> Result<Window, Failure> {
+    ///
+    /// `wm_state` is [`X11::framing`]'s answer, asked once per listing.
+    fn client_of(&self, top: Window, wm_state: Option<u32>) -> Result<Window, Failure> {
         const DEPTH: usize = 3;
-        let wm_state = self.atom(b"WM_STATE")?;
+        let Some(wm_state) = wm_state else {
+            return Ok(top);
+        };
         let managed = |w: Window| -> Result<bool, Failure> {
             Ok(self
                 .conn
@@ -133,7 +138,7 @@ impl X11 {
                 .reply()
                 .is_ok_and(|r| r.type_ != u32::from(AtomEnum::NONE)))
         };
-        if self.wm_check()?.is_none() || managed(top)? {
+        if managed(top)? {
             return Ok(top);
         }
         let mut level = vec![top];
@@ -169,6 +174,15 @@ impl X11 {
                 Ok(Some(self.text_property(check, name, utf8)?))
             },
         )
+    }
+
+    /// The `WM_STATE` atom when a window manager runs (it may frame
+    /// windows), `None` when none does.
+    fn framing(&self) -> Result<Option<u32>, Failure> {
+        match self.wm_check()? {
+            Some(_) => Ok(Some(self.atom(b"WM_STATE")?)),
+            None => Ok(None),
+        }
     }
 
     /// The window manager's check window (`_NET_SUPPORTING_WM_CHECK` on the
