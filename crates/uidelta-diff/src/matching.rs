@@ -243,7 +243,7 @@ fn match_children(
     let mut pair: Vec<Option<usize>> = vec![None; ac.len()];
     let mut used = vec![false; bc.len()];
 
-    if bc.len() == ac.len() && positional_fit(b, a, bc, ac, ids) {
+    if bc.len() == ac.len() && (positional_fit(b, a, bc, ac, ids) || regenerated(b, a, bc, ac)) {
         for (i, p) in pair.iter_mut().enumerate() {
             *p = Some(i);
         }
@@ -276,6 +276,39 @@ fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId], ids: Ids) ->
             _ => nx.name == ny.name || b.subtree_hash(x) == a.subtree_hash(y),
         }
     }) && !identity_crosses(b, a, bc, ac)
+}
+
+/// Whether the children are the same elements under identities made anew:
+/// every child on both sides has an identity, none of the after identities
+/// was there before, and the children line up one to one by role and name,
+/// most of them named. Qt does this to the cells and headers of an item
+/// view whenever its model or its enabled state changes; reported by
+/// identity, each such change would remove every cell and add an identical
+/// one. Children mostly without names say too little: two pages of unnamed
+/// spin buttons line up by role alone.
+fn regenerated(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId]) -> bool {
+    let named = bc
+        .iter()
+        .filter(|&&x| !b.tree().node(x).name.is_empty())
+        .count();
+    if named * 2 <= bc.len() {
+        return false;
+    }
+    let mut before = rustc_hash::FxHashSet::default();
+    for &x in bc {
+        match b.tree().node(x).identity.as_deref() {
+            Some(id) => before.insert(id),
+            None => return false,
+        };
+    }
+    bc.iter().zip(ac).all(|(&x, &y)| {
+        let (nx, ny) = (b.tree().node(x), a.tree().node(y));
+        ny.identity
+            .as_deref()
+            .is_some_and(|id| !before.contains(id))
+            && same_role(nx, ny)
+            && nx.name == ny.name
+    })
 }
 
 /// Whether some after child carries the identity of a different before

@@ -468,6 +468,63 @@ fn a_replaced_page_is_not_its_renamed_twin_when_identities_hold() {
     assert_eq!(c.diff.counts().modified, 5, "{:#?}", c.diff);
 }
 
+#[test]
+fn cells_made_anew_under_new_identities_are_the_same_cells() {
+    // Qt makes the header and cell objects of an item view anew, with new
+    // identities, when the view is disabled: every cell is still there,
+    // only `enabled` changed. The unnamed widgets of a replaced page line
+    // up by role alone and stay removed and added.
+    let build = |generation: u32, enabled: bool| {
+        let mut root = NodeData::named(Role::Frame, "Gallery");
+        root.identity = Some(":1.1/root".into());
+        let mut b = TreeBuilder::new(root);
+        let mut view = NodeData::new(Role::Tree);
+        view.identity = Some(":1.1/view".into());
+        b.open(view);
+        for (k, name) in ["Name", "Size", "/", ""].iter().enumerate() {
+            let role = if k < 2 {
+                Role::ColumnHeader
+            } else {
+                Role::TableCell
+            };
+            let mut cell = NodeData::named(role, *name);
+            cell.identity = Some(format!(":1.1/{}", generation * 100 + k as u32));
+            cell.states.set(State::Enabled, enabled);
+            b.leaf(cell);
+        }
+        b.close();
+        let mut page = NodeData::new(Role::Panel);
+        page.identity = Some(":1.1/page".into());
+        b.open(page);
+        for k in 0..3 {
+            let mut spin = NodeData::new(Role::SpinButton);
+            spin.identity = Some(format!(":1.1/spin{}", generation * 100 + k));
+            spin.value = Some(format!("{}", generation * 10 + k));
+            b.leaf(spin);
+        }
+        b.close();
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let c = compare(&build(1, true), &build(2, false), Filters::all());
+    let counts = c.diff.counts();
+    assert_eq!(
+        (counts.added, counts.removed, counts.modified),
+        (3, 3, 4),
+        "{:#?}",
+        c.diff
+    );
+    let modified: Vec<&str> = c
+        .diff
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Modified(m) => Some(m.element.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(modified, ["Name", "Size", "/", ""]);
+}
+
 /// A browser tab's document, one identity per load.
 fn page(load: &str, title: &str) -> Snapshot {
     let mut root = NodeData::named(Role::DocumentWeb, title);

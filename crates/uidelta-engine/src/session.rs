@@ -1109,6 +1109,10 @@ fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
 
 /// Elements present in some snapshot taken while settling but neither
 /// before nor after: a toast, a spinner. Only the top of each such subtree.
+///
+/// An element is known by its identity, or by its role and name with its
+/// parent's: an application that made an element anew under another
+/// identity (Qt's item view cells) did not show a transient one.
 fn transients(
     before: &View,
     after: &View,
@@ -1116,19 +1120,24 @@ fn transients(
     filters: Filters,
     table: &mut RefTable,
 ) -> Vec<Element> {
-    let key = |n: &NodeData| -> String {
-        match &n.identity {
-            Some(id) => id.clone(),
-            None => format!("{}\u{0}{}", n.role.as_str(), n.name),
+    fn structural(t: &uidelta_model::Tree, id: NodeId) -> String {
+        let n = t.node(id);
+        let (role, name) = t
+            .parent(id)
+            .map(|p| t.node(p))
+            .map_or(("", ""), |p| (p.role.as_str(), p.name.as_str()));
+        format!("{}\u{0}{}\u{0}{role}\u{0}{name}", n.role.as_str(), n.name)
+    }
+    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for view in [before, after] {
+        let t = view.tree();
+        for id in t.ids() {
+            if let Some(identity) = &t.node(id).identity {
+                known.insert(identity.clone());
+            }
+            known.insert(structural(t, id));
         }
-    };
-    let known: std::collections::HashSet<String> = before
-        .tree()
-        .nodes()
-        .iter()
-        .chain(after.tree().nodes())
-        .map(key)
-        .collect();
+    }
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for mid in mids {
@@ -1140,8 +1149,9 @@ fn transients(
                 continue;
             }
             let n = t.node(id);
-            let k = key(n);
-            if !known.contains(&k) {
+            let k = structural(t, id);
+            let identified = n.identity.as_ref().is_some_and(|i| known.contains(i));
+            if !identified && !known.contains(&k) {
                 skip_until = id.0 + t.subtree_len(id) as u32;
                 if seen.insert(k) {
                     out.push(Element::new(table.fresh(), n));
@@ -1196,8 +1206,8 @@ fn lost_focus(before: (bool, bool), after: (bool, bool)) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{brings_ephemeral, lost_focus};
-    use uidelta_diff::{Filters, View};
+    use super::{brings_ephemeral, lost_focus, transients};
+    use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
     /// An application with a frame holding a button, plus `extra` (with
@@ -1248,6 +1258,36 @@ mod tests {
         let shown = app_with(Some((toast, false)));
         let before = View::new(&shown, Filters::all());
         assert!(!brings_ephemeral(&before, &shown));
+    }
+
+    /// A frame with a list of cells made in `generation` (their identities
+    /// say which), plus a toast when `toast`.
+    fn cells(generation: u32, toast: bool) -> Snapshot {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "main"));
+        b.open(NodeData::named(Role::List, "files"));
+        for name in ["Drive", "Home"] {
+            let mut cell = NodeData::named(Role::ListItem, name);
+            cell.identity = Some(format!(":1.1/{generation}/{name}"));
+            b.leaf(cell);
+        }
+        b.close();
+        if toast {
+            let mut n = NodeData::named(Role::Notification, "Saved");
+            n.identity = Some(":1.1/toast".into());
+            b.leaf(n);
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    }
+
+    #[test]
+    fn elements_made_anew_while_settling_are_not_transient_but_a_toast_is() {
+        let before = View::new(&cells(1, false), Filters::all());
+        let after = View::new(&cells(3, false), Filters::all());
+        let mut table = RefTable::new();
+        let mids = [cells(2, false), cells(2, true)];
+        let found = transients(&before, &after, &mids, Filters::all(), &mut table);
+        let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["Saved"]);
     }
 
     #[test]
