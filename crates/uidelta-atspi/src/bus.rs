@@ -19,6 +19,8 @@ pub const CALL_TIMEOUT: Duration = Duration::from_secs(2);
 #[derive(Clone, Debug)]
 pub struct Bus {
     conn: zbus::Connection,
+    /// Its address, as connected to.
+    address: Arc<str>,
     timeout: Duration,
     /// Direct connections to applications, by unique bus name and use
     /// (`None`: the application offers none); see [`Bus::call_direct`] and
@@ -78,6 +80,7 @@ impl Bus {
             })?;
         Ok(Bus {
             conn,
+            address: address.into(),
             timeout: CALL_TIMEOUT,
             peers: Arc::default(),
             reader: None,
@@ -88,6 +91,11 @@ impl Bus {
     pub fn with_timeout(mut self, timeout: Duration) -> Bus {
         self.timeout = timeout;
         self
+    }
+
+    /// The address of the accessibility bus.
+    pub fn address(&self) -> &str {
+        &self.address
     }
 
     /// The per-call timeout.

@@ -464,16 +464,27 @@ impl Walk<'_> {
             Role::Entry | Role::Text | Role::PasswordText | Role::Terminal | Role::DocumentText
         ) || basic.states.contains(uidelta_model::State::Editable);
         if texty && basic.has("org.a11y.atspi.Text") {
-            let text: String = self
+            let limit = self.opts.text_limit;
+            let text = self.text(bus_name, path, limit).await?;
+            if !text.is_empty() {
+                return Ok(Some(text));
+            }
+            // Qt answers an end past the text with nothing at all, so an
+            // empty answer is asked again within the length.
+            let count: OwnedValue = self
                 .call(
                     bus_name,
                     path,
-                    "org.a11y.atspi.Text",
-                    "GetText",
-                    &(0i32, self.opts.text_limit),
+                    PROPERTIES,
+                    "Get",
+                    &("org.a11y.atspi.Text", "CharacterCount"),
                 )
                 .await?;
-            return Ok(Some(text));
+            let count = i32::try_from(count).unwrap_or(0).min(limit);
+            if count <= 0 {
+                return Ok(Some(text));
+            }
+            return Ok(Some(self.text(bus_name, path, count).await?));
         }
         if basic.has("org.a11y.atspi.Value") {
             let v: OwnedValue = self
@@ -488,6 +499,18 @@ impl Walk<'_> {
             return Ok(f64::try_from(v).ok().map(number));
         }
         Ok(None)
+    }
+
+    /// The first `end` characters of an object's text.
+    async fn text(&self, bus_name: &str, path: &str, end: i32) -> Result<String> {
+        self.call(
+            bus_name,
+            path,
+            "org.a11y.atspi.Text",
+            "GetText",
+            &(0i32, end),
+        )
+        .await
     }
 
     async fn call<B, R>(

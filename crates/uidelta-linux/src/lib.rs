@@ -590,6 +590,7 @@ impl Linux {
             program: program.to_owned(),
             detail,
         };
+        self.publish_bus_address();
         let mut command = std::process::Command::new(program);
         command
             .args(args)
@@ -631,6 +632,31 @@ impl Linux {
                 )));
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    }
+
+    /// Puts the accessibility bus address on the display (`AT_SPI_BUS` on
+    /// the root window) when it is not there, as the bus launcher does at
+    /// login. An X server that has reset since (Xvfb does when its last
+    /// client leaves, unless started with `-noreset`) has lost it, and a Qt 5
+    /// application started then is missing from the bus. Failing to is
+    /// logged, not an error: the program may not need it.
+    fn publish_bus_address(&self) {
+        let Some(x11) = self.x11.as_ref() else {
+            return;
+        };
+        match x11.accessibility_bus() {
+            Ok(Some(_)) => {}
+            Ok(None) => match x11.publish_accessibility_bus(self.bus.address()) {
+                Ok(()) => tracing::info!(
+                    display = x11.display(),
+                    "published the accessibility bus address on the display (AT_SPI_BUS)"
+                ),
+                Err(e) => {
+                    tracing::warn!("no AT_SPI_BUS on the display, and setting it failed: {e}")
+                }
+            },
+            Err(e) => tracing::warn!("{e}"),
         }
     }
 }

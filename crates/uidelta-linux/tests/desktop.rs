@@ -343,3 +343,37 @@ fn right_and_double_clicks_are_synthesized_at_the_centre() {
         assert_eq!(done.method, format!("XTest right click at {x},{y}"));
     });
 }
+
+#[test]
+fn a_qt_application_opens_on_a_display_that_lost_the_bus_address() {
+    let calculator = uidelta_testkit::qt5_example("widgets/widgets/calculator/calculator");
+    let program = calculator.to_string_lossy().into_owned();
+    require_programs(&[("Xvfb", "xvfb"), (&program, uidelta_testkit::QT5_EXAMPLES)])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    rt().block_on(async {
+        // An X server that reset after the bus launcher published the
+        // address has none; an empty one reads the same to Qt.
+        let x11 = uidelta_x11::X11::connect(desktop.display()).expect("display");
+        x11.publish_accessibility_bus("").expect("clear AT_SPI_BUS");
+        assert_eq!(x11.accessibility_bus().expect("read AT_SPI_BUS"), None);
+        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        let app = linux
+            .open_application(&program, &[], &desktop.env(), Duration::from_secs(20))
+            .await
+            .expect("the Qt calculator opens on the accessibility bus");
+        assert_eq!(app.app.name, "calculator");
+        assert_eq!(
+            title_of(&app),
+            "Calculator",
+            "its window: {:?}",
+            app.windows
+        );
+        assert_eq!(
+            x11.accessibility_bus().expect("read AT_SPI_BUS").as_deref(),
+            Some(linux.bus().address())
+        );
+    });
+}

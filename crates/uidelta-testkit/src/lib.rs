@@ -23,4 +23,4 @@ pub mod web;
 pub use app::App;
 pub use desktop::Desktop;
 pub use error::TestkitError;
-pub use programs::{find_program, require_programs};
+pub use programs::{find_program, qt5_example, require_programs, QT5_EXAMPLES};

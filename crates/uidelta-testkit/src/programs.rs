@@ -37,6 +37,23 @@ pub fn find_program(program: &str) -> Option<PathBuf> {
         .find(|candidate| is_executable(candidate))
 }
 
+/// The Debian package of Qt 5's examples, for [`qt5_example`].
+pub const QT5_EXAMPLES: &str = "qtbase5-examples";
+
+/// Where Debian keeps one of Qt 5's example programs (`widgets/gallery/gallery`):
+/// under the architecture's library directory (`/usr/lib/x86_64-linux-gnu/qt5/examples`).
+/// When [`QT5_EXAMPLES`] is not installed, a path that does not exist, for
+/// [`require_programs`] to report with the package to install.
+pub fn qt5_example(path: &str) -> PathBuf {
+    std::fs::read_dir("/usr/lib")
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|dir| dir.path().join("qt5/examples").join(path))
+        .find(|candidate| is_executable(candidate))
+        .unwrap_or_else(|| Path::new("/usr/lib/qt5/examples").join(path))
+}
+
 /// Checks that every `(program, debian package)` pair is installed.
 ///
 /// Fails with [`TestkitError::MissingProgram`] naming all missing programs and the

@@ -340,6 +340,44 @@ impl X11 {
         )
     }
 
+    /// The accessibility bus address published on the root window
+    /// (`AT_SPI_BUS`), as the bus launcher leaves it; `None` when there is
+    /// none.
+    pub fn accessibility_bus(&self) -> Result<Option<String>, X11Error> {
+        self.run(
+            || "reading AT_SPI_BUS on the root window".into(),
+            || {
+                let prop = self.atom(b"AT_SPI_BUS")?;
+                let text = self.text_property(self.root, prop, AtomEnum::STRING.into())?;
+                Ok(Some(text).filter(|t| !t.is_empty()))
+            },
+        )
+    }
+
+    /// Publishes the accessibility bus address on the root window
+    /// (`AT_SPI_BUS`), where toolkits look for it first. Qt 5 needs it: by
+    /// the session bus alone, it can start its bridge before its connection
+    /// to the accessibility bus is up and never register.
+    pub fn publish_accessibility_bus(&self, address: &str) -> Result<(), X11Error> {
+        self.run(
+            || "setting AT_SPI_BUS on the root window".into(),
+            || {
+                let prop = self.atom(b"AT_SPI_BUS")?;
+                self.conn
+                    .change_property8(
+                        xproto::PropMode::REPLACE,
+                        self.root,
+                        prop,
+                        AtomEnum::STRING,
+                        address.as_bytes(),
+                    )?
+                    .check()?;
+                self.conn.sync()?;
+                Ok(())
+            },
+        )
+    }
+
     /// Asks the window to close (`WM_DELETE_WINDOW`), as a close button on a
     /// title bar does; the application may still refuse or ask to save.
     pub fn close_window(&self, id: u32) -> Result<(), X11Error> {

@@ -1,0 +1,204 @@
+//! The engine on real Qt 5 applications: the widget gallery and the
+//! calculator of Qt's own examples. Qt exports its tree itself (no ATK),
+//! answers a text read past the end with nothing, and makes the cells of
+//! an item view anew, under new identities, whenever the view is disabled.
+//! Diffs must still name exactly what changed.
+
+mod common;
+
+use uidelta_backend::Action;
+use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_linux::Linux;
+use uidelta_testkit::{qt5_example, QT5_EXAMPLES};
+
+/// A Qt 5 example program, as a path for the desktop to launch.
+fn example(path: &str) -> String {
+    qt5_example(path).to_string_lossy().into_owned()
+}
+
+fn text(a: &Acted) -> String {
+    uidelta_render::diff_text(&a.diff, &uidelta_render::DiffOptions::default())
+}
+
+/// The ref of the one element `selector` matches now.
+fn ref_of(s: &Session<Linux>, selector: &str) -> String {
+    let hits = s.find(&selector.parse().expect("selector"));
+    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
+    let (scope, node) = hits[0];
+    s.scopes()[scope].refs.get(node).to_string()
+}
+
+/// The value of the one element `selector` matches now.
+fn value_of(s: &Session<Linux>, selector: &str) -> Option<String> {
+    let hits = s.find(&selector.parse().expect("selector"));
+    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
+    let (scope, node) = hits[0];
+    s.scopes()[scope].view.tree().node(node).value.clone()
+}
+
+fn holds(a: &Acted, line: &str) {
+    let t = text(a);
+    assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
+}
+
+/// The lines of a diff that are about `element` (its ref and role).
+fn lines_of(a: &Acted, element: &str) -> Vec<String> {
+    text(a)
+        .lines()
+        .filter(|l| l.contains(&format!("[{element}] ")))
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn qt_gallery_changes_are_diffed_without_remade_cells() {
+    let gallery = example("widgets/gallery/gallery");
+    let (desktop, rt) = common::desktop_with(&gallery, &[], "gallery", QT5_EXAMPLES);
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe("gallery").await.expect("observe");
+        let disable = ref_of(&s, "role:check box && name:Disable widgets");
+        let buttons = ref_of(&s, "role:panel && name:Buttons");
+        let first = ref_of(&s, "role:radio button && name:Radio button 1");
+        let second = ref_of(&s, "role:radio button && name:Radio button 2");
+        let spin = ref_of(&s, "role:spin button && value:50");
+        let edit = ref_of(&s, "role:text && value~:Twinkle && state:showing");
+        let header = ref_of(&s, "role:table column header && name:Name");
+        // The whole text of the text edit, read within its length.
+        let poem = value_of(&s, &edit).expect("the text edit's text");
+        assert!(poem.starts_with("Twinkle, twinkle, little star,\n"), "{poem:?}");
+        let opts = ActOptions::default();
+
+        // Disabling the widgets remakes the tree view's header and cells:
+        // they are the same elements, now disabled, with their refs.
+        let a = s
+            .act(&disable, &Action::Click, &opts)
+            .await
+            .expect("disable the widgets");
+        let t = text(&a);
+        assert!(t.starts_with("# diff: ~"), "{t}");
+        assert!(
+            !t.lines().any(|l| l.starts_with("+ ")
+                || l.starts_with("- ")
+                || l.starts_with("! ")),
+            "nothing added, removed or transient:\n{t}"
+        );
+        let ticked = lines_of(&a, &disable);
+        assert_eq!(ticked.len(), 1, "{t}");
+        assert!(
+            ticked[0].starts_with(&format!("~ [{disable}] check box \"Disable widgets\" in ["))
+                && ticked[0].ends_with(" | checked: false -> true"),
+            "{t}"
+        );
+        assert!(
+            lines_of(&a, &buttons)
+                .iter()
+                .any(|l| l.ends_with("| enabled: true -> false (also 10 descendants)")),
+            "{t}"
+        );
+        assert!(
+            lines_of(&a, &header).iter().any(|l| l.starts_with(&format!(
+                "~ [{header}] table column header \"Name\" in "
+            )) && l.contains(" | enabled: true -> false (same on ")),
+            "{t}"
+        );
+        assert_eq!(
+            ref_of(&s, "role:table column header && name:Name && !state:enabled"),
+            header
+        );
+
+        let a = s
+            .act(&disable, &Action::Click, &opts)
+            .await
+            .expect("enable the widgets");
+        assert!(
+            !text(&a)
+                .lines()
+                .any(|l| l.starts_with("+ ") || l.starts_with("- ")),
+            "{}",
+            text(&a)
+        );
+        assert_eq!(
+            ref_of(&s, "role:table column header && name:Name && state:enabled"),
+            header
+        );
+
+        let a = s
+            .act(&second, &Action::Click, &opts)
+            .await
+            .expect("pick the second radio button");
+        holds(
+            &a,
+            &format!(
+                "~ [{first}] radio button \"Radio button 1\" in [{buttons}] panel \"Buttons\" | checked: true -> false"
+            ),
+        );
+        holds(
+            &a,
+            &format!(
+                "~ [{second}] radio button \"Radio button 2\" in [{buttons}] panel \"Buttons\" | checked: false -> true"
+            ),
+        );
+
+        let a = s
+            .act(&spin, &Action::SetValue("73".into()), &opts)
+            .await
+            .expect("set the spin button");
+        let changed = lines_of(&a, &spin);
+        assert_eq!(changed.len(), 1, "{}", text(&a));
+        assert!(
+            changed[0].ends_with(" | value: \"50\" -> \"73\""),
+            "{}",
+            text(&a)
+        );
+
+        let a = s
+            .act(&edit, &Action::Type(" world".into()), &opts)
+            .await
+            .expect("type into the text edit");
+        assert_eq!(a.done.method, "EditableText.InsertText");
+        let changed = lines_of(&a, &edit);
+        assert_eq!(changed.len(), 1, "{}", text(&a));
+        assert!(changed[0].contains(" | value: \""), "{}", text(&a));
+        let now = value_of(&s, &edit).expect("the text edit's text");
+        assert_eq!(now, format!("{poem} world"));
+    });
+}
+
+#[test]
+fn qt_calculator_adds_with_pointer_clicks() {
+    let calculator = example("widgets/widgets/calculator/calculator");
+    let (desktop, rt) = common::desktop_with(&calculator, &[], "calculator", QT5_EXAMPLES);
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe("calculator").await.expect("observe");
+        let display = ref_of(&s, "role:text && state:read only");
+        assert_eq!(value_of(&s, &display).as_deref(), Some("0"));
+        let opts = ActOptions::default();
+        let mut shown = Vec::new();
+        for key in ["7", "+", "8", "="] {
+            let button = ref_of(&s, &format!("role:push button && name:{key}"));
+            let a = s
+                .act(&button, &Action::Click, &opts)
+                .await
+                .unwrap_or_else(|e| panic!("click {key}: {e}"));
+            // A push button is clicked with the pointer, as a person would.
+            assert!(
+                a.done.method.starts_with("XTest click at "),
+                "{}",
+                a.done.method
+            );
+            shown.push(value_of(&s, &display).unwrap_or_default());
+            if key == "=" {
+                let changed = lines_of(&a, &display);
+                assert_eq!(changed.len(), 1, "{}", text(&a));
+                assert!(
+                    changed[0].ends_with(" | value: \"8\" -> \"15\""),
+                    "{}",
+                    text(&a)
+                );
+            }
+        }
+        assert_eq!(shown, ["7", "7", "8", "15"]);
+    });
+}
