@@ -374,7 +374,9 @@ impl<'a> Actor<'a> {
             .await
     }
 
-    async fn has(&self, node: &NodeAddr, iface: &str) -> Result<bool> {
+    /// Whether the element implements the D-Bus interface `iface`
+    /// (`org.a11y.atspi.Selection`).
+    pub async fn has(&self, node: &NodeAddr, iface: &str) -> Result<bool> {
         Ok(self.interfaces(node).await?.iter().any(|i| i == iface))
     }
 

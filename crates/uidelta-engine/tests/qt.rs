@@ -41,11 +41,12 @@ fn holds(a: &Acted, line: &str) {
     assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
 }
 
-/// The lines of a diff that are about `element` (its ref and role).
+/// The lines of a diff about `element` (that start with its ref).
 fn lines_of(a: &Acted, element: &str) -> Vec<String> {
+    let head = format!("[{element}] ");
     text(a)
         .lines()
-        .filter(|l| l.contains(&format!("[{element}] ")))
+        .filter(|l| l.get(2..).is_some_and(|rest| rest.starts_with(&head)))
         .map(str::to_owned)
         .collect()
 }
@@ -148,6 +149,33 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
         assert_eq!(changed.len(), 1, "{}", text(&a));
         assert!(
             changed[0].ends_with(" | value: \"50\" -> \"73\""),
+            "{}",
+            text(&a)
+        );
+
+        // Qt's combo box keeps its items in the tree while its popup is
+        // closed, and offers no selection: the popup is opened, then the
+        // item clicked in it.
+        let combo = ref_of(&s, "role:combo box && name:Fusion");
+        let a = s
+            .act(
+                "role:list item && name:Windows",
+                &Action::SetSelected(true),
+                &opts,
+            )
+            .await
+            .expect("choose the Windows style");
+        assert!(
+            a.done
+                .method
+                .starts_with("Action.Press on the combo box, then XTest click at "),
+            "{}",
+            a.done.method
+        );
+        let changed = lines_of(&a, &combo);
+        assert_eq!(changed.len(), 1, "{}", text(&a));
+        assert!(
+            changed[0].ends_with(" | name: \"Fusion\" -> \"Windows\""),
             "{}",
             text(&a)
         );

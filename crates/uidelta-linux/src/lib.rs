@@ -233,6 +233,11 @@ impl Linux {
             .ok_or_else(|| Error::NoIdentity { doing: doing() })?;
         let label = app.label();
         let actor = Actor::new(&self.bus, &label);
+        if matches!(action, Action::Click | Action::SetSelected(true)) {
+            if let Some(done) = self.combo_pick(app, &actor, &addr, node).await? {
+                return Ok(done);
+            }
+        }
         if *action == Action::Click {
             if let Some(done) = self.pointer_click(app, &actor, &addr, node).await? {
                 return Ok(done);
@@ -379,6 +384,76 @@ impl Linux {
         let done = self.pointer_click(app, actor, addr, &shown).await?;
         Ok(done.map(|d| Done {
             method: format!("menus opened, then {}", d.method),
+        }))
+    }
+
+    /// Picks an item of a combo box that offers no selection to
+    /// accessibility (Qt's): opens the combo box's popup, then clicks the
+    /// item in it with the pointer. Qt keeps the items in the tree, marked
+    /// showing, while the popup is closed; selecting one there only marks
+    /// it in the hidden list, and a click at its place lands on whatever
+    /// the window shows there. `None` when the item is not in such a combo
+    /// box, or its popup does not open in time.
+    async fn combo_pick(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+    ) -> Result<Option<Done>> {
+        let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
+            return Ok(None);
+        };
+        if node.role != Role::ListItem {
+            return Ok(None);
+        }
+        let Ok(list) = actor.parent(addr).await else {
+            return Ok(None);
+        };
+        let Ok(combo) = actor.parent(&list).await else {
+            return Ok(None);
+        };
+        if !matches!(actor.role(&combo).await, Ok(Role::ComboBox))
+            || actor
+                .has(&combo, "org.a11y.atspi.Selection")
+                .await
+                .unwrap_or(true)
+        {
+            return Ok(None);
+        }
+        let mut opened = String::new();
+        if !x11.menu_open().unwrap_or(false) {
+            let Ok(Outcome::Done(method)) = actor.click(&combo).await else {
+                return Ok(None);
+            };
+            let end = Instant::now() + MENU_OPENS;
+            while !x11.menu_open().unwrap_or(false) {
+                if Instant::now() >= end {
+                    return Ok(None);
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+            opened = format!("{method} on the combo box, then ");
+        }
+        // Qt gives an item the width of its column, wider than the popup:
+        // the part inside the list is what shows.
+        let rect = |e: Option<(i32, i32, i32, i32)>| {
+            e.filter(|&(x, _, w, h)| x != i32::MIN && w > 0 && h > 0)
+                .map(|(x, y, w, h)| Rect::new(x, y, w, h))
+        };
+        let item = rect(actor.extents(addr).await.ok());
+        let area = rect(actor.extents(&list).await.ok());
+        let Some(shown) = item.and_then(|i| area.map_or(Some(i), |a| i.intersection(&a))) else {
+            return Ok(None);
+        };
+        let (cx, cy) = shown.center();
+        match x11.window_at(cx, cy) {
+            Ok(Some(top)) if top.pid == Some(pid) => {}
+            _ => return Ok(None),
+        }
+        x11.click(cx, cy, Button::Left, 1)?;
+        Ok(Some(Done {
+            method: format!("{opened}XTest click at {cx},{cy}"),
         }))
     }
 

@@ -30,6 +30,24 @@ impl Rect {
     pub const fn center(self) -> (i32, i32) {
         (self.x + self.w / 2, self.y + self.h / 2)
     }
+
+    /// The part of both rectangles; `None` when they do not overlap.
+    pub fn intersection(&self, other: &Rect) -> Option<Rect> {
+        let (x, y) = (self.x.max(other.x), self.y.max(other.y));
+        let right =
+            (i64::from(self.x) + i64::from(self.w)).min(i64::from(other.x) + i64::from(other.w));
+        let bottom =
+            (i64::from(self.y) + i64::from(self.h)).min(i64::from(other.y) + i64::from(other.h));
+        let (w, h) = (right - i64::from(x), bottom - i64::from(y));
+        (w > 0 && h > 0).then(|| {
+            Rect::new(
+                x,
+                y,
+                i32::try_from(w).unwrap_or(i32::MAX),
+                i32::try_from(h).unwrap_or(i32::MAX),
+            )
+        })
+    }
 }
 
 /// What one element says about itself, without its place in the tree.
@@ -369,6 +387,20 @@ mod tests {
         b.close();
         b.leaf(NodeData::named(Role::Label, "Ready"));
         b.finish()
+    }
+
+    #[test]
+    fn rectangles_intersect_in_their_common_part() {
+        // A Qt combo box item, as wide as its column, in its narrower popup.
+        let item = Rect::new(352, 191, 203, 25);
+        let list = Rect::new(352, 166, 87, 50);
+        assert_eq!(item.intersection(&list), Some(Rect::new(352, 191, 87, 25)));
+        assert_eq!(list.intersection(&item), Some(Rect::new(352, 191, 87, 25)));
+        assert_eq!(item.intersection(&Rect::new(0, 0, 352, 191)), None);
+        let huge = Rect::new(i32::MIN, i32::MIN, i32::MAX, i32::MAX);
+        assert_eq!(huge.intersection(&list), None);
+        let everything = Rect::new(-10, -10, i32::MAX, i32::MAX);
+        assert_eq!(everything.intersection(&list), Some(list));
     }
 
     #[test]
