@@ -146,6 +146,14 @@ pub enum Error {
     /// No window matched.
     #[error("{0}")]
     NoWindow(String),
+    /// An item of a combo box's popup could not be picked.
+    #[error("{doing}: {why}")]
+    NotPicked {
+        /// What was being done.
+        doing: String,
+        /// Why not.
+        why: String,
+    },
 }
 
 /// Results of this crate.
@@ -234,7 +242,7 @@ impl Linux {
         let label = app.label();
         let actor = Actor::new(&self.bus, &label);
         if matches!(action, Action::Click | Action::SetSelected(true)) {
-            if let Some(done) = self.combo_pick(app, &actor, &addr, node).await? {
+            if let Some(done) = self.combo_pick(app, &actor, &addr, node, &doing).await? {
                 return Ok(done);
             }
         }
@@ -393,13 +401,15 @@ impl Linux {
     /// showing, while the popup is closed; selecting one there only marks
     /// it in the hidden list, and a click at its place lands on whatever
     /// the window shows there. `None` when the item is not in such a combo
-    /// box, or its popup does not open in time.
+    /// box; an error when the popup does not open in time or the item
+    /// cannot be clicked in it (the popup is closed again then).
     async fn combo_pick(
         &self,
         app: &AppRef,
         actor: &Actor<'_>,
         addr: &NodeAddr,
         node: &NodeData,
+        doing: &(dyn Fn() -> String + Sync),
     ) -> Result<Option<Done>> {
         let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
             return Ok(None);
@@ -421,20 +431,38 @@ impl Linux {
         {
             return Ok(None);
         }
+        let failed = |why: String| Error::NotPicked {
+            doing: doing(),
+            why,
+        };
         let mut opened = String::new();
         if !x11.menu_open().unwrap_or(false) {
             let Ok(Outcome::Done(method)) = actor.click(&combo).await else {
-                return Ok(None);
+                return Err(failed(
+                    "its combo box offers no action to open its popup".into(),
+                ));
             };
             let end = Instant::now() + MENU_OPENS;
             while !x11.menu_open().unwrap_or(false) {
                 if Instant::now() >= end {
-                    return Ok(None);
+                    return Err(failed(format!(
+                        "the combo box's popup did not open within {} ms of {method}",
+                        MENU_OPENS.as_millis()
+                    )));
                 }
                 tokio::time::sleep(Duration::from_millis(20)).await;
             }
             opened = format!("{method} on the combo box, then ");
         }
+        // What cannot be clicked leaves the popup closed, as it was.
+        let close = |why: String| {
+            if !opened.is_empty() {
+                if let Err(e) = x11.key("Escape") {
+                    tracing::warn!("closing a combo box popup: {e}");
+                }
+            }
+            Err(failed(why))
+        };
         // Qt gives an item the width of its column, wider than the popup:
         // the part inside the list is what shows.
         let rect = |e: Option<(i32, i32, i32, i32)>| {
@@ -444,12 +472,16 @@ impl Linux {
         let item = rect(actor.extents(addr).await.ok());
         let area = rect(actor.extents(&list).await.ok());
         let Some(shown) = item.and_then(|i| area.map_or(Some(i), |a| i.intersection(&a))) else {
-            return Ok(None);
+            return close("the item has no place in the combo box's popup".into());
         };
         let (cx, cy) = shown.center();
         match x11.window_at(cx, cy) {
             Ok(Some(top)) if top.pid == Some(pid) => {}
-            _ => return Ok(None),
+            _ => {
+                return close(format!(
+                    "the item's place in the popup, {cx},{cy}, is not the application's window"
+                ))
+            }
         }
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Some(Done {
