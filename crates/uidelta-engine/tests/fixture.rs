@@ -538,6 +538,20 @@ fn an_accessible_action_whose_handler_runs_a_modal_dialog_leaves_the_application
     });
 }
 
+/// Opens the fixture's modal question through its accessible action, over
+/// the bus: the dialog's loop holds the application's bus connection, so
+/// the action ends in an error, which is returned.
+async fn ask_through_the_bus(s: &mut Session<Linux>, opts: &ActOptions) -> uidelta_engine::Error {
+    s.act(
+        "role:menu item && name:Ask…",
+        &Action::Invoke("click".into()),
+        opts,
+    )
+    .await
+    .err()
+    .unwrap_or_else(|| panic!("the application stops answering"))
+}
+
 #[test]
 fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answered_with_a_click_at_a_point(
 ) {
@@ -591,15 +605,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
             .await
             .expect("answer No");
 
-        let err = s
-            .act(
-                "role:menu item && name:Ask…",
-                &Action::Invoke("click".into()),
-                &opts,
-            )
-            .await
-            .err()
-            .unwrap_or_else(|| panic!("the application stops answering"));
+        let err = ask_through_the_bus(&mut s, &opts).await;
         assert!(
             matches!(err, uidelta_engine::Error::Unresponsive { .. }),
             "{err:?}"
@@ -658,14 +664,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
         // only by its bus name while it does not answer; the answer is its
         // tree as first seen, under its own name again.
         let bus_name = s.scopes()[0].app.id.clone();
-        s.act(
-            "role:menu item && name:Ask…",
-            &Action::Invoke("click".into()),
-            &opts,
-        )
-        .await
-        .err()
-        .unwrap_or_else(|| panic!("the application stops answering again"));
+        ask_through_the_bus(&mut s, &opts).await;
         let mut fresh = Session::new(Arc::new(
             Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
                 .await
@@ -686,15 +685,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
 
         // Stuck again, then gone: a key for it says it is gone, not that it
         // does not answer.
-        fresh
-            .act(
-                "role:menu item && name:Ask…",
-                &Action::Invoke("click".into()),
-                &opts,
-            )
-            .await
-            .err()
-            .unwrap_or_else(|| panic!("the application stops answering once more"));
+        ask_through_the_bus(&mut fresh, &opts).await;
         let pid = fresh.scopes()[0].app.pid.expect("pid");
         let killed = std::process::Command::new("kill")
             .args(["-9", &pid.to_string()])

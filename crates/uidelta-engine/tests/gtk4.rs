@@ -9,30 +9,15 @@ mod common;
 use std::time::Duration;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_engine::{ActOptions, Session};
 use uidelta_linux::Linux;
+
+use common::{holds, ref_of, text};
 
 const DEMO: &str = "gtk4-demo";
 
-fn text(a: &Acted) -> String {
-    uidelta_render::diff_text(&a.diff, &uidelta_render::DiffOptions::default())
-}
-
 fn count(s: &Session<Linux>, selector: &str) -> usize {
     s.find(&selector.parse().expect("selector")).len()
-}
-
-/// The ref of the one element `selector` matches now.
-fn ref_of(s: &Session<Linux>, selector: &str) -> String {
-    let hits = s.find(&selector.parse().expect("selector"));
-    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
-    let (scope, node) = hits[0];
-    s.scopes()[scope].refs.get(node).to_string()
-}
-
-fn holds(a: &Acted, line: &str) {
-    let t = text(a);
-    assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
 }
 
 #[test]

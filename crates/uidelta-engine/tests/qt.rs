@@ -11,21 +11,11 @@ use uidelta_engine::{ActOptions, Acted, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{qt5_example, QT5_EXAMPLES};
 
+use common::{holds, ref_of, text};
+
 /// A Qt 5 example program, as a path for the desktop to launch.
 fn example(path: &str) -> String {
     qt5_example(path).to_string_lossy().into_owned()
-}
-
-fn text(a: &Acted) -> String {
-    uidelta_render::diff_text(&a.diff, &uidelta_render::DiffOptions::default())
-}
-
-/// The ref of the one element `selector` matches now.
-fn ref_of(s: &Session<Linux>, selector: &str) -> String {
-    let hits = s.find(&selector.parse().expect("selector"));
-    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
-    let (scope, node) = hits[0];
-    s.scopes()[scope].refs.get(node).to_string()
 }
 
 /// The value of the one element `selector` matches now.
@@ -36,9 +26,14 @@ fn value_of(s: &Session<Linux>, selector: &str) -> Option<String> {
     s.scopes()[scope].view.tree().node(node).value.clone()
 }
 
-fn holds(a: &Acted, line: &str) {
+/// Asserts that the diff has nothing added, removed or transient.
+fn only_modified(a: &Acted) {
     let t = text(a);
-    assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
+    assert!(
+        !t.lines()
+            .any(|l| l.starts_with("+ ") || l.starts_with("- ") || l.starts_with("! ")),
+        "nothing added, removed or transient:\n{t}"
+    );
 }
 
 /// The lines of a diff about `element` (that start with its ref).
@@ -78,12 +73,7 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
             .expect("disable the widgets");
         let t = text(&a);
         assert!(t.starts_with("# diff: ~"), "{t}");
-        assert!(
-            !t.lines().any(|l| l.starts_with("+ ")
-                || l.starts_with("- ")
-                || l.starts_with("! ")),
-            "nothing added, removed or transient:\n{t}"
-        );
+        only_modified(&a);
         let ticked = lines_of(&a, &disable);
         assert_eq!(ticked.len(), 1, "{t}");
         assert!(
@@ -112,13 +102,7 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
             .act(&disable, &Action::Click, &opts)
             .await
             .expect("enable the widgets");
-        assert!(
-            !text(&a)
-                .lines()
-                .any(|l| l.starts_with("+ ") || l.starts_with("- ")),
-            "{}",
-            text(&a)
-        );
+        only_modified(&a);
         assert_eq!(
             ref_of(&s, "role:table column header && name:Name && state:enabled"),
             header

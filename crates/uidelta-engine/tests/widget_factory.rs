@@ -4,14 +4,11 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted, Session};
-use uidelta_linux::Linux;
+use uidelta_engine::{ActOptions, Acted};
+
+use common::{ref_of, text};
 
 const FACTORY: &str = "gtk3-widget-factory";
-
-fn text(a: &Acted) -> String {
-    uidelta_render::diff_text(&a.diff, &uidelta_render::DiffOptions::default())
-}
 
 /// The diff's lines without the header (whose settle time varies).
 fn body(a: &Acted) -> Vec<String> {
@@ -26,15 +23,6 @@ fn header(a: &Acted) -> String {
         .next()
         .unwrap_or_default()
         .to_owned()
-}
-
-/// The ref of the one element `selector` matches now.
-fn ref_of(s: &Session<Linux>, selector: &str) -> String {
-    let parsed = selector.parse().expect("selector");
-    let hits = s.find(&parsed);
-    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
-    let (scope, node) = hits[0];
-    s.scopes()[scope].refs.get(node).to_string()
 }
 
 fn no_noise(a: &Acted) {

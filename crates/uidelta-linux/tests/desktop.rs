@@ -17,6 +17,13 @@ fn desktop() -> Desktop {
     Desktop::start().expect("a virtual desktop")
 }
 
+/// The backend on the desktop's accessibility bus and display.
+async fn connect(desktop: &Desktop) -> Linux {
+    Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+        .await
+        .expect("connect")
+}
+
 fn rt() -> tokio::runtime::Runtime {
     tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -100,9 +107,7 @@ async fn value_of(linux: &Linux, entry: &NodeData, want: &str) -> Option<String>
 fn open_type_with_keys_close_and_screenshot() {
     let desktop = desktop();
     rt().block_on(async {
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
+        let linux = connect(&desktop).await;
         // Open: the program starts inside the desktop's environment.
         let app = linux
             .open_application(FACTORY, &[], &desktop.env(), Duration::from_secs(20))
@@ -217,9 +222,7 @@ fn open_type_with_keys_close_and_screenshot() {
 fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
     let desktop = desktop();
     rt().block_on(async {
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
+        let linux = connect(&desktop).await;
         // A second application, in front, gets the keyboard.
         let (factory, demo, entry) = factory_then_demo(&linux, &desktop).await;
         linux
@@ -262,9 +265,7 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
     }
     assert_eq!(wm.as_deref(), Some("Openbox"));
     rt().block_on(async {
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
+        let linux = connect(&desktop).await;
         let (factory, demo, entry) = factory_then_demo(&linux, &desktop).await;
         // Framed: the client windows carry the titles and pids.
         let tops = x11.top_windows().expect("top-level windows");
@@ -315,9 +316,7 @@ fn right_and_double_clicks_are_synthesized_at_the_centre() {
         .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
         .expect("on the bus");
     rt().block_on(async {
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
+        let linux = connect(&desktop).await;
         let app = linux.app(FACTORY).await.expect("app");
         let snap = until(&linux, FACTORY, |_| true).await;
         let button = find(&snap, |n| {
@@ -357,9 +356,7 @@ fn a_qt_application_opens_on_a_display_that_lost_the_bus_address() {
         let x11 = uidelta_x11::X11::connect(desktop.display()).expect("display");
         x11.publish_accessibility_bus("").expect("clear AT_SPI_BUS");
         assert_eq!(x11.accessibility_bus().expect("read AT_SPI_BUS"), None);
-        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-            .await
-            .expect("connect");
+        let linux = connect(&desktop).await;
         let app = linux
             .open_application(&program, &[], &desktop.env(), Duration::from_secs(20))
             .await

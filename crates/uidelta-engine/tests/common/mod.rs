@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::runtime::Runtime;
-use uidelta_engine::Session;
+use uidelta_engine::{Acted, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{require_programs, Desktop};
 
@@ -35,4 +35,23 @@ pub async fn session(desktop: &Desktop) -> Session<Linux> {
         .await
         .expect("connect");
     Session::new(Arc::new(linux))
+}
+
+/// The diff of an action as text.
+pub fn text(a: &Acted) -> String {
+    uidelta_render::diff_text(&a.diff, &uidelta_render::DiffOptions::default())
+}
+
+/// The ref of the one element `selector` matches now.
+pub fn ref_of(s: &Session<Linux>, selector: &str) -> String {
+    let hits = s.find(&selector.parse().expect("selector"));
+    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
+    let (scope, node) = hits[0];
+    s.scopes()[scope].refs.get(node).to_string()
+}
+
+/// Asserts that the diff has `line` as one of its lines.
+pub fn holds(a: &Acted, line: &str) {
+    let t = text(a);
+    assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
 }
