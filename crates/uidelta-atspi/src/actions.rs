@@ -338,6 +338,12 @@ impl<'a> Actor<'a> {
         })
     }
 
+    /// The element's name, read fresh.
+    pub async fn name(&self, node: &NodeAddr) -> Result<String> {
+        self.property(node, "org.a11y.atspi.Accessible", "Name")
+            .await
+    }
+
     /// The element's role, as the model names it.
     pub async fn role(&self, node: &NodeAddr) -> Result<uidelta_model::Role> {
         let number: u32 = self.accessible(node, "GetRole").await?;

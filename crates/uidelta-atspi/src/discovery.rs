@@ -95,6 +95,16 @@ pub async fn find_app(bus: &Bus, name: &str) -> Result<AppInfo> {
     }
 }
 
+/// The top-level windows of one application.
+pub async fn app_windows(bus: &Bus, app: &AppRef) -> Result<Vec<WindowInfo>> {
+    let label = app.label();
+    let target = Target {
+        doing: "listing windows of",
+        who: &label,
+    };
+    Ok(windows(bus, &target, &app.bus_name).await?.1)
+}
+
 fn list(apps: &[AppInfo]) -> String {
     if apps.is_empty() {
         return "none".into();

@@ -16,6 +16,6 @@ mod state;
 pub use actions::{Actor, NodeAddr, Outcome};
 pub use bus::{Bus, CALL_TIMEOUT};
 pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
-pub use discovery::{applications, find_app, AppInfo, WindowInfo};
+pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};
 pub use events::{subscribe, Events, UiEvent};

@@ -713,3 +713,55 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
         );
     });
 }
+
+#[test]
+fn a_window_on_top_of_an_element_gets_no_click_meant_for_the_element() {
+    let (desktop, rt) = start_with(&["--cover"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        let count = "role:push button && name:Count";
+        let label = "role:label && name~:Count: ";
+
+        // Nothing on top: the push button is clicked with the pointer, and
+        // the label, which has no accessible action, too.
+        let counted = s.act(count, &Action::Click, &opts).await.expect("Count");
+        assert!(
+            counted.done.method.starts_with("XTest click at "),
+            "{}",
+            counted.done.method
+        );
+        holds(&counted, "] label | name: \"Count: 0\" -> \"Count: 1\"\n");
+        let clicked = s.act(label, &Action::Click, &opts).await.expect("label");
+        assert!(
+            clicked.done.method.starts_with("XTest click at "),
+            "{}",
+            clicked.done.method
+        );
+
+        let covered = s
+            .act("role:push button && name:Cover", &Action::Click, &opts)
+            .await
+            .expect("Cover");
+        holds(&covered, "] frame \"Cover\" (opened)\n");
+
+        // Under the window Cover, a pointer click would land on Cover: the
+        // button's accessible action is used instead.
+        let counted = s.act(count, &Action::Click, &opts).await.expect("Count");
+        assert_eq!(counted.done.method, "Action.Click");
+        holds(&counted, "] label | name: \"Count: 1\" -> \"Count: 2\"\n");
+
+        // The label has no accessible action: the click is refused, saying
+        // what is on top.
+        let refused = s
+            .act(label, &Action::Click, &opts)
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("a click through the window Cover"))
+            .to_string();
+        assert!(
+            refused.contains(", the element's centre, the window \"Cover\" is on top of it;"),
+            "{refused}"
+        );
+    });
+}

@@ -11,12 +11,12 @@ use std::time::{Duration, Instant};
 mod backend;
 
 use uidelta_atspi::{
-    applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus, CaptureOptions,
-    Events, NodeAddr, Outcome, WindowInfo,
+    app_windows, applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus,
+    CaptureOptions, Events, NodeAddr, Outcome, WindowInfo,
 };
 pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, Rect, Role, Snapshot, State};
-use uidelta_x11::{Button, TopWindow, X11};
+use uidelta_x11::{Button, TopWindow, WindowAt, X11};
 
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
 /// the way to the item.
@@ -39,6 +39,62 @@ fn pointer_of(action: &Action) -> Option<(Button, u32, &'static str)> {
         Action::RightClick => Some((Button::Right, 1, "right click")),
         Action::DoubleClick => Some((Button::Left, 2, "double click")),
         _ => None,
+    }
+}
+
+/// What a pointer event at a point of an element would reach.
+#[derive(Debug, PartialEq, Eq)]
+enum Reach {
+    /// The element's own window is on top there.
+    Element,
+    /// Something else is on top there: what, for an error.
+    Covered(String),
+    /// The display or the bus cannot tell.
+    Unknown,
+}
+
+/// How far a window's inside may reach past an element's window (in
+/// pixels, each side) for the two to be the same window: client-side
+/// decorations draw their shadow inside the window, outside the extents
+/// toolkits report.
+const SHADOW: i32 = 64;
+
+/// Whether `window` (what the display has at a point) is the element's
+/// window whose extents are `extents`: the extents lie within the window,
+/// frame included (toolkits report a framed window with or without its
+/// frame), and the window's inside lies within the extents but for a
+/// shadow's width.
+fn same_window(extents: Rect, window: &WindowAt) -> bool {
+    let area = |(x, y, w, h): uidelta_x11::Area| {
+        Rect::new(
+            x,
+            y,
+            i32::try_from(w).unwrap_or(i32::MAX),
+            i32::try_from(h).unwrap_or(i32::MAX),
+        )
+    };
+    let within = |inner: Rect, outer: Rect, slack: i32| {
+        inner.x >= outer.x - slack
+            && inner.y >= outer.y - slack
+            && inner.x + inner.w <= outer.x + outer.w + slack
+            && inner.y + inner.h <= outer.y + outer.h + slack
+    };
+    within(extents, area(window.outer), 2) && within(area(window.inner), extents, SHADOW)
+}
+
+/// What a window on top of an element is, for an error.
+fn window_name(window: &WindowAt, pid: Option<u32>) -> String {
+    let what = match (window.override_redirect, window.title.is_empty()) {
+        (true, true) => "a popup window (a menu, tooltip or the like)".to_owned(),
+        (true, false) => format!("the popup window {:?}", window.title),
+        (false, true) => format!("an untitled window ({:#x})", window.id),
+        (false, false) => format!("the window {:?}", window.title),
+    };
+    match window.pid {
+        Some(other) if pid.is_some_and(|p| p != other) => {
+            format!("{what} of another application (pid {other})")
+        }
+        _ => what,
     }
 }
 
@@ -146,6 +202,19 @@ pub enum Error {
     /// No window matched.
     #[error("{0}")]
     NoWindow(String),
+    /// Another window is on top of the element where the pointer would
+    /// click it.
+    #[error("{doing}: at {x},{y}, the element's centre, {by} is on top of it; close that window or bring the element's to the front first")]
+    Covered {
+        /// What was being done.
+        doing: String,
+        /// The point.
+        x: i32,
+        /// The point.
+        y: i32,
+        /// What is on top.
+        by: String,
+    },
     /// An item of a combo box's popup could not be picked.
     #[error("{doing}: {why}")]
     NotPicked {
@@ -293,7 +362,7 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
     ) -> Result<Option<Done>> {
-        let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
+        let (Some(x11), Some(_)) = (self.x11.as_ref(), app.pid) else {
             return Ok(None);
         };
         // Push buttons and menu items are what opens dialogs. Other
@@ -320,11 +389,11 @@ impl Linux {
         if !on_screen(x11, cx, cy) {
             return Ok(None);
         }
-        // When the X server cannot tell, the accessible action is the safe
-        // choice.
-        match x11.window_at(cx, cy) {
-            Ok(Some(top)) if top.pid == Some(pid) => {}
-            _ => return Ok(None),
+        // When another window is on top there (a dialog of the same
+        // application), or the X server cannot tell, the accessible action
+        // is the safe choice.
+        if self.reach(x11, app, actor, addr, (cx, cy)).await != Reach::Element {
+            return Ok(None);
         }
         // An open menu holds the pointer: a click outside it would only
         // close it.
@@ -489,6 +558,91 @@ impl Linux {
         }))
     }
 
+    /// What a pointer event at `point`, a point of the element `addr` of
+    /// `app`, would reach: the element's window when the window on top
+    /// there is its own (that of the element or of one of its ancestors: a
+    /// menu or a popup list has a window of its own), else what is on top.
+    /// Elements inside one window are not told apart.
+    async fn reach(
+        &self,
+        x11: &X11,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        (x, y): (i32, i32),
+    ) -> Reach {
+        /// Ancestors looked at, at most.
+        const DEPTH: usize = 64;
+        let top = match x11.window_at(x, y) {
+            Ok(Some(top)) => top,
+            Ok(None) => return Reach::Covered("no window (the bare desktop)".into()),
+            Err(e) => {
+                tracing::debug!("{e}");
+                return Reach::Unknown;
+            }
+        };
+        if matches!((top.pid, app.pid), (Some(a), Some(b)) if a != b) {
+            return Reach::Covered(window_name(&top, app.pid));
+        }
+        // A managed window is an element's top-level; a popup (a menu, a
+        // combo box's list) is one of its ancestors.
+        let mut at = addr.clone();
+        for _ in 0..DEPTH {
+            let Ok(parent) = actor.parent(&at).await else {
+                return Reach::Unknown;
+            };
+            let top_level = parent.bus != at.bus || parent.path.ends_with("/accessible/root");
+            if top_level || top.override_redirect {
+                let extents = match actor.extents(&at).await {
+                    Ok((x, y, w, h)) if x != i32::MIN && w > 0 && h > 0 => {
+                        Some(Rect::new(x, y, w, h))
+                    }
+                    Ok(_) => None,
+                    Err(_) => return Reach::Unknown,
+                };
+                if extents.is_some_and(|e| same_window(e, &top))
+                    && !self.another_window_named(app, actor, &at, &top).await
+                {
+                    return Reach::Element;
+                }
+            }
+            if top_level {
+                return Reach::Covered(window_name(&top, app.pid));
+            }
+            at = parent;
+        }
+        Reach::Unknown
+    }
+
+    /// Whether `window`, which is where the top-level `top_level` is, is
+    /// another top-level window of `app` in the same place: two windows of
+    /// one application can share a place (one opened over the other). The
+    /// X title tells them apart when it is the accessible name of another of
+    /// the application's windows; toolkits do not always name a window
+    /// after its title, so a mere difference proves nothing.
+    async fn another_window_named(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        top_level: &NodeAddr,
+        window: &WindowAt,
+    ) -> bool {
+        if window.override_redirect || window.title.is_empty() {
+            return false;
+        }
+        if actor
+            .name(top_level)
+            .await
+            .is_ok_and(|name| name == window.title)
+        {
+            return false;
+        }
+        app_windows(&self.bus, app).await.is_ok_and(|all| {
+            all.iter()
+                .any(|w| w.path != top_level.path && w.showing && w.title == window.title)
+        })
+    }
+
     async fn showing(&self, actor: &Actor<'_>, node: &NodeAddr) -> bool {
         actor
             .states(node)
@@ -527,9 +681,21 @@ impl Linux {
                 .map(Rect::center)
                 .ok_or_else(|| Error::NoBounds { doing: doing() })
         };
+        // The point must reach the element, not a window on top of it.
+        let reach = |(x, y): (i32, i32)| async move {
+            match self.reach(x11, app, actor, addr, (x, y)).await {
+                Reach::Covered(by) => Err(Error::Covered {
+                    doing: doing(),
+                    x,
+                    y,
+                    by,
+                }),
+                Reach::Element | Reach::Unknown => Ok((x, y)),
+            }
+        };
         let method = match action {
             Action::Click | Action::RightClick | Action::DoubleClick => {
-                let (x, y) = centre().await?;
+                let (x, y) = reach(centre().await?).await?;
                 let Some((button, count, what)) = pointer_of(action) else {
                     return Err(Error::NotAClick { doing: doing() });
                 };
@@ -547,12 +713,12 @@ impl Linux {
                 format!("{moved}XTest {chord}")
             }
             Action::Scroll { dx, dy } => {
-                let (x, y) = centre().await?;
+                let (x, y) = reach(centre().await?).await?;
                 x11.scroll(x, y, *dx, *dy)?;
                 format!("XTest wheel {dx},{dy} at {x},{y}")
             }
             Action::Focus | Action::SetSelected(_) => {
-                let (x, y) = centre().await?;
+                let (x, y) = reach(centre().await?).await?;
                 x11.click(x, y, Button::Left, 1)?;
                 format!("XTest click at {x},{y}")
             }
@@ -833,5 +999,66 @@ fn titles<'w>(windows: impl Iterator<Item = &'w WindowInfo>) -> String {
         "none".into()
     } else {
         list.join(", ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn window(outer: uidelta_x11::Area, inner: uidelta_x11::Area) -> WindowAt {
+        WindowAt {
+            id: 0x40_0003,
+            pid: Some(10),
+            title: "Cover".into(),
+            override_redirect: false,
+            outer,
+            inner,
+        }
+    }
+
+    #[test]
+    fn a_window_is_the_element_window_with_or_without_its_frame_and_shadow() {
+        // No window manager: the extents are the window.
+        let bare = window((391, 282, 500, 500), (391, 282, 500, 500));
+        assert!(same_window(Rect::new(391, 282, 500, 500), &bare));
+        // A frame with a 19 px title bar: toolkits report the frame...
+        let framed = window((390, 263, 502, 521), (391, 282, 500, 500));
+        assert!(same_window(Rect::new(390, 263, 502, 521), &framed));
+        // ...or the inside.
+        assert!(same_window(Rect::new(391, 282, 500, 500), &framed));
+        // A client-side shadow of 30 px inside the window, outside the
+        // extents.
+        let shadowed = window((361, 252, 560, 560), (361, 252, 560, 560));
+        assert!(same_window(Rect::new(391, 282, 500, 500), &shadowed));
+    }
+
+    #[test]
+    fn a_smaller_or_a_larger_window_elsewhere_is_another_window() {
+        let dialog = window((457, 185, 454, 392), (457, 185, 454, 392));
+        // The main window under a dialog centred on it.
+        assert!(!same_window(Rect::new(0, 0, 1366, 741), &dialog));
+        // A dialog under a maximized main window.
+        let main = window((0, 0, 1366, 741), (0, 0, 1366, 741));
+        assert!(!same_window(Rect::new(457, 185, 454, 392), &main));
+        // Moved by more than a frame's width.
+        assert!(!same_window(Rect::new(460, 185, 454, 392), &dialog));
+    }
+
+    #[test]
+    fn what_is_on_top_is_named_for_the_error() {
+        let mut w = window((0, 0, 10, 10), (0, 0, 10, 10));
+        assert_eq!(window_name(&w, Some(10)), "the window \"Cover\"");
+        assert_eq!(
+            window_name(&w, Some(11)),
+            "the window \"Cover\" of another application (pid 10)"
+        );
+        w.title.clear();
+        assert_eq!(window_name(&w, None), "an untitled window (0x400003)");
+        w.override_redirect = true;
+        assert_eq!(
+            window_name(&w, Some(10)),
+            "a popup window (a menu, tooltip or the like)"
+        );
     }
 }

@@ -283,7 +283,7 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
         let mut holder = None;
         for _ in 0..100 {
             holder = x11.keyboard_window().expect("the keyboard's window");
-            if holder.is_some_and(|h| h.pid == demo.app.pid) {
+            if holder.as_ref().is_some_and(|h| h.pid == demo.app.pid) {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;

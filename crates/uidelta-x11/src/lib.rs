@@ -24,7 +24,7 @@ use x11rb::protocol::xtest;
 use x11rb::rust_connection::RustConnection;
 
 pub use keysym::{char_keysym, keysym, Chord, ChordError, Keysym};
-pub use windows::{TopWindow, WindowAt};
+pub use windows::{Area, TopWindow, WindowAt};
 
 use image::PixelLayout;
 use keymap::{Keymap, Stroke};

@@ -29,14 +29,28 @@ pub struct TopWindow {
 
 /// A top-level window found by what it holds: a point of the screen, or
 /// the keyboard.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WindowAt {
     /// The application's window (inside a window manager's frame, if there
     /// is one).
     pub id: u32,
     /// The owning process (`_NET_WM_PID`), when the client sets it.
     pub pid: Option<u32>,
+    /// The title (`_NET_WM_NAME`, else `WM_NAME`), `""` when it has none.
+    pub title: String,
+    /// Whether it bypasses window management: a menu, a tooltip or another
+    /// popup.
+    pub override_redirect: bool,
+    /// Where it is on the screen, window manager's frame included: x, y,
+    /// width, height in root coordinates.
+    pub outer: Area,
+    /// Where the application's own window is (the frame's inside, or the
+    /// same as `outer` when there is no frame).
+    pub inner: Area,
 }
+
+/// A rectangle of the screen: x, y, width, height in root coordinates.
+pub type Area = (i32, i32, u32, u32);
 
 impl X11 {
     /// The top-level windows, bottom first in stacking order, with pid and
@@ -49,8 +63,6 @@ impl X11 {
     fn list_top(&self) -> Result<Vec<TopWindow>, Failure> {
         let tree = self.conn.query_tree(self.root)?.reply()?;
         let pid_atom = self.atom(b"_NET_WM_PID")?;
-        let name_atom = self.atom(b"_NET_WM_NAME")?;
-        let utf8 = self.atom(b"UTF8_STRING")?;
         let wm_state = self.framing()?;
         let mut out = Vec::new();
         for &top in &tree.children {
@@ -59,11 +71,7 @@ impl X11 {
             };
             let id = self.client_of(top, wm_state)?;
             let pid = self.pid_of(id, pid_atom)?;
-            let mut title = self.text_property(id, name_atom, utf8)?;
-            if title.is_empty() {
-                title =
-                    self.text_property(id, AtomEnum::WM_NAME.into(), AtomEnum::STRING.into())?;
-            }
+            let title = self.title_of(id)?;
             out.push(TopWindow {
                 id,
                 pid,
@@ -110,13 +118,55 @@ impl X11 {
         Ok(None)
     }
 
-    /// The application's window in the root's child `top`, and its process.
+    /// The application's window in the root's child `top`: its process,
+    /// title and place.
     fn window_in(&self, top: Window, pid_atom: u32) -> Result<WindowAt, Failure> {
         let id = self.client_of(top, self.framing()?)?;
+        let outer = self.area_of(top)?;
+        let inner = if id == top { outer } else { self.area_of(id)? };
         Ok(WindowAt {
             id,
             pid: self.pid_of(id, pid_atom)?,
+            title: self.title_of(id)?,
+            override_redirect: self
+                .conn
+                .get_window_attributes(top)?
+                .reply()
+                .is_ok_and(|a| a.override_redirect),
+            outer,
+            inner,
         })
+    }
+
+    /// Where a window is, in root coordinates; an empty area at the origin
+    /// when it is gone.
+    fn area_of(&self, id: Window) -> Result<Area, Failure> {
+        let Ok(g) = self.conn.get_geometry(id)?.reply() else {
+            return Ok((0, 0, 0, 0));
+        };
+        let Ok(at) = self
+            .conn
+            .translate_coordinates(id, self.root, 0, 0)?
+            .reply()
+        else {
+            return Ok((0, 0, 0, 0));
+        };
+        Ok((
+            i32::from(at.dst_x),
+            i32::from(at.dst_y),
+            u32::from(g.width),
+            u32::from(g.height),
+        ))
+    }
+
+    /// A window's title: `_NET_WM_NAME`, else `WM_NAME`.
+    fn title_of(&self, id: Window) -> Result<String, Failure> {
+        let title =
+            self.text_property(id, self.atom(b"_NET_WM_NAME")?, self.atom(b"UTF8_STRING")?)?;
+        if !title.is_empty() {
+            return Ok(title);
+        }
+        self.text_property(id, AtomEnum::WM_NAME.into(), AtomEnum::STRING.into())
     }
 
     /// The client window in the root's child `top`: under a reparenting
