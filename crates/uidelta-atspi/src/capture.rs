@@ -12,6 +12,7 @@
 //! screen reader names it: one `GetRelationSet` call per such field.
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::join_all;
@@ -143,7 +144,12 @@ pub async fn capture(
         who: &label,
     };
     let bus = &bus.reading(&target, &app.bus_name).await;
-    let walk = Walk { bus, target, opts };
+    let walk = Walk {
+        bus,
+        target,
+        opts,
+        texts_whole: AtomicBool::new(false),
+    };
     let work = walk.run(app, root.unwrap_or(ROOT_PATH));
     let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
         Ok(result) => result?,
@@ -174,15 +180,32 @@ struct Walk<'a> {
     bus: &'a Bus,
     target: Target<'a>,
     opts: &'a CaptureOptions,
+    /// Whether the application's toolkit answers a text read with an end
+    /// past the text with the whole text (see [`Walk::value`]); set once
+    /// the toolkit is known.
+    texts_whole: AtomicBool,
 }
+
+/// Toolkits (`Application.ToolkitName`) known to answer `GetText(0, end)`
+/// with the whole text when `end` lies past its end: GTK 3's ATK bridge
+/// and Chromium. Qt 5 answers with nothing.
+const TEXTS_WHOLE: [&str; 2] = ["gtk", "Chromium"];
 
 impl Walk<'_> {
     async fn run(&self, app: &AppRef, root: &str) -> Result<(Vec<Rec>, bool)> {
-        let cache = if self.opts.use_cache {
-            self.cache(&app.bus_name).await?
-        } else {
-            HashMap::new()
+        let cache = async {
+            if self.opts.use_cache {
+                self.cache(&app.bus_name).await
+            } else {
+                Ok(HashMap::new())
+            }
         };
+        let (cache, toolkit) = futures_util::future::join(cache, self.toolkit(&app.bus_name)).await;
+        let cache = cache?;
+        self.texts_whole.store(
+            toolkit.is_some_and(|t| TEXTS_WHOLE.contains(&t.as_str())),
+            Ordering::Relaxed,
+        );
         let mut recs = vec![Rec {
             bus: app.bus_name.clone(),
             path: root.to_owned(),
@@ -287,6 +310,22 @@ impl Walk<'_> {
     }
 
     /// The application's cache, by object path; empty when it has none.
+    /// The application's toolkit (`Application.ToolkitName`), `None` when
+    /// it does not say.
+    async fn toolkit(&self, bus_name: &str) -> Option<String> {
+        let name: OwnedValue = self
+            .call(
+                bus_name,
+                ROOT_PATH,
+                PROPERTIES,
+                "Get",
+                &("org.a11y.atspi.Application", "ToolkitName"),
+            )
+            .await
+            .ok()?;
+        String::try_from(name).ok()
+    }
+
     async fn cache(&self, bus_name: &str) -> Result<HashMap<String, Basic>> {
         let items: Result<Vec<CacheItem>> = self
             .bus
@@ -466,11 +505,13 @@ impl Walk<'_> {
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
             let text = self.text(bus_name, path, limit).await?;
-            if !text.is_empty() {
+            if !text.is_empty() || self.texts_whole.load(Ordering::Relaxed) {
                 return Ok(Some(text));
             }
             // Qt answers an end past the text with nothing at all, so an
-            // empty answer is asked again within the length.
+            // empty answer is asked again within the length, unless the
+            // toolkit is known not to (an empty field is common: Chromium's
+            // forms, and the extra call per field is measurable there).
             let count: OwnedValue = self
                 .call(
                     bus_name,
