@@ -765,3 +765,43 @@ fn a_window_on_top_of_an_element_gets_no_click_meant_for_the_element() {
         );
     });
 }
+
+#[test]
+fn on_a_scaled_display_the_pointer_clicks_where_the_element_is() {
+    // GTK reports positions in unscaled pixels: the Count button's centre,
+    // as reported, is on the Show toast or Do nothing button on the
+    // display.
+    let (desktop, rt) = start_with(&["--scale", "2"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        let count = "role:push button && name:Count";
+        let (scope, id) = s.find(&count.parse().expect("selector"))[0];
+        let reported = s.scopes()[scope]
+            .node(id)
+            .bounds
+            .map(uidelta_model::Rect::center)
+            .expect("the button's bounds");
+        let counted = s.act(count, &Action::Click, &opts).await.expect("Count");
+        let at = format!("XTest click at {},{}", reported.0 * 2, reported.1 * 2);
+        assert_eq!(counted.done.method, at);
+        holds(&counted, "] label | name: \"Count: 0\" -> \"Count: 1\"\n");
+        assert_eq!(
+            counted.diff.changes.len(),
+            1,
+            "only the label changes: {}",
+            text(&counted.diff)
+        );
+        // An element with no accessible action, clicked at its place too.
+        let clicked = s
+            .act("role:label && name~:Count: ", &Action::Click, &opts)
+            .await
+            .expect("the label");
+        assert!(
+            clicked.done.method.starts_with("XTest click at "),
+            "{}",
+            clicked.done.method
+        );
+        assert!(!clicked.diff.has_changes(), "{}", text(&clicked.diff));
+    });
+}

@@ -98,6 +98,69 @@ fn window_name(window: &WindowAt, pid: Option<u32>) -> String {
     }
 }
 
+/// Extents as AT-SPI gives them, `None` for none (toolkits answer
+/// `i32::MIN` or an empty size).
+fn rect_of((x, y, w, h): (i32, i32, i32, i32)) -> Option<Rect> {
+    (x != i32::MIN && w > 0 && h > 0).then_some(Rect::new(x, y, w, h))
+}
+
+/// `v` times `scale`, rounded.
+fn scale_by(v: i32, scale: f64) -> i32 {
+    (f64::from(v) * scale).round() as i32
+}
+
+fn scale_rect(r: Rect, scale: f64) -> Rect {
+    if scale == 1.0 {
+        return r;
+    }
+    Rect::new(
+        scale_by(r.x, scale),
+        scale_by(r.y, scale),
+        scale_by(r.w, scale),
+        scale_by(r.h, scale),
+    )
+}
+
+/// The scale (above 1) by which `window`, frame included or not, is
+/// `extents` (a top-level window's, as its toolkit reports them) scaled
+/// up, to a pixel or two per scaled pixel; `None` when it is not.
+fn scale_between(extents: Rect, window: &TopWindow) -> Option<f64> {
+    [window.outer, window.inner]
+        .into_iter()
+        .find_map(|(x, y, w, h)| {
+            let scale = f64::from(w) / f64::from(extents.w);
+            let slack = 2.0 * scale + 2.0;
+            let near =
+                |reported: i32, real: f64| (f64::from(reported) * scale - real).abs() <= slack;
+            (scale >= 1.05
+                && near(extents.x, f64::from(x))
+                && near(extents.y, f64::from(y))
+                && near(extents.h, f64::from(h)))
+            .then_some(scale)
+        })
+}
+
+/// The top-level window `addr` is in: its ancestor whose parent is the
+/// application.
+async fn top_level(actor: &Actor<'_>, addr: &NodeAddr) -> Option<NodeAddr> {
+    /// Ancestors looked at, at most.
+    const DEPTH: usize = 64;
+    let mut at = addr.clone();
+    for _ in 0..DEPTH {
+        let parent = actor.parent(&at).await.ok()?;
+        if is_application(&at, &parent) {
+            return Some(at);
+        }
+        at = parent;
+    }
+    None
+}
+
+/// Whether `parent`, the parent of `node`, is its application (or beyond).
+fn is_application(node: &NodeAddr, parent: &NodeAddr) -> bool {
+    parent.bus != node.bus || parent.path.ends_with("/accessible/root")
+}
+
 /// Whether the point is on the screen.
 fn on_screen(x11: &X11, x: i32, y: i32) -> bool {
     let (w, h) = x11.screen_size();
@@ -385,14 +448,13 @@ impl Linux {
         if x == i32::MIN || w <= 0 || h <= 0 {
             return Ok(None);
         }
-        let (cx, cy) = Rect::new(x, y, w, h).center();
-        if !on_screen(x11, cx, cy) {
-            return Ok(None);
-        }
         // When another window is on top there (a dialog of the same
         // application), or the X server cannot tell, the accessible action
         // is the safe choice.
-        if self.reach(x11, app, actor, addr, (cx, cy)).await != Reach::Element {
+        let ((cx, cy), reach) = self
+            .aim(x11, app, actor, addr, Rect::new(x, y, w, h).center())
+            .await;
+        if reach != Reach::Element || !on_screen(x11, cx, cy) {
             return Ok(None);
         }
         // An open menu holds the pointer: a click outside it would only
@@ -558,11 +620,63 @@ impl Linux {
         }))
     }
 
-    /// What a pointer event at `point`, a point of the element `addr` of
-    /// `app`, would reach: the element's window when the window on top
-    /// there is its own (that of the element or of one of its ancestors: a
-    /// menu or a popup list has a window of its own), else what is on top.
-    /// Elements inside one window are not told apart.
+    /// Where on the display a pointer event for `point`, a point of the
+    /// element `addr` of `app` as accessibility reports it, goes, and what
+    /// it would reach there (see [`Linux::reach`]). Toolkits on a scaled
+    /// display (GTK 3 with `GDK_SCALE=2`) report logical pixels, and the
+    /// display works in its own: when the element's window is not found at
+    /// the point as reported, the scale is read from the element's
+    /// top-level window, and the point scaled.
+    async fn aim(
+        &self,
+        x11: &X11,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        point: (i32, i32),
+    ) -> ((i32, i32), Reach) {
+        let reach = self.reach(x11, app, actor, addr, point, 1.0).await;
+        if reach == Reach::Element {
+            return (point, reach);
+        }
+        let Some(scale) = self.scale(x11, app, actor, addr).await else {
+            return (point, reach);
+        };
+        let scaled = (scale_by(point.0, scale), scale_by(point.1, scale));
+        tracing::debug!(scale, ?point, ?scaled, "a scaled display");
+        (
+            scaled,
+            self.reach(x11, app, actor, addr, scaled, scale).await,
+        )
+    }
+
+    /// How many of the display's pixels make one of the pixels `app`
+    /// reports, read from the element's top-level window and the window of
+    /// the application in its place (its size and place, scaled). `None`
+    /// when no window of the application is a scaled copy of it.
+    async fn scale(
+        &self,
+        x11: &X11,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+    ) -> Option<f64> {
+        let top_level = top_level(actor, addr).await?;
+        let extents = rect_of(actor.extents(&top_level).await.ok()?)?;
+        let windows = x11.top_windows().ok()?;
+        windows
+            .iter()
+            .filter(|w| w.viewable && !w.override_redirect)
+            .filter(|w| w.pid.is_none() || app.pid.is_none() || w.pid == app.pid)
+            .find_map(|w| scale_between(extents, w))
+    }
+
+    /// What a pointer event at `point` (of the display) for the element
+    /// `addr` of `app` would reach: the element's window when the window on
+    /// top there is its own (that of the element or of one of its
+    /// ancestors: a menu or a popup list has a window of its own), else
+    /// what is on top. `scale` is the display's pixels per pixel the
+    /// toolkit reports. Elements inside one window are not told apart.
     async fn reach(
         &self,
         x11: &X11,
@@ -570,6 +684,7 @@ impl Linux {
         actor: &Actor<'_>,
         addr: &NodeAddr,
         (x, y): (i32, i32),
+        scale: f64,
     ) -> Reach {
         /// Ancestors looked at, at most.
         const DEPTH: usize = 64;
@@ -591,13 +706,10 @@ impl Linux {
             let Ok(parent) = actor.parent(&at).await else {
                 return Reach::Unknown;
             };
-            let top_level = parent.bus != at.bus || parent.path.ends_with("/accessible/root");
+            let top_level = is_application(&at, &parent);
             if top_level || top.override_redirect {
                 let extents = match actor.extents(&at).await {
-                    Ok((x, y, w, h)) if x != i32::MIN && w > 0 && h > 0 => {
-                        Some(Rect::new(x, y, w, h))
-                    }
-                    Ok(_) => None,
+                    Ok(e) => rect_of(e).map(|e| scale_rect(e, scale)),
                     Err(_) => return Reach::Unknown,
                 };
                 if extents.is_some_and(|e| same_window(e, &top))
@@ -682,15 +794,15 @@ impl Linux {
                 .ok_or_else(|| Error::NoBounds { doing: doing() })
         };
         // The point must reach the element, not a window on top of it.
-        let reach = |(x, y): (i32, i32)| async move {
-            match self.reach(x11, app, actor, addr, (x, y)).await {
-                Reach::Covered(by) => Err(Error::Covered {
+        let reach = |point: (i32, i32)| async move {
+            match self.aim(x11, app, actor, addr, point).await {
+                ((x, y), Reach::Covered(by)) => Err(Error::Covered {
                     doing: doing(),
                     x,
                     y,
                     by,
                 }),
-                Reach::Element | Reach::Unknown => Ok((x, y)),
+                (at, Reach::Element | Reach::Unknown) => Ok(at),
             }
         };
         let method = match action {

@@ -25,6 +25,10 @@ pub struct TopWindow {
     /// tooltips and toolkits' hidden helper windows, never an application
     /// window a person would bring to the front.
     pub override_redirect: bool,
+    /// Where it is, window manager's frame included (see [`WindowAt`]).
+    pub outer: Area,
+    /// Where the application's own window is.
+    pub inner: Area,
 }
 
 /// A top-level window found by what it holds: a point of the screen, or
@@ -72,12 +76,15 @@ impl X11 {
             let id = self.client_of(top, wm_state)?;
             let pid = self.pid_of(id, pid_atom)?;
             let title = self.title_of(id)?;
+            let outer = self.area_of(top)?;
             out.push(TopWindow {
                 id,
                 pid,
                 title,
                 viewable: attrs.map_state == MapState::VIEWABLE,
                 override_redirect: attrs.override_redirect,
+                outer,
+                inner: if id == top { outer } else { self.area_of(id)? },
             });
         }
         Ok(out)
