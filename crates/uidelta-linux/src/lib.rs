@@ -109,6 +109,7 @@ fn scale_by(v: i32, scale: f64) -> i32 {
     (f64::from(v) * scale).round() as i32
 }
 
+/// `r` times `scale`, rounded.
 fn scale_rect(r: Rect, scale: f64) -> Rect {
     if scale == 1.0 {
         return r;
@@ -442,18 +443,13 @@ impl Linux {
         if !shown.iter().all(|s| node.states.contains(*s)) {
             return Ok(None);
         }
-        let Ok((x, y, w, h)) = actor.extents(addr).await else {
+        let Some(bounds) = actor.extents(addr).await.ok().and_then(rect_of) else {
             return Ok(None);
         };
-        if x == i32::MIN || w <= 0 || h <= 0 {
-            return Ok(None);
-        }
         // When another window is on top there (a dialog of the same
         // application), or the X server cannot tell, the accessible action
         // is the safe choice.
-        let ((cx, cy), reach) = self
-            .aim(x11, app, actor, addr, Rect::new(x, y, w, h).center())
-            .await;
+        let ((cx, cy), reach) = self.aim(x11, app, actor, addr, bounds.center()).await;
         if reach != Reach::Element || !on_screen(x11, cx, cy) {
             return Ok(None);
         }
@@ -596,12 +592,8 @@ impl Linux {
         };
         // Qt gives an item the width of its column, wider than the popup:
         // the part inside the list is what shows.
-        let rect = |e: Option<(i32, i32, i32, i32)>| {
-            e.filter(|&(x, _, w, h)| x != i32::MIN && w > 0 && h > 0)
-                .map(|(x, y, w, h)| Rect::new(x, y, w, h))
-        };
-        let item = rect(actor.extents(addr).await.ok());
-        let area = rect(actor.extents(&list).await.ok());
+        let item = actor.extents(addr).await.ok().and_then(rect_of);
+        let area = actor.extents(&list).await.ok().and_then(rect_of);
         let Some(shown) = item.and_then(|i| area.map_or(Some(i), |a| i.intersection(&a))) else {
             return close("the item has no place in the combo box's popup".into());
         };
@@ -785,9 +777,7 @@ impl Linux {
     ) -> Result<Done> {
         let x11 = self.x11(doing)?;
         let centre = || async {
-            let fresh = actor.extents(addr).await.ok().and_then(|(x, y, w, h)| {
-                (x != i32::MIN && w > 0 && h > 0).then_some(Rect::new(x, y, w, h))
-            });
+            let fresh = actor.extents(addr).await.ok().and_then(rect_of);
             fresh
                 .or(node.bounds)
                 .map(Rect::center)
