@@ -109,6 +109,10 @@ struct Rec {
     /// The label that names this nameless field (`labelled-by`).
     labelled_by: Option<(String, String)>,
     vanished: bool,
+    /// Another element shows in its place: a page of a stack or notebook
+    /// that is not the one shown, in a toolkit that does not say so (see
+    /// [`Walk::hidden_pages`]).
+    in_reserve: bool,
 }
 
 type ObjRef = (String, OwnedObjectPath);
@@ -162,6 +166,9 @@ pub async fn capture(
         }
     };
     let mut recs = recs;
+    if showing_left_out(&recs) {
+        walk.hidden_pages(&mut recs).await;
+    }
     fill_in_states(&mut recs);
     let tree = assemble(recs);
     let meta = Meta {
@@ -310,6 +317,60 @@ impl Walk<'_> {
     }
 
     /// The application's cache, by object path; empty when it has none.
+    /// Marks the pages of stacks and notebooks that are not shown, for a
+    /// toolkit that leaves `showing` out and keeps them all `visible` (GTK
+    /// 4.8): for each group of siblings in one place (see [`stacked`]),
+    /// what the toolkit finds at the centre of that place
+    /// (`GetAccessibleAtPoint`, which GTK answers with the deepest widget
+    /// drawn there) tells the page shown; the others are in reserve. A
+    /// group whose answer lies in none of its pages is left as it is.
+    async fn hidden_pages(&self, recs: &mut [Rec]) {
+        let groups = stacked(recs);
+        if groups.is_empty() {
+            return;
+        }
+        let recs_now: &[Rec] = recs;
+        let answers = join_all(groups.iter().map(|&(asked, at, _)| async move {
+            let (x, y) = at.center();
+            self.call::<_, ObjRef>(
+                &recs_now[asked].bus,
+                &recs_now[asked].path,
+                "org.a11y.atspi.Component",
+                "GetAccessibleAtPoint",
+                &(x, y, 0u32),
+            )
+            .await
+        }))
+        .await;
+        let index: HashMap<(&str, &str), usize> = recs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| ((r.bus.as_str(), r.path.as_str()), i))
+            .collect();
+        let parent = parents(recs);
+        let mut reserve = Vec::new();
+        for ((_, _, members), answer) in groups.iter().zip(answers) {
+            let hit = match answer {
+                Ok((bus, path)) => index.get(&(bus.as_str(), path.as_str())).copied(),
+                Err(e) => {
+                    tracing::debug!("what shows on a stack of pages: {e}");
+                    None
+                }
+            };
+            let mut at = hit;
+            while let Some(a) = at {
+                if members.contains(&a) {
+                    reserve.extend(members.iter().copied().filter(|&m| m != a));
+                    break;
+                }
+                at = parent[a];
+            }
+        }
+        for i in reserve {
+            recs[i].in_reserve = true;
+        }
+    }
+
     /// The application's toolkit (`Application.ToolkitName`), `None` when
     /// it does not say.
     async fn toolkit(&self, bus_name: &str) -> Option<String> {
@@ -608,15 +669,13 @@ fn number(v: f64) -> String {
 /// GTK 4 (4.8) sets `sensitive` but never `enabled`, and `showing` only on
 /// its windows. When no element has `enabled` and some have `sensitive`,
 /// `enabled` follows `sensitive`. When no element but a window has
-/// `showing` and some have `visible`, an element shows when it is visible
-/// and its parent shows (a window keeps its own `showing`). GTK 3 and
+/// `showing` and some have `visible`, an element shows when it is visible,
+/// has a size (or no extents at all) and its parent shows (a window keeps
+/// its own `showing`). GTK 3 and
 /// Chromium set all four and are left as they are.
 fn fill_in_states(recs: &mut [Rec]) {
     use uidelta_model::State;
-    let is_window = |r: &Rec| {
-        let role = Role::from_name(&r.basic.raw_role);
-        role.is_window() || role == Role::Application
-    };
+    let is_window = is_window_rec;
     let any = |recs: &[Rec], s: State| {
         recs.iter()
             .any(|r| !r.vanished && r.basic.states.contains(s))
@@ -628,10 +687,7 @@ fn fill_in_states(recs: &mut [Rec]) {
             }
         }
     }
-    let showing_inside = recs
-        .iter()
-        .any(|r| !r.vanished && !is_window(r) && r.basic.states.contains(State::Showing));
-    if showing_inside || !any(recs, State::Visible) {
+    if !showing_left_out(recs) {
         return;
     }
     // Records come level by level: a parent before its children.
@@ -644,10 +700,86 @@ fn fill_in_states(recs: &mut [Rec]) {
             if is_window(&recs[c]) {
                 continue;
             }
+            // GTK 4.8 keeps hidden stack and notebook pages, and the list
+            // rows it holds in reserve, `visible`, with no size.
+            let sized = recs[c].bounds.is_none_or(|b| b.w > 0 && b.h > 0);
             let visible = recs[c].basic.states.contains(State::Visible);
-            recs[c].basic.states.set(State::Showing, visible && shows);
+            let shown = visible && sized && !recs[c].in_reserve && shows;
+            recs[c].basic.states.set(State::Showing, shown);
         }
     }
+}
+
+fn is_window_rec(r: &Rec) -> bool {
+    let role = Role::from_name(&r.basic.raw_role);
+    role.is_window() || role == Role::Application
+}
+
+/// Whether the toolkit leaves `showing` out (GTK 4.8): no element but a
+/// window has it, and some are `visible`.
+fn showing_left_out(recs: &[Rec]) -> bool {
+    use uidelta_model::State;
+    let live = || recs.iter().filter(|r| !r.vanished);
+    !live().any(|r| !is_window_rec(r) && r.basic.states.contains(State::Showing))
+        && live().any(|r| r.basic.states.contains(State::Visible))
+}
+
+/// Where an element is: its extents, else (a notebook's page object has
+/// none) those of its first child that has some; `None` when that place
+/// is empty.
+fn place(recs: &[Rec], i: usize) -> Option<Rect> {
+    recs[i]
+        .bounds
+        .or_else(|| recs[i].children.iter().find_map(|&c| recs[c].bounds))
+        .filter(|b| b.w > 0 && b.h > 0)
+}
+
+/// Each record's parent.
+fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
+    let mut parent = vec![None; recs.len()];
+    for (i, r) in recs.iter().enumerate() {
+        for &c in &r.children {
+            parent[c] = Some(i);
+        }
+    }
+    parent
+}
+
+/// Siblings that say they are visible in one and the same place: the
+/// pages of a stack or a notebook, of which one shows. Each group with the
+/// nearest ancestor that has a place, to ask what shows there.
+fn stacked(recs: &[Rec]) -> Vec<(usize, Rect, Vec<usize>)> {
+    use uidelta_model::State;
+    let parent = parents(recs);
+    let mut out = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let mut groups: Vec<(Rect, Vec<usize>)> = Vec::new();
+        for &c in &r.children {
+            if recs[c].vanished || !recs[c].basic.states.contains(State::Visible) {
+                continue;
+            }
+            let Some(at) = place(recs, c) else { continue };
+            match groups.iter_mut().find(|(g, _)| *g == at) {
+                Some((_, members)) => members.push(c),
+                None => groups.push((at, vec![c])),
+            }
+        }
+        let mut asked = Some(i);
+        while let Some(a) = asked {
+            if recs[a].bounds.is_some_and(|b| b.w > 0 && b.h > 0) {
+                break;
+            }
+            asked = parent[a];
+        }
+        let Some(asked) = asked else { continue };
+        out.extend(
+            groups
+                .into_iter()
+                .filter(|(_, members)| members.len() > 1)
+                .map(|(at, members)| (asked, at, members)),
+        );
+    }
+    out
 }
 
 /// Builds the tree in preorder from the walk's records.
@@ -726,6 +858,22 @@ mod tests {
         // In a window that does not show: enabled, not showing.
         assert!(!has(&gtk4[2], Showing));
         assert!(has(&gtk4[4], Enabled) && !has(&gtk4[4], Showing));
+
+        // GTK 4.8 keeps a hidden notebook page visible, with no size; a
+        // page object with no extents at all is judged by its parent.
+        let mut pages = recs(&[
+            ("frame", &[Visible, Showing], &[1, 2]),
+            ("panel", &[Visible], &[3]),
+            ("panel", &[Visible], &[4]),
+            ("text", &[Visible], &[]),
+            ("text", &[Visible], &[]),
+        ]);
+        pages[2].bounds = Some(Rect::new(224, 83, 0, 0));
+        pages[3].bounds = Some(Rect::new(224, 83, 566, 507));
+        pages[4].bounds = Some(Rect::new(224, 83, 0, 0));
+        fill_in_states(&mut pages);
+        assert!(has(&pages[1], Showing) && has(&pages[3], Showing));
+        assert!(!has(&pages[2], Showing) && !has(&pages[4], Showing));
 
         // A capture of one window that does not show.
         let mut hidden = recs(&[
