@@ -673,8 +673,40 @@ fn number(v: f64) -> String {
 /// has a size (or no extents at all) and its parent shows (a window keeps
 /// its own `showing`). GTK 3 and
 /// Chromium set all four and are left as they are.
+///
+/// Qt 5 marks no page tab `selected`: it names the page tab list after the
+/// current tab instead. When no tab of a list is selected and exactly one
+/// is named as the list is, that one is.
 fn fill_in_states(recs: &mut [Rec]) {
     use uidelta_model::State;
+    for i in 0..recs.len() {
+        if Role::from_name(&recs[i].basic.raw_role) != Role::PageTabList
+            || recs[i].basic.name.is_empty()
+        {
+            continue;
+        }
+        let tabs: Vec<usize> = recs[i]
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| {
+                !recs[c].vanished && Role::from_name(&recs[c].basic.raw_role) == Role::PageTab
+            })
+            .collect();
+        if tabs
+            .iter()
+            .any(|&t| recs[t].basic.states.contains(State::Selected))
+        {
+            continue;
+        }
+        let named: Vec<usize> = tabs
+            .into_iter()
+            .filter(|&t| recs[t].basic.name == recs[i].basic.name)
+            .collect();
+        if let [current] = named[..] {
+            recs[current].basic.states.insert(State::Selected);
+        }
+    }
     let is_window = is_window_rec;
     let any = |recs: &[Rec], s: State| {
         recs.iter()
@@ -841,7 +873,7 @@ mod tests {
 
     #[test]
     fn states_a_toolkit_leaves_out_are_filled_in_from_the_whole_capture() {
-        use State::{Enabled, Sensitive, Showing, Visible};
+        use State::{Enabled, Selected, Sensitive, Showing, Visible};
         // GTK 4.8: sensitive, visible; showing only on the shown window.
         let mut gtk4 = recs(&[
             ("application", &[], &[1, 2]),
@@ -874,6 +906,24 @@ mod tests {
         fill_in_states(&mut pages);
         assert!(has(&pages[1], Showing) && has(&pages[3], Showing));
         assert!(!has(&pages[2], Showing) && !has(&pages[4], Showing));
+
+        // Qt 5: the page tab list is named after the current tab, and no
+        // tab is selected.
+        let mut tabs = recs(&[
+            ("page tab list", &[Visible, Showing], &[1, 2]),
+            ("page tab", &[Visible, Showing], &[]),
+            ("page tab", &[Visible, Showing], &[]),
+        ]);
+        tabs[0].basic.name = "Table".into();
+        tabs[1].basic.name = "Tree View".into();
+        tabs[2].basic.name = "Table".into();
+        fill_in_states(&mut tabs);
+        assert!(!has(&tabs[1], Selected) && has(&tabs[2], Selected));
+        // A toolkit that says which tab is selected is believed.
+        tabs[2].basic.states.remove(Selected);
+        tabs[1].basic.states.insert(Selected);
+        fill_in_states(&mut tabs);
+        assert!(has(&tabs[1], Selected) && !has(&tabs[2], Selected));
 
         // A capture of one window that does not show.
         let mut hidden = recs(&[

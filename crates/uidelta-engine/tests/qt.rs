@@ -174,6 +174,27 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
         assert!(changed[0].contains(" | value: \""), "{}", text(&a));
         let now = value_of(&s, &edit).expect("the text edit's text");
         assert_eq!(now, format!("{poem} world"));
+
+        // Qt marks no tab selected but names the tab list after the
+        // current tab: the tab named so is the selected one.
+        let tree_view = ref_of(&s, "role:page tab && name:Tree View && state:selected");
+        let table = ref_of(&s, "role:page tab && name:Table && !state:selected");
+        let tabs = ref_of(&s, "role:page tab list");
+        let a = s
+            .act(&table, &Action::Click, &opts)
+            .await
+            .expect("show the Table page");
+        let ends = |element: &str, end: &str| {
+            let changed = lines_of(&a, element);
+            assert!(
+                changed.len() == 1 && changed[0].ends_with(end),
+                "{}",
+                text(&a)
+            );
+        };
+        ends(&tabs, " | name: \"Tree View\" -> \"Table\"");
+        ends(&tree_view, " | selected: true -> false");
+        ends(&table, " | selected: false -> true");
     });
 }
 
