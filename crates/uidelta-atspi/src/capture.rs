@@ -12,7 +12,7 @@
 //! screen reader names it: one `GetRelationSet` call per such field.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::join_all;
@@ -152,7 +152,7 @@ pub async fn capture(
         bus,
         target,
         opts,
-        texts_whole: AtomicBool::new(false),
+        toolkit: OnceLock::new(),
     };
     let work = walk.run(app, root.unwrap_or(ROOT_PATH));
     let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
@@ -170,6 +170,9 @@ pub async fn capture(
         walk.hidden_pages(&mut recs).await;
     }
     fill_in_states(&mut recs);
+    if walk.toolkit() == "Qt" {
+        hide_unplaced(&mut recs);
+    }
     let tree = assemble(recs);
     let meta = Meta {
         source: "atspi".into(),
@@ -187,10 +190,9 @@ struct Walk<'a> {
     bus: &'a Bus,
     target: Target<'a>,
     opts: &'a CaptureOptions,
-    /// Whether the application's toolkit answers a text read with an end
-    /// past the text with the whole text (see [`Walk::value`]); set once
-    /// the toolkit is known.
-    texts_whole: AtomicBool,
+    /// The application's toolkit (`Application.ToolkitName`, `""` when it
+    /// does not say), once known.
+    toolkit: OnceLock<String>,
 }
 
 /// Toolkits (`Application.ToolkitName`) known to answer `GetText(0, end)`
@@ -207,12 +209,10 @@ impl Walk<'_> {
                 Ok(HashMap::new())
             }
         };
-        let (cache, toolkit) = futures_util::future::join(cache, self.toolkit(&app.bus_name)).await;
+        let (cache, toolkit) =
+            futures_util::future::join(cache, self.read_toolkit(&app.bus_name)).await;
         let cache = cache?;
-        self.texts_whole.store(
-            toolkit.is_some_and(|t| TEXTS_WHOLE.contains(&t.as_str())),
-            Ordering::Relaxed,
-        );
+        let _ = self.toolkit.set(toolkit.unwrap_or_default());
         let mut recs = vec![Rec {
             bus: app.bus_name.clone(),
             path: root.to_owned(),
@@ -371,9 +371,14 @@ impl Walk<'_> {
         }
     }
 
+    /// The toolkit, as far as the walk knows it.
+    fn toolkit(&self) -> &str {
+        self.toolkit.get().map_or("", String::as_str)
+    }
+
     /// The application's toolkit (`Application.ToolkitName`), `None` when
     /// it does not say.
-    async fn toolkit(&self, bus_name: &str) -> Option<String> {
+    async fn read_toolkit(&self, bus_name: &str) -> Option<String> {
         let name: OwnedValue = self
             .call(
                 bus_name,
@@ -566,7 +571,7 @@ impl Walk<'_> {
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
             let text = self.text(bus_name, path, limit).await?;
-            if !text.is_empty() || self.texts_whole.load(Ordering::Relaxed) {
+            if !text.is_empty() || TEXTS_WHOLE.contains(&self.toolkit()) {
                 return Ok(Some(text));
             }
             // Qt answers an end past the text with nothing at all, so an
@@ -766,6 +771,29 @@ fn place(recs: &[Rec], i: usize) -> Option<Rect> {
         .filter(|b| b.w > 0 && b.h > 0)
 }
 
+/// Qt 5 says `showing` of a widget that is not on the screen (a page of a
+/// tab widget that is not the current one, the list of a closed combo
+/// box), and places it at 0,0 with no size; the cells of a hidden item view
+/// keep the `showing` of their last place. Such an element, and all that
+/// is in it, does not show.
+fn hide_unplaced(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    let nowhere = Some(Rect::new(0, 0, 0, 0));
+    // Records come level by level: a parent before its children.
+    for i in 0..recs.len() {
+        if recs[i].bounds == nowhere {
+            recs[i].basic.states.remove(State::Showing);
+        }
+        if !recs[i].basic.states.contains(State::Showing) && !is_window_rec(&recs[i]) {
+            for c in recs[i].children.clone() {
+                if !is_window_rec(&recs[c]) {
+                    recs[c].basic.states.remove(State::Showing);
+                }
+            }
+        }
+    }
+}
+
 /// Each record's parent.
 fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
     let mut parent = vec![None; recs.len()];
@@ -924,6 +952,21 @@ mod tests {
         tabs[1].basic.states.insert(Selected);
         fill_in_states(&mut tabs);
         assert!(has(&tabs[1], Selected) && !has(&tabs[2], Selected));
+
+        // Qt 5: a hidden page's item view is showing at 0,0 with no size,
+        // and its cells keep the showing of their last place.
+        let mut qt = recs(&[
+            ("dialog", &[Visible, Showing], &[1, 2]),
+            ("table", &[Visible, Showing], &[3]),
+            ("list", &[Visible, Showing], &[]),
+            ("table cell", &[Visible, Showing], &[]),
+        ]);
+        qt[1].bounds = Some(Rect::new(0, 0, 0, 0));
+        qt[2].bounds = Some(Rect::new(315, 457, 359, 254));
+        qt[3].bounds = Some(Rect::new(339, 479, 103, 30));
+        hide_unplaced(&mut qt);
+        assert!(has(&qt[0], Showing) && has(&qt[2], Showing));
+        assert!(!has(&qt[1], Showing) && !has(&qt[3], Showing));
 
         // A capture of one window that does not show.
         let mut hidden = recs(&[
