@@ -195,6 +195,17 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
         ends(&tabs, " | name: \"Tree View\" -> \"Table\"");
         ends(&tree_view, " | selected: true -> false");
         ends(&table, " | selected: false -> true");
+        // The pages: Qt says both item views show, but the one not current
+        // is nowhere (0,0, no size); each page is one line.
+        for (view, change) in [("tree", "true -> false"), ("table", "false -> true")] {
+            let changed = lines_of(&a, &ref_of(&s, &format!("role:{view}")));
+            assert!(
+                changed.len() == 1
+                    && changed[0].contains(&format!(" | showing: {change} (also ")),
+                "{}",
+                text(&a)
+            );
+        }
     });
 }
 
