@@ -771,24 +771,28 @@ fn place(recs: &[Rec], i: usize) -> Option<Rect> {
         .filter(|b| b.w > 0 && b.h > 0)
 }
 
-/// Qt 5 says `showing` of a widget that is not on the screen (a page of a
-/// tab widget that is not the current one, the list of a closed combo
-/// box), and places it at 0,0 with no size; the cells of a hidden item view
-/// keep the `showing` of their last place. Such an element, and all that
-/// is in it, does not show.
+/// Qt 5 says `showing` and `visible` of a widget that is not on the
+/// screen (a page of a tab widget that is not the current one, the list of
+/// a closed combo box), and places it at 0,0 with no size; the cells of a
+/// hidden item view keep the `showing` and `visible` of their last place.
+/// Such an element, and all that is in it, is neither.
 fn hide_unplaced(recs: &mut [Rec]) {
     use uidelta_model::State;
     let nowhere = Some(Rect::new(0, 0, 0, 0));
+    let mut hidden = vec![false; recs.len()];
     // Records come level by level: a parent before its children.
     for i in 0..recs.len() {
-        if recs[i].bounds == nowhere {
-            recs[i].basic.states.remove(State::Showing);
+        if is_window_rec(&recs[i]) {
+            continue;
         }
-        if !recs[i].basic.states.contains(State::Showing) && !is_window_rec(&recs[i]) {
+        if recs[i].bounds == nowhere {
+            hidden[i] = true;
+        }
+        if hidden[i] {
+            recs[i].basic.states.remove(State::Showing);
+            recs[i].basic.states.remove(State::Visible);
             for c in recs[i].children.clone() {
-                if !is_window_rec(&recs[c]) {
-                    recs[c].basic.states.remove(State::Showing);
-                }
+                hidden[c] = true;
             }
         }
     }
@@ -965,8 +969,9 @@ mod tests {
         qt[2].bounds = Some(Rect::new(315, 457, 359, 254));
         qt[3].bounds = Some(Rect::new(339, 479, 103, 30));
         hide_unplaced(&mut qt);
-        assert!(has(&qt[0], Showing) && has(&qt[2], Showing));
+        assert!(has(&qt[0], Showing) && has(&qt[2], Showing) && has(&qt[2], Visible));
         assert!(!has(&qt[1], Showing) && !has(&qt[3], Showing));
+        assert!(!has(&qt[1], Visible) && !has(&qt[3], Visible));
 
         // A capture of one window that does not show.
         let mut hidden = recs(&[

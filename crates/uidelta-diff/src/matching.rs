@@ -923,8 +923,10 @@ fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
 
 /// Which of a parent's changes a child's change follows from: the same
 /// `showing`, `visible`, `enabled` or `sensitive` flip; or the child shown
-/// or hidden because the parent was expanded or collapsed, or because the
-/// parent is a page tab that was selected or left.
+/// or hidden because the parent was shown or hidden (`showing` and
+/// `visible` alike: Qt flips a header's `visible` when its view shows),
+/// expanded or collapsed, or because the parent is a page tab that was
+/// selected or left.
 fn cause(parent: &Modified, ch: &AttrChange) -> Option<usize> {
     let shown = matches!(ch.attr, Attr::State(State::Showing | State::Visible));
     parent.changes.iter().position(|x| {
@@ -932,7 +934,8 @@ fn cause(parent: &Modified, ch: &AttrChange) -> Option<usize> {
             || (shown
                 && x.old == ch.old
                 && x.new == ch.new
-                && (x.attr == Attr::State(State::Expanded)
+                && (matches!(x.attr, Attr::State(State::Showing | State::Visible))
+                    || x.attr == Attr::State(State::Expanded)
                     || (x.attr == Attr::State(State::Selected)
                         && parent.element.role == Role::PageTab)))
     })

@@ -646,3 +646,54 @@ fn an_element_that_changed_while_away_did_not_come_back_as_it_was() {
         ]
     );
 }
+
+#[test]
+fn headers_made_visible_with_their_view_are_one_line_with_it() {
+    // Qt shows an item view (`showing`) and, with it, flips its headers'
+    // `visible`; a header that changes otherwise keeps its own line.
+    let build = |shown: bool| {
+        let mut root = NodeData::named(Role::Frame, "Gallery");
+        root.identity = Some(":1.1/root".into());
+        root.states = base_states();
+        let mut b = TreeBuilder::new(root);
+        let mut view = NodeData::new(Role::Table);
+        view.identity = Some(":1.1/view".into());
+        view.states = base_states();
+        view.states.set(State::Showing, shown);
+        b.open(view);
+        for (k, name) in ["1", "2"].iter().enumerate() {
+            let mut header = NodeData::named(Role::ColumnHeader, *name);
+            header.identity = Some(format!(":1.1/h{k}"));
+            header.states = base_states();
+            header.states.set(State::Showing, false);
+            header.states.set(State::Visible, shown);
+            header.states.set(State::Enabled, k == 0 || shown);
+            b.leaf(header);
+        }
+        b.close();
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let c = compare(&build(false), &build(true), Filters::all());
+    let modified: Vec<(&str, usize, Vec<Attr>)> = c
+        .diff
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Modified(m) => Some((
+                m.element.name.as_str(),
+                m.descendants.len(),
+                m.changes.iter().map(|ch| ch.attr.clone()).collect(),
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        modified,
+        [
+            ("", 2, vec![Attr::State(State::Showing)]),
+            ("2", 0, vec![Attr::State(State::Enabled)]),
+        ],
+        "{:#?}",
+        c.diff
+    );
+}
