@@ -846,6 +846,17 @@ fn stacked(recs: &[Rec]) -> Vec<(usize, Rect, Vec<usize>)> {
     out
 }
 
+/// The role of an application's top-level object: a window. Qt 5 gives a
+/// top-level widget that is not a dialog or main window (a plain `QWidget`,
+/// as in its calculator) the role of any container, `filler`; it is the
+/// application's window all the same (its raw role stays `filler`).
+fn as_window(role: Role) -> Role {
+    match role {
+        Role::Filler | Role::Panel => Role::Frame,
+        other => other,
+    }
+}
+
 /// Builds the tree in preorder from the walk's records.
 fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let data = |r: &mut Rec| NodeData {
@@ -859,14 +870,27 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
         attributes: std::mem::take(&mut r.attributes),
         identity: Some(format!("{}{}", r.bus, r.path)),
     };
-    let root = data(&mut recs[0]);
+    let mut root = data(&mut recs[0]);
+    let whole_app = root.role == Role::Application;
+    if !whole_app {
+        root.role = as_window(root.role);
+    }
     let mut builder = TreeBuilder::with_capacity(root, recs.len());
+    let top_levels: Vec<usize> = if whole_app {
+        recs[0].children.clone()
+    } else {
+        Vec::new()
+    };
     let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
             Some(i) if recs[i].vanished => {}
             Some(i) => {
-                builder.open(data(&mut recs[i]));
+                let mut node = data(&mut recs[i]);
+                if top_levels.contains(&i) {
+                    node.role = as_window(node.role);
+                }
+                builder.open(node);
                 let children = recs[i].children.iter().rev().copied().collect();
                 stack.push(children);
             }
