@@ -20,22 +20,28 @@ fn count(s: &Session<Linux>, selector: &str) -> usize {
     s.find(&selector.parse().expect("selector")).len()
 }
 
+/// Observes the demo until its window is filled in (after the application
+/// registers); the number of items of its list.
+async fn observe_whole(s: &mut Session<Linux>) -> usize {
+    let mut items = 0;
+    for _ in 0..50 {
+        s.observe(DEMO).await.expect("observe");
+        items = count(s, "role:list item");
+        if items > 50 {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    assert!(items > 50, "the demo list has {items} items");
+    items
+}
+
 #[test]
 fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
     let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-4-examples");
     rt.block_on(async {
         let mut s = common::session(&desktop).await;
-        // The window fills in after the application registers.
-        let mut items = 0;
-        for _ in 0..50 {
-            s.observe(DEMO).await.expect("observe");
-            items = count(&s, "role:list item");
-            if items > 50 {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(200)).await;
-        }
-        assert!(items > 50, "the demo list has {items} items");
+        let items = observe_whole(&mut s).await;
         // Enabled, as GTK 3 would say; the Run button of the overview page
         // (nothing to run) is disabled. GTK 4.8 keeps the rows it holds in
         // reserve below the view visible, with no size: the rows in view
@@ -152,6 +158,59 @@ fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
         assert!(
             t.contains(" (modal) (closed) (and 15 descendants)\n"),
             "{t}"
+        );
+    });
+}
+
+/// GTK 4 reports places within its window, as if the window were at 0,0,
+/// its content inside a border: a click goes where the element is on the
+/// display, wherever the window is.
+#[test]
+fn a_gtk4_window_away_from_the_corner_is_clicked_where_its_elements_are() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-4-examples");
+    let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
+    let window = || {
+        x11.top_windows()
+            .expect("top-level windows")
+            .into_iter()
+            .find(|w| w.title == "GTK Demo" && w.viewable)
+            .expect("the demo's window")
+    };
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        observe_whole(&mut s).await;
+        x11.move_window(window().id, 200, 150)
+            .expect("move the window");
+        for _ in 0..50 {
+            if window().inner.0 == 200 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        let (x, y, w, _) = window().inner;
+        assert_eq!((x, y), (200, 150));
+        s.observe(DEMO).await.expect("observe");
+        let bounds = |selector: &str| {
+            let (scope, id) = s.find(&selector.parse().expect("selector"))[0];
+            s.scopes()[scope].node(id).bounds.expect("bounds")
+        };
+        let frame = bounds("role:frame && name:GTK Demo");
+        assert_eq!((frame.x, frame.y), (0, 0), "GTK 4 places its window at 0,0");
+        let border = (i32::try_from(w).expect("width") - frame.w) / 2;
+        let label = "role:label && name:Assistant";
+        let (cx, cy) = bounds(label).center();
+        let frame_ref = ref_of(&s, "role:frame && name:GTK Demo");
+        let a = s
+            .act(label, &Action::Click, &ActOptions::default())
+            .await
+            .expect("click the Assistant demo's label");
+        assert_eq!(
+            a.done.method,
+            format!("XTest click at {},{}", 200 + border + cx, 150 + border + cy)
+        );
+        holds(
+            &a,
+            &format!("~ [{frame_ref}] frame | name: \"GTK Demo\" -> \"Assistant\""),
         );
     });
 }

@@ -104,41 +104,83 @@ fn rect_of((x, y, w, h): (i32, i32, i32, i32)) -> Option<Rect> {
     (x != i32::MIN && w > 0 && h > 0).then_some(Rect::new(x, y, w, h))
 }
 
-/// `v` times `scale`, rounded.
-fn scale_by(v: i32, scale: f64) -> i32 {
-    (f64::from(v) * scale).round() as i32
+/// How a toolkit's coordinates map to the display's: display = offset +
+/// reported × scale. Toolkits on a scaled display (GTK 3 with
+/// `GDK_SCALE=2`, Qt 5 with `QT_SCALE_FACTOR=2`) report unscaled pixels;
+/// GTK 4 reports places within its window, as if the window were at 0,0.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Mapping {
+    scale: f64,
+    dx: f64,
+    dy: f64,
 }
 
-/// `r` times `scale`, rounded.
-fn scale_rect(r: Rect, scale: f64) -> Rect {
-    if scale == 1.0 {
-        return r;
+impl Mapping {
+    /// Reported places are the display's.
+    const SAME: Mapping = Mapping {
+        scale: 1.0,
+        dx: 0.0,
+        dy: 0.0,
+    };
+
+    fn point(&self, (x, y): (i32, i32)) -> (i32, i32) {
+        (
+            (self.dx + f64::from(x) * self.scale).round() as i32,
+            (self.dy + f64::from(y) * self.scale).round() as i32,
+        )
     }
-    Rect::new(
-        scale_by(r.x, scale),
-        scale_by(r.y, scale),
-        scale_by(r.w, scale),
-        scale_by(r.h, scale),
-    )
+
+    fn rect(&self, r: Rect) -> Rect {
+        if *self == Mapping::SAME {
+            return r;
+        }
+        let (x, y) = self.point((r.x, r.y));
+        let size = |v: i32| (f64::from(v) * self.scale).round() as i32;
+        Rect::new(x, y, size(r.w), size(r.h))
+    }
 }
 
-/// The scale (above 1) by which `window`, frame included or not, is
-/// `extents` (a top-level window's, as its toolkit reports them) scaled
-/// up, to a pixel or two per scaled pixel; `None` when it is not.
-fn scale_between(extents: Rect, window: &TopWindow) -> Option<f64> {
-    [window.outer, window.inner]
-        .into_iter()
-        .find_map(|(x, y, w, h)| {
-            let scale = f64::from(w) / f64::from(extents.w);
+/// Scales toolkits are commonly set to.
+const SCALES: [f64; 7] = [1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0];
+
+/// The mapping under which a window (`outer`, frame included, or `inner`)
+/// is the top-level window whose extents its toolkit reports as `extents`: the
+/// same size at some scale, give or take a border of up to [`SHADOW`]
+/// pixels each side that the window may draw around its content; and
+/// either the same place (screen coordinates, scaled), or reported at 0,0
+/// (window coordinates: the content then sits within the border).
+fn mapping_between(
+    extents: Rect,
+    outer: uidelta_x11::Area,
+    inner: uidelta_x11::Area,
+) -> Option<Mapping> {
+    [outer, inner].into_iter().find_map(|(x, y, w, h)| {
+        let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
+        let (ew, eh) = (f64::from(extents.w), f64::from(extents.h));
+        let exact = w / ew;
+        SCALES.into_iter().chain([exact]).find_map(|scale| {
             let slack = 2.0 * scale + 2.0;
+            let border = (w - ew * scale, h - eh * scale);
+            let fits = |b: f64| (-slack..=2.0 * f64::from(SHADOW) + slack).contains(&b);
+            if !fits(border.0) || !fits(border.1) {
+                return None;
+            }
             let near =
                 |reported: i32, real: f64| (f64::from(reported) * scale - real).abs() <= slack;
-            (scale >= 1.05
-                && near(extents.x, f64::from(x))
-                && near(extents.y, f64::from(y))
-                && near(extents.h, f64::from(h)))
-            .then_some(scale)
+            if near(extents.x, x) && near(extents.y, y) && border.0.abs() <= slack {
+                return Some(Mapping {
+                    scale,
+                    dx: 0.0,
+                    dy: 0.0,
+                });
+            }
+            (extents.x == 0 && extents.y == 0).then_some(Mapping {
+                scale,
+                dx: x + (border.0 / 2.0).max(0.0),
+                dy: y + (border.1 / 2.0).max(0.0),
+            })
         })
+    })
 }
 
 /// The top-level window `addr` is in: its ancestor whose parent is the
@@ -614,11 +656,11 @@ impl Linux {
 
     /// Where on the display a pointer event for `point`, a point of the
     /// element `addr` of `app` as accessibility reports it, goes, and what
-    /// it would reach there (see [`Linux::reach`]). Toolkits on a scaled
-    /// display (GTK 3 with `GDK_SCALE=2`) report logical pixels, and the
-    /// display works in its own: when the element's window is not found at
-    /// the point as reported, the scale is read from the element's
-    /// top-level window, and the point scaled.
+    /// it would reach there (see [`Linux::reach`]). When the element's
+    /// window is not found at the point as reported, the toolkit's
+    /// coordinates are taken not to be the display's (see [`Mapping`]): the
+    /// mapping is read from the element's top-level window and the
+    /// application's window in its place, and the point mapped.
     async fn aim(
         &self,
         x11: &X11,
@@ -627,48 +669,64 @@ impl Linux {
         addr: &NodeAddr,
         point: (i32, i32),
     ) -> ((i32, i32), Reach) {
-        let reach = self.reach(x11, app, actor, addr, point, 1.0).await;
-        if reach == Reach::Element {
-            return (point, reach);
-        }
-        let Some(scale) = self.scale(x11, app, actor, addr).await else {
-            return (point, reach);
+        let (reach, within) = self
+            .reach(x11, app, actor, addr, point, Mapping::SAME)
+            .await;
+        let mapping = match reach {
+            Reach::Element if within == Mapping::SAME => return (point, reach),
+            Reach::Element => within,
+            _ => match self.mapping(x11, app, actor, addr).await {
+                Some(m) if m != Mapping::SAME => m,
+                _ => return (point, reach),
+            },
         };
-        let scaled = (scale_by(point.0, scale), scale_by(point.1, scale));
-        tracing::debug!(scale, ?point, ?scaled, "a scaled display");
+        let mapped = mapping.point(point);
+        tracing::debug!(?mapping, ?point, ?mapped, "toolkit coordinates mapped");
         (
-            scaled,
-            self.reach(x11, app, actor, addr, scaled, scale).await,
+            mapped,
+            self.reach(x11, app, actor, addr, mapped, mapping).await.0,
         )
     }
 
-    /// How many of the display's pixels make one of the pixels `app`
-    /// reports, read from the element's top-level window and the window of
-    /// the application in its place (its size and place, scaled). `None`
-    /// when no window of the application is a scaled copy of it.
-    async fn scale(
+    /// How `app`'s coordinates map to the display's, read from the
+    /// element's top-level window and the application's window that is it
+    /// (the one with its title, else the only one that fits). `None` when
+    /// no window of the application fits.
+    async fn mapping(
         &self,
         x11: &X11,
         app: &AppRef,
         actor: &Actor<'_>,
         addr: &NodeAddr,
-    ) -> Option<f64> {
+    ) -> Option<Mapping> {
         let top_level = top_level(actor, addr).await?;
         let extents = rect_of(actor.extents(&top_level).await.ok()?)?;
+        let name = actor.name(&top_level).await.unwrap_or_default();
         let windows = x11.top_windows().ok()?;
-        windows
+        let fitting: Vec<(&TopWindow, Mapping)> = windows
             .iter()
             .filter(|w| w.viewable && !w.override_redirect)
             .filter(|w| w.pid.is_none() || app.pid.is_none() || w.pid == app.pid)
-            .find_map(|w| scale_between(extents, w))
+            .filter_map(|w| mapping_between(extents, w.outer, w.inner).map(|m| (w, m)))
+            .collect();
+        match fitting
+            .iter()
+            .find(|(w, _)| !name.is_empty() && w.title == name)
+        {
+            Some((_, m)) => Some(*m),
+            None => match fitting[..] {
+                [(_, m)] => Some(m),
+                _ => None,
+            },
+        }
     }
 
     /// What a pointer event at `point` (of the display) for the element
     /// `addr` of `app` would reach: the element's window when the window on
     /// top there is its own (that of the element or of one of its
     /// ancestors: a menu or a popup list has a window of its own), else
-    /// what is on top. `scale` is the display's pixels per pixel the
-    /// toolkit reports. Elements inside one window are not told apart.
+    /// what is on top. `mapping` maps the toolkit's coordinates to the
+    /// display's. Elements inside one window are not told apart.
     async fn reach(
         &self,
         x11: &X11,
@@ -676,46 +734,59 @@ impl Linux {
         actor: &Actor<'_>,
         addr: &NodeAddr,
         (x, y): (i32, i32),
-        scale: f64,
-    ) -> Reach {
+        mapping: Mapping,
+    ) -> (Reach, Mapping) {
         /// Ancestors looked at, at most.
         const DEPTH: usize = 64;
         let top = match x11.window_at(x, y) {
             Ok(Some(top)) => top,
-            Ok(None) => return Reach::Covered("no window (the bare desktop)".into()),
+            Ok(None) => {
+                return (
+                    Reach::Covered("no window (the bare desktop)".into()),
+                    mapping,
+                )
+            }
             Err(e) => {
                 tracing::debug!("{e}");
-                return Reach::Unknown;
+                return (Reach::Unknown, mapping);
             }
         };
         if matches!((top.pid, app.pid), (Some(a), Some(b)) if a != b) {
-            return Reach::Covered(window_name(&top, app.pid));
+            return (Reach::Covered(window_name(&top, app.pid)), mapping);
         }
         // A managed window is an element's top-level; a popup (a menu, a
         // combo box's list) is one of its ancestors.
         let mut at = addr.clone();
         for _ in 0..DEPTH {
             let Ok(parent) = actor.parent(&at).await else {
-                return Reach::Unknown;
+                return (Reach::Unknown, mapping);
             };
             let top_level = is_application(&at, &parent);
             if top_level || top.override_redirect {
-                let extents = match actor.extents(&at).await {
-                    Ok(e) => rect_of(e).map(|e| scale_rect(e, scale)),
-                    Err(_) => return Reach::Unknown,
+                let reported = match actor.extents(&at).await {
+                    Ok(e) => rect_of(e),
+                    Err(_) => return (Reach::Unknown, mapping),
                 };
+                let extents = reported.map(|e| mapping.rect(e));
                 if extents.is_some_and(|e| same_window(e, &top))
                     && !self.another_window_named(app, actor, &at, &top).await
                 {
-                    return Reach::Element;
+                    // A window at 0,0 whose toolkit reports places within it
+                    // (GTK 4) matches as it is; its content may still sit
+                    // within a border.
+                    let within = reported
+                        .filter(|e| top_level && mapping == Mapping::SAME && e.x == 0 && e.y == 0)
+                        .and_then(|e| mapping_between(e, top.outer, top.inner))
+                        .filter(|m| m.scale == 1.0);
+                    return (Reach::Element, within.unwrap_or(mapping));
                 }
             }
             if top_level {
-                return Reach::Covered(window_name(&top, app.pid));
+                return (Reach::Covered(window_name(&top, app.pid)), mapping);
             }
             at = parent;
         }
-        Reach::Unknown
+        (Reach::Unknown, mapping)
     }
 
     /// Whether `window`, which is where the top-level `top_level` is, is
@@ -1145,6 +1216,52 @@ mod tests {
         assert!(!same_window(Rect::new(457, 185, 454, 392), &main));
         // Moved by more than a frame's width.
         assert!(!same_window(Rect::new(460, 185, 454, 392), &dialog));
+    }
+
+    fn top(outer: uidelta_x11::Area, inner: uidelta_x11::Area) -> TopWindow {
+        TopWindow {
+            id: 0x80_0004,
+            pid: Some(10),
+            title: "GTK Demo".into(),
+            viewable: true,
+            override_redirect: false,
+            outer,
+            inner,
+        }
+    }
+
+    #[test]
+    fn toolkit_coordinates_are_mapped_to_the_display() {
+        // GTK 3 with GDK_SCALE=2 under a window manager: the frame's
+        // extents, unscaled.
+        let scaled = top((140, 0, 1002, 1023), (141, 20, 1000, 998));
+        let m = mapping_between(Rect::new(70, 0, 501, 512), scaled.outer, scaled.inner)
+            .expect("scale 2");
+        assert_eq!((m.scale, m.dx, m.dy), (2.0, 0.0, 0.0));
+        assert_eq!(m.point((320, 174)), (640, 348));
+        // GTK 4: within the window, whose content sits in a 5 px border.
+        let gtk4 = top((480, 424, 800, 600), (480, 424, 800, 600));
+        let m = mapping_between(Rect::new(0, 0, 790, 590), gtk4.outer, gtk4.inner)
+            .expect("window coordinates");
+        assert_eq!((m.scale, m.dx, m.dy), (1.0, 485.0, 429.0));
+        assert_eq!(
+            m.rect(Rect::new(13, 51, 197, 36)),
+            Rect::new(498, 480, 197, 36)
+        );
+        // Screen coordinates already: nothing to map.
+        let plain = top((391, 282, 500, 500), (391, 282, 500, 500));
+        let m = mapping_between(Rect::new(391, 282, 500, 500), plain.outer, plain.inner)
+            .expect("the same");
+        assert_eq!(m, Mapping::SAME);
+        // Another window: no mapping.
+        let other = |e: Rect| mapping_between(e, plain.outer, plain.inner);
+        assert_eq!(other(Rect::new(10, 10, 300, 200)), None);
+        assert_eq!(other(Rect::new(0, 0, 300, 200)), None);
+        // GTK 4 at 0,0 (no window manager): the content within the border.
+        let corner = top((0, 0, 800, 600), (0, 0, 800, 600));
+        let m = mapping_between(Rect::new(0, 0, 790, 590), corner.outer, corner.inner)
+            .expect("window coordinates");
+        assert_eq!((m.dx, m.dy), (5.0, 5.0));
     }
 
     #[test]

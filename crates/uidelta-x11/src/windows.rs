@@ -397,6 +397,23 @@ impl X11 {
         )
     }
 
+    /// Moves a top-level window (`id`, an application's window) so that
+    /// its frame, if a window manager framed it, or else the window itself,
+    /// has its top left corner at `x`, `y`.
+    pub fn move_window(&self, id: u32, x: i32, y: i32) -> Result<(), X11Error> {
+        self.run(
+            || format!("moving window {id:#x} to {x},{y}"),
+            || {
+                let top = self.top_of(id)?.unwrap_or(id);
+                self.conn
+                    .configure_window(top, &xproto::ConfigureWindowAux::new().x(x).y(y))?
+                    .check()?;
+                self.conn.sync()?;
+                Ok(())
+            },
+        )
+    }
+
     /// The accessibility bus address published on the root window
     /// (`AT_SPI_BUS`), as the bus launcher leaves it; `None` when there is
     /// none.
