@@ -911,11 +911,9 @@ fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
         .find(|&p| {
             let d = t.node(p);
             // An application's main window is where everything is; naming it
-            // on every line says nothing. Dialogs, popups and modal windows
-            // do say something.
-            let main_window = t.parent(p) == Some(NodeId::ROOT)
-                && matches!(d.role, Role::Frame | Role::Window)
-                && !d.states.contains(State::Modal);
+            // on every line says nothing. Dialogs and popups do say something.
+            let main_window =
+                t.parent(p) == Some(NodeId::ROOT) && matches!(d.role, Role::Frame | Role::Window);
             !main_window
                 && !d.name.is_empty()
                 && !matches!(d.role, Role::Label | Role::Static | Role::Text)

@@ -140,16 +140,16 @@ fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
         assert_eq!(a.done.method, "EditableText.InsertText");
         let t = text(&a);
         assert!(t.starts_with("# diff: ~2 modified"), "{t}");
-        assert!(
-            t.contains(&format!(
-                "~ [{entry}] text \"You must fill out this entry to continue:\" in "
-            )) && t.contains(" | value: none -> \"Ada\"\n"),
-            "{t}"
+        // GTK 4.8 gives the Assistant's window the role `filler`; it is a
+        // top-level window (a frame), not named as where its elements are,
+        // as a GTK 3 one is not.
+        holds(
+            &a,
+            &format!("~ [{entry}] text \"You must fill out this entry to continue:\" | value: none -> \"Ada\""),
         );
-        assert!(
-            t.contains(&format!("~ [{next}] push button \"_Next Next\" in "))
-                && t.contains(" | enabled: false -> true\n"),
-            "{t}"
+        holds(
+            &a,
+            &format!("~ [{next}] push button \"_Next Next\" | enabled: false -> true"),
         );
 
         let a = s.key(DEMO, "Escape", &opts).await.expect("Escape");
