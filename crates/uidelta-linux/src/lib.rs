@@ -580,7 +580,7 @@ impl Linux {
         node: &NodeData,
         doing: &(dyn Fn() -> String + Sync),
     ) -> Result<Option<Done>> {
-        let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
+        let (Some(x11), Some(_)) = (self.x11.as_ref(), app.pid) else {
             return Ok(None);
         };
         if node.role != Role::ListItem {
@@ -639,14 +639,11 @@ impl Linux {
         let Some(shown) = item.and_then(|i| area.map_or(Some(i), |a| i.intersection(&a))) else {
             return close("the item has no place in the combo box's popup".into());
         };
-        let (cx, cy) = shown.center();
-        match x11.window_at(cx, cy) {
-            Ok(Some(top)) if top.pid == Some(pid) => {}
-            _ => {
-                return close(format!(
-                    "the item's place in the popup, {cx},{cy}, is not the application's window"
-                ))
-            }
+        let ((cx, cy), reach) = self.aim(x11, app, actor, addr, shown.center()).await;
+        if reach != Reach::Element {
+            return close(format!(
+                "the item's place in the popup, {cx},{cy}, is not the popup's window"
+            ));
         }
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Some(Done {
@@ -918,12 +915,21 @@ impl Linux {
             // Keys for the application as a whole: its focused element.
             return keys_to(x11, app, None);
         }
+        // Where the element is on the display, unless another window is on
+        // top of it there.
+        let point = match node.bounds.map(Rect::center) {
+            Some(centre) => match self.aim(x11, app, actor, addr, centre).await {
+                (_, Reach::Covered(_)) => None,
+                (point, _) => Some(point),
+            },
+            None => None,
+        };
         if !matches!(actor.focus(addr).await, Ok(Outcome::Done(_))) {
-            if let Some((x, y)) = node.bounds.map(Rect::center) {
+            if let Some((x, y)) = point {
                 x11.click(x, y, Button::Left, 1)?;
             }
         }
-        keys_to(x11, app, node.bounds.map(Rect::center))
+        keys_to(x11, app, point)
     }
 
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
