@@ -196,6 +196,19 @@ fn a_gtk4_window_away_from_the_corner_is_clicked_where_its_elements_are() {
         };
         let frame = bounds("role:frame && name:GTK Demo");
         assert_eq!((frame.x, frame.y), (0, 0), "GTK 4 places its window at 0,0");
+        // A screenshot of the window takes the display's place of it.
+        let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        let info = linux.app(DEMO).await.expect("the demo on the bus");
+        let shot = linux
+            .window_bounds(&info, "GTK Demo")
+            .await
+            .expect("the window's bounds");
+        assert_eq!(
+            (shot.x, shot.y, shot.w),
+            (200, 150, i32::try_from(w).expect("width"))
+        );
         let border = (i32::try_from(w).expect("width") - frame.w) / 2;
         let label = "role:label && name:Assistant";
         let (cx, cy) = bounds(label).center();

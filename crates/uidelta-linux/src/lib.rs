@@ -973,9 +973,31 @@ impl Linux {
         Ok(x11.screenshot(area)?)
     }
 
-    /// The screen bounds of an application's window, read fresh.
+    /// The screen bounds of an application's window, read fresh: the X
+    /// window's (frame included) when the display has one of the
+    /// application's under that title, since toolkits that report places
+    /// within their window (GTK 4) or in unscaled pixels give extents that
+    /// are not the display's; else the extents the toolkit reports.
     pub async fn window_bounds(&self, app: &AppInfo, title: &str) -> Result<Rect> {
         let w = pick_window(&app.windows, title, &app.app.label())?;
+        let on_display = self
+            .x11
+            .as_ref()
+            .filter(|_| !w.title.is_empty())
+            .and_then(|x11| x11.top_windows().ok())
+            .and_then(|all| {
+                all.into_iter().find(|t| {
+                    t.viewable
+                        && !t.override_redirect
+                        && (app.app.pid.is_none() || t.pid == app.app.pid)
+                        && t.title == w.title
+                })
+            });
+        if let Some(t) = on_display {
+            let (x, y, wd, h) = t.outer;
+            let size = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
+            return Ok(Rect::new(x, y, size(wd), size(h)));
+        }
         let label = app.app.label();
         let addr = NodeAddr {
             bus: app.app.bus_name.clone(),
