@@ -662,11 +662,21 @@ fn is_field(basic: &Basic) -> bool {
 }
 
 /// `0.5`, `50` (no `.0`).
+/// A value as text: whole numbers without a fraction, others to nine
+/// decimals at most, so that what arithmetic leaves behind
+/// (`0.9500000000000003` for twenty steps of 0.05) reads as meant (`0.95`).
 fn number(v: f64) -> String {
     if v.fract() == 0.0 && v.abs() < 1e15 {
-        format!("{}", v as i64)
-    } else {
-        format!("{v}")
+        return format!("{}", v as i64);
+    }
+    if !v.is_finite() || v.abs() >= 1e15 {
+        return format!("{v}");
+    }
+    let fixed = format!("{v:.9}");
+    let trimmed = fixed.trim_end_matches('0').trim_end_matches('.');
+    match trimmed {
+        "-0" | "" => "0".to_owned(),
+        t => t.to_owned(),
     }
 }
 
@@ -925,6 +935,20 @@ mod tests {
 
     fn has(r: &Rec, s: State) -> bool {
         r.basic.states.contains(s)
+    }
+
+    #[test]
+    fn values_read_as_meant() {
+        let steps = (0..19).fold(0.0_f64, |v, _| v + 0.05);
+        assert_ne!(format!("{steps}"), "0.95");
+        assert_eq!(number(steps), "0.95");
+        assert_eq!(number(75.0), "75");
+        assert_eq!(number(-3.0), "-3");
+        assert_eq!(number(0.8), "0.8");
+        assert_eq!(number(1.0 / 3.0), "0.333333333");
+        assert_eq!(number(-1e-12), "0");
+        assert_eq!(number(f64::NAN), "NaN");
+        assert_eq!(number(2.5e20), "250000000000000000000");
     }
 
     #[test]
