@@ -325,7 +325,8 @@ impl Walk<'_> {
     /// drawn there) tells the page shown; the others are in reserve. A
     /// group whose answer lies in none of its pages is left as it is.
     async fn hidden_pages(&self, recs: &mut [Rec]) {
-        let groups = stacked(recs);
+        let parent = parents(recs);
+        let groups = stacked(recs, &parent);
         if groups.is_empty() {
             return;
         }
@@ -347,7 +348,6 @@ impl Walk<'_> {
             .enumerate()
             .map(|(i, r)| ((r.bus.as_str(), r.path.as_str()), i))
             .collect();
-        let parent = parents(recs);
         let mut reserve = Vec::new();
         for ((_, _, members), answer) in groups.iter().zip(answers) {
             let hit = match answer {
@@ -722,7 +722,6 @@ fn fill_in_states(recs: &mut [Rec]) {
             recs[current].basic.states.insert(State::Selected);
         }
     }
-    let is_window = is_window_rec;
     let any = |recs: &[Rec], s: State| {
         recs.iter()
             .any(|r| !r.vanished && r.basic.states.contains(s))
@@ -744,7 +743,7 @@ fn fill_in_states(recs: &mut [Rec]) {
         let shows = recs[i].basic.states.contains(State::Showing)
             || Role::from_name(&recs[i].basic.raw_role) == Role::Application;
         for c in recs[i].children.clone() {
-            if is_window(&recs[c]) {
+            if is_window_rec(&recs[c]) {
                 continue;
             }
             // GTK 4.8 keeps hidden stack and notebook pages, and the list
@@ -822,9 +821,8 @@ fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
 /// Siblings that say they are visible in one and the same place: the
 /// pages of a stack or a notebook, of which one shows. Each group with the
 /// nearest ancestor that has a place, to ask what shows there.
-fn stacked(recs: &[Rec]) -> Vec<(usize, Rect, Vec<usize>)> {
+fn stacked(recs: &[Rec], parent: &[Option<usize>]) -> Vec<(usize, Rect, Vec<usize>)> {
     use uidelta_model::State;
-    let parent = parents(recs);
     let mut out = Vec::new();
     for (i, r) in recs.iter().enumerate() {
         let mut groups: Vec<(Rect, Vec<usize>)> = Vec::new();

@@ -183,18 +183,20 @@ fn mapping_between(
     })
 }
 
-/// The top-level window `addr` is in: its ancestor whose parent is the
-/// application.
-async fn top_level(actor: &Actor<'_>, addr: &NodeAddr) -> Option<NodeAddr> {
+/// `addr` and its ancestors up to the top-level window it is in (the one
+/// whose parent is the application), innermost first; `None` when the
+/// chain cannot be read or does not end at an application.
+async fn ancestry(actor: &Actor<'_>, addr: &NodeAddr) -> Option<Vec<NodeAddr>> {
     /// Ancestors looked at, at most.
     const DEPTH: usize = 64;
-    let mut at = addr.clone();
+    let mut chain = vec![addr.clone()];
     for _ in 0..DEPTH {
-        let parent = actor.parent(&at).await.ok()?;
-        if is_application(&at, &parent) {
-            return Some(at);
+        let at = chain.last()?;
+        let parent = actor.parent(at).await.ok()?;
+        if is_application(at, &parent) {
+            return Some(chain);
         }
-        at = parent;
+        chain.push(parent);
     }
     None
 }
@@ -666,13 +668,16 @@ impl Linux {
         addr: &NodeAddr,
         point: (i32, i32),
     ) -> ((i32, i32), Reach) {
+        let Some(chain) = ancestry(actor, addr).await else {
+            return (point, Reach::Unknown);
+        };
         let (reach, within) = self
-            .reach(x11, app, actor, addr, point, Mapping::SAME)
+            .reach(x11, app, actor, &chain, point, Mapping::SAME)
             .await;
         let mapping = match reach {
             Reach::Element if within == Mapping::SAME => return (point, reach),
             Reach::Element => within,
-            _ => match self.mapping(x11, app, actor, addr).await {
+            _ => match self.mapping(x11, app, actor, &chain).await {
                 Some(m) if m != Mapping::SAME => m,
                 _ => return (point, reach),
             },
@@ -681,24 +686,24 @@ impl Linux {
         tracing::debug!(?mapping, ?point, ?mapped, "toolkit coordinates mapped");
         (
             mapped,
-            self.reach(x11, app, actor, addr, mapped, mapping).await.0,
+            self.reach(x11, app, actor, &chain, mapped, mapping).await.0,
         )
     }
 
     /// How `app`'s coordinates map to the display's, read from the
-    /// element's top-level window and the application's window that is it
-    /// (the one with its title, else the only one that fits). `None` when
-    /// no window of the application fits.
+    /// top-level window at the end of `chain` (see [`ancestry`]) and the
+    /// application's window that is it (the one with its title, else the
+    /// only one that fits). `None` when no window of the application fits.
     async fn mapping(
         &self,
         x11: &X11,
         app: &AppRef,
         actor: &Actor<'_>,
-        addr: &NodeAddr,
+        chain: &[NodeAddr],
     ) -> Option<Mapping> {
-        let top_level = top_level(actor, addr).await?;
-        let extents = rect_of(actor.extents(&top_level).await.ok()?)?;
-        let name = actor.name(&top_level).await.unwrap_or_default();
+        let top_level = chain.last()?;
+        let extents = rect_of(actor.extents(top_level).await.ok()?)?;
+        let name = actor.name(top_level).await.unwrap_or_default();
         let windows = x11.top_windows().ok()?;
         let fitting: Vec<(&TopWindow, Mapping)> = windows
             .iter()
@@ -718,23 +723,24 @@ impl Linux {
         }
     }
 
-    /// What a pointer event at `point` (of the display) for the element
-    /// `addr` of `app` would reach: the element's window when the window on
-    /// top there is its own (that of the element or of one of its
-    /// ancestors: a menu or a popup list has a window of its own), else
-    /// what is on top. `mapping` maps the toolkit's coordinates to the
-    /// display's. Elements inside one window are not told apart.
+    /// What a pointer event at `point` (of the display) for the element at
+    /// the start of `chain` (see [`ancestry`]) of `app` would reach: the
+    /// element's window when the window on top there is its own (that of
+    /// its top-level or, for a popup, of any element of the chain: a menu or
+    /// a popup list has a window of its own), else what is on top.
+    /// `mapping` maps the toolkit's coordinates to the display's; with the
+    /// result comes the mapping to use, refined for a toolkit that reports
+    /// places within its window. Elements inside one window are not told
+    /// apart.
     async fn reach(
         &self,
         x11: &X11,
         app: &AppRef,
         actor: &Actor<'_>,
-        addr: &NodeAddr,
+        chain: &[NodeAddr],
         (x, y): (i32, i32),
         mapping: Mapping,
     ) -> (Reach, Mapping) {
-        /// Ancestors looked at, at most.
-        const DEPTH: usize = 64;
         let top = match x11.window_at(x, y) {
             Ok(Some(top)) => top,
             Ok(None) => {
@@ -753,37 +759,31 @@ impl Linux {
         }
         // A managed window is an element's top-level; a popup (a menu, a
         // combo box's list) is one of its ancestors.
-        let mut at = addr.clone();
-        for _ in 0..DEPTH {
-            let Ok(parent) = actor.parent(&at).await else {
-                return (Reach::Unknown, mapping);
+        let candidates = if top.override_redirect {
+            chain
+        } else {
+            &chain[chain.len().saturating_sub(1)..]
+        };
+        for (k, at) in candidates.iter().enumerate() {
+            let reported = match actor.extents(at).await {
+                Ok(e) => rect_of(e),
+                Err(_) => return (Reach::Unknown, mapping),
             };
-            let top_level = is_application(&at, &parent);
-            if top_level || top.override_redirect {
-                let reported = match actor.extents(&at).await {
-                    Ok(e) => rect_of(e),
-                    Err(_) => return (Reach::Unknown, mapping),
-                };
-                let extents = reported.map(|e| mapping.rect(e));
-                if extents.is_some_and(|e| same_window(e, &top))
-                    && !self.another_window_named(app, actor, &at, &top).await
-                {
-                    // A window at 0,0 whose toolkit reports places within it
-                    // (GTK 4) matches as it is; its content may still sit
-                    // within a border.
-                    let within = reported
-                        .filter(|e| top_level && mapping == Mapping::SAME && e.x == 0 && e.y == 0)
-                        .and_then(|e| mapping_between(e, top.outer, top.inner))
-                        .filter(|m| m.scale == 1.0);
-                    return (Reach::Element, within.unwrap_or(mapping));
-                }
+            let top_level = k + 1 == candidates.len();
+            if reported.is_some_and(|e| same_window(mapping.rect(e), &top))
+                && !(top_level && self.another_window_named(app, actor, at, &top).await)
+            {
+                // A window at 0,0 whose toolkit reports places within it
+                // (GTK 4) matches as it is; its content may still sit within
+                // a border.
+                let within = reported
+                    .filter(|e| top_level && mapping == Mapping::SAME && e.x == 0 && e.y == 0)
+                    .and_then(|e| mapping_between(e, top.outer, top.inner))
+                    .filter(|m| m.scale == 1.0);
+                return (Reach::Element, within.unwrap_or(mapping));
             }
-            if top_level {
-                return (Reach::Covered(window_name(&top, app.pid)), mapping);
-            }
-            at = parent;
         }
-        (Reach::Unknown, mapping)
+        (Reach::Covered(window_name(&top, app.pid)), mapping)
     }
 
     /// Whether `window`, which is where the top-level `top_level` is, is
@@ -980,19 +980,9 @@ impl Linux {
     /// are not the display's; else the extents the toolkit reports.
     pub async fn window_bounds(&self, app: &AppInfo, title: &str) -> Result<Rect> {
         let w = pick_window(&app.windows, title, &app.app.label())?;
-        let on_display = self
-            .x11
-            .as_ref()
-            .filter(|_| !w.title.is_empty())
-            .and_then(|x11| x11.top_windows().ok())
-            .and_then(|all| {
-                all.into_iter().find(|t| {
-                    t.viewable
-                        && !t.override_redirect
-                        && (app.app.pid.is_none() || t.pid == app.app.pid)
-                        && t.title == w.title
-                })
-            });
+        let on_display = (self.x11.is_some() && !w.title.is_empty())
+            .then(|| self.x_window(app, &w.title).ok())
+            .flatten();
         if let Some(t) = on_display {
             let (x, y, wd, h) = t.outer;
             let size = |v: u32| i32::try_from(v).unwrap_or(i32::MAX);
