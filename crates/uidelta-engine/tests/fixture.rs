@@ -768,23 +768,53 @@ fn a_window_on_top_of_an_element_gets_no_click_meant_for_the_element() {
 
 #[test]
 fn on_a_scaled_display_the_pointer_clicks_where_the_element_is() {
-    // GTK reports positions in unscaled pixels: the Count button's centre,
-    // as reported, is on the Show toast or Do nothing button on the
-    // display.
+    // GTK reports places in unscaled pixels: the Count button's centre, as
+    // reported, is on the Show toast or Do nothing button on the display.
+    // The snapshot has the display's places, and the click goes there.
     let (desktop, rt) = start_with(&["--scale", "2"]);
+    let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
+    let window = x11
+        .top_windows()
+        .expect("top-level windows")
+        .into_iter()
+        .find(|w| w.title == "uidelta fixture" && w.viewable)
+        .expect("the fixture's window");
     rt.block_on(async {
         let mut s = session(&desktop).await;
         let opts = ActOptions::default();
+        let bounds = |s: &Session<Linux>, selector: &str| {
+            let (scope, id) = s.find(&selector.parse().expect("selector"))[0];
+            s.scopes()[scope].node(id).bounds.expect("bounds")
+        };
+        let frame = bounds(&s, "role:frame && name:uidelta fixture");
+        let (x, y, w, h) = window.inner;
+        assert_eq!(
+            (frame.x, frame.y, frame.w, frame.h),
+            (
+                x,
+                y,
+                i32::try_from(w).expect("width"),
+                i32::try_from(h).expect("height")
+            ),
+            "the window's bounds are the display's"
+        );
         let count = "role:push button && name:Count";
-        let (scope, id) = s.find(&count.parse().expect("selector"))[0];
-        let reported = s.scopes()[scope]
-            .node(id)
-            .bounds
-            .map(uidelta_model::Rect::center)
-            .expect("the button's bounds");
+        let shown = bounds(&s, count);
         let counted = s.act(count, &Action::Click, &opts).await.expect("Count");
-        let at = format!("XTest click at {},{}", reported.0 * 2, reported.1 * 2);
-        assert_eq!(counted.done.method, at);
+        let at = counted
+            .done
+            .method
+            .strip_prefix("XTest click at ")
+            .and_then(|p| p.split_once(','))
+            .and_then(|(x, y)| Some((x.parse::<i32>().ok()?, y.parse::<i32>().ok()?)))
+            .unwrap_or_else(|| panic!("a pointer click: {}", counted.done.method));
+        // The toolkit's centre, scaled, is within a pixel of the scaled
+        // bounds' centre (odd sizes round).
+        let (cx, cy) = shown.center();
+        assert!(
+            (at.0 - cx).abs() <= 1 && (at.1 - cy).abs() <= 1,
+            "clicked at {at:?}, the button's centre on the display is {cx},{cy}"
+        );
         holds(&counted, "] label | name: \"Count: 0\" -> \"Count: 1\"\n");
         assert_eq!(
             counted.diff.changes.len(),

@@ -15,7 +15,7 @@ use uidelta_atspi::{
     CaptureOptions, Events, NodeAddr, Outcome, WindowInfo,
 };
 pub use uidelta_backend::{Action, Done, Scope};
-use uidelta_model::{NodeData, Rect, Role, Snapshot, State};
+use uidelta_model::{NodeData, NodeId, Rect, Role, Snapshot, State, Tree};
 use uidelta_x11::{Button, TopWindow, WindowAt, X11};
 
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
@@ -183,6 +183,109 @@ fn mapping_between(
     })
 }
 
+/// How the toolkit's coordinates of a top-level window reported at
+/// `extents`, named `name`, of the process `pid` map to the display's: read
+/// from the shown window of that process that fits it (see
+/// [`mapping_between`]), the one titled `name` when there are several.
+/// `None` when none fits, or several do and none has that title.
+fn window_mapping(
+    windows: &[TopWindow],
+    pid: Option<u32>,
+    extents: Rect,
+    name: &str,
+) -> Option<Mapping> {
+    let fitting: Vec<(&TopWindow, Mapping)> = windows
+        .iter()
+        .filter(|w| w.viewable && !w.override_redirect)
+        .filter(|w| w.pid.is_none() || pid.is_none() || w.pid == pid)
+        .filter_map(|w| mapping_between(extents, w.outer, w.inner).map(|m| (w, m)))
+        .collect();
+    match fitting
+        .iter()
+        .find(|(w, _)| !name.is_empty() && w.title == name)
+    {
+        Some((_, m)) => Some(*m),
+        None => match fitting[..] {
+            [(_, m)] => Some(m),
+            _ => None,
+        },
+    }
+}
+
+/// Puts the bounds of `tree`, a capture of the process `pid`, in the
+/// display's coordinates where its toolkit reports others (see [`Mapping`]):
+/// each top-level window that one of `windows` fits is mapped with its
+/// subtree. A top-level that none fits (a popup menu, which has no managed
+/// window) takes the scale the others share when they are in the display's
+/// places at a scale (GTK 3 or Qt 5 on a scaled display), and is left as it
+/// is otherwise (GTK 4's popovers).
+fn place_on_display(tree: &mut Tree, windows: &[TopWindow], pid: Option<u32>) -> Placed {
+    let root = tree.root();
+    let tops: Vec<NodeId> = if tree.node(root).role == Role::Application {
+        tree.children(root).to_vec()
+    } else {
+        vec![root]
+    };
+    let found: Vec<(NodeId, Option<Mapping>)> = tops
+        .iter()
+        .map(|&top| {
+            let node = tree.node(top);
+            let m = node
+                .bounds
+                .filter(|b| b.w > 0 && b.h > 0)
+                .and_then(|b| window_mapping(windows, pid, b, &node.name));
+            (top, m)
+        })
+        .collect();
+    let scales: Vec<f64> = found
+        .iter()
+        .filter_map(|(_, m)| *m)
+        .filter(|m| m.dx == 0.0 && m.dy == 0.0)
+        .map(|m| m.scale)
+        .collect();
+    let shared = match scales.split_first() {
+        Some((&first, rest)) if first != 1.0 && rest.iter().all(|&s| s == first) => Some(Mapping {
+            scale: first,
+            dx: 0.0,
+            dy: 0.0,
+        }),
+        _ => None,
+    };
+    // Found in place away from the display's corner, where a toolkit that
+    // reports places within the window (GTK 4) would report 0,0.
+    let in_place = found.iter().any(|&(top, m)| {
+        m == Some(Mapping::SAME) && tree.node(top).bounds.is_some_and(|b| (b.x, b.y) != (0, 0))
+    });
+    let mut mapped = 0;
+    for (top, m) in found {
+        let Some(m) = m.or(shared).filter(|m| *m != Mapping::SAME) else {
+            continue;
+        };
+        for id in tree.subtree(top) {
+            let node = tree.node_mut(id);
+            node.bounds = node.bounds.map(|b| m.rect(b));
+        }
+        mapped += 1;
+    }
+    Placed {
+        mapped,
+        display_places: in_place && mapped == 0,
+    }
+}
+
+/// What [`place_on_display`] did.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Placed {
+    /// Top-level windows whose subtrees were mapped.
+    mapped: usize,
+    /// Whether the capture shows its toolkit reporting the display's
+    /// places: nothing needed mapping, and a top-level away from the
+    /// display's corner was found where its window is. Its later captures
+    /// need no mapping: a toolkit's scale and way of reporting do not
+    /// change while it runs.
+    display_places: bool,
+}
+
 /// `addr` and its ancestors up to the top-level window it is in (the one
 /// whose parent is the application), innermost first; `None` when the
 /// chain cannot be read or does not end at an application.
@@ -341,6 +444,9 @@ pub type Result<T> = std::result::Result<T, Error>;
 pub struct Linux {
     bus: Bus,
     x11: Option<X11>,
+    /// Applications (by bus name) seen to report the display's places (see
+    /// [`Placed::display_places`]): their captures need no window listing.
+    on_display: std::sync::Mutex<std::collections::HashSet<String>>,
 }
 
 impl Linux {
@@ -357,7 +463,11 @@ impl Linux {
             Some(d) => Some(X11::connect(&d)?),
             None => None,
         };
-        Ok(Linux { bus, x11 })
+        Ok(Linux {
+            bus,
+            x11,
+            on_display: Default::default(),
+        })
     }
 
     /// The accessibility bus.
@@ -393,14 +503,52 @@ impl Linux {
             Scope::Window(title) => Some(pick_window(&app.windows, title, &app.app.label())?),
             Scope::Focused => Some(focused_window(&app.windows, &app.app.label())?),
         };
-        Ok(capture(
+        let snapshot = capture(
             &self.bus,
             &app.app,
             window.map(|w| w.path.as_str()),
             window.map(|w| w.title.clone()),
             opts,
         )
-        .await?)
+        .await?;
+        Ok(self.on_display(&app.app, snapshot))
+    }
+
+    /// The snapshot of `app` with its bounds in the display's coordinates
+    /// (see [`place_on_display`]); as it is when there is no X display to
+    /// read the windows from, or the application is known to report the
+    /// display's places.
+    fn on_display(&self, app: &AppRef, snapshot: Snapshot) -> Snapshot {
+        let Some(x11) = self.x11.as_ref() else {
+            return snapshot;
+        };
+        let known = |set: &std::collections::HashSet<String>| set.contains(&app.bus_name);
+        if known(&self.on_display.lock().unwrap_or_else(|e| e.into_inner())) {
+            return snapshot;
+        }
+        let started = Instant::now();
+        let windows = match x11.shown_windows() {
+            Ok(windows) => windows,
+            Err(e) => {
+                tracing::debug!("bounds left as the toolkit reports them: {e}");
+                return snapshot;
+            }
+        };
+        let (mut meta, mut tree) = snapshot.into_parts();
+        let placed = place_on_display(&mut tree, &windows, meta.pid);
+        if placed.mapped > 0 {
+            tracing::debug!(placed.mapped, "top-level windows placed on the display");
+        }
+        if placed.display_places {
+            self.on_display
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(app.bus_name.clone());
+        }
+        meta.capture_ms = meta
+            .capture_ms
+            .map(|ms| ms + started.elapsed().as_secs_f64() * 1000.0);
+        Snapshot::new(meta, tree)
     }
 
     /// Events of one application, for settling.
@@ -692,8 +840,7 @@ impl Linux {
 
     /// How `app`'s coordinates map to the display's, read from the
     /// top-level window at the end of `chain` (see [`ancestry`]) and the
-    /// application's window that is it (the one with its title, else the
-    /// only one that fits). `None` when no window of the application fits.
+    /// application's window that is it (see [`window_mapping`]).
     async fn mapping(
         &self,
         x11: &X11,
@@ -704,23 +851,8 @@ impl Linux {
         let top_level = chain.last()?;
         let extents = rect_of(actor.extents(top_level).await.ok()?)?;
         let name = actor.name(top_level).await.unwrap_or_default();
-        let windows = x11.top_windows().ok()?;
-        let fitting: Vec<(&TopWindow, Mapping)> = windows
-            .iter()
-            .filter(|w| w.viewable && !w.override_redirect)
-            .filter(|w| w.pid.is_none() || app.pid.is_none() || w.pid == app.pid)
-            .filter_map(|w| mapping_between(extents, w.outer, w.inner).map(|m| (w, m)))
-            .collect();
-        match fitting
-            .iter()
-            .find(|(w, _)| !name.is_empty() && w.title == name)
-        {
-            Some((_, m)) => Some(*m),
-            None => match fitting[..] {
-                [(_, m)] => Some(m),
-                _ => None,
-            },
-        }
+        let windows = x11.shown_windows().ok()?;
+        window_mapping(&windows, app.pid, extents, &name)
     }
 
     /// What a pointer event at `point` (of the display) for the element at
@@ -844,10 +976,14 @@ impl Linux {
         doing: &(dyn Fn() -> String + Sync),
     ) -> Result<Done> {
         let x11 = self.x11(doing)?;
+        // Read fresh, in the toolkit's coordinates, which [`Linux::aim`]
+        // maps: the snapshot's bounds are the display's already.
         let centre = || async {
-            let fresh = actor.extents(addr).await.ok().and_then(rect_of);
-            fresh
-                .or(node.bounds)
+            actor
+                .extents(addr)
+                .await
+                .ok()
+                .and_then(rect_of)
                 .map(Rect::center)
                 .ok_or_else(|| Error::NoBounds { doing: doing() })
         };
@@ -917,7 +1053,9 @@ impl Linux {
         }
         // Where the element is on the display, unless another window is on
         // top of it there.
-        let point = match node.bounds.map(Rect::center) {
+        // Read fresh, in the toolkit's coordinates (see `synthesize`).
+        let fresh = actor.extents(addr).await.ok().and_then(rect_of);
+        let point = match fresh.map(Rect::center) {
             Some(centre) => match self.aim(x11, app, actor, addr, centre).await {
                 (_, Reach::Covered(_)) => None,
                 (point, _) => Some(point),
@@ -1280,6 +1418,136 @@ mod tests {
         let m = mapping_between(Rect::new(0, 0, 790, 590), corner.outer, corner.inner)
             .expect("window coordinates");
         assert_eq!((m.dx, m.dy), (5.0, 5.0));
+    }
+
+    /// An application with two top-levels: a window titled `title` at
+    /// `frame`, holding a button at `button`, and a popup menu at `menu`.
+    fn app_tree(title: &str, frame: Rect, button: Rect, menu: Rect) -> Tree {
+        let mut b = uidelta_model::TreeBuilder::new(NodeData::named(Role::Application, "app"));
+        let mut window = NodeData::named(Role::Frame, title);
+        window.bounds = Some(frame);
+        b.open(window);
+        let mut ok = NodeData::named(Role::PushButton, "OK");
+        ok.bounds = Some(button);
+        b.leaf(ok);
+        b.close();
+        let mut popup = NodeData::new(Role::Window);
+        popup.bounds = Some(menu);
+        b.leaf(popup);
+        b.finish()
+    }
+
+    fn all_bounds(tree: &Tree) -> Vec<Option<Rect>> {
+        tree.nodes().iter().map(|n| n.bounds).collect()
+    }
+
+    #[test]
+    fn a_capture_is_placed_on_the_display() {
+        let menu = Rect::new(300, 40, 100, 80);
+        // GTK 3 at scale 2: every top-level scaled, the popup menu (which
+        // no managed window fits) with the scale of the others.
+        let mut t = app_tree(
+            "GTK Demo",
+            Rect::new(70, 0, 501, 512),
+            Rect::new(80, 10, 50, 25),
+            menu,
+        );
+        let windows = [top((140, 0, 1002, 1023), (141, 20, 1000, 998))];
+        assert_eq!(
+            place_on_display(&mut t, &windows, Some(10)),
+            Placed {
+                mapped: 2,
+                display_places: false
+            }
+        );
+        assert_eq!(
+            all_bounds(&t)[1..],
+            [
+                Some(Rect::new(140, 0, 1002, 1024)),
+                Some(Rect::new(160, 20, 100, 50)),
+                Some(Rect::new(600, 80, 200, 160)),
+            ]
+        );
+        // GTK 4 away from the corner: its window's content, offset; the
+        // popup, whose place is unknown, as it was.
+        let mut t = app_tree(
+            "GTK Demo",
+            Rect::new(0, 0, 790, 590),
+            Rect::new(13, 51, 197, 36),
+            menu,
+        );
+        let windows = [top((480, 424, 800, 600), (480, 424, 800, 600))];
+        assert_eq!(place_on_display(&mut t, &windows, Some(10)).mapped, 1);
+        assert_eq!(
+            all_bounds(&t)[1..],
+            [
+                Some(Rect::new(485, 429, 790, 590)),
+                Some(Rect::new(498, 480, 197, 36)),
+                Some(menu),
+            ]
+        );
+        // The display's places already (and so known to be the toolkit's
+        // way), another process's window, or no window: nothing moves.
+        for (windows, pid, display_places) in [
+            (
+                vec![top((391, 282, 500, 500), (391, 282, 500, 500))],
+                Some(10),
+                true,
+            ),
+            (
+                vec![top((480, 424, 800, 600), (480, 424, 800, 600))],
+                Some(11),
+                false,
+            ),
+            (vec![], Some(10), false),
+        ] {
+            let mut t = app_tree(
+                "GTK Demo",
+                Rect::new(391, 282, 500, 500),
+                Rect::new(400, 300, 50, 25),
+                menu,
+            );
+            let before = all_bounds(&t);
+            assert_eq!(
+                place_on_display(&mut t, &windows, pid),
+                Placed {
+                    mapped: 0,
+                    display_places
+                }
+            );
+            assert_eq!(all_bounds(&t), before);
+        }
+        // A window at the display's corner that needs no mapping proves
+        // nothing: GTK 4 with no border would look the same.
+        let mut t = app_tree(
+            "GTK Demo",
+            Rect::new(0, 0, 800, 600),
+            Rect::new(13, 51, 197, 36),
+            menu,
+        );
+        let windows = [top((0, 0, 800, 600), (0, 0, 800, 600))];
+        assert_eq!(
+            place_on_display(&mut t, &windows, Some(10)),
+            Placed {
+                mapped: 0,
+                display_places: false
+            }
+        );
+        // Two windows fit and neither has the top-level's name: which one
+        // it is cannot be told, and nothing moves.
+        let mut t = app_tree(
+            "Untitled",
+            Rect::new(0, 0, 790, 590),
+            Rect::new(13, 51, 197, 36),
+            menu,
+        );
+        let windows = [
+            top((480, 424, 800, 600), (480, 424, 800, 600)),
+            top((10, 20, 800, 600), (10, 20, 800, 600)),
+        ];
+        let before = all_bounds(&t);
+        assert_eq!(place_on_display(&mut t, &windows, Some(10)).mapped, 0);
+        assert_eq!(all_bounds(&t), before);
     }
 
     #[test]

@@ -191,6 +191,8 @@ pub struct X11 {
     height: u16,
     /// Held while keys are pressed, so two calls never share a temporarily remapped keycode.
     keyboard: Mutex<()>,
+    /// Atoms interned so far: an atom never changes on a connection.
+    atoms: Mutex<Vec<(&'static [u8], u32)>>,
 }
 
 impl fmt::Debug for X11 {
@@ -240,6 +242,7 @@ impl X11 {
             width,
             height,
             keyboard: Mutex::new(()),
+            atoms: Mutex::new(Vec::new()),
         })
     }
 

@@ -61,18 +61,43 @@ impl X11 {
     /// title where set: the children of the root or, under a reparenting
     /// window manager, the client windows inside its frames.
     pub fn top_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
-        self.run(|| "listing top-level windows".into(), || self.list_top())
+        self.run(
+            || "listing top-level windows".into(),
+            || self.list_top(false),
+        )
     }
 
-    fn list_top(&self) -> Result<Vec<TopWindow>, Failure> {
+    /// The top-level windows a person can see and bring to the front:
+    /// viewable, not override-redirect (no menus, tooltips or hidden helper
+    /// windows), bottom first. Fewer requests than [`X11::top_windows`], as
+    /// the others are passed over before their pid, title and place are
+    /// read.
+    pub fn shown_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
+        self.run(
+            || "listing shown top-level windows".into(),
+            || self.list_top(true),
+        )
+    }
+
+    fn list_top(&self, shown_only: bool) -> Result<Vec<TopWindow>, Failure> {
         let tree = self.conn.query_tree(self.root)?.reply()?;
         let pid_atom = self.atom(b"_NET_WM_PID")?;
         let wm_state = self.framing()?;
         let mut out = Vec::new();
-        for &top in &tree.children {
-            let Ok(attrs) = self.conn.get_window_attributes(top)?.reply() else {
+        // Asked for all at once: one round trip, not one per window.
+        let cookies = tree
+            .children
+            .iter()
+            .map(|&top| Ok((top, self.conn.get_window_attributes(top)?)))
+            .collect::<Result<Vec<_>, Failure>>()?;
+        for (top, cookie) in cookies {
+            let Ok(attrs) = cookie.reply() else {
                 continue; // gone meanwhile
             };
+            let viewable = attrs.map_state == MapState::VIEWABLE;
+            if shown_only && (!viewable || attrs.override_redirect) {
+                continue;
+            }
             let id = self.client_of(top, wm_state)?;
             let pid = self.pid_of(id, pid_atom)?;
             let title = self.title_of(id)?;
@@ -81,7 +106,7 @@ impl X11 {
                 id,
                 pid,
                 title,
-                viewable: attrs.map_state == MapState::VIEWABLE,
+                viewable,
                 override_redirect: attrs.override_redirect,
                 outer,
                 inner: if id == top { outer } else { self.area_of(id)? },
@@ -148,14 +173,10 @@ impl X11 {
     /// Where a window is, in root coordinates; an empty area at the origin
     /// when it is gone.
     fn area_of(&self, id: Window) -> Result<Area, Failure> {
-        let Ok(g) = self.conn.get_geometry(id)?.reply() else {
-            return Ok((0, 0, 0, 0));
-        };
-        let Ok(at) = self
-            .conn
-            .translate_coordinates(id, self.root, 0, 0)?
-            .reply()
-        else {
+        // Both asked at once.
+        let geometry = self.conn.get_geometry(id)?;
+        let place = self.conn.translate_coordinates(id, self.root, 0, 0)?;
+        let (Ok(g), Ok(at)) = (geometry.reply(), place.reply()) else {
             return Ok((0, 0, 0, 0));
         };
         Ok((
@@ -188,31 +209,46 @@ impl X11 {
         let Some(wm_state) = wm_state else {
             return Ok(top);
         };
-        let managed = |w: Window| -> Result<bool, Failure> {
-            Ok(self
-                .conn
-                .get_property(false, w, wm_state, AtomEnum::ANY, 0, 0)?
+        let is_managed = |cookie: x11rb::cookie::Cookie<'_, _, xproto::GetPropertyReply>| {
+            cookie
                 .reply()
-                .is_ok_and(|r| r.type_ != u32::from(AtomEnum::NONE)))
+                .is_ok_and(|r: xproto::GetPropertyReply| r.type_ != u32::from(AtomEnum::NONE))
         };
-        if managed(top)? {
+        let ask = |w: Window| {
+            self.conn
+                .get_property(false, w, wm_state, AtomEnum::ANY, 0, 0)
+        };
+        if is_managed(ask(top)?) {
             return Ok(top);
         }
+        // Level by level, each level's requests sent at once: a frame has
+        // a handful of children, and a round trip per child adds up.
         let mut level = vec![top];
         for _ in 0..DEPTH {
-            let mut next = Vec::new();
-            for w in level {
-                let Ok(tree) = self.conn.query_tree(w)?.reply() else {
-                    continue;
-                };
-                for &child in &tree.children {
-                    if managed(child)? {
-                        return Ok(child);
-                    }
-                    next.push(child);
+            let trees = level
+                .iter()
+                .map(|&w| self.conn.query_tree(w))
+                .collect::<Result<Vec<_>, _>>()?;
+            let children: Vec<Window> = trees
+                .into_iter()
+                .filter_map(|cookie| cookie.reply().ok())
+                .flat_map(|tree| tree.children)
+                .collect();
+            let asked = children
+                .iter()
+                .map(|&child| Ok((child, ask(child)?)))
+                .collect::<Result<Vec<_>, Failure>>()?;
+            let mut found = None;
+            for (child, cookie) in asked {
+                // Every reply is read, so that none is left waiting.
+                if is_managed(cookie) && found.is_none() {
+                    found = Some(child);
                 }
             }
-            level = next;
+            if let Some(child) = found {
+                return Ok(child);
+            }
+            level = children;
         }
         Ok(top)
     }
@@ -358,8 +394,23 @@ impl X11 {
             .unwrap_or_default())
     }
 
-    fn atom(&self, name: &[u8]) -> Result<u32, Failure> {
-        Ok(self.conn.intern_atom(false, name)?.reply()?.atom)
+    /// The atom named `name`, interned once per connection.
+    fn atom(&self, name: &'static [u8]) -> Result<u32, Failure> {
+        let known = |atoms: &[(&[u8], u32)]| {
+            atoms
+                .iter()
+                .find(|(n, _)| *n == name)
+                .map(|&(_, atom)| atom)
+        };
+        if let Some(atom) = known(&self.atoms.lock().unwrap_or_else(|e| e.into_inner())) {
+            return Ok(atom);
+        }
+        let atom = self.conn.intern_atom(false, name)?.reply()?.atom;
+        self.atoms
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push((name, atom));
+        Ok(atom)
     }
 
     /// Raises the window and gives it the input focus; also asks a window
