@@ -176,6 +176,10 @@ impl Desktop {
             ),
             ("XDG_SESSION_TYPE".to_string(), "x11".to_string()),
             ("GDK_BACKEND".to_string(), "x11".to_string()),
+            // No GPU here: GTK 4's GL renderer draws through software GL,
+            // which keeps gtk4-widget-factory starting at 180% CPU for
+            // longer than any test waits. Cairo draws the same widgets.
+            ("GSK_RENDERER".to_string(), "cairo".to_string()),
             ("QT_QPA_PLATFORM".to_string(), "xcb".to_string()),
             ("GSETTINGS_BACKEND".to_string(), "memory".to_string()),
             ("NO_AT_BRIDGE".to_string(), "0".to_string()),
