@@ -170,8 +170,10 @@ pub async fn capture(
         walk.hidden_pages(&mut recs).await;
     }
     fill_in_states(&mut recs);
-    if walk.toolkit() == "Qt" {
-        hide_unplaced(&mut recs);
+    match walk.toolkit() {
+        "Qt" => hide_unplaced(&mut recs),
+        GTK4 => name_from_content(&mut recs),
+        _ => {}
     }
     let tree = assemble(recs);
     let meta = Meta {
@@ -440,10 +442,17 @@ impl Walk<'_> {
         descend: bool,
         root: bool,
     ) -> Result<Fetched> {
-        let basic = match cached {
+        let mut basic = match cached {
             Some(b) => b,
             None => self.basic(bus_name, path).await?,
         };
+        if self.toolkit() == GTK4 {
+            if is_type_name(&basic.name) {
+                basic.name.clear();
+            } else if let Some(plain) = mnemonic_doubled(&basic.name) {
+                basic.name = plain.to_owned();
+            }
+        }
         // GTK 4's cache gives the application's root no children: the
         // root's are always asked for.
         let wants_children = descend && (basic.child_count != 0 || root);
@@ -780,6 +789,84 @@ fn place(recs: &[Rec], i: usize) -> Option<Rect> {
         .filter(|b| b.w > 0 && b.h > 0)
 }
 
+/// GTK 4's `ToolkitName` (GTK 3's, through ATK, is `gtk`).
+const GTK4: &str = "GTK";
+
+/// Whether `name` is a GTK or libadwaita type name (`GtkButton`,
+/// `AdwHeaderBar`): GTK 4.8 names a widget that has no accessible name
+/// after its type, which says nothing a role does not.
+fn is_type_name(name: &str) -> bool {
+    ["Gtk", "Adw"].iter().any(|prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+    })
+}
+
+/// The label of a name GTK 4.8 gives a button with a mnemonic: its label
+/// as written, underscore included, then as shown (`_Next Next`); `None`
+/// for any other name.
+fn mnemonic_doubled(name: &str) -> Option<&str> {
+    name.match_indices(' ').find_map(|(i, _)| {
+        let (written, shown) = (&name[..i], &name[i + 1..]);
+        (written.contains('_') && !shown.is_empty() && written.replace('_', "") == shown)
+            .then_some(shown)
+    })
+}
+
+/// Roles named after what they show, as GTK 3 (through ATK) and screen
+/// readers name them.
+fn named_by_content(role: Role) -> bool {
+    matches!(
+        role,
+        Role::PushButton
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::PageTab
+            | Role::Link
+            | Role::MenuItem
+            | Role::CheckMenuItem
+            | Role::RadioMenuItem
+    )
+}
+
+/// GTK 4.8 leaves a button whose content is a label nameless (so its type
+/// name, dropped on reading), and names every notebook tab `Tab`: such an
+/// element is named after the labels inside it, in order, as GTK 3 names
+/// it. Labels inside another element named by its content (a button in a
+/// tab) are that element's.
+fn name_from_content(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut names = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let own = role(r);
+        if !named_by_content(own) || (!r.basic.name.trim().is_empty() && own != Role::PageTab) {
+            continue;
+        }
+        let mut labels = Vec::new();
+        let mut stack: Vec<usize> = r.children.iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            let child = &recs[c];
+            if child.vanished || named_by_content(role(child)) {
+                continue;
+            }
+            let text = child.basic.name.trim();
+            if role(child) == Role::Label && !text.is_empty() {
+                labels.push(text.to_owned());
+            }
+            stack.extend(child.children.iter().rev());
+        }
+        if !labels.is_empty() {
+            names.push((i, labels.join(" ")));
+        }
+    }
+    for (i, name) in names {
+        recs[i].basic.name = name;
+    }
+}
+
 /// Qt 5 says `showing` and `visible` of a widget that is not on the
 /// screen (a page of a tab widget that is not the current one, the list of
 /// a closed combo box), and places it at 0,0 with no size; the cells of a
@@ -931,8 +1018,83 @@ mod tests {
             .collect()
     }
 
+    /// A record: role, name, children.
+    fn rec(role: &str, name: &str, children: &[usize]) -> Rec {
+        Rec {
+            basic: Basic {
+                raw_role: role.to_owned(),
+                name: name.to_owned(),
+                ..Basic::default()
+            },
+            children: children.to_vec(),
+            ..Rec::default()
+        }
+    }
+
     fn has(r: &Rec, s: State) -> bool {
         r.basic.states.contains(s)
+    }
+
+    #[test]
+    fn gtk4_type_names_and_doubled_mnemonics_are_no_names() {
+        for name in [
+            "GtkButton",
+            "GtkBuiltinIcon",
+            "AdwHeaderBar",
+            "GtkLevelBar2",
+        ] {
+            assert!(is_type_name(name), "{name}");
+        }
+        for name in [
+            "Gtk",
+            "Gtkbutton",
+            "GtkButton 2",
+            "MyGtkButton",
+            "Tab",
+            "",
+            "Gtk Demo",
+        ] {
+            assert!(!is_type_name(name), "{name}");
+        }
+        assert_eq!(mnemonic_doubled("_Next Next"), Some("Next"));
+        assert_eq!(mnemonic_doubled("Save _As Save As"), Some("Save As"));
+        assert_eq!(mnemonic_doubled("_Cancel Cancel"), Some("Cancel"));
+        for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
+            assert_eq!(mnemonic_doubled(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn gtk4_buttons_and_tabs_are_named_after_their_labels() {
+        let mut recs = vec![
+            rec("page tab list", "Tab list", &[1, 3]),
+            rec("page tab", "Tab", &[2]),
+            rec("label", "page 1", &[]),
+            rec("page tab", "Tab", &[4]),
+            rec("filler", "", &[5, 6, 7]),
+            rec("label", "Sans Regular", &[]),
+            rec("separator", "", &[]),
+            rec("push button", "", &[8]),
+            rec("label", "Close", &[]),
+        ];
+        name_from_content(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        // A tab's labels, those inside a filler too; a button's label is
+        // the button's, not the tab's it is in.
+        assert_eq!(
+            names,
+            [
+                "Tab list",
+                "page 1",
+                "page 1",
+                "Sans Regular",
+                "",
+                "Sans Regular",
+                "",
+                "Close",
+                "Close"
+            ]
+        );
     }
 
     #[test]
