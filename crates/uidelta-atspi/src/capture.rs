@@ -113,6 +113,9 @@ struct Rec {
     /// that is not the one shown, in a toolkit that does not say so (see
     /// [`Walk::hidden_pages`]).
     in_reserve: bool,
+    /// A label that only repeats the name of the element it is in (see
+    /// [`leave_out_repeated_labels`]): not in the tree.
+    repeats_parent: bool,
 }
 
 type ObjRef = (String, OwnedObjectPath);
@@ -175,6 +178,7 @@ pub async fn capture(
         GTK4 => name_from_content(&mut recs),
         _ => {}
     }
+    leave_out_repeated_labels(&mut recs);
     let tree = assemble(recs);
     let meta = Meta {
         source: "atspi".into(),
@@ -867,6 +871,38 @@ fn name_from_content(recs: &mut [Rec]) {
     }
 }
 
+/// A label with nothing in it that only repeats the name of the button,
+/// tab, check box, link or menu item it is in, directly or inside nameless
+/// boxes (GTK 4 exports a button's label as its child), says nothing twice,
+/// and is left out of the tree, as Chromium's text is (see `uidelta-cdp`).
+/// The element it is in is the one to act on.
+fn leave_out_repeated_labels(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut repeats = Vec::new();
+    for r in recs.iter() {
+        let name = r.basic.name.trim();
+        if name.is_empty() || !named_by_content(role(r)) {
+            continue;
+        }
+        let mut stack: Vec<usize> = r.children.clone();
+        while let Some(c) = stack.pop() {
+            let child = &recs[c];
+            match role(child) {
+                Role::Label if child.children.is_empty() && child.basic.name.trim() == name => {
+                    repeats.push(c);
+                }
+                Role::Filler | Role::Panel if child.basic.name.trim().is_empty() => {
+                    stack.extend(&child.children);
+                }
+                _ => {}
+            }
+        }
+    }
+    for c in repeats {
+        recs[c].repeats_parent = true;
+    }
+}
+
 /// Qt 5 says `showing` and `visible` of a widget that is not on the
 /// screen (a page of a tab widget that is not the current one, the list of
 /// a closed combo box), and places it at 0,0 with no size; the cells of a
@@ -979,7 +1015,7 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
-            Some(i) if recs[i].vanished => {}
+            Some(i) if recs[i].vanished || recs[i].repeats_parent => {}
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 if top_levels.contains(&i) {
@@ -1062,6 +1098,56 @@ mod tests {
         for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
             assert_eq!(mnemonic_doubled(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn a_label_that_repeats_its_button_is_left_out() {
+        let mut recs = vec![
+            rec("frame", "Window", &[1, 3, 5, 8, 9]),
+            rec("push button", "Next", &[2]),
+            rec("label", "Next", &[]),
+            rec("check box", "Wrap", &[4]),
+            rec("label", "Wrap lines", &[]),
+            rec("push button", "Open", &[6, 7]),
+            rec("label", " Open ", &[]),
+            rec("label", "Ctrl+O", &[]),
+            rec("label", "Window", &[]),
+            rec("push button", "Nick", &[10, 13]),
+            rec("panel", "", &[11, 12]),
+            rec("label", "Nick", &[]),
+            rec("filler", "", &[]),
+            rec("panel", "Sort", &[14]),
+            rec("label", "Nick", &[]),
+        ];
+        leave_out_repeated_labels(&mut recs);
+        let mut left_out: Vec<usize> = (0..recs.len())
+            .filter(|&i| recs[i].repeats_parent)
+            .collect();
+        left_out.sort_unstable();
+        // Labels repeating their button, directly or in a nameless box; not
+        // a label saying more than its check box, another label of a
+        // button, a label in a window (not named after its content) or in
+        // a named box.
+        assert_eq!(left_out, [2, 6, 11]);
+        let tree = assemble(recs);
+        let names: Vec<&str> = tree.nodes().iter().map(|n| n.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Window",
+                "Next",
+                "Wrap",
+                "Wrap lines",
+                "Open",
+                "Ctrl+O",
+                "Window",
+                "Nick",
+                "",
+                "",
+                "Sort",
+                "Nick"
+            ]
+        );
     }
 
     #[test]
