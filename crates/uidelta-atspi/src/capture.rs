@@ -604,7 +604,16 @@ impl Walk<'_> {
             if count <= 0 {
                 return Ok(Some(text));
             }
-            return Ok(Some(self.text(bus_name, path, count).await?));
+            let text = self.text(bus_name, path, count).await?;
+            // Qt gives a password field's length but never its text: one
+            // bullet per character, which is what the snapshot shows of any
+            // password (see `uidelta_model::redact`), so typing into it is
+            // still a change.
+            if text.is_empty() && role == Role::PasswordText {
+                let length = usize::try_from(count).unwrap_or(0);
+                return Ok(Some(uidelta_model::redact(&"x".repeat(length))));
+            }
+            return Ok(Some(text));
         }
         if basic.has("org.a11y.atspi.Value") {
             let v: OwnedValue = self

@@ -175,6 +175,22 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
         let now = value_of(&s, &edit).expect("the text edit's text");
         assert_eq!(now, format!("{poem} world"));
 
+        // Qt gives a password field's length but not its text (the
+        // gallery's holds `s3cRe7`): one bullet per character, and typing
+        // into it is a change.
+        let password = ref_of(&s, "role:password text");
+        assert_eq!(value_of(&s, &password).as_deref(), Some("••••••"));
+        let a = s
+            .act(&password, &Action::Type("abc".into()), &opts)
+            .await
+            .expect("type into the password field");
+        let changed = lines_of(&a, &password);
+        assert!(
+            changed.len() == 1 && changed[0].ends_with(" | value: \"••••••\" -> \"•••••••••\""),
+            "{}",
+            text(&a)
+        );
+
         // Qt marks no tab selected but names the tab list after the
         // current tab: the tab named so is the selected one.
         let tree_view = ref_of(&s, "role:page tab && name:Tree View && state:selected");
