@@ -234,7 +234,7 @@ fn a_gtk4_window_away_from_the_corner_is_clicked_where_its_elements_are() {
 /// Cancel`), and names every notebook tab `Tab`. Elements are named after
 /// what they show instead, as GTK 3 names them.
 #[test]
-fn gtk4_widget_factory_elements_have_the_names_they_show() {
+fn gtk4_widget_factory_is_named_as_it_shows_and_its_pages_switch_in_a_line_each() {
     const FACTORY: &str = "gtk4-widget-factory";
     let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-4-examples");
     rt.block_on(async {
@@ -292,6 +292,33 @@ fn gtk4_widget_factory_elements_have_the_names_they_show() {
         assert!(
             bars.len() >= 5 && bars.iter().all(|n| n.is_empty()),
             "{bars:?}"
+        );
+
+        // GTK 4 keeps the pages of its stack in the tree and flips what is
+        // in them: going to Page 2 hides Page 1's dozens of elements and
+        // shows Page 2's, a line for each page.
+        // The header's switcher; the notebooks' tab lists are named `Tab list`.
+        let tab = "role:page tab list && !name~:tab && state:showing >> name:Page 2";
+        assert_eq!(count(&s, tab), 1);
+        let a = s
+            .act(tab, &Action::Click, &ActOptions::default())
+            .await
+            .expect("go to Page 2");
+        let t = text(&a);
+        let lines: Vec<&str> = t.lines().collect();
+        let hid = lines
+            .iter()
+            .filter(|l| l.contains(" hid together (a page or pane hidden as a whole): "))
+            .count();
+        let showed = lines
+            .iter()
+            .filter(|l| l.contains(" showed together (a page or pane shown as a whole): "))
+            .count();
+        assert_eq!((hid, showed), (1, 1), "{t}");
+        assert!(lines.len() <= 8, "{t}");
+        assert!(
+            t.contains("] page tab \"Page 2\" | pressed, selected: false -> true\n"),
+            "{t}"
         );
     });
 }

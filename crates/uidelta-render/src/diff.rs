@@ -30,7 +30,9 @@ pub struct DiffOptions {
     pub budget: usize,
     /// When more than this many same-role siblings are added (or removed)
     /// under one parent, the first three are shown and the rest summarized
-    /// (`+ ... and 37 more list item`). Default 5.
+    /// (`+ ... and 37 more list item`). More than this many elements only
+    /// shown, or only hidden, in one place are one line (`~ 45 elements
+    /// hid together ...`). Default 5.
     pub churn: usize,
     /// Old and new texts longer than this are shortened around the change.
     /// Default 80.
@@ -97,7 +99,12 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     lines_with_churn(&mut out, &removed, '-', opts, |out, r| {
         removed_line(out, r, opts)
     });
-    for run in same_change_runs(diff.changes.iter().filter_map(as_modified)) {
+    let (groups, modified) =
+        shown_or_hidden_together(diff.changes.iter().filter_map(as_modified), opts.churn);
+    for members in &groups {
+        flipped_group(&mut out, members, opts);
+    }
+    for run in same_change_runs(modified.into_iter()) {
         modified_line(&mut out, &run, opts);
     }
     for e in &diff.transient {
@@ -255,6 +262,80 @@ fn removed_group(out: &mut String, members: &[&Removed], opts: &DiffOptions) {
         descendants_text(inside),
         context_text(&first.context, opts),
         first_handles(members.iter().map(|r| r.root()))
+    ));
+}
+
+/// Whether a modified element was only shown (`Some(true)`) or only
+/// hidden (`Some(false)`): every change of it, and of the descendants that
+/// changed with it, is a `showing` or `visible` flip the same way.
+fn only_shown_or_hidden(m: &Modified) -> Option<bool> {
+    let flip = |c: &AttrChange| match (&c.attr, &c.new) {
+        (Attr::State(State::Showing | State::Visible), AttrValue::Bool(b)) => Some(*b),
+        _ => None,
+    };
+    let mut all = m
+        .changes
+        .iter()
+        .chain(m.descendants.iter().flat_map(|d| &d.changes));
+    let first = flip(all.next()?)?;
+    all.all(|c| flip(c) == Some(first)).then_some(first)
+}
+
+/// Shown (`true`) or hidden, and where (the context).
+type Place = (bool, Option<Handle>);
+
+/// Splits modified elements into groups of more than `least` that were
+/// only shown, or only hidden, in one place (the same context): a page
+/// whose container says nothing (GTK 4 keeps a stack's pages in the tree
+/// and flips what is in them) shown or hidden as a whole; and the rest, in
+/// order.
+fn shown_or_hidden_together<'d>(
+    modified: impl Iterator<Item = &'d Modified>,
+    least: usize,
+) -> (Vec<Vec<&'d Modified>>, Vec<&'d Modified>) {
+    let modified: Vec<&Modified> = modified.collect();
+    let key = |m: &Modified| only_shown_or_hidden(m).map(|b| (b, m.context.clone()));
+    let mut sizes: Vec<(Place, usize)> = Vec::new();
+    for k in modified.iter().filter_map(|m| key(m)) {
+        match sizes.iter_mut().find(|(known, _)| *known == k) {
+            Some((_, n)) => *n += 1,
+            None => sizes.push((k, 1)),
+        }
+    }
+    let mut groups: Vec<(Place, Vec<&Modified>)> = Vec::new();
+    let mut rest = Vec::new();
+    for m in modified {
+        let big = key(m).filter(|k| sizes.iter().any(|(known, n)| known == k && *n > least));
+        match big {
+            Some(k) => match groups.iter_mut().find(|(known, _)| *known == k) {
+                Some((_, members)) => members.push(m),
+                None => groups.push((k, vec![m])),
+            },
+            None => rest.push(m),
+        }
+    }
+    (groups.into_iter().map(|(_, m)| m).collect(), rest)
+}
+
+/// `~ 45 elements with 40 descendants hid together (a page or pane hidden
+/// as a whole): [e3] combo box, [e6] combo box, [e9] text, ...`, or
+/// `showed together (a page or pane shown as a whole)`. They were in the
+/// tree all along (as hidden, when shown now): the first few name them.
+fn flipped_group(out: &mut String, members: &[&Modified], opts: &DiffOptions) {
+    let Some(first) = members.first() else {
+        return;
+    };
+    let inside: usize = members.iter().map(|m| m.descendants.len()).sum();
+    let (did, what) = match only_shown_or_hidden(first) {
+        Some(true) => ("showed", "shown"),
+        _ => ("hid", "hidden"),
+    };
+    out.push_str(&format!(
+        "~ {} elements{} {did} together (a page or pane {what} as a whole){}: {}\n",
+        members.len(),
+        descendants_text(inside),
+        context_text(&first.context, opts),
+        first_handles(members.iter().map(|m| &m.element))
     ));
 }
 

@@ -885,3 +885,63 @@ fn diff_flat_golden() {
 fn diff_flat_without_changes() {
     assert_eq!(diff_flat(&Diff::default()), "No UI changes detected\n");
 }
+
+/// A window with two pages in unnamed boxes (transparent), kept in the tree
+/// with what is in them shown or hidden, as GTK 4 keeps a stack's pages;
+/// `current` is the page that shows.
+fn kept_pages(current: usize, count: i32) -> Snapshot {
+    let mut b = TreeBuilder::new(node(Role::Frame, "Window", None));
+    for page in 0..2 {
+        let shows = page == current;
+        let hide = |n: NodeData| {
+            if shows {
+                n
+            } else {
+                with_states(n, &[], &[State::Showing])
+            }
+        };
+        let mut container = hide(node(Role::Panel, "", None));
+        container.identity = Some(format!("page {page}"));
+        b.open(container);
+        for i in 0..8 {
+            let (role, name) = match (page, i % 3) {
+                (0, 0) => (Role::CheckBox, "check"),
+                (0, 1) => (Role::Entry, ""),
+                (0, _) => (Role::PushButton, "button"),
+                (_, 0) => (Role::SpinButton, "Count"),
+                (_, 1) => (Role::Slider, "Volume"),
+                _ => (Role::Label, "Note"),
+            };
+            let mut control = hide(node(role, name, None));
+            control.identity = Some(format!("page {page} control {i}"));
+            if page == 1 && i == 0 {
+                control.value = Some(count.to_string());
+            }
+            b.leaf(control);
+        }
+        b.close();
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_says_a_kept_page_shown_or_hidden_in_one_line() {
+    let before = kept_pages(0, 1);
+    let after = kept_pages(1, 2);
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    // Each page is one line; the spin button whose value changed as it
+    // showed has its own.
+    assert_snapshot!(out);
+    // Five are not a group: each change is listed as it is.
+    let few = DiffOptions {
+        churn: 8,
+        ..DiffOptions::default()
+    };
+    let out = diff_text(&compared.diff, &few);
+    assert!(!out.contains(" together "), "{out}");
+    assert!(
+        out.contains("~ [e2] check box \"check\" | showing: true -> false (same on [e5] \"check\", [e8] \"check\")\n"),
+        "{out}"
+    );
+}
