@@ -7,11 +7,11 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Event, EventStream, Navigate, Scope};
 use uidelta_diff::{diff, Change, Diff, Element, Filters, Handle, Ref, RefTable, Refs, View};
-use uidelta_model::{NodeData, NodeId, Snapshot, State};
+use uidelta_model::{NodeData, NodeId, Role, Snapshot, State};
 
 use crate::error::{Error, Result};
 use crate::selector::{self, Selector};
-use crate::settle::{is_noise, Next, Quiet, Settle, Settled, Watch};
+use crate::settle::{is_motion, is_noise, Movers, Next, Quiet, Settle, Settled, Watch};
 
 /// The least settle cap of a navigation: a new document's requests may
 /// run for seconds.
@@ -36,6 +36,8 @@ pub struct Latest {
     /// Refs of the view's nodes.
     pub refs: Refs,
     events: EventStream,
+    /// What has been moving, from the events read (see [`Movers`]).
+    movers: Movers,
     /// Set when it stopped answering (to what was done last, for
     /// [`Error::Unresponsive`]): read it again before acting on it, even
     /// without events, once it answers.
@@ -61,10 +63,48 @@ impl Latest {
     /// Whether the application sent meaningful events since the capture.
     fn changed_since(&mut self) -> bool {
         let mut changed = self.stuck.is_some();
-        while let Some(e) = self.events.try_next() {
+        while let Some(e) = self.next_queued() {
             changed |= !is_noise(&e.kind);
         }
         changed || self.events.is_silent()
+    }
+
+    /// The next event already queued, noted (see [`Latest::note`]).
+    fn next_queued(&mut self) -> Option<Event> {
+        let e = self.events.try_next()?;
+        self.note(&e);
+        Some(e)
+    }
+
+    /// The next event before `until`, noted (see [`Latest::note`]).
+    async fn next_before(&mut self, until: Instant) -> Option<Event> {
+        let e = self.events.next_before(until).await?;
+        self.note(&e);
+        Some(e)
+    }
+
+    /// Keeps track of what moves (see [`Movers`]).
+    fn note(&mut self, e: &Event) {
+        if let (true, Some(source)) = (is_motion(&e.kind), &e.source) {
+            self.movers.saw(source, e.at);
+        }
+    }
+
+    /// Elements whose motion says nothing about an action at `at`: those
+    /// moving on their own (see [`Movers::steady`]), and spinners and
+    /// progress bars, which do (a pulsing one moves all the time) however
+    /// briefly the session has watched them.
+    fn animations(&self, at: Instant) -> std::collections::HashSet<String> {
+        let mut out = self.movers.steady(at);
+        out.extend(
+            self.snapshot
+                .tree()
+                .nodes()
+                .iter()
+                .filter(|n| matches!(n.role, Role::Animation | Role::ProgressBar))
+                .filter_map(|n| n.identity.clone()),
+        );
+        out
     }
 }
 
@@ -295,6 +335,7 @@ impl<B: Backend> Session<B> {
                     view,
                     refs,
                     events,
+                    movers: Movers::default(),
                     stuck: None,
                 });
                 Ok((self.scopes.len() - 1, first))
@@ -700,7 +741,7 @@ impl<B: Backend> Session<B> {
     async fn before_app_action(&mut self, app: &str) -> Result<(usize, Handle, App)> {
         let idx = self.look(app).await?;
         let handle = self.scopes[idx].handle(NodeId::ROOT);
-        self.scopes[idx].events.drain();
+        while self.scopes[idx].next_queued().is_some() {}
         Ok((idx, handle, self.scopes[idx].app.clone()))
     }
 
@@ -848,24 +889,38 @@ impl<B: Backend> Session<B> {
             return self.settle_by_polling(idx, quiet, acted).await;
         }
         let app = self.scopes[idx].app.clone();
+        let animations = self.scopes[idx].animations(acted);
+        let moves = |event: &Event| {
+            is_motion(&event.kind)
+                && !event
+                    .source
+                    .as_ref()
+                    .is_some_and(|s| animations.contains(s))
+        };
         let mut watch = Watch::new(quiet, acted);
         let mut mids = Vec::new();
         let mut last_mid = acted;
         loop {
             // Events that queued up meanwhile (while a snapshot was taken)
             // count before deciding that the UI is quiet.
-            while let Some(event) = self.scopes[idx].events.try_next() {
+            while let Some(event) = self.scopes[idx].next_queued() {
                 if counts(&event) {
                     watch.event(event.at);
+                } else if moves(&event) {
+                    watch.motion(event.at);
                 }
             }
             let until = match watch.next(Instant::now()) {
                 Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
                 Next::WaitUntil(t) => t,
             };
-            let Some(event) = self.scopes[idx].events.next_before(until).await else {
+            let Some(event) = self.scopes[idx].next_before(until).await else {
                 continue;
             };
+            if moves(&event) {
+                watch.motion(event.at);
+                continue;
+            }
             if !counts(&event) {
                 continue;
             }
@@ -1007,7 +1062,7 @@ impl<B: Backend> Session<B> {
                 + POLL
                     .max(Duration::from_millis(200))
                     .min(timeout.saturating_sub(start.elapsed()));
-            while let Some(e) = self.scopes[idx].events.next_before(until).await {
+            while let Some(e) = self.scopes[idx].next_before(until).await {
                 if !is_noise(&e.kind) {
                     tokio::time::sleep(Duration::from_millis(30)).await;
                     break;

@@ -7,6 +7,7 @@
 //! application's state (tooltips, bounds, caret moves) are ignored, or an
 //! animation would keep the UI from ever settling.
 
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 /// How to wait after an action.
@@ -35,20 +36,36 @@ pub struct Quiet {
     pub window: Duration,
     /// Give up waiting after this long; the result says the cap was hit.
     pub cap: Duration,
+    /// After a change, places still moving (`bounds-changed`) keep the UI
+    /// unsettled for up to this long: a transition (a GTK revealer
+    /// sliding shut) ends with the state change it was for, 250 ms or more
+    /// after the change that started it, and sends no other event before.
+    /// Longer motion (an animation that never stops) is not waited for.
+    pub motion: Duration,
 }
 
 impl Default for Quiet {
     /// Defaults chosen by measurement (BENCHMARKS.md, "Settle"): GTK sends
     /// the events of one update within a few milliseconds of each other and
     /// of the change itself; 150 ms of quiet separates updates reliably, and
-    /// a 2 s cap bounds actions that change nothing.
+    /// a 2 s cap bounds actions that change nothing; GTK's transitions
+    /// last 250 ms.
     fn default() -> Self {
         Quiet {
             floor: Duration::from_millis(30),
             window: Duration::from_millis(150),
             cap: Duration::from_millis(2000),
+            motion: Duration::from_millis(400),
         }
     }
+}
+
+/// Whether an event kind says places are moving (a layout changing, a
+/// transition running): not a change in itself, and never the first sign
+/// of one, but a change that started may not be over (see
+/// [`Quiet::motion`]).
+pub fn is_motion(kind: &str) -> bool {
+    kind.starts_with("object:bounds-changed")
 }
 
 /// Whether an event kind says nothing about the application's state.
@@ -66,6 +83,61 @@ pub fn is_noise(kind: &str) -> bool {
         "object:state-changed:opaque",
     ];
     NOISE.iter().any(|n| kind.starts_with(n))
+}
+
+/// Sources of motion events (see [`is_motion`]) and how long each has been
+/// moving: a spinner or a pulsing progress bar moves on its own, all the
+/// time, and its motion says nothing about an action; a transition an
+/// action starts moves for a few hundred milliseconds.
+#[derive(Clone, Debug, Default)]
+pub struct Movers {
+    /// Source → (start, last event) of its current run of motion.
+    runs: HashMap<String, (Instant, Instant)>,
+}
+
+impl Movers {
+    /// Events less than this far apart are one run of motion.
+    const GAP: Duration = Duration::from_millis(100);
+    /// A run this long is an animation that runs on its own...
+    const STEADY: Duration = Duration::from_millis(500);
+    /// ... when it was still running this shortly before.
+    const RECENT: Duration = Duration::from_millis(200);
+    /// Sources kept at most; the oldest runs go first.
+    const KEPT: usize = 512;
+
+    /// Records a motion event of `source` at `at`.
+    pub fn saw(&mut self, source: &str, at: Instant) {
+        match self.runs.get_mut(source) {
+            Some((start, last)) => {
+                if at.saturating_duration_since(*last) > Self::GAP {
+                    *start = at;
+                }
+                *last = (*last).max(at);
+            }
+            None => {
+                if self.runs.len() >= Self::KEPT {
+                    let newest = self.runs.values().map(|&(_, l)| l).max().unwrap_or(at);
+                    self.runs.retain(|_, &mut (_, l)| {
+                        newest.saturating_duration_since(l) < Self::STEADY
+                    });
+                }
+                self.runs.insert(source.to_owned(), (at, at));
+            }
+        }
+    }
+
+    /// The sources that were moving on their own at `at`: for at least
+    /// [`Movers::STEADY`], and still shortly before.
+    pub fn steady(&self, at: Instant) -> HashSet<String> {
+        self.runs
+            .iter()
+            .filter(|(_, &(start, last))| {
+                at.saturating_duration_since(last) <= Self::RECENT
+                    && last.saturating_duration_since(start) >= Self::STEADY
+            })
+            .map(|(source, _)| source.clone())
+            .collect()
+    }
 }
 
 /// How settling went.
@@ -86,6 +158,8 @@ pub struct Watch {
     quiet: Quiet,
     start: Instant,
     last: Option<Instant>,
+    /// The last motion event (see [`is_motion`]).
+    moved: Option<Instant>,
     events: usize,
 }
 
@@ -108,8 +182,14 @@ impl Watch {
             quiet,
             start,
             last: None,
+            moved: None,
             events: 0,
         }
+    }
+
+    /// Records a motion event (see [`is_motion`]).
+    pub fn motion(&mut self, at: Instant) {
+        self.moved = Some(self.moved.map_or(at, |m| m.max(at)));
     }
 
     /// Records a meaningful event.
@@ -132,7 +212,13 @@ impl Watch {
             None if now >= cap => Next::Done { capped: true },
             None => Next::WaitUntil(cap),
             Some(last) => {
-                let quiet_until = (last + self.quiet.window).max(floor);
+                // Motion after the last change holds the quiet window off,
+                // for a while.
+                let moving = self
+                    .moved
+                    .filter(|&m| m > last)
+                    .map_or(last, |m| m.min(last + self.quiet.motion));
+                let quiet_until = (moving + self.quiet.window).max(floor);
                 if now >= quiet_until {
                     Next::Done { capped: false }
                 } else if now >= cap {
@@ -160,6 +246,7 @@ mod tests {
             floor: ms(30),
             window: ms(150),
             cap: ms(2000),
+            motion: ms(500),
         };
         let mut w = Watch::new(q, t0);
         assert_eq!(w.next(t0), Next::WaitUntil(t0 + ms(2000)));
@@ -179,6 +266,7 @@ mod tests {
             floor: ms(30),
             window: ms(150),
             cap: ms(500),
+            motion: ms(500),
         };
         let w = Watch::new(q, t0);
         assert_eq!(w.next(t0 + ms(500)), Next::Done { capped: true });
@@ -191,12 +279,70 @@ mod tests {
     }
 
     #[test]
+    fn motion_after_a_change_holds_off_the_quiet_window_for_a_while() {
+        let t0 = Instant::now();
+        let q = Quiet {
+            floor: ms(30),
+            window: ms(150),
+            cap: ms(2000),
+            motion: ms(500),
+        };
+        // Motion alone is no change: still waiting for the first.
+        let mut w = Watch::new(q, t0);
+        w.motion(t0 + ms(5));
+        assert_eq!(w.next(t0 + ms(10)), Next::WaitUntil(t0 + ms(2000)));
+        // A revealer sliding shut: the value changes at 12 ms, places move
+        // until 262 ms, and the label's `showing` goes at 283 ms.
+        w.event(t0 + ms(12));
+        for k in 0..13 {
+            w.motion(t0 + ms(33 + 19 * k));
+        }
+        assert_eq!(w.next(t0 + ms(270)), Next::WaitUntil(t0 + ms(261 + 150)));
+        w.event(t0 + ms(283));
+        assert_eq!(w.next(t0 + ms(411)), Next::WaitUntil(t0 + ms(433)));
+        assert_eq!(w.next(t0 + ms(433)), Next::Done { capped: false });
+        assert_eq!(w.events(), 2);
+        // Motion that never stops is waited for 500 ms after the change.
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(10));
+        for k in 0..200 {
+            w.motion(t0 + ms(10 + 10 * k));
+        }
+        assert_eq!(w.next(t0 + ms(600)), Next::WaitUntil(t0 + ms(660)));
+        assert_eq!(w.next(t0 + ms(660)), Next::Done { capped: false });
+    }
+
+    #[test]
+    fn an_animation_is_told_from_a_transition_by_how_long_it_moves() {
+        let t0 = Instant::now();
+        let mut m = Movers::default();
+        // A spinner: every 17 ms for a second.
+        for k in 0..60 {
+            m.saw("spinner", t0 + ms(17 * k));
+        }
+        // A revealer: every 20 ms for 250 ms, ending 300 ms before.
+        for k in 0..13 {
+            m.saw("revealer", t0 + ms(450 + 20 * k));
+        }
+        // Something that moved long ago for long, and stopped.
+        for k in 0..40 {
+            m.saw("stopped", t0 + ms(10 * k));
+        }
+        let at = t0 + ms(1010);
+        assert_eq!(m.steady(at), HashSet::from(["spinner".to_owned()]));
+        // A pause longer than a gap starts a new run.
+        m.saw("spinner", t0 + ms(1300));
+        assert!(m.steady(t0 + ms(1310)).is_empty());
+    }
+
+    #[test]
     fn the_floor_holds_even_when_quiet_comes_sooner() {
         let t0 = Instant::now();
         let q = Quiet {
             floor: ms(300),
             window: ms(50),
             cap: ms(2000),
+            motion: ms(500),
         };
         let mut w = Watch::new(q, t0);
         w.event(t0 + ms(1));
