@@ -148,5 +148,40 @@ fn widget_factory_actions_report_exactly_what_changed() {
             "{}",
             text(&a)
         );
+
+        // Page 2's spin button shows `N is a multiple of 3` and a Reset
+        // button in a revealer when its value is one. 42 slides them open;
+        // 7 slides them shut, and GTK hides them only when the slide ends,
+        // some 280 ms later: the diff of that action has them, not the next
+        // one's.
+        let spin = ref_of(&s, "role:spin button && state:enabled && state:showing");
+        let a = s
+            .act(&spin, &Action::SetValue("42".into()), &opts)
+            .await
+            .expect("set the spin button to 42");
+        let t = text(&a);
+        assert!(t.contains("\"42 is a multiple of 3\""), "{t}");
+        let note = ref_of(&s, "role:label && name:42 is a multiple of 3");
+        let a = s
+            .act(&spin, &Action::SetValue("7".into()), &opts)
+            .await
+            .expect("set the spin button to 7");
+        no_noise(&a);
+        let t = text(&a);
+        assert!(
+            t.contains(&format!("~ [{spin}] spin button | value: \"42\" -> \"7\"")),
+            "{t}"
+        );
+        assert!(
+            t.contains(&format!(
+                "~ [{note}] label \"42 is a multiple of 3\" | showing: true -> false\n"
+            )),
+            "{t}"
+        );
+        assert!(
+            t.contains("] push button \"Reset\" | showing: true -> false"),
+            "{t}"
+        );
+        assert!(a.earlier.is_empty(), "nothing came before");
     });
 }
