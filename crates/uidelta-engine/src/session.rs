@@ -76,6 +76,11 @@ impl Latest {
         Some(e)
     }
 
+    /// Drops the events queued, noting them (see [`Latest::note`]).
+    fn drain(&mut self) {
+        while self.next_queued().is_some() {}
+    }
+
     /// The next event before `until`, noted (see [`Latest::note`]).
     async fn next_before(&mut self, until: Instant) -> Option<Event> {
         let e = self.events.next_before(until).await?;
@@ -540,7 +545,7 @@ impl<B: Backend> Session<B> {
         let handle = self.scopes[idx].handle(node);
         let data = self.scopes[idx].node(node).clone();
         let app = self.scopes[idx].app.clone();
-        self.scopes[idx].events.drain();
+        self.scopes[idx].drain();
         // Clicking or typing into an element gives it the focus, as it
         // would under a person's hand: that is no news to the agent that
         // acted, so the focus moving there neither starts the wait for the
@@ -610,7 +615,7 @@ impl<B: Backend> Session<B> {
             // No need to ask it first: the click goes through the display.
             let app = self.scopes[idx].app.clone();
             let handle = self.scopes[idx].handle(NodeId::ROOT);
-            self.scopes[idx].events.drain();
+            self.scopes[idx].drain();
             let done = self.backend.click_at(&app, x, y, action).await?;
             return self.finish(idx, done, handle, opts, &[]).await;
         }
@@ -741,7 +746,7 @@ impl<B: Backend> Session<B> {
     async fn before_app_action(&mut self, app: &str) -> Result<(usize, Handle, App)> {
         let idx = self.look(app).await?;
         let handle = self.scopes[idx].handle(NodeId::ROOT);
-        while self.scopes[idx].next_queued().is_some() {}
+        self.scopes[idx].drain();
         Ok((idx, handle, self.scopes[idx].app.clone()))
     }
 
