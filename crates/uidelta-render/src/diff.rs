@@ -174,27 +174,33 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
     out
 }
 
-/// Splits subtrees into groups of more than `least` members (in order of
-/// their first member) and the rest, smaller groups included.
-fn grouped<'d, T>(
+/// Splits items into groups of more than `least` members with the same key
+/// (in order of their first member) and the rest, smaller groups and items
+/// without a key included, in order. Keys are compared, not hashed: there
+/// are a handful per diff.
+fn grouped<'d, T, K: PartialEq>(
     items: impl Iterator<Item = &'d T>,
-    group: impl Fn(&T) -> Option<usize>,
+    key: impl Fn(&T) -> Option<K>,
     least: usize,
 ) -> (Vec<Vec<&'d T>>, Vec<&'d T>) {
-    let items: Vec<&T> = items.collect();
-    let mut sizes: HashMap<usize, usize> = HashMap::new();
-    for g in items.iter().filter_map(|i| group(i)) {
-        *sizes.entry(g).or_insert(0) += 1;
+    let keyed: Vec<(&T, Option<K>)> = items.map(|i| (i, key(i))).collect();
+    let mut sizes: Vec<(&K, usize)> = Vec::new();
+    for k in keyed.iter().filter_map(|(_, k)| k.as_ref()) {
+        match sizes.iter_mut().find(|(known, _)| *known == k) {
+            Some((_, n)) => *n += 1,
+            None => sizes.push((k, 1)),
+        }
     }
-    let mut groups: Vec<(usize, Vec<&T>)> = Vec::new();
+    let big = |k: &K| sizes.iter().any(|(known, n)| *known == k && *n > least);
+    let mut groups: Vec<(&K, Vec<&T>)> = Vec::new();
     let mut rest = Vec::new();
-    for item in items {
-        match group(item).filter(|g| sizes.get(g).copied().unwrap_or(0) > least) {
-            Some(g) => match groups.iter_mut().find(|(n, _)| *n == g) {
+    for (item, k) in &keyed {
+        match k.as_ref().filter(|k| big(k)) {
+            Some(k) => match groups.iter_mut().find(|(known, _)| *known == k) {
                 Some((_, members)) => members.push(item),
-                None => groups.push((g, vec![item])),
+                None => groups.push((k, vec![item])),
             },
-            None => rest.push(item),
+            None => rest.push(*item),
         }
     }
     (groups.into_iter().map(|(_, m)| m).collect(), rest)
@@ -281,9 +287,6 @@ fn only_shown_or_hidden(m: &Modified) -> Option<bool> {
     all.all(|c| flip(c) == Some(first)).then_some(first)
 }
 
-/// Shown (`true`) or hidden, and where (the context).
-type Place = (bool, Option<Handle>);
-
 /// Splits modified elements into groups of more than `least` that were
 /// only shown, or only hidden, in one place (the same context): a page
 /// whose container says nothing (GTK 4 keeps a stack's pages in the tree
@@ -293,28 +296,11 @@ fn shown_or_hidden_together<'d>(
     modified: impl Iterator<Item = &'d Modified>,
     least: usize,
 ) -> (Vec<Vec<&'d Modified>>, Vec<&'d Modified>) {
-    let modified: Vec<&Modified> = modified.collect();
-    let key = |m: &Modified| only_shown_or_hidden(m).map(|b| (b, m.context.clone()));
-    let mut sizes: Vec<(Place, usize)> = Vec::new();
-    for k in modified.iter().filter_map(|m| key(m)) {
-        match sizes.iter_mut().find(|(known, _)| *known == k) {
-            Some((_, n)) => *n += 1,
-            None => sizes.push((k, 1)),
-        }
-    }
-    let mut groups: Vec<(Place, Vec<&Modified>)> = Vec::new();
-    let mut rest = Vec::new();
-    for m in modified {
-        let big = key(m).filter(|k| sizes.iter().any(|(known, n)| known == k && *n > least));
-        match big {
-            Some(k) => match groups.iter_mut().find(|(known, _)| *known == k) {
-                Some((_, members)) => members.push(m),
-                None => groups.push((k, vec![m])),
-            },
-            None => rest.push(m),
-        }
-    }
-    (groups.into_iter().map(|(_, m)| m).collect(), rest)
+    grouped(
+        modified,
+        |m| only_shown_or_hidden(m).map(|shown| (shown, m.context.clone())),
+        least,
+    )
 }
 
 /// `~ 45 elements with 40 descendants hid together (a page or pane hidden
