@@ -941,9 +941,29 @@ fn cause(parent: &Modified, ch: &AttrChange) -> Option<usize> {
     })
 }
 
+/// The window an `active` flip follows from: GTK marks the selected row
+/// of a list `active` while its window is, so a window losing or gaining
+/// the activation flips its rows with it. The nearest enclosing window,
+/// when it is modified and flipped `active` the same way.
+fn activated_with(
+    t: &Tree,
+    position: &FxHashMap<NodeId, usize>,
+    modified: &[(NodeId, Modified)],
+    n: NodeId,
+    ch: &AttrChange,
+) -> Option<(usize, usize)> {
+    if ch.attr != Attr::State(State::Active) {
+        return None;
+    }
+    let window = t.ancestors(n).find(|&a| t.node(a).role.is_window())?;
+    let &wk = position.get(&window)?;
+    let wc = modified[wk].1.changes.iter().position(|x| x == ch)?;
+    Some((wk, wc))
+}
+
 /// Moves changes that descendants inherited from a modified ancestor (see
-/// [`cause`]) onto that ancestor's entry, the top-most one in an unbroken
-/// chain.
+/// [`cause`] and [`activated_with`]) onto that ancestor's entry, the
+/// top-most one in an unbroken chain.
 fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modified> {
     let position: FxHashMap<NodeId, usize> = modified
         .iter()
@@ -957,6 +977,10 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
         .collect();
     for (k, (n, m)) in modified.iter().enumerate() {
         for (c, ch) in m.changes.iter().enumerate() {
+            if let Some((wk, wc)) = activated_with(t, &position, &modified, *n, ch) {
+                absorbed[k][c] = Some(absorbed[wk][wc].unwrap_or(wk));
+                continue;
+            }
             let Attr::State(s) = ch.attr else { continue };
             if !INHERITABLE.contains(&s) {
                 continue;

@@ -697,3 +697,60 @@ fn headers_made_visible_with_their_view_are_one_line_with_it() {
         c.diff
     );
 }
+
+/// A main window with a list whose row "Otto" is selected; `active` says
+/// whether the window (and so, in GTK, the selected row) is active.
+fn list_window(active: bool, row_active: bool) -> Snapshot {
+    let mut frame = NodeData::named(Role::Frame, "Contacts");
+    frame.states.set(State::Active, active);
+    let mut b = TreeBuilder::new(NodeData::new(Role::Application));
+    b.open(frame);
+    b.open(NodeData::new(Role::Panel));
+    b.open(NodeData::new(Role::TreeTable));
+    for name in ["Andrea", "Otto"] {
+        let mut cell = NodeData::named(Role::TableCell, name);
+        if name == "Otto" {
+            cell.states.set(State::Selected, true);
+            cell.states.set(State::Active, row_active);
+        }
+        b.leaf(cell);
+    }
+    b.close();
+    b.close();
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn rows_that_follow_their_window_out_of_activation_are_one_line_with_it() {
+    let c = compare(
+        &list_window(true, true),
+        &list_window(false, false),
+        Filters::all(),
+    );
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Contacts");
+    assert_eq!(m.changes[0].attr, Attr::State(State::Active));
+    assert_eq!(m.descendants.len(), 1);
+    assert_eq!(m.descendants[0].changes[0].attr, Attr::State(State::Active));
+}
+
+#[test]
+fn a_row_that_activates_on_its_own_keeps_its_line() {
+    // The window stays active; the row's flip is its own change.
+    let c = compare(
+        &list_window(true, false),
+        &list_window(true, true),
+        Filters::all(),
+    );
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Otto");
+    assert!(m.descendants.is_empty());
+    // The window activating while the row goes the other way: two lines.
+    let c = compare(
+        &list_window(false, true),
+        &list_window(true, false),
+        Filters::all(),
+    );
+    assert_eq!(c.diff.changes.len(), 2, "{:#?}", c.diff.changes);
+}

@@ -82,14 +82,14 @@ fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
             holds(
                 &a,
                 &format!(
-                    "~ [{}] scroll pane | showing: false -> true (also 1 descendants)",
+                    "~ [{}] scroll pane | showing: false -> true (also 1 descendant)",
                     pane(shown)
                 ),
             );
             holds(
                 &a,
                 &format!(
-                    "~ [{}] scroll pane | showing: true -> false (also 1 descendants)",
+                    "~ [{}] scroll pane | showing: true -> false (also 1 descendant)",
                     pane(hidden)
                 ),
             );

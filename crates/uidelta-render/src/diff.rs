@@ -249,7 +249,7 @@ fn added_group(out: &mut String, members: &[&Added], opts: &DiffOptions) {
             out.push_str(&line_of(&root.element, full(opts, false)));
             let descendants = a.subtree.len() - 1;
             if descendants > 0 {
-                out.push_str(&format!(" (and {descendants} descendants)"));
+                out.push_str(&format!(" (and {})", descendants_count(descendants)));
             }
             out.push('\n');
         }
@@ -339,11 +339,19 @@ fn first_handles<'e>(elements: impl ExactSizeIterator<Item = &'e Element>) -> St
     format!("{}{more}", named.join(", "))
 }
 
+/// `1 descendant`, `143 descendants`.
+fn descendants_count(n: usize) -> String {
+    match n {
+        1 => "1 descendant".to_owned(),
+        n => format!("{n} descendants"),
+    }
+}
+
 /// ` with 143 descendants`, or nothing.
 fn descendants_text(n: usize) -> String {
     match n {
         0 => String::new(),
-        n => format!(" with {n} descendants"),
+        n => format!(" with {}", descendants_count(n)),
     }
 }
 
@@ -453,7 +461,7 @@ fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usi
         // The agent has seen all of it: no need to list it again.
         out.push_str(" (came back as it was when it left");
         if !descendants.is_empty() {
-            out.push_str(&format!(", with {} descendants", descendants.len()));
+            out.push_str(&format!(", with {}", descendants_count(descendants.len())));
         }
         out.push_str(")\n");
         return;
@@ -498,7 +506,7 @@ fn removed_line(out: &mut String, r: &Removed, opts: &DiffOptions) {
     out.push_str(&context_text(&r.context, opts));
     let descendants = r.subtree.len() - 1;
     if descendants > 0 {
-        out.push_str(&format!(" (and {descendants} descendants)"));
+        out.push_str(&format!(" (and {})", descendants_count(descendants)));
     }
     out.push('\n');
 }
@@ -582,9 +590,13 @@ fn descendants_note(m: &Modified) -> String {
     let first = changes.next().and_then(shown);
     match first {
         Some(b) if !inherited && changes.all(|c| shown(c) == Some(b)) => {
-            format!(" ({} {n} descendants)", if b { "shows" } else { "hides" })
+            format!(
+                " ({} {})",
+                if b { "shows" } else { "hides" },
+                descendants_count(n)
+            )
         }
-        _ => format!(" (also {n} descendants)"),
+        _ => format!(" (also {})", descendants_count(n)),
     }
 }
 

@@ -581,7 +581,7 @@ fn diff_text_groups_a_page_shown_in_place_of_another() {
         "{out}"
     );
     assert!(
-        out.contains("\n- 14 elements with 1 descendants went away together"),
+        out.contains("\n- 14 elements with 1 descendant went away together"),
         "{out}"
     );
     let compared = uidelta_diff::compare(&before, &after, Filters::all());
@@ -650,9 +650,9 @@ fn diff_text_says_a_page_shown_again_came_back_as_it_was() {
     assert_eq!(
         last_diff_text(&[one.clone(), two.clone(), one.clone()]),
         "# diff: +12 added, -12 removed\n\
-         + 12 elements with 1 descendants came back together as they were when they left \
+         + 12 elements with 1 descendant came back together as they were when they left \
          (a page or pane shown again): [e2] check box \"check\", [e4] entry, [e5] push button \"button\", ...\n\
-         - 12 elements with 1 descendants went away together (a page or pane hidden as a whole): \
+         - 12 elements with 1 descendant went away together (a page or pane hidden as a whole): \
          [e25] slider \"level\", [e27] slider \"level\", [e28] slider \"level\", ...\n"
     );
     // One of them changed while it was away: it is listed, the rest are one line.
@@ -661,10 +661,10 @@ fn diff_text_says_a_page_shown_again_came_back_as_it_was() {
     assert_eq!(
         last_diff_text(&[one, two, stacked("one", &changed, 0)]),
         "# diff: +12 added, -12 removed\n\
-         + 12 elements with 1 descendants appeared together (a page or pane shown as a whole):\n\
+         + 12 elements with 1 descendant appeared together (a page or pane shown as a whole):\n\
          + 11 of them came back as they were when they left: [e2] check box \"check\", [e4] entry, [e5] push button \"button\", ...\n\
          + [e7] entry \"now named\"\n\
-         - 12 elements with 1 descendants went away together (a page or pane hidden as a whole): \
+         - 12 elements with 1 descendant went away together (a page or pane hidden as a whole): \
          [e25] slider \"level\", [e27] slider \"level\", [e28] slider \"level\", ...\n"
     );
 }
