@@ -9,6 +9,7 @@
 use std::time::{Duration, Instant};
 
 mod backend;
+mod launch;
 
 use uidelta_atspi::{
     app_windows, applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus,
@@ -17,6 +18,8 @@ use uidelta_atspi::{
 pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, NodeId, Rect, Role, Snapshot, State, Tree};
 use uidelta_x11::{Button, TopWindow, WindowAt, X11};
+
+use crate::launch::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrTail};
 
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
 /// the way to the item.
@@ -1202,7 +1205,7 @@ impl Linux {
             .envs(extra_env.iter().map(|(k, v)| (k, v)))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null());
+            .stderr(std::process::Stdio::piped());
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
@@ -1210,26 +1213,34 @@ impl Linux {
         }
         let mut child = command.spawn().map_err(|e| launch_error(e.to_string()))?;
         let pid = child.id();
+        let stderr = StderrTail::start(child.stderr.take(), pid);
         let started = Instant::now();
         loop {
             if let Ok(Some(status)) = child.try_wait() {
-                return Err(launch_error(format!("it exited at once ({status})")));
+                let last_words = stderr.lines(Duration::from_millis(500));
+                return Err(launch_error(format!(
+                    "it exited before showing a window ({})",
+                    how_it_ended(status, &last_words)
+                )));
             }
             if let Ok(apps) = applications(&self.bus).await {
                 if let Some(app) = apps
                     .into_iter()
                     .find(|a| a.app.pid == Some(pid) && a.windows.iter().any(|w| w.showing))
                 {
-                    reap_when_it_exits(child);
+                    reap_when_it_exits(child, stderr);
                     return Ok(app);
                 }
             }
             if started.elapsed() >= timeout {
                 // It may still come up; it is left running, as the caller
                 // asked for it, and reaped when it exits.
-                reap_when_it_exits(child);
+                let said = end_of_stderr(&stderr.lines(Duration::ZERO))
+                    .map(|s| format!("; {s}"))
+                    .unwrap_or_default();
+                reap_when_it_exits(child, stderr);
                 return Err(launch_error(format!(
-                    "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core)",
+                    "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core){said}",
                     timeout.as_millis()
                 )));
             }
@@ -1260,22 +1271,6 @@ impl Linux {
             },
             Err(e) => tracing::warn!("{e}"),
         }
-    }
-}
-
-/// Waits for a program we started on a thread of its own, so that it does
-/// not stay a zombie in a long-running server after it exits. The thread
-/// sleeps in `waitpid` and costs nothing while the program runs.
-fn reap_when_it_exits(mut child: std::process::Child) {
-    let pid = child.id();
-    let spawned = std::thread::Builder::new()
-        .name(format!("reap-{pid}"))
-        .spawn(move || {
-            let status = child.wait();
-            tracing::debug!(pid, ?status, "an application we opened exited");
-        });
-    if let Err(e) = spawned {
-        tracing::warn!(pid, error = %e, "no thread to reap an opened application");
     }
 }
 

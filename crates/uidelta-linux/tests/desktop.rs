@@ -108,6 +108,21 @@ fn open_type_with_keys_close_and_screenshot() {
     let desktop = desktop();
     rt().block_on(async {
         let linux = connect(&desktop).await;
+        // A program that exits before it shows a window says why.
+        let args = [
+            "-c".to_owned(),
+            "echo 'cannot open display: :0' >&2; exit 1".to_owned(),
+        ];
+        let failed = linux
+            .open_application("sh", &args, &desktop.env(), Duration::from_secs(20))
+            .await
+            .map(|app| app.app.name)
+            .expect_err("sh exits at once");
+        assert_eq!(
+            failed.to_string(),
+            "opening sh: it exited before showing a window (exit status: 1; the end of \
+             its stderr: \"cannot open display: :0\")"
+        );
         // Open: the program starts inside the desktop's environment.
         let app = linux
             .open_application(FACTORY, &[], &desktop.env(), Duration::from_secs(20))
