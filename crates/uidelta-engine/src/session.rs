@@ -152,6 +152,9 @@ pub struct Acted {
     /// that finished late, another program's doing): reported here rather
     /// than lost, each with its application.
     pub earlier: Vec<(App, Diff)>,
+    /// Why an action that changed nothing may have been ignored: the
+    /// target was disabled or hidden when it was acted on.
+    pub note: Option<String>,
 }
 
 impl Acted {
@@ -171,6 +174,9 @@ impl Acted {
         if let Some((app, d)) = &self.app_switch {
             out.push_str(&format!("# focus went to {}\n", app.label()));
             out.push_str(&uidelta_render::diff_text(d, opts));
+        }
+        if let Some(note) = &self.note {
+            out.push_str(&format!("# note: {note}\n"));
         }
         out
     }
@@ -563,6 +569,9 @@ impl<B: Backend> Session<B> {
         };
         let done = self.backend.act(&app, &data, action).await?;
         let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
+        if !acted.diff.has_changes() {
+            acted.note = ignored_because(&acted.target, &data);
+        }
         if let Some(target) = implied {
             let to_target = acted
                 .diff
@@ -701,6 +710,7 @@ impl<B: Backend> Session<B> {
                         settled,
                         app_switch: None,
                         earlier: std::mem::take(&mut self.unreported),
+                        note: None,
                     });
                 }
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout && acted.elapsed() < cap => {
@@ -863,6 +873,7 @@ impl<B: Backend> Session<B> {
             settled,
             app_switch,
             earlier: std::mem::take(&mut self.unreported),
+            note: None,
         })
     }
 
@@ -1086,6 +1097,24 @@ impl<B: Backend> Session<B> {
     }
 }
 
+/// Why an application may have ignored an action on `data` (`handle`):
+/// it was disabled, or not showing. `None` when its states say neither (or
+/// it reports no states at all).
+fn ignored_because(handle: &Handle, data: &NodeData) -> Option<String> {
+    let states = data.states;
+    if states.is_empty() {
+        return None;
+    }
+    let why = if !states.contains(State::Enabled) {
+        "is disabled, and applications ignore actions on disabled elements"
+    } else if !states.contains(State::Showing) {
+        "is not showing (on a page, tab or menu that is not open, or in a collapsed section), and applications may ignore actions on it"
+    } else {
+        return None;
+    };
+    Some(format!("{} {why}", handle_text(handle)))
+}
+
 fn condition_text(c: Condition) -> String {
     match c {
         Condition::Appears => "appear".into(),
@@ -1266,7 +1295,7 @@ fn lost_focus(before: (bool, bool), after: (bool, bool)) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{brings_ephemeral, lost_focus, transients};
+    use super::{brings_ephemeral, ignored_because, lost_focus, transients};
     use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
@@ -1362,5 +1391,35 @@ mod tests {
         assert!(!lost_focus((false, false), (false, false)));
         // It gained the focus.
         assert!(!lost_focus((false, false), (true, true)));
+    }
+
+    #[test]
+    fn an_ignored_action_says_why_when_the_states_tell() {
+        let handle = uidelta_diff::Handle {
+            r#ref: uidelta_diff::Ref(7),
+            role: Role::PushButton,
+            name: "Next".into(),
+        };
+        let mut data = NodeData::named(Role::PushButton, "Next");
+        // No states at all: the source says nothing.
+        assert_eq!(ignored_because(&handle, &data), None);
+        data.states.insert(State::Showing);
+        assert_eq!(
+            ignored_because(&handle, &data).as_deref(),
+            Some(
+                "[e7] push button \"Next\" is disabled, and applications ignore actions on \
+                 disabled elements"
+            )
+        );
+        data.states = uidelta_model::StateSet::of(&[State::Enabled]);
+        assert_eq!(
+            ignored_because(&handle, &data).as_deref(),
+            Some(
+                "[e7] push button \"Next\" is not showing (on a page, tab or menu that is not \
+                 open, or in a collapsed section), and applications may ignore actions on it"
+            )
+        );
+        data.states.insert(State::Showing);
+        assert_eq!(ignored_because(&handle, &data), None);
     }
 }

@@ -54,6 +54,22 @@ fn widget_factory_actions_report_exactly_what_changed() {
             )]
         );
 
+        // A disabled check box ignores the click, and the answer says why.
+        let disabled = "role:check box && !state:enabled && nth:0";
+        let r = ref_of(&s, disabled);
+        let a = s
+            .act(disabled, &Action::Click, &opts)
+            .await
+            .expect("click a disabled check box");
+        assert!(!a.diff.has_changes(), "{}", text(&a));
+        assert_eq!(
+            a.note,
+            Some(format!(
+                "[{r}] check box \"checkbutton\" is disabled, and applications ignore \
+                 actions on disabled elements"
+            ))
+        );
+
         // Typing into an entry: one line with the new value.
         let entry =
             "role:text && state:editable && state:enabled && !state:hidden && value:\"\" && nth:0";

@@ -204,6 +204,10 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
             acted.settled.elapsed.as_millis()
         ));
     }
+    if let Some(note) = &acted.note {
+        text.push_str(&format!("# note: {note}\n"));
+    }
+    json["note"] = acted.note.clone().map_or(Value::Null, Value::String);
     if shown.tree {
         text.push_str("# tree after the action:\n");
         text.push_str(tree_after);

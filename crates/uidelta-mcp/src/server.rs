@@ -769,6 +769,7 @@ impl<B: Backend + 'static> Inner<B> {
             settled,
             app_switch: None,
             earlier: Vec::new(),
+            note: None,
         }))
     }
 
