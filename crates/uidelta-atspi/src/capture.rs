@@ -113,9 +113,10 @@ struct Rec {
     /// that is not the one shown, in a toolkit that does not say so (see
     /// [`Walk::hidden_pages`]).
     in_reserve: bool,
-    /// A label that only repeats the name of the element it is in (see
-    /// [`leave_out_repeated_labels`]): not in the tree.
-    repeats_parent: bool,
+    /// A label that only repeats the name of the element it is in, or of
+    /// the field it labels (see [`leave_out_repeated_labels`]): not in the
+    /// tree.
+    says_again: bool,
 }
 
 type ObjRef = (String, OwnedObjectPath);
@@ -884,10 +885,28 @@ fn name_from_content(recs: &mut [Rec]) {
 /// tab, check box, link or menu item it is in, directly or inside nameless
 /// boxes (GTK 4 exports a button's label as its child), says nothing twice,
 /// and is left out of the tree, as Chromium's text is (see `uidelta-cdp`).
-/// The element it is in is the one to act on.
+/// The element it is in is the one to act on. So is the label of a field
+/// (`labelled-by`) that gave the field its name: the field says it.
 fn leave_out_repeated_labels(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut repeats = Vec::new();
+    let bare_label = |r: &Rec| !r.vanished && role(r) == Role::Label && r.children.is_empty();
+    let labels: HashMap<(&str, &str), usize> = recs
+        .iter()
+        .enumerate()
+        .filter(|(_, r)| bare_label(r))
+        .map(|(i, r)| ((r.bus.as_str(), r.path.as_str()), i))
+        .collect();
+    for r in recs.iter() {
+        let Some((bus, path)) = &r.labelled_by else {
+            continue;
+        };
+        let name = r.basic.name.trim();
+        match labels.get(&(bus.as_str(), path.as_str())) {
+            Some(&l) if !name.is_empty() && recs[l].basic.name.trim() == name => repeats.push(l),
+            _ => {}
+        }
+    }
     for r in recs.iter() {
         let name = r.basic.name.trim();
         if name.is_empty() || !named_by_content(role(r)) {
@@ -908,7 +927,7 @@ fn leave_out_repeated_labels(recs: &mut [Rec]) {
         }
     }
     for c in repeats {
-        recs[c].repeats_parent = true;
+        recs[c].says_again = true;
     }
 }
 
@@ -1024,7 +1043,7 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
-            Some(i) if recs[i].vanished || recs[i].repeats_parent => {}
+            Some(i) if recs[i].vanished || recs[i].says_again => {}
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 if top_levels.contains(&i) {
@@ -1129,9 +1148,7 @@ mod tests {
             rec("label", "Nick", &[]),
         ];
         leave_out_repeated_labels(&mut recs);
-        let mut left_out: Vec<usize> = (0..recs.len())
-            .filter(|&i| recs[i].repeats_parent)
-            .collect();
+        let mut left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
         left_out.sort_unstable();
         // Labels repeating their button, directly or in a nameless box; not
         // a label saying more than its check box, another label of a
@@ -1157,6 +1174,38 @@ mod tests {
                 "Nick"
             ]
         );
+    }
+
+    #[test]
+    fn the_label_that_named_a_field_is_left_out() {
+        let at = |mut r: Rec, path: &str| {
+            r.bus = ":1.9".into();
+            r.path = path.into();
+            r
+        };
+        let labelled = |mut r: Rec, label: &str| {
+            r.labelled_by = Some((":1.9".into(), label.into()));
+            r
+        };
+        let mut recs = vec![
+            at(
+                rec("dialog", "Interactive Dialog", &[1, 2, 3, 4, 5, 6]),
+                "/0",
+            ),
+            // Named by its label, which says nothing more: left out.
+            labelled(at(rec("text", "Entry 1", &[]), "/1"), "/2"),
+            at(rec("label", "Entry 1", &[]), "/2"),
+            // Its own name, not the label's: the label stays.
+            labelled(at(rec("text", "Search", &[]), "/3"), "/4"),
+            at(rec("label", "Find", &[]), "/4"),
+            // Labelled by a label with more in it: it stays.
+            labelled(at(rec("slider", "Volume", &[]), "/5"), "/6"),
+            at(rec("label", "Volume", &[7]), "/6"),
+            at(rec("link", "more", &[]), "/7"),
+        ];
+        leave_out_repeated_labels(&mut recs);
+        let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+        assert_eq!(left_out, [2]);
     }
 
     #[test]

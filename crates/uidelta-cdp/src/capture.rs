@@ -33,7 +33,7 @@
 //! `max_frames`, and all of it is within the capture's deadline. A
 //! cross-site frame that cannot be read stays empty.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use serde::Deserialize;
@@ -136,6 +136,53 @@ pub(crate) struct AxNode {
 struct AxValue {
     #[serde(default)]
     value: Option<Value>,
+    /// Where a name came from (only names have them).
+    #[serde(default)]
+    sources: Vec<AxSource>,
+}
+
+/// One place a name was looked for (`AXValueSource`).
+#[derive(Clone, Debug, Default, Deserialize)]
+struct AxSource {
+    /// `labelfor` for a `<label for=...>`, `labelwrapped` for a label
+    /// around the field, ...
+    #[serde(rename = "nativeSource", default)]
+    native: Option<String>,
+    #[serde(rename = "nativeSourceValue", default)]
+    native_value: Option<AxRelated>,
+    /// A source looked at but not used.
+    #[serde(default)]
+    superseded: bool,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+struct AxRelated {
+    #[serde(rename = "relatedNodes", default)]
+    related: Vec<AxRelatedNode>,
+}
+
+#[derive(Clone, Debug, Default, Deserialize)]
+struct AxRelatedNode {
+    #[serde(rename = "backendDOMNodeId", default)]
+    backend: Option<i64>,
+    #[serde(default)]
+    text: Option<String>,
+}
+
+impl AxNode {
+    /// The `<label for=...>` elements that gave this field its whole name.
+    fn named_by_labels(&self) -> impl Iterator<Item = i64> + '_ {
+        let name = AxValue::text(&self.name);
+        self.name
+            .iter()
+            .flat_map(|n| &n.sources)
+            .filter(|s| !s.superseded && s.native.as_deref() == Some("labelfor"))
+            .flat_map(|s| s.native_value.iter().flat_map(|v| &v.related))
+            .filter(move |r| {
+                !name.trim().is_empty() && r.text.as_deref().map(str::trim) == Some(name.trim())
+            })
+            .filter_map(|r| r.backend)
+    }
 }
 
 #[derive(Clone, Debug, Deserialize)]
@@ -501,6 +548,23 @@ pub(crate) fn assemble(
         Some(target) => frame_identity(target, &identity),
         None => identity,
     };
+    // The labels (`<label for=...>`, text and nothing else) that gave a
+    // field its name, which the field says: left out with their text.
+    let labels_said: Vec<HashSet<i64>> = frames
+        .iter()
+        .map(|f| f.nodes.iter().flat_map(AxNode::named_by_labels).collect())
+        .collect();
+    let says_again = |f: usize, ax: &AxNode| {
+        ax.backend.is_some_and(|b| labels_said[f].contains(&b))
+            && ax.children.iter().all(|c| {
+                index[f].get(c.as_str()).is_none_or(|&c| {
+                    matches!(
+                        AxValue::text(&frames[f].nodes[c].role).as_str(),
+                        "StaticText" | "InlineTextBox"
+                    )
+                })
+            })
+    };
     let Some((main_root, main)) = frames.first().and_then(|_| root_of(0).map(|r| (r, 0))) else {
         let mut doc = NodeData::new(Role::DocumentWeb);
         doc.raw_role = "RootWebArea".into();
@@ -588,6 +652,9 @@ pub(crate) fn assemble(
         }
         if ax.ignored {
             push_children(&mut stack, f, i);
+            continue;
+        }
+        if raw == "LabelText" && says_again(f, ax) {
             continue;
         }
         if builder.len() >= opts.max_nodes || builder.depth() + 1 > opts.max_depth {
@@ -1112,6 +1179,76 @@ mod tests {
                 t.node(id)
             );
         }
+    }
+
+    #[test]
+    fn a_label_for_a_field_that_the_field_names_is_left_out() {
+        let label = |id: &str, backend: i64, children: &[&str]| {
+            json!({"nodeId": id, "ignored": false,
+                   "role": {"type": "internalRole", "value": "LabelText"},
+                   "name": {"type": "computedString", "value": ""},
+                   "parentId": "1", "childIds": children, "backendDOMNodeId": backend})
+        };
+        let text = |id: &str, parent: &str, name: &str| {
+            json!({"nodeId": id, "ignored": false,
+                   "role": {"type": "internalRole", "value": "StaticText"},
+                   "name": {"type": "computedString", "value": name},
+                   "parentId": parent, "childIds": []})
+        };
+        let field = |id: &str, name: &str, label: i64, superseded: bool| {
+            json!({"nodeId": id, "ignored": false, "role": {"type": "role", "value": "textbox"},
+                   "name": {"type": "computedString", "value": name, "sources": [
+                       {"type": "relatedElement", "attribute": "aria-labelledby"},
+                       {"type": "relatedElement", "nativeSource": "labelfor",
+                        "superseded": superseded,
+                        "nativeSourceValue": {"type": "nodeList", "relatedNodes": [
+                            {"backendDOMNodeId": label, "text": name}]}}]},
+                   "parentId": "1", "childIds": []})
+        };
+        let frames = vec![FrameNodes {
+            frame: frame("F1", "L1", "http://x/form.html"),
+            nodes: nodes(json!([
+                {"nodeId": "1", "ignored": false,
+                 "role": {"type": "internalRole", "value": "RootWebArea"},
+                 "name": {"type": "computedString", "value": "Form"},
+                 "childIds": ["2", "4", "5", "7", "9", "10", "12", "14"]},
+                // Text only, and the field's whole name: left out.
+                label("2", 20, &["3"]), text("3", "2", "Email"),
+                field("4", "Email", 20, false),
+                // A link in it: it says more, and stays.
+                label("5", 21, &["6", "16"]), text("6", "5", "I agree"),
+                field("7", "I agree", 21, false),
+                // The field's name came from elsewhere (aria-label): it stays.
+                label("9", 22, &["11"]), field("10", "Search", 22, true),
+                text("11", "9", "Search"),
+                // Labels no field: it stays.
+                label("12", 23, &["13"]), text("13", "12", "Notes"),
+                text("14", "1", "Footer"),
+                {"nodeId": "16", "ignored": false, "role": {"type": "role", "value": "link"},
+                 "name": {"type": "computedString", "value": "terms"},
+                 "parentId": "5", "childIds": []}
+            ])),
+            target: 0,
+            prefix: None,
+        }];
+        let (t, _) = assemble(&frames, &[Layout::default()], &CaptureOptions::default());
+        assert_eq!(
+            outline(&t),
+            vec![
+                "document web \"Form\"",
+                "  entry \"Email\"",
+                "  label \"\"",
+                "    static \"I agree\"",
+                "    link \"terms\"",
+                "  entry \"I agree\"",
+                "  label \"\"",
+                "    static \"Search\"",
+                "  entry \"Search\"",
+                "  label \"\"",
+                "    static \"Notes\"",
+                "  static \"Footer\"",
+            ]
+        );
     }
 
     #[test]

@@ -96,8 +96,15 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
     assert!(out.starts_with("# result: 42\n"), "{out}");
     // The form is labelled by its heading: both are renamed.
     assert!(out.contains("# diff: ~2 modified"), "{out}");
+    let form = out
+        .lines()
+        .find_map(|l| l.strip_suffix("] form | name: \"Sign up\" -> \"Join\""))
+        .and_then(|l| l.strip_prefix("~ ["))
+        .unwrap_or_else(|| panic!("no renamed form in:\n{out}"));
     assert!(
-        out.contains("heading in [e22] form \"Join\" | name: \"Sign up\" -> \"Join\""),
+        out.contains(&format!(
+            "heading in [{form}] form \"Join\" | name: \"Sign up\" -> \"Join\""
+        )),
         "{out}"
     );
     let j = r.structured_content.clone().unwrap_or_default();
