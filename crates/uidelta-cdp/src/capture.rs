@@ -661,7 +661,16 @@ pub(crate) fn assemble(
             truncated = true;
             continue;
         }
-        let r = reading(f, i);
+        let mut r = reading(f, i);
+        // A nameless element holding one text and nothing else (a list
+        // item, a paragraph, a cell, a label) is named after it, and the
+        // text, which then repeats its name, is left out just below: one
+        // line where there were two.
+        if raw != "StaticText" && !r.skip_children && r.data.name.trim().is_empty() {
+            if let Some(text) = sole_text(&frames[f].nodes, &index[f], ax) {
+                r.data.name = text.to_owned();
+            }
+        }
         // Text that only repeats its parent's name (a button's label, a
         // link's text) says nothing twice.
         if raw == "StaticText" {
@@ -700,6 +709,26 @@ pub(crate) fn assemble(
     let known = layouts.first().is_some_and(|l| l.known);
     mark_showing(&mut tree, &own_box, &hidden, known);
     (tree, truncated)
+}
+
+/// The text of `ax` when it holds exactly one text and nothing else (list
+/// markers and inline text boxes aside).
+fn sole_text<'a>(
+    nodes: &'a [AxNode],
+    index: &HashMap<&str, usize>,
+    ax: &AxNode,
+) -> Option<&'a str> {
+    let mut kept = ax
+        .children
+        .iter()
+        .filter_map(|c| index.get(c.as_str()).map(|&c| &nodes[c]))
+        .filter(|c| !roles::is_dropped(&AxValue::text(&c.role)));
+    let only = kept.next()?;
+    if kept.next().is_some() || only.ignored || AxValue::text(&only.role) != "StaticText" {
+        return None;
+    }
+    let text = only.name.as_ref()?.value.as_ref()?.as_str()?;
+    (!text.trim().is_empty()).then_some(text)
 }
 
 /// A node as the tree shows it, with what showing depends on.
@@ -1140,8 +1169,7 @@ mod tests {
             vec![
                 "document web \"Form page\"",
                 "  heading \"Order\"",
-                "  paragraph \"\"",
-                "    static \"Ready\"",
+                "  paragraph \"Ready\"",
                 "  entry \"Name\"",
                 "  check box \"Agree\"",
                 "  internal frame \"Inner\"",
@@ -1157,21 +1185,21 @@ mod tests {
         assert_eq!(heading.identity.as_deref(), Some("n13"));
         assert_eq!(heading.attribute("level"), Some("1"));
         assert_eq!(heading.bounds, Some(Rect::new(8, 20, 700, 37)));
-        let text = t.node(NodeId(3));
-        assert_eq!(text.identity.as_deref(), Some("n14:t0"));
-        assert_eq!(text.bounds, Some(Rect::new(8, 80, 41, 17)));
-        let entry = t.node(NodeId(4));
+        // The paragraph holds one text and nothing else: named after it.
+        let paragraph = t.node(NodeId(2));
+        assert_eq!(paragraph.identity.as_deref(), Some("n14"));
+        let entry = t.node(NodeId(3));
         assert_eq!(entry.value.as_deref(), Some("Ann"));
         assert_eq!(entry.attribute("placeholder"), Some("Your name"));
         assert!(entry.states.contains(State::Required));
         assert!(entry.states.contains(State::Editable));
-        let check = t.node(NodeId(5));
+        let check = t.node(NodeId(4));
         assert!(check.states.contains(State::Checked));
         assert!(!check.states.contains(State::Enabled));
-        let inner_doc = t.node(NodeId(7));
+        let inner_doc = t.node(NodeId(6));
         assert_eq!(inner_doc.identity.as_deref(), Some("doc:L2"));
         assert_eq!(inner_doc.attribute("url"), Some("http://x/frame.html"));
-        assert_eq!(t.node(NodeId(8)).identity.as_deref(), Some("n66"));
+        assert_eq!(t.node(NodeId(7)).identity.as_deref(), Some("n66"));
         for id in t.ids() {
             assert!(
                 t.node(id).states.contains(State::Showing),
@@ -1241,14 +1269,15 @@ mod tests {
                 "    static \"I agree\"",
                 "    link \"terms\"",
                 "  entry \"I agree\"",
-                "  label \"\"",
-                "    static \"Search\"",
+                "  label \"Search\"",
                 "  entry \"Search\"",
-                "  label \"\"",
-                "    static \"Notes\"",
+                "  label \"Notes\"",
                 "  static \"Footer\"",
             ]
         );
+        // A text among other children is its own element, named after its
+        // element and its place among that element's texts.
+        assert_eq!(t.node(NodeId(3)).identity.as_deref(), Some("n21:t0"));
     }
 
     #[test]
@@ -1269,12 +1298,12 @@ mod tests {
         child.bounds.insert(66, Rect::new(20, 170, 89, 21));
         let (t, truncated) = assemble(&f, &[main, child], &CaptureOptions::default());
         assert!(!truncated);
-        let frame = t.node(NodeId(6));
+        let frame = t.node(NodeId(5));
         assert_eq!(frame.role, Role::InternalFrame);
         assert_eq!(frame.identity.as_deref(), Some("n40"));
-        let doc = t.node(NodeId(7));
+        let doc = t.node(NodeId(6));
         assert_eq!(doc.identity.as_deref(), Some("doc:L2"));
-        let button = t.node(NodeId(8));
+        let button = t.node(NodeId(7));
         assert_eq!(button.name, "Inside");
         assert_eq!(button.identity.as_deref(), Some("child/n66"));
         assert_eq!(button.bounds, Some(Rect::new(20, 170, 89, 21)));
@@ -1296,7 +1325,7 @@ mod tests {
         assert!(t.node(NodeId(1)).states.contains(State::Showing));
         assert!(t.node(NodeId(2)).states.contains(State::Showing));
         assert_eq!(t.node(NodeId(1)).bounds, None);
-        let check = t.node(NodeId(5)).states;
+        let check = t.node(NodeId(4)).states;
         assert!(!check.contains(State::Showing));
         assert!(!check.contains(State::Visible));
         assert!(check.contains(State::Checkable));

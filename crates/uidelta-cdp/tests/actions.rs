@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{browser, capture, find, fixtures, has, open, pages, until};
+use common::{browser, capture, find, find_text, fixtures, has, has_text, open, pages, until};
 use uidelta_backend::{Action, Backend, ErrorKind};
 use uidelta_model::{Role, State};
 
@@ -19,15 +19,12 @@ async fn click_runs_the_page_handler() {
         "{}",
         done.method
     );
-    let after = until(&cdp, &app, "the status Clicked", |s| {
-        has(s, Role::Static, "Clicked")
-    })
-    .await;
-    assert!(!has(&after, Role::Static, "Ready"));
+    let after = until(&cdp, &app, "the status Clicked", |s| has_text(s, "Clicked")).await;
+    assert!(!has_text(&after, "Ready"));
     // The status text node was replaced, yet it is the same element.
     assert_eq!(
-        find(&before, Role::Static, "Ready").identity,
-        find(&after, Role::Static, "Clicked").identity
+        find_text(&before, "Ready").identity,
+        find_text(&after, "Clicked").identity
     );
 }
 
@@ -50,10 +47,7 @@ async fn right_and_double_clicks_reach_their_handlers() {
         "{}",
         done.method
     );
-    until(&cdp, &app, "Context menu", |s| {
-        has(s, Role::Static, "Context menu")
-    })
-    .await;
+    until(&cdp, &app, "Context menu", |s| has_text(s, "Context menu")).await;
     let done = cdp
         .act(
             &app,
@@ -68,7 +62,7 @@ async fn right_and_double_clicks_reach_their_handlers() {
         done.method
     );
     until(&cdp, &app, "Double clicked", |s| {
-        has(s, Role::Static, "Double clicked")
+        has_text(s, "Double clicked")
     })
     .await;
     // A toggle button's pressed state follows its clicks.
@@ -125,7 +119,7 @@ async fn typing_fills_a_field_and_enter_submits_its_form() {
         .expect("Enter");
     assert_eq!(done.method, "DOM.focus + CDP Input key Return");
     until(&cdp, &app, "the form submitted", |s| {
-        has(s, Role::Static, "Thanks, Ada Lovelace")
+        has_text(s, "Thanks, Ada Lovelace")
     })
     .await;
     // A line break in typed text presses Enter too.
@@ -141,7 +135,7 @@ async fn typing_fills_a_field_and_enter_submits_its_form() {
         find(s, Role::Entry, "Email").value.as_deref() == Some("a@b.c")
     })
     .await;
-    assert!(has(&after, Role::Static, "Thanks, Ada Lovelace"));
+    assert!(has_text(&after, "Thanks, Ada Lovelace"));
     // In a text area a line break stays a line break.
     cdp.act(
         &app,
@@ -177,7 +171,7 @@ async fn keys_arrive_with_key_code_and_modifiers() {
         )
         .await
         .unwrap_or_else(|e| panic!("{chord}: {e}"));
-        until(&cdp, &app, seen, |s| has(s, Role::Static, seen)).await;
+        until(&cdp, &app, seen, |s| has_text(s, seen)).await;
     }
     // shift+Tab moved the focus back to the field before it.
     let snap = capture(&cdp, &app).await;
@@ -234,7 +228,7 @@ async fn check_boxes_radios_and_lists_change_state() {
             .contains(State::Checked)
     })
     .await;
-    assert!(has(&after, Role::Static, "Newsletter: subscribed"));
+    assert!(has_text(&after, "Newsletter: subscribed"));
     // Selecting what is selected does nothing; deselecting clicks.
     let done = cdp
         .act(&app, check, &Action::SetSelected(true))
@@ -245,7 +239,7 @@ async fn check_boxes_radios_and_lists_change_state() {
         .await
         .expect("set unselected");
     until(&cdp, &app, "the box unchecked", |s| {
-        has(s, Role::Static, "Newsletter: not subscribed")
+        has_text(s, "Newsletter: not subscribed")
             && !find(s, Role::CheckBox, "Subscribe to newsletter")
                 .states
                 .contains(State::Checked)
@@ -282,7 +276,7 @@ async fn check_boxes_radios_and_lists_change_state() {
     );
     until(&cdp, &app, "Green", |s| {
         find(s, Role::ComboBox, "Colour").value.as_deref() == Some("Green")
-            && has(s, Role::Static, "Colour: Green")
+            && has_text(s, "Colour: Green")
     })
     .await;
     let err = cdp
@@ -317,10 +311,7 @@ async fn check_boxes_radios_and_lists_change_state() {
     )
     .await
     .expect("slider");
-    until(&cdp, &app, "Volume: 70", |s| {
-        has(s, Role::Static, "Volume: 70")
-    })
-    .await;
+    until(&cdp, &app, "Volume: 70", |s| has_text(s, "Volume: 70")).await;
 }
 
 #[tokio::test]
@@ -375,16 +366,14 @@ async fn scrolling_moves_the_page_and_boxes() {
     assert_ne!(settled_script(&cdp, &app, "window.scrollY", "0").await, "0");
 
     // Scrolling to an element brings it into the viewport.
-    let bottom = find(&snap, Role::Static, "Bottom text");
+    let bottom = find_text(&snap, "Bottom text");
     let done = cdp
         .act(&app, bottom, &Action::Scroll { dx: 0, dy: 0 })
         .await
         .expect("scroll into view");
     assert_eq!(done.method, "DOM.scrollIntoViewIfNeeded");
     let after = capture(&cdp, &app).await;
-    let b = find(&after, Role::Static, "Bottom text")
-        .bounds
-        .expect("bounds");
+    let b = find_text(&after, "Bottom text").bounds.expect("bounds");
     let viewport = after
         .tree()
         .node(uidelta_model::NodeId::ROOT)
@@ -433,7 +422,7 @@ async fn elements_inside_an_iframe_are_clicked() {
     .await
     .expect("click in the frame");
     until(&cdp, &app, "Inner button pressed", |s| {
-        has(s, Role::Static, "Inner button pressed")
+        has_text(s, "Inner button pressed")
     })
     .await;
 }
@@ -463,13 +452,13 @@ async fn elements_inside_a_cross_site_iframe_are_clicked_and_typed_into() {
         done.method
     );
     let clicked = until(&cdp, &app, "Inner button pressed", |s| {
-        has(s, Role::Static, "Inner button pressed")
+        has_text(s, "Inner button pressed")
     })
     .await;
     let compared = uidelta_diff::compare(&before, &clicked, uidelta_diff::Filters::all());
     let text = uidelta_render::diff_text(&compared.diff, &uidelta_render::DiffOptions::default());
     assert!(
-        text.contains("static \"Inner button pressed\""),
+        text.contains("| name: \"\" -> \"Inner button pressed\""),
         "the diff lacks the status:\n{text}"
     );
     assert_eq!(compared.diff.counts().removed, 0, "{text}");
@@ -555,10 +544,7 @@ async fn javascript_dialogs_are_dismissed_instead_of_blocking_the_page() {
     cdp.act(&app, find(&snap, Role::PushButton, "Alert"), &Action::Click)
         .await
         .expect("click");
-    until(&cdp, &app, "After alert", |s| {
-        has(s, Role::Static, "After alert")
-    })
-    .await;
+    until(&cdp, &app, "After alert", |s| has_text(s, "After alert")).await;
     cdp.act(
         &app,
         find(&snap, Role::PushButton, "Confirm"),
@@ -567,7 +553,7 @@ async fn javascript_dialogs_are_dismissed_instead_of_blocking_the_page() {
     .await
     .expect("click");
     until(&cdp, &app, "Not confirmed", |s| {
-        has(s, Role::Static, "Not confirmed")
+        has_text(s, "Not confirmed")
     })
     .await;
 }

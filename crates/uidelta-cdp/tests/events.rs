@@ -5,7 +5,7 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use common::{browser, capture, find, fixtures, open, pages};
+use common::{browser, capture, find, find_text, fixtures, open, pages};
 use uidelta_backend::{Action, Backend, Event, EventStream, Navigate};
 use uidelta_model::{NodeId, Role};
 
@@ -128,7 +128,7 @@ async fn a_slow_request_beats_until_it_answers() {
     // The request takes 700 ms; the stream beats every 50 ms meanwhile.
     assert!(beats >= 2, "{k:?}");
     let snap = capture(&cdp, &app).await;
-    find(&snap, Role::Static, "Loaded 3 records");
+    find_text(&snap, "Loaded 3 records");
 }
 
 #[tokio::test]

@@ -2,7 +2,7 @@
 
 mod common;
 
-use common::{browser, capture, find, fixtures, has, open, until};
+use common::{browser, capture, find_text, fixtures, has, open, until};
 use uidelta_backend::{Backend, ErrorKind, Navigate};
 use uidelta_model::{NodeId, Role};
 
@@ -145,7 +145,7 @@ async fn scripts_return_json_and_exceptions_are_errors() {
     .await
     .expect("edit");
     let snap = capture(&cdp, &app).await;
-    find(&snap, Role::Static, "From script");
+    find_text(&snap, "From script");
 }
 
 #[tokio::test]

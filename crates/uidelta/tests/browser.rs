@@ -54,7 +54,7 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
     );
     assert_eq!(
         lines[3],
-        "~ [e17] static | name: \"No changes yet\" -> \"Newsletter: subscribed\""
+        "~ [e15] status bar | name: \"No changes yet\" -> \"Newsletter: subscribed\""
     );
 
     let (code, out, err) = uidelta(&[

@@ -85,6 +85,34 @@ pub fn find<'a>(snap: &'a Snapshot, role: Role, name: &str) -> &'a NodeData {
     }
 }
 
+/// The nodes that show this text: a text of their own (`static`), or, for
+/// an element holding that one text and nothing else, their name.
+pub fn all_text<'a>(snap: &'a Snapshot, text: &str) -> Vec<(NodeId, &'a NodeData)> {
+    let t = snap.tree();
+    t.ids()
+        .map(|id| (id, t.node(id)))
+        .filter(|(id, n)| {
+            n.name == text
+                && (n.role == Role::Static || t.children(*id).is_empty())
+                && !n.states.contains(uidelta_model::State::Focusable)
+        })
+        .collect()
+}
+
+/// The one node showing this text (see [`all_text`]).
+pub fn find_text<'a>(snap: &'a Snapshot, text: &str) -> &'a NodeData {
+    match all_text(snap, text).as_slice() {
+        [(_, one)] => one,
+        [] => panic!("no text {text:?} in\n{}", outline(snap)),
+        many => panic!("{} nodes show {text:?} in\n{}", many.len(), outline(snap)),
+    }
+}
+
+/// Whether a node shows this text (see [`all_text`]).
+pub fn has_text(snap: &Snapshot, text: &str) -> bool {
+    !all_text(snap, text).is_empty()
+}
+
 /// Whether the snapshot has a node with this role and name.
 pub fn has(snap: &Snapshot, role: Role, name: &str) -> bool {
     !all(snap, role, name).is_empty()
