@@ -22,7 +22,8 @@ pub enum Rule {
     /// (labels and text runs; an empty entry is a field and stays).
     Whitespace,
     /// Layout containers with nothing to say are transparent: their children
-    /// are shown under the nearest meaningful ancestor.
+    /// are shown under the nearest meaningful ancestor. So is a list item
+    /// with nothing to say around a single element (a link in a menu).
     EmptyContainers,
     /// States that flicker without meaning (armed, animated, opaque, stale,
     /// defunct, has tooltip, truncated) and `sensitive`, which follows
@@ -65,8 +66,8 @@ impl Rule {
                 "whitespace-only text counts as empty; empty labels and text runs are left out (empty entries stay)"
             }
             Rule::EmptyContainers => {
-                "unnamed layout containers are transparent: children show under the nearest \
-                 meaningful ancestor"
+                "unnamed layout containers, and unnamed list items around a single element, are \
+                 transparent: children show under the nearest meaningful ancestor"
             }
             Rule::VolatileStates => {
                 "armed, animated, opaque, stale, defunct, has tooltip, truncated and sensitive \

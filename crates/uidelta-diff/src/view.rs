@@ -190,11 +190,15 @@ enum Fate {
     Transparent,
 }
 
-fn fate(n: &NodeData, filters: Filters) -> Fate {
+/// `children`: how many children the node has.
+fn fate(n: &NodeData, children: usize, filters: Filters) -> Fate {
     if filters.is_on(Rule::Scrollbars) && n.role.is_scroll_indicator() {
         return Fate::Drop;
     }
-    if filters.is_on(Rule::EmptyContainers) && n.role.is_layout() && says_nothing(n) {
+    // A list item around one element (a link in a menu) only wraps it:
+    // `list > link` says what `list > list item > link` does.
+    let wrapper = n.role.is_layout() || (n.role == Role::ListItem && children == 1);
+    if filters.is_on(Rule::EmptyContainers) && wrapper && says_nothing(n) {
         return Fate::Transparent;
     }
     Fate::Keep
@@ -279,7 +283,7 @@ fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>, Lifted) {
         let id = NodeId(i);
         let node = raw.node(id);
         let end = i + raw.subtree_len(id) as u32;
-        match fate(node, filters) {
+        match fate(node, raw.children(id).len(), filters) {
             Fate::Drop => {
                 i = end;
                 continue;

@@ -754,3 +754,46 @@ fn a_row_that_activates_on_its_own_keeps_its_line() {
     );
     assert_eq!(c.diff.changes.len(), 2, "{:#?}", c.diff.changes);
 }
+
+#[test]
+fn a_list_item_that_only_wraps_one_element_is_transparent() {
+    let mut b = TreeBuilder::new(NodeData::named(Role::DocumentWeb, "Site"));
+    b.open(NodeData::new(Role::List));
+    // A menu entry: the item wraps its link.
+    b.open(NodeData::new(Role::ListItem));
+    b.leaf(NodeData::named(Role::Link, "Maps"));
+    b.close();
+    // Two elements in it: the item groups them, and stays.
+    b.open(NodeData::new(Role::ListItem));
+    b.leaf(NodeData::named(Role::Link, "Shop"));
+    b.leaf(NodeData::named(Role::Static, "new"));
+    b.close();
+    // Selected: it has something to say, and stays.
+    let mut selected = NodeData::new(Role::ListItem);
+    selected.states.insert(State::Selected);
+    b.open(selected);
+    b.leaf(NodeData::named(Role::Link, "Events"));
+    b.close();
+    b.close();
+    let snap = Snapshot::new(Meta::default(), b.finish());
+    let shape = |filters: Filters| -> Vec<(usize, Role)> {
+        let v = uidelta_diff::View::new(&snap, filters);
+        let t = v.tree();
+        t.ids().map(|id| (t.depth(id), t.node(id).role)).collect()
+    };
+    assert_eq!(
+        shape(Filters::all()),
+        [
+            (0, Role::DocumentWeb),
+            (1, Role::List),
+            (2, Role::Link),
+            (2, Role::ListItem),
+            (3, Role::Link),
+            (3, Role::Static),
+            (2, Role::ListItem),
+            (3, Role::Link),
+        ]
+    );
+    // The rule can be switched off.
+    assert_eq!(shape(Filters::all().keep(Rule::EmptyContainers)).len(), 9);
+}
