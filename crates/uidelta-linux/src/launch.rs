@@ -1,105 +1,109 @@
-//! What becomes of a program we started: the last lines it wrote to
-//! stderr, kept so that a program that exits (at once, or later) says why,
-//! and a thread that reaps it.
+//! What becomes of a program we started: its stderr goes to a log file, so
+//! that a program that exits (at once, or later) can say why, and a thread
+//! reaps it.
+//!
+//! A file, not a pipe: a program outlives the server that opened it, and a
+//! pipe without a reader would kill it (`SIGPIPE`) at its next warning. The
+//! file is removed when the program exits while this process runs; a
+//! program still running when this process ends keeps writing to it.
 
-use std::collections::VecDeque;
-use std::io::Read;
-use std::process::{Child, ChildStderr, ExitStatus};
-use std::sync::{Arc, Mutex, PoisonError};
-use std::thread::JoinHandle;
-use std::time::{Duration, Instant};
+use std::fs::File;
+use std::io::{Read, Seek, SeekFrom};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 /// Lines kept from the end of a program's stderr.
 const LINES: usize = 8;
 /// Characters kept of one line.
 const LINE_CHARS: usize = 240;
+/// Bytes read from the end of the log.
+const TAIL_BYTES: u64 = 8192;
 
-/// The last lines a program wrote to stderr, read on a thread of its own
-/// (a pipe nobody reads would block the program once it is full).
-pub(crate) struct StderrTail {
-    lines: Arc<Mutex<Tail>>,
-    reader: Option<JoinHandle<()>>,
+/// The log file a program's stderr goes to.
+pub(crate) struct StderrLog {
+    path: Option<PathBuf>,
 }
 
-#[derive(Default)]
-struct Tail {
-    lines: VecDeque<String>,
-    partial: Vec<u8>,
-}
-
-impl Tail {
-    fn push_bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            if b == b'\n' {
-                self.end_line();
-            } else if self.partial.len() < LINE_CHARS * 4 {
-                self.partial.push(b);
+impl StderrLog {
+    /// A new log for `program` in the temporary directory, and what to give
+    /// the program as its stderr. When no file can be made, stderr goes
+    /// nowhere and the log stays empty.
+    pub(crate) fn create(program: &str) -> (StderrLog, Stdio) {
+        static NEXT: AtomicU32 = AtomicU32::new(0);
+        let base = Path::new(program)
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let base: String = base
+            .chars()
+            .map(|c| {
+                if c.is_ascii_alphanumeric() || c == '-' {
+                    c
+                } else {
+                    '_'
+                }
+            })
+            .take(40)
+            .collect();
+        let name = format!(
+            "uidelta-{base}-{}-{}.log",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::Relaxed)
+        );
+        let path = std::env::temp_dir().join(name);
+        match File::options().write(true).create_new(true).open(&path) {
+            Ok(file) => (StderrLog { path: Some(path) }, Stdio::from(file)),
+            Err(e) => {
+                tracing::debug!(path = %path.display(), error = %e, "no log file for stderr");
+                (StderrLog { path: None }, Stdio::null())
             }
         }
     }
 
-    fn end_line(&mut self) {
-        let text = String::from_utf8_lossy(&self.partial);
-        let line: String = text.trim_end().chars().take(LINE_CHARS).collect();
-        self.partial.clear();
-        if line.trim().is_empty() {
-            return;
-        }
-        if self.lines.len() == LINES {
-            self.lines.pop_front();
-        }
-        self.lines.push_back(line);
+    /// Where the log is, if there is one.
+    pub(crate) fn path(&self) -> Option<&Path> {
+        self.path.as_deref()
     }
-}
 
-impl StderrTail {
-    /// Starts reading `stderr`; `None` (nothing to read) keeps no lines.
-    pub(crate) fn start(stderr: Option<ChildStderr>, pid: u32) -> StderrTail {
-        let lines = Arc::new(Mutex::new(Tail::default()));
-        let reader = stderr.and_then(|mut pipe| {
-            let shared = Arc::clone(&lines);
-            std::thread::Builder::new()
-                .name(format!("stderr-{pid}"))
-                .spawn(move || {
-                    let mut buf = [0u8; 4096];
-                    while let Ok(n) = pipe.read(&mut buf) {
-                        if n == 0 {
-                            break;
-                        }
-                        shared
-                            .lock()
-                            .unwrap_or_else(PoisonError::into_inner)
-                            .push_bytes(&buf[..n]);
-                    }
-                    let mut tail = shared.lock().unwrap_or_else(PoisonError::into_inner);
-                    if !tail.partial.is_empty() {
-                        tail.end_line();
-                    }
-                })
-                .map_err(|e| tracing::warn!(pid, error = %e, "no thread to read stderr"))
-                .ok()
+    /// The last lines in the log (the last few, each cut to a length).
+    pub(crate) fn last_lines(&self) -> Vec<String> {
+        let Some(path) = &self.path else {
+            return Vec::new();
+        };
+        let mut bytes = Vec::new();
+        let read = File::open(path).and_then(|mut f| {
+            let len = f.metadata()?.len();
+            f.seek(SeekFrom::Start(len.saturating_sub(TAIL_BYTES)))?;
+            f.read_to_end(&mut bytes)
         });
-        StderrTail { lines, reader }
+        if let Err(e) = read {
+            tracing::debug!(path = %path.display(), error = %e, "reading a program's stderr");
+        }
+        last_lines(&String::from_utf8_lossy(&bytes))
     }
 
-    /// The lines so far, after waiting up to `wait` for the pipe to close
-    /// (the program exited: its last words may still be in the pipe).
-    pub(crate) fn lines(&self, wait: Duration) -> Vec<String> {
-        let until = Instant::now() + wait;
-        while let Some(reader) = &self.reader {
-            if reader.is_finished() || Instant::now() >= until {
-                break;
+    /// Removes the log.
+    fn remove(&self) {
+        if let Some(path) = &self.path {
+            if let Err(e) = std::fs::remove_file(path) {
+                tracing::debug!(path = %path.display(), error = %e, "removing a stderr log");
             }
-            std::thread::sleep(Duration::from_millis(10));
         }
-        self.lines
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .lines
-            .iter()
-            .cloned()
-            .collect()
     }
+}
+
+/// The last non-empty lines of `text`, each cut to [`LINE_CHARS`].
+fn last_lines(text: &str) -> Vec<String> {
+    let mut lines: Vec<String> = text
+        .lines()
+        .map(str::trim_end)
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.chars().take(LINE_CHARS).collect())
+        .collect();
+    let skip = lines.len().saturating_sub(LINES);
+    lines.drain(..skip);
+    lines
 }
 
 /// `the end of its stderr: "..." | "..."`, or `None` when it wrote nothing.
@@ -120,63 +124,80 @@ pub(crate) fn how_it_ended(status: ExitStatus, lines: &[String]) -> String {
 }
 
 /// Waits for a program we started on a thread of its own, so that it does
-/// not stay a zombie in a long-running server after it exits, and logs how
-/// it ended (with the end of its stderr when it failed). The thread sleeps
-/// in `waitpid` and costs nothing while the program runs.
-pub(crate) fn reap_when_it_exits(mut child: Child, stderr: StderrTail) {
+/// not stay a zombie in a long-running server after it exits; logs how it
+/// ended (with the end of its stderr when it failed) and removes its log.
+/// The thread sleeps in `waitpid` and costs nothing while the program runs.
+pub(crate) fn reap_when_it_exits(mut child: Child, log: StderrLog) {
     let pid = child.id();
     let spawned = std::thread::Builder::new()
         .name(format!("reap-{pid}"))
-        .spawn(move || match child.wait() {
-            Ok(status) if status.success() => {
-                tracing::debug!(pid, %status, "an application we opened exited")
+        .spawn(move || {
+            match child.wait() {
+                Ok(status) if status.success() => {
+                    tracing::debug!(pid, %status, "an application we opened exited")
+                }
+                Ok(status) => {
+                    let ended = how_it_ended(status, &log.last_lines());
+                    tracing::warn!(pid, "an application we opened exited: {ended}")
+                }
+                Err(e) => tracing::debug!(pid, error = %e, "waiting for an application we opened"),
             }
-            Ok(status) => {
-                let ended = how_it_ended(status, &stderr.lines(Duration::from_millis(500)));
-                tracing::warn!(pid, "an application we opened exited: {ended}")
-            }
-            Err(e) => tracing::debug!(pid, error = %e, "waiting for an application we opened"),
+            log.remove();
         });
     if let Err(e) = spawned {
         tracing::warn!(pid, error = %e, "no thread to reap an opened application");
     }
 }
 
+/// Removes the log of a program that has exited and was waited for.
+pub(crate) fn forget(log: StderrLog) {
+    log.remove();
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::process::{Command, Stdio};
+    use std::process::Command;
 
     #[test]
     fn keeps_the_last_lines_whole_and_bounded() {
-        let mut t = Tail::default();
+        let mut text = String::new();
         for k in 0..20 {
-            t.push_bytes(format!("line {k}\n\n").as_bytes());
+            text.push_str(&format!("line {k}\n\n"));
         }
-        t.push_bytes(&[b'x'; 5000]);
-        t.end_line();
-        assert_eq!(t.lines.len(), LINES);
-        assert_eq!(t.lines[0], "line 13");
-        assert_eq!(t.lines[LINES - 2], "line 19");
-        assert_eq!(t.lines[LINES - 1].chars().count(), LINE_CHARS);
+        text.push_str(&"x".repeat(5000));
+        let lines = last_lines(&text);
+        assert_eq!(lines.len(), LINES);
+        assert_eq!(lines[0], "line 13");
+        assert_eq!(lines[LINES - 2], "line 19");
+        assert_eq!(lines[LINES - 1].chars().count(), LINE_CHARS);
     }
 
     #[test]
-    fn a_program_that_fails_says_why() -> std::io::Result<()> {
+    fn a_program_that_fails_says_why_and_its_log_goes() -> std::io::Result<()> {
+        let (log, stderr) = StderrLog::create("/usr/bin/odd name!");
+        let path = log.path().map(Path::to_path_buf).expect("a log file");
+        let file_name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+        assert!(
+            file_name
+                .as_deref()
+                .is_some_and(|n| n.starts_with("uidelta-odd_name_-")),
+            "{path:?}"
+        );
         let mut child = Command::new("sh")
             .args([
                 "-c",
                 "echo starting >&2; echo 'cannot open display: :99' >&2; exit 3",
             ])
-            .stderr(Stdio::piped())
+            .stderr(stderr)
             .spawn()?;
-        let tail = StderrTail::start(child.stderr.take(), child.id());
         let status = child.wait()?;
-        let said = how_it_ended(status, &tail.lines(Duration::from_secs(5)));
         assert_eq!(
-            said,
+            how_it_ended(status, &log.last_lines()),
             "exit status: 3; the end of its stderr: \"starting\" | \"cannot open display: :99\""
         );
+        forget(log);
+        assert!(!path.exists());
         Ok(())
     }
 }

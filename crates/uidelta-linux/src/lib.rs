@@ -19,7 +19,7 @@ pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, NodeId, Rect, Role, Snapshot, State, Tree};
 use uidelta_x11::{Button, TopWindow, WindowAt, X11};
 
-use crate::launch::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrTail};
+use crate::launch::{end_of_stderr, forget, how_it_ended, reap_when_it_exits, StderrLog};
 
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
 /// the way to the item.
@@ -1196,6 +1196,7 @@ impl Linux {
             detail,
         };
         self.publish_bus_address();
+        let (log, stderr) = StderrLog::create(program);
         let mut command = std::process::Command::new(program);
         command
             .args(args)
@@ -1205,22 +1206,27 @@ impl Linux {
             .envs(extra_env.iter().map(|(k, v)| (k, v)))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::piped());
+            .stderr(stderr);
         #[cfg(unix)]
         {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
         }
-        let mut child = command.spawn().map_err(|e| launch_error(e.to_string()))?;
+        let mut child = match command.spawn() {
+            Ok(child) => child,
+            Err(e) => {
+                forget(log);
+                return Err(launch_error(e.to_string()));
+            }
+        };
         let pid = child.id();
-        let stderr = StderrTail::start(child.stderr.take(), pid);
         let started = Instant::now();
         loop {
             if let Ok(Some(status)) = child.try_wait() {
-                let last_words = stderr.lines(Duration::from_millis(500));
+                let ended = how_it_ended(status, &log.last_lines());
+                forget(log);
                 return Err(launch_error(format!(
-                    "it exited before showing a window ({})",
-                    how_it_ended(status, &last_words)
+                    "it exited before showing a window ({ended})"
                 )));
             }
             if let Ok(apps) = applications(&self.bus).await {
@@ -1228,17 +1234,20 @@ impl Linux {
                     .into_iter()
                     .find(|a| a.app.pid == Some(pid) && a.windows.iter().any(|w| w.showing))
                 {
-                    reap_when_it_exits(child, stderr);
+                    if let Some(path) = log.path() {
+                        tracing::debug!(pid, log = %path.display(), "its stderr goes to a log");
+                    }
+                    reap_when_it_exits(child, log);
                     return Ok(app);
                 }
             }
             if started.elapsed() >= timeout {
                 // It may still come up; it is left running, as the caller
                 // asked for it, and reaped when it exits.
-                let said = end_of_stderr(&stderr.lines(Duration::ZERO))
+                let said = end_of_stderr(&log.last_lines())
                     .map(|s| format!("; {s}"))
                     .unwrap_or_default();
-                reap_when_it_exits(child, stderr);
+                reap_when_it_exits(child, log);
                 return Err(launch_error(format!(
                     "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core){said}",
                     timeout.as_millis()

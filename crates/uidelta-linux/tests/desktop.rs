@@ -123,6 +123,15 @@ fn open_type_with_keys_close_and_screenshot() {
             "opening sh: it exited before showing a window (exit status: 1; the end of \
              its stderr: \"cannot open display: :0\")"
         );
+        // Its stderr went to a log file, removed once it was read.
+        let prefix = format!("uidelta-sh-{}-", std::process::id());
+        let left: Vec<String> = std::fs::read_dir(std::env::temp_dir())
+            .expect("the temporary directory")
+            .filter_map(|e| e.ok())
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .filter(|n| n.starts_with(&prefix))
+            .collect();
+        assert!(left.is_empty(), "{left:?}");
         // Open: the program starts inside the desktop's environment.
         let app = linux
             .open_application(FACTORY, &[], &desktop.env(), Duration::from_secs(20))
