@@ -83,8 +83,8 @@ impl StderrLog {
         last_lines(&String::from_utf8_lossy(&bytes))
     }
 
-    /// Removes the log.
-    fn remove(&self) {
+    /// Removes the log (the program has exited).
+    pub(crate) fn remove(&self) {
         if let Some(path) = &self.path {
             if let Err(e) = std::fs::remove_file(path) {
                 tracing::debug!(path = %path.display(), error = %e, "removing a stderr log");
@@ -149,11 +149,6 @@ pub(crate) fn reap_when_it_exits(mut child: Child, log: StderrLog) {
     }
 }
 
-/// Removes the log of a program that has exited and was waited for.
-pub(crate) fn forget(log: StderrLog) {
-    log.remove();
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -196,7 +191,7 @@ mod tests {
             how_it_ended(status, &log.last_lines()),
             "exit status: 3; the end of its stderr: \"starting\" | \"cannot open display: :99\""
         );
-        forget(log);
+        log.remove();
         assert!(!path.exists());
         Ok(())
     }

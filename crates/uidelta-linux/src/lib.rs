@@ -19,7 +19,7 @@ pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, NodeId, Rect, Role, Snapshot, State, Tree};
 use uidelta_x11::{Button, TopWindow, WindowAt, X11};
 
-use crate::launch::{end_of_stderr, forget, how_it_ended, reap_when_it_exits, StderrLog};
+use crate::launch::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrLog};
 
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
 /// the way to the item.
@@ -1215,7 +1215,7 @@ impl Linux {
         let mut child = match command.spawn() {
             Ok(child) => child,
             Err(e) => {
-                forget(log);
+                log.remove();
                 return Err(launch_error(e.to_string()));
             }
         };
@@ -1224,7 +1224,7 @@ impl Linux {
         loop {
             if let Ok(Some(status)) = child.try_wait() {
                 let ended = how_it_ended(status, &log.last_lines());
-                forget(log);
+                log.remove();
                 return Err(launch_error(format!(
                     "it exited before showing a window ({ended})"
                 )));
