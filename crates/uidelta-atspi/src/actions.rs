@@ -209,6 +209,12 @@ impl<'a> Actor<'a> {
                 return Ok(Outcome::Done("EditableText.SetTextContents".into()));
             }
         }
+        if ifaces.iter().any(|i| i == "org.a11y.atspi.Value") {
+            return Err(Error::NotFound(format!(
+                "{}: the element takes a number (Value interface), and {value:?} is not one",
+                self.who
+            )));
+        }
         Err(Error::NotFound(format!(
             "{}: the element takes no value (no Value or EditableText interface)",
             self.who

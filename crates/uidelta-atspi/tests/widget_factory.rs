@@ -379,6 +379,19 @@ fn values_selection_and_events() {
             Some("42")
         );
 
+        // A slider takes numbers only: text is a clear error, not a no-op.
+        let slider = find(&after, |n| n.role == Role::Slider && usable(n)).expect("a slider");
+        let err = actor
+            .set_value(&addr(slider), "loud")
+            .await
+            .expect_err("text on a slider");
+        assert_eq!(
+            err.to_string(),
+            format!(
+                "{label}: the element takes a number (Value interface), and \"loud\" is not one"
+            )
+        );
+
         // A notebook tab is chosen through its tab list's Selection.
         let tab = find(&after, |n| {
             n.role == Role::PageTab && usable(n) && !n.states.contains(State::Selected)
