@@ -265,7 +265,7 @@ async fn the_late_dialog_is_complete_in_the_diff_five_times_out_of_five() {
         assert_eq!(
             body(&closed),
             [format!(
-                "- [{dialog}] dialog \"Confirm delete\" (modal) (closed) (and 4 descendants)"
+                "- [{dialog}] dialog \"Confirm delete\" (closed) (and 4 descendants)"
             )],
             "run {run}"
         );

@@ -133,7 +133,7 @@ fn widget_factory_actions_report_exactly_what_changed() {
         no_noise(&a);
         assert!(
             body(&a).iter().any(|l| l.starts_with(&format!(
-                "- [{dialog_ref}] dialog \"About GTK Widget Factory\" (modal) (closed)"
+                "- [{dialog_ref}] dialog \"About GTK Widget Factory\" (closed)"
             ))),
             "{}",
             text(&a)

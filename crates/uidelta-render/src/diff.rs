@@ -440,6 +440,7 @@ fn full(opts: &DiffOptions, parent_hidden: bool) -> Detail {
         value_and_states: true,
         bounds: opts.bounds,
         parent_hidden,
+        brief_name: false,
     }
 }
 
@@ -493,13 +494,23 @@ fn descendant_line(
     out.push('\n');
 }
 
-/// `- [e20] push button "Old" (closed) in [e3] ... (and 4 descendants)`
+/// `- [e20] push button "Old" (closed) in [e3] ... (and 4 descendants)`:
+/// what went away is mentioned, not described again (no value or states,
+/// a long name cut).
 fn removed_line(out: &mut String, r: &Removed, opts: &DiffOptions) {
     let Some(root) = r.subtree.first() else {
         return;
     };
     out.push_str("- ");
-    out.push_str(&line_of(&root.element, full(opts, false)));
+    out.push_str(&line_of(
+        &root.element,
+        Detail {
+            value_and_states: false,
+            bounds: opts.bounds,
+            parent_hidden: false,
+            brief_name: true,
+        },
+    ));
     if r.closed.is_some() {
         out.push_str(" (closed)");
     }
@@ -552,6 +563,7 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
         value_and_states: false,
         bounds: opts.bounds,
         parent_hidden: false,
+        brief_name: true,
     };
     let mut facts = Facts::from(&m.element);
     if m.changes.iter().any(|c| c.attr == Attr::Name) {

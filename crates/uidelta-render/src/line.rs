@@ -4,7 +4,7 @@
 use uidelta_diff::{Element, Handle, Ref};
 use uidelta_model::{NodeData, Rect, Role, State, StateSet};
 
-use crate::text::{quote_capped, rect_text, role_label};
+use crate::text::{quote_brief, quote_capped, rect_text, role_label};
 
 /// What renderers read of one element, borrowed from a tree node or from a
 /// diff element, so that both are formatted by the same code.
@@ -72,17 +72,24 @@ pub(crate) struct Detail {
     /// Whether the parent is hidden, so that `hidden` is said only at the
     /// top of a hidden subtree.
     pub parent_hidden: bool,
+    /// The name cut to a mention's length (an element the agent has read
+    /// before: one that changed or went away).
+    pub brief_name: bool,
 }
 
 /// `[e12] push button "Save"`, the start of every line about an element.
-fn head(r: Option<Ref>, role: &str, name: &str) -> String {
+fn head(r: Option<Ref>, role: &str, name: &str, brief: bool) -> String {
     let mut out = match r {
         Some(r) => format!("[{r}] {role}"),
         None => format!("[?] {role}"),
     };
     if !name.is_empty() {
         out.push(' ');
-        out.push_str(&quote_capped(name));
+        out.push_str(&if brief {
+            quote_brief(name)
+        } else {
+            quote_capped(name)
+        });
     }
     out
 }
@@ -90,7 +97,7 @@ fn head(r: Option<Ref>, role: &str, name: &str) -> String {
 /// One element as a line of text; `r` is `None` only when a caller's refs
 /// do not cover the element, which is shown as `[?]`.
 pub(crate) fn element_line(r: Option<Ref>, facts: Facts<'_>, detail: Detail) -> String {
-    let mut out = head(r, facts.role_label(), facts.name);
+    let mut out = head(r, facts.role_label(), facts.name, detail.brief_name);
     if detail.value_and_states {
         if let Some(value) = facts.shown_value() {
             out.push_str(" = ");
@@ -116,14 +123,14 @@ pub(crate) fn ref_and_name(r: Ref, name: &str) -> String {
     if name.is_empty() {
         format!("[{r}]")
     } else {
-        format!("[{r}] {}", quote_capped(name))
+        format!("[{r}] {}", quote_brief(name))
     }
 }
 
 /// The short mention of an element, `[e3] dialog "Save As"`, as used for
 /// context.
 pub(crate) fn handle_text(h: &Handle) -> String {
-    head(Some(h.r#ref), h.role.as_str(), &h.name)
+    head(Some(h.r#ref), h.role.as_str(), &h.name, true)
 }
 
 /// States an agent acts on, in a fixed order. Everything else (showing,
@@ -209,6 +216,7 @@ mod tests {
         value_and_states: true,
         bounds: true,
         parent_hidden: false,
+        brief_name: false,
     };
 
     #[test]

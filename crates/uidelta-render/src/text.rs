@@ -7,6 +7,12 @@ use uidelta_model::{Rect, Role};
 /// context.
 pub(crate) const SHOWN_CHARS: usize = 200;
 
+/// Longest name shown whole where an element is mentioned rather than
+/// introduced: as the context of a change, in a list of elements, on a
+/// line about an element that changed or went away. The agent has read the
+/// whole name before; its start and the ref are enough.
+pub(crate) const MENTION_CHARS: usize = 40;
+
 /// Characters of unchanged text kept on each side of a change.
 const CHANGE_WINDOW: usize = 20;
 
@@ -41,6 +47,28 @@ pub(crate) fn quote_capped(text: &str) -> String {
     let mut start: String = text.chars().take(SHOWN_CHARS).collect();
     start.push(ELLIPSIS);
     format!("{} ({total} chars)", quote(&start))
+}
+
+/// `text` quoted, cut to [`MENTION_CHARS`] with `…` when longer; the cut
+/// falls between words when a word boundary is in the second half.
+pub(crate) fn quote_brief(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    if chars.len() <= MENTION_CHARS {
+        return quote(text);
+    }
+    let mut end = MENTION_CHARS - 1;
+    if !chars[end].is_whitespace() {
+        if let Some(space) = chars[MENTION_CHARS / 2..end]
+            .iter()
+            .rposition(|c| c.is_whitespace())
+        {
+            end = MENTION_CHARS / 2 + space;
+        }
+    }
+    let mut start: String = chars[..end].iter().collect();
+    start.truncate(start.trim_end().len());
+    start.push(ELLIPSIS);
+    quote(&start)
 }
 
 /// Line breaks written as `\n` and `\r`, for formats that print text
@@ -152,6 +180,27 @@ mod tests {
         assert_eq!(
             shown,
             format!("\"{}…\" (1234 chars)", "é".repeat(SHOWN_CHARS))
+        );
+    }
+
+    #[test]
+    fn mentions_cut_long_names() {
+        assert_eq!(quote_brief("Save"), "\"Save\"");
+        let forty = "a".repeat(40);
+        assert_eq!(quote_brief(&forty), format!("\"{forty}\""));
+        assert_eq!(
+            quote_brief("This is optional data, you may continue even if you do not check this"),
+            "\"This is optional data, you may continue…\""
+        );
+        assert_eq!(
+            quote_brief("You must fill out this entry to continue:"),
+            "\"You must fill out this entry to…\""
+        );
+        let word = "x".repeat(50);
+        assert_eq!(quote_brief(&word), format!("\"{}…\"", "x".repeat(39)));
+        assert_eq!(
+            quote_brief("Gear for walking, camping and paddling, tested on our own trips."),
+            "\"Gear for walking, camping and paddling,…\""
         );
     }
 

@@ -35,6 +35,7 @@ pub fn tree_text(view: &View, refs: &Refs, opts: &TreeOptions) -> String {
             value_and_states: true,
             bounds: opts.bounds,
             parent_hidden: hidden.visit(depth, node.states),
+            brief_name: false,
         };
         out.push_str(&"  ".repeat(depth));
         out.push_str(&element_line(ref_of(refs, id), Facts::from(node), detail));

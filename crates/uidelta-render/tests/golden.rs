@@ -369,6 +369,74 @@ fn diff_text_with_bounds_without_context() {
 }
 
 #[test]
+fn diff_text_mentions_elements_already_read_briefly() {
+    let dialog = handle(
+        90,
+        Role::Dialog,
+        "Preferences for the document Quarterly report 2024.odt",
+    );
+    let mut note = el(
+        91,
+        Role::Paragraph,
+        "Gear for walking, camping and paddling, tested on our own trips.",
+    );
+    note.value = Some("draft".into());
+    note.states.insert(State::Focused);
+    let mut optional = el(
+        92,
+        Role::CheckBox,
+        "This is optional data, you may continue even if you do not check this",
+    );
+    optional.states.insert(State::Checked);
+    let added = el(
+        93,
+        Role::Label,
+        "Everything we sell, grouped by activity and season.",
+    );
+    let diff = Diff {
+        changes: vec![
+            Change::Added(Added {
+                parent: Ref(90),
+                index: 0,
+                opened: None,
+                group: None,
+                came_back: false,
+                context: Some(dialog.clone()),
+                subtree: vec![at(0, added)],
+            }),
+            Change::Removed(Removed {
+                parent: Ref(90),
+                closed: None,
+                group: None,
+                context: Some(dialog.clone()),
+                subtree: vec![at(0, note)],
+            }),
+            Change::Modified(Modified {
+                element: optional,
+                context: Some(dialog),
+                changes: vec![change(
+                    Attr::State(State::Checked),
+                    AttrValue::Bool(false),
+                    AttrValue::Bool(true),
+                )],
+                descendants: vec![],
+            }),
+        ],
+        ..Diff::default()
+    };
+    // What is new is said whole; what went away or changed, and the
+    // context, are mentioned: no value or states for what went away, and
+    // long names cut at 40 characters.
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: +1 added, -1 removed, ~1 modified\n\
+         + [e93] label \"Everything we sell, grouped by activity and season.\" in [e90] dialog \"Preferences for the document Quarterly…\"\n\
+         - [e91] paragraph \"Gear for walking, camping and paddling,…\" in [e90] dialog \"Preferences for the document Quarterly…\"\n\
+         ~ [e92] check box \"This is optional data, you may continue…\" in [e90] dialog \"Preferences for the document Quarterly…\" | checked: false -> true\n"
+    );
+}
+
+#[test]
 fn diff_text_header_with_focus_settle_cap_and_truncation() {
     let diff = Diff {
         focus: Some(FocusMove {

@@ -73,7 +73,7 @@ fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     assert_eq!(
         out,
         "# diff: -1 removed · focus e215 -> e11\n\
-         - [e206] dialog \"About GTK Widget Factory\" (modal) (closed) (and 12 descendants)\n"
+         - [e206] dialog \"About GTK Widget Factory\" (closed) (and 12 descendants)\n"
     );
 }
 
