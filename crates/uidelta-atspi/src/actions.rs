@@ -222,16 +222,21 @@ impl<'a> Actor<'a> {
     }
 
     /// Selects (or deselects) the element in its parent (Selection), the way
-    /// a list item, tab or combo box option is chosen.
+    /// a list item, tab or combo box option is chosen. A combo box option
+    /// sits in the combo box's (hidden) menu, whose own Selection only
+    /// highlights it; the option is chosen through the combo box's.
     pub async fn set_selected(&self, node: &NodeAddr, selected: bool) -> Result<Outcome> {
+        use uidelta_model::Role;
         let t = self.target("selecting");
-        let parent: (String, OwnedObjectPath) = self
-            .property(node, "org.a11y.atspi.Accessible", "Parent")
-            .await?;
-        let parent = NodeAddr {
-            bus: parent.0,
-            path: parent.1.as_str().to_owned(),
-        };
+        let mut parent = self.parent(node).await?;
+        if self.role(&parent).await? == Role::Menu {
+            let holder = self.parent(&parent).await?;
+            if self.role(&holder).await? == Role::ComboBox
+                && self.has(&holder, "org.a11y.atspi.Selection").await?
+            {
+                parent = holder;
+            }
+        }
         if !self.has(&parent, "org.a11y.atspi.Selection").await? {
             return Ok(Outcome::NeedsInput);
         }

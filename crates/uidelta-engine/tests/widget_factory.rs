@@ -84,6 +84,27 @@ fn widget_factory_actions_report_exactly_what_changed() {
             [format!("~ [{r}] text | value: none -> \"hello\"")]
         );
 
+        // A combo box option is chosen: the combo box takes its name. (The
+        // option sits in the combo box's hidden menu; selecting it there
+        // would only highlight it.)
+        let combo = ref_of(&s, "role:combo box && name:Left");
+        let a = s
+            .act(
+                &format!("{combo} >> role:menu item && name:Right"),
+                &Action::SetSelected(true),
+                &opts,
+            )
+            .await
+            .expect("choose an option");
+        assert_eq!(a.done.method, "Selection.SelectChild");
+        assert_eq!(header(&a), "# diff: ~1 modified", "{}", text(&a));
+        assert_eq!(
+            body(&a),
+            [format!(
+                "~ [{combo}] combo box | name: \"Left\" -> \"Right\""
+            )]
+        );
+
         // The gear menu opens.
         let menu = "role:toggle button && name:Menu";
         let r = ref_of(&s, menu);
