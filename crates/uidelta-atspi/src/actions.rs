@@ -349,6 +349,55 @@ impl<'a> Actor<'a> {
         })
     }
 
+    /// Elements in `window` that are showing and modal, up to 8, through
+    /// the Collection interface (one call; the application does the
+    /// search). GTK 3 draws a popover inside its window as such a panel, and
+    /// while one is open a click anywhere else in the window only closes
+    /// it. Empty when the toolkit offers no Collection.
+    pub async fn modal_within(&self, window: &NodeAddr) -> Result<Vec<NodeAddr>> {
+        use std::collections::HashMap;
+        use uidelta_model::State;
+        /// `ATSPI_Collection_MATCH_ALL`: every listed item must match (an
+        /// empty list matches all).
+        const ALL: i32 = 1;
+        /// `ATSPI_Collection_SORT_ORDER_CANONICAL`.
+        const CANONICAL: u32 = 1;
+        if !self.has(window, "org.a11y.atspi.Collection").await? {
+            return Ok(Vec::new());
+        }
+        let states = crate::state::words(&[State::Modal, State::Showing, State::Visible]);
+        let rule = (
+            states.to_vec(),
+            ALL,
+            HashMap::<String, String>::new(),
+            ALL,
+            Vec::<i32>::new(),
+            ALL,
+            Vec::<String>::new(),
+            ALL,
+            false,
+        );
+        let t = self.target("looking for popovers in");
+        let found: Vec<(String, OwnedObjectPath)> = self
+            .bus
+            .call(
+                &t,
+                &window.bus,
+                &window.path,
+                "org.a11y.atspi.Collection",
+                "GetMatches",
+                &(rule, CANONICAL, 8i32, true),
+            )
+            .await?;
+        Ok(found
+            .into_iter()
+            .map(|(bus, path)| NodeAddr {
+                bus,
+                path: path.as_str().to_owned(),
+            })
+            .collect())
+    }
+
     /// The element's name, read fresh.
     pub async fn name(&self, node: &NodeAddr) -> Result<String> {
         self.property(node, "org.a11y.atspi.Accessible", "Name")

@@ -61,6 +61,17 @@ pub fn states(words: &[u32]) -> uidelta_model::StateSet {
         .collect()
 }
 
+/// Encodes states as the two 32-bit words AT-SPI uses (a match rule's).
+pub fn words(set: &[State]) -> [i32; 2] {
+    let mut bits = 0u64;
+    for (i, s) in BITS.iter().enumerate() {
+        if s.is_some_and(|s| set.contains(&s)) {
+            bits |= 1u64 << i;
+        }
+    }
+    [bits as u32 as i32, (bits >> 32) as u32 as i32]
+}
+
 /// The AT-SPI role name for a role number, spelled as `GetRoleName` spells
 /// it (`push button`; the atspi crate says `button`).
 pub fn role_name(number: u32) -> String {
@@ -83,5 +94,14 @@ mod tests {
         let names: Vec<&str> = s.iter().map(State::as_str).collect();
         assert_eq!(names, ["enabled", "read only", "showing"]);
         assert_eq!(role_name(43), "push button");
+    }
+
+    #[test]
+    fn encodes_what_it_decodes() {
+        let w = words(&[State::Modal, State::Showing, State::ReadOnly]);
+        assert_eq!(w, [(1 << 16) | (1 << 25), 1 << (43 - 32)]);
+        let back = states(&[w[0] as u32, w[1] as u32]);
+        let names: Vec<&str> = back.iter().map(State::as_str).collect();
+        assert_eq!(names, ["modal", "read only", "showing"]);
     }
 }

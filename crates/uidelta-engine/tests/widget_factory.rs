@@ -222,3 +222,70 @@ fn widget_factory_actions_report_exactly_what_changed() {
         assert!(a.earlier.is_empty(), "nothing came before");
     });
 }
+
+/// A GTK 3 popover is drawn inside its window and takes the next click
+/// anywhere else in the window to close itself. A push button outside an
+/// open popover gets its accessible action, so the click does what was
+/// asked; a push button inside the popover still gets the pointer.
+#[test]
+fn a_push_button_outside_an_open_popover_is_pressed_not_clicked_at() {
+    let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(FACTORY).await.expect("observe");
+        let opts = ActOptions::default();
+        s.act("role:radio button && name:Page 3", &Action::Click, &opts)
+            .await
+            .expect("page 3");
+
+        // Page 3's `Open` toggle button opens a popover.
+        let open = ref_of(&s, "role:toggle button && name:Open");
+        let a = s
+            .act(&open, &Action::Click, &opts)
+            .await
+            .expect("open the popover");
+        assert!(
+            body(&a).contains(&format!(
+                "~ [{open}] toggle button \"Open\" | checked: false -> true"
+            )),
+            "{}",
+            text(&a)
+        );
+
+        // `Lock`, outside it, is pressed: it becomes `Unlock` and locks the
+        // toggle buttons, which closes the popover.
+        let lock = ref_of(&s, "role:push button && name:Lock");
+        let a = s.act(&lock, &Action::Click, &opts).await.expect("lock");
+        assert_eq!(a.done.method, "Action.Click", "{}", text(&a));
+        let lines = body(&a);
+        assert!(
+            lines.contains(&format!(
+                "~ [{lock}] push button | name: \"Lock\" -> \"Unlock\""
+            )),
+            "{}",
+            text(&a)
+        );
+        assert!(
+            lines.contains(&format!(
+                "~ [{open}] toggle button \"Open\" | checked, enabled: true -> false"
+            )),
+            "{}",
+            text(&a)
+        );
+
+        // With no popover open, the pointer presses a push button.
+        let a = s.act(&lock, &Action::Click, &opts).await.expect("unlock");
+        assert!(
+            a.done.method.starts_with("XTest click at "),
+            "{}",
+            a.done.method
+        );
+        assert!(
+            body(&a).contains(&format!(
+                "~ [{lock}] push button | name: \"Unlock\" -> \"Lock\""
+            )),
+            "{}",
+            text(&a)
+        );
+    });
+}

@@ -649,14 +649,37 @@ impl Linux {
             return Ok(None);
         }
         // An open menu holds the pointer: a click outside it would only
-        // close it.
-        if !in_menu && x11.menu_open().unwrap_or(true) {
+        // close it. So does a popover open elsewhere in the window (GTK 3
+        // draws it inside the window, where the X server cannot see it).
+        if !in_menu
+            && (x11.menu_open().unwrap_or(true) || self.popover_elsewhere(actor, addr).await)
+        {
             return Ok(None);
         }
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Some(Done {
             method: format!("XTest click at {cx},{cy}"),
         }))
+    }
+
+    /// Whether a popover other than one holding the element is open in the
+    /// element's window: a showing, modal element of the window that is not
+    /// one of the element's ancestors. When that cannot be told, `false`:
+    /// the pointer is tried, as before popovers were looked for.
+    async fn popover_elsewhere(&self, actor: &Actor<'_>, addr: &NodeAddr) -> bool {
+        let Some(chain) = ancestry(actor, addr).await else {
+            return false;
+        };
+        let Some(window) = chain.last() else {
+            return false;
+        };
+        match actor.modal_within(window).await {
+            Ok(modal) => modal.iter().any(|m| !chain.contains(m)),
+            Err(e) => {
+                tracing::debug!(error = %e, "looking for an open popover");
+                false
+            }
+        }
     }
 
     /// Clicks an item of a closed menu of a menu bar as a person would:
