@@ -300,6 +300,18 @@ pub trait Backend: Send + Sync {
     /// Raises a window and focuses it.
     fn activate_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
 
+    /// The named actions `node` (an element of a snapshot of `app`) offers,
+    /// as [`Action::Invoke`] takes them (`expand or contract`, `activate`).
+    /// Backends with no such names answer none.
+    fn actions(
+        &self,
+        app: &App,
+        node: &NodeData,
+    ) -> impl Future<Output = Result<Vec<String>>> + Send {
+        let _ = (app, node);
+        async { Ok(Vec::new()) }
+    }
+
     /// Clicks at a point in the coordinates of [`Backend::screenshot`] (the
     /// screen of a desktop, the viewport of a browser tab `app`): for what
     /// the tree does not show, and to answer a dialog of an application

@@ -153,7 +153,9 @@ pub struct Acted {
     /// than lost, each with its application.
     pub earlier: Vec<(App, Diff)>,
     /// Why an action that changed nothing may have been ignored: the
-    /// target was disabled or hidden when it was acted on.
+    /// target was disabled or hidden when it was acted on; or, for a click,
+    /// the other actions the target offers (a tree row's `expand or
+    /// contract`).
     pub note: Option<String>,
 }
 
@@ -571,6 +573,12 @@ impl<B: Backend> Session<B> {
         let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
         if !acted.diff.has_changes() {
             acted.note = ignored_because(&acted.target, &data);
+            if acted.note.is_none() && *action == Action::Click {
+                // A click on a tree row may select it without expanding it,
+                // for one: the element's other actions are what to try.
+                let offered = self.backend.actions(&app, &data).await.unwrap_or_default();
+                acted.note = other_actions(&acted.target, &acted.done.method, &offered);
+            }
         }
         if let Some(target) = implied {
             let to_target = acted
@@ -1115,6 +1123,32 @@ fn ignored_because(handle: &Handle, data: &NodeData) -> Option<String> {
     Some(format!("{} {why}", handle_text(handle)))
 }
 
+/// The named actions `handle` offers besides the one `method` used
+/// (`Action.activate`; for a pointer click, `click` and `press`), as a note
+/// for a click that changed nothing; `None` when there are none.
+fn other_actions(handle: &Handle, method: &str, offered: &[String]) -> Option<String> {
+    let used: &[&str] = match method.strip_prefix("Action.") {
+        Some(name) => &[name],
+        None => &["click", "press"],
+    };
+    let others: Vec<&str> = offered
+        .iter()
+        .map(String::as_str)
+        .filter(|a| !a.is_empty() && !used.iter().any(|u| a.eq_ignore_ascii_case(u)))
+        .collect();
+    (!others.is_empty()).then(|| {
+        format!(
+            "the click changed nothing; {} also offers the actions {} (invoke one by name)",
+            handle_text(handle),
+            others
+                .iter()
+                .map(|a| format!("`{a}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )
+    })
+}
+
 fn condition_text(c: Condition) -> String {
     match c {
         Condition::Appears => "appear".into(),
@@ -1295,7 +1329,7 @@ fn lost_focus(before: (bool, bool), after: (bool, bool)) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{brings_ephemeral, ignored_because, lost_focus, transients};
+    use super::{brings_ephemeral, ignored_because, lost_focus, other_actions, transients};
     use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
@@ -1421,5 +1455,36 @@ mod tests {
         );
         data.states.insert(State::Showing);
         assert_eq!(ignored_because(&handle, &data), None);
+    }
+
+    #[test]
+    fn a_click_that_changed_nothing_names_the_other_actions() {
+        let row = uidelta_diff::Handle {
+            r#ref: uidelta_diff::Ref(49),
+            role: Role::TableCell,
+            name: "Entry".into(),
+        };
+        let offered: Vec<String> = ["expand or contract", "edit", "activate"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(
+            other_actions(&row, "Action.activate", &offered).as_deref(),
+            Some(
+                "the click changed nothing; [e49] table cell \"Entry\" also offers the actions \
+                 `expand or contract`, `edit` (invoke one by name)"
+            )
+        );
+        // A button whose only action is the click: nothing to add.
+        let button = uidelta_diff::Handle {
+            r#ref: uidelta_diff::Ref(5),
+            role: Role::PushButton,
+            name: "Do nothing".into(),
+        };
+        let click = vec!["click".to_owned()];
+        assert_eq!(other_actions(&button, "Action.click", &click), None);
+        // A pointer click did what `click` and `press` do.
+        let both = vec!["press".to_owned(), "click".to_owned()];
+        assert_eq!(other_actions(&button, "XTest click at 10,20", &both), None);
+        assert_eq!(other_actions(&button, "XTest click at 10,20", &[]), None);
     }
 }

@@ -95,6 +95,10 @@ impl Backend for Linux {
         Ok(Linux::act(self, &app_ref(app), node, action).await?)
     }
 
+    async fn actions(&self, app: &App, node: &NodeData) -> Result<Vec<String>> {
+        Ok(Linux::actions(self, &app_ref(app), node).await?)
+    }
+
     async fn key(&self, app: &App, chord: &str) -> Result<Done> {
         Ok(Linux::key(self, &app_ref(app), chord)?)
     }

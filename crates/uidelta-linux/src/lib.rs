@@ -559,6 +559,20 @@ impl Linux {
         Ok(subscribe(&self.bus, Some(&app.bus_name)).await?)
     }
 
+    /// The names of the accessible actions `node` (an element of a live
+    /// capture of `app`) offers.
+    pub async fn actions(&self, app: &AppRef, node: &NodeData) -> Result<Vec<String>> {
+        let addr = node
+            .identity
+            .as_deref()
+            .and_then(NodeAddr::from_identity)
+            .ok_or_else(|| Error::NoIdentity {
+                doing: format!("listing the actions of an element of {}", app.label()),
+            })?;
+        let label = app.label();
+        Ok(Actor::new(&self.bus, &label).action_names(&addr).await?)
+    }
+
     /// Performs `action` on `node` (an element of a live capture of `app`).
     pub async fn act(&self, app: &AppRef, node: &NodeData, action: &Action) -> Result<Done> {
         let doing = || format!("{} an element of {}", action.doing(), app.label());

@@ -99,6 +99,16 @@ enum Command {
         #[command(flatten)]
         common: act::Common,
     },
+    /// Perform one of an element's named actions (`expand or contract`, `activate`) and print
+    /// the diff. A click that changes nothing names the element's other actions.
+    Invoke {
+        /// Ref or selector.
+        target: String,
+        /// The action's name, as the application gives it (case does not matter).
+        action: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
     /// Load a URL in a browser tab (or `back`, `forward`, `reload`) and print the diff:
     /// a new document is one entry, not thousands of changes.
     Navigate {
@@ -360,6 +370,11 @@ fn run(cli: Cli) -> Result<ExitCode> {
             deselect,
             common,
         } => act::act(&common, &target, Action::SetSelected(!deselect)),
+        Command::Invoke {
+            target,
+            action,
+            common,
+        } => act::act(&common, &target, Action::Invoke(action)),
         Command::Navigate { to, common } => act::navigate(&common, &to),
         Command::Script { script, common } => act::script(&common, &script),
         Command::WaitChange {

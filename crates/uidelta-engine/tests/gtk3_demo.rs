@@ -1,0 +1,66 @@
+//! The engine on the real gtk3-demo: its list of demos is a tree view
+//! whose parent rows a click does not expand.
+
+mod common;
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use common::{ref_of, text};
+
+const DEMO: &str = "gtk3-demo";
+
+#[test]
+fn a_click_that_changes_nothing_names_the_actions_that_would() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        let opts = ActOptions::default();
+
+        // `Entry` is a collapsed parent row: activating it runs no demo and
+        // expands nothing. The answer says what else the row offers.
+        let entry = ref_of(&s, "role:table cell && name:Entry");
+        let a = s
+            .act(&entry, &Action::Click, &opts)
+            .await
+            .expect("click the row");
+        assert!(!a.diff.has_changes(), "{}", text(&a));
+        assert_eq!(a.done.method, "Action.Activate");
+        assert_eq!(
+            a.note.as_deref(),
+            Some(
+                format!(
+                    "the click changed nothing; [{entry}] table cell \"Entry\" also offers the \
+                     actions `Expand or contract`, `Edit` (invoke one by name)"
+                )
+                .as_str()
+            )
+        );
+
+        // Invoking the one named there expands the row: its demos appear.
+        let a = s
+            .act(&entry, &Action::Invoke("expand or contract".into()), &opts)
+            .await
+            .expect("expand the row");
+        assert_eq!(a.done.method, "Action.Expand or contract");
+        assert_eq!(a.note, None);
+        let t = text(&a);
+        assert!(t.starts_with("# diff: +4 added"), "{t}");
+        for demo in ["Entry Buffer", "Entry Completion", "Search Entry"] {
+            assert!(
+                t.contains(&format!("] table cell \"{demo}\"\n")),
+                "{demo}: {t}"
+            );
+        }
+        // The row's three cells turn expanded alike: one line.
+        assert!(
+            t.lines().any(|l| l.starts_with("~ [")
+                && l.ends_with(&format!(
+                    "] table cell | expanded: false -> true (same on [{entry}] \"Entry\", [e{}])",
+                    entry[1..].parse::<u32>().unwrap_or(0) + 1
+                ))),
+            "{t}"
+        );
+    });
+}
