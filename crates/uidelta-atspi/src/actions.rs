@@ -224,17 +224,36 @@ impl<'a> Actor<'a> {
     /// Selects (or deselects) the element in its parent (Selection), the way
     /// a list item, tab or combo box option is chosen. A combo box option
     /// sits in the combo box's (hidden) menu, whose own Selection only
-    /// highlights it; the option is chosen through the combo box's.
+    /// highlights it; the option is chosen through the combo box's, and an
+    /// option in a submenu of it (which the combo box's Selection does not
+    /// reach) through its own click action.
     pub async fn set_selected(&self, node: &NodeAddr, selected: bool) -> Result<Outcome> {
         use uidelta_model::Role;
+        /// Submenus looked through, at most.
+        const DEPTH: usize = 8;
         let t = self.target("selecting");
         let mut parent = self.parent(node).await?;
         if self.role(&parent).await? == Role::Menu {
-            let holder = self.parent(&parent).await?;
-            if self.role(&holder).await? == Role::ComboBox
-                && self.has(&holder, "org.a11y.atspi.Selection").await?
-            {
-                parent = holder;
+            let mut menu = parent.clone();
+            let mut submenus = 0;
+            let combo = loop {
+                let up = self.parent(&menu).await?;
+                match self.role(&up).await? {
+                    Role::Menu if submenus < DEPTH => {
+                        menu = up;
+                        submenus += 1;
+                    }
+                    Role::ComboBox => break Some(up),
+                    _ => break None,
+                }
+            };
+            if let Some(combo) = combo {
+                if submenus > 0 && selected {
+                    return self.click(node).await;
+                }
+                if submenus == 0 && self.has(&combo, "org.a11y.atspi.Selection").await? {
+                    parent = combo;
+                }
             }
         }
         if !self.has(&parent, "org.a11y.atspi.Selection").await? {

@@ -1,5 +1,6 @@
 //! The engine on the real gtk3-demo: its list of demos is a tree view
-//! whose parent rows a click does not expand.
+//! whose parent rows a click does not expand, and its Combo Boxes demo
+//! keeps options in menus and submenus.
 
 mod common;
 
@@ -61,6 +62,63 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
                     entry[1..].parse::<u32>().unwrap_or(0) + 1
                 ))),
             "{t}"
+        );
+    });
+}
+
+#[test]
+fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        let opts = ActOptions::default();
+
+        // The Combo Boxes demo: choosing an option through selection sets
+        // the combo box, whether the option is in its menu or in a submenu
+        // of it (`A - B` > `Albany`).
+        s.act(
+            "role:table cell && name:\"Combo Boxes\"",
+            &Action::SetSelected(true),
+            &opts,
+        )
+        .await
+        .expect("choose the demo");
+        s.act("role:push button && name:Run", &Action::Click, &opts)
+            .await
+            .expect("run it");
+        let places = ref_of(&s, "role:combo box && name:Boston");
+        let a = s
+            .act(
+                &format!("{places} >> role:menu item && name:Albany"),
+                &Action::SetSelected(true),
+                &opts,
+            )
+            .await
+            .expect("choose Albany");
+        assert_eq!(a.done.method, "Action.Click");
+        let panel = ref_of(&s, "role:panel && name:\"Where are we ?\"");
+        assert!(
+            text(&a).contains(&format!(
+                "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | name: \"Boston\" -> \"Albany\"\n"
+            )),
+            "{}",
+            text(&a)
+        );
+        let icons = ref_of(&s, "role:combo box && name:dialog-warning");
+        let a = s
+            .act(
+                &format!("{icons} >> role:menu item && name:Open"),
+                &Action::SetSelected(true),
+                &opts,
+            )
+            .await
+            .expect("choose Open");
+        assert_eq!(a.done.method, "Selection.SelectChild");
+        assert!(
+            text(&a).contains("| name: \"dialog-warning\" -> \"document-open\"\n"),
+            "{}",
+            text(&a)
         );
     });
 }
