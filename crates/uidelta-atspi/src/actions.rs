@@ -173,7 +173,8 @@ impl<'a> Actor<'a> {
         }
     }
 
-    /// Sets a value: a number through Value, text through EditableText.
+    /// Sets a value: a number through Value, text through EditableText, a
+    /// combo box's option by its name (in its menu or a submenu of it).
     pub async fn set_value(&self, node: &NodeAddr, value: &str) -> Result<Outcome> {
         let ifaces = self.interfaces(node).await?;
         let t = self.target("setting the value of");
@@ -215,10 +216,100 @@ impl<'a> Actor<'a> {
                 self.who
             )));
         }
+        if ifaces.iter().any(|i| i == "org.a11y.atspi.Selection")
+            && self.role(node).await? == uidelta_model::Role::ComboBox
+        {
+            return self.choose_option(node, value).await;
+        }
         Err(Error::NotFound(format!(
             "{}: the element takes no value (no Value or EditableText interface)",
             self.who
         )))
+    }
+
+    /// Chooses the option named `name` of a combo box that keeps its
+    /// options in a menu (GTK 3's): one of the menu's items through the
+    /// combo box's Selection, one in a submenu through its click action.
+    /// The name is matched exactly, else ignoring case; an error lists the
+    /// options when none matches.
+    async fn choose_option(&self, combo: &NodeAddr, name: &str) -> Result<Outcome> {
+        use uidelta_model::Role;
+        let mut menu = None;
+        for child in self.children(combo).await? {
+            if self.role(&child).await? == Role::Menu {
+                menu = Some(child);
+                break;
+            }
+        }
+        let mut options: Vec<(String, NodeAddr, Option<i32>)> = Vec::new();
+        if let Some(menu) = menu {
+            for (index, item) in self.children(&menu).await?.into_iter().enumerate() {
+                if self.role(&item).await? == Role::Menu {
+                    for sub in self.children(&item).await? {
+                        options.push((self.name(&sub).await?, sub, None));
+                    }
+                } else {
+                    let index = i32::try_from(index).unwrap_or(i32::MAX);
+                    options.push((self.name(&item).await?, item, Some(index)));
+                }
+            }
+        }
+        let wanted = name.trim();
+        let found = options.iter().find(|(n, _, _)| n == wanted).or_else(|| {
+            options
+                .iter()
+                .find(|(n, _, _)| n.eq_ignore_ascii_case(wanted))
+        });
+        match found {
+            Some((_, item, None)) => self.click(item).await,
+            Some((_, _, Some(index))) => {
+                let t = self.target("choosing an option of");
+                let ok: bool = self
+                    .bus
+                    .call(
+                        &t,
+                        &combo.bus,
+                        &combo.path,
+                        "org.a11y.atspi.Selection",
+                        "SelectChild",
+                        &(*index,),
+                    )
+                    .await?;
+                Ok(if ok {
+                    Outcome::Done("Selection.SelectChild".into())
+                } else {
+                    Outcome::NeedsInput
+                })
+            }
+            None => {
+                let named: Vec<String> = options
+                    .iter()
+                    .filter(|(n, _, _)| !n.is_empty())
+                    .map(|(n, _, _)| format!("{n:?}"))
+                    .collect();
+                Err(Error::NotFound(format!(
+                    "{}: the combo box has no option {name:?}; its options: {}",
+                    self.who,
+                    if named.is_empty() {
+                        "none that are named".to_owned()
+                    } else {
+                        named.join(", ")
+                    }
+                )))
+            }
+        }
+    }
+
+    /// The element's children.
+    async fn children(&self, node: &NodeAddr) -> Result<Vec<NodeAddr>> {
+        let found: Vec<(String, OwnedObjectPath)> = self.accessible(node, "GetChildren").await?;
+        Ok(found
+            .into_iter()
+            .map(|(bus, path)| NodeAddr {
+                bus,
+                path: path.as_str().to_owned(),
+            })
+            .collect())
     }
 
     /// Selects (or deselects) the element in its parent (Selection), the way

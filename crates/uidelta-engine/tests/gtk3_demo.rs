@@ -105,6 +105,18 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
             "{}",
             text(&a)
         );
+        // Setting its value to an option's name does the same.
+        let a = s
+            .act(&places, &Action::SetValue("Denver".into()), &opts)
+            .await
+            .expect("set the combo box to Denver");
+        assert!(
+            text(&a).contains(&format!(
+                "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | name: \"Albany\" -> \"Denver\"\n"
+            )),
+            "{}",
+            text(&a)
+        );
         let icons = ref_of(&s, "role:combo box && name:dialog-warning");
         let a = s
             .act(

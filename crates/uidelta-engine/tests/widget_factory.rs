@@ -105,6 +105,27 @@ fn widget_factory_actions_report_exactly_what_changed() {
             )]
         );
 
+        // Setting a combo box's value chooses the option of that name; an
+        // option it does not have is an error that lists those it has.
+        let a = s
+            .act(&combo, &Action::SetValue("middle".into()), &opts)
+            .await
+            .expect("set the combo box");
+        assert_eq!(
+            body(&a),
+            [format!("~ [{combo}] combo box | name: \"Right\" -> \"Middle\"")]
+        );
+        let err = s
+            .act(&combo, &Action::SetValue("Nowhere".into()), &opts)
+            .await
+            .expect_err("no such option");
+        assert!(
+            err.to_string().ends_with(
+                "the combo box has no option \"Nowhere\"; its options: \"Left\", \"Middle\", \"Right\""
+            ),
+            "{err}"
+        );
+
         // The gear menu opens.
         let menu = "role:toggle button && name:Menu";
         let r = ref_of(&s, menu);

@@ -103,7 +103,7 @@ fn catalogue() -> Vec<Tool> {
         tool::<args::SetValue>(
             "set_value",
             "Set an element's value: a number for sliders and spin buttons, the whole text \
-             for entries. Answers with the diff.",
+             for entries, an option's name for a combo box. Answers with the diff.",
         ),
         tool::<args::SelectOption>(
             "select_option",

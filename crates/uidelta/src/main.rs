@@ -80,7 +80,8 @@ enum Command {
         #[command(flatten)]
         common: act::Common,
     },
-    /// Set a value (a number, or an entry's whole text) and print the diff.
+    /// Set a value (a number, an entry's whole text, or a combo box's option by name) and
+    /// print the diff.
     SetValue {
         /// Ref or selector.
         target: String,
