@@ -254,6 +254,8 @@ impl<'a> Actor<'a> {
                 }
             }
         }
+        // Separators have no name, and no name chooses nothing.
+        options.retain(|(n, _, _)| !n.is_empty());
         let wanted = name.trim();
         let found = options.iter().find(|(n, _, _)| n == wanted).or_else(|| {
             options
@@ -282,11 +284,7 @@ impl<'a> Actor<'a> {
                 })
             }
             None => {
-                let named: Vec<String> = options
-                    .iter()
-                    .filter(|(n, _, _)| !n.is_empty())
-                    .map(|(n, _, _)| format!("{n:?}"))
-                    .collect();
+                let named: Vec<String> = options.iter().map(|(n, _, _)| format!("{n:?}")).collect();
                 Err(Error::NotFound(format!(
                     "{}: the combo box has no option {name:?}; its options: {}",
                     self.who,
