@@ -17,6 +17,16 @@ pub struct NodeAddr {
     pub path: String,
 }
 
+impl From<(String, OwnedObjectPath)> for NodeAddr {
+    /// An object reference as D-Bus gives it: `(so)`.
+    fn from((bus, path): (String, OwnedObjectPath)) -> NodeAddr {
+        NodeAddr {
+            bus,
+            path: path.as_str().to_owned(),
+        }
+    }
+}
+
 impl NodeAddr {
     /// Parses a snapshot identity (`:1.42/org/a11y/atspi/accessible/7`).
     pub fn from_identity(identity: &str) -> Option<NodeAddr> {
@@ -301,13 +311,7 @@ impl<'a> Actor<'a> {
     /// The element's children.
     async fn children(&self, node: &NodeAddr) -> Result<Vec<NodeAddr>> {
         let found: Vec<(String, OwnedObjectPath)> = self.accessible(node, "GetChildren").await?;
-        Ok(found
-            .into_iter()
-            .map(|(bus, path)| NodeAddr {
-                bus,
-                path: path.as_str().to_owned(),
-            })
-            .collect())
+        Ok(found.into_iter().map(NodeAddr::from).collect())
     }
 
     /// Selects (or deselects) the element in its parent (Selection), the way
@@ -448,20 +452,17 @@ impl<'a> Actor<'a> {
 
     /// The element's parent.
     pub async fn parent(&self, node: &NodeAddr) -> Result<NodeAddr> {
-        let (bus, path): (String, OwnedObjectPath) = self
+        let parent: (String, OwnedObjectPath) = self
             .property(node, "org.a11y.atspi.Accessible", "Parent")
             .await?;
-        Ok(NodeAddr {
-            bus,
-            path: path.as_str().to_owned(),
-        })
+        Ok(parent.into())
     }
 
     /// Elements in `window` that are showing and modal, up to 8, through
     /// the Collection interface (one call; the application does the
     /// search). GTK 3 draws a popover inside its window as such a panel, and
     /// while one is open a click anywhere else in the window only closes
-    /// it. Empty when the toolkit offers no Collection.
+    /// it. An error when the toolkit offers no Collection.
     pub async fn modal_within(&self, window: &NodeAddr) -> Result<Vec<NodeAddr>> {
         use std::collections::HashMap;
         use uidelta_model::State;
@@ -470,9 +471,6 @@ impl<'a> Actor<'a> {
         const ALL: i32 = 1;
         /// `ATSPI_Collection_SORT_ORDER_CANONICAL`.
         const CANONICAL: u32 = 1;
-        if !self.has(window, "org.a11y.atspi.Collection").await? {
-            return Ok(Vec::new());
-        }
         let states = crate::state::words(&[State::Modal, State::Showing, State::Visible]);
         let rule = (
             states.to_vec(),
@@ -497,13 +495,7 @@ impl<'a> Actor<'a> {
                 &(rule, CANONICAL, 8i32, true),
             )
             .await?;
-        Ok(found
-            .into_iter()
-            .map(|(bus, path)| NodeAddr {
-                bus,
-                path: path.as_str().to_owned(),
-            })
-            .collect())
+        Ok(found.into_iter().map(NodeAddr::from).collect())
     }
 
     /// The element's name, read fresh.

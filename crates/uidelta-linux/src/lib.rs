@@ -307,6 +307,24 @@ async fn ancestry(actor: &Actor<'_>, addr: &NodeAddr) -> Option<Vec<NodeAddr>> {
     None
 }
 
+/// Whether a popover other than one holding the element at the start of
+/// `chain` (see [`ancestry`]) is open in its window: a showing, modal
+/// element of the window that is not one of the element's ancestors. When
+/// that cannot be told, `false`: the pointer is tried, as before popovers
+/// were looked for.
+async fn popover_elsewhere(actor: &Actor<'_>, chain: &[NodeAddr]) -> bool {
+    let Some(window) = chain.last() else {
+        return false;
+    };
+    match actor.modal_within(window).await {
+        Ok(modal) => modal.iter().any(|m| !chain.contains(m)),
+        Err(e) => {
+            tracing::debug!(error = %e, "looking for an open popover");
+            false
+        }
+    }
+}
+
 /// Whether `parent`, the parent of `node`, is its application (or beyond).
 fn is_application(node: &NodeAddr, parent: &NodeAddr) -> bool {
     parent.bus != node.bus || parent.path.ends_with("/accessible/root")
@@ -658,42 +676,25 @@ impl Linux {
         // When another window is on top there (a dialog of the same
         // application), or the X server cannot tell, the accessible action
         // is the safe choice.
-        let ((cx, cy), reach) = self.aim(x11, app, actor, addr, bounds.center()).await;
+        let Some(chain) = ancestry(actor, addr).await else {
+            return Ok(None);
+        };
+        let ((cx, cy), reach) = self
+            .aim_along(x11, app, actor, &chain, bounds.center())
+            .await;
         if reach != Reach::Element || !on_screen(x11, cx, cy) {
             return Ok(None);
         }
         // An open menu holds the pointer: a click outside it would only
         // close it. So does a popover open elsewhere in the window (GTK 3
         // draws it inside the window, where the X server cannot see it).
-        if !in_menu
-            && (x11.menu_open().unwrap_or(true) || self.popover_elsewhere(actor, addr).await)
-        {
+        if !in_menu && (x11.menu_open().unwrap_or(true) || popover_elsewhere(actor, &chain).await) {
             return Ok(None);
         }
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Some(Done {
             method: format!("XTest click at {cx},{cy}"),
         }))
-    }
-
-    /// Whether a popover other than one holding the element is open in the
-    /// element's window: a showing, modal element of the window that is not
-    /// one of the element's ancestors. When that cannot be told, `false`:
-    /// the pointer is tried, as before popovers were looked for.
-    async fn popover_elsewhere(&self, actor: &Actor<'_>, addr: &NodeAddr) -> bool {
-        let Some(chain) = ancestry(actor, addr).await else {
-            return false;
-        };
-        let Some(window) = chain.last() else {
-            return false;
-        };
-        match actor.modal_within(window).await {
-            Ok(modal) => modal.iter().any(|m| !chain.contains(m)),
-            Err(e) => {
-                tracing::debug!(error = %e, "looking for an open popover");
-                false
-            }
-        }
     }
 
     /// Clicks an item of a closed menu of a menu bar as a person would:
@@ -856,16 +857,29 @@ impl Linux {
         addr: &NodeAddr,
         point: (i32, i32),
     ) -> ((i32, i32), Reach) {
-        let Some(chain) = ancestry(actor, addr).await else {
-            return (point, Reach::Unknown);
-        };
+        match ancestry(actor, addr).await {
+            Some(chain) => self.aim_along(x11, app, actor, &chain, point).await,
+            None => (point, Reach::Unknown),
+        }
+    }
+
+    /// [`Linux::aim`] for the element at the start of `chain`, its
+    /// ancestry (see [`ancestry`]), read once by a caller that needs it too.
+    async fn aim_along(
+        &self,
+        x11: &X11,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        chain: &[NodeAddr],
+        point: (i32, i32),
+    ) -> ((i32, i32), Reach) {
         let (reach, within) = self
-            .reach(x11, app, actor, &chain, point, Mapping::SAME)
+            .reach(x11, app, actor, chain, point, Mapping::SAME)
             .await;
         let mapping = match reach {
             Reach::Element if within == Mapping::SAME => return (point, reach),
             Reach::Element => within,
-            _ => match self.mapping(x11, app, actor, &chain).await {
+            _ => match self.mapping(x11, app, actor, chain).await {
                 Some(m) if m != Mapping::SAME => m,
                 _ => return (point, reach),
             },
@@ -874,7 +888,7 @@ impl Linux {
         tracing::debug!(?mapping, ?point, ?mapped, "toolkit coordinates mapped");
         (
             mapped,
-            self.reach(x11, app, actor, &chain, mapped, mapping).await.0,
+            self.reach(x11, app, actor, chain, mapped, mapping).await.0,
         )
     }
 
