@@ -193,6 +193,35 @@ impl RefTable {
     pub fn peek(&self) -> Ref {
         Ref(self.next)
     }
+
+    /// The refs of elements that left, for when they return: `(root
+    /// identity, identity, ref, subtree hash as it left)`, oldest ref
+    /// first. With [`RefTable::peek`], all a table is
+    /// ([`RefTable::restore`]).
+    pub fn away(&self) -> Vec<(String, String, Ref, u64)> {
+        let mut out: Vec<(String, String, Ref, u64)> = self
+            .away
+            .iter()
+            .map(|((root, id), (r, hash))| (root.clone(), id.clone(), *r, *hash))
+            .collect();
+        out.sort_by_key(|(_, _, r, _)| *r);
+        out
+    }
+
+    /// A table that carries on one saved with [`RefTable::peek`] and
+    /// [`RefTable::away`]: its next fresh ref is `next`.
+    pub fn restore(
+        next: Ref,
+        away: impl IntoIterator<Item = (String, String, Ref, u64)>,
+    ) -> RefTable {
+        RefTable {
+            next: next.0.max(1),
+            away: away
+                .into_iter()
+                .map(|(root, id, r, hash)| ((root, id), (r, hash)))
+                .collect(),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -207,6 +236,25 @@ mod tests {
         assert!("e".parse::<Ref>().is_err());
         assert!("e1x".parse::<Ref>().is_err());
         assert!("e99999999999".parse::<Ref>().is_err());
+    }
+
+    #[test]
+    fn a_restored_table_carries_on() {
+        let mut t = RefTable::new();
+        t.label(4);
+        t.leaving(Some("app"), Some("/a/7"), Ref(3), 99);
+        let again = RefTable::restore(t.peek(), t.away());
+        assert_eq!(again.peek(), Ref(5));
+        let mut again = again;
+        assert_eq!(
+            again.arriving(Some("app"), Some("/a/7")),
+            Arrival {
+                r#ref: Ref(3),
+                left_as: Some(99)
+            }
+        );
+        assert_eq!(again.fresh(), Ref(5));
+        assert_eq!(RefTable::restore(Ref(0), []).peek(), Ref(1));
     }
 
     #[test]

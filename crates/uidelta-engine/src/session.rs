@@ -13,6 +13,9 @@ use crate::error::{Error, Result};
 use crate::selector::{self, Selector};
 use crate::settle::{is_motion, is_noise, Movers, Next, Quiet, Settle, Settled, Watch};
 
+mod saved;
+pub use saved::{Saved, SavedScope};
+
 /// The least settle cap of a navigation: a new document's requests may
 /// run for seconds.
 const NAVIGATION_CAP: Duration = Duration::from_secs(10);
@@ -42,6 +45,9 @@ pub struct Latest {
     /// [`Error::Unresponsive`]): read it again before acting on it, even
     /// without events, once it answers.
     stuck: Option<String>,
+    /// Set when it comes from an earlier process ([`Session::resume`]):
+    /// nothing says what happened since, so it is read again before use.
+    stale: bool,
 }
 
 impl Latest {
@@ -60,9 +66,97 @@ impl Latest {
         }
     }
 
+    /// The top-level window (a child of the application root) titled
+    /// `title`: exactly, in any case, or a unique prefix. The error names
+    /// the windows there are.
+    pub fn window_named(&self, title: &str) -> std::result::Result<NodeId, String> {
+        let tree = self.view.tree();
+        let windows = tree.children(NodeId::ROOT);
+        let wanted = title.trim().to_lowercase();
+        let name = |n: NodeId| tree.node(n).name.to_lowercase();
+        let exact: Vec<NodeId> = windows
+            .iter()
+            .copied()
+            .filter(|&n| name(n) == wanted)
+            .collect();
+        let found = if exact.is_empty() {
+            windows
+                .iter()
+                .copied()
+                .filter(|&n| name(n).starts_with(&wanted))
+                .collect()
+        } else {
+            exact
+        };
+        match found.as_slice() {
+            [one] => Ok(*one),
+            _ => {
+                let titles: Vec<String> = windows
+                    .iter()
+                    .map(|&n| format!("{:?}", tree.node(n).name))
+                    .collect();
+                Err(format!(
+                    "{} has {} window titled `{title}`; its windows: {}",
+                    self.app.label(),
+                    if found.is_empty() {
+                        "no"
+                    } else {
+                        "more than one"
+                    },
+                    if titles.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        titles.join(", ")
+                    }
+                ))
+            }
+        }
+    }
+
+    /// The active window, else the first one shown, else the first.
+    pub fn main_window(&self) -> Option<NodeId> {
+        let tree = self.view.tree();
+        let windows = tree.children(NodeId::ROOT);
+        let has = |n: NodeId, s: State| tree.node(n).states.contains(s);
+        windows
+            .iter()
+            .copied()
+            .find(|&n| has(n, State::Active))
+            .or_else(|| windows.iter().copied().find(|&n| has(n, State::Showing)))
+            .or_else(|| windows.first().copied())
+    }
+
+    /// The subtree of `node` as a view of its own, with the refs it has in
+    /// the whole tree.
+    pub fn subtree(&self, node: NodeId) -> (View, Refs) {
+        let tree = self.view.tree();
+        let len = tree.subtree_len(node);
+        let start = node.index();
+        let refs = self
+            .refs
+            .as_slice()
+            .get(start..start + len)
+            .map(|r| Refs::from_vec(r.to_vec()))
+            .unwrap_or_default();
+        let sub = View::from_filtered(
+            self.view.meta().clone(),
+            tree.extract(node),
+            (0..len as u32).map(NodeId).collect(),
+            self.view.filters(),
+        );
+        (sub, refs)
+    }
+
+    /// The tree text of the subtree of `node`, with the refs it has in the
+    /// whole tree.
+    pub fn subtree_text(&self, node: NodeId, opts: &uidelta_render::TreeOptions) -> String {
+        let (sub, refs) = self.subtree(node);
+        uidelta_render::tree_text(&sub, &refs, opts)
+    }
+
     /// Whether the application sent meaningful events since the capture.
     fn changed_since(&mut self) -> bool {
-        let mut changed = self.stuck.is_some();
+        let mut changed = self.stuck.is_some() || self.stale;
         while let Some(e) = self.next_queued() {
             changed |= !is_noise(&e.kind);
         }
@@ -350,6 +444,7 @@ impl<B: Backend> Session<B> {
                     events,
                     movers: Movers::default(),
                     stuck: None,
+                    stale: false,
                 });
                 Ok((self.scopes.len() - 1, first))
             }
@@ -389,6 +484,15 @@ impl<B: Backend> Session<B> {
         Ok(self.install(idx, snapshot))
     }
 
+    /// Takes `snapshot` (of the application with backend id `app_id`,
+    /// taken by another session, as `uidelta watch` does while other
+    /// commands act) as this session's latest of it, carrying refs, and
+    /// returns the diff; nothing when this session has no snapshot of it.
+    pub fn catch_up(&mut self, app_id: &str, snapshot: Snapshot) -> Option<Diff> {
+        let idx = self.scopes.iter().position(|s| s.app.id == app_id)?;
+        Some(self.install(idx, snapshot))
+    }
+
     fn install(&mut self, idx: usize, snapshot: Snapshot) -> Diff {
         let view = View::new(&snapshot, self.filters);
         let latest = &self.scopes[idx];
@@ -396,6 +500,7 @@ impl<B: Backend> Session<B> {
         self.remember_gone(&d);
         let latest = &mut self.scopes[idx];
         latest.stuck = None;
+        latest.stale = false;
         latest.snapshot = snapshot;
         latest.view = view;
         latest.refs = refs;

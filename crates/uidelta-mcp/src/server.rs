@@ -30,9 +30,7 @@ use uidelta_render::{count_tokens, tree_text, TreeOptions};
 use crate::args::{self, ActOpts, Target};
 use crate::receipt::{LogDir, Receipt};
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
-use crate::scope::{
-    fingerprint, notable_states, subtree_text, window_named, window_of, window_or_main,
-};
+use crate::scope::{fingerprint, notable_states, window_named, window_of, window_or_main};
 use crate::tools;
 
 /// How long a call may take beyond the waits it asks for.
@@ -376,7 +374,7 @@ impl<B: Backend + 'static> Inner<B> {
             Some(title) => {
                 let node = window_named(scope, title)?;
                 let name = scope.view.tree().node(node).name.clone();
-                (subtree_text(scope, node, &opts), Some(name))
+                (scope.subtree_text(node, &opts), Some(name))
             }
             None => (tree_text(&scope.view, &scope.refs, &opts), None),
         };

@@ -3,15 +3,15 @@
 //! `navigate`, `script`, `wait-change`, `watch`.
 
 use std::process::ExitCode;
-use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use uidelta_backend::{Action, Backend, Navigate};
-use uidelta_engine::{ActOptions, Acted, Quiet, Session, Settle};
+use uidelta_backend::{Action, Navigate};
+use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Settle};
 use uidelta_render as render;
 
+use crate::carry::{self, Carried};
 use crate::place::{on_backend, Place};
 
 /// What every action command takes.
@@ -59,10 +59,24 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
         .context("starting the async runtime")
 }
 
-async fn session<B: Backend>(backend: Arc<B>, app: &str) -> Result<Session<B>> {
-    let mut session = Session::new(backend);
-    session.observe(app).await?;
-    Ok(session)
+/// Runs `$body` inside the async runtime, with `$c` the session of the
+/// desktop or browser `$place` names, carried on from the last command for
+/// the application `$app` (named by `$named`, read first when `$look`),
+/// and saves the session once `$body` has its result.
+macro_rules! carried {
+    ($place:expr, $named:expr, $look:expr, |$c:ident, $app:ident| $body:expr) => {
+        runtime()?.block_on(async {
+            let connected = $place.connect().await?;
+            let $app = $place.app($named, &connected)?;
+            let key = carry::key($place, &connected);
+            on_backend!(connected, b => {
+                let mut $c = Carried::open(b, key, &$app, $look).await?;
+                let out = $body;
+                $c.release();
+                anyhow::Ok(out)
+            })
+        })
+    };
 }
 
 impl Common {
@@ -74,15 +88,25 @@ impl Common {
     }
 }
 
+/// Runs `show` on the session's latest snapshot of `app` (by default, in a
+/// browser, the tab opened with --url or the active one), read again now,
+/// and saves the session: what `uidelta tree --app` prints, with the refs
+/// the next command takes.
+pub fn with_latest(
+    place: &Place,
+    app: Option<&str>,
+    show: impl FnOnce(&Latest) -> Result<String>,
+) -> Result<String> {
+    carried!(place, app, true, |c, app| {
+        let idx = c.scope.with_context(|| format!("{app} was not read"))?;
+        show(&c.s.scopes()[idx])?
+    })
+}
+
 /// Runs `action` on `target` in the application and prints the diff.
 pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
-    let acted = runtime()?.block_on(async {
-        let connected = common.place.connect().await?;
-        let app = common.place.app(common.app.as_deref(), &connected)?;
-        on_backend!(connected, b => {
-            let mut s = session(b, &app).await?;
-            anyhow::Ok(s.act(target, &action, &common.options()).await?)
-        })
+    let acted = carried!(&common.place, common.app.as_deref(), true, |c, _app| {
+        c.s.act(target, &action, &common.options()).await?
     })?;
     print(&acted, common.format)
 }
@@ -95,15 +119,11 @@ pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<Ex
             "click --at: name the application whose diff to print with --app (see `uidelta apps`)"
         );
     };
-    let acted = runtime()?.block_on(async {
-        let connected = common.place.connect().await?;
-        let app = common.place.app(Some(app), &connected)?;
-        on_backend!(connected, b => {
-            // Not observed first: `Session::click_at` reads the application
-            // itself, and clicks even when it does not answer.
-            let mut s = Session::new(b);
-            anyhow::Ok(s.click_at(&app, point, &action, &common.options()).await?)
-        })
+    // Not read first: `Session::click_at` reads the application itself,
+    // and clicks even when it does not answer.
+    let acted = carried!(&common.place, Some(app), false, |c, app| {
+        c.s.click_at(&app, point, &action, &common.options())
+            .await?
     })?;
     print(&acted, common.format)
 }
@@ -114,13 +134,8 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCod
     if let Some(t) = target {
         return act(common, t, Action::Key(chord.to_owned()));
     }
-    let acted = runtime()?.block_on(async {
-        let connected = common.place.connect().await?;
-        let app = common.place.app(common.app.as_deref(), &connected)?;
-        on_backend!(connected, b => {
-            let mut s = session(b, &app).await?;
-            anyhow::Ok(s.key(&app, chord, &common.options()).await?)
-        })
+    let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
+        c.s.key(&app, chord, &common.options()).await?
     })?;
     print(&acted, common.format)
 }
@@ -137,13 +152,8 @@ pub fn navigate(common: &Common, to: &str) -> Result<ExitCode> {
         "reload" => Navigate::Reload,
         url => Navigate::To(url.to_owned()),
     };
-    let acted = runtime()?.block_on(async {
-        let connected = common.place.connect().await?;
-        let app = common.place.app(common.app.as_deref(), &connected)?;
-        on_backend!(connected, b => {
-            let mut s = session(b, &app).await?;
-            anyhow::Ok(s.navigate(&app, &to, &common.options()).await?)
-        })
+    let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
+        c.s.navigate(&app, &to, &common.options()).await?
     })?;
     print(&acted, common.format)
 }
@@ -153,13 +163,8 @@ pub fn script(common: &Common, script: &str) -> Result<ExitCode> {
     if !common.place.is_browser() {
         anyhow::bail!("script runs in a browser: add --browser (with --url) or --cdp URL");
     }
-    let (result, acted) = runtime()?.block_on(async {
-        let connected = common.place.connect().await?;
-        let app = common.place.app(common.app.as_deref(), &connected)?;
-        on_backend!(connected, b => {
-            let mut s = session(b, &app).await?;
-            anyhow::Ok(s.run_script(&app, script, &common.options()).await?)
-        })
+    let (result, acted) = carried!(&common.place, common.app.as_deref(), true, |c, app| {
+        c.s.run_script(&app, script, &common.options()).await?
     })?;
     if common.format == Output::Text {
         crate::emit(&format!("# result: {result}\n"))?;
@@ -174,13 +179,12 @@ pub fn wait_change(
     timeout: Duration,
     format: Output,
 ) -> Result<ExitCode> {
-    let acted = runtime()?.block_on(async {
-        let connected = place.connect().await?;
-        let app = place.app(app, &connected)?;
-        on_backend!(connected, b => {
-            let mut s = session(b, &app).await?;
-            anyhow::Ok(s.wait_for_change(&app, timeout).await?)
-        })
+    let acted = carried!(place, app, true, |c, app| {
+        // Other commands may act while this one waits.
+        c.release();
+        let acted = c.s.wait_for_change(&app, timeout).await?;
+        c.reacquire(&app).await?;
+        acted
     })?;
     print(&acted, format)
 }
@@ -190,17 +194,26 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
     runtime()?.block_on(async {
         let connected = place.connect().await?;
         let app = place.app(app, &connected)?;
+        let key = carry::key(place, &connected);
         on_backend!(connected, b => {
-            let mut s = session(b, &app).await?;
+            let mut c = Carried::open(b, key, &app, true).await?;
+            // The session file is held only while it is written, so that
+            // other commands can act meanwhile.
+            c.release();
             crate::emit(&format!("# watching {app}; Ctrl-C to stop\n"))?;
+            let opts = render::DiffOptions::default();
             loop {
-                let acted = s.wait_for_change(&app, Duration::from_secs(3600)).await?;
-                if acted.diff.has_changes() {
-                    crate::emit(&render::diff_text(
-                        &acted.diff,
-                        &render::DiffOptions::default(),
-                    ))?;
+                let acted = c.s.wait_for_change(&app, Duration::from_secs(3600)).await?;
+                let mut text = String::new();
+                for (_, d) in acted.earlier.iter().filter(|(_, d)| d.has_changes()) {
+                    text.push_str(&render::diff_text(d, &opts));
                 }
+                if acted.diff.has_changes() {
+                    text.push_str(&render::diff_text(&acted.diff, &opts));
+                }
+                crate::emit(&text)?;
+                c.reacquire(&app).await?;
+                c.release();
             }
         })
     })

@@ -6,14 +6,16 @@ use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand, ValueEnum};
-use uidelta_diff::{compare, Filters, RefTable, Rule, View};
+use uidelta_diff::{compare, Filters, RefTable, Refs, Rule, View};
 use uidelta_formats::InputFormat;
-use uidelta_model::Snapshot;
+use uidelta_model::{NodeId, Snapshot, State};
 use uidelta_render as render;
 
 mod act;
+mod carry;
 mod live;
 mod place;
+mod state;
 
 use uidelta_backend::Action;
 
@@ -462,6 +464,10 @@ async fn serve<B: uidelta_backend::Backend + 'static>(
 fn tree(args: TreeArgs) -> Result<ExitCode> {
     let snapshot = match (&args.file, &args.app) {
         (Some(file), _) => args.input.load(file)?,
+        // Live trees with every noise rule on come from the session, with
+        // the refs actions take; one that shows what a rule hides has refs
+        // of its own.
+        (None, Some(app)) if args.input.keep.is_empty() => return live_tree(&args, Some(app)),
         (None, Some(app)) => {
             let scope = match (&args.window, args.focused) {
                 (Some(title), _) => live::Scope::Window(title.clone()),
@@ -470,25 +476,64 @@ fn tree(args: TreeArgs) -> Result<ExitCode> {
             };
             live::capture(app, scope, &args.place)?
         }
+        (None, None) if args.place.is_browser() && args.input.keep.is_empty() => {
+            return live_tree(&args, None);
+        }
         (None, None) if args.place.is_browser() => live::capture_tab(&args.place)?,
         (None, None) => anyhow::bail!("give a snapshot file or --app NAME"),
     };
     let view = View::new(&snapshot, args.input.filters());
     let refs = RefTable::new().label(view.len());
-    let text = match args.format {
+    emit(&tree_output(&view, &refs, &args))?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `uidelta tree --app`: the session's latest snapshot of the application
+/// (of the tab, in a browser), read again now, with the refs the next
+/// command takes.
+fn live_tree(args: &TreeArgs, app: Option<&str>) -> Result<ExitCode> {
+    let text = act::with_latest(&args.place, app, |latest| {
+        let part = match (&args.window, args.focused) {
+            (Some(title), _) => Some(latest.window_named(title).map_err(anyhow::Error::msg)?),
+            (None, true) => {
+                let tree = latest.view.tree();
+                let active = tree
+                    .children(NodeId::ROOT)
+                    .iter()
+                    .copied()
+                    .find(|&w| tree.node(w).states.contains(State::Active));
+                Some(
+                    active
+                        .with_context(|| format!("{} has no active window", latest.app.label()))?,
+                )
+            }
+            (None, false) => None,
+        };
+        Ok(match part {
+            Some(window) => {
+                let (view, refs) = latest.subtree(window);
+                tree_output(&view, &refs, args)
+            }
+            None => tree_output(&latest.view, &latest.refs, args),
+        })
+    })?;
+    emit(&text)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn tree_output(view: &View, refs: &Refs, args: &TreeArgs) -> String {
+    match args.format {
         Format::Text => render::tree_text(
-            &view,
-            &refs,
+            view,
+            refs,
             &render::TreeOptions {
                 bounds: args.bounds,
             },
         ),
-        Format::Json => render::tree_json(&view, &refs),
-        Format::Terminator => render::tree_terminator(&view),
-        Format::Flat => render::tree_flat(&view),
-    };
-    emit(&text)?;
-    Ok(ExitCode::SUCCESS)
+        Format::Json => render::tree_json(view, refs),
+        Format::Terminator => render::tree_terminator(view),
+        Format::Flat => render::tree_flat(view),
+    }
 }
 
 fn diff(args: DiffArgs) -> Result<ExitCode> {

@@ -140,3 +140,117 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
         "watch printed: {seen:?}"
     );
 }
+
+/// The ref on the line of `out` that names `what` (`table cell "Entry"`).
+fn ref_on_line(out: &str, what: &str) -> String {
+    let line = out
+        .lines()
+        .find(|l| l.contains(&format!("] {what}")))
+        .unwrap_or_else(|| panic!("no line with {what} in:\n{out}"));
+    let start = line.find("[e").expect("a ref") + 1;
+    let end = start + line[start..].find(']').expect("the ref's end");
+    line[start..end].to_owned()
+}
+
+#[test]
+fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
+    require_programs(&[("gtk3-demo", "gtk-3-examples")]).expect("gtk3-demo");
+    let desktop = desktop();
+    std::mem::forget(desktop.launch("gtk3-demo", &[]).expect("launch"));
+    desktop
+        .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
+        .expect("on the bus");
+    let bin = env!("CARGO_BIN_EXE_uidelta");
+    let run_in = |state: Option<&std::path::Path>, args: &[&str]| {
+        let mut c = desktop.command(bin);
+        c.args(args);
+        if let Some(dir) = state {
+            c.env("UIDELTA_STATE_DIR", dir);
+        }
+        let o = c.output().expect("uidelta runs");
+        let err = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(0), "uidelta {args:?}: {err}");
+        (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+    };
+    let run = |args: &[&str]| run_in(None, args).0;
+
+    let tree = run(&["tree", "--app", "gtk3-demo"]);
+    let entry = ref_on_line(&tree, "table cell \"Entry\"");
+    let expander = ref_on_line(&tree, "table cell \"Expander\"");
+
+    // Expanding `Entry` inserts its demos before `Expander`: a fresh tree
+    // in preorder would number them where `Expander` was.
+    let out = run(&["invoke", "--app", "gtk3-demo", &entry, "expand or contract"]);
+    let buffer = ref_on_line(&out, "table cell \"Entry Buffer\"");
+    assert_ne!(buffer, expander);
+    let tree = run(&["tree", "--app", "gtk3-demo"]);
+    assert_eq!(
+        ref_on_line(&tree, "table cell \"Entry Buffer\""),
+        buffer,
+        "{tree}"
+    );
+    assert_eq!(
+        ref_on_line(&tree, "table cell \"Expander\""),
+        expander,
+        "{tree}"
+    );
+
+    // The ref from the diff names that row in the next command.
+    let out = run(&["select", "--app", "gtk3-demo", &buffer]);
+    assert!(
+        out.starts_with(&format!("# [{buffer}] table cell \"Entry Buffer\" via ")),
+        "{out}"
+    );
+    assert!(
+        out.contains("| name: \"Application Class\" -> \"Entry Buffer\"\n"),
+        "{out}"
+    );
+
+    // A change made elsewhere (here by a command that keeps its session in
+    // another place) comes with the next result.
+    let elsewhere = desktop.runtime_dir().join("elsewhere");
+    run_in(
+        Some(&elsewhere),
+        &["invoke", "--app", "gtk3-demo", &entry, "expand or contract"],
+    );
+    let out = run(&["select", "--app", "gtk3-demo", &expander]);
+    let (before, after) = out
+        .split_once("# diff: ")
+        .and_then(|(_, rest)| rest.split_once("# diff: "))
+        .unwrap_or_else(|| panic!("two diffs in:\n{out}"));
+    assert!(
+        out.contains("# changed before this action, in gtk3-demo (pid "),
+        "{out}"
+    );
+    assert!(before.starts_with("-4 removed"), "{out}");
+    let rows = before
+        .lines()
+        .filter(|l| l.starts_with("- [e") && l.ends_with("] table cell (and 2 descendants)"))
+        .count();
+    assert_eq!(rows, 4, "{out}");
+    assert!(
+        after.contains("| name: \"Entry\" -> \"Expander\"\n"),
+        "{out}"
+    );
+
+    // A damaged session file is set aside with a warning; refs start afresh.
+    let dir = desktop.runtime_dir().join("uidelta");
+    let file = std::fs::read_dir(&dir)
+        .expect("the session directory")
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|e| e == "json"))
+        .expect("a session file");
+    std::fs::write(&file, "{ not json").expect("damage it");
+    let (tree, err) = run_in(None, &["tree", "--app", "gtk3-demo"]);
+    assert!(
+        err.contains("uidelta: refs start afresh: the saved session "),
+        "{err}"
+    );
+    assert!(err.contains("it is not a session file"), "{err}");
+    assert!(
+        tree.starts_with("[e1] application \"gtk3-demo\"\n"),
+        "{tree}"
+    );
+    assert!(file.with_extension("bad").exists());
+}

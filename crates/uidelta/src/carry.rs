@@ -1,0 +1,162 @@
+//! One session across the commands on one desktop or browser: each command
+//! carries on what the previous one saved (see [`crate::state`]).
+
+use std::sync::Arc;
+
+use anyhow::Result;
+use uidelta_backend::Backend;
+use uidelta_diff::Filters;
+use uidelta_engine::{Saved, SavedScope, Session};
+
+use crate::place::{Connected, Place};
+use crate::state::Store;
+
+/// A session that carries on the one the last command on this desktop or
+/// browser saved, and saves itself with [`Carried::release`].
+pub struct Carried<B: Backend> {
+    /// The session.
+    pub s: Session<B>,
+    backend: Arc<B>,
+    /// Names the session file; none when nothing is kept.
+    key: Option<String>,
+    /// The file, locked while this command holds it.
+    store: Option<Store>,
+    /// Saved applications this command did not touch, kept for later ones.
+    others: Vec<SavedScope>,
+    /// The generation of the file as this command last read or wrote it.
+    generation: u64,
+    /// The application's scope in the session, once read.
+    pub scope: Option<usize>,
+}
+
+impl<B: Backend> Carried<B> {
+    /// Takes the session file of where the command acts (waiting while
+    /// another command holds it), resumes its snapshot of `app`, and reads
+    /// `app` again (unless `look` is false, for an application that may
+    /// not answer): what changed since the last command comes with this
+    /// one's result.
+    pub async fn open(backend: Arc<B>, key: Option<String>, app: &str, look: bool) -> Result<Self> {
+        let store = key.as_deref().map(|k| Store::open(k, false)).transpose()?;
+        let mut c = Carried {
+            s: Session::new(backend.clone()),
+            backend,
+            key,
+            store: None,
+            others: Vec::new(),
+            generation: 0,
+            scope: None,
+        };
+        c.take(store, app, look).await?;
+        Ok(c)
+    }
+
+    /// Goes on from the session saved in `store` (a new one if none).
+    async fn take(&mut self, store: Option<Store>, app: &str, look: bool) -> Result<()> {
+        let (saved, generation) = match &store {
+            Some(store) => store.load(),
+            None => (None, 0),
+        };
+        self.store = store;
+        self.generation = generation;
+        self.scope = None;
+        let Some(saved) = saved else {
+            self.s = Session::new(self.backend.clone());
+            self.others = Vec::new();
+            if look {
+                self.scope = Some(self.s.look(app).await?);
+            }
+            return Ok(());
+        };
+        let found = match Session::new(self.backend.clone()).find_app(app).await {
+            Ok(found) => Some(found),
+            Err(e) if look => return Err(e.into()),
+            Err(_) => None,
+        };
+        // This application's snapshot, and those of earlier runs of it
+        // (same name, another process), whose refs are then gone.
+        let (mine, others): (Vec<SavedScope>, Vec<SavedScope>) =
+            saved.scopes.iter().cloned().partition(|k| {
+                found.as_ref().is_some_and(|f| {
+                    k.app.id == f.id
+                        || (k.app.name == f.name && k.app.pid.is_some() && k.app.pid != f.pid)
+                })
+            });
+        let exited: Vec<String> = mine
+            .iter()
+            .filter(|k| found.as_ref().is_some_and(|f| k.app.id != f.id))
+            .map(|k| k.app.id.clone())
+            .collect();
+        let saved = Saved {
+            scopes: mine,
+            ..saved
+        };
+        let (mut s, _) = Session::resume(self.backend.clone(), Filters::all(), saved).await;
+        for id in exited {
+            s.forget(&id);
+        }
+        self.s = s;
+        self.others = others;
+        if let (true, Some(found)) = (look, &found) {
+            self.scope = Some(self.s.look(&found.id).await?);
+        }
+        Ok(())
+    }
+
+    /// Saves the session for the next command and lets other commands have
+    /// the file. A failure is a warning: the result is printed all the
+    /// same.
+    pub fn release(&mut self) {
+        let Some(store) = self.store.take() else {
+            return;
+        };
+        match store.save(&self.s.save(), &self.others) {
+            Ok(generation) => self.generation = generation,
+            Err(e) => eprintln!(
+                "uidelta: the session could not be saved ({e:#}); the refs of new elements \
+                 printed here may name other elements in the next command"
+            ),
+        }
+    }
+
+    /// Takes the file again after [`Carried::release`] (`watch` and
+    /// `wait-change` do not hold it while they wait). When another command
+    /// saved meanwhile, goes on from its session, with this session's
+    /// latest snapshot of `app` as the newest.
+    pub async fn reacquire(&mut self, app: &str) -> Result<()> {
+        let Some(key) = self.key.as_deref() else {
+            return Ok(());
+        };
+        // Waiting here is routine: the command that acted is saving.
+        let store = Store::open(key, true)?;
+        if store.generation() == self.generation {
+            self.store = Some(store);
+            return Ok(());
+        }
+        let latest = self.scope.map(|i| {
+            let scope = &self.s.scopes()[i];
+            (scope.app.id.clone(), scope.snapshot.clone())
+        });
+        self.take(Some(store), app, false).await?;
+        if let Some((id, snapshot)) = latest {
+            self.s.catch_up(&id, snapshot);
+            self.scope = self.s.scopes().iter().position(|s| s.app.id == id);
+        }
+        Ok(())
+    }
+}
+
+/// What names the session file of the desktop or browser the command acts
+/// on; none for a browser started for this command alone.
+pub fn key(place: &Place, connected: &Connected) -> Option<String> {
+    match connected {
+        Connected::Desktop(linux) => Some(format!(
+            "desktop: accessibility bus {}, display {}",
+            linux.bus().address(),
+            std::env::var("DISPLAY").unwrap_or_default()
+        )),
+        Connected::Browser(cdp, _) if !place.browser => {
+            Some(format!("browser: {}", cdp.endpoint()))
+        }
+        Connected::Browser(..) => None,
+    }
+}

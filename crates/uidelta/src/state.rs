@@ -1,0 +1,404 @@
+//! What `uidelta` keeps between two commands on the same desktop (the same
+//! accessibility bus) or browser (the same DevTools endpoint): the
+//! session's latest snapshot of each application and its refs. So the ref
+//! a command prints (`+ [e172] table cell "Entry Buffer"`) is the ref the
+//! next command reads, and the next command reports what changed in
+//! between.
+//!
+//! One JSON file per desktop or browser, in `$UIDELTA_STATE_DIR`, else
+//! `$XDG_RUNTIME_DIR/uidelta`, else `/tmp/uidelta-UID` (private to the
+//! user). A command holds the file's lock from reading it to writing it, so
+//! two commands on one desktop take turns and never hand out the same ref.
+//! A file that cannot be read is set aside with a warning, and refs start
+//! afresh.
+
+use std::fs::{self, File, OpenOptions};
+use std::hash::Hasher;
+use std::io::Write;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt};
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use serde::{Deserialize, Serialize};
+use uidelta_backend::App;
+use uidelta_diff::{Filters, Ref, RefTable, View};
+use uidelta_engine::{Saved, SavedScope};
+
+/// Version of the file layout; a file of another is set aside.
+const LAYOUT: u32 = 1;
+/// Most applications kept besides the ones a command used.
+const MAX_OTHERS: usize = 16;
+/// Files of desktops and browsers not used for this long are removed: their
+/// buses and endpoints are gone.
+const UNUSED_FOR: std::time::Duration = std::time::Duration::from_secs(3 * 24 * 3600);
+
+/// The file of one desktop or browser, locked while this value lives.
+pub struct Store {
+    path: PathBuf,
+    key: String,
+    /// Held for its lock.
+    _lock: File,
+}
+
+/// The file as written.
+#[derive(Serialize, Deserialize)]
+struct Layout {
+    layout: u32,
+    /// The uidelta version that wrote it.
+    version: String,
+    /// The desktop or browser it belongs to.
+    key: String,
+    /// One more at every save: tells a long-running command (`watch`)
+    /// whether another one saved meanwhile.
+    generation: u64,
+    next: u32,
+    away: Vec<(String, String, u32, u64)>,
+    gone: Vec<(u32, String, Option<String>)>,
+    scopes: Vec<Scope>,
+}
+
+#[derive(Serialize, Deserialize)]
+struct Scope {
+    name: String,
+    pid: Option<u32>,
+    id: String,
+    refs: Vec<u32>,
+    /// The unfiltered snapshot in the interchange JSON.
+    snapshot: String,
+}
+
+impl Store {
+    /// Opens (creating it if need be) and locks the file of the desktop or
+    /// browser `key` names. Waits while another command holds it, saying
+    /// so on stderr unless `quiet`.
+    pub fn open(key: &str, quiet: bool) -> Result<Store> {
+        Store::open_in(&state_dir()?, key, quiet)
+    }
+
+    fn open_in(dir: &std::path::Path, key: &str, quiet: bool) -> Result<Store> {
+        let mut h = rustc_hash::FxHasher::default();
+        h.write(key.as_bytes());
+        let path = dir.join(format!("session-{:016x}.json", h.finish()));
+        prune(dir);
+        let lock_path = path.with_extension("lock");
+        let lock = OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .mode(0o600)
+            .open(&lock_path)
+            .with_context(|| format!("opening {}", lock_path.display()))?;
+        match lock.try_lock() {
+            Ok(()) => {}
+            Err(fs::TryLockError::WouldBlock) => {
+                if !quiet {
+                    eprintln!(
+                        "uidelta: waiting for another uidelta command on this desktop to finish"
+                    );
+                }
+                lock.lock()
+                    .with_context(|| format!("locking {}", lock_path.display()))?;
+            }
+            Err(fs::TryLockError::Error(e)) => {
+                return Err(e).with_context(|| format!("locking {}", lock_path.display()));
+            }
+        }
+        Ok(Store {
+            path,
+            key: key.to_owned(),
+            _lock: lock,
+        })
+    }
+
+    /// The generation of the file as it is now (0: none, or unreadable).
+    pub fn generation(&self) -> u64 {
+        #[derive(Deserialize)]
+        struct Only {
+            generation: u64,
+        }
+        fs::read_to_string(&self.path)
+            .ok()
+            .and_then(|t| serde_json::from_str::<Only>(&t).ok())
+            .map_or(0, |o| o.generation)
+    }
+
+    /// What the last command saved (nothing when there is no file), and the
+    /// file's generation. A file that cannot be read (another layout,
+    /// damaged, written for another desktop) is renamed to `*.bad`, with a
+    /// warning on stderr.
+    pub fn load(&self) -> (Option<Saved>, u64) {
+        let text = match fs::read_to_string(&self.path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (None, 0),
+            Err(e) => {
+                self.set_aside(&format!("it cannot be read: {e}"));
+                return (None, 0);
+            }
+        };
+        match self.parse(&text) {
+            Ok(loaded) => loaded,
+            Err(why) => {
+                self.set_aside(&why);
+                (None, 0)
+            }
+        }
+    }
+
+    fn parse(&self, text: &str) -> std::result::Result<(Option<Saved>, u64), String> {
+        let file: Layout =
+            serde_json::from_str(text).map_err(|e| format!("it is not a session file: {e}"))?;
+        if file.layout != LAYOUT || file.version != env!("CARGO_PKG_VERSION") {
+            return Err(format!(
+                "it was written by uidelta {} (file layout {})",
+                file.version, file.layout
+            ));
+        }
+        if file.key != self.key {
+            return Err(format!("it belongs to {}", file.key));
+        }
+        let mut scopes = Vec::with_capacity(file.scopes.len());
+        for s in file.scopes {
+            let snapshot = uidelta_formats::json::parse(&s.snapshot)
+                .map_err(|e| format!("the snapshot of {} does not read: {e}", s.name))?;
+            scopes.push(SavedScope {
+                app: App {
+                    name: s.name,
+                    pid: s.pid,
+                    id: s.id,
+                    windows: Vec::new(),
+                    error: None,
+                },
+                snapshot,
+                refs: s.refs.into_iter().map(Ref).collect(),
+            });
+        }
+        let saved = Saved {
+            next: Ref(file.next),
+            away: file
+                .away
+                .into_iter()
+                .map(|(root, id, r, hash)| (root, id, Ref(r), hash))
+                .collect(),
+            scopes,
+            gone: file
+                .gone
+                .into_iter()
+                .map(|(r, was, by)| (Ref(r), was, by))
+                .collect(),
+        };
+        Ok((Some(saved), file.generation))
+    }
+
+    fn set_aside(&self, why: &str) {
+        let bad = self.path.with_extension("bad");
+        let moved = fs::rename(&self.path, &bad).is_ok();
+        eprintln!(
+            "uidelta: refs start afresh: the saved session {} could not be used ({why}){}",
+            self.path.display(),
+            if moved {
+                format!("; it is kept as {}", bad.display())
+            } else {
+                String::new()
+            }
+        );
+    }
+
+    /// Writes `saved` (through a temporary file, so that a crash leaves the
+    /// last good one), keeping the applications of `kept` that `saved`
+    /// does not have, the most recent first, up to a limit. Returns the
+    /// generation written.
+    pub fn save(&self, saved: &Saved, kept: &[SavedScope]) -> Result<u64> {
+        let generation = self.generation() + 1;
+        let mut scopes: Vec<Scope> = saved.scopes.iter().map(scope).collect();
+        scopes.extend(
+            kept.iter()
+                .filter(|k| saved.scopes.iter().all(|s| s.app.id != k.app.id))
+                .take(MAX_OTHERS)
+                .map(scope),
+        );
+        let file = Layout {
+            layout: LAYOUT,
+            version: env!("CARGO_PKG_VERSION").to_owned(),
+            key: self.key.clone(),
+            generation,
+            next: saved.next.0,
+            away: saved
+                .away
+                .iter()
+                .map(|(root, id, r, hash)| (root.clone(), id.clone(), r.0, *hash))
+                .collect(),
+            gone: saved
+                .gone
+                .iter()
+                .map(|(r, was, by)| (r.0, was.clone(), by.clone()))
+                .collect(),
+            scopes,
+        };
+        let text = serde_json::to_string(&file).context("writing the session")?;
+        let tmp = self.path.with_extension("tmp");
+        let mut out = OpenOptions::new()
+            .create(true)
+            .truncate(true)
+            .write(true)
+            .mode(0o600)
+            .open(&tmp)
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        out.write_all(text.as_bytes())
+            .and_then(|()| out.sync_data())
+            .with_context(|| format!("writing {}", tmp.display()))?;
+        fs::rename(&tmp, &self.path).with_context(|| format!("writing {}", self.path.display()))?;
+        Ok(generation)
+    }
+}
+
+fn scope(s: &SavedScope) -> Scope {
+    let whole = View::new(&s.snapshot, Filters::none());
+    let labels = RefTable::new().label(whole.len());
+    Scope {
+        name: s.app.name.clone(),
+        pid: s.app.pid,
+        id: s.app.id.clone(),
+        refs: s.refs.iter().map(|r| r.0).collect(),
+        snapshot: uidelta_render::tree_json(&whole, &labels),
+    }
+}
+
+/// Removes the files of desktops and browsers unused for [`UNUSED_FOR`]
+/// (a lock file goes with its session file: it may be old and in use).
+fn prune(dir: &std::path::Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let unused = |path: &std::path::Path| {
+        fs::metadata(path)
+            .and_then(|m| m.modified())
+            .ok()
+            .and_then(|t| t.elapsed().ok())
+            .is_none_or(|age| age > UNUSED_FOR)
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if !entry.file_name().to_string_lossy().starts_with("session-") {
+            continue;
+        }
+        let gone = match path.extension().and_then(|e| e.to_str()) {
+            Some("lock") => unused(&path.with_extension("json")) && unused(&path),
+            _ => unused(&path),
+        };
+        if gone {
+            let _ = fs::remove_file(&path);
+        }
+    }
+}
+
+/// The directory of the session files, created private to the user.
+fn state_dir() -> Result<PathBuf> {
+    if let Some(dir) = std::env::var_os("UIDELTA_STATE_DIR").filter(|d| !d.is_empty()) {
+        let dir = PathBuf::from(dir);
+        fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o700)
+            .create(&dir)
+            .with_context(|| format!("creating {} (UIDELTA_STATE_DIR)", dir.display()))?;
+        return Ok(dir);
+    }
+    let uid = fs::metadata("/proc/self")
+        .map(|m| m.uid())
+        .context("reading the user id from /proc/self")?;
+    let dir = match std::env::var_os("XDG_RUNTIME_DIR").filter(|d| !d.is_empty()) {
+        Some(run) => PathBuf::from(run).join("uidelta"),
+        None => std::env::temp_dir().join(format!("uidelta-{uid}")),
+    };
+    match fs::DirBuilder::new().mode(0o700).create(&dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e).with_context(|| format!("creating {}", dir.display())),
+    }
+    // In a shared directory, someone else may have made it first.
+    let meta = fs::symlink_metadata(&dir).with_context(|| format!("reading {}", dir.display()))?;
+    if !meta.is_dir() || meta.uid() != uid || meta.mode() & 0o077 != 0 {
+        anyhow::bail!(
+            "{} is not a private directory of this user; remove it, or set UIDELTA_STATE_DIR",
+            dir.display()
+        );
+    }
+    Ok(dir)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_diff::{Filters, RefTable};
+
+    fn saved(seed: u64) -> Saved {
+        let mut table = RefTable::new();
+        let scopes = (0..2)
+            .map(|i| {
+                let snapshot = uidelta_synth::app(400, seed + i);
+                let view = View::new(&snapshot, Filters::all());
+                let refs = table.label(view.len()).as_slice().to_vec();
+                SavedScope {
+                    app: App {
+                        name: format!("app{i}"),
+                        pid: Some(100 + i as u32),
+                        id: format!(":1.{i}"),
+                        windows: Vec::new(),
+                        error: None,
+                    },
+                    snapshot,
+                    refs,
+                }
+            })
+            .collect();
+        table.leaving(Some("/root"), Some("/node/9"), Ref(9), 77);
+        Saved {
+            next: table.peek(),
+            away: table.away(),
+            scopes,
+            gone: vec![(
+                Ref(3),
+                "[e3] push button \"Save\"".into(),
+                Some("[e900] label".into()),
+            )],
+        }
+    }
+
+    #[test]
+    fn a_saved_session_reads_back_as_it_was() {
+        let dir = std::env::temp_dir().join(format!("uidelta-state-test-{}", std::process::id()));
+        fs::create_dir_all(&dir).expect("a directory");
+        for (done, seed) in [1, 7, 42].into_iter().enumerate() {
+            let before = saved(seed);
+            let store = Store::open_in(&dir, "desktop: test", false).expect("open");
+            assert_eq!(store.generation(), done as u64);
+            assert_eq!(store.save(&before, &[]).expect("save"), done as u64 + 1);
+            drop(store);
+            let store = Store::open_in(&dir, "desktop: test", false).expect("open again");
+            let (after, generation) = store.load();
+            let after = after.expect("the saved session");
+            assert_eq!(generation, done as u64 + 1);
+            assert_eq!(after.next, before.next);
+            assert_eq!(after.away, before.away);
+            assert_eq!(after.gone, before.gone);
+            assert_eq!(after.scopes.len(), 2);
+            for (a, b) in after.scopes.iter().zip(&before.scopes) {
+                assert_eq!(
+                    (&a.app.name, a.app.pid, &a.app.id),
+                    (&b.app.name, b.app.pid, &b.app.id)
+                );
+                assert_eq!(a.refs, b.refs);
+                // The same tree, so the same view and the refs fit it.
+                assert_eq!(a.snapshot.tree(), b.snapshot.tree());
+                let (va, vb) = (
+                    View::new(&a.snapshot, Filters::all()),
+                    View::new(&b.snapshot, Filters::all()),
+                );
+                assert_eq!(va.tree(), vb.tree());
+            }
+        }
+        // Another desktop's file is its own.
+        let other = Store::open_in(&dir, "desktop: other", false).expect("open");
+        assert!(other.load().0.is_none());
+        let _ = fs::remove_dir_all(&dir);
+    }
+}
