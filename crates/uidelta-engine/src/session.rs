@@ -25,6 +25,8 @@ const MAX_MIDS: usize = 4;
 const MID_SPACING: Duration = Duration::from_millis(100);
 /// How long to keep watching a toast or spinner that appeared, for it to go.
 const LINGER: Duration = Duration::from_millis(1000);
+/// The method of a result that is not an action's ([`Session::wait_for_change`]).
+const WAITED: &str = "waited";
 /// How often a backend without events is polled while settling.
 const POLL: Duration = Duration::from_millis(100);
 
@@ -67,11 +69,32 @@ impl Latest {
     }
 
     /// The top-level window (a child of the application root) titled
-    /// `title`: exactly, in any case, or a unique prefix. The error names
-    /// the windows there are.
+    /// `title` (exactly, in any case, or a unique prefix) or with that ref
+    /// (`e184`, for windows that share a title). The error names the
+    /// windows there are, with their refs.
     pub fn window_named(&self, title: &str) -> std::result::Result<NodeId, String> {
         let tree = self.view.tree();
         let windows = tree.children(NodeId::ROOT);
+        let listed = || {
+            let all: Vec<String> = windows
+                .iter()
+                .map(|&n| handle_text(&self.handle(n)))
+                .collect();
+            match all.is_empty() {
+                true => "none".to_owned(),
+                false => all.join(", "),
+            }
+        };
+        if let Ok(r) = title.trim().parse::<Ref>() {
+            return match self.refs.find(r) {
+                Some(n) if windows.contains(&n) => Ok(n),
+                _ => Err(format!(
+                    "{r} is not a window of {}; its windows: {}",
+                    self.app.label(),
+                    listed()
+                )),
+            };
+        }
         let wanted = title.trim().to_lowercase();
         let name = |n: NodeId| tree.node(n).name.to_lowercase();
         let exact: Vec<NodeId> = windows
@@ -90,26 +113,17 @@ impl Latest {
         };
         match found.as_slice() {
             [one] => Ok(*one),
-            _ => {
-                let titles: Vec<String> = windows
-                    .iter()
-                    .map(|&n| format!("{:?}", tree.node(n).name))
-                    .collect();
-                Err(format!(
-                    "{} has {} window titled `{title}`; its windows: {}",
-                    self.app.label(),
-                    if found.is_empty() {
-                        "no"
-                    } else {
-                        "more than one"
-                    },
-                    if titles.is_empty() {
-                        "none".to_owned()
-                    } else {
-                        titles.join(", ")
-                    }
-                ))
-            }
+            [] => Err(format!(
+                "{} has no window titled `{title}`; its windows: {}",
+                self.app.label(),
+                listed()
+            )),
+            _ => Err(format!(
+                "{} has more than one window titled `{title}` (name one by its ref); its \
+                 windows: {}",
+                self.app.label(),
+                listed()
+            )),
         }
     }
 
@@ -254,6 +268,15 @@ pub struct Acted {
 }
 
 impl Acted {
+    /// What [`Acted::earlier`] holds, in words: `changed before this
+    /// action` (or `wait`).
+    pub fn earlier_heading(&self) -> &'static str {
+        match self.done.method.as_str() {
+            WAITED => "changed before this wait",
+            _ => "changed before this action",
+        }
+    }
+
     /// The result as an agent reads it: what changed before the action,
     /// each under `# changed before this action, in APP:`; the diff; after
     /// an app switch, `# focus went to APP` and that application's diff.
@@ -261,7 +284,8 @@ impl Acted {
         let mut out = String::new();
         for (app, d) in &self.earlier {
             out.push_str(&format!(
-                "# changed before this action, in {}:\n",
+                "# {}, in {}:\n",
+                self.earlier_heading(),
                 app.label()
             ));
             out.push_str(&uidelta_render::diff_text(d, opts));
@@ -1109,6 +1133,34 @@ impl<B: Backend> Session<B> {
         let idx = self.look(app).await?;
         let start = Instant::now();
         let handle = self.scopes[idx].handle(NodeId::ROOT);
+        // What changed since the last result (between two calls) is a
+        // change the caller has not seen: it is reported without waiting
+        // for another, at once, or once the UI is quiet if it is still
+        // changing.
+        let id = self.scopes[idx].app.id.clone();
+        let seen = self
+            .unreported
+            .iter()
+            .any(|(a, d)| a.id == id && d.has_changes());
+        if seen {
+            let quiet = Quiet::default();
+            let settle = match self.scopes[idx].changed_since() {
+                true => Settle::Auto(Quiet {
+                    floor: Duration::ZERO,
+                    cap: quiet.cap.min(timeout),
+                    ..quiet
+                }),
+                false => Settle::None,
+            };
+            let opts = ActOptions {
+                settle,
+                transients: true,
+            };
+            let done = Done {
+                method: WAITED.into(),
+            };
+            return self.finish(idx, done, handle, &opts, &[]).await;
+        }
         loop {
             let left = timeout.saturating_sub(start.elapsed());
             let opts = ActOptions {
@@ -1122,7 +1174,7 @@ impl<B: Backend> Session<B> {
                 .finish(
                     idx,
                     Done {
-                        method: "waited".into(),
+                        method: WAITED.into(),
                     },
                     handle.clone(),
                     &opts,

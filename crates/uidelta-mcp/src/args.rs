@@ -91,8 +91,8 @@ pub struct NoArgs {}
 pub struct GetWindowTree {
     /// The application (name or unique prefix, as get_applications lists it).
     pub app: String,
-    /// Only this window (title or unique title prefix). Default: all of the
-    /// application's windows.
+    /// Only this window (title, unique title prefix, or its ref). Default:
+    /// all of the application's windows.
     #[serde(default)]
     pub window: Option<String>,
     /// Write the tree to this file instead of answering with it, and answer

@@ -171,8 +171,7 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
         "tree_tokens": tree_tokens,
     });
     if shown.diff {
-        json["earlier_changes"] =
-            app_diffs(&mut text, "changed before this action", &acted.earlier);
+        json["earlier_changes"] = app_diffs(&mut text, acted.earlier_heading(), &acted.earlier);
         text.push_str(&diff);
         let counts = d.counts();
         json["ui_diff"] = Value::String(diff);

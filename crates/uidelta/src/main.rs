@@ -206,7 +206,8 @@ struct TreeArgs {
     app: Option<String>,
     #[command(flatten)]
     place: place::Place,
-    /// With --app: only the window with this title (or a unique prefix of it).
+    /// With --app: only the window with this title (or a unique prefix of it),
+    /// or this ref (`e184`, for windows that share a title).
     #[arg(long, requires = "app", conflicts_with_all = ["browser", "cdp"])]
     window: Option<String>,
     /// With --app: only the active window.

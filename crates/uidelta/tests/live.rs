@@ -233,6 +233,51 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
         "{out}"
     );
 
+    // So does wait-change, at once rather than after another change or its
+    // timeout.
+    run_in(
+        Some(&elsewhere),
+        &["invoke", "--app", "gtk3-demo", &entry, "expand or contract"],
+    );
+    let asked = std::time::Instant::now();
+    let out = run(&["wait-change", "--app", "gtk3-demo", "--timeout", "60000"]);
+    assert!(
+        asked.elapsed() < Duration::from_secs(60),
+        "it waited for the timeout: {out}"
+    );
+    assert!(
+        out.contains("# changed before this wait, in gtk3-demo (pid "),
+        "{out}"
+    );
+    assert!(out.contains("# diff: +4 added"), "{out}");
+    assert!(out.contains("] table cell \"Entry Buffer\"\n"), "{out}");
+
+    // A window can be named by its ref (windows may share a title).
+    let tree = run(&["tree", "--app", "gtk3-demo"]);
+    let main = ref_on_line(&tree, "frame \"");
+    let window = run(&["tree", "--app", "gtk3-demo", "--window", &main]);
+    assert!(
+        window.starts_with(&format!("[{main}] frame \"")),
+        "{window}"
+    );
+    assert!(window.lines().count() > 100, "{window}");
+    let app = ref_on_line(&tree, "application \"gtk3-demo\"");
+    let o = desktop
+        .command(bin)
+        .args(["tree", "--app", "gtk3-demo", "--window", &app])
+        .output()
+        .expect("uidelta runs");
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains(&format!("{app} is not a window of gtk3-demo (pid ")),
+        "{err}"
+    );
+    assert!(
+        err.contains(&format!("; its windows: [{main}] frame \"")),
+        "{err}"
+    );
+
     // A damaged session file is set aside with a warning; refs start afresh.
     let dir = desktop.runtime_dir().join("uidelta");
     let file = std::fs::read_dir(&dir)
