@@ -95,3 +95,42 @@ pub fn uidelta_diff(before: &Snapshot, after: &Snapshot) -> Diff {
 pub fn uidelta_change_count(diff: &Diff) -> usize {
     diff.changes.len() + usize::from(diff.focus.is_some())
 }
+
+/// Whether a diff text leaves added elements out: a churn or root-count
+/// line on the added side (`+ ... and 5 more combo box`), a long run cut
+/// inside an added subtree (`    ... and 99 more table cell`), or the
+/// budget cutting an added subtree (`  ... 50 more nodes under [e307]`).
+pub fn elides_added(text: &str) -> bool {
+    text.lines().any(|l| {
+        let inside = l.trim_start();
+        l.starts_with("+ ... ")
+            || (l.starts_with("  ")
+                && (inside.starts_with("... and ")
+                    || (inside.starts_with("... ") && inside.contains(" more node"))))
+    })
+}
+
+#[cfg(test)]
+mod elision_tests {
+    use super::elides_added;
+
+    #[test]
+    fn every_way_of_leaving_added_elements_out_is_seen() {
+        assert!(elides_added("+ [e1] list\n+ ... and 5 more combo box\n"));
+        assert!(elides_added(
+            "+ [e1] dialog\n        ... and 99 more table cell\n"
+        ));
+        assert!(elides_added(
+            "+ [e1] dialog\n  ... 50 more nodes under [e1]\n"
+        ));
+        assert!(elides_added(
+            "+ [e1] dialog\n  ... 1 more node under [e1]\n"
+        ));
+        assert!(!elides_added(
+            "+ [e1] dialog\n    [e2] label \"... and more\"\n"
+        ));
+        assert!(!elides_added(
+            "- ... and 5 more combo box\n~ [e3] label | name: \"a\" -> \"b\"\n"
+        ));
+    }
+}

@@ -468,18 +468,120 @@ fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usi
         return;
     }
     out.push('\n');
-    for (shown, node) in descendants.iter().enumerate() {
-        if *budget == 0 {
-            let rest = descendants.len() - shown;
+    // A subtree that does not fit what is left of the budget has its long
+    // runs of same-role siblings (the rows of a list) cut to their first
+    // few first, so that what follows them (a dialog's buttons) is shown.
+    let cuts = match descendants.len() > *budget {
+        true => long_runs(descendants, opts.churn),
+        false => vec![Cut::Keep; descendants.len()],
+    };
+    let mut i = 0;
+    while i < descendants.len() {
+        let node = &descendants[i];
+        if matches!(cuts[i], Cut::Keep | Cut::Summary(..)) && *budget == 0 {
+            let rest = descendants.len() - i;
+            let nodes = if rest == 1 { "node" } else { "nodes" };
             out.push_str(&format!(
-                "  ... {rest} more nodes under [{}]\n",
+                "  ... {rest} more {nodes} under [{}]\n",
                 root.element.r#ref
             ));
             return;
         }
-        *budget -= 1;
-        descendant_line(out, node, opts, &mut hidden);
+        match &cuts[i] {
+            Cut::Keep => {
+                *budget -= 1;
+                descendant_line(out, node, opts, &mut hidden);
+                i += 1;
+                continue;
+            }
+            Cut::Summary(rest, role) => {
+                *budget -= 1;
+                out.push_str(&"  ".repeat(node.depth + 1));
+                out.push_str(&format!("... and {rest} more {role}\n"));
+            }
+            Cut::Skip => {}
+        }
+        // Past the cut sibling's own descendants.
+        i += 1;
+        while descendants.get(i).is_some_and(|d| d.depth > node.depth) {
+            i += 1;
+        }
     }
+}
+
+/// What [`added_lines`] does with one descendant.
+#[derive(Clone, Debug, PartialEq)]
+enum Cut {
+    /// Its line.
+    Keep,
+    /// In place of it and its subtree: `... and 37 more list item`, for it
+    /// and the later siblings of its run.
+    Summary(usize, String),
+    /// Nothing (a later sibling of a summarized run), nor for its subtree.
+    Skip,
+}
+
+/// For the descendants of an added subtree (in preorder, depth 1 and
+/// below): of every run of more than `churn` same-role siblings, the first
+/// three are kept, and so is any selected, checked or focused one (the
+/// font a font list has chosen); the next becomes the run's summary, and
+/// the rest are skipped.
+fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
+    // The parent of each node (an index into `nodes`; `None`: the root).
+    let mut parents: Vec<Option<usize>> = Vec::with_capacity(nodes.len());
+    let mut open: Vec<usize> = Vec::new();
+    for (i, n) in nodes.iter().enumerate() {
+        while open.last().is_some_and(|&p| nodes[p].depth >= n.depth) {
+            open.pop();
+        }
+        parents.push(open.last().copied());
+        open.push(i);
+    }
+    let keys: Vec<(Option<usize>, String)> = (0..nodes.len())
+        .map(|i| {
+            (
+                parents[i],
+                Facts::from(&nodes[i].element).role_label().to_owned(),
+            )
+        })
+        .collect();
+    let notable = |i: usize| {
+        let states = nodes[i].element.states;
+        [State::Selected, State::Checked, State::Focused]
+            .into_iter()
+            .any(|s| states.contains(s))
+    };
+    // Per run: its size and how many of it are shown (the first three and
+    // the notable others).
+    let mut runs: HashMap<&(Option<usize>, String), (usize, usize)> = HashMap::new();
+    for (i, k) in keys.iter().enumerate() {
+        let run = runs.entry(k).or_default();
+        run.0 += 1;
+        if run.0 <= 3 || notable(i) {
+            run.1 += 1;
+        }
+    }
+    // Per run: members met so far, and whether its summary is written.
+    let mut met: HashMap<&(Option<usize>, String), (usize, bool)> = HashMap::new();
+    keys.iter()
+        .enumerate()
+        .map(|(i, k)| {
+            let (size, shown) = runs.get(k).copied().unwrap_or_default();
+            if size <= churn {
+                return Cut::Keep;
+            }
+            let at = met.entry(k).or_default();
+            at.0 += 1;
+            if at.0 <= 3 || notable(i) {
+                Cut::Keep
+            } else if !at.1 {
+                at.1 = true;
+                Cut::Summary(size - shown, k.1.clone())
+            } else {
+                Cut::Skip
+            }
+        })
+        .collect()
 }
 
 fn descendant_line(

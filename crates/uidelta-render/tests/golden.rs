@@ -513,8 +513,12 @@ fn diff_text_stops_at_the_budget() {
         group: None,
         came_back: false,
         context: None,
+        // Links and labels, three each: no run long enough to be cut.
         subtree: std::iter::once(at(0, el(100, Role::Panel, "Results")))
-            .chain((1..=6).map(|i| at(1, el(100 + i, Role::Link, &format!("Result {i}")))))
+            .chain((1..=6).map(|i| {
+                let role = if i % 2 == 0 { Role::Label } else { Role::Link };
+                at(1, el(100 + i, role, &format!("Result {i}")))
+            }))
             .collect(),
     };
     let second = Added {
@@ -537,6 +541,57 @@ fn diff_text_stops_at_the_budget() {
         ..DiffOptions::default()
     };
     assert_snapshot!(diff_text(&diff, &opts));
+}
+
+/// A font dialog: a list of 40 fonts, one of them chosen, then the search
+/// entry and the buttons.
+fn font_dialog() -> Diff {
+    let mut chosen = el(329, Role::TableCell, "Font 25");
+    chosen.states.insert(State::Selected);
+    let subtree = [
+        at(0, el(300, Role::Dialog, "Pick a Font")),
+        at(1, el(301, Role::ScrollPane, "")),
+        at(2, el(302, Role::Table, "")),
+        at(3, el(303, Role::TableColumnHeader, "Font Family")),
+    ]
+    .into_iter()
+    .chain((0..40).map(|i| match i {
+        25 => at(3, chosen.clone()),
+        _ => at(3, el(304 + i, Role::TableCell, &format!("Font {i}"))),
+    }))
+    .chain([
+        at(1, el(400, Role::Entry, "Search")),
+        at(1, el(401, Role::PushButton, "Cancel")),
+        at(1, el(402, Role::PushButton, "Select")),
+    ])
+    .collect();
+    Diff {
+        changes: vec![Change::Added(Added {
+            parent: Ref(1),
+            index: 1,
+            opened: Some(Role::Dialog),
+            group: None,
+            came_back: false,
+            context: None,
+            subtree,
+        })],
+        ..Diff::default()
+    }
+}
+
+#[test]
+fn a_subtree_over_the_budget_has_its_long_runs_cut_first() {
+    // 44 descendants in 11 lines: 3 fonts, the count of the others, the
+    // chosen font, and all that follows the list.
+    let opts = DiffOptions {
+        budget: 11,
+        ..DiffOptions::default()
+    };
+    assert_snapshot!(diff_text(&font_dialog(), &opts));
+    // Within the budget, nothing is cut.
+    let all = diff_text(&font_dialog(), &DiffOptions::default());
+    assert!(all.contains("[e343] table cell \"Font 39\"\n"), "{all}");
+    assert!(!all.contains("more"), "{all}");
 }
 
 #[test]

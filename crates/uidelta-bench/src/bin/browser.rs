@@ -443,7 +443,7 @@ async fn run_ours(
             diff_misses,
             catch_up,
             tree_misses,
-            elides: elides_added(&diff),
+            elides: uidelta_bench::elides_added(&diff),
         });
     }
     // Dropping the session drops the browser, which kills it.
@@ -566,14 +566,6 @@ fn unmet(
             .map(|e| format!("no {}", e.written)),
     );
     misses
-}
-
-/// Whether a diff text leaves added elements out: a churn or root-count
-/// line on the added side, or the budget cutting an added subtree.
-fn elides_added(text: &str) -> bool {
-    text.lines().any(|l| {
-        l.starts_with("+ ... ") || (l.starts_with("  ") && l.contains(" more nodes under ["))
-    })
 }
 
 /// How our text formats write an ARIA role: `button` is `push button`.

@@ -374,7 +374,7 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
             settle_ms: acted.diff.settle_ms.unwrap_or(0),
             capped: acted.settled.capped,
             seen: missing.is_empty(),
-            elides: elides_added(&diff),
+            elides: uidelta_bench::elides_added(&diff),
             missing,
             refs_moved,
             new_refs,
@@ -385,14 +385,6 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
         });
     }
     Ok((firsts, rows))
-}
-
-/// Whether a diff text leaves added elements out: a churn or root-count
-/// line on the added side, or the budget cutting an added subtree.
-fn elides_added(text: &str) -> bool {
-    text.lines().any(|l| {
-        l.starts_with("+ ... ") || (l.starts_with("  ") && l.contains(" more nodes under ["))
-    })
 }
 
 /// Whether one line of `text` contains the ` … `-separated pieces of
