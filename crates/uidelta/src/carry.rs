@@ -36,7 +36,19 @@ impl<B: Backend> Carried<B> {
     /// not answer): what changed since the last command comes with this
     /// one's result.
     pub async fn open(backend: Arc<B>, key: Option<String>, app: &str, look: bool) -> Result<Self> {
-        let store = key.as_deref().map(|k| Store::open(k, false)).transpose()?;
+        // Without a session file the command still runs, on its own.
+        let store = match key.as_deref().map(|k| Store::open(k, false)) {
+            Some(Ok(store)) => Some(store),
+            Some(Err(e)) => {
+                eprintln!(
+                    "uidelta: no session to carry on ({e:#}); refs printed here hold for this \
+                     command only"
+                );
+                None
+            }
+            None => None,
+        };
+        let key = key.filter(|_| store.is_some());
         let mut c = Carried {
             s: Session::new(backend.clone()),
             backend,

@@ -278,6 +278,24 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
         "{err}"
     );
 
+    // Where no session file can be written, a command runs on its own.
+    let (tree, err) = run_in(
+        Some(std::path::Path::new("/proc/no-such-place")),
+        &["tree", "--app", "gtk3-demo"],
+    );
+    assert!(
+        tree.starts_with("[e1] application \"gtk3-demo\"\n"),
+        "{tree}"
+    );
+    assert!(
+        err.starts_with("uidelta: no session to carry on (creating /proc/no-such-place"),
+        "{err}"
+    );
+    assert!(
+        err.contains("refs printed here hold for this command only"),
+        "{err}"
+    );
+
     // A damaged session file is set aside with a warning; refs start afresh.
     let dir = desktop.runtime_dir().join("uidelta");
     let file = std::fs::read_dir(&dir)
