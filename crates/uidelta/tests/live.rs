@@ -118,27 +118,46 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
         "{out}"
     );
 
+    let label = lines[2]
+        .split_once(']')
+        .map(|(r, _)| r.trim_start_matches("~ ["))
+        .expect("the label's ref")
+        .to_owned();
     let mut seen = Vec::new();
-    let deadline = std::time::Instant::now() + Duration::from_secs(20);
-    while std::time::Instant::now() < deadline {
-        match rx.recv_timeout(Duration::from_millis(500)) {
-            Ok(line) => {
-                let done = line.contains("name: \"Count: 0\" -> \"Count: 1\"");
+    let mut watch_until = |wanted: &str| {
+        let deadline = std::time::Instant::now() + Duration::from_secs(20);
+        while std::time::Instant::now() < deadline {
+            if let Ok(line) = rx.recv_timeout(Duration::from_millis(500)) {
+                let done = line.contains(wanted);
                 seen.push(line);
                 if done {
-                    break;
+                    return true;
                 }
             }
-            Err(_) => continue,
         }
-    }
+        false
+    };
+    let first = watch_until("name: \"Count: 0\" -> \"Count: 1\"");
+
+    // After the click's command saved the session, watch goes on with its
+    // refs: the label the click named is the label watch names.
+    let o = desktop
+        .command(bin)
+        .args([
+            "click",
+            "--app",
+            "uidelta-fixture",
+            "role:push button && name:Count",
+        ])
+        .output()
+        .expect("uidelta click");
+    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let again = format!("~ [{label}] label | name: \"Count: 1\" -> \"Count: 2\"");
+    assert!(out.contains(&again), "{out}");
+    let second = watch_until(&again);
     let _ = watch.kill();
     let _ = watch.wait();
-    assert!(
-        seen.iter()
-            .any(|l| l.contains("name: \"Count: 0\" -> \"Count: 1\"")),
-        "watch printed: {seen:?}"
-    );
+    assert!(first && second, "watch printed: {seen:?}");
 }
 
 /// The ref on the line of `out` that names `what` (`table cell "Entry"`).
