@@ -86,8 +86,14 @@ impl<B: Backend> Carried<B> {
         };
         // This application's snapshot, and those of earlier runs of it
         // (same name, another process), whose refs are then gone.
+        let Saved {
+            next,
+            away,
+            scopes,
+            gone,
+        } = saved;
         let (mine, others): (Vec<SavedScope>, Vec<SavedScope>) =
-            saved.scopes.iter().cloned().partition(|k| {
+            scopes.into_iter().partition(|k| {
                 found.as_ref().is_some_and(|f| {
                     k.app.id == f.id
                         || (k.app.name == f.name && k.app.pid.is_some() && k.app.pid != f.pid)
@@ -99,8 +105,10 @@ impl<B: Backend> Carried<B> {
             .map(|k| k.app.id.clone())
             .collect();
         let saved = Saved {
+            next,
+            away,
             scopes: mine,
-            ..saved
+            gone,
         };
         let (mut s, _) = Session::resume(self.backend.clone(), Filters::all(), saved).await;
         for id in exited {

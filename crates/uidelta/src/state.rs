@@ -28,6 +28,11 @@ use uidelta_engine::{Saved, SavedScope};
 const LAYOUT: u32 = 1;
 /// Most applications kept besides the ones a command used.
 const MAX_OTHERS: usize = 16;
+/// Most refs of elements that went away kept in the file (the newest):
+/// for the error that names a gone ref, and for elements that come back.
+/// Past them, an old ref is unknown rather than gone, and an element that
+/// returns gets a new one.
+const MAX_GONE: usize = 20_000;
 /// Files of desktops and browsers not used for this long are removed: their
 /// buses and endpoints are gone.
 const UNUSED_FOR: std::time::Duration = std::time::Duration::from_secs(3 * 24 * 3600);
@@ -222,13 +227,12 @@ impl Store {
             key: self.key.clone(),
             generation,
             next: saved.next.0,
-            away: saved
-                .away
+            // Both are in ref order: the newest are last.
+            away: newest(&saved.away)
                 .iter()
                 .map(|(root, id, r, hash)| (root.clone(), id.clone(), r.0, *hash))
                 .collect(),
-            gone: saved
-                .gone
+            gone: newest(&saved.gone)
                 .iter()
                 .map(|(r, was, by)| (r.0, was.clone(), by.clone()))
                 .collect(),
@@ -249,6 +253,11 @@ impl Store {
         fs::rename(&tmp, &self.path).with_context(|| format!("writing {}", self.path.display()))?;
         Ok(generation)
     }
+}
+
+/// The last [`MAX_GONE`] items.
+fn newest<T>(items: &[T]) -> &[T] {
+    &items[items.len().saturating_sub(MAX_GONE)..]
 }
 
 fn scope(s: &SavedScope) -> Scope {
@@ -396,6 +405,19 @@ mod tests {
                 assert_eq!(va.tree(), vb.tree());
             }
         }
+        // Only the newest refs of elements gone are kept.
+        let mut many = saved(3);
+        many.gone = (1..=MAX_GONE as u32 + 500)
+            .map(|r| (Ref(r), format!("[e{r}] label"), None))
+            .collect();
+        let store = Store::open_in(&dir, "desktop: test", false).expect("open");
+        store.save(&many, &[]).expect("save");
+        let (kept, _) = store.load();
+        let kept = kept.expect("the saved session").gone;
+        assert_eq!(kept.len(), MAX_GONE);
+        assert_eq!(kept.first().map(|g| g.0), Some(Ref(501)));
+        drop(store);
+
         // Another desktop's file is its own.
         let other = Store::open_in(&dir, "desktop: other", false).expect("open");
         assert!(other.load().0.is_none());
