@@ -309,7 +309,7 @@ impl<'a> Actor<'a> {
     }
 
     /// The element's children.
-    async fn children(&self, node: &NodeAddr) -> Result<Vec<NodeAddr>> {
+    pub async fn children(&self, node: &NodeAddr) -> Result<Vec<NodeAddr>> {
         let found: Vec<(String, OwnedObjectPath)> = self.accessible(node, "GetChildren").await?;
         Ok(found.into_iter().map(NodeAddr::from).collect())
     }

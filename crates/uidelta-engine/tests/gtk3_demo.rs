@@ -134,3 +134,73 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
         );
     });
 }
+
+#[test]
+fn a_button_behind_a_modal_dialog_is_not_pressed() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        let opts = ActOptions::default();
+        s.act(
+            "role:table cell && name:\"Dialogs and Message Boxes\"",
+            &Action::SetSelected(true),
+            &opts,
+        )
+        .await
+        .expect("choose the demo");
+        s.act("role:push button && name:Run", &Action::Click, &opts)
+            .await
+            .expect("run it");
+        let a = s
+            .act(
+                "role:push button && name:\"Interactive Dialog\"",
+                &Action::Click,
+                &opts,
+            )
+            .await
+            .expect("open the interactive dialog");
+        assert!(
+            text(&a).contains("] dialog \"Interactive Dialog\" (modal) (opened)\n"),
+            "{}",
+            text(&a)
+        );
+
+        // The demo's window is blocked by the modal dialog: pressing one of
+        // its buttons through accessibility would run a second dialog
+        // inside the first, which a person cannot do.
+        let message = ref_of(&s, "role:push button && name:\"Message Dialog\"");
+        let e = s
+            .act(&message, &Action::Click, &opts)
+            .await
+            .expect_err("a button behind a modal dialog");
+        assert!(
+            e.to_string().ends_with(
+                "the dialog \"Interactive Dialog\" of the same application is open and modal, \
+                 so the element's window takes no input; answer that dialog first"
+            ),
+            "{e}"
+        );
+
+        // The dialog's own buttons are pressed as before.
+        let a = s
+            .act("role:push button && name:Cancel", &Action::Click, &opts)
+            .await
+            .expect("cancel the dialog");
+        assert!(
+            text(&a).contains("- [")
+                && text(&a).contains("] dialog \"Interactive Dialog\" (closed)"),
+            "{}",
+            text(&a)
+        );
+        let a = s
+            .act(&message, &Action::Click, &opts)
+            .await
+            .expect("the message dialog, once nothing blocks it");
+        assert!(
+            text(&a).contains("] alert \"Information\" (modal) (opened)\n"),
+            "{}",
+            text(&a)
+        );
+    });
+}

@@ -325,6 +325,46 @@ async fn popover_elsewhere(actor: &Actor<'_>, chain: &[NodeAddr]) -> bool {
     }
 }
 
+/// The modal window of the application of `addr` that takes its input,
+/// when that is not `addr`'s own top-level: its role and title. Push
+/// buttons and menu items are what run handlers; in a window such a dialog
+/// blocks, a person's click does nothing. Of several modal windows (a modal
+/// demo window, then a modal dialog of it), the active one takes the
+/// input, else the last opened (the application lists its windows in the
+/// order they were made). `None` when there is none, or it cannot be told.
+async fn blocking_modal(actor: &Actor<'_>, addr: &NodeAddr) -> Option<(Role, String)> {
+    let root = NodeAddr {
+        bus: addr.bus.clone(),
+        path: uidelta_atspi::ROOT_PATH.to_owned(),
+    };
+    // Most applications show one window: one call tells.
+    let windows = actor.children(&root).await.ok()?;
+    if windows.len() < 2 {
+        return None;
+    }
+    let mut modal = Vec::new();
+    for w in windows {
+        let states = actor.states(&w).await.ok()?;
+        if [State::Modal, State::Showing].iter().all(|s| states.contains(*s)) {
+            let role = actor.role(&w).await.ok()?;
+            // Popup menus and lists are windows of their own.
+            if !matches!(role, Role::Window | Role::Menu | Role::PopupMenu | Role::ToolTip) {
+                modal.push((w, role, states.contains(State::Active)));
+            }
+        }
+    }
+    let top = match modal.iter().position(|(_, _, active)| *active) {
+        Some(i) => modal.swap_remove(i),
+        None => modal.pop()?,
+    };
+    let chain = ancestry(actor, addr).await?;
+    if chain.last() == Some(&top.0) {
+        return None;
+    }
+    let title = actor.name(&top.0).await.unwrap_or_default();
+    Some((top.1, title))
+}
+
 /// Whether `parent`, the parent of `node`, is its application (or beyond).
 fn is_application(node: &NodeAddr, parent: &NodeAddr) -> bool {
     parent.bus != node.bus || parent.path.ends_with("/accessible/root")
@@ -446,6 +486,19 @@ pub enum Error {
         y: i32,
         /// What is on top.
         by: String,
+    },
+    /// A modal window of the application blocks the element's window: a
+    /// click there reaches nothing, and an accessible action would run the
+    /// element's handler past the dialog (often into a second one, which
+    /// GTK can deadlock on).
+    #[error("{doing}: the {role} \"{title}\" of the same application is open and modal, so the element's window takes no input; answer that {role} first")]
+    Blocked {
+        /// What was being done.
+        doing: String,
+        /// The modal window's role.
+        role: String,
+        /// Its title.
+        title: String,
     },
     /// An item of a combo box's popup could not be picked.
     #[error("{doing}: {why}")]
@@ -607,6 +660,15 @@ impl Linux {
             }
         }
         if *action == Action::Click {
+            if node.role == Role::PushButton || is_menu_item(node.role) {
+                if let Some((role, title)) = blocking_modal(&actor, &addr).await {
+                    return Err(Error::Blocked {
+                        doing: doing(),
+                        role: role.to_string(),
+                        title,
+                    });
+                }
+            }
             if let Some(done) = self.pointer_click(app, &actor, &addr, node).await? {
                 return Ok(done);
             }
