@@ -66,6 +66,21 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
     });
 }
 
+/// Chooses the demo named `name` in the list and runs it.
+async fn run_demo(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &str) {
+    let opts = ActOptions::default();
+    s.act(
+        &format!("role:table cell && name:\"{name}\""),
+        &Action::SetSelected(true),
+        &opts,
+    )
+    .await
+    .expect("choose the demo");
+    s.act("role:push button && name:Run", &Action::Click, &opts)
+        .await
+        .expect("run it");
+}
+
 #[test]
 fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
     let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
@@ -77,16 +92,7 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
         // The Combo Boxes demo: choosing an option through selection sets
         // the combo box, whether the option is in its menu or in a submenu
         // of it (`A - B` > `Albany`).
-        s.act(
-            "role:table cell && name:\"Combo Boxes\"",
-            &Action::SetSelected(true),
-            &opts,
-        )
-        .await
-        .expect("choose the demo");
-        s.act("role:push button && name:Run", &Action::Click, &opts)
-            .await
-            .expect("run it");
+        run_demo(&mut s, "Combo Boxes").await;
         let places = ref_of(&s, "role:combo box && name:Boston");
         let a = s
             .act(
@@ -142,16 +148,7 @@ fn a_button_behind_a_modal_dialog_is_not_pressed() {
         let mut s = common::session(&desktop).await;
         s.observe(DEMO).await.expect("observe");
         let opts = ActOptions::default();
-        s.act(
-            "role:table cell && name:\"Dialogs and Message Boxes\"",
-            &Action::SetSelected(true),
-            &opts,
-        )
-        .await
-        .expect("choose the demo");
-        s.act("role:push button && name:Run", &Action::Click, &opts)
-            .await
-            .expect("run it");
+        run_demo(&mut s, "Dialogs and Message Boxes").await;
         let a = s
             .act(
                 "role:push button && name:\"Interactive Dialog\"",

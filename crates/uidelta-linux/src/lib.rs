@@ -345,10 +345,16 @@ async fn blocking_modal(actor: &Actor<'_>, addr: &NodeAddr) -> Option<(Role, Str
     let mut modal = Vec::new();
     for w in windows {
         let states = actor.states(&w).await.ok()?;
-        if [State::Modal, State::Showing].iter().all(|s| states.contains(*s)) {
+        if [State::Modal, State::Showing]
+            .iter()
+            .all(|s| states.contains(*s))
+        {
             let role = actor.role(&w).await.ok()?;
             // Popup menus and lists are windows of their own.
-            if !matches!(role, Role::Window | Role::Menu | Role::PopupMenu | Role::ToolTip) {
+            if !matches!(
+                role,
+                Role::Window | Role::Menu | Role::PopupMenu | Role::ToolTip
+            ) {
                 modal.push((w, role, states.contains(State::Active)));
             }
         }
