@@ -121,10 +121,7 @@ impl<'a> Actor<'a> {
 
     async fn do_action(&self, node: &NodeAddr, index: i32, name: &str) -> Result<Outcome> {
         let t = self.target("acting on");
-        let ok: bool = self
-            .bus
-            .call_direct(&t, &node.bus, &node.path, ACTION, "DoAction", &(index,))
-            .await?;
+        let ok = self.bus.do_action(&t, &node.bus, &node.path, index).await?;
         if ok {
             Ok(Outcome::Done(format!("Action.{name}")))
         } else {

@@ -2,6 +2,7 @@
 //! made: with a timeout, and with errors that name the application.
 
 use std::collections::HashMap;
+use std::os::unix::process::CommandExt;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -29,6 +30,9 @@ pub struct Bus {
     /// Set by [`Bus::reading`]: calls to this application go over this
     /// direct connection.
     reader: Option<Arc<(String, zbus::Connection)>>,
+    /// Set by [`Bus::keep_actions_with`]: the program whose `__keep-action`
+    /// command makes accessible actions (see there).
+    keeper: Option<Arc<std::path::Path>>,
 }
 
 /// Direct connections by application and use; `None`: it offers none.
@@ -84,7 +88,100 @@ impl Bus {
             timeout: CALL_TIMEOUT,
             peers: Arc::default(),
             reader: None,
+            keeper: None,
         })
+    }
+
+    /// Makes accessible actions ([`Bus::do_action`]) through a helper
+    /// process, `program __keep-action DEST PATH INDEX` (see
+    /// [`keep_action`]), that outlives this one until the action's handler
+    /// has returned. For a short-lived process (a command line): GTK runs
+    /// the handler inside the dispatch of the connection the action came
+    /// over, and a handler that runs a modal dialog holds it until the
+    /// dialog closes; if that connection closes meanwhile (the process
+    /// ends), the next key pressed in the application hangs it for good.
+    pub fn keep_actions_with(&mut self, program: std::path::PathBuf) {
+        self.keeper = Some(program.into());
+    }
+
+    /// Performs action `index` of the element at `path` of `dest`
+    /// (`DoAction`) over the application's direct connection (see
+    /// [`Bus::call_direct`]), or through the helper process of
+    /// [`Bus::keep_actions_with`]. Returns what the application answered.
+    pub async fn do_action(
+        &self,
+        target: &Target<'_>,
+        dest: &str,
+        path: &str,
+        index: i32,
+    ) -> Result<bool> {
+        const ACTION: &str = "org.a11y.atspi.Action";
+        let Some(program) = self.keeper.clone() else {
+            return self
+                .call_direct(target, dest, path, ACTION, "DoAction", &(index,))
+                .await;
+        };
+        let failed = |detail: String| Error::Call {
+            doing: target.doing,
+            target: target.who.to_owned(),
+            method: "DoAction",
+            detail,
+        };
+        let spawned = std::process::Command::new(&*program)
+            .args(["__keep-action", dest, path, &index.to_string()])
+            .env("AT_SPI_BUS_ADDRESS", &*self.address)
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::null())
+            .process_group(0)
+            .spawn();
+        let mut child = match spawned {
+            Ok(child) => child,
+            Err(e) => {
+                tracing::debug!(error = %e, program = %program.display(), "no action helper");
+                return self
+                    .call_direct(target, dest, path, ACTION, "DoAction", &(index,))
+                    .await;
+            }
+        };
+        let Some(out) = child.stdout.take() else {
+            return Err(failed("the helper has no output".into()));
+        };
+        let answer = tokio::task::spawn_blocking(move || {
+            let mut line = String::new();
+            std::io::BufRead::read_line(&mut std::io::BufReader::new(out), &mut line).map(|_| line)
+        });
+        let line = match tokio::time::timeout(self.timeout * 2, answer).await {
+            Ok(Ok(Ok(line))) => line,
+            _ => {
+                let _ = child.kill();
+                return Err(Error::Timeout {
+                    doing: target.doing,
+                    target: target.who.to_owned(),
+                    method: "DoAction",
+                    after: self.timeout * 2,
+                });
+            }
+        };
+        // The helper goes on alone (it is reaped when this process ends).
+        let line = line.trim();
+        match line.split_once(": ") {
+            _ if line == "true" => Ok(true),
+            _ if line == "false" => Ok(false),
+            Some(("timeout", _)) => Err(Error::Timeout {
+                doing: target.doing,
+                target: target.who.to_owned(),
+                method: "DoAction",
+                after: self.timeout,
+            }),
+            Some(("gone", detail)) => Err(Error::Gone {
+                doing: target.doing,
+                target: target.who.to_owned(),
+                detail: detail.to_owned(),
+            }),
+            Some((_, detail)) => Err(failed(detail.to_owned())),
+            None => Err(failed(format!("the helper answered `{line}`"))),
+        }
     }
 
     /// The same connection with another per-call timeout.
@@ -383,4 +480,70 @@ async fn a11y_address(session: Option<&str>) -> Result<String> {
         .map_err(|e| Error::Connect {
             detail: format!("org.a11y.Bus.GetAddress: unexpected reply: {e}"),
         })
+}
+
+/// The `__keep-action DEST PATH INDEX` command of a program that makes
+/// actions for a short-lived one ([`Bus::keep_actions_with`]): performs the
+/// action over a direct connection of its own, prints `true`, `false`,
+/// `timeout: ...`, `gone: ...` or `error: ...` on a line of standard output, then keeps that connection
+/// open, and sends nothing on it, while the handler may still be running:
+/// as long as a window that the action opened is shown, or 2 s when it
+/// opened none; at most `limit`. (Anything arriving on the connection while
+/// the handler holds its dispatch, a ping included, lets the next key
+/// hang GTK, as its closing does.) The application's windows are read over
+/// another direct connection.
+pub async fn keep_action(dest: &str, path: &str, index: i32, limit: Duration) -> Result<()> {
+    use std::io::Write;
+    /// How long a window the action opens may take to show.
+    const OPENS: Duration = Duration::from_secs(2);
+    let bus = Bus::connect(None).await?;
+    let target = Target {
+        doing: "acting on",
+        who: dest,
+    };
+    let reading = bus.reading(&target, dest).await;
+    let actor = crate::Actor::new(&reading, dest);
+    let root = crate::NodeAddr {
+        bus: dest.to_owned(),
+        path: ROOT_PATH.to_owned(),
+    };
+    let shown = || async {
+        let mut out = Vec::new();
+        for w in actor.children(&root).await? {
+            if actor
+                .states(&w)
+                .await?
+                .contains(uidelta_model::State::Showing)
+            {
+                out.push(w);
+            }
+        }
+        Result::Ok(out)
+    };
+    let before = shown().await.unwrap_or_default();
+    // One line: `true`, `false`, or the error's kind and message.
+    let answer = match bus.do_action(&target, dest, path, index).await {
+        Ok(done) => done.to_string(),
+        Err(e @ Error::Timeout { .. }) => format!("timeout: {e}"),
+        Err(Error::Gone { detail, .. }) => format!("gone: {detail}"),
+        Err(e) => format!("error: {e}"),
+    };
+    let mut out = std::io::stdout().lock();
+    let _ = writeln!(out, "{answer}").and_then(|()| out.flush());
+    drop(out);
+    let start = std::time::Instant::now();
+    let mut opened = false;
+    while start.elapsed() < limit {
+        tokio::time::sleep(Duration::from_millis(250)).await;
+        // An application that is gone, or cannot be read: nothing to keep.
+        let Ok(now) = shown().await else {
+            break;
+        };
+        let new = now.iter().any(|w| !before.contains(w));
+        opened |= new;
+        if (opened && !new) || (!opened && start.elapsed() > OPENS) {
+            break;
+        }
+    }
+    Ok(())
 }

@@ -14,7 +14,7 @@ mod events;
 mod state;
 
 pub use actions::{Actor, NodeAddr, Outcome};
-pub use bus::{Bus, CALL_TIMEOUT};
+pub use bus::{keep_action, Bus, CALL_TIMEOUT};
 pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};

@@ -555,6 +555,14 @@ impl Linux {
         &self.bus
     }
 
+    /// Makes accessible actions through `program`'s `__keep-action`
+    /// command, a helper that outlives this process until each action's
+    /// handler has returned (see [`Bus::keep_actions_with`]): for a
+    /// short-lived process, such as a command line.
+    pub fn keep_actions_with(&mut self, program: std::path::PathBuf) {
+        self.bus.keep_actions_with(program);
+    }
+
     fn x11(&self, doing: impl FnOnce() -> String) -> Result<&X11> {
         self.x11
             .as_ref()

@@ -157,7 +157,21 @@ enum Command {
     Filters,
     /// Run the MCP server: on stdio (default), or on streamable HTTP with `--http`.
     Mcp(McpArgs),
+    /// Makes one accessible action for another uidelta command and stays
+    /// until its handler has returned (internal).
+    #[command(name = "__keep-action", hide = true)]
+    KeepAction {
+        /// The application's unique bus name.
+        dest: String,
+        /// The element's object path.
+        path: String,
+        /// The action's index.
+        index: i32,
+    },
 }
+
+/// Longest a `__keep-action` helper stays for one action's handler.
+const KEEP_ACTION_LIMIT: std::time::Duration = std::time::Duration::from_secs(3600);
 
 #[derive(Args, Debug)]
 struct McpArgs {
@@ -395,6 +409,19 @@ fn run(cli: Cli) -> Result<ExitCode> {
         Command::Watch { app, place } => act::watch(app.as_deref(), &place),
         Command::Diff(args) => diff(args),
         Command::Mcp(args) => mcp(args),
+        Command::KeepAction { dest, path, index } => {
+            tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .context("starting the async runtime")?
+                .block_on(uidelta_atspi::keep_action(
+                    &dest,
+                    &path,
+                    index,
+                    KEEP_ACTION_LIMIT,
+                ))?;
+            Ok(ExitCode::SUCCESS)
+        }
         Command::Filters => {
             let mut text = String::new();
             for rule in Rule::ALL {

@@ -51,9 +51,14 @@ impl Place {
             if self.url.is_some() {
                 anyhow::bail!("--url opens a page in a browser: add --browser or --cdp URL");
             }
-            return Ok(Connected::Desktop(Arc::new(
-                Linux::connect(None, None).await?,
-            )));
+            let mut linux = Linux::connect(None, None).await?;
+            // This process ends before a dialog that an action's handler
+            // runs is answered: the action is made by a helper that stays
+            // until then (see `Bus::keep_actions_with`).
+            if let Ok(me) = std::env::current_exe() {
+                linux.keep_actions_with(me);
+            }
+            return Ok(Connected::Desktop(Arc::new(linux)));
         }
         let cdp = match &self.cdp {
             Some(url) => Cdp::attach(url)

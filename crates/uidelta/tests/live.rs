@@ -336,3 +336,60 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
     );
     assert!(file.with_extension("bad").exists());
 }
+
+/// The CLI ends right after an accessible action whose handler runs a modal
+/// dialog; a key pressed while that dialog is open used to hang GTK for
+/// good, waiting on the dispatch of the connection the action came over.
+#[test]
+fn a_key_after_an_action_that_opened_a_dialog_from_the_command_line() {
+    require_programs(&[("gtk3-demo", "gtk-3-examples")]).expect("gtk3-demo");
+    let desktop = desktop();
+    std::mem::forget(desktop.launch("gtk3-demo", &[]).expect("launch"));
+    desktop
+        .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
+        .expect("on the bus");
+    let bin = env!("CARGO_BIN_EXE_uidelta");
+    let run = |args: &[&str]| {
+        let o = desktop
+            .command(bin)
+            .args(args)
+            .output()
+            .expect("uidelta runs");
+        let out = String::from_utf8_lossy(&o.stdout).into_owned();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(0), "uidelta {args:?}: {err}");
+        out
+    };
+    run(&[
+        "select",
+        "--app",
+        "gtk3-demo",
+        "role:table cell && name:\"Dialogs and Message Boxes\"",
+    ]);
+    run(&[
+        "click",
+        "--app",
+        "gtk3-demo",
+        "role:push button && name:Run",
+    ]);
+    // Through the element's accessible action: its handler runs the
+    // message box with gtk_dialog_run, and this command ends meanwhile.
+    let out = run(&[
+        "invoke",
+        "--app",
+        "gtk3-demo",
+        "role:push button && name:\"Message Dialog\"",
+        "click",
+    ]);
+    assert!(
+        out.contains("] alert \"Information\" (modal) (opened)\n"),
+        "{out}"
+    );
+    let out = run(&["key", "--app", "gtk3-demo", "Escape"]);
+    assert!(out.contains("] alert \"Information\" (closed)"), "{out}");
+    let tree = run(&["tree", "--app", "gtk3-demo", "--focused"]);
+    assert!(
+        tree.contains("] push button \"Message Dialog\" (focused)\n"),
+        "{tree}"
+    );
+}
