@@ -171,26 +171,40 @@ fn ref_on_line(out: &str, what: &str) -> String {
     line[start..end].to_owned()
 }
 
-#[test]
-fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
+/// A desktop with gtk3-demo on it.
+fn demo_desktop() -> Desktop {
     require_programs(&[("gtk3-demo", "gtk-3-examples")]).expect("gtk3-demo");
     let desktop = desktop();
     std::mem::forget(desktop.launch("gtk3-demo", &[]).expect("launch"));
     desktop
         .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
         .expect("on the bus");
+    desktop
+}
+
+/// Runs uidelta on `desktop` (with its session in `state`, when given),
+/// which must succeed: its standard output and error.
+fn uidelta_on(
+    desktop: &Desktop,
+    state: Option<&std::path::Path>,
+    args: &[&str],
+) -> (String, String) {
+    let mut c = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
+    c.args(args);
+    if let Some(dir) = state {
+        c.env("UIDELTA_STATE_DIR", dir);
+    }
+    let o = c.output().expect("uidelta runs");
+    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    assert_eq!(o.status.code(), Some(0), "uidelta {args:?}: {err}");
+    (String::from_utf8_lossy(&o.stdout).into_owned(), err)
+}
+
+#[test]
+fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
+    let desktop = demo_desktop();
     let bin = env!("CARGO_BIN_EXE_uidelta");
-    let run_in = |state: Option<&std::path::Path>, args: &[&str]| {
-        let mut c = desktop.command(bin);
-        c.args(args);
-        if let Some(dir) = state {
-            c.env("UIDELTA_STATE_DIR", dir);
-        }
-        let o = c.output().expect("uidelta runs");
-        let err = String::from_utf8_lossy(&o.stderr).into_owned();
-        assert_eq!(o.status.code(), Some(0), "uidelta {args:?}: {err}");
-        (String::from_utf8_lossy(&o.stdout).into_owned(), err)
-    };
+    let run_in = |state: Option<&std::path::Path>, args: &[&str]| uidelta_on(&desktop, state, args);
     let run = |args: &[&str]| run_in(None, args).0;
 
     let tree = run(&["tree", "--app", "gtk3-demo"]);
@@ -342,24 +356,8 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
 /// good, waiting on the dispatch of the connection the action came over.
 #[test]
 fn a_key_after_an_action_that_opened_a_dialog_from_the_command_line() {
-    require_programs(&[("gtk3-demo", "gtk-3-examples")]).expect("gtk3-demo");
-    let desktop = desktop();
-    std::mem::forget(desktop.launch("gtk3-demo", &[]).expect("launch"));
-    desktop
-        .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
-        .expect("on the bus");
-    let bin = env!("CARGO_BIN_EXE_uidelta");
-    let run = |args: &[&str]| {
-        let o = desktop
-            .command(bin)
-            .args(args)
-            .output()
-            .expect("uidelta runs");
-        let out = String::from_utf8_lossy(&o.stdout).into_owned();
-        let err = String::from_utf8_lossy(&o.stderr);
-        assert_eq!(o.status.code(), Some(0), "uidelta {args:?}: {err}");
-        out
-    };
+    let desktop = demo_desktop();
+    let run = |args: &[&str]| uidelta_on(&desktop, None, args).0;
     run(&[
         "select",
         "--app",
