@@ -431,6 +431,12 @@ impl<B: Backend> Session<B> {
     /// kept and reported with the next one (`Acted::earlier`), not lost.
     pub async fn look(&mut self, app: &str) -> Result<usize> {
         let app = self.find_app(app).await?;
+        self.look_at(app).await
+    }
+
+    /// [`Session::look`] for an application already found
+    /// ([`Session::find_app`]).
+    pub async fn look_at(&mut self, app: App) -> Result<usize> {
         let known = self.scopes.iter().any(|s| s.app.id == app.id);
         let (idx, d) = self.observe_app(app).await?;
         if known {

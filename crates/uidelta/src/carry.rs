@@ -116,8 +116,8 @@ impl<B: Backend> Carried<B> {
         }
         self.s = s;
         self.others = others;
-        if let (true, Some(found)) = (look, &found) {
-            self.scope = Some(self.s.look(&found.id).await?);
+        if let (true, Some(found)) = (look, found) {
+            self.scope = Some(self.s.look_at(found).await?);
         }
         Ok(())
     }
@@ -129,7 +129,7 @@ impl<B: Backend> Carried<B> {
         let Some(store) = self.store.take() else {
             return;
         };
-        match store.save(&self.s.save(), &self.others) {
+        match store.save(&self.s.save(), &self.others, self.generation) {
             Ok(generation) => self.generation = generation,
             Err(e) => eprintln!(
                 "uidelta: the session could not be saved ({e:#}); the refs of new elements \

@@ -210,10 +210,11 @@ impl Store {
 
     /// Writes `saved` (through a temporary file, so that a crash leaves the
     /// last good one), keeping the applications of `kept` that `saved`
-    /// does not have, the most recent first, up to a limit. Returns the
-    /// generation written.
-    pub fn save(&self, saved: &Saved, kept: &[SavedScope]) -> Result<u64> {
-        let generation = self.generation() + 1;
+    /// does not have, the most recent first, up to a limit. `loaded` is
+    /// the generation [`Store::load`] read (the file is locked since);
+    /// returns the one written.
+    pub fn save(&self, saved: &Saved, kept: &[SavedScope], loaded: u64) -> Result<u64> {
+        let generation = loaded + 1;
         let mut scopes: Vec<Scope> = saved.scopes.iter().map(scope).collect();
         scopes.extend(
             kept.iter()
@@ -380,7 +381,12 @@ mod tests {
             let before = saved(seed);
             let store = Store::open_in(&dir, "desktop: test", false).expect("open");
             assert_eq!(store.generation(), done as u64);
-            assert_eq!(store.save(&before, &[]).expect("save"), done as u64 + 1);
+            let (_, loaded) = store.load();
+            assert_eq!(loaded, done as u64);
+            assert_eq!(
+                store.save(&before, &[], loaded).expect("save"),
+                done as u64 + 1
+            );
             drop(store);
             let store = Store::open_in(&dir, "desktop: test", false).expect("open again");
             let (after, generation) = store.load();
@@ -411,7 +417,8 @@ mod tests {
             .map(|r| (Ref(r), format!("[e{r}] label"), None))
             .collect();
         let store = Store::open_in(&dir, "desktop: test", false).expect("open");
-        store.save(&many, &[]).expect("save");
+        let (_, loaded) = store.load();
+        store.save(&many, &[], loaded).expect("save");
         let (kept, _) = store.load();
         let kept = kept.expect("the saved session").gone;
         assert_eq!(kept.len(), MAX_GONE);

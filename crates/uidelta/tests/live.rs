@@ -85,23 +85,13 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
         .expect("watch starts");
     assert_eq!(first, "# watching uidelta-fixture; Ctrl-C to stop");
 
-    let o = desktop
-        .command(bin)
-        .args([
-            "click",
-            "--app",
-            "uidelta-fixture",
-            "role:push button && name:Count",
-        ])
-        .output()
-        .expect("uidelta click");
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
-    assert_eq!(
-        o.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&o.stderr)
-    );
+    let count = [
+        "click",
+        "--app",
+        "uidelta-fixture",
+        "role:push button && name:Count",
+    ];
+    let (out, _) = uidelta_on(&desktop, None, &count);
     let lines: Vec<&str> = out.lines().collect();
     assert!(
         lines[0].starts_with("# [e")
@@ -118,11 +108,7 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
         "{out}"
     );
 
-    let label = lines[2]
-        .split_once(']')
-        .map(|(r, _)| r.trim_start_matches("~ ["))
-        .expect("the label's ref")
-        .to_owned();
+    let label = ref_on_line(&out, "label | name: \"Count: 0\"");
     let mut seen = Vec::new();
     let mut watch_until = |wanted: &str| {
         let deadline = std::time::Instant::now() + Duration::from_secs(20);
@@ -141,17 +127,7 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
 
     // After the click's command saved the session, watch goes on with its
     // refs: the label the click named is the label watch names.
-    let o = desktop
-        .command(bin)
-        .args([
-            "click",
-            "--app",
-            "uidelta-fixture",
-            "role:push button && name:Count",
-        ])
-        .output()
-        .expect("uidelta click");
-    let out = String::from_utf8_lossy(&o.stdout).into_owned();
+    let (out, _) = uidelta_on(&desktop, None, &count);
     let again = format!("~ [{label}] label | name: \"Count: 1\" -> \"Count: 2\"");
     assert!(out.contains(&again), "{out}");
     let second = watch_until(&again);
