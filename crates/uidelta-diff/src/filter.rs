@@ -29,16 +29,22 @@ pub enum Rule {
     /// defunct, has tooltip, truncated) and `sensitive`, which follows
     /// `enabled`, are not compared.
     VolatileStates,
+    /// A table cell that only holds the cells of one column (GTK's icon and
+    /// text renderers) is transparent when one of them carries the row, and
+    /// an unnamed, empty cell in it that only repeats the row's states is
+    /// left out.
+    EmptyCells,
 }
 
 impl Rule {
     /// Every rule, in the order they are listed.
-    pub const ALL: [Rule; 6] = [
+    pub const ALL: [Rule; 7] = [
         Rule::Bounds,
         Rule::VolatileIds,
         Rule::Scrollbars,
         Rule::Whitespace,
         Rule::EmptyContainers,
+        Rule::EmptyCells,
         Rule::VolatileStates,
     ];
 
@@ -51,6 +57,7 @@ impl Rule {
             Rule::Whitespace => "whitespace",
             Rule::EmptyContainers => "empty-containers",
             Rule::VolatileStates => "volatile-states",
+            Rule::EmptyCells => "empty-cells",
         }
     }
 
@@ -72,6 +79,10 @@ impl Rule {
             Rule::VolatileStates => {
                 "armed, animated, opaque, stale, defunct, has tooltip, truncated and sensitive \
                  (which follows enabled) are not compared"
+            }
+            Rule::EmptyCells => {
+                "unnamed, empty table cells that only repeat their row's states are left out, and \
+                 a cell holding one column's cells shows as the one that carries the row"
             }
         }
     }
@@ -219,7 +230,7 @@ mod tests {
         let f = Filters::all().keep(Rule::Bounds);
         assert!(!f.is_on(Rule::Bounds));
         assert!(f.is_on(Rule::Scrollbars));
-        assert_eq!(f.active().count(), 5);
+        assert_eq!(f.active().count(), 6);
         assert!(!Filters::all().compared_states().contains(State::Focused));
         assert!(Filters::all().compared_states().contains(State::Checked));
         assert!(!Filters::all().compared_states().contains(State::Sensitive));

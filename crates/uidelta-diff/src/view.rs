@@ -190,18 +190,95 @@ enum Fate {
     Transparent,
 }
 
-/// `children`: how many children the node has.
-fn fate(n: &NodeData, children: usize, filters: Filters) -> Fate {
+/// What the filters do with the raw node `id`.
+fn fate(raw: &Tree, id: NodeId, filters: Filters) -> Fate {
+    let n = raw.node(id);
     if filters.is_on(Rule::Scrollbars) && n.role.is_scroll_indicator() {
         return Fate::Drop;
     }
     // A list item around one element (a link in a menu) only wraps it:
     // `list > link` says what `list > list item > link` does.
+    let children = raw.children(id).len();
     let wrapper = n.role.is_layout() || (n.role == Role::ListItem && children == 1);
     if filters.is_on(Rule::EmptyContainers) && wrapper && says_nothing(n) {
         return Fate::Transparent;
     }
+    if filters.is_on(Rule::EmptyCells) && n.role == Role::TableCell {
+        if raw
+            .parent(id)
+            .is_some_and(|p| repeats_its_row(raw, id, raw.node(p)))
+        {
+            return Fate::Drop;
+        }
+        if carried_by_one_cell(raw, id) {
+            return Fate::Transparent;
+        }
+    }
     Fate::Keep
+}
+
+/// The states a cell shares with its row: GTK gives every cell of a row the
+/// row's selection, focus and expansion.
+const ROW_STATES: [State; 15] = [
+    State::Active,
+    State::Checkable,
+    State::Checked,
+    State::Collapsed,
+    State::Editable,
+    State::Enabled,
+    State::Expandable,
+    State::Expanded,
+    State::Focusable,
+    State::Focused,
+    State::Indeterminate,
+    State::Pressed,
+    State::Selectable,
+    State::Selected,
+    State::Sensitive,
+];
+
+fn row_states(n: &NodeData) -> StateSet {
+    n.states.intersection(StateSet::of(&ROW_STATES))
+}
+
+/// Whether the table cell `id` is an empty leaf inside the table cell
+/// `parent` that says nothing the parent does not: no text, and none of
+/// the row's states the parent lacks (a check box cell has `checkable`).
+fn repeats_its_row(raw: &Tree, id: NodeId, parent: &NodeData) -> bool {
+    let n = raw.node(id);
+    parent.role == Role::TableCell
+        && raw.children(id).is_empty()
+        && has_no_text(n)
+        && row_states(n).without(row_states(parent)).is_empty()
+}
+
+/// Whether the table cell `id` has no text of its own and holds only table
+/// cells, all but one of which repeat its row, while that one carries every
+/// row state it has: the cell then says nothing the one does not.
+fn carried_by_one_cell(raw: &Tree, id: NodeId) -> bool {
+    let n = raw.node(id);
+    if !has_no_text(n) {
+        return false;
+    }
+    let mut carrier = None;
+    for &c in raw.children(id) {
+        if raw.node(c).role != Role::TableCell {
+            return false;
+        }
+        if repeats_its_row(raw, c, n) {
+            continue;
+        }
+        if carrier.replace(c).is_some() {
+            return false;
+        }
+    }
+    carrier.is_some_and(|c| row_states(n).without(row_states(raw.node(c))).is_empty())
+}
+
+fn has_no_text(n: &NodeData) -> bool {
+    n.name.trim().is_empty()
+        && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
+        && n.description.trim().is_empty()
 }
 
 /// Whether a layout container has nothing an agent could read or act on.
@@ -217,10 +294,7 @@ fn says_nothing(n: &NodeData) -> bool {
         State::Editable,
         State::Pressed,
     ];
-    n.name.trim().is_empty()
-        && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
-        && n.description.trim().is_empty()
-        && !INTERESTING.iter().any(|s| n.states.contains(*s))
+    has_no_text(n) && !INTERESTING.iter().any(|s| n.states.contains(*s))
 }
 
 fn clean(n: &NodeData, filters: Filters) -> NodeData {
@@ -283,7 +357,7 @@ fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>, Lifted) {
         let id = NodeId(i);
         let node = raw.node(id);
         let end = i + raw.subtree_len(id) as u32;
-        match fate(node, raw.children(id).len(), filters) {
+        match fate(raw, id, filters) {
             Fate::Drop => {
                 i = end;
                 continue;
@@ -438,6 +512,78 @@ mod tests {
                 (Role::Text, false)
             ]
         );
+    }
+
+    /// A GTK tree view row: a cell holding one column's cells.
+    fn row(b: &mut TreeBuilder, states: &[State], cells: &[(&str, &[State])]) {
+        let mut holder = NodeData::new(Role::TableCell);
+        holder.states = StateSet::of(states);
+        b.open(holder);
+        for &(name, extra) in cells {
+            let mut cell = NodeData::named(Role::TableCell, name);
+            cell.states = StateSet::of(states).with(State::SingleLine);
+            for &s in extra {
+                cell.states.insert(s);
+            }
+            b.leaf(cell);
+        }
+        b.close();
+    }
+
+    fn cells(filters: Filters) -> Vec<(usize, String)> {
+        use State::{Checkable, Focusable, Selectable, Selected};
+        let mut b = TreeBuilder::new(NodeData::new(Role::TreeTable));
+        row(
+            &mut b,
+            &[Focusable, Selectable, Selected],
+            &[("Assistant", &[]), ("", &[])],
+        );
+        row(&mut b, &[Focusable], &[("", &[]), ("Builder", &[])]);
+        // A check box column: its cell has a state the row has not.
+        row(
+            &mut b,
+            &[Focusable],
+            &[("Clipboard", &[]), ("", &[Checkable])],
+        );
+        // Two cells with text: the holder groups them and stays.
+        row(&mut b, &[Focusable], &[("Color", &[]), ("Chooser", &[])]);
+        // Only empty cells: the holder is the row.
+        row(&mut b, &[Focusable, Selected], &[("", &[])]);
+        // A cell with text of its own holds cells: it stays.
+        let mut named = NodeData::named(Role::TableCell, "Cursors");
+        named.states = StateSet::of(&[Focusable]);
+        b.open(named);
+        b.leaf(NodeData::named(Role::TableCell, "Drawing"));
+        b.close();
+        let v = View::new(&Snapshot::new(Meta::default(), b.finish()), filters);
+        let t = v.tree();
+        t.ids()
+            .skip(1)
+            .map(|id| (t.depth(id), t.node(id).name.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn a_row_cell_shows_as_the_cell_that_carries_it() {
+        let got = cells(Filters::all());
+        let want: Vec<(usize, String)> = [
+            (1, "Assistant"),
+            (1, "Builder"),
+            (1, ""),
+            (2, "Clipboard"),
+            (2, ""),
+            (1, ""),
+            (2, "Color"),
+            (2, "Chooser"),
+            (1, ""),
+            (1, "Cursors"),
+            (2, "Drawing"),
+        ]
+        .iter()
+        .map(|&(d, n)| (d, n.to_owned()))
+        .collect();
+        assert_eq!(got, want);
+        assert_eq!(cells(Filters::all().keep(Rule::EmptyCells)).len(), 16);
     }
 
     #[test]

@@ -179,6 +179,7 @@ fn filters_are_listed() {
             "scrollbars",
             "whitespace",
             "empty-containers",
+            "empty-cells",
             "volatile-states"
         ]
     );
