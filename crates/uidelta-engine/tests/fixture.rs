@@ -505,6 +505,27 @@ fn a_menu_item_whose_handler_runs_a_modal_dialog_is_clicked_with_the_pointer() {
 }
 
 #[test]
+fn a_disabled_item_of_a_closed_menu_leaves_no_menu_open() {
+    let (desktop, rt) = start_with(&["--modal"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        // The way to the item opens File; the item cannot be clicked, so the
+        // menu is closed again before its accessible action is tried, and
+        // the UI is as it was.
+        let never = s
+            .act("role:menu item && name:Never", &Action::Click, &ActOptions::default())
+            .await
+            .expect("click File > Never");
+        assert!(!never.diff.has_changes(), "{}", text(&never.diff));
+        let note = never.note.as_deref().unwrap_or("");
+        assert!(
+            note.ends_with("] menu item \"Never\" is disabled, and applications ignore actions on disabled elements"),
+            "{note}"
+        );
+    });
+}
+
+#[test]
 fn an_accessible_action_whose_handler_runs_a_modal_dialog_leaves_the_application_answering() {
     let (desktop, rt) = start_with(&["--modal"]);
     rt.block_on(async {

@@ -806,29 +806,55 @@ impl Linux {
             at = parent;
         }
         // Open them from the menu bar inwards; each must show the next step.
+        // Whatever stops the way closes the menus opened so far, so that the
+        // accessible action used instead starts from the UI as it was.
         let steps: Vec<&NodeAddr> = menus.iter().rev().chain([addr]).collect();
+        let mut opened = 0;
         for pair in steps.windows(2) {
             let (menu, next) = (pair[0], pair[1]);
             if !self.showing(actor, next).await {
                 if !matches!(actor.click(menu).await, Ok(Outcome::Done(_))) {
-                    return Ok(None);
+                    return Ok(self.close_menus(opened));
                 }
+                opened += 1;
                 if !self.wait_showing(actor, next).await {
-                    return Ok(None);
+                    return Ok(self.close_menus(opened));
                 }
             }
         }
         let Ok(states) = actor.states(addr).await else {
-            return Ok(None);
+            return Ok(self.close_menus(opened));
         };
         let shown = NodeData {
             states,
             ..node.clone()
         };
-        let done = self.pointer_click(app, actor, addr, &shown).await?;
-        Ok(done.map(|d| Done {
-            method: format!("menus opened, then {}", d.method),
-        }))
+        match self.pointer_click(app, actor, addr, &shown).await {
+            Ok(Some(d)) => Ok(Some(Done {
+                method: format!("menus opened, then {}", d.method),
+            })),
+            Ok(None) => Ok(self.close_menus(opened)),
+            Err(e) => {
+                self.close_menus(opened);
+                Err(e)
+            }
+        }
+    }
+
+    /// Closes up to `opened` menus this action opened, one Escape each while
+    /// a menu is still open. Always `None`: the caller goes on without them.
+    fn close_menus(&self, opened: usize) -> Option<Done> {
+        let x11 = self.x11.as_ref()?;
+        for _ in 0..opened {
+            if !x11.menu_open().unwrap_or(false) {
+                break;
+            }
+            if let Err(e) = x11.key("Escape") {
+                tracing::warn!("closing a menu opened on the way to an item: {e}");
+                break;
+            }
+        }
+        None
     }
 
     /// Picks an item of a combo box that offers no selection to
