@@ -692,8 +692,12 @@ impl<B: Backend> Session<B> {
         // Clicking or typing into an element gives it the focus, as it
         // would under a person's hand: that is no news to the agent that
         // acted, so the focus moving there neither starts the wait for the
-        // UI's response nor is reported. (Focusing it on request is news.)
-        let implied = (!matches!(action, Action::Focus)).then_some(handle.r#ref);
+        // UI's response nor is reported. Focusing it on request is news, and
+        // so is clicking a text field: the focus is what that click is for,
+        // and it says where the keys go next.
+        let focusing =
+            *action == Action::Focus || (*action == Action::Click && data.is_text_field());
+        let implied = (!focusing).then_some(handle.r#ref);
         let own_focus: Vec<String> = match implied {
             Some(_) => {
                 let view = &self.scopes[idx].view;

@@ -84,6 +84,22 @@ fn widget_factory_actions_report_exactly_what_changed() {
             [format!("~ [{r}] text | value: none -> \"hello\"")]
         );
 
+        // Clicking a field gives it the focus (its accessible action,
+        // `activate`, would press Enter in it), and the diff says so: that
+        // is where the keys go next.
+        let a = s.act(&r, &Action::Click, &opts).await.expect("click the entry");
+        assert_eq!(a.done.method, "Component.GrabFocus");
+        assert!(header(&a).ends_with(&format!(" -> {r}")), "{}", text(&a));
+        assert!(body(&a).is_empty(), "{}", text(&a));
+        let a = s.key(FACTORY, "x", &opts).await.expect("press x");
+        let lines = body(&a);
+        assert_eq!(lines.len(), 1, "{}", text(&a));
+        assert!(
+            lines[0].starts_with(&format!("~ [{r}] text | value: \"hello\" -> \"")),
+            "{}",
+            text(&a)
+        );
+
         // A combo box option is chosen: the combo box takes its name. (The
         // option sits in the combo box's hidden menu; selecting it there
         // would only highlight it.)

@@ -691,6 +691,10 @@ impl Linux {
             }
         }
         let accessible = match action {
+            // A field's accessible action is `activate`, which is pressing
+            // Enter in it; clicking a field is giving it the focus, as a
+            // person's click does (else the pointer clicks it).
+            Action::Click if node.is_text_field() => actor.focus(&addr).await?,
             Action::Click => actor.click(&addr).await?,
             Action::Type(text) => actor.type_text(&addr, text).await?,
             Action::SetValue(v) => actor.set_value(&addr, v).await?,

@@ -246,6 +246,19 @@ impl Role {
         matches!(self, Role::ScrollBar | Role::ValueIndicator)
     }
 
+    /// Roles of fields one types text into (when editable).
+    pub fn is_text_input(self) -> bool {
+        matches!(
+            self,
+            Role::Entry
+                | Role::Text
+                | Role::PasswordText
+                | Role::SpinButton
+                | Role::Terminal
+                | Role::Editbar
+        )
+    }
+
     /// Roles whose value is secret.
     pub fn is_password(self) -> bool {
         self == Role::PasswordText

@@ -118,6 +118,13 @@ impl NodeData {
             .map(|i| self.attributes.remove(i).1)
     }
 
+    /// Whether this element is a field to type text into: an editable
+    /// entry, text area, spin button or terminal. Clicking one is giving
+    /// it the keyboard focus.
+    pub fn is_text_field(&self) -> bool {
+        self.role.is_text_input() && self.states.contains(crate::State::Editable)
+    }
+
     /// Whether this element holds a secret (a password field).
     pub fn is_secret(&self) -> bool {
         if self.role.is_password() {
