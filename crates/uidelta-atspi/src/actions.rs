@@ -346,6 +346,19 @@ impl<'a> Actor<'a> {
                 }
             }
         }
+        // A cell inside a cell (GTK's cell holding the renderer cells of a
+        // tree view column) is selected through the cell the table holds:
+        // the table's Selection counts its own children.
+        let mut child = node.clone();
+        let mut depth = 0;
+        while depth < DEPTH
+            && self.role(&parent).await? == Role::TableCell
+            && !self.has(&parent, "org.a11y.atspi.Selection").await?
+        {
+            child = parent.clone();
+            parent = self.parent(&parent).await?;
+            depth += 1;
+        }
         if !self.has(&parent, "org.a11y.atspi.Selection").await? {
             return Ok(Outcome::NeedsInput);
         }
@@ -353,8 +366,8 @@ impl<'a> Actor<'a> {
             .bus
             .call(
                 &t,
-                &node.bus,
-                &node.path,
+                &child.bus,
+                &child.path,
                 "org.a11y.atspi.Accessible",
                 "GetIndexInParent",
                 &(),

@@ -66,6 +66,45 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
     });
 }
 
+#[test]
+fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        let opts = ActOptions::default();
+        // The list's last parent row opens below the fold: its demos have
+        // no place on the screen to be clicked at. Each row is a cell
+        // holding the column's cells, and the tree view's Selection counts
+        // the rows; the row is selected there.
+        let tree_view = ref_of(&s, "role:table cell && name:\"Tree View\"");
+        s.act(
+            &tree_view,
+            &Action::Invoke("expand or contract".into()),
+            &opts,
+        )
+        .await
+        .expect("expand Tree View");
+        let store = ref_of(&s, "role:table cell && name:\"List Store\"");
+        let a = s
+            .act(&store, &Action::SetSelected(true), &opts)
+            .await
+            .expect("select List Store");
+        assert_eq!(a.done.method, "Selection.SelectChild");
+        let t = text(&a);
+        assert!(
+            t.contains(&format!(
+                "\n~ [{store}] table cell \"List Store\" | selected: false -> true\n"
+            )),
+            "{t}"
+        );
+        assert!(
+            t.contains("| name: \"Application Class\" -> \"List Store\"\n"),
+            "{t}"
+        );
+    });
+}
+
 /// Chooses the demo named `name` in the list and runs it.
 async fn run_demo(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &str) {
     let opts = ActOptions::default();

@@ -207,7 +207,9 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
     // The ref from the diff names that row in the next command.
     let out = run(&["select", "--app", "gtk3-demo", &buffer]);
     assert!(
-        out.starts_with(&format!("# [{buffer}] table cell \"Entry Buffer\" via ")),
+        out.starts_with(&format!(
+            "# [{buffer}] table cell \"Entry Buffer\" via Selection.SelectChild\n"
+        )),
         "{out}"
     );
     assert!(
@@ -240,7 +242,7 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
         .count();
     assert_eq!(rows, 4, "{out}");
     assert!(
-        after.contains("| name: \"Entry\" -> \"Expander\"\n"),
+        after.contains("| name: \"Entry Buffer\" -> \"Expander\"\n"),
         "{out}"
     );
 
