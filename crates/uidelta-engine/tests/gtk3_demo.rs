@@ -19,21 +19,41 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
         s.observe(DEMO).await.expect("observe");
         let opts = ActOptions::default();
 
-        // `Entry` is a collapsed parent row: activating it runs no demo and
-        // expands nothing. The answer says what else the row offers.
+        // A click on `Entry`, a collapsed parent row, selects it as a
+        // person's click does (its accessible action, `activate`, would be
+        // a double click) and expands nothing.
         let entry = ref_of(&s, "role:table cell && name:Entry");
         let a = s
             .act(&entry, &Action::Click, &opts)
             .await
             .expect("click the row");
+        assert!(
+            a.done.method.starts_with("XTest click at "),
+            "{}",
+            a.done.method
+        );
+        let t = text(&a);
+        assert!(
+            t.contains(&format!(
+                "\n~ [{entry}] table cell \"Entry\" | active, selected: false -> true\n"
+            )),
+            "{t}"
+        );
+        assert!(!t.contains("expanded"), "{t}");
+
+        // Clicking it again changes nothing; the answer says what else the
+        // row offers.
+        let a = s
+            .act(&entry, &Action::Click, &opts)
+            .await
+            .expect("click the row again");
         assert!(!a.diff.has_changes(), "{}", text(&a));
-        assert_eq!(a.done.method, "Action.Activate");
         assert_eq!(
             a.note.as_deref(),
             Some(
                 format!(
                     "the click changed nothing; [{entry}] table cell \"Entry\" also offers the \
-                     actions `Expand or contract`, `Edit` (invoke one by name)"
+                     actions `Expand or contract`, `Edit`, `Activate` (invoke one by name)"
                 )
                 .as_str()
             )
@@ -102,6 +122,41 @@ fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
             t.contains("| name: \"Application Class\" -> \"List Store\"\n"),
             "{t}"
         );
+    });
+}
+
+#[test]
+fn a_check_box_cell_is_ticked_with_the_pointer() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        let opts = ActOptions::default();
+        let tree_view = ref_of(&s, "role:table cell && name:\"Tree View\"");
+        s.act(
+            &tree_view,
+            &Action::Invoke("expand or contract".into()),
+            &opts,
+        )
+        .await
+        .expect("expand Tree View");
+        run_demo(&mut s, "List Store").await;
+        // The bug list's `Fixed?` column: GTK's accessible `toggle` on such
+        // a cell leaves it as it was; a click ticks it and selects its row.
+        let fixed = ref_of(&s, "role:table cell && state:checked && nth:0");
+        let a = s.act(&fixed, &Action::Click, &opts).await.expect("untick");
+        assert!(
+            a.done.method.starts_with("XTest click at "),
+            "{}",
+            a.done.method
+        );
+        let t = text(&a);
+        let line = t
+            .lines()
+            .find(|l| l.starts_with(&format!("~ [{fixed}] table cell | ")))
+            .unwrap_or_else(|| panic!("no line for {fixed} in\n{t}"));
+        assert!(line.contains(" checked: true -> false"), "{t}");
+        assert!(line.contains("selected: false -> true"), "{t}");
     });
 }
 

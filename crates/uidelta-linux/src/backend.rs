@@ -24,6 +24,7 @@ impl From<Error> for uidelta_backend::Error {
             Error::Atspi(A::NotFound(_)) | Error::NoWindow(_) => ErrorKind::NotFound,
             Error::NoDisplay { .. }
             | Error::NoBounds { .. }
+            | Error::Disabled { .. }
             | Error::NoIdentity { .. }
             | Error::NotAClick { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Other,

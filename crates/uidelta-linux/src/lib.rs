@@ -307,6 +307,34 @@ async fn ancestry(actor: &Actor<'_>, addr: &NodeAddr) -> Option<Vec<NodeAddr>> {
     None
 }
 
+/// Whether the element says it is disabled: it reports states, and
+/// `enabled` is not among them.
+fn is_disabled(node: &NodeData) -> bool {
+    !node.states.is_empty() && !node.states.contains(State::Enabled)
+}
+
+/// Whether `point` lies inside the nearest scroll pane or viewport among
+/// the ancestors in `chain` (see [`ancestry`]): the part of a scrolled
+/// table that is on view. `true` when there is none; `false` when it
+/// cannot be told.
+async fn in_sight(actor: &Actor<'_>, chain: &[NodeAddr], (x, y): (i32, i32)) -> bool {
+    for at in chain.iter().skip(1) {
+        match actor.role(at).await {
+            Ok(Role::ScrollPane | Role::Viewport) => {
+                return actor
+                    .extents(at)
+                    .await
+                    .ok()
+                    .and_then(rect_of)
+                    .is_some_and(|r| r.contains(x, y));
+            }
+            Ok(_) => {}
+            Err(_) => return false,
+        }
+    }
+    true
+}
+
 /// Whether a popover other than one holding the element at the start of
 /// `chain` (see [`ancestry`]) is open in its window: a showing, modal
 /// element of the window that is not one of the element's ancestors. When
@@ -446,6 +474,15 @@ pub enum Error {
     /// The element has no bounds to click or scroll at.
     #[error("{doing}: the element offers no accessible action and has no bounds to click at")]
     NoBounds {
+        /// What was being done.
+        doing: String,
+    },
+    /// A disabled element offers no action and cannot be reached to click.
+    #[error(
+        "{doing}: the element is disabled: it offers no accessible action and is not on view \
+         (applications ignore clicks on disabled elements)"
+    )]
+    Disabled {
         /// What was being done.
         doing: String,
     },
@@ -674,7 +711,7 @@ impl Linux {
             }
         }
         if *action == Action::Click {
-            if node.role == Role::PushButton || is_menu_item(node.role) {
+            if matches!(node.role, Role::PushButton | Role::TableCell) || is_menu_item(node.role) {
                 if let Some((role, title)) = blocking_modal(&actor, &addr).await {
                     return Err(Error::Blocked {
                         doing: doing(),
@@ -736,14 +773,18 @@ impl Linux {
         let (Some(x11), Some(_)) = (self.x11.as_ref(), app.pid) else {
             return Ok(None);
         };
-        // Push buttons and menu items are what opens dialogs. Other
-        // elements keep their accessible action, which also works when the
-        // application holds its own input grab (as GTK can after a combo box
-        // selection made through accessibility) and a pointer click would go
-        // nowhere. A menu item is only showing while its menu is open, and
-        // the click then lands inside that menu.
+        // Push buttons and menu items are what opens dialogs. A table
+        // cell's accessible action is no click: GTK's `activate` is a double
+        // click (the row is activated: gtk3-demo runs the demo), and its
+        // `toggle` leaves a check box cell as it was. Other elements keep
+        // their accessible action, which also works when the application
+        // holds its own input grab (as GTK can after a combo box selection
+        // made through accessibility) and a pointer click would go nowhere.
+        // A menu item is only showing while its menu is open, and the click
+        // then lands inside that menu.
         let in_menu = is_menu_item(node.role);
-        if node.role != Role::PushButton && !in_menu {
+        let cell = node.role == Role::TableCell;
+        if node.role != Role::PushButton && !in_menu && !cell {
             return Ok(None);
         }
         let shown = [State::Showing, State::Visible, State::Enabled];
@@ -759,6 +800,11 @@ impl Linux {
         let Some(chain) = ancestry(actor, addr).await else {
             return Ok(None);
         };
+        // A cell scrolled out of its pane may still report a place in the
+        // window, where the pointer would reach something else.
+        if cell && !in_sight(actor, &chain, bounds.center()).await {
+            return Ok(None);
+        }
         let ((cx, cy), reach) = self
             .aim_along(x11, app, actor, &chain, bounds.center())
             .await;
@@ -792,7 +838,12 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
     ) -> Result<Option<Done>> {
-        if !is_menu_item(node.role) || self.x11.is_none() || node.states.contains(State::Showing) {
+        // A disabled item cannot be clicked: its menus stay closed.
+        if !is_menu_item(node.role)
+            || self.x11.is_none()
+            || node.states.contains(State::Showing)
+            || is_disabled(node)
+        {
             return Ok(None);
         }
         // The menus between the item and the menu bar, innermost first.
@@ -1145,7 +1196,13 @@ impl Linux {
                 .ok()
                 .and_then(rect_of)
                 .map(Rect::center)
-                .ok_or_else(|| Error::NoBounds { doing: doing() })
+                .ok_or_else(|| {
+                    if is_disabled(node) {
+                        Error::Disabled { doing: doing() }
+                    } else {
+                        Error::NoBounds { doing: doing() }
+                    }
+                })
         };
         // The point must reach the element, not a window on top of it.
         let reach = |point: (i32, i32)| async move {

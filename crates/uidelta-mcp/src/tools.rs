@@ -77,8 +77,10 @@ fn catalogue() -> Vec<Tool> {
         .annotate(read_only()),
         tool::<args::ClickElement>(
             "click_element",
-            "Click an element (its accessible action first, a synthesized click at its centre \
-             otherwise), wait for the UI to settle, and answer with the diff of what changed.",
+            "Click an element as a person would: buttons, menu items and table cells with the \
+             pointer when it can reach them, a text field by giving it the focus, anything else \
+             through its accessible action (a synthesized click at its centre when it has \
+             none). Waits for the UI to settle and answers with the diff of what changed.",
         ),
         tool::<args::ClickAt>(
             "click_at",

@@ -31,6 +31,14 @@ impl Rect {
         (self.x + self.w / 2, self.y + self.h / 2)
     }
 
+    /// Whether the point lies inside (the right and bottom edges are
+    /// outside).
+    pub fn contains(&self, x: i32, y: i32) -> bool {
+        let (x, y) = (i64::from(x), i64::from(y));
+        let (left, top) = (i64::from(self.x), i64::from(self.y));
+        x >= left && y >= top && x < left + i64::from(self.w) && y < top + i64::from(self.h)
+    }
+
     /// The part of both rectangles; `None` when they do not overlap.
     pub fn intersection(&self, other: &Rect) -> Option<Rect> {
         let (x, y) = (self.x.max(other.x), self.y.max(other.y));
@@ -394,6 +402,17 @@ mod tests {
         b.close();
         b.leaf(NodeData::named(Role::Label, "Ready"));
         b.finish()
+    }
+
+    #[test]
+    fn a_rectangle_holds_the_points_left_of_and_above_its_far_edges() {
+        let pane = Rect::new(10, 20, 100, 50);
+        assert!(pane.contains(10, 20));
+        assert!(pane.contains(109, 69));
+        assert!(!pane.contains(110, 40));
+        assert!(!pane.contains(50, 70));
+        assert!(!pane.contains(9, 40));
+        assert!(Rect::new(i32::MAX - 1, 0, i32::MAX, 5).contains(i32::MAX, 2));
     }
 
     #[test]
