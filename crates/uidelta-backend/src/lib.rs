@@ -294,11 +294,22 @@ pub trait Backend: Send + Sync {
         timeout: Duration,
     ) -> impl Future<Output = Result<App>> + Send;
 
-    /// Asks a window to close.
-    fn close_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
+    /// Asks a window to close. `window` is the window's element in a
+    /// snapshot of `app`: its title, and what tells it from another window
+    /// with the same title (its platform identity and bounds).
+    fn close_window(
+        &self,
+        app: &App,
+        window: &NodeData,
+    ) -> impl Future<Output = Result<Done>> + Send;
 
-    /// Raises a window and focuses it.
-    fn activate_window(&self, app: &App, title: &str) -> impl Future<Output = Result<Done>> + Send;
+    /// Raises a window and focuses it; `window` as for
+    /// [`Backend::close_window`].
+    fn activate_window(
+        &self,
+        app: &App,
+        window: &NodeData,
+    ) -> impl Future<Output = Result<Done>> + Send;
 
     /// The named actions `node` (an element of a snapshot of `app`) offers,
     /// as [`Action::Invoke`] takes them (`expand or contract`, `activate`).

@@ -60,11 +60,11 @@ impl Backend for Cdp {
         Ok(tab_app(&tab))
     }
 
-    async fn close_window(&self, app: &App, _title: &str) -> Result<Done> {
+    async fn close_window(&self, app: &App, _window: &NodeData) -> Result<Done> {
         Ok(self.close_tab(&app.id).await?)
     }
 
-    async fn activate_window(&self, app: &App, _title: &str) -> Result<Done> {
+    async fn activate_window(&self, app: &App, _window: &NodeData) -> Result<Done> {
         Ok(self.switch_tab(&app.id).await?)
     }
 

@@ -56,7 +56,10 @@ async fn tabs_open_list_switch_and_close() {
     assert_eq!(listed.windows[0].id, form.id);
     assert!(listed.windows[0].showing);
 
-    let done = cdp.activate_window(&form, "Sign up").await.expect("switch");
+    let done = cdp
+        .activate_window(&form, &document("Sign up"))
+        .await
+        .expect("switch");
     assert_eq!(done.method, "Target.activateTarget + Page.bringToFront");
     assert_eq!(active(&cdp.apps().await.expect("tabs")), vec!["Sign up"]);
     // Keys without an element go to the tab's focused element.
@@ -97,7 +100,10 @@ async fn tabs_open_list_switch_and_close() {
         .await
         .expect("title prefix");
 
-    let done = cdp.close_window(&form, "Sign up").await.expect("close");
+    let done = cdp
+        .close_window(&form, &document("Sign up"))
+        .await
+        .expect("close");
     assert_eq!(done.method, "Target.closeTarget");
     let started = Instant::now();
     while cdp
@@ -121,8 +127,8 @@ async fn tabs_open_list_switch_and_close() {
         cdp.events(&form).await.map(|_| ()),
         cdp.navigate(&form, &Navigate::Reload).await.map(|_| ()),
         cdp.run_script(&form, "1").await.map(|_| ()),
-        cdp.close_window(&form, "").await.map(|_| ()),
-        cdp.activate_window(&form, "").await.map(|_| ()),
+        cdp.close_window(&form, &document("")).await.map(|_| ()),
+        cdp.activate_window(&form, &document("")).await.map(|_| ()),
     ];
     for e in errors {
         let e = e.expect_err("the tab is closed");
@@ -326,4 +332,9 @@ async fn screenshots_of_the_viewport_and_of_an_element() {
     let part = cdp.screenshot(Some(go)).await.expect("area");
     assert_eq!(png_size(&part), (go.w as u32, go.h as u32));
     let _ = Rect::default();
+}
+
+/// A tab's document element, as a window operation takes it.
+fn document(title: &str) -> uidelta_model::NodeData {
+    uidelta_model::NodeData::named(uidelta_model::Role::DocumentWeb, title)
 }

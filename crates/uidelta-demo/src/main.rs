@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Session};
+use uidelta_engine::{ActOptions, Session, Settle, WindowAction, Windowed};
 use uidelta_linux::Linux;
 use uidelta_render::{count_tokens, tree_text, DiffOptions, TreeOptions};
 use uidelta_testkit::{require_programs, Desktop};
@@ -199,16 +199,22 @@ async fn run(desktop: &Desktop) -> Result<()> {
                 "\n{}",
                 bold("== raising the fixture's window over the widget factory's")
             );
-            let app = session.find_app(FIXTURE).await?;
-            let done = uidelta_backend::Backend::activate_window(
-                session.backend(),
-                &app,
-                "uidelta fixture",
-            )
-            .await?;
-            let (_, d) = session.observe(FIXTURE).await?;
-            println!("# via {}", done.method);
-            print!("{}", uidelta_render::diff_text(&d, &DiffOptions::default()));
+            let windowed = session
+                .app_window_action(
+                    FIXTURE,
+                    Some("uidelta fixture"),
+                    WindowAction::Activate,
+                    Settle::default(),
+                )
+                .await?;
+            let Windowed::Acted(acted) = windowed else {
+                anyhow::bail!("the fixture exited when its window was raised");
+            };
+            println!("# via {}", acted.done.method);
+            print!(
+                "{}",
+                uidelta_render::diff_text(&acted.diff, &DiffOptions::default())
+            );
         }
         println!("\n{}", bold(&format!("== step {}: {}", n + 1, step.say)));
         println!(

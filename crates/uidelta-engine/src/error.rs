@@ -44,6 +44,10 @@ pub enum Error {
     /// A ref this session never handed out.
     #[error("{0} is not a ref of this session; refs come from trees, diffs and find results")]
     UnknownRef(Ref),
+    /// No window where one was asked for: the application shows none,
+    /// none has that title, or the element is the application itself.
+    #[error("{0}")]
+    NoWindow(String),
     /// A wait ran out.
     #[error("{0}")]
     TimedOut(String),

@@ -11,5 +11,8 @@ mod session;
 pub mod settle;
 
 pub use error::{Error, Result};
-pub use session::{ActOptions, Acted, Condition, Latest, Saved, SavedScope, Session, Waited};
+pub use session::{
+    ActOptions, Acted, Condition, Latest, Saved, SavedScope, Session, Waited, WindowAction,
+    Windowed,
+};
 pub use settle::{Quiet, Settle, Settled};

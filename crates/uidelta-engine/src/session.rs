@@ -14,7 +14,9 @@ use crate::selector::{self, Selector};
 use crate::settle::{is_motion, is_noise, Movers, Next, Quiet, Settle, Settled, Watch};
 
 mod saved;
+mod windows;
 pub use saved::{Saved, SavedScope};
+pub use windows::{WindowAction, Windowed};
 
 /// The least settle cap of a navigation: a new document's requests may
 /// run for seconds.

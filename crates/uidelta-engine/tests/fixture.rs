@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use uidelta_backend::Action;
 use uidelta_diff::{Change, Diff};
-use uidelta_engine::{ActOptions, Session};
+use uidelta_engine::{ActOptions, Session, Settle, WindowAction, Windowed};
 use uidelta_linux::Linux;
 use uidelta_model::Role;
 use uidelta_testkit::{require_programs, Desktop};
@@ -375,14 +375,19 @@ fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
         let mut s = session(&desktop).await;
         // With no window manager nothing has the input focus yet: give it to
         // the fixture's window, as a person clicking into it would.
-        let app = s.find_app("uidelta-fixture").await.expect("the fixture");
-        uidelta_backend::Backend::activate_window(s.backend(), &app, "uidelta fixture")
-            .await
-            .expect("activate the fixture's window");
         let (idx, _) = s
             .observe("uidelta-fixture")
             .await
             .expect("observe the fixture");
+        let activated = s
+            .window_action(
+                "app:uidelta-fixture >> role:frame && name:\"uidelta fixture\"",
+                WindowAction::Activate,
+                Settle::None,
+            )
+            .await
+            .expect("activate the fixture's window");
+        assert!(matches!(activated, Windowed::Acted(_)), "{activated:?}");
         let focused = wait_until(&mut s, |s| s.scopes()[idx].view.focus().is_some()).await;
         assert!(focused, "the fixture's window has no focused element");
 

@@ -5,7 +5,7 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::ActOptions;
+use uidelta_engine::{ActOptions, Settle, WindowAction, Windowed};
 
 use common::{ref_of, text};
 
@@ -157,6 +157,52 @@ fn a_check_box_cell_is_ticked_with_the_pointer() {
             .unwrap_or_else(|| panic!("no line for {fixed} in\n{t}"));
         assert!(line.contains(" checked: true -> false"), "{t}");
         assert!(line.contains("selected: false -> true"), "{t}");
+    });
+}
+
+#[test]
+fn a_window_is_closed_even_when_another_has_its_title() {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        // gtk3-demo titles its main window after the chosen demo: running
+        // Pickers gives two windows titled `Pickers`. Closing the demo's
+        // closes that one, found by its place on the display.
+        run_demo(&mut s, "Pickers").await;
+        let windows = || {
+            let scope = &s.scopes()[0];
+            let tree = scope.view.tree();
+            tree.children(tree.root())
+                .iter()
+                .map(|&w| tree.node(w).name.clone())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(windows(), ["Pickers", "Pickers"]);
+        let label = ref_of(&s, "role:label && name:\"Mail:\"");
+        let closed = s
+            .window_action(&label, WindowAction::Close, Settle::default())
+            .await
+            .expect("close the demo's window");
+        let Windowed::Acted(acted) = closed else {
+            panic!("gtk3-demo exited");
+        };
+        assert!(
+            acted.done.method.starts_with("WM_DELETE_WINDOW to "),
+            "{}",
+            acted.done.method
+        );
+        let t = text(&acted);
+        assert!(t.contains("] frame \"Pickers\" (closed) (and "), "{t}");
+        let windows = {
+            let scope = &s.scopes()[0];
+            let tree = scope.view.tree();
+            tree.children(tree.root())
+                .iter()
+                .map(|&w| scope.handle(w).r#ref.to_string())
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(windows, ["e2"], "{t}");
     });
 }
 

@@ -132,12 +132,12 @@ impl Backend for Linux {
         ))
     }
 
-    async fn close_window(&self, app: &App, title: &str) -> Result<Done> {
-        Ok(Linux::close_window(self, &to_info(app), title)?)
+    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+        Ok(self.close_window_of(&to_info(app), window).await?)
     }
 
-    async fn activate_window(&self, app: &App, title: &str) -> Result<Done> {
-        Ok(Linux::activate_window(self, &to_info(app), title)?)
+    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+        Ok(self.activate_window_of(&to_info(app), window).await?)
     }
 
     async fn click_at(&self, _app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {

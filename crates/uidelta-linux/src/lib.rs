@@ -1376,9 +1376,62 @@ impl Linux {
             })
     }
 
+    /// The X window that is `window`, a top-level element of a capture of
+    /// `app`: the one with its title; of several with that title (gtk3-demo
+    /// titles its main window after the demo it runs), the one whose place
+    /// fits the element's extents, read fresh.
+    async fn x_window_of(&self, app: &AppInfo, window: &NodeData) -> Result<TopWindow> {
+        let title = window.name.as_str();
+        let x11 = self.x11(|| format!("finding window `{title}` of {}", app.app.label()))?;
+        let windows = x11.top_windows()?;
+        let wanted = title.to_lowercase();
+        let same: Vec<&TopWindow> = windows
+            .iter()
+            .filter(|w| w.viewable && !w.override_redirect)
+            .filter(|w| app.app.pid.is_none() || w.pid == app.app.pid)
+            .filter(|w| w.title.to_lowercase() == wanted)
+            .collect();
+        if same.len() < 2 {
+            return self.x_window(app, title);
+        }
+        let label = app.app.label();
+        let fresh = match window.identity.as_deref().and_then(NodeAddr::from_identity) {
+            Some(addr) => Actor::new(&self.bus, &label)
+                .extents(&addr)
+                .await
+                .ok()
+                .and_then(rect_of),
+            None => None,
+        };
+        let fitting: Vec<&&TopWindow> = match fresh.or(window.bounds) {
+            Some(extents) => same
+                .iter()
+                .filter(|w| mapping_between(extents, w.outer, w.inner).is_some())
+                .collect(),
+            None => Vec::new(),
+        };
+        match fitting[..] {
+            [w] => Ok((*w).clone()),
+            _ => Err(Error::NoWindow(format!(
+                "{label} has {} windows titled `{title}` on the display, and their places do not \
+                 tell which one is meant",
+                same.len()
+            ))),
+        }
+    }
+
     /// Asks a window to close, as its title bar's close button would.
     pub fn close_window(&self, app: &AppInfo, title: &str) -> Result<Done> {
-        let w = self.x_window(app, title)?;
+        self.close_x_window(self.x_window(app, title)?)
+    }
+
+    /// [`Linux::close_window`] for `window`, a top-level element of a
+    /// capture of `app`, told apart from others with its title.
+    pub async fn close_window_of(&self, app: &AppInfo, window: &NodeData) -> Result<Done> {
+        self.close_x_window(self.x_window_of(app, window).await?)
+    }
+
+    fn close_x_window(&self, w: TopWindow) -> Result<Done> {
         self.x11(|| "closing a window".into())?.close_window(w.id)?;
         Ok(Done {
             method: format!("WM_DELETE_WINDOW to {:#x}", w.id),
@@ -1387,7 +1440,16 @@ impl Linux {
 
     /// Raises a window and gives it the keyboard focus.
     pub fn activate_window(&self, app: &AppInfo, title: &str) -> Result<Done> {
-        let w = self.x_window(app, title)?;
+        self.activate_x_window(self.x_window(app, title)?)
+    }
+
+    /// [`Linux::activate_window`] for `window`, a top-level element of a
+    /// capture of `app`, told apart from others with its title.
+    pub async fn activate_window_of(&self, app: &AppInfo, window: &NodeData) -> Result<Done> {
+        self.activate_x_window(self.x_window_of(app, window).await?)
+    }
+
+    fn activate_x_window(&self, w: TopWindow) -> Result<Done> {
         self.x11(|| "activating a window".into())?
             .activate_window(w.id)?;
         Ok(Done {

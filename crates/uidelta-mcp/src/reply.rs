@@ -55,6 +55,7 @@ impl From<uidelta_engine::Error> for ToolError {
             E::Ambiguous { .. } => "ambiguous",
             E::Gone { .. } => "ref_gone",
             E::UnknownRef(_) => "unknown_ref",
+            E::NoWindow(_) => "not_found",
             E::TimedOut(_) => "timeout",
             E::Unresponsive { .. } => "unresponsive",
         };

@@ -1,27 +1,10 @@
 //! Looking things up in a session's latest snapshot of one application:
-//! its windows, what a settle poll compares.
+//! its windows, the states worth a word.
 
-use uidelta_diff::View;
 use uidelta_engine::Latest;
 use uidelta_model::{NodeId, State, StateSet};
 
-use crate::reply::{handle_text, ToolError};
-
-/// The top-level window (a child of the application root) holding `node`.
-pub(crate) fn window_of(scope: &Latest, node: NodeId) -> Result<NodeId, ToolError> {
-    let tree = scope.view.tree();
-    std::iter::once(node)
-        .chain(tree.ancestors(node))
-        .find(|&n| tree.parent(n) == Some(NodeId::ROOT))
-        .ok_or_else(|| ToolError {
-            kind: "not_found",
-            message: format!(
-                "{} is the application {}, not an element of one of its windows",
-                handle_text(&scope.handle(node)),
-                scope.app.label()
-            ),
-        })
-}
+use crate::reply::ToolError;
 
 /// The window titled `title` (exactly, in any case, or a unique prefix).
 pub(crate) fn window_named(scope: &Latest, title: &str) -> Result<NodeId, ToolError> {
@@ -66,14 +49,4 @@ pub(crate) fn notable_states(states: StateSet) -> Vec<&'static str> {
         out.push("hidden");
     }
     out
-}
-
-/// What a settle poll compares: the whole tree and where the focus is
-/// (which the tree's hash leaves out, as the diff reports it apart).
-pub(crate) fn fingerprint(view: &View) -> (u64, Option<String>) {
-    let focus = view
-        .focus()
-        .map(|f| view.tree().node(f))
-        .map(|n| n.identity.clone().unwrap_or_else(|| n.name.clone()));
-    (view.subtree_hash(NodeId::ROOT), focus)
 }

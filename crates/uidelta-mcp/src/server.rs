@@ -19,24 +19,20 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
-use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Navigate, Scope};
-use uidelta_diff::{Filters, Handle, View};
+use uidelta_backend::{Action, App, Backend, Navigate};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::settle::{Next, Watch};
-use uidelta_engine::{ActOptions, Acted, Condition, Session, Settle, Settled};
+use uidelta_engine::{ActOptions, Acted, Condition, Session, WindowAction, Windowed};
 use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
 use crate::receipt::{LogDir, Receipt};
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
-use crate::scope::{fingerprint, notable_states, window_named, window_of, window_or_main};
+use crate::scope::{notable_states, window_named, window_or_main};
 use crate::tools;
 
 /// How long a call may take beyond the waits it asks for.
 const CALL_LIMIT: Duration = Duration::from_secs(60);
-/// How often a window is captured while it settles after a window operation.
-const POLL: Duration = Duration::from_millis(100);
 /// Matches `find_elements` returns unless told otherwise.
 const FIND_LIMIT: usize = 25;
 
@@ -642,133 +638,42 @@ impl<B: Backend + 'static> Inner<B> {
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
         let t = prepare(&mut s, &a.target.target, a.target.app.as_deref()).await?;
-        let (idx, node) = s
-            .resolve(&t)
+        let acted = s
+            .window_action(&t, WindowAction::Activate, settle)
             .await
             .map_err(|e| restate(e, &t, &a.target.target))?;
-        let scope = &s.scopes()[idx];
-        let window = window_of(scope, node)?;
-        let title = scope.view.tree().node(window).name.clone();
-        let (app, handle) = (scope.app.clone(), scope.handle(node));
-        let done = self.backend.activate_window(&app, &title).await?;
-        let acted = self
-            .settle_and_diff(&mut s, idx, done, handle, settle)
-            .await?;
-        match acted {
-            Some(acted) => Ok(answer("activate_element", &s, &acted, &a.opts)),
-            None => Ok(exited("activate_element", &app)),
-        }
+        window_answer("activate_element", &s, acted, &a.opts)
     }
 
     async fn close_window(&self, a: args::CloseWindow) -> Result<Reply, ToolError> {
+        const TOOL: &str = "close_window";
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
-        let (idx, title, handle) = match &a.target {
-            Some(target) => {
-                if a.window.is_some() {
-                    return Err(ToolError::bad_argument(
-                        "close_window: give `target` or `window`, not both",
-                    ));
-                }
-                let t = prepare(&mut s, target, a.app.as_deref()).await?;
-                let (idx, node) = s.resolve(&t).await.map_err(|e| restate(e, &t, target))?;
-                let scope = &s.scopes()[idx];
-                let window = window_of(scope, node)?;
-                let title = scope.view.tree().node(window).name.clone();
-                (idx, title, scope.handle(window))
+        let acted = match (&a.target, &a.app) {
+            (Some(_), _) if a.window.is_some() => {
+                return Err(ToolError::bad_argument(
+                    "close_window: give `target` or `window`, not both",
+                ));
             }
-            None => {
-                let Some(app) = &a.app else {
-                    return Err(ToolError::bad_argument(
-                        "close_window: give `target` (an element of the window) or `app` (and \
-                         optionally `window`, its title)",
-                    ));
-                };
-                let idx = s.look(app).await?;
-                let scope = &s.scopes()[idx];
-                let window = window_or_main(scope, a.window.as_deref())?;
-                let title = scope.view.tree().node(window).name.clone();
-                (idx, title, scope.handle(window))
+            (Some(target), app) => {
+                let t = prepare(&mut s, target, app.as_deref()).await?;
+                s.window_action(&t, WindowAction::Close, settle)
+                    .await
+                    .map_err(|e| restate(e, &t, target))?
+            }
+            (None, Some(app)) => {
+                s.app_window_action(app, a.window.as_deref(), WindowAction::Close, settle)
+                    .await?
+            }
+            (None, None) => {
+                return Err(ToolError::bad_argument(
+                    "close_window: give `target` (an element of the window) or `app` (and \
+                     optionally `window`, its title)",
+                ));
             }
         };
-        let app = s.scopes()[idx].app.clone();
-        let done = self.backend.close_window(&app, &title).await?;
-        match self
-            .settle_and_diff(&mut s, idx, done, handle, settle)
-            .await?
-        {
-            Some(acted) => Ok(answer("close_window", &s, &acted, &a.opts)),
-            None => Ok(exited("close_window", &app)),
-        }
-    }
-
-    /// After a window operation, which the engine's act does not cover:
-    /// waits as `settle` says (auto polls captures, as the engine does for
-    /// backends without events), then diffs the application. `None` when the
-    /// application exited.
-    async fn settle_and_diff(
-        &self,
-        s: &mut Session<B>,
-        idx: usize,
-        done: Done,
-        target: Handle,
-        settle: Settle,
-    ) -> Result<Option<Acted>, ToolError> {
-        let app = s.scopes()[idx].app.clone();
-        let started = Instant::now();
-        let mut capped = false;
-        let mut events = 0;
-        match settle {
-            Settle::None => {}
-            Settle::Fixed(d) => tokio::time::sleep(d).await,
-            Settle::Auto(quiet) => {
-                let mut watch = Watch::new(quiet, started);
-                let mut last = fingerprint(&s.scopes()[idx].view);
-                loop {
-                    if let Next::Done { capped: c } = watch.next(Instant::now()) {
-                        capped = c;
-                        events = watch.events();
-                        break;
-                    }
-                    tokio::time::sleep(POLL).await;
-                    match self.backend.capture(&app, &Scope::App).await {
-                        Ok(snapshot) => {
-                            let hash = fingerprint(&View::new(&snapshot, Filters::all()));
-                            if hash != last {
-                                watch.event(Instant::now());
-                                last = hash;
-                            }
-                        }
-                        Err(e) if matches!(e.kind, ErrorKind::Gone | ErrorKind::NotFound) => break,
-                        Err(e) => return Err(e.into()),
-                    }
-                }
-            }
-        }
-        let settled = Settled {
-            elapsed: started.elapsed(),
-            capped,
-            events,
-        };
-        let alive = self.backend.apps().await?.iter().any(|a| a.id == app.id);
-        if !alive {
-            s.forget(&app.id);
-            return Ok(None);
-        }
-        let (_, mut diff) = s.observe(&app.name).await?;
-        diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
-        diff.settle_capped = settled.capped;
-        Ok(Some(Acted {
-            done,
-            target,
-            app,
-            diff,
-            settled,
-            app_switch: None,
-            earlier: Vec::new(),
-            note: None,
-        }))
+        window_answer(TOOL, &s, acted, &a.opts)
     }
 
     async fn open_application(&self, a: args::OpenApplication) -> Result<Reply, ToolError> {
@@ -999,6 +904,20 @@ fn restate(e: uidelta_engine::Error, made: &str, written: &str) -> ToolError {
         error.message = error.message.replace(made, written.trim());
     }
     error
+}
+
+/// The answer to a window operation: its diff, or that the application
+/// exited.
+fn window_answer<B: Backend>(
+    tool: &str,
+    s: &Session<B>,
+    windowed: Windowed,
+    opts: &ActOpts,
+) -> Result<Reply, ToolError> {
+    match windowed {
+        Windowed::Acted(acted) => Ok(answer(tool, s, &acted, opts)),
+        Windowed::Exited(app) => Ok(exited(tool, &app)),
+    }
 }
 
 /// `name:"option"` inside `target`.

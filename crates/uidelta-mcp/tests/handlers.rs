@@ -147,13 +147,13 @@ impl Backend for Fake {
         ))
     }
 
-    async fn close_window(&self, _app: &App, _title: &str) -> Result<Done> {
+    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
         Ok(Done {
             method: "fake close".into(),
         })
     }
 
-    async fn activate_window(&self, _app: &App, _title: &str) -> Result<Done> {
+    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
         Ok(Done {
             method: "fake raise".into(),
         })

@@ -1,6 +1,7 @@
 //! Actions on the live desktop or in a browser, each printing the diff it
 //! caused: `uidelta click`, `type`, `key`, `set-value`, `select`,
-//! `navigate`, `script`, `wait-change`, `watch`.
+//! `close-window`, `activate-window`, `navigate`, `script`, `wait-change`,
+//! `watch`.
 
 use std::process::ExitCode;
 use std::time::Duration;
@@ -8,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use uidelta_backend::{Action, Navigate};
-use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Settle};
+use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Settle, WindowAction, Windowed};
 use uidelta_render as render;
 
 use crate::carry::{self, Carried};
@@ -138,6 +139,42 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCod
         c.s.key(&app, chord, &common.options()).await?
     })?;
     print(&acted, common.format)
+}
+
+/// Closes or activates a window: that of `target`, or the application's
+/// window titled `window` (by default its main window); prints the diff,
+/// or that the application exited.
+pub fn window(
+    common: &Common,
+    target: Option<&str>,
+    window: Option<&str>,
+    what: WindowAction,
+) -> Result<ExitCode> {
+    if target.is_none() && common.app.is_none() {
+        anyhow::bail!(
+            "name the window: give a ref or selector of an element of it, or --app (and \
+             --window TITLE)"
+        );
+    }
+    let windowed = carried!(&common.place, common.app.as_deref(), true, |c, app| {
+        match target {
+            Some(t) => c.s.window_action(t, what, common.settle).await?,
+            None => {
+                c.s.app_window_action(&app, window, what, common.settle)
+                    .await?
+            }
+        }
+    })?;
+    match windowed {
+        Windowed::Acted(acted) => print(&acted, common.format),
+        Windowed::Exited(app) => {
+            crate::emit(&format!(
+                "# {} exited (its last window closed)\n",
+                app.label()
+            ))?;
+            Ok(ExitCode::SUCCESS)
+        }
+    }
 }
 
 /// Loads a URL in a browser tab (or goes back, forward, reloads) and prints

@@ -18,6 +18,7 @@ mod place;
 mod state;
 
 use uidelta_backend::Action;
+use uidelta_engine::WindowAction;
 
 /// What did my last action change? Structural diffs of accessibility trees.
 #[derive(Parser, Debug)]
@@ -112,6 +113,13 @@ enum Command {
         #[command(flatten)]
         common: act::Common,
     },
+    /// Close a window, as its title bar's close button does, and print the diff (or that the
+    /// application exited): the window of TARGET, or --app's window --window (by default its
+    /// main window).
+    CloseWindow(WindowArgs),
+    /// Raise a window and give it the keyboard, and print the diff: the window of TARGET, or
+    /// --app's window --window (by default its main window).
+    ActivateWindow(WindowArgs),
     /// Load a URL in a browser tab (or `back`, `forward`, `reload`) and print the diff:
     /// a new document is one entry, not thousands of changes.
     Navigate {
@@ -332,6 +340,29 @@ fn read(path: &Path) -> Result<String> {
     })
 }
 
+/// Which window `close-window` and `activate-window` act on.
+#[derive(Args, Debug)]
+struct WindowArgs {
+    /// Ref or selector of the window or of any element of it.
+    target: Option<String>,
+    /// With --app and no TARGET: the window's title (or a unique prefix), or its ref.
+    #[arg(long, conflicts_with = "target")]
+    window: Option<String>,
+    #[command(flatten)]
+    common: act::Common,
+}
+
+impl WindowArgs {
+    fn run(&self, what: WindowAction) -> anyhow::Result<ExitCode> {
+        act::window(
+            &self.common,
+            self.target.as_deref(),
+            self.window.as_deref(),
+            what,
+        )
+    }
+}
+
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match run(cli) {
@@ -393,6 +424,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
             action,
             common,
         } => act::act(&common, &target, Action::Invoke(action)),
+        Command::CloseWindow(w) => w.run(WindowAction::Close),
+        Command::ActivateWindow(w) => w.run(WindowAction::Activate),
         Command::Navigate { to, common } => act::navigate(&common, &to),
         Command::Script { script, common } => act::script(&common, &script),
         Command::WaitChange {

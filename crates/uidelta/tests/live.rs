@@ -176,6 +176,20 @@ fn uidelta_on(
     (String::from_utf8_lossy(&o.stdout).into_owned(), err)
 }
 
+/// Chooses the demo `name` in gtk3-demo's list and runs it, through the
+/// command line: the output of the click on `Run`.
+fn run_demo(desktop: &Desktop, name: &str) -> String {
+    let run = |args: &[&str]| uidelta_on(desktop, None, args).0;
+    let row = format!("role:table cell && name:\"{name}\"");
+    run(&["select", "--app", "gtk3-demo", &row]);
+    run(&[
+        "click",
+        "--app",
+        "gtk3-demo",
+        "role:push button && name:Run",
+    ])
+}
+
 #[test]
 fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
     let desktop = demo_desktop();
@@ -342,18 +356,7 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
 fn a_key_after_an_action_that_opened_a_dialog_from_the_command_line() {
     let desktop = demo_desktop();
     let run = |args: &[&str]| uidelta_on(&desktop, None, args).0;
-    run(&[
-        "select",
-        "--app",
-        "gtk3-demo",
-        "role:table cell && name:\"Dialogs and Message Boxes\"",
-    ]);
-    run(&[
-        "click",
-        "--app",
-        "gtk3-demo",
-        "role:push button && name:Run",
-    ]);
+    run_demo(&desktop, "Dialogs and Message Boxes");
     // Through the element's accessible action: its handler runs the
     // message box with gtk_dialog_run, and this command ends meanwhile.
     let out = run(&[
@@ -373,5 +376,32 @@ fn a_key_after_an_action_that_opened_a_dialog_from_the_command_line() {
     assert!(
         tree.contains("] push button \"Message Dialog\" (focused)\n"),
         "{tree}"
+    );
+}
+
+#[test]
+fn windows_are_closed_from_the_command_line_even_when_two_share_a_title() {
+    let desktop = demo_desktop();
+    let run = |args: &[&str]| uidelta_on(&desktop, None, args).0;
+    let out = run_demo(&desktop, "Pickers");
+    // The demo's window and the main window are both titled `Pickers`.
+    let demo = ref_on_line(&out, "frame \"Pickers\" (modal) (opened)");
+    let out = run(&["close-window", "--app", "gtk3-demo", "--window", &demo]);
+    assert!(
+        out.starts_with(&format!(
+            "# [{demo}] frame \"Pickers\" via WM_DELETE_WINDOW to 0x"
+        )),
+        "{out}"
+    );
+    assert!(
+        out.contains(&format!("\n- [{demo}] frame \"Pickers\" (closed) (and ")),
+        "{out}"
+    );
+    // Closing the main window ends gtk3-demo.
+    let out = run(&["close-window", "--app", "gtk3-demo"]);
+    assert!(out.starts_with("# gtk3-demo (pid "), "{out}");
+    assert!(
+        out.ends_with(") exited (its last window closed)\n"),
+        "{out}"
     );
 }

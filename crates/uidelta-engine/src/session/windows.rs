@@ -1,0 +1,174 @@
+//! Window operations: closing a window, or raising it and giving it the
+//! keyboard, then the diff of its application, as an action's.
+
+use std::time::Instant;
+
+use uidelta_backend::{App, Backend, Done, ErrorKind, Scope};
+use uidelta_diff::{Handle, View};
+use uidelta_model::NodeId;
+
+use super::{handle_text, settled, Acted, Session, POLL};
+use crate::error::{Error, Result};
+use crate::settle::{Next, Settle, Watch};
+
+/// What to do with a window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum WindowAction {
+    /// Ask it to close, as its title bar's close button does.
+    Close,
+    /// Raise it and give it the keyboard.
+    Activate,
+}
+
+/// What came of a window operation.
+#[derive(Debug)]
+pub enum Windowed {
+    /// The application is still there: what changed in it.
+    Acted(Box<Acted>),
+    /// The application exited (closing its last window may end it).
+    Exited(App),
+}
+
+impl<B: Backend> Session<B> {
+    /// Does `what` to the window that holds `target` (a ref or selector of
+    /// any element of it, the window included), then waits as `settle`
+    /// says and answers with the diff of its application.
+    pub async fn window_action(
+        &mut self,
+        target: &str,
+        what: WindowAction,
+        settle: Settle,
+    ) -> Result<Windowed> {
+        let (idx, node) = self.resolve(target).await?;
+        let scope = &self.scopes[idx];
+        let tree = scope.view.tree();
+        let window = std::iter::once(node)
+            .chain(tree.ancestors(node))
+            .find(|&n| tree.parent(n) == Some(NodeId::ROOT))
+            .ok_or_else(|| {
+                Error::NoWindow(format!(
+                    "{} is the application {}, not an element of one of its windows",
+                    handle_text(&scope.handle(node)),
+                    scope.app.label()
+                ))
+            })?;
+        // The result names what was closed, or what was given the keyboard.
+        let handle = match what {
+            WindowAction::Close => scope.handle(window),
+            WindowAction::Activate => scope.handle(node),
+        };
+        self.act_on_window(idx, window, handle, what, settle).await
+    }
+
+    /// Does `what` to `app`'s window titled `title` (exactly, in any case,
+    /// or a unique prefix; a ref of a window also names it), or to its main
+    /// window when there is no title, as [`Session::window_action`] does.
+    pub async fn app_window_action(
+        &mut self,
+        app: &str,
+        title: Option<&str>,
+        what: WindowAction,
+        settle: Settle,
+    ) -> Result<Windowed> {
+        let idx = self.look(app).await?;
+        let scope = &self.scopes[idx];
+        let window = match title {
+            Some(title) => scope.window_named(title).map_err(Error::NoWindow)?,
+            None => scope
+                .main_window()
+                .ok_or_else(|| Error::NoWindow(format!("{} shows no window", scope.app.label())))?,
+        };
+        let handle = scope.handle(window);
+        self.act_on_window(idx, window, handle, what, settle).await
+    }
+
+    async fn act_on_window(
+        &mut self,
+        idx: usize,
+        window: NodeId,
+        target: Handle,
+        what: WindowAction,
+        settle: Settle,
+    ) -> Result<Windowed> {
+        let app = self.scopes[idx].app.clone();
+        let data = self.scopes[idx].node(window).clone();
+        let done = match what {
+            WindowAction::Close => self.backend.close_window(&app, &data).await?,
+            WindowAction::Activate => self.backend.activate_window(&app, &data).await?,
+        };
+        self.settle_after_window(idx, done, target, settle).await
+    }
+
+    /// Waits as `settle` says (auto compares captures, as for a backend
+    /// without events: a window manager's work sends the application no
+    /// events to wait on), then diffs the application, unless it exited.
+    async fn settle_after_window(
+        &mut self,
+        idx: usize,
+        done: Done,
+        target: Handle,
+        settle: Settle,
+    ) -> Result<Windowed> {
+        let app = self.scopes[idx].app.clone();
+        let started = Instant::now();
+        let mut capped = false;
+        let mut events = 0;
+        match settle {
+            Settle::None => {}
+            Settle::Fixed(d) => tokio::time::sleep(d).await,
+            Settle::Auto(quiet) => {
+                let mut watch = Watch::new(quiet, started);
+                let mut last = look_of(&self.scopes[idx].view);
+                loop {
+                    if let Next::Done { capped: c } = watch.next(Instant::now()) {
+                        capped = c;
+                        events = watch.events();
+                        break;
+                    }
+                    tokio::time::sleep(POLL).await;
+                    match self.backend.capture(&app, &Scope::App).await {
+                        Ok(snapshot) => {
+                            let now = look_of(&View::new(&snapshot, self.filters));
+                            if now != last {
+                                watch.event(Instant::now());
+                                last = now;
+                            }
+                        }
+                        Err(e) if matches!(e.kind, ErrorKind::Gone | ErrorKind::NotFound) => break,
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+            }
+        }
+        let settled = settled(started, capped, events);
+        let alive = self.backend.apps().await?.iter().any(|a| a.id == app.id);
+        if !alive {
+            self.forget(&app.id);
+            return Ok(Windowed::Exited(app));
+        }
+        let (_, mut diff) = self.observe_app(app.clone()).await?;
+        diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
+        diff.settle_capped = settled.capped;
+        Ok(Windowed::Acted(Box::new(Acted {
+            done,
+            target,
+            app,
+            diff,
+            settled,
+            app_switch: None,
+            earlier: Vec::new(),
+            note: None,
+        })))
+    }
+}
+
+/// What a capture looks like, to tell two apart: the tree's hash, and the
+/// focused element, which the hash leaves out (a window given the keyboard
+/// may change nothing else).
+fn look_of(view: &View) -> (u64, Option<String>) {
+    let focus = view
+        .focus()
+        .map(|f| view.tree().node(f))
+        .map(|n| n.identity.clone().unwrap_or_else(|| n.name.clone()));
+    (view.subtree_hash(NodeId::ROOT), focus)
+}
