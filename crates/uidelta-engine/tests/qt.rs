@@ -274,3 +274,44 @@ fn qt_calculator_adds_with_pointer_clicks() {
         assert_eq!(shown, ["7", "7", "8", "15"]);
     });
 }
+
+#[test]
+fn qt_table_cells_are_clicked_with_the_pointer_and_edited() {
+    let spinboxes = example("widgets/itemviews/spinboxdelegate/spinboxdelegate");
+    let (desktop, rt) = common::desktop_with(&spinboxes, &[], "spinboxdelegate", QT5_EXAMPLES);
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe("spinboxdelegate").await.expect("observe");
+        let opts = ActOptions::default();
+        // The table is the application's window: Qt gives it AT-SPI's null
+        // object for a parent, and the pointer still finds its way.
+        let cell = ref_of(&s, "role:table cell && name:4 && nth:0");
+        let a = s
+            .act(&cell, &Action::Click, &opts)
+            .await
+            .expect("click the cell");
+        assert!(
+            a.done.method.starts_with("XTest click at "),
+            "{}",
+            a.done.method
+        );
+        assert_eq!(
+            lines_of(&a, &cell),
+            [format!(
+                "~ [{cell}] table cell \"4\" | selected: false -> true"
+            )],
+            "{}",
+            text(&a)
+        );
+        // A double click opens the cell's spin box; Up and Return set 5.
+        s.act(&cell, &Action::DoubleClick, &opts)
+            .await
+            .expect("double-click the cell");
+        s.key("spinboxdelegate", "Up", &opts).await.expect("Up");
+        let a = s
+            .key("spinboxdelegate", "Return", &opts)
+            .await
+            .expect("Return");
+        holds(&a, &format!("~ [{cell}] table cell | name: \"4\" -> \"5\""));
+    });
+}

@@ -399,9 +399,13 @@ async fn blocking_modal(actor: &Actor<'_>, addr: &NodeAddr) -> Option<(Role, Str
     Some((top.1, title))
 }
 
-/// Whether `parent`, the parent of `node`, is its application (or beyond).
+/// Whether `parent`, the parent of `node`, is its application (or beyond):
+/// `node` is a top-level. Qt gives a top-level item view AT-SPI's null
+/// object as its parent, on the application's own bus.
 fn is_application(node: &NodeAddr, parent: &NodeAddr) -> bool {
-    parent.bus != node.bus || parent.path.ends_with("/accessible/root")
+    parent.bus != node.bus
+        || parent.path.ends_with("/accessible/root")
+        || parent.path == "/org/a11y/atspi/null"
 }
 
 /// Whether the point is on the screen.
@@ -787,35 +791,42 @@ impl Linux {
         if node.role != Role::PushButton && !in_menu && !cell {
             return Ok(None);
         }
+        let not_used = |why: &str| {
+            tracing::debug!(role = %node.role, name = %node.name, "no pointer click: {why}");
+            Ok(None)
+        };
         let shown = [State::Showing, State::Visible, State::Enabled];
         if !shown.iter().all(|s| node.states.contains(*s)) {
-            return Ok(None);
+            return not_used("not showing, visible and enabled");
         }
         let Some(bounds) = actor.extents(addr).await.ok().and_then(rect_of) else {
-            return Ok(None);
+            return not_used("no extents");
         };
         // When another window is on top there (a dialog of the same
         // application), or the X server cannot tell, the accessible action
         // is the safe choice.
         let Some(chain) = ancestry(actor, addr).await else {
-            return Ok(None);
+            return not_used("its ancestry could not be read");
         };
         // A cell scrolled out of its pane may still report a place in the
         // window, where the pointer would reach something else.
         if cell && !in_sight(actor, &chain, bounds.center()).await {
-            return Ok(None);
+            return not_used("out of its scroll pane's sight");
         }
         let ((cx, cy), reach) = self
             .aim_along(x11, app, actor, &chain, bounds.center())
             .await;
         if reach != Reach::Element || !on_screen(x11, cx, cy) {
-            return Ok(None);
+            return not_used(&format!("{reach:?} at {cx},{cy}"));
         }
         // An open menu holds the pointer: a click outside it would only
         // close it. So does a popover open elsewhere in the window (GTK 3
         // draws it inside the window, where the X server cannot see it).
-        if !in_menu && (x11.menu_open().unwrap_or(true) || popover_elsewhere(actor, &chain).await) {
-            return Ok(None);
+        if !in_menu && x11.menu_open().unwrap_or(true) {
+            return not_used("a menu is open");
+        }
+        if !in_menu && popover_elsewhere(actor, &chain).await {
+            return not_used("a popover is open elsewhere in the window");
         }
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Some(Done {

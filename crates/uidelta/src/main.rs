@@ -365,6 +365,7 @@ impl WindowArgs {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
+    log_to_stderr();
     match run(cli) {
         Ok(code) => code,
         Err(e) => {
@@ -372,6 +373,27 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// What uidelta's own crates warn of goes to standard error (standard
+/// output is the result, or the MCP protocol). `UIDELTA_LOG` takes a filter
+/// instead: `debug`, `uidelta_linux=trace`, `off`.
+fn log_to_stderr() {
+    const DEFAULT: &str = "off,uidelta=warn";
+    let filter = match std::env::var("UIDELTA_LOG") {
+        Ok(spec) => tracing_subscriber::EnvFilter::try_new(&spec).unwrap_or_else(|e| {
+            eprintln!("uidelta: UIDELTA_LOG={spec:?} is not a filter ({e}); logging warnings only");
+            tracing_subscriber::EnvFilter::new(DEFAULT)
+        }),
+        Err(_) => tracing_subscriber::EnvFilter::new(DEFAULT),
+    };
+    let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    // Only fails when a subscriber is already set, which nothing here does.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(ansi)
+        .try_init();
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
