@@ -122,6 +122,21 @@ fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
             t.contains("| name: \"Application Class\" -> \"List Store\"\n"),
             "{t}"
         );
+
+        // A click on a row out of sight selects it too; it does not run the
+        // demo, as the row's accessible action (a double click) would.
+        let tree_store = ref_of(&s, "role:table cell && name:\"Tree Store\"");
+        let a = s
+            .act(&tree_store, &Action::Click, &opts)
+            .await
+            .expect("click Tree Store");
+        assert_eq!(a.done.method, "Selection.SelectChild");
+        let t = text(&a);
+        assert!(
+            t.contains("| name: \"List Store\" -> \"Tree Store\"\n"),
+            "{t}"
+        );
+        assert!(!t.contains("(opened)"), "{t}");
     });
 }
 

@@ -313,23 +313,30 @@ fn is_disabled(node: &NodeData) -> bool {
     !node.states.is_empty() && !node.states.contains(State::Enabled)
 }
 
-/// Whether `point` lies inside the nearest scroll pane or viewport among
-/// the ancestors in `chain` (see [`ancestry`]): the part of a scrolled
-/// table that is on view. `true` when there is none; `false` when it
-/// cannot be told.
+/// Whether `point` lies inside the table (or tree, or list) that holds a
+/// cell and inside the nearest scroll pane or viewport around it, among the
+/// ancestors in `chain` (see [`ancestry`]): the part of a scrolled table
+/// that is on view. Those that report no extents are not asked; `false`
+/// when a role cannot be read.
 async fn in_sight(actor: &Actor<'_>, chain: &[NodeAddr], (x, y): (i32, i32)) -> bool {
     for at in chain.iter().skip(1) {
-        match actor.role(at).await {
-            Ok(Role::ScrollPane | Role::Viewport) => {
-                return actor
-                    .extents(at)
-                    .await
-                    .ok()
-                    .and_then(rect_of)
-                    .is_some_and(|r| r.contains(x, y));
-            }
-            Ok(_) => {}
+        let role = match actor.role(at).await {
+            Ok(role) => role,
             Err(_) => return false,
+        };
+        let pane = matches!(role, Role::ScrollPane | Role::Viewport);
+        let view = matches!(
+            role,
+            Role::Table | Role::TreeTable | Role::Tree | Role::List
+        );
+        if pane || view {
+            let extents = actor.extents(at).await.ok().and_then(rect_of);
+            if extents.is_some_and(|r| !r.contains(x, y)) {
+                return false;
+            }
+        }
+        if pane {
+            break;
         }
     }
     true
@@ -736,6 +743,14 @@ impl Linux {
             // Enter in it; clicking a field is giving it the focus, as a
             // person's click does (else the pointer clicks it).
             Action::Click if node.is_text_field() => actor.focus(&addr).await?,
+            // A cell the pointer cannot reach (scrolled out of sight) is
+            // selected, as a click would: its `activate` is a double click.
+            Action::Click if node.role == Role::TableCell => {
+                match actor.set_selected(&addr, true).await? {
+                    Outcome::NeedsInput => actor.click(&addr).await?,
+                    selected => selected,
+                }
+            }
             Action::Click => actor.click(&addr).await?,
             Action::Type(text) => actor.type_text(&addr, text).await?,
             Action::SetValue(v) => actor.set_value(&addr, v).await?,
