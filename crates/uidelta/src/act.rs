@@ -168,10 +168,14 @@ pub fn window(
     match windowed {
         Windowed::Acted(acted) => print(&acted, common.format),
         Windowed::Exited(app) => {
-            crate::emit(&format!(
-                "# {} exited (its last window closed)\n",
-                app.label()
-            ))?;
+            let text = match common.format {
+                Output::Text => format!("# {} exited (its last window closed)\n", app.label()),
+                Output::Json => format!(
+                    "{}\n",
+                    serde_json::json!({"app": app.name, "pid": app.pid, "exited": true})
+                ),
+            };
+            crate::emit(&text)?;
             Ok(ExitCode::SUCCESS)
         }
     }
