@@ -326,8 +326,9 @@ pub struct CloseWindow {
     /// The application (name or unique prefix). Needed without `target`.
     #[serde(default)]
     pub app: Option<String>,
-    /// The window's title (or unique title prefix). Default: the
-    /// application's active window, or its only window.
+    /// The window's title (or unique title prefix), or its ref (for
+    /// windows that share a title). Default: the application's active
+    /// window, or its only window.
     #[serde(default)]
     pub window: Option<String>,
     /// Diff, tree and settle options.

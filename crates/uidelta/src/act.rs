@@ -142,7 +142,7 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCod
 }
 
 /// Closes or activates a window: that of `target`, or the application's
-/// window titled `window` (by default its main window); prints the diff,
+/// window titled `window` (by default its active one); prints the diff,
 /// or that the application exited.
 pub fn window(
     common: &Common,
