@@ -97,14 +97,7 @@ fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
         // no place on the screen to be clicked at. Each row is a cell
         // holding the column's cells, and the tree view's Selection counts
         // the rows; the row is selected there.
-        let tree_view = ref_of(&s, "role:table cell && name:\"Tree View\"");
-        s.act(
-            &tree_view,
-            &Action::Invoke("expand or contract".into()),
-            &opts,
-        )
-        .await
-        .expect("expand Tree View");
+        expand(&mut s, "Tree View").await;
         let store = ref_of(&s, "role:table cell && name:\"List Store\"");
         let a = s
             .act(&store, &Action::SetSelected(true), &opts)
@@ -147,14 +140,7 @@ fn a_check_box_cell_is_ticked_with_the_pointer() {
         let mut s = common::session(&desktop).await;
         s.observe(DEMO).await.expect("observe");
         let opts = ActOptions::default();
-        let tree_view = ref_of(&s, "role:table cell && name:\"Tree View\"");
-        s.act(
-            &tree_view,
-            &Action::Invoke("expand or contract".into()),
-            &opts,
-        )
-        .await
-        .expect("expand Tree View");
+        expand(&mut s, "Tree View").await;
         run_demo(&mut s, "List Store").await;
         // The bug list's `Fixed?` column: GTK's accessible `toggle` on such
         // a cell leaves it as it was; a click ticks it and selects its row.
@@ -219,6 +205,18 @@ fn a_window_is_closed_even_when_another_has_its_title() {
         };
         assert_eq!(windows, ["e2"], "{t}");
     });
+}
+
+/// Expands the parent row named `name` in the list of demos.
+async fn expand(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &str) {
+    let row = ref_of(s, &format!("role:table cell && name:\"{name}\""));
+    s.act(
+        &row,
+        &Action::Invoke("expand or contract".into()),
+        &ActOptions::default(),
+    )
+    .await
+    .unwrap_or_else(|e| panic!("expand {name}: {e}"));
 }
 
 /// Chooses the demo named `name` in the list and runs it.
