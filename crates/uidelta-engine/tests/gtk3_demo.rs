@@ -5,7 +5,8 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Settle, WindowAction, Windowed};
+use uidelta_engine::{ActOptions, Session, Settle, WindowAction, Windowed};
+use uidelta_linux::Linux;
 
 use common::{ref_of, text};
 
@@ -13,16 +14,13 @@ const DEMO: &str = "gtk3-demo";
 
 #[test]
 fn a_click_that_changes_nothing_names_the_actions_that_would() {
-    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
-    rt.block_on(async {
-        let mut s = common::session(&desktop).await;
-        s.observe(DEMO).await.expect("observe");
+    on_demo(async |s| {
         let opts = ActOptions::default();
 
         // A click on `Entry`, a collapsed parent row, selects it as a
         // person's click does (its accessible action, `activate`, would be
         // a double click) and expands nothing.
-        let entry = ref_of(&s, "role:table cell && name:Entry");
+        let entry = ref_of(s, "role:table cell && name:Entry");
         let a = s
             .act(&entry, &Action::Click, &opts)
             .await
@@ -88,17 +86,14 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
 
 #[test]
 fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
-    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
-    rt.block_on(async {
-        let mut s = common::session(&desktop).await;
-        s.observe(DEMO).await.expect("observe");
+    on_demo(async |s| {
         let opts = ActOptions::default();
         // The list's last parent row opens below the fold: its demos have
         // no place on the screen to be clicked at. Each row is a cell
         // holding the column's cells, and the tree view's Selection counts
         // the rows; the row is selected there.
-        expand(&mut s, "Tree View").await;
-        let store = ref_of(&s, "role:table cell && name:\"List Store\"");
+        expand(s, "Tree View").await;
+        let store = ref_of(s, "role:table cell && name:\"List Store\"");
         let a = s
             .act(&store, &Action::SetSelected(true), &opts)
             .await
@@ -118,7 +113,7 @@ fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
 
         // A click on a row out of sight selects it too; it does not run the
         // demo, as the row's accessible action (a double click) would.
-        let tree_store = ref_of(&s, "role:table cell && name:\"Tree Store\"");
+        let tree_store = ref_of(s, "role:table cell && name:\"Tree Store\"");
         let a = s
             .act(&tree_store, &Action::Click, &opts)
             .await
@@ -135,16 +130,13 @@ fn a_row_scrolled_out_of_sight_is_selected_through_its_table() {
 
 #[test]
 fn a_check_box_cell_is_ticked_with_the_pointer() {
-    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
-    rt.block_on(async {
-        let mut s = common::session(&desktop).await;
-        s.observe(DEMO).await.expect("observe");
+    on_demo(async |s| {
         let opts = ActOptions::default();
-        expand(&mut s, "Tree View").await;
-        run_demo(&mut s, "List Store").await;
+        expand(s, "Tree View").await;
+        run_demo(s, "List Store").await;
         // The bug list's `Fixed?` column: GTK's accessible `toggle` on such
         // a cell leaves it as it was; a click ticks it and selects its row.
-        let fixed = ref_of(&s, "role:table cell && state:checked && nth:0");
+        let fixed = ref_of(s, "role:table cell && state:checked && nth:0");
         let a = s.act(&fixed, &Action::Click, &opts).await.expect("untick");
         assert!(
             a.done.method.starts_with("XTest click at "),
@@ -163,14 +155,11 @@ fn a_check_box_cell_is_ticked_with_the_pointer() {
 
 #[test]
 fn a_window_is_closed_even_when_another_has_its_title() {
-    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
-    rt.block_on(async {
-        let mut s = common::session(&desktop).await;
-        s.observe(DEMO).await.expect("observe");
+    on_demo(async |s| {
         // gtk3-demo titles its main window after the chosen demo: running
         // Pickers gives two windows titled `Pickers`. Closing the demo's
         // closes that one, found by its place on the display.
-        run_demo(&mut s, "Pickers").await;
+        run_demo(s, "Pickers").await;
         let windows = || {
             let scope = &s.scopes()[0];
             let tree = scope.view.tree();
@@ -180,7 +169,7 @@ fn a_window_is_closed_even_when_another_has_its_title() {
                 .collect::<Vec<_>>()
         };
         assert_eq!(windows(), ["Pickers", "Pickers"]);
-        let label = ref_of(&s, "role:label && name:\"Mail:\"");
+        let label = ref_of(s, "role:label && name:\"Mail:\"");
         let closed = s
             .window_action(&label, WindowAction::Close, Settle::default())
             .await
@@ -207,8 +196,19 @@ fn a_window_is_closed_even_when_another_has_its_title() {
     });
 }
 
+/// Runs `test` with a session that has read gtk3-demo, on a desktop of
+/// its own.
+fn on_demo(test: impl AsyncFnOnce(&mut Session<Linux>)) {
+    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(DEMO).await.expect("observe");
+        test(&mut s).await;
+    });
+}
+
 /// Expands the parent row named `name` in the list of demos.
-async fn expand(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &str) {
+async fn expand(s: &mut Session<Linux>, name: &str) {
     let row = ref_of(s, &format!("role:table cell && name:\"{name}\""));
     s.act(
         &row,
@@ -220,7 +220,7 @@ async fn expand(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &st
 }
 
 /// Chooses the demo named `name` in the list and runs it.
-async fn run_demo(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &str) {
+async fn run_demo(s: &mut Session<Linux>, name: &str) {
     let opts = ActOptions::default();
     s.act(
         &format!("role:table cell && name:\"{name}\""),
@@ -236,17 +236,14 @@ async fn run_demo(s: &mut uidelta_engine::Session<uidelta_linux::Linux>, name: &
 
 #[test]
 fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
-    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
-    rt.block_on(async {
-        let mut s = common::session(&desktop).await;
-        s.observe(DEMO).await.expect("observe");
+    on_demo(async |s| {
         let opts = ActOptions::default();
 
         // The Combo Boxes demo: choosing an option through selection sets
         // the combo box, whether the option is in its menu or in a submenu
         // of it (`A - B` > `Albany`).
-        run_demo(&mut s, "Combo Boxes").await;
-        let places = ref_of(&s, "role:combo box && name:Boston");
+        run_demo(s, "Combo Boxes").await;
+        let places = ref_of(s, "role:combo box && name:Boston");
         let a = s
             .act(
                 &format!("{places} >> role:menu item && name:Albany"),
@@ -256,7 +253,7 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
             .await
             .expect("choose Albany");
         assert_eq!(a.done.method, "Action.Click");
-        let panel = ref_of(&s, "role:panel && name:\"Where are we ?\"");
+        let panel = ref_of(s, "role:panel && name:\"Where are we ?\"");
         assert!(
             text(&a).contains(&format!(
                 "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | name: \"Boston\" -> \"Albany\"\n"
@@ -276,7 +273,7 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
             "{}",
             text(&a)
         );
-        let icons = ref_of(&s, "role:combo box && name:dialog-warning");
+        let icons = ref_of(s, "role:combo box && name:dialog-warning");
         let a = s
             .act(
                 &format!("{icons} >> role:menu item && name:Open"),
@@ -296,12 +293,9 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
 
 #[test]
 fn a_button_behind_a_modal_dialog_is_not_pressed() {
-    let (desktop, rt) = common::desktop_with(DEMO, &[], DEMO, "gtk-3-examples");
-    rt.block_on(async {
-        let mut s = common::session(&desktop).await;
-        s.observe(DEMO).await.expect("observe");
+    on_demo(async |s| {
         let opts = ActOptions::default();
-        run_demo(&mut s, "Dialogs and Message Boxes").await;
+        run_demo(s, "Dialogs and Message Boxes").await;
         let a = s
             .act(
                 "role:push button && name:\"Interactive Dialog\"",
@@ -319,7 +313,7 @@ fn a_button_behind_a_modal_dialog_is_not_pressed() {
         // The demo's window is blocked by the modal dialog: pressing one of
         // its buttons through accessibility would run a second dialog
         // inside the first, which a person cannot do.
-        let message = ref_of(&s, "role:push button && name:\"Message Dialog\"");
+        let message = ref_of(s, "role:push button && name:\"Message Dialog\"");
         let e = s
             .act(&message, &Action::Click, &opts)
             .await
