@@ -1101,6 +1101,10 @@ impl<B: Backend> Session<B> {
         }
     }
 
+    /// Settles by comparing captures, for a backend that sends no events
+    /// (and after a window operation, which sends the application none).
+    /// An application that goes away while it settles ends the wait: the
+    /// caller finds out what became of it.
     async fn settle_by_polling(
         &mut self,
         idx: usize,
@@ -1109,18 +1113,24 @@ impl<B: Backend> Session<B> {
     ) -> Result<(Settled, Vec<Snapshot>)> {
         let app = self.scopes[idx].app.clone();
         let mut watch = Watch::new(quiet, acted);
-        let mut last_hash = self.scopes[idx].view.subtree_hash(NodeId::ROOT);
+        let mut last = look_of(&self.scopes[idx].view);
         let mut mids = Vec::new();
         loop {
             if let Next::Done { capped } = watch.next(Instant::now()) {
                 return Ok((settled(acted, capped, watch.events()), mids));
             }
             tokio::time::sleep(POLL).await;
-            let s = self.backend.capture(&app, &Scope::App).await?;
-            let hash = View::new(&s, self.filters).subtree_hash(NodeId::ROOT);
-            if hash != last_hash {
+            let s = match self.backend.capture(&app, &Scope::App).await {
+                Ok(s) => s,
+                Err(e) if matches!(e.kind, ErrorKind::Gone | ErrorKind::NotFound) => {
+                    return Ok((settled(acted, false, watch.events()), mids));
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let now = look_of(&View::new(&s, self.filters));
+            if now != last {
                 watch.event(Instant::now());
-                last_hash = hash;
+                last = now;
                 if mids.len() < MAX_MIDS {
                     mids.push(s);
                 }
@@ -1325,6 +1335,17 @@ fn condition_text(c: Condition) -> String {
         Condition::Has(s) => format!("be {s}"),
         Condition::Lacks(s) => format!("not be {s}"),
     }
+}
+
+/// What a capture looks like, to tell two apart: the tree's hash, and the
+/// focused element, which the hash leaves out (a window given the keyboard
+/// may change nothing else).
+fn look_of(view: &View) -> (u64, Option<String>) {
+    let focus = view
+        .focus()
+        .map(|f| view.tree().node(f))
+        .map(|n| n.identity.clone().unwrap_or_else(|| n.name.clone()));
+    (view.subtree_hash(NodeId::ROOT), focus)
 }
 
 fn settled(acted: Instant, capped: bool, events: usize) -> Settled {

@@ -3,13 +3,13 @@
 
 use std::time::Instant;
 
-use uidelta_backend::{App, Backend, Done, ErrorKind, Scope};
-use uidelta_diff::{Handle, View};
+use uidelta_backend::{App, Backend, Done};
+use uidelta_diff::Handle;
 use uidelta_model::NodeId;
 
-use super::{handle_text, settled, Acted, Session, POLL};
+use super::{handle_text, settled, Acted, Session};
 use crate::error::{Error, Result};
-use crate::settle::{Next, Settle, Watch};
+use crate::settle::Settle;
 
 /// What to do with a window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -112,36 +112,14 @@ impl<B: Backend> Session<B> {
     ) -> Result<Windowed> {
         let app = self.scopes[idx].app.clone();
         let started = Instant::now();
-        let mut capped = false;
-        let mut events = 0;
-        match settle {
-            Settle::None => {}
-            Settle::Fixed(d) => tokio::time::sleep(d).await,
-            Settle::Auto(quiet) => {
-                let mut watch = Watch::new(quiet, started);
-                let mut last = look_of(&self.scopes[idx].view);
-                loop {
-                    if let Next::Done { capped: c } = watch.next(Instant::now()) {
-                        capped = c;
-                        events = watch.events();
-                        break;
-                    }
-                    tokio::time::sleep(POLL).await;
-                    match self.backend.capture(&app, &Scope::App).await {
-                        Ok(snapshot) => {
-                            let now = look_of(&View::new(&snapshot, self.filters));
-                            if now != last {
-                                watch.event(Instant::now());
-                                last = now;
-                            }
-                        }
-                        Err(e) if matches!(e.kind, ErrorKind::Gone | ErrorKind::NotFound) => break,
-                        Err(e) => return Err(e.into()),
-                    }
-                }
+        let settled = match settle {
+            Settle::None => settled(started, false, 0),
+            Settle::Fixed(d) => {
+                tokio::time::sleep(d).await;
+                settled(started, false, 0)
             }
-        }
-        let settled = settled(started, capped, events);
+            Settle::Auto(quiet) => self.settle_by_polling(idx, quiet, started).await?.0,
+        };
         let alive = self.backend.apps().await?.iter().any(|a| a.id == app.id);
         if !alive {
             self.forget(&app.id);
@@ -161,15 +139,4 @@ impl<B: Backend> Session<B> {
             note: None,
         })))
     }
-}
-
-/// What a capture looks like, to tell two apart: the tree's hash, and the
-/// focused element, which the hash leaves out (a window given the keyboard
-/// may change nothing else).
-fn look_of(view: &View) -> (u64, Option<String>) {
-    let focus = view
-        .focus()
-        .map(|f| view.tree().node(f))
-        .map(|n| n.identity.clone().unwrap_or_else(|| n.name.clone()));
-    (view.subtree_hash(NodeId::ROOT), focus)
 }
