@@ -34,11 +34,14 @@ pub enum Rule {
     /// an unnamed, empty cell in it that only repeats the row's states is
     /// left out.
     EmptyCells,
+    /// Readouts a program appends to a name and updates by itself: the
+    /// ` - Memory usage - 23.4 MB` at the end of a Chromium tab's name.
+    VolatileText,
 }
 
 impl Rule {
     /// Every rule, in the order they are listed.
-    pub const ALL: [Rule; 7] = [
+    pub const ALL: [Rule; 8] = [
         Rule::Bounds,
         Rule::VolatileIds,
         Rule::Scrollbars,
@@ -46,6 +49,7 @@ impl Rule {
         Rule::EmptyContainers,
         Rule::EmptyCells,
         Rule::VolatileStates,
+        Rule::VolatileText,
     ];
 
     /// The name used on the command line (`--keep bounds`).
@@ -58,6 +62,7 @@ impl Rule {
             Rule::EmptyContainers => "empty-containers",
             Rule::VolatileStates => "volatile-states",
             Rule::EmptyCells => "empty-cells",
+            Rule::VolatileText => "volatile-text",
         }
     }
 
@@ -83,6 +88,10 @@ impl Rule {
             Rule::EmptyCells => {
                 "unnamed, empty table cells that only repeat their row's states are left out, and \
                  a cell holding one column's cells shows as the one that carries the row"
+            }
+            Rule::VolatileText => {
+                "readouts that update by themselves are left out of names (a Chromium tab's \
+                 ` - Memory usage - 23.4 MB`)"
             }
         }
     }
@@ -128,8 +137,11 @@ impl FromStr for Rule {
 /// Which rules are on. All are on by default.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Filters {
+    /// One bit per rule, set when it is off.
     off: u8,
 }
+
+const _: () = assert!(Rule::ALL.len() <= u8::BITS as usize);
 
 impl Default for Filters {
     fn default() -> Self {
@@ -230,7 +242,7 @@ mod tests {
         let f = Filters::all().keep(Rule::Bounds);
         assert!(!f.is_on(Rule::Bounds));
         assert!(f.is_on(Rule::Scrollbars));
-        assert_eq!(f.active().count(), 6);
+        assert_eq!(f.active().count(), 7);
         assert!(!Filters::all().compared_states().contains(State::Focused));
         assert!(Filters::all().compared_states().contains(State::Checked));
         assert!(!Filters::all().compared_states().contains(State::Sensitive));

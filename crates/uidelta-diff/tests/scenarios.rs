@@ -797,3 +797,51 @@ fn a_list_item_that_only_wraps_one_element_is_transparent() {
     // The rule can be switched off.
     assert_eq!(shape(Filters::all().keep(Rule::EmptyContainers)).len(), 9);
 }
+
+/// Chromium on AT-SPI: the browser window, then two hidden pop-up windows
+/// whose documents say `focused` all the time. The focus is the focused
+/// element of the active window.
+fn browser(focused: &str) -> Snapshot {
+    let mut b = TreeBuilder::new(NodeData::named(Role::Application, "Chromium"));
+    let mut main = NodeData::named(Role::Frame, "Sign up - Chromium");
+    main.states = StateSet::of(&[State::Active, State::Showing, State::Enabled]);
+    b.open(main);
+    b.open(NodeData::named(Role::DocumentWeb, "Sign up"));
+    for name in ["Name", "Email"] {
+        let mut entry = NodeData::named(Role::Entry, name);
+        entry.states = base_states();
+        entry.states.set(State::Focused, name == focused);
+        b.leaf(entry);
+    }
+    b.close();
+    b.close();
+    for _ in 0..2 {
+        let mut popup = NodeData::new(Role::Frame);
+        popup.states = StateSet::of(&[State::Showing, State::Enabled]);
+        b.open(popup);
+        let mut doc = NodeData::new(Role::DocumentWeb);
+        doc.states = StateSet::of(&[State::Focused, State::Showing]);
+        b.leaf(doc);
+        b.close();
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn focus_is_that_of_the_active_window() {
+    let c = compare(&browser("Name"), &browser("Email"), Filters::all());
+    assert!(c.diff.changes.is_empty(), "{:#?}", c.diff.changes);
+    let focus = c.diff.focus.as_ref().expect("a focus move");
+    let name = |h: &Option<uidelta_diff::Handle>| h.as_ref().map(|h| h.name.clone());
+    assert_eq!(name(&focus.from).as_deref(), Some("Name"));
+    assert_eq!(name(&focus.to).as_deref(), Some("Email"));
+    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    let focused: Vec<&str> = replayed
+        .0
+        .nodes()
+        .iter()
+        .filter(|n| n.states.contains(State::Focused) && n.role == Role::Entry)
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(focused, ["Email"]);
+}

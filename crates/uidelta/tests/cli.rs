@@ -180,7 +180,8 @@ fn filters_are_listed() {
             "whitespace",
             "empty-containers",
             "empty-cells",
-            "volatile-states"
+            "volatile-states",
+            "volatile-text"
         ]
     );
 }
