@@ -182,6 +182,8 @@ impl<'a> Actor<'a> {
 
     /// Sets a value: a number through Value, text through EditableText, a
     /// combo box's option by its name (in its menu or a submenu of it).
+    /// [`Outcome::NeedsInput`] for an editable field without EditableText:
+    /// its text is replaced with keys.
     pub async fn set_value(&self, node: &NodeAddr, value: &str) -> Result<Outcome> {
         let ifaces = self.interfaces(node).await?;
         let t = self.target("setting the value of");
@@ -223,10 +225,21 @@ impl<'a> Actor<'a> {
                 self.who
             )));
         }
+        let role = self.role(node).await?;
         if ifaces.iter().any(|i| i == "org.a11y.atspi.Selection")
-            && self.role(node).await? == uidelta_model::Role::ComboBox
+            && role == uidelta_model::Role::ComboBox
         {
             return self.choose_option(node, value).await;
+        }
+        // A field whose text cannot be set accessibly (Chromium offers no
+        // EditableText) is typed into, as a person would.
+        if role.is_text_input()
+            && self
+                .states(node)
+                .await?
+                .contains(uidelta_model::State::Editable)
+        {
+            return Ok(Outcome::NeedsInput);
         }
         Err(Error::NotFound(format!(
             "{}: the element takes no value (no Value or EditableText interface)",

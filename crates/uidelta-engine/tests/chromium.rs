@@ -3,7 +3,8 @@
 //! Chromium marks the documents of its hidden pop-up windows `focused` at
 //! all times, yet the focus an action reports must be the one in the
 //! browser window. A tab's name must leave out the memory readout that
-//! Chromium appends to it and updates every few seconds.
+//! Chromium appends to it and updates every few seconds. Its fields take
+//! no text accessibly, yet setting a value must replace their text.
 
 mod common;
 
@@ -36,7 +37,7 @@ async fn observe_form(s: &mut Session<Linux>) {
 }
 
 #[test]
-fn tab_in_a_chromium_page_reports_where_the_focus_went() {
+fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
     let page = format!("file://{}", fixtures_dir().join("form.html").display());
     let profile = std::env::temp_dir().join(format!("uidelta-chromium-{}", std::process::id()));
     let user_data = format!("--user-data-dir={}", profile.display());
@@ -100,6 +101,28 @@ fn tab_in_a_chromium_page_reports_where_the_focus_went() {
                     && l.ends_with("| value: none -> \"ada@example.com\"")),
             "{t}"
         );
+
+        // Chromium's fields have no EditableText: a new value replaces the
+        // text with keys, and an empty one clears it.
+        let value = |v: &str| Action::SetValue(v.into());
+        let a = s.act(&name, &value("Ada"), &opts).await.expect("set Name");
+        assert_eq!(a.done.method, "XTest ctrl+a, then keys");
+        let line = format!("~ [{name}] entry \"Name\" in [");
+        let changed = |a: &uidelta_engine::Acted, to: &str| {
+            let t = text(a);
+            assert!(
+                t.lines().any(|l| l.starts_with(&line) && l.ends_with(to)),
+                "{t}"
+            );
+        };
+        changed(&a, "| value: none -> \"Ada\"");
+        let a = s
+            .act(&name, &value("Grace Hopper"), &opts)
+            .await
+            .expect("set Name");
+        changed(&a, "| value: \"Ada\" -> \"Grace Hopper\"");
+        let a = s.act(&name, &value(""), &opts).await.expect("clear Name");
+        changed(&a, "| value: \"Grace Hopper\" -> none");
     });
     drop(desktop);
     let _ = std::fs::remove_dir_all(&profile);

@@ -1271,6 +1271,18 @@ impl Linux {
                 x11.click(x, y, Button::Left, 1)?;
                 format!("XTest click at {x},{y}")
             }
+            // A field without EditableText: all of its text selected, then
+            // replaced with the keys of the new text (or deleted).
+            Action::SetValue(text) if node.role.is_text_input() => {
+                let moved = self.focus_for_keys(app, actor, addr, node, x11).await?;
+                x11.key("ctrl+a")?;
+                if text.is_empty() {
+                    x11.key("BackSpace")?;
+                } else {
+                    x11.type_text(text)?;
+                }
+                format!("{moved}XTest ctrl+a, then keys")
+            }
             Action::SetValue(_) | Action::Invoke(_) => {
                 return Err(Error::NoBounds { doing: doing() });
             }
