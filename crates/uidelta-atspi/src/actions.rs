@@ -79,7 +79,22 @@ impl<'a> Actor<'a> {
             .bus
             .call(&t, &node.bus, &node.path, ACTION, "GetActions", &())
             .await?;
-        Ok(actions.into_iter().map(|(name, _, _)| name).collect())
+        let mut names = Vec::with_capacity(actions.len());
+        for (index, (name, _, _)) in actions.into_iter().enumerate() {
+            // GetActions gives localized names, which Chromium leaves
+            // empty; GetName has the action's own name (`select`).
+            if name.is_empty() {
+                let index = i32::try_from(index).unwrap_or(i32::MAX);
+                names.push(
+                    self.bus
+                        .call(&t, &node.bus, &node.path, ACTION, "GetName", &(index,))
+                        .await?,
+                );
+            } else {
+                names.push(name);
+            }
+        }
+        Ok(names)
     }
 
     /// Performs the named action (`invoke`), case-insensitively.
@@ -226,10 +241,9 @@ impl<'a> Actor<'a> {
             )));
         }
         let role = self.role(node).await?;
-        if ifaces.iter().any(|i| i == "org.a11y.atspi.Selection")
-            && role == uidelta_model::Role::ComboBox
-        {
-            return self.choose_option(node, value).await;
+        if role == uidelta_model::Role::ComboBox {
+            let selects = ifaces.iter().any(|i| i == "org.a11y.atspi.Selection");
+            return self.choose_option(node, value, selects).await;
         }
         // A field whose text cannot be set accessibly (Chromium offers no
         // EditableText) is typed into, as a person would.
@@ -248,11 +262,12 @@ impl<'a> Actor<'a> {
     }
 
     /// Chooses the option named `name` of a combo box that keeps its
-    /// options in a menu (GTK 3's): one of the menu's items through the
-    /// combo box's Selection, one in a submenu through its click action.
-    /// The name is matched exactly, else ignoring case; an error lists the
-    /// options when none matches.
-    async fn choose_option(&self, combo: &NodeAddr, name: &str) -> Result<Outcome> {
+    /// options in a menu (GTK 3's, Chromium's): one of the menu's items
+    /// through the combo box's Selection when it `selects` (GTK), else
+    /// through the item's own action (Chromium's `select`), and one in a
+    /// submenu through its click action. The name is matched exactly, else
+    /// ignoring case; an error lists the options when none matches.
+    async fn choose_option(&self, combo: &NodeAddr, name: &str, selects: bool) -> Result<Outcome> {
         use uidelta_model::Role;
         let mut menu = None;
         for child in self.children(combo).await? {
@@ -260,6 +275,13 @@ impl<'a> Actor<'a> {
                 menu = Some(child);
                 break;
             }
+        }
+        if menu.is_none() && !selects {
+            return Err(Error::NotFound(format!(
+                "{}: the element takes no value (no Value or EditableText interface, and no \
+                 menu of options)",
+                self.who
+            )));
         }
         let mut options: Vec<(String, NodeAddr, Option<i32>)> = Vec::new();
         if let Some(menu) = menu {
@@ -284,6 +306,9 @@ impl<'a> Actor<'a> {
         });
         match found {
             Some((_, item, None)) => self.click(item).await,
+            // Without the combo box's Selection (Chromium's `<select>`),
+            // the option's own action (`select`) chooses it.
+            Some((_, item, Some(_))) if !selects => self.click(item).await,
             Some((_, _, Some(index))) => {
                 let t = self.target("choosing an option of");
                 let ok: bool = self
@@ -356,6 +381,12 @@ impl<'a> Actor<'a> {
                 }
                 if submenus == 0 && self.has(&combo, "org.a11y.atspi.Selection").await? {
                     parent = combo;
+                } else if selected {
+                    // A combo box that offers no Selection (Chromium's
+                    // `<select>`): its closed popup's menu selects nothing,
+                    // and the option's place is not on the screen; the
+                    // option's own action (`select`) chooses it.
+                    return self.click(node).await;
                 }
             }
         }

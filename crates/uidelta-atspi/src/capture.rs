@@ -1016,6 +1016,14 @@ fn as_window(role: Role) -> Role {
     }
 }
 
+/// `attributes` without those that restate what the element says anyway:
+/// Chromium's `hidden` (the absence of `showing`) and its `description`
+/// (the description). Each would be a second line of every such change.
+fn unrestated(mut attributes: Vec<(String, String)>, description: &str) -> Vec<(String, String)> {
+    attributes.retain(|(k, v)| k != "hidden" && !(k == "description" && v == description));
+    attributes
+}
+
 /// Builds the tree in preorder from the walk's records.
 fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let data = |r: &mut Rec| NodeData {
@@ -1026,7 +1034,7 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
         description: std::mem::take(&mut r.basic.description),
         states: r.basic.states,
         bounds: r.bounds,
-        attributes: std::mem::take(&mut r.attributes),
+        attributes: unrestated(std::mem::take(&mut r.attributes), &r.basic.description),
         identity: Some(format!("{}{}", r.bus, r.path)),
     };
     let mut root = data(&mut recs[0]);
@@ -1097,6 +1105,31 @@ mod tests {
 
     fn has(r: &Rec, s: State) -> bool {
         r.basic.states.contains(s)
+    }
+
+    #[test]
+    fn attributes_that_restate_states_or_the_description_are_left_out() {
+        let attrs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        assert_eq!(
+            unrestated(
+                attrs(&[
+                    ("description", "file:///a.html"),
+                    ("hidden", "true"),
+                    ("posinset", "2"),
+                ]),
+                "file:///a.html"
+            ),
+            attrs(&[("posinset", "2")])
+        );
+        assert_eq!(
+            unrestated(attrs(&[("description", "other")]), "file:///a.html"),
+            attrs(&[("description", "other")])
+        );
     }
 
     #[test]

@@ -19,27 +19,12 @@ use common::{ref_of, text};
 
 const CHROMIUM: &str = "chromium";
 
-/// Observes Chromium until the page's form is in its tree.
-async fn observe_form(s: &mut Session<Linux>) {
-    for _ in 0..100 {
-        s.observe("Chromium").await.expect("observe");
-        let ready = ["Name", "Email"].iter().all(|n| {
-            s.find(&format!("role:entry && name:{n}").parse().expect("selector"))
-                .len()
-                == 1
-        });
-        if ready {
-            return;
-        }
-        tokio::time::sleep(Duration::from_millis(200)).await;
-    }
-    panic!("the form's entries never showed in Chromium's tree");
-}
-
-#[test]
-fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
-    let page = format!("file://{}", fixtures_dir().join("form.html").display());
-    let profile = std::env::temp_dir().join(format!("uidelta-chromium-{}", std::process::id()));
+/// Runs `test` on Chromium showing the page `page` of fixtures/web, once
+/// each of the selectors `ready` matches one element in its tree.
+fn on_page(page: &str, ready: &[&str], test: impl AsyncFnOnce(&mut Session<Linux>)) {
+    let url = format!("file://{}", fixtures_dir().join(page).display());
+    // The profile lives in the desktop's runtime directory, removed with it.
+    let profile = tempfile_dir();
     let user_data = format!("--user-data-dir={}", profile.display());
     let args = [
         "--no-sandbox",
@@ -50,17 +35,56 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         "--disable-sync",
         user_data.as_str(),
         "--force-renderer-accessibility",
-        page.as_str(),
+        url.as_str(),
     ];
     let (desktop, rt) = common::desktop_with(CHROMIUM, &args, "Chromium", "chromium");
     rt.block_on(async {
         let mut s = common::session(&desktop).await;
-        observe_form(&mut s).await;
-        let name = ref_of(&s, "role:entry && name:Name");
-        let email = ref_of(&s, "role:entry && name:Email");
+        let mut missing = Vec::new();
+        for _ in 0..100 {
+            s.observe("Chromium").await.expect("observe");
+            missing = ready
+                .iter()
+                .filter(|r| s.find(&r.parse().expect("selector")).len() != 1)
+                .collect();
+            if missing.is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        assert!(
+            missing.is_empty(),
+            "{missing:?} never showed in Chromium's tree"
+        );
+        test(&mut s).await;
+    });
+    drop(desktop);
+    let _ = std::fs::remove_dir_all(&profile);
+}
+
+/// A new directory for a Chromium profile.
+fn tempfile_dir() -> std::path::PathBuf {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    static NEXT: AtomicUsize = AtomicUsize::new(0);
+    std::env::temp_dir().join(format!(
+        "uidelta-chromium-{}-{}",
+        std::process::id(),
+        NEXT.fetch_add(1, Ordering::Relaxed)
+    ))
+}
+
+#[test]
+fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
+    let ready = [
+        "role:entry && name:Name",
+        "role:entry && name:Email",
         // The tab is named after its page alone: the memory readout
         // Chromium appends (` - Memory usage - 22.6 MB`) is noise.
-        ref_of(&s, "role:page tab && name:\"Sign up\"");
+        "role:page tab && name:\"Sign up\"",
+    ];
+    on_page("form.html", &ready, async |s| {
+        let name = ref_of(s, "role:entry && name:Name");
+        let email = ref_of(s, "role:entry && name:Email");
         let opts = ActOptions::default();
 
         let a = s
@@ -124,6 +148,74 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         let a = s.act(&name, &value(""), &opts).await.expect("clear Name");
         changed(&a, "| value: \"Grace Hopper\" -> none");
     });
-    drop(desktop);
-    let _ = std::fs::remove_dir_all(&profile);
+}
+
+#[test]
+fn a_chromium_select_takes_an_option_by_name() {
+    let ready = [
+        "role:combo box && name:Colour",
+        "role:menu item && name:Blue",
+    ];
+    on_page("controls.html", &ready, async |s| {
+        let opts = ActOptions::default();
+        let option =
+            |s: &Session<Linux>, name: &str| ref_of(s, &format!("role:menu item && name:{name}"));
+        let (red, blue) = (option(s, "Red"), option(s, "Blue"));
+        // Chromium's GetActions names no action; GetName does (`select`),
+        // and the combo box offers no Selection: the option's action
+        // chooses it, the popup staying closed.
+        let a = s
+            .act(
+                "role:combo box && name:Colour",
+                &Action::SetValue("blue".into()),
+                &opts,
+            )
+            .await
+            .expect("set the colour");
+        assert_eq!(a.done.method, "Action.select");
+        let t = text(&a);
+        for (r, to) in [(&red, "false"), (&blue, "true")] {
+            assert!(
+                t.lines()
+                    .any(|l| l.starts_with(&format!("~ [{r}] menu item "))
+                        && l.ends_with(&format!(
+                            "| selected, showing, visible: {} -> {to}",
+                            to == "false"
+                        ))),
+                "{t}"
+            );
+        }
+        assert!(!t.contains("attr:hidden"), "{t}");
+        let a = s
+            .act(&red, &Action::SetSelected(true), &opts)
+            .await
+            .expect("select Red");
+        assert_eq!(a.done.method, "Action.select");
+        holds_selected(&a, &red);
+        let missing = s
+            .act(
+                "role:combo box && name:Colour",
+                &Action::SetValue("Purple".into()),
+                &opts,
+            )
+            .await
+            .expect_err("no such option");
+        assert!(
+            missing
+                .to_string()
+                .contains("its options: \"Red\", \"Green\", \"Blue\""),
+            "{missing}"
+        );
+    });
+}
+
+/// Asserts that the diff selects `option`.
+fn holds_selected(a: &uidelta_engine::Acted, option: &str) {
+    let t = text(a);
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with(&format!("~ [{option}] menu item "))
+                && l.ends_with("| selected, showing, visible: false -> true")),
+        "{t}"
+    );
 }
