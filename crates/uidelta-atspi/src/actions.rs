@@ -246,8 +246,10 @@ impl<'a> Actor<'a> {
             return self.choose_option(node, value, selects).await;
         }
         // A field whose text cannot be set accessibly (Chromium offers no
-        // EditableText) is typed into, as a person would.
+        // EditableText) is typed into, as a person would; a terminal's
+        // keys are commands, not its text.
         if role.is_text_input()
+            && role != uidelta_model::Role::Terminal
             && self
                 .states(node)
                 .await?

@@ -4,7 +4,8 @@
 //! all times, yet the focus an action reports must be the one in the
 //! browser window. A tab's name must leave out the memory readout that
 //! Chromium appends to it and updates every few seconds. Its fields take
-//! no text accessibly, yet setting a value must replace their text.
+//! no text accessibly, yet setting a value must replace their text; its
+//! `<select>` offers no Selection, yet an option must be chosen by name.
 
 mod common;
 
@@ -23,8 +24,8 @@ const CHROMIUM: &str = "chromium";
 /// each of the selectors `ready` matches one element in its tree.
 fn on_page(page: &str, ready: &[&str], test: impl AsyncFnOnce(&mut Session<Linux>)) {
     let url = format!("file://{}", fixtures_dir().join(page).display());
-    // The profile lives in the desktop's runtime directory, removed with it.
-    let profile = tempfile_dir();
+    // A fresh profile, removed at the end.
+    let profile = new_profile_dir();
     let user_data = format!("--user-data-dir={}", profile.display());
     let args = [
         "--no-sandbox",
@@ -62,8 +63,8 @@ fn on_page(page: &str, ready: &[&str], test: impl AsyncFnOnce(&mut Session<Linux
     let _ = std::fs::remove_dir_all(&profile);
 }
 
-/// A new directory for a Chromium profile.
-fn tempfile_dir() -> std::path::PathBuf {
+/// A path for a new Chromium profile, unique in this run.
+fn new_profile_dir() -> std::path::PathBuf {
     use std::sync::atomic::{AtomicUsize, Ordering};
     static NEXT: AtomicUsize = AtomicUsize::new(0);
     std::env::temp_dir().join(format!(
