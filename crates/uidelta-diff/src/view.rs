@@ -151,10 +151,10 @@ impl View {
 
 /// The element with the keyboard focus: the last `focused` node in document
 /// order inside the active window, when a window is active and holds one;
-/// else the last `focused` node anywhere. An application can mark elements
-/// of windows that do not have the keyboard focused too: Chromium does so
-/// for the documents of its hidden pop-up windows, which come after the
-/// browser window and would otherwise always win.
+/// else the last `focused` node anywhere. An application can also mark
+/// elements of windows that do not have the keyboard as focused: Chromium
+/// does so for the documents of its hidden pop-up windows, which come after
+/// the browser window and would otherwise always win.
 fn focus_of(tree: &Tree) -> Option<NodeId> {
     let focused = |id: &NodeId| tree.node(*id).states.contains(State::Focused);
     tree.children(NodeId::ROOT)
@@ -334,8 +334,8 @@ fn clean(n: &NodeData, filters: Filters) -> NodeData {
     out
 }
 
-/// `name` without the ` - Memory usage - 23.4 MB` Chromium ends a tab's
-/// name with (its hover card's readout, updated every few seconds).
+/// `name` without the ` - Memory usage - 23.4 MB` that Chromium ends a
+/// tab's name with (a readout it updates every few seconds).
 fn without_memory_usage(name: &str) -> &str {
     const MARK: &str = " - Memory usage - ";
     let Some(at) = name.rfind(MARK) else {
