@@ -132,8 +132,8 @@ impl View {
     }
 
     /// The focused element: the last node with the `focused` state, in
-    /// document order, inside the active window when one holds any (see
-    /// [`focus_of`]).
+    /// document order, but for a document of a window that is not active
+    /// (see [`focus_of`]).
     pub fn focus(&self) -> Option<NodeId> {
         self.focus
     }
@@ -150,18 +150,24 @@ impl View {
 }
 
 /// The element with the keyboard focus: the last `focused` node in document
-/// order inside the active window, when a window is active and holds one;
-/// else the last `focused` node anywhere. An application can also mark
-/// elements of windows that do not have the keyboard as focused: Chromium
-/// does so for the documents of its hidden pop-up windows, which come after
-/// the browser window and would otherwise always win.
+/// order. In an application's tree a document in a window without `active`
+/// does not count: Chromium marks the documents of its hidden pop-up
+/// windows focused at all times, and they come after the browser window.
+/// (A window's `active` alone does not decide: GTK without a window
+/// manager leaves it on the main window while a dialog has the keyboard.)
 fn focus_of(tree: &Tree) -> Option<NodeId> {
-    let focused = |id: &NodeId| tree.node(*id).states.contains(State::Focused);
-    tree.children(NodeId::ROOT)
-        .iter()
-        .filter(|&&w| tree.node(w).states.contains(State::Active))
-        .find_map(|&w| tree.subtree(w).rev().find(focused))
-        .or_else(|| tree.ids().rev().find(focused))
+    let desktop = tree.node(NodeId::ROOT).role == Role::Application;
+    let stray = |id: NodeId| {
+        desktop
+            && tree.node(id).role.is_document()
+            && std::iter::once(id)
+                .chain(tree.ancestors(id))
+                .find(|&n| tree.parent(n) == Some(NodeId::ROOT))
+                .is_some_and(|w| !tree.node(w).states.contains(State::Active))
+    };
+    tree.ids()
+        .rev()
+        .find(|&id| tree.node(id).states.contains(State::Focused) && !stray(id))
 }
 
 fn content_hash(n: &NodeData, compared: StateSet, with_bounds: bool) -> u64 {

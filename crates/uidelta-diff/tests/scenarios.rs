@@ -799,8 +799,8 @@ fn a_list_item_that_only_wraps_one_element_is_transparent() {
 }
 
 /// Chromium on AT-SPI: the browser window, then two hidden pop-up windows
-/// whose documents say `focused` all the time. The focus is the focused
-/// element of the active window.
+/// whose documents say `focused` all the time. They do not hold the focus:
+/// they are documents of windows that are not active.
 fn browser(focused: &str) -> Snapshot {
     let mut b = TreeBuilder::new(NodeData::named(Role::Application, "Chromium"));
     let mut main = NodeData::named(Role::Frame, "Sign up - Chromium");
@@ -828,7 +828,7 @@ fn browser(focused: &str) -> Snapshot {
 }
 
 #[test]
-fn focus_is_that_of_the_active_window() {
+fn documents_of_inactive_windows_do_not_hold_the_focus() {
     let c = compare(&browser("Name"), &browser("Email"), Filters::all());
     assert!(c.diff.changes.is_empty(), "{:#?}", c.diff.changes);
     let focus = c.diff.focus.as_ref().expect("a focus move");
@@ -844,4 +844,35 @@ fn focus_is_that_of_the_active_window() {
         .map(|n| n.name.as_str())
         .collect();
     assert_eq!(focused, ["Email"]);
+}
+
+/// GTK without a window manager: the main window keeps `active` and its
+/// focused entry while a modal dialog it opened has the keyboard. The
+/// focus is the dialog's button, the last focused element.
+#[test]
+fn the_focus_of_a_dialog_that_is_not_marked_active_counts() {
+    let snapshot = |dialog: bool| {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Application, "factory"));
+        let mut main = NodeData::new(Role::Frame);
+        main.states = StateSet::of(&[State::Active, State::Showing, State::Enabled]);
+        b.open(main);
+        let mut entry = NodeData::new(Role::Entry);
+        entry.states = base_states().with(State::Focused);
+        b.leaf(entry);
+        b.close();
+        if dialog {
+            let mut about = NodeData::named(Role::Dialog, "About");
+            about.states = StateSet::of(&[State::Modal, State::Showing, State::Enabled]);
+            b.open(about);
+            let mut close = NodeData::named(Role::PushButton, "Close");
+            close.states = base_states().with(State::Focused);
+            b.leaf(close);
+            b.close();
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let c = compare(&snapshot(false), &snapshot(true), Filters::all());
+    let focus = c.diff.focus.as_ref().expect("a focus move");
+    let to = focus.to.as_ref().map(|h| h.name.as_str());
+    assert_eq!(to, Some("Close"));
 }

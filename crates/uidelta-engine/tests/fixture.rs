@@ -427,6 +427,43 @@ fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
     });
 }
 
+#[test]
+fn activating_the_active_window_does_not_wait_for_a_change() {
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let (idx, _) = s.observe("uidelta-fixture").await.expect("observe");
+        let window = "app:uidelta-fixture >> role:frame && name:\"uidelta fixture\"";
+        s.window_action(window, WindowAction::Activate, Settle::None)
+            .await
+            .expect("activate the fixture's window");
+        let active = wait_until(&mut s, |s| {
+            let scope = &s.scopes()[idx];
+            scope.main_window().is_some_and(|w| {
+                scope
+                    .view
+                    .tree()
+                    .node(w)
+                    .states
+                    .contains(uidelta_model::State::Active)
+            })
+        })
+        .await;
+        assert!(active, "the fixture's window never became active");
+        // Raising it again changes nothing: the answer says so without
+        // waiting for a change up to the cap.
+        let again = s
+            .window_action(window, WindowAction::Activate, Settle::default())
+            .await
+            .expect("activate it again");
+        let Windowed::Acted(a) = again else {
+            panic!("the fixture exited: {again:?}");
+        };
+        assert!(!a.diff.has_changes(), "{}", text(&a.diff));
+        assert!(!a.settled.capped, "{:?}", a.settled);
+    });
+}
+
 /// Refreshes the session's view of the fixture until `done` holds (true), or
 /// 10 s pass (false).
 async fn wait_until(s: &mut Session<Linux>, done: impl Fn(&Session<Linux>) -> bool) -> bool {

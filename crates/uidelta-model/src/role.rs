@@ -196,6 +196,19 @@ impl Role {
             .copied()
     }
 
+    /// Documents: a web page, a text, a spreadsheet, ...
+    pub fn is_document(self) -> bool {
+        matches!(
+            self,
+            Role::DocumentEmail
+                | Role::DocumentFrame
+                | Role::DocumentPresentation
+                | Role::DocumentSpreadsheet
+                | Role::DocumentText
+                | Role::DocumentWeb
+        )
+    }
+
     /// Roles that only arrange other elements. Without a name, a value or an
     /// interesting state such a node is transparent: its children are shown
     /// under its parent.

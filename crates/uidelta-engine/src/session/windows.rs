@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use uidelta_backend::{App, Backend, Done};
 use uidelta_diff::Handle;
-use uidelta_model::NodeId;
+use uidelta_model::{NodeId, State};
 
 use super::{handle_text, settled, Acted, Session};
 use crate::error::{Error, Result};
@@ -93,6 +93,15 @@ impl<B: Backend> Session<B> {
     ) -> Result<Windowed> {
         let app = self.scopes[idx].app.clone();
         let data = self.scopes[idx].node(window).clone();
+        // A window that has the keyboard already is only raised, which
+        // changes nothing in the tree: waiting for a change would wait for
+        // the cap.
+        let settle = match (what, settle) {
+            (WindowAction::Activate, Settle::Auto(_)) if data.states.contains(State::Active) => {
+                Settle::None
+            }
+            _ => settle,
+        };
         let done = match what {
             WindowAction::Close => self.backend.close_window(&app, &data).await?,
             WindowAction::Activate => self.backend.activate_window(&app, &data).await?,
