@@ -119,6 +119,20 @@ struct Rec {
     says_again: bool,
 }
 
+impl Rec {
+    /// An object that reports no state at all and that its toolkit calls
+    /// hidden (`hidden:true`): one of Chromium's placeholders for the page
+    /// actions of its address bar, two dozen nameless buttons of no size.
+    /// Neither it nor anything in it is in the tree.
+    fn is_placeholder(&self) -> bool {
+        self.basic.states.is_empty()
+            && self
+                .attributes
+                .iter()
+                .any(|(k, v)| k == "hidden" && v == "true")
+    }
+}
+
 type ObjRef = (String, OwnedObjectPath);
 type CacheItem = (
     ObjRef,
@@ -881,9 +895,10 @@ fn name_from_content(recs: &mut [Rec]) {
     }
 }
 
-/// A label with nothing in it that only repeats the name of the button,
-/// tab, check box, link or menu item it is in, directly or inside nameless
-/// boxes (GTK 4 exports a button's label as its child), says nothing twice,
+/// A label or text run with nothing in it that only repeats the name of the
+/// button, tab, check box, link, menu item or heading it is in, directly or
+/// inside nameless boxes (GTK 4 exports a button's label as its child;
+/// Chromium's AT-SPI tree a heading's text as its child), says nothing twice,
 /// and is left out of the tree, as Chromium's text is (see `uidelta-cdp`).
 /// The element it is in is the one to act on. So is the label of a field
 /// (`labelled-by`) that gave the field its name: the field says it.
@@ -909,14 +924,18 @@ fn leave_out_repeated_labels(recs: &mut [Rec]) {
     }
     for r in recs.iter() {
         let name = r.basic.name.trim();
-        if name.is_empty() || !named_by_content(role(r)) {
+        if name.is_empty() || !(named_by_content(role(r)) || role(r) == Role::Heading) {
             continue;
         }
         let mut stack: Vec<usize> = r.children.clone();
         while let Some(c) = stack.pop() {
             let child = &recs[c];
             match role(child) {
-                Role::Label if child.children.is_empty() && child.basic.name.trim() == name => {
+                // Chromium's text run (`static`) of a heading, a link or a
+                // button says its name again.
+                Role::Label | Role::Static
+                    if child.children.is_empty() && child.basic.name.trim() == name =>
+                {
                     repeats.push(c);
                 }
                 Role::Filler | Role::Panel if child.basic.name.trim().is_empty() => {
@@ -1051,7 +1070,7 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
-            Some(i) if recs[i].vanished || recs[i].says_again => {}
+            Some(i) if recs[i].vanished || recs[i].says_again || recs[i].is_placeholder() => {}
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 if top_levels.contains(&i) {
@@ -1108,6 +1127,28 @@ mod tests {
     }
 
     #[test]
+    fn stateless_hidden_placeholders_are_left_out_with_their_subtrees() {
+        let mut r = recs(&[
+            ("tool bar", &[State::Showing], &[1, 3]),
+            ("push button", &[], &[2]),
+            ("notification", &[], &[]),
+            ("push button", &[State::Showing], &[]),
+        ]);
+        r[1].attributes = vec![("hidden".into(), "true".into())];
+        r[2].attributes = vec![("hidden".into(), "true".into())];
+        let tree = assemble(r);
+        let roles: Vec<Role> = tree.nodes().iter().map(|n| n.role).collect();
+        assert_eq!(roles, [Role::ToolBar, Role::PushButton]);
+        assert!(tree.nodes()[1].states.contains(State::Showing));
+        // Without `hidden:true`, no states say nothing, and it stays.
+        let kept = assemble(recs(&[
+            ("tool bar", &[State::Showing], &[1]),
+            ("push button", &[], &[]),
+        ]));
+        assert_eq!(kept.len(), 2);
+    }
+
+    #[test]
     fn attributes_that_restate_states_or_the_description_are_left_out() {
         let attrs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
             pairs
@@ -1159,6 +1200,23 @@ mod tests {
         for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
             assert_eq!(mnemonic_doubled(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn a_text_run_that_repeats_its_heading_is_left_out() {
+        let mut recs = vec![
+            rec("document web", "Sign up", &[1, 3, 5]),
+            rec("heading", "Sign up", &[2]),
+            rec("static", "Sign up", &[]),
+            rec("heading", "Terms", &[4]),
+            rec("static", "Terms of use", &[]),
+            rec("paragraph", "Sign up", &[6]),
+            rec("static", "Sign up", &[]),
+        ];
+        leave_out_repeated_labels(&mut recs);
+        let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+        // Not the text of a heading that says more, nor a paragraph's text.
+        assert_eq!(left_out, [2]);
     }
 
     #[test]

@@ -19,7 +19,8 @@ pub enum Rule {
     /// Scroll bars and value indicators are dropped with their subtrees.
     Scrollbars,
     /// Whitespace-only text counts as no text; empty text leaves are dropped
-    /// (labels and text runs; an empty entry is a field and stays).
+    /// (labels, text runs and notifications; an empty entry is a field and
+    /// stays).
     Whitespace,
     /// Layout containers with nothing to say are transparent: their children
     /// are shown under the nearest meaningful ancestor. So is a list item
@@ -75,7 +76,8 @@ impl Rule {
             }
             Rule::Scrollbars => "scroll bars and value indicators are left out",
             Rule::Whitespace => {
-                "whitespace-only text counts as empty; empty labels and text runs are left out (empty entries stay)"
+                "whitespace-only text counts as empty; empty labels, text runs and notifications are \
+                 left out (empty entries stay)"
             }
             Rule::EmptyContainers => {
                 "unnamed layout containers, and unnamed list items around a single element, are \

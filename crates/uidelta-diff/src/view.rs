@@ -368,11 +368,14 @@ fn without_memory_usage(name: &str) -> &str {
 const EDITABLE: [State; 3] = [State::Editable, State::Focusable, State::Focused];
 
 /// Whether a node is empty text and nothing else: an empty label or text
-/// run. An empty entry (editable, or focusable) is a field to fill in, and
-/// stays.
+/// run, or a notification with nothing to say (Chromium keeps a score of
+/// them, for announcements). An empty entry (editable, or focusable) is a
+/// field to fill in, and stays.
 fn is_empty_text(n: &NodeData) -> bool {
-    matches!(n.role, Role::Static | Role::Text | Role::Label)
-        && n.name.is_empty()
+    matches!(
+        n.role,
+        Role::Static | Role::Text | Role::Label | Role::Notification
+    ) && n.name.is_empty()
         && n.value.is_none()
         && n.description.is_empty()
         && !EDITABLE.iter().any(|s| n.states.contains(*s))

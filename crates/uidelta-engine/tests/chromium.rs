@@ -6,6 +6,8 @@
 //! Chromium appends to it and updates every few seconds. Its fields take
 //! no text accessibly, yet setting a value must replace their text; its
 //! `<select>` offers no Selection, yet an option must be chosen by name.
+//! Its tree must leave out what says nothing: placeholders, empty
+//! announcement regions, text that repeats a heading.
 
 mod common;
 
@@ -87,6 +89,24 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         let name = ref_of(s, "role:entry && name:Name");
         let email = ref_of(s, "role:entry && name:Email");
         let opts = ActOptions::default();
+
+        // Not in the tree: Chromium's placeholders for page actions
+        // (nameless buttons that report no state), its empty announcement
+        // regions, and the text run that repeats a heading.
+        let found = |s: &Session<Linux>, selector: &str| {
+            s.find(&selector.parse().expect("selector"))
+                .into_iter()
+                .map(|(scope, node)| s.scopes()[scope].view.tree().node(node).clone())
+                .collect::<Vec<_>>()
+        };
+        let stateless = found(s, "role:push button")
+            .into_iter()
+            .filter(|n| n.states.is_empty())
+            .count();
+        assert_eq!(stateless, 0);
+        assert_eq!(found(s, "role:notification").len(), 0);
+        assert_eq!(found(s, "role:static && name:\"Sign up\"").len(), 0);
+        assert_eq!(found(s, "role:heading && name:\"Sign up\"").len(), 1);
 
         let a = s
             .act(&name, &Action::Click, &opts)
