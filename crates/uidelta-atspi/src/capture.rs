@@ -193,6 +193,7 @@ pub async fn capture(
         GTK4 => name_from_content(&mut recs),
         _ => {}
     }
+    name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
     let tree = assemble(recs);
     let meta = Meta {
@@ -895,6 +896,32 @@ fn name_from_content(recs: &mut [Rec]) {
     }
 }
 
+/// A nameless label that holds one text run and nothing else (Chromium's
+/// `<label>`) is named after the text, which then says nothing more:
+/// `label "Colour"`, one line where it was two.
+fn name_labels_after_their_text(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    for i in 0..recs.len() {
+        let r = &recs[i];
+        if r.vanished || role(r) != Role::Label || !r.basic.name.trim().is_empty() {
+            continue;
+        }
+        let [c] = r.children[..] else {
+            continue;
+        };
+        let text = &recs[c];
+        if text.vanished
+            || role(text) != Role::Static
+            || !text.children.is_empty()
+            || text.basic.name.trim().is_empty()
+        {
+            continue;
+        }
+        recs[i].basic.name = recs[c].basic.name.clone();
+        recs[c].says_again = true;
+    }
+}
+
 /// A label or text run with nothing in it that only repeats the name of the
 /// button, tab, check box, link, menu item or heading it is in, directly or
 /// inside nameless boxes (GTK 4 exports a button's label as its child;
@@ -1200,6 +1227,42 @@ mod tests {
         for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
             assert_eq!(mnemonic_doubled(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn a_nameless_label_around_one_text_run_is_named_after_it() {
+        let mut recs = vec![
+            rec("document web", "Form", &[1, 3, 5, 8]),
+            rec("label", "", &[2]),
+            rec("static", "Colour", &[]),
+            rec("label", "Size", &[4]),
+            rec("static", "Size of it", &[]),
+            rec("label", "", &[6, 7]),
+            rec("static", "Two", &[]),
+            rec("static", "runs", &[]),
+            rec("label", "", &[]),
+        ];
+        name_labels_after_their_text(&mut recs);
+        let tree = assemble(recs);
+        let lines: Vec<(Role, &str)> = tree
+            .nodes()
+            .iter()
+            .map(|n| (n.role, n.name.as_str()))
+            .collect();
+        // Not a label with a name of its own, with two runs, or empty.
+        assert_eq!(
+            lines,
+            [
+                (Role::DocumentWeb, "Form"),
+                (Role::Label, "Colour"),
+                (Role::Label, "Size"),
+                (Role::Static, "Size of it"),
+                (Role::Label, ""),
+                (Role::Static, "Two"),
+                (Role::Static, "runs"),
+                (Role::Label, ""),
+            ]
+        );
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! no text accessibly, yet setting a value must replace their text; its
 //! `<select>` offers no Selection, yet an option must be chosen by name.
 //! Its tree must leave out what says nothing: placeholders, empty
-//! announcement regions, text that repeats a heading.
+//! announcement regions, text that repeats a heading or makes a label.
 
 mod common;
 
@@ -107,6 +107,9 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         assert_eq!(found(s, "role:notification").len(), 0);
         assert_eq!(found(s, "role:static && name:\"Sign up\"").len(), 0);
         assert_eq!(found(s, "role:heading && name:\"Sign up\"").len(), 1);
+        // A `<label>` is one line, named after its text.
+        assert_eq!(found(s, "role:label && name:Email").len(), 1);
+        assert_eq!(found(s, "role:static && name:Email").len(), 0);
 
         let a = s
             .act(&name, &Action::Click, &opts)
