@@ -404,4 +404,24 @@ fn windows_are_closed_from_the_command_line_even_when_two_share_a_title() {
         out.ends_with(") exited (its last window closed)\n"),
         "{out}"
     );
+    // The same, as JSON, for another application on the desktop.
+    std::mem::forget(
+        desktop
+            .launch("gtk3-widget-factory", &[])
+            .expect("launch the widget factory"),
+    );
+    desktop
+        .wait_for_accessible_app("gtk3-widget-factory", Duration::from_secs(20))
+        .expect("the widget factory on the bus");
+    let out = run(&[
+        "close-window",
+        "--app",
+        "gtk3-widget-factory",
+        "--format",
+        "json",
+    ]);
+    let answer: serde_json::Value = serde_json::from_str(&out).expect("one JSON answer");
+    assert_eq!(answer["app"], "gtk3-widget-factory", "{out}");
+    assert_eq!(answer["exited"], true, "{out}");
+    assert!(answer["pid"].as_u64().is_some_and(|p| p > 0), "{out}");
 }

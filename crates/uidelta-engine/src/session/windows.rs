@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use uidelta_backend::{App, Backend, Done};
+use uidelta_backend::{App, Backend, Done, ErrorKind};
 use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
@@ -134,7 +134,15 @@ impl<B: Backend> Session<B> {
             self.forget(&app.id);
             return Ok(Windowed::Exited(app));
         }
-        let (_, mut diff) = self.observe_app(app.clone()).await?;
+        // The registry can still list an application that is exiting: the
+        // capture then finds it gone.
+        let (_, mut diff) = match self.observe_app(app.clone()).await {
+            Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
+                self.forget(&app.id);
+                return Ok(Windowed::Exited(app));
+            }
+            observed => observed?,
+        };
         diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
         diff.settle_capped = settled.capped;
         Ok(Windowed::Acted(Box::new(Acted {
