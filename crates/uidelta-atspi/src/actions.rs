@@ -264,11 +264,10 @@ impl<'a> Actor<'a> {
     }
 
     /// Chooses the option named `name` of a combo box that keeps its
-    /// options in a menu (GTK 3's, Chromium's): one of the menu's items
-    /// through the combo box's Selection when it `selects` (GTK), else
-    /// through the item's own action (Chromium's `select`), and one in a
-    /// submenu through its click action. The name is matched exactly, else
-    /// ignoring case; an error lists the options when none matches.
+    /// options in a menu (GTK 3's, Chromium's), as [`Actor::set_selected`]
+    /// chooses an option; a combo box that neither `selects` nor has such a
+    /// menu takes no value. The name is matched exactly, else ignoring
+    /// case; an error lists the options when none matches.
     async fn choose_option(&self, combo: &NodeAddr, name: &str, selects: bool) -> Result<Outcome> {
         use uidelta_model::Role;
         let mut menu = None;
@@ -285,53 +284,31 @@ impl<'a> Actor<'a> {
                 self.who
             )));
         }
-        let mut options: Vec<(String, NodeAddr, Option<i32>)> = Vec::new();
+        let mut options: Vec<(String, NodeAddr)> = Vec::new();
         if let Some(menu) = menu {
-            for (index, item) in self.children(&menu).await?.into_iter().enumerate() {
+            for item in self.children(&menu).await? {
                 if self.role(&item).await? == Role::Menu {
                     for sub in self.children(&item).await? {
-                        options.push((self.name(&sub).await?, sub, None));
+                        options.push((self.name(&sub).await?, sub));
                     }
                 } else {
-                    let index = i32::try_from(index).unwrap_or(i32::MAX);
-                    options.push((self.name(&item).await?, item, Some(index)));
+                    options.push((self.name(&item).await?, item));
                 }
             }
         }
         // Separators have no name, and no name chooses nothing.
-        options.retain(|(n, _, _)| !n.is_empty());
+        options.retain(|(n, _)| !n.is_empty());
         let wanted = name.trim();
-        let found = options.iter().find(|(n, _, _)| n == wanted).or_else(|| {
-            options
-                .iter()
-                .find(|(n, _, _)| n.eq_ignore_ascii_case(wanted))
-        });
+        let found = options
+            .iter()
+            .find(|(n, _)| n == wanted)
+            .or_else(|| options.iter().find(|(n, _)| n.eq_ignore_ascii_case(wanted)));
         match found {
-            Some((_, item, None)) => self.click(item).await,
-            // Without the combo box's Selection (Chromium's `<select>`),
-            // the option's own action (`select`) chooses it.
-            Some((_, item, Some(_))) if !selects => self.click(item).await,
-            Some((_, _, Some(index))) => {
-                let t = self.target("choosing an option of");
-                let ok: bool = self
-                    .bus
-                    .call(
-                        &t,
-                        &combo.bus,
-                        &combo.path,
-                        "org.a11y.atspi.Selection",
-                        "SelectChild",
-                        &(*index,),
-                    )
-                    .await?;
-                Ok(if ok {
-                    Outcome::Done("Selection.SelectChild".into())
-                } else {
-                    Outcome::NeedsInput
-                })
-            }
+            // As `select` chooses an option: through the combo box's
+            // Selection, or the option's own action.
+            Some((_, item)) => self.set_selected(item, true).await,
             None => {
-                let named: Vec<String> = options.iter().map(|(n, _, _)| format!("{n:?}")).collect();
+                let named: Vec<String> = options.iter().map(|(n, _)| format!("{n:?}")).collect();
                 Err(Error::NotFound(format!(
                     "{}: the combo box has no option {name:?}; its options: {}",
                     self.who,
