@@ -65,9 +65,9 @@ impl Bus {
         let direct = std::env::var("AT_SPI_BUS_ADDRESS")
             .ok()
             .filter(|a| !a.is_empty());
-        let address = match (session, direct) {
-            (None, Some(a)) => a,
-            _ => a11y_address(session).await?,
+        let (address, from) = match (session, direct) {
+            (None, Some(a)) => (a, " (from AT_SPI_BUS_ADDRESS)"),
+            _ => (a11y_address(session).await?, ""),
         };
         let conn = zbus::connection::Builder::address(address.as_str())
             .map_err(|e| Error::Connect {
@@ -77,10 +77,13 @@ impl Bus {
         let conn = tokio::time::timeout(CALL_TIMEOUT * 2, conn)
             .await
             .map_err(|_| Error::Connect {
-                detail: format!("no answer from the accessibility bus at {address}"),
+                detail: format!("no answer from the accessibility bus at {address}{from}"),
             })?
             .map_err(|e| Error::Connect {
-                detail: format!("accessibility bus at {address}: {e}"),
+                detail: format!(
+                    "cannot reach the accessibility bus at {address}{from}: {}",
+                    io_detail(&e)
+                ),
             })?;
         Ok(Bus {
             conn,
@@ -203,6 +206,44 @@ impl Bus {
     /// The underlying connection, for event subscriptions.
     pub fn connection(&self) -> &zbus::Connection {
         &self.conn
+    }
+
+    /// The bus daemon's own id: the same for as long as one daemon runs,
+    /// another when the bus was started again (even at the same address).
+    pub fn daemon_id(&self) -> String {
+        self.conn.server_guid().to_string()
+    }
+
+    /// Whether the bus daemon still answers on this connection (a ping
+    /// to it): [`Error::Lost`] when the connection is closed or broken, as
+    /// it is once the daemon has ended. A daemon that is merely slow is not
+    /// lost.
+    pub async fn check(&self) -> Result<()> {
+        let ping = self.conn.call_method(
+            Some("org.freedesktop.DBus"),
+            "/org/freedesktop/DBus",
+            Some("org.freedesktop.DBus.Peer"),
+            "Ping",
+            &(),
+        );
+        match tokio::time::timeout(self.timeout, ping).await {
+            Ok(Err(e @ (zbus::Error::InputOutput(_) | zbus::Error::Handshake(_)))) => {
+                Err(Error::Lost {
+                    address: self.address.to_string(),
+                    detail: io_detail(&e),
+                })
+            }
+            Ok(Err(zbus::Error::MethodError(name, _, _)))
+                if name.as_str().ends_with(".Disconnected") =>
+            {
+                Err(Error::Lost {
+                    address: self.address.to_string(),
+                    detail: "disconnected".into(),
+                })
+            }
+            // An answer of any kind, or none yet: the daemon is there.
+            _ => Ok(()),
+        }
     }
 
     /// Calls `iface.method(body)` on `dest` at `path` and decodes the reply.
@@ -440,21 +481,43 @@ fn classify(e: zbus::Error, target: &Target<'_>, method: &'static str, after: Du
     }
 }
 
+/// The I/O error inside `e` alone (`Broken pipe`), else all of it.
+fn io_detail(e: &zbus::Error) -> String {
+    match e {
+        zbus::Error::InputOutput(io) => io.to_string(),
+        e => e.to_string(),
+    }
+}
+
 async fn a11y_address(session: Option<&str>) -> Result<String> {
+    // Where the session bus was looked for, and how to point elsewhere.
+    let tried = match session {
+        Some(a) => format!("the session bus at {a}"),
+        None => match std::env::var("DBUS_SESSION_BUS_ADDRESS") {
+            Ok(a) if !a.is_empty() => {
+                format!("the session bus at {a} (from DBUS_SESSION_BUS_ADDRESS)")
+            }
+            _ => "the session bus (DBUS_SESSION_BUS_ADDRESS is not set, so at \
+                  $XDG_RUNTIME_DIR/bus)"
+                .to_owned(),
+        },
+    };
+    let fix = "; start the session bus there, or set DBUS_SESSION_BUS_ADDRESS to its \
+               address, or AT_SPI_BUS_ADDRESS to the accessibility bus's";
     let builder = match session {
         Some(a) => zbus::connection::Builder::address(a),
         None => zbus::connection::Builder::session(),
     }
     .map_err(|e| Error::Connect {
-        detail: format!("no session bus ({e}); is DBUS_SESSION_BUS_ADDRESS set?"),
+        detail: format!("no {tried}: {e}{fix}"),
     })?;
     let session_conn = tokio::time::timeout(CALL_TIMEOUT * 2, builder.build())
         .await
         .map_err(|_| Error::Connect {
-            detail: "the session bus did not answer".into(),
+            detail: format!("{tried} did not answer"),
         })?
         .map_err(|e| Error::Connect {
-            detail: format!("session bus: {e}"),
+            detail: format!("cannot reach {tried}: {}{fix}", io_detail(&e)),
         })?;
     let call = session_conn.call_method(
         Some("org.a11y.Bus"),

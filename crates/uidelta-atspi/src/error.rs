@@ -11,6 +11,16 @@ pub enum Error {
         /// What failed.
         detail: String,
     },
+    /// The accessibility bus itself went away (its daemon ended: the
+    /// desktop session ended or restarted). The connection is of no more
+    /// use; a new one must be made.
+    #[error("the accessibility bus at {address} is gone ({detail})")]
+    Lost {
+        /// The bus's address.
+        address: String,
+        /// What the connection answered.
+        detail: String,
+    },
     /// An application did not answer in time (hung, stopped, or busy).
     #[error("{doing} {target}: D-Bus call {method} timed out after {} ms", after.as_millis())]
     Timeout {

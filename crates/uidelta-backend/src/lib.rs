@@ -226,6 +226,10 @@ pub enum ErrorKind {
     Gone,
     /// The backend cannot do this (no display for synthesized input).
     Unsupported,
+    /// The platform itself cannot be reached: the desktop's accessibility
+    /// bus or display is not there (yet), or went away. A backend that can
+    /// connects again on a later call.
+    Disconnected,
     /// Anything else.
     Other,
 }

@@ -15,12 +15,26 @@ use crate::{Error, Linux};
 /// millisecond.
 const PING: Duration = Duration::from_millis(300);
 
+/// Why an application of this desktop may stop answering right after an
+/// action, and how to get out of it (see [`Backend::unresponsive_hint`]).
+pub(crate) const UNRESPONSIVE: &str =
+    "; most often a modal dialog opened inside an accessible action (GTK's \
+     gtk_dialog_run) by an application that offers no direct connection, so that \
+     the action came over the bus. It answers again once that dialog is closed. \
+     Until then its windows cannot be read, and no key is sent to it (GTK's \
+     accessibility bridge would wait on the blocked connection and hang it for \
+     good). Answer the dialog with a click at its button's point (click_at, \
+     `uidelta click --at X,Y --app`; a screenshot shows where)";
+
 impl From<Error> for uidelta_backend::Error {
     fn from(e: Error) -> Self {
         use uidelta_atspi::Error as A;
         let kind = match &e {
             Error::Atspi(A::Timeout { .. } | A::Deadline { .. }) => ErrorKind::Timeout,
             Error::Atspi(A::Gone { .. }) => ErrorKind::Gone,
+            Error::Atspi(A::Lost { .. } | A::Connect { .. }) | Error::DisplayLost { .. } => {
+                ErrorKind::Disconnected
+            }
             Error::Atspi(A::NotFound(_)) | Error::NoWindow(_) => ErrorKind::NotFound,
             Error::NoDisplay { .. }
             | Error::NoBounds { .. }
@@ -150,15 +164,7 @@ impl Backend for Linux {
     }
 
     fn unresponsive_hint(&self) -> Option<&'static str> {
-        Some(
-            "; most often a modal dialog opened inside an accessible action (GTK's \
-             gtk_dialog_run) by an application that offers no direct connection, so that \
-             the action came over the bus. It answers again once that dialog is closed. \
-             Until then its windows cannot be read, and no key is sent to it (GTK's \
-             accessibility bridge would wait on the blocked connection and hang it for \
-             good). Answer the dialog with a click at its button's point (click_at, \
-             `uidelta click --at X,Y --app`; a screenshot shows where)",
-        )
+        Some(UNRESPONSIVE)
     }
 }
 

@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 
 mod backend;
 mod launch;
+mod reconnect;
+
+pub use reconnect::Reconnecting;
 
 use uidelta_atspi::{
     app_windows, applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus,
@@ -476,6 +479,14 @@ pub enum Error {
     /// From the X server.
     #[error(transparent)]
     X11(#[from] uidelta_x11::X11Error),
+    /// The X display went away (the X server ended or restarted).
+    #[error("the X display {display} is gone ({detail})")]
+    DisplayLost {
+        /// The display.
+        display: String,
+        /// What the connection answered.
+        detail: String,
+    },
     /// Synthesized input or a screenshot was needed but there is no display.
     #[error("{doing}: no X display (set DISPLAY)")]
     NoDisplay {
@@ -596,6 +607,24 @@ impl Linux {
             x11,
             on_display: Default::default(),
         })
+    }
+
+    /// Whether the accessibility bus and the X display (if any) still
+    /// answer on this connection: [`uidelta_atspi::Error::Lost`] or
+    /// [`Error::DisplayLost`] when one went away (then nothing more can be
+    /// done on this connection; see [`Reconnecting`]).
+    pub async fn check(&self) -> Result<()> {
+        self.bus.check().await?;
+        if let Some(x11) = &self.x11 {
+            x11.check().map_err(|e| Error::DisplayLost {
+                display: x11.display().to_owned(),
+                detail: match e {
+                    uidelta_x11::X11Error::Failed { reason, .. } => reason.to_string(),
+                    e => e.to_string(),
+                },
+            })?;
+        }
+        Ok(())
     }
 
     /// The accessibility bus.

@@ -17,7 +17,8 @@ use crate::receipt::Receipt;
 pub struct ToolError {
     /// `bad_argument`, `unknown_ref`, `ref_gone`, `no_match`, `ambiguous`,
     /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unresponsive`, `unsupported`,
-    /// `backend`, `internal`.
+    /// `disconnected` (no desktop to reach, or it went away: later calls
+    /// connect again), `backend`, `internal`.
     pub kind: &'static str,
     /// What went wrong, and what to do instead.
     pub message: String,
@@ -84,6 +85,7 @@ fn backend_kind(kind: ErrorKind) -> &'static str {
         ErrorKind::Timeout => "timeout",
         ErrorKind::Gone => "app_gone",
         ErrorKind::Unsupported => "unsupported",
+        ErrorKind::Disconnected => "disconnected",
         ErrorKind::Other => "backend",
     }
 }

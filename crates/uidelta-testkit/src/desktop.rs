@@ -115,6 +115,95 @@ impl Desktop {
         Ok(desktop)
     }
 
+    /// Starts the X server of a desktop whose buses start later ([`Desktop::start_buses`]):
+    /// for what must run before there is a session bus. [`Desktop::session_bus_address`] and
+    /// [`Desktop::env`] already give the address the session bus will have; nothing listens
+    /// there yet.
+    pub fn start_without_buses() -> Result<Desktop, TestkitError> {
+        require_programs(REQUIRED)?;
+        procfs::become_subreaper();
+        let token = new_token();
+        let runtime_dir = create_runtime_dir(&token)?;
+        let mut desktop = Desktop {
+            session_bus_address: format!("unix:path={}", runtime_dir.join("bus").display()),
+            token,
+            runtime_dir,
+            display: String::new(),
+            daemons: Mutex::new(Vec::new()),
+            apps: Mutex::new(Vec::new()),
+            launched: AtomicUsize::new(0),
+        };
+        desktop.start_xvfb()?;
+        Ok(desktop)
+    }
+
+    /// Starts the session bus (at the address [`Desktop::session_bus_address`] gave) and the
+    /// accessibility bus of a desktop started with [`Desktop::start_without_buses`], and waits
+    /// until they answer.
+    pub fn start_buses(&mut self) -> Result<(), TestkitError> {
+        self.start_session_bus()?;
+        self.start_accessibility_bus()
+    }
+
+    /// Stops the accessibility bus (its launcher, its bus daemon and the AT-SPI registry) and
+    /// starts it again, as a desktop session that restarts it does; the X server and the
+    /// session bus stay. Applications lose the old bus: start them again to see them on the
+    /// new one. Waits, for at most 10 s, until the new one answers.
+    pub fn restart_accessibility_bus(&self) -> Result<(), TestkitError> {
+        let launcher = {
+            let mut daemons = self.daemons();
+            daemons
+                .iter()
+                .position(|d| d.name == "at-spi-bus-launcher")
+                .map(|i| daemons.remove(i))
+        };
+        // The bus daemon and the registry it activated carry `at-spi` in their command lines
+        // (`--config-file=.../at-spi2/accessibility.conf`, `at-spi2-registryd`).
+        let mut helpers: Vec<u32> = procfs::marked_processes(&self.token)
+            .into_iter()
+            .filter(|&pid| procfs::command_line(pid).contains("at-spi"))
+            .collect();
+        if let Some(launcher) = &launcher {
+            launcher.process.signal_group(libc::SIGTERM);
+        }
+        for &pid in &helpers {
+            procfs::signal_process(pid, libc::SIGTERM);
+        }
+        let deadline = Instant::now() + TERM_GRACE;
+        let mut launcher = launcher;
+        loop {
+            helpers.retain(|&pid| !procfs::reap(pid));
+            let running = launcher.as_mut().is_some_and(|l| l.process.is_running());
+            if (!running && helpers.is_empty()) || Instant::now() >= deadline {
+                break;
+            }
+            std::thread::sleep(POLL);
+        }
+        if let Some(launcher) = launcher.as_mut() {
+            launcher.process.kill();
+        }
+        let deadline = Instant::now() + KILL_WAIT;
+        while !helpers.is_empty() && Instant::now() < deadline {
+            for &pid in &helpers {
+                procfs::signal_process(pid, libc::SIGKILL);
+            }
+            std::thread::sleep(POLL);
+            helpers.retain(|&pid| !procfs::reap(pid));
+        }
+        let deadline = Instant::now() + START_TIMEOUT;
+        self.poll_until(deadline, "org.a11y.Bus to be released", || {
+            let reply = self.gdbus_call(
+                &self.session_bus_address,
+                "org.freedesktop.DBus",
+                "/org/freedesktop/DBus",
+                "org.freedesktop.DBus.NameHasOwner",
+                &[A11Y_BUS_NAME],
+            )?;
+            Ok(reply.contains("false"))
+        })?;
+        self.start_accessibility_bus()
+    }
+
     /// The X display, such as `:7`.
     pub fn display(&self) -> &str {
         &self.display
@@ -401,7 +490,7 @@ impl Desktop {
         }
     }
 
-    fn start_accessibility_bus(&mut self) -> Result<(), TestkitError> {
+    fn start_accessibility_bus(&self) -> Result<(), TestkitError> {
         let deadline = Instant::now() + START_TIMEOUT;
         let mut command = self.daemon_command("at-spi-bus-launcher")?;
         command.arg("--launch-immediately");

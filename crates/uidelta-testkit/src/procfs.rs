@@ -37,6 +37,18 @@ pub(crate) fn marked_processes(token: &str) -> Vec<u32> {
     pids
 }
 
+/// The command line of `pid`, its arguments joined by spaces; empty when it is gone.
+pub(crate) fn command_line(pid: u32) -> String {
+    fs::read(format!("/proc/{pid}/cmdline"))
+        .map(|raw| {
+            raw.split(|&byte| byte == 0)
+                .map(String::from_utf8_lossy)
+                .collect::<Vec<_>>()
+                .join(" ")
+        })
+        .unwrap_or_default()
+}
+
 /// Sends `signal` to one process; a process that is already gone is not an error.
 pub(crate) fn signal_process(pid: u32, signal: libc::c_int) {
     if let Ok(pid) = libc::pid_t::try_from(pid) {

@@ -251,6 +251,19 @@ impl X11 {
         &self.display
     }
 
+    /// Whether the X server still answers on this connection (one round
+    /// trip): an error once the connection is broken, as it is when the
+    /// server has ended.
+    pub fn check(&self) -> Result<(), X11Error> {
+        self.run(
+            || "checking the connection".into(),
+            || {
+                xproto::get_input_focus(&self.conn)?.reply()?;
+                Ok(())
+            },
+        )
+    }
+
     /// Width and height of the screen in pixels.
     pub fn screen_size(&self) -> (u32, u32) {
         (u32::from(self.width), u32::from(self.height))

@@ -490,7 +490,8 @@ fn run(cli: Cli) -> Result<ExitCode> {
 
 /// `uidelta mcp`: the desktop of this session (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`),
 /// or a browser (`--browser`, `--cdp URL`), served until the client disconnects (stdio)
-/// or the process is stopped (HTTP).
+/// or the process is stopped (HTTP). A desktop that cannot be reached yet, or goes away,
+/// does not stop the server: its calls say so, and each connects again.
 fn mcp(args: McpArgs) -> Result<ExitCode> {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -505,6 +506,13 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
             }
             None => None,
         };
+        if let Some(desktop) = args.place.desktop()? {
+            // The server starts without a desktop, and outlives one.
+            if let Err(e) = desktop.connect().await {
+                eprintln!("uidelta: {e}");
+            }
+            return serve(std::sync::Arc::new(desktop), log, &args).await;
+        }
         let connected = args.place.connect().await?;
         place::on_backend!(connected, backend => serve(backend, log, &args).await)
     })?;

@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use uidelta_backend::{App, Backend};
 use uidelta_cdp::{Cdp, LaunchOptions};
-use uidelta_linux::Linux;
+use uidelta_linux::{Linux, Reconnecting};
 
 /// How long opening a page with `--url` may take.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(30);
@@ -43,6 +43,24 @@ impl Place {
     /// Whether the command acts in a browser.
     pub fn is_browser(&self) -> bool {
         self.browser || self.cdp.is_some()
+    }
+
+    /// The desktop, for a server: connected on its first call, and again
+    /// after the desktop restarted (see [`Reconnecting`]); `None` in a
+    /// browser.
+    pub fn desktop(&self) -> Result<Option<Reconnecting>> {
+        if self.is_browser() {
+            return Ok(None);
+        }
+        if self.url.is_some() {
+            anyhow::bail!("--url opens a page in a browser: add --browser or --cdp URL");
+        }
+        let mut desktop = Reconnecting::new(None, None);
+        // As for a command (see `connect`).
+        if let Ok(me) = std::env::current_exe() {
+            desktop.keep_actions_with(me);
+        }
+        Ok(Some(desktop))
     }
 
     /// Connects (or starts the browser) and opens --url.

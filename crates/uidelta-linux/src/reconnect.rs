@@ -1,0 +1,291 @@
+//! [`Reconnecting`]: the desktop as a long-running server holds it,
+//! connected whenever the session's buses and display can be reached.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use uidelta_backend::{Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope};
+use uidelta_model::{NodeData, Rect, Snapshot};
+
+use crate::Linux;
+
+/// The Linux desktop for a process that outlives desktops (an MCP server):
+/// a [`Linux`] connection made on the first call that can make it, and
+/// made again after the accessibility bus or the X display went away (the
+/// desktop restarted). Calls made while there is none answer
+/// [`ErrorKind::Disconnected`] with what was tried and how to provide it;
+/// the call that finds the connection lost answers the same, and the next
+/// one connects again.
+///
+/// Applications of a bus that was replaced are gone (their calls answer
+/// [`ErrorKind::Gone`]): their ids carry the bus they were found on, so
+/// that an application of the new bus is never taken for one of the old
+/// (a new bus hands out the same unique names again).
+pub struct Reconnecting {
+    session: Option<String>,
+    display: Option<String>,
+    keeper: Option<PathBuf>,
+    link: tokio::sync::Mutex<Link>,
+}
+
+/// The connection, or why there is none.
+struct Link {
+    linux: Option<Arc<Linux>>,
+    /// The bus daemon of the current (else the last) connection, and which
+    /// one it is of those this process has seen: 1 for the first.
+    daemon: Option<(String, u32)>,
+}
+
+/// A connection and the number of its bus daemon.
+type Current = (Arc<Linux>, u32);
+
+impl Reconnecting {
+    /// A desktop to connect to on the first call: the session bus `session`
+    /// (else `DBUS_SESSION_BUS_ADDRESS`; `AT_SPI_BUS_ADDRESS` names the
+    /// accessibility bus directly) and the X display `display` (else
+    /// `DISPLAY`), as [`Linux::connect`] takes them.
+    pub fn new(session: Option<&str>, display: Option<&str>) -> Reconnecting {
+        Reconnecting {
+            session: session.map(str::to_owned),
+            display: display.map(str::to_owned),
+            keeper: None,
+            link: tokio::sync::Mutex::new(Link {
+                linux: None,
+                daemon: None,
+            }),
+        }
+    }
+
+    /// Makes accessible actions through `program` on every connection (see
+    /// [`Linux::keep_actions_with`]).
+    pub fn keep_actions_with(&mut self, program: PathBuf) {
+        self.keeper = Some(program);
+    }
+
+    /// Connects now, unless connected: the error says what was tried and
+    /// how to provide it. Calls connect by themselves; this is for saying
+    /// early that there is no desktop yet.
+    pub async fn connect(&self) -> Result<()> {
+        self.current().await.map(drop)
+    }
+
+    /// The connection, made first if there is none.
+    async fn current(&self) -> Result<Current> {
+        let mut link = self.link.lock().await;
+        if let (Some(linux), Some((_, n))) = (&link.linux, &link.daemon) {
+            return Ok((Arc::clone(linux), *n));
+        }
+        match Linux::connect(self.session.as_deref(), self.display.as_deref()).await {
+            Ok(mut linux) => {
+                if let Some(program) = &self.keeper {
+                    linux.keep_actions_with(program.clone());
+                }
+                let id = linux.bus().daemon_id();
+                let n = match &link.daemon {
+                    Some((known, n)) if *known == id => *n,
+                    Some((_, n)) => n + 1,
+                    None => 1,
+                };
+                if n > 1 {
+                    tracing::info!(
+                        bus = linux.bus().address(),
+                        "connected to the desktop again"
+                    );
+                }
+                let linux = Arc::new(linux);
+                link.linux = Some(Arc::clone(&linux));
+                link.daemon = Some((id, n));
+                Ok((linux, n))
+            }
+            Err(e) => Err(self.unreachable(&e)),
+        }
+    }
+
+    /// The error of a call made while the desktop cannot be reached.
+    fn unreachable(&self, why: &crate::Error) -> Error {
+        let how = match why {
+            crate::Error::X11(_) => {
+                let from = match self.display {
+                    Some(_) => "",
+                    None => " (from DISPLAY)",
+                };
+                format!("{from}; start the X server there, or set DISPLAY to its display")
+            }
+            _ => String::new(),
+        };
+        Error::new(
+            ErrorKind::Disconnected,
+            format!("no desktop to work on: {why}{how}; every call tries to connect again"),
+        )
+    }
+
+    /// `result`, of a call on `linux`; when it failed because the
+    /// connection was lost (the bus or the display went away), that is
+    /// the error, and the connection is dropped so that the next call makes
+    /// a new one.
+    async fn checked<T>(&self, linux: &Arc<Linux>, result: Result<T>) -> Result<T> {
+        let Err(e) = result else {
+            return result;
+        };
+        let Err(lost) = linux.check().await else {
+            return Err(e);
+        };
+        tracing::warn!(error = %lost, "lost the desktop");
+        let mut link = self.link.lock().await;
+        if link.linux.as_ref().is_some_and(|l| Arc::ptr_eq(l, linux)) {
+            link.linux = None;
+        }
+        Err(Error::new(
+            ErrorKind::Disconnected,
+            format!("{lost}; reconnecting on the next call"),
+        ))
+    }
+
+    /// The connection for a call about `app`, and `app` as that connection
+    /// knows it; [`ErrorKind::Gone`] when it was found on a bus that has
+    /// since been replaced.
+    async fn for_app(&self, app: &App) -> Result<(Arc<Linux>, App)> {
+        let (linux, n) = self.current().await?;
+        let (id, of) = untagged(&app.id);
+        if of != n {
+            return Err(Error::new(
+                ErrorKind::Gone,
+                format!(
+                    "{} is gone: it was on an accessibility bus that has been replaced \
+                     (the desktop restarted); find it again by name",
+                    app.label()
+                ),
+            ));
+        }
+        let app = App {
+            id: id.to_owned(),
+            ..app.clone()
+        };
+        Ok((linux, app))
+    }
+}
+
+/// `app` with an id that names the bus daemon it was found on, `n`: as it
+/// is for the first, `:1.42#2` for the second.
+fn tagged(mut app: App, n: u32) -> App {
+    if n > 1 {
+        app.id = format!("{}#{n}", app.id);
+    }
+    app
+}
+
+/// The bus name and daemon number in an id made by [`tagged`].
+fn untagged(id: &str) -> (&str, u32) {
+    match id.rsplit_once('#') {
+        Some((name, n)) => match n.parse() {
+            Ok(n) => (name, n),
+            Err(_) => (id, 1),
+        },
+        None => (id, 1),
+    }
+}
+
+impl Backend for Reconnecting {
+    fn name(&self) -> &'static str {
+        "atspi"
+    }
+
+    async fn apps(&self) -> Result<Vec<App>> {
+        let (linux, n) = self.current().await?;
+        let apps = Backend::apps(&*linux).await;
+        let apps = self.checked(&linux, apps).await?;
+        Ok(apps.into_iter().map(|a| tagged(a, n)).collect())
+    }
+
+    async fn capture(&self, app: &App, scope: &Scope) -> Result<Snapshot> {
+        let (linux, app) = self.for_app(app).await?;
+        let snapshot = Backend::capture(&*linux, &app, scope).await;
+        self.checked(&linux, snapshot).await
+    }
+
+    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+        let (linux, app) = self.for_app(app).await?;
+        let done = Backend::act(&*linux, &app, node, action).await;
+        self.checked(&linux, done).await
+    }
+
+    async fn actions(&self, app: &App, node: &NodeData) -> Result<Vec<String>> {
+        let (linux, app) = self.for_app(app).await?;
+        let names = Backend::actions(&*linux, &app, node).await;
+        self.checked(&linux, names).await
+    }
+
+    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+        let (linux, app) = self.for_app(app).await?;
+        let done = Backend::key(&*linux, &app, chord).await;
+        self.checked(&linux, done).await
+    }
+
+    async fn events(&self, app: &App) -> Result<EventStream> {
+        let (linux, app) = self.for_app(app).await?;
+        let events = Backend::events(&*linux, &app).await;
+        self.checked(&linux, events).await
+    }
+
+    async fn screenshot(&self, area: Option<Rect>) -> Result<Vec<u8>> {
+        let (linux, _) = self.current().await?;
+        let png = Backend::screenshot(&*linux, area).await;
+        self.checked(&linux, png).await
+    }
+
+    async fn open(&self, program: &str, args: &[String], timeout: Duration) -> Result<App> {
+        let (linux, n) = self.current().await?;
+        let app = Backend::open(&*linux, program, args, timeout).await;
+        Ok(tagged(self.checked(&linux, app).await?, n))
+    }
+
+    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+        let (linux, app) = self.for_app(app).await?;
+        let done = Backend::close_window(&*linux, &app, window).await;
+        self.checked(&linux, done).await
+    }
+
+    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+        let (linux, app) = self.for_app(app).await?;
+        let done = Backend::activate_window(&*linux, &app, window).await;
+        self.checked(&linux, done).await
+    }
+
+    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+        let (linux, app) = self.for_app(app).await?;
+        let done = Backend::click_at(&*linux, &app, x, y, action).await;
+        self.checked(&linux, done).await
+    }
+
+    async fn answers(&self, app: &App) -> Result<bool> {
+        let (linux, app) = self.for_app(app).await?;
+        let answered = Backend::answers(&*linux, &app).await;
+        self.checked(&linux, answered).await
+    }
+
+    fn unresponsive_hint(&self) -> Option<&'static str> {
+        Some(crate::backend::UNRESPONSIVE)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_of_a_later_bus_name_it_and_come_back_unchanged() {
+        let app = App {
+            name: "gedit".into(),
+            pid: Some(42),
+            id: ":1.7".into(),
+            windows: Vec::new(),
+            error: None,
+        };
+        assert_eq!(tagged(app.clone(), 1).id, ":1.7");
+        assert_eq!(tagged(app.clone(), 3).id, ":1.7#3");
+        assert_eq!(untagged(":1.7"), (":1.7", 1));
+        assert_eq!(untagged(":1.7#3"), (":1.7", 3));
+        assert_eq!(untagged("odd#name"), ("odd#name", 1));
+    }
+}

@@ -1,0 +1,244 @@
+//! `uidelta mcp` outlives the desktop it serves: started before there is
+//! one, and across a restart of the accessibility bus. Driven over stdio
+//! with JSON-RPC lines, as an MCP host does.
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{json, Value};
+use uidelta_testkit::{require_programs, Desktop};
+
+const FACTORY: &str = "gtk3-widget-factory";
+/// How long the server may take to answer one request: it answers or
+/// fails well within this, never hangs.
+const ANSWER: Duration = Duration::from_secs(60);
+
+/// `uidelta mcp` on stdio, inside a desktop.
+struct Mcp {
+    child: Child,
+    stdin: ChildStdin,
+    lines: mpsc::Receiver<String>,
+    next: u64,
+}
+
+impl Mcp {
+    /// Starts the server and completes the MCP handshake.
+    fn start(desktop: &Desktop) -> Mcp {
+        let mut cmd = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
+        cmd.arg("mcp")
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        let mut child = cmd.spawn().expect("uidelta mcp starts");
+        let stdin = child.stdin.take().expect("its stdin");
+        let stdout = child.stdout.take().expect("its stdout");
+        let (tx, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            lines,
+            next: 1,
+        };
+        let init = mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "uidelta-test", "version": "1"},
+            }),
+        );
+        assert_eq!(init["serverInfo"]["name"], "uidelta", "{init}");
+        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        mcp
+    }
+
+    fn send(&mut self, message: &Value) {
+        writeln!(self.stdin, "{message}").expect("writing to the server");
+        self.stdin.flush().expect("flushing to the server");
+    }
+
+    /// Sends a request and returns its result.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let line = match self.lines.recv_timeout(ANSWER) {
+                Ok(line) => line,
+                Err(e) => panic!(
+                    "no answer to {method} ({e}); the server {}",
+                    match self.child.try_wait() {
+                        Ok(Some(status)) => format!("exited: {status}"),
+                        _ => "is still running".into(),
+                    }
+                ),
+            };
+            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
+            if message["id"] == json!(id) {
+                assert!(message.get("error").is_none(), "{method}: {message}");
+                return message["result"].clone();
+            }
+        }
+    }
+
+    /// Calls a tool; its result.
+    fn call(&mut self, tool: &str, arguments: Value) -> Value {
+        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The text of a tool's result.
+fn text(result: &Value) -> String {
+    result["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned()
+}
+
+fn is_error(result: &Value) -> bool {
+    result["isError"] == json!(true)
+}
+
+fn wait_for_factory(desktop: &Desktop) {
+    desktop
+        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
+        .expect("the factory on the accessibility bus");
+}
+
+#[test]
+fn the_server_reads_the_desktop_again_after_its_accessibility_bus_restarted() {
+    require_programs(&[("Xvfb", "xvfb"), (FACTORY, "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let mut factory = desktop.launch(FACTORY, &[]).expect("launch the factory");
+    wait_for_factory(&desktop);
+    let mut mcp = Mcp::start(&desktop);
+    let first = mcp.call("get_window_tree", json!({"app": FACTORY}));
+    assert!(!is_error(&first), "{first}");
+    let old_pid = first["structuredContent"]["app"]["pid"].clone();
+    assert!(old_pid.is_u64(), "{first}");
+    let page2 = "role:radio button && name:Page 2";
+    let found = mcp.call("find_elements", json!({"selector": page2}));
+    let old_ref = found["structuredContent"]["matches"][0]["ref"].clone();
+    assert!(old_ref.is_string(), "{found}");
+
+    factory.kill();
+    desktop
+        .restart_accessibility_bus()
+        .expect("the accessibility bus starts again");
+    std::mem::forget(
+        desktop
+            .launch(FACTORY, &[])
+            .expect("launch the factory again"),
+    );
+    wait_for_factory(&desktop);
+
+    // The call that finds the bus gone says so; it is not the application.
+    let after = mcp.call("get_window_tree", json!({"app": FACTORY}));
+    if is_error(&after) {
+        let error = &after["structuredContent"]["error"];
+        assert_eq!(error["kind"], "disconnected", "{after}");
+        let message = error["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with("the accessibility bus at unix:path=")
+                && message.contains(" is gone (Broken pipe")
+                && message.ends_with("; reconnecting on the next call"),
+            "{message}"
+        );
+        let again = mcp.call("get_window_tree", json!({"app": FACTORY}));
+        assert!(!is_error(&again), "{again}");
+    }
+    let tree = mcp.call("get_window_tree", json!({"app": FACTORY}));
+    assert!(!is_error(&tree), "{tree}");
+    let new_pid = &tree["structuredContent"]["app"]["pid"];
+    assert!(new_pid.is_u64() && *new_pid != old_pid, "{tree}");
+    assert!(
+        text(&tree).contains("radio button \"Page 2\""),
+        "{}",
+        text(&tree)
+    );
+    // The application of the old bus is forgotten, and its refs with it,
+    // even where the new bus gave the new one the same unique name.
+    let found = mcp.call("find_elements", json!({"selector": page2}));
+    assert!(!is_error(&found), "{found}");
+    assert_eq!(found["structuredContent"]["total"], 1, "{found}");
+    let new_ref = found["structuredContent"]["matches"][0]["ref"].clone();
+    assert_ne!(new_ref, old_ref, "{found}");
+    let stale = mcp.call("click_element", json!({"target": old_ref}));
+    assert_eq!(
+        stale["structuredContent"]["error"]["kind"], "ref_gone",
+        "{stale}"
+    );
+    let clicked = mcp.call("click_element", json!({"target": new_ref}));
+    assert!(!is_error(&clicked), "{clicked}");
+    assert!(
+        text(&clicked).contains("radio button \"Page 2\""),
+        "{}",
+        text(&clicked)
+    );
+}
+
+#[test]
+fn the_server_starts_without_a_session_bus_and_connects_once_there_is_one() {
+    require_programs(&[("Xvfb", "xvfb"), (FACTORY, "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let mut desktop = Desktop::start_without_buses().expect("a virtual X server");
+    let mut mcp = Mcp::start(&desktop);
+    let tools = mcp.request("tools/list", json!({}));
+    let names: Vec<&str> = tools["tools"]
+        .as_array()
+        .expect("a list of tools")
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"get_applications"), "{names:?}");
+
+    let none = mcp.call("get_applications", json!({}));
+    assert!(is_error(&none), "{none}");
+    let error = &none["structuredContent"]["error"];
+    assert_eq!(error["kind"], "disconnected", "{none}");
+    let message = error["message"].as_str().unwrap_or_default();
+    let tried = format!(
+        "cannot reach the session bus at {} (from DBUS_SESSION_BUS_ADDRESS)",
+        desktop.session_bus_address()
+    );
+    assert!(
+        message.starts_with("no desktop to work on: connecting to the accessibility bus: ")
+            && message.contains(&tried)
+            && message.contains("or AT_SPI_BUS_ADDRESS to the accessibility bus's")
+            && message.ends_with("; every call tries to connect again"),
+        "{message}"
+    );
+
+    desktop.start_buses().expect("the buses start");
+    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch the factory"));
+    wait_for_factory(&desktop);
+    let apps = mcp.call("get_applications", json!({}));
+    assert!(!is_error(&apps), "{apps}");
+    let listed = &apps["structuredContent"]["applications"];
+    assert_eq!(listed[0]["name"], FACTORY, "{apps}");
+    let tree = mcp.call("get_window_tree", json!({"app": FACTORY}));
+    assert!(!is_error(&tree), "{tree}");
+    assert!(
+        text(&tree).contains("radio button \"Page 2\""),
+        "{}",
+        text(&tree)
+    );
+}
