@@ -204,6 +204,29 @@ impl Desktop {
         self.start_accessibility_bus()
     }
 
+    /// Stops the X server and starts it again on the same display, as a desktop that
+    /// restarts does. What lived on the display goes with it: applications, and the
+    /// accessibility bus launcher (restart it with [`Desktop::restart_accessibility_bus`]).
+    pub fn restart_display(&mut self) -> Result<(), TestkitError> {
+        let xvfb = {
+            let mut daemons = self.daemons();
+            daemons
+                .iter()
+                .position(|d| d.name == "Xvfb")
+                .map(|i| daemons.remove(i))
+        };
+        if let Some(mut xvfb) = xvfb {
+            xvfb.process.signal_group(libc::SIGTERM);
+            let deadline = Instant::now() + TERM_GRACE;
+            while xvfb.process.is_running() && Instant::now() < deadline {
+                std::thread::sleep(POLL);
+            }
+            xvfb.process.kill();
+            remove_stale_x_lock(&self.display, xvfb.process.pid());
+        }
+        self.start_xvfb()
+    }
+
     /// The X display, such as `:7`.
     pub fn display(&self) -> &str {
         &self.display
@@ -443,6 +466,10 @@ impl Desktop {
         let (display_reader, display_writer) = subprocess::pipe()?;
         let writer_fd = display_writer.as_raw_fd();
         let mut command = self.daemon_command("Xvfb")?;
+        // Started again: on the same display.
+        if !self.display.is_empty() {
+            command.arg(&self.display);
+        }
         command.args(["-displayfd", &writer_fd.to_string(), "-screen", "0", SCREEN]);
         // -noreset: otherwise the server resets when its last client leaves and loses the
         // AT_SPI_BUS root window property set by the bus launcher.

@@ -242,3 +242,57 @@ fn the_server_starts_without_a_session_bus_and_connects_once_there_is_one() {
         text(&tree)
     );
 }
+
+#[test]
+fn the_server_works_again_after_the_x_server_restarted() {
+    require_programs(&[("Xvfb", "xvfb"), (FACTORY, "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let mut desktop = Desktop::start().expect("a virtual desktop");
+    let mut factory = desktop.launch(FACTORY, &[]).expect("launch the factory");
+    wait_for_factory(&desktop);
+    let mut mcp = Mcp::start(&desktop);
+    let shot = mcp.call("capture_screenshot", json!({}));
+    assert!(!is_error(&shot), "{shot}");
+
+    factory.kill();
+    desktop
+        .restart_display()
+        .expect("the X server starts again");
+    std::mem::forget(
+        desktop
+            .launch(FACTORY, &[])
+            .expect("launch the factory again"),
+    );
+    wait_for_factory(&desktop);
+
+    // The call that finds the display gone says so; the next connects again.
+    let shot = mcp.call("capture_screenshot", json!({}));
+    if is_error(&shot) {
+        let error = &shot["structuredContent"]["error"];
+        assert_eq!(error["kind"], "disconnected", "{shot}");
+        let message = error["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("the X display {} is gone (", desktop.display()))
+                && message.ends_with("; reconnecting on the next call"),
+            "{message}"
+        );
+    }
+    let shot = mcp.call("capture_screenshot", json!({}));
+    assert!(!is_error(&shot), "{shot}");
+    assert_eq!(
+        shot["content"][1]["mimeType"],
+        "image/png",
+        "{}",
+        text(&shot)
+    );
+    let clicked = mcp.call(
+        "click_element",
+        json!({"app": FACTORY, "target": "role:radio button && name:Page 2"}),
+    );
+    assert!(!is_error(&clicked), "{clicked}");
+    assert!(
+        text(&clicked).contains("checked: false -> true"),
+        "{}",
+        text(&clicked)
+    );
+}
