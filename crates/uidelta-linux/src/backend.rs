@@ -32,9 +32,9 @@ impl From<Error> for uidelta_backend::Error {
         let kind = match &e {
             Error::Atspi(A::Timeout { .. } | A::Deadline { .. }) => ErrorKind::Timeout,
             Error::Atspi(A::Gone { .. }) => ErrorKind::Gone,
-            Error::Atspi(A::Lost { .. } | A::Connect { .. }) | Error::DisplayLost { .. } => {
-                ErrorKind::Disconnected
-            }
+            Error::Atspi(A::Lost { .. } | A::Connect { .. })
+            | Error::DisplayLost { .. }
+            | Error::DisplayUnreachable { .. } => ErrorKind::Disconnected,
             Error::Atspi(A::NotFound(_)) | Error::NoWindow(_) => ErrorKind::NotFound,
             Error::NoDisplay { .. }
             | Error::NoBounds { .. }

@@ -487,6 +487,15 @@ pub enum Error {
         /// What the connection answered.
         detail: String,
     },
+    /// Synthesized input or a screenshot was needed, and the X display
+    /// there should be cannot be reached (yet); see [`Reconnecting`].
+    #[error("{doing}: {why}")]
+    DisplayUnreachable {
+        /// What needed it.
+        doing: String,
+        /// What connecting to it answered, and what is tried next.
+        why: String,
+    },
     /// Synthesized input or a screenshot was needed but there is no display.
     #[error("{doing}: no X display (set DISPLAY)")]
     NoDisplay {
@@ -583,6 +592,9 @@ pub type Result<T> = std::result::Result<T, Error>;
 pub struct Linux {
     bus: Bus,
     x11: Option<X11>,
+    /// Why there is no `x11` where a display was asked for (see
+    /// [`Error::DisplayUnreachable`]).
+    display_why: Option<String>,
     /// Applications (by bus name) seen to report the display's places (see
     /// [`Placed::display_places`]): their captures need no window listing.
     on_display: std::sync::Mutex<std::collections::HashSet<String>>,
@@ -605,6 +617,7 @@ impl Linux {
         Ok(Linux {
             bus,
             x11,
+            display_why: None,
             on_display: Default::default(),
         })
     }
@@ -641,9 +654,13 @@ impl Linux {
     }
 
     fn x11(&self, doing: impl FnOnce() -> String) -> Result<&X11> {
-        self.x11
-            .as_ref()
-            .ok_or_else(|| Error::NoDisplay { doing: doing() })
+        self.x11.as_ref().ok_or_else(|| match &self.display_why {
+            Some(why) => Error::DisplayUnreachable {
+                doing: doing(),
+                why: why.clone(),
+            },
+            None => Error::NoDisplay { doing: doing() },
+        })
     }
 
     /// The applications on the bus and their windows.

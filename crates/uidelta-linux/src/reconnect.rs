@@ -8,7 +8,29 @@ use std::time::Duration;
 use uidelta_backend::{Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope};
 use uidelta_model::{NodeData, Rect, Snapshot};
 
+use uidelta_atspi::Bus;
+use uidelta_x11::X11;
+
 use crate::Linux;
+
+/// The desktop of `bus` and the display `x11`; `why` there is none where
+/// one is wanted.
+fn on_display(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
+    Linux {
+        bus,
+        x11,
+        display_why: why,
+        on_display: Default::default(),
+    }
+}
+
+/// The error of a call made while the accessibility bus cannot be reached.
+fn unreachable(why: &uidelta_atspi::Error) -> Error {
+    Error::new(
+        ErrorKind::Disconnected,
+        format!("no desktop to work on: {why}; every call tries to connect again"),
+    )
+}
 
 /// The Linux desktop for a process that outlives desktops (an MCP server):
 /// a [`Linux`] connection made on the first call that can make it, and
@@ -16,7 +38,9 @@ use crate::Linux;
 /// desktop restarted). Calls made while there is none answer
 /// [`ErrorKind::Disconnected`] with what was tried and how to provide it;
 /// the call that finds the connection lost answers the same, and the next
-/// one connects again.
+/// one connects again. Without the display (not there yet, or gone) what
+/// the accessibility bus does goes on, and what needs the display
+/// (synthesized input, screenshots, windows) answers `Disconnected`.
 ///
 /// Applications of a bus that was replaced are gone (their calls answer
 /// [`ErrorKind::Gone`]): their ids carry the bus they were found on, so
@@ -70,60 +94,67 @@ impl Reconnecting {
         self.current().await.map(drop)
     }
 
-    /// The connection, made first if there is none.
+    /// The connection, made first if there is none; the X display, when
+    /// one is wanted and missing, is tried again each time.
     async fn current(&self) -> Result<Current> {
         let mut link = self.link.lock().await;
-        if let (Some(linux), Some((_, n))) = (&link.linux, &link.daemon) {
-            return Ok((Arc::clone(linux), *n));
-        }
-        match Linux::connect(self.session.as_deref(), self.display.as_deref()).await {
-            Ok(mut linux) => {
+        let (linux, n) = match (&link.linux, &link.daemon) {
+            (Some(linux), Some((_, n))) => (Arc::clone(linux), *n),
+            _ => {
+                let mut bus = Bus::connect(self.session.as_deref())
+                    .await
+                    .map_err(|e| unreachable(&e))?;
                 if let Some(program) = &self.keeper {
-                    linux.keep_actions_with(program.clone());
+                    bus.keep_actions_with(program.clone());
                 }
-                let id = linux.bus().daemon_id();
+                let id = bus.daemon_id();
                 let n = match &link.daemon {
                     Some((known, n)) if *known == id => *n,
                     Some((_, n)) => n + 1,
                     None => 1,
                 };
                 if n > 1 {
-                    tracing::info!(
-                        bus = linux.bus().address(),
-                        "connected to the desktop again"
-                    );
+                    tracing::info!(bus = bus.address(), "connected to the desktop again");
                 }
-                let linux = Arc::new(linux);
-                link.linux = Some(Arc::clone(&linux));
                 link.daemon = Some((id, n));
-                Ok((linux, n))
+                (Arc::new(on_display(bus, None, None)), n)
             }
-            Err(e) => Err(self.unreachable(&e)),
-        }
+        };
+        let linux = match (&linux.x11, self.wanted_display()) {
+            (None, Some((display, from))) => {
+                let bus = linux.bus.clone();
+                Arc::new(match X11::connect(&display) {
+                    Ok(x11) => on_display(bus, Some(x11), None),
+                    Err(e) => {
+                        let why = format!(
+                            "{e}{from}; start the X server there, or set DISPLAY to its \
+                             display; every call tries to connect again"
+                        );
+                        on_display(bus, None, Some(why))
+                    }
+                })
+            }
+            _ => linux,
+        };
+        link.linux = Some(Arc::clone(&linux));
+        Ok((linux, n))
     }
 
-    /// The error of a call made while the desktop cannot be reached.
-    fn unreachable(&self, why: &crate::Error) -> Error {
-        let how = match why {
-            crate::Error::X11(_) => {
-                let from = match self.display {
-                    Some(_) => "",
-                    None => " (from DISPLAY)",
-                };
-                format!("{from}; start the X server there, or set DISPLAY to its display")
-            }
-            _ => String::new(),
-        };
-        Error::new(
-            ErrorKind::Disconnected,
-            format!("no desktop to work on: {why}{how}; every call tries to connect again"),
-        )
+    /// The X display to connect to, and where it was named.
+    fn wanted_display(&self) -> Option<(String, &'static str)> {
+        match &self.display {
+            Some(d) => Some((d.clone(), "")),
+            None => std::env::var("DISPLAY")
+                .ok()
+                .filter(|d| !d.is_empty())
+                .map(|d| (d, " (from DISPLAY)")),
+        }
     }
 
     /// `result`, of a call on `linux`; when it failed because the
     /// connection was lost (the bus or the display went away), that is
-    /// the error, and the connection is dropped so that the next call makes
-    /// a new one.
+    /// the error, and the connection (or the display's) is dropped so that
+    /// the next call makes a new one.
     async fn checked<T>(&self, linux: &Arc<Linux>, result: Result<T>) -> Result<T> {
         let Err(e) = result else {
             return result;
@@ -134,7 +165,15 @@ impl Reconnecting {
         tracing::warn!(error = %lost, "lost the desktop");
         let mut link = self.link.lock().await;
         if link.linux.as_ref().is_some_and(|l| Arc::ptr_eq(l, linux)) {
-            link.linux = None;
+            link.linux = match lost {
+                // The bus goes on without the display until it is back.
+                crate::Error::DisplayLost { .. } => Some(Arc::new(on_display(
+                    linux.bus.clone(),
+                    None,
+                    Some(format!("{lost}; every call tries to connect again")),
+                ))),
+                _ => None,
+            };
         }
         Err(Error::new(
             ErrorKind::Disconnected,

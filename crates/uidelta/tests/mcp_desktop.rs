@@ -26,7 +26,13 @@ struct Mcp {
 impl Mcp {
     /// Starts the server and completes the MCP handshake.
     fn start(desktop: &Desktop) -> Mcp {
+        Mcp::start_with(desktop, &[])
+    }
+
+    /// [`Mcp::start`] with these environment variables changed.
+    fn start_with(desktop: &Desktop, vars: &[(&str, &str)]) -> Mcp {
         let mut cmd = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
+        cmd.envs(vars.iter().copied());
         cmd.arg("mcp")
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -294,5 +300,35 @@ fn the_server_works_again_after_the_x_server_restarted() {
         text(&clicked).contains("checked: false -> true"),
         "{}",
         text(&clicked)
+    );
+}
+
+#[test]
+fn the_server_reads_the_accessibility_bus_while_the_x_display_is_missing() {
+    require_programs(&[("Xvfb", "xvfb"), (FACTORY, "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch the factory"));
+    wait_for_factory(&desktop);
+    // A display no X server serves.
+    let missing = (100..1000)
+        .map(|n| format!(":{n}"))
+        .find(|d| !std::path::Path::new(&format!("/tmp/.X11-unix/X{}", &d[1..])).exists())
+        .expect("a free display number");
+    let mut mcp = Mcp::start_with(&desktop, &[("DISPLAY", &missing)]);
+    let tree = mcp.call("get_window_tree", json!({"app": FACTORY}));
+    assert!(!is_error(&tree), "{tree}");
+    let shot = mcp.call("capture_screenshot", json!({}));
+    let error = &shot["structuredContent"]["error"];
+    assert_eq!(error["kind"], "disconnected", "{shot}");
+    let message = error["message"].as_str().unwrap_or_default();
+    assert!(
+        message.starts_with(&format!(
+            "taking a screenshot: connecting to X display `{missing}`: "
+        )) && message.ends_with(
+            " (from DISPLAY); start the X server there, or set DISPLAY to its display; every \
+             call tries to connect again"
+        ),
+        "{message}"
     );
 }
