@@ -5,17 +5,16 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
+use uidelta_atspi::{Bus, CALL_TIMEOUT};
 use uidelta_backend::{Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope};
 use uidelta_model::{NodeData, Rect, Snapshot};
-
-use uidelta_atspi::Bus;
 use uidelta_x11::X11;
 
 use crate::Linux;
 
 /// The desktop of `bus` and the display `x11`; `why` there is none where
 /// one is wanted.
-fn on_display(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
+fn desktop_of(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
     Linux {
         bus,
         x11,
@@ -25,7 +24,7 @@ fn on_display(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
 }
 
 /// The error of a call made while the accessibility bus cannot be reached.
-fn unreachable(why: &uidelta_atspi::Error) -> Error {
+fn no_desktop(why: &uidelta_atspi::Error) -> Error {
     Error::new(
         ErrorKind::Disconnected,
         format!("no desktop to work on: {why}; every call tries to connect again"),
@@ -53,8 +52,9 @@ pub struct Reconnecting {
     link: tokio::sync::Mutex<Link>,
 }
 
-/// The connection, or why there is none.
+/// The connection and the bus it is on.
 struct Link {
+    /// The connection; `None` before the first, and after the bus was lost.
     linux: Option<Arc<Linux>>,
     /// The bus daemon of the current (else the last) connection, and which
     /// one it is of those this process has seen: 1 for the first.
@@ -103,7 +103,7 @@ impl Reconnecting {
             _ => {
                 let mut bus = Bus::connect(self.session.as_deref())
                     .await
-                    .map_err(|e| unreachable(&e))?;
+                    .map_err(|e| no_desktop(&e))?;
                 if let Some(program) = &self.keeper {
                     bus.keep_actions_with(program.clone());
                 }
@@ -117,20 +117,20 @@ impl Reconnecting {
                     tracing::info!(bus = bus.address(), "connected to the desktop again");
                 }
                 link.daemon = Some((id, n));
-                (Arc::new(on_display(bus, None, None)), n)
+                (Arc::new(desktop_of(bus, None, None)), n)
             }
         };
         let linux = match (&linux.x11, self.wanted_display()) {
             (None, Some((display, from))) => {
                 let bus = linux.bus.clone();
-                Arc::new(match X11::connect(&display) {
-                    Ok(x11) => on_display(bus, Some(x11), None),
+                Arc::new(match connect_x11(display).await {
+                    Ok(x11) => desktop_of(bus, Some(x11), None),
                     Err(e) => {
                         let why = format!(
                             "{e}{from}; start the X server there, or set DISPLAY to its \
                              display; every call tries to connect again"
                         );
-                        on_display(bus, None, Some(why))
+                        desktop_of(bus, None, Some(why))
                     }
                 })
             }
@@ -167,7 +167,7 @@ impl Reconnecting {
         if link.linux.as_ref().is_some_and(|l| Arc::ptr_eq(l, linux)) {
             link.linux = match lost {
                 // The bus goes on without the display until it is back.
-                crate::Error::DisplayLost { .. } => Some(Arc::new(on_display(
+                crate::Error::DisplayLost { .. } => Some(Arc::new(desktop_of(
                     linux.bus.clone(),
                     None,
                     Some(format!("{lost}; every call tries to connect again")),
@@ -202,6 +202,23 @@ impl Reconnecting {
             ..app.clone()
         };
         Ok((linux, app))
+    }
+}
+
+/// Connects to the X display `display`, within a few seconds: a server
+/// that accepts the connection and never answers (stopped) must not hold
+/// the calls that wait for the connection.
+async fn connect_x11(display: String) -> std::result::Result<X11, String> {
+    let within = CALL_TIMEOUT * 2;
+    let shown = display.clone();
+    let connecting = tokio::task::spawn_blocking(move || X11::connect(&display));
+    match tokio::time::timeout(within, connecting).await {
+        Ok(Ok(connected)) => connected.map_err(|e| e.to_string()),
+        Ok(Err(e)) => Err(format!("connecting to X display `{shown}`: {e}")),
+        Err(_) => Err(format!(
+            "connecting to X display `{shown}`: no answer within {} s",
+            within.as_secs()
+        )),
     }
 }
 
