@@ -141,6 +141,42 @@ fn apps_can_be_stopped_resumed_and_killed() {
 }
 
 #[test]
+fn the_accessibility_bus_and_the_x_server_restart_in_place_and_the_buses_can_start_late() {
+    let mut desktop = Desktop::start_without_buses().expect("an X server alone");
+    let planned = desktop.session_bus_address().to_owned();
+    let socket = planned.strip_prefix("unix:path=").expect("a socket path");
+    assert!(!Path::new(socket).exists(), "{planned}");
+    desktop.start_buses().expect("the buses start");
+    assert!(Path::new(socket).exists(), "{planned}");
+    let daemons = desktop.processes().len();
+
+    let before = desktop.a11y_bus_address().expect("the accessibility bus");
+    desktop
+        .restart_accessibility_bus()
+        .expect("the accessibility bus restarts");
+    let after = desktop
+        .a11y_bus_address()
+        .expect("the new accessibility bus");
+    // Another daemon (its guid), and none of the old one's processes left.
+    assert_ne!(before, after);
+    assert_eq!(
+        desktop.processes().len(),
+        daemons,
+        "{:?}",
+        desktop.processes()
+    );
+    assert_eq!(
+        desktop.accessible_apps().expect("the registry answers"),
+        Vec::<String>::new()
+    );
+
+    let display = desktop.display().to_owned();
+    desktop.restart_display().expect("the X server restarts");
+    assert_eq!(desktop.display(), display);
+    assert!(Path::new(&format!("/tmp/.X11-unix/X{}", &display[1..])).exists());
+}
+
+#[test]
 fn launching_an_unknown_program_says_so() {
     let desktop = start();
     let error = desktop.launch("uidelta-no-such-program", &[]).unwrap_err();
