@@ -17,7 +17,7 @@ use crate::receipt::Receipt;
 pub struct ToolError {
     /// `bad_argument`, `unknown_ref`, `ref_gone`, `no_match`, `ambiguous`,
     /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unresponsive`, `unsupported`,
-    /// `backend`, `internal`.
+    /// `backend`, `internal`, `cancelled` (the client cancelled the call).
     pub kind: &'static str,
     /// What went wrong, and what to do instead.
     pub message: String,
