@@ -505,7 +505,7 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
             }
             None => None,
         };
-        let connected = args.place.connect().await?;
+        let connected = args.place.connect_for(place::Lifetime::Server).await?;
         place::on_backend!(connected, backend => serve(backend, log, &args).await)
     })?;
     Ok(ExitCode::SUCCESS)

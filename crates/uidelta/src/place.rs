@@ -31,6 +31,15 @@ pub struct Place {
     pub url: Option<String>,
 }
 
+/// How long the process that connects runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lifetime {
+    /// One command: it ends once it has answered.
+    Command,
+    /// A server: it runs until stopped.
+    Server,
+}
+
 /// A backend to act on, with the application to act on when none was named.
 pub enum Connected {
     /// The desktop.
@@ -45,18 +54,27 @@ impl Place {
         self.browser || self.cdp.is_some()
     }
 
-    /// Connects (or starts the browser) and opens --url.
+    /// Connects (or starts the browser) and opens --url, for one command.
     pub async fn connect(&self) -> Result<Connected> {
+        self.connect_for(Lifetime::Command).await
+    }
+
+    /// Connects (or starts the browser) and opens --url, for `lifetime`.
+    pub async fn connect_for(&self, lifetime: Lifetime) -> Result<Connected> {
         if !self.is_browser() {
             if self.url.is_some() {
                 anyhow::bail!("--url opens a page in a browser: add --browser or --cdp URL");
             }
             let mut linux = Linux::connect(None, None).await?;
-            // This process ends before a dialog that an action's handler
-            // runs is answered: the action is made by a helper that stays
-            // until then (see `Bus::keep_actions_with`).
-            if let Ok(me) = std::env::current_exe() {
-                linux.keep_actions_with(me);
+            // A command ends before a dialog that an action's handler runs
+            // is answered: the action is made by a helper that stays until
+            // then (see `Bus::keep_actions_with`). A server keeps the
+            // action's connection open itself, and starts no process per
+            // action.
+            if lifetime == Lifetime::Command {
+                if let Ok(me) = std::env::current_exe() {
+                    linux.keep_actions_with(me);
+                }
             }
             return Ok(Connected::Desktop(Arc::new(linux)));
         }
