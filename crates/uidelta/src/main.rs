@@ -178,6 +178,9 @@ enum Command {
     },
 }
 
+/// The bearer token of `uidelta mcp --http`, when not given with --token.
+const TOKEN_VAR: &str = "UIDELTA_MCP_TOKEN";
+
 /// Longest a `__keep-action` helper stays for one action's handler.
 const KEEP_ACTION_LIMIT: std::time::Duration = std::time::Duration::from_secs(3600);
 
@@ -491,7 +494,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// `uidelta mcp`: the desktop of this session (`DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`),
 /// or a browser (`--browser`, `--cdp URL`), served until the client disconnects (stdio)
 /// or the process is stopped (HTTP).
-fn mcp(args: McpArgs) -> Result<ExitCode> {
+fn mcp(mut args: McpArgs) -> Result<ExitCode> {
+    // Read once, and gone from the environment before any thread starts:
+    // the programs this server starts (applications, a browser) inherit it.
+    if let Ok(token) = std::env::var(TOKEN_VAR) {
+        if args.http.is_some() {
+            args.token.get_or_insert(token);
+        }
+        std::env::remove_var(TOKEN_VAR);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
