@@ -391,12 +391,31 @@ fn log_to_stderr() {
         Err(_) => tracing_subscriber::EnvFilter::new(DEFAULT),
     };
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     // Only fails when a subscriber is already set, which nothing here does.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(ansi)
+        .finish()
+        .with(NoClientMessages)
         .try_init();
+}
+
+/// Keeps what MCP clients send out of the log, whatever `UIDELTA_LOG`
+/// says: rmcp logs whole requests and messages at debug and trace level,
+/// tool arguments included (the text typed into a password field).
+struct NoClientMessages;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for NoClientMessages {
+    fn enabled(
+        &self,
+        meta: &tracing::Metadata<'_>,
+        _: tracing_subscriber::layer::Context<'_, S>,
+    ) -> bool {
+        !(meta.target().starts_with("rmcp") && *meta.level() > tracing::Level::INFO)
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
