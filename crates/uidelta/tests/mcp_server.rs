@@ -1,8 +1,8 @@
-//! `uidelta mcp` over stdio, driven line by line on a virtual desktop: what
-//! a long-running server owes its host beyond the tools. A line that is no
-//! message is answered, a cancelled call stops, no child is left a zombie,
-//! the bearer token stays out of the programs it starts, and what is typed
-//! stays out of its log.
+//! `uidelta mcp` driven one JSON-RPC message at a time (over stdio, and over
+//! HTTP), on a virtual desktop: what a long-running server owes its host
+//! beyond the tools. A line that is no message is answered, a cancelled call
+//! stops, no child is left a zombie, the bearer token stays out of the
+//! programs it starts, and what is typed stays out of its log.
 
 use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
@@ -51,7 +51,7 @@ impl Server {
     /// Starts the server with `env` added, and makes the MCP handshake.
     fn start(desktop: &Desktop, test: &str, env: &[(&str, &str)]) -> Server {
         let stderr = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("mcp-stdio-{test}-{}.log", std::process::id()));
+            .join(format!("mcp-server-{test}-{}.log", std::process::id()));
         let file = std::fs::File::create(&stderr).expect("a file for the server's stderr");
         let mut child = desktop
             .command(env!("CARGO_BIN_EXE_uidelta"))
@@ -85,7 +85,7 @@ impl Server {
             "params": {
                 "protocolVersion": "2025-06-18",
                 "capabilities": {},
-                "clientInfo": {"name": "mcp_stdio test", "version": "1"},
+                "clientInfo": {"name": "uidelta tests", "version": "1"},
             },
         }));
         let init = server.answer(&json!(0));
@@ -365,5 +365,180 @@ fn what_is_typed_stays_out_of_the_log_at_any_level() {
             .iter()
             .map(|l| &l[..l.len().min(300)])
             .collect::<Vec<_>>()
+    );
+}
+
+/// `uidelta mcp --http` on a port of its own, spoken to over HTTP/1.0 (one
+/// connection a request, each answer read from its event stream).
+struct HttpServer {
+    child: Child,
+    addr: String,
+    token: String,
+    session: Option<String>,
+}
+
+impl HttpServer {
+    fn start(desktop: &Desktop) -> HttpServer {
+        let token = "token-for-http-7301".to_owned();
+        let mut child = desktop
+            .command(env!("CARGO_BIN_EXE_uidelta"))
+            .args(["mcp", "--http", "127.0.0.1:0", "--token", &token])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("uidelta mcp --http starts");
+        let stderr = child.stderr.take().expect("its stderr");
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let mut line = String::new();
+            let _ = BufReader::new(stderr).read_line(&mut line);
+            let _ = tx.send(line);
+        });
+        let line = rx
+            .recv_timeout(Duration::from_secs(30))
+            .expect("uidelta mcp --http says where it listens");
+        let addr = line
+            .trim()
+            .strip_prefix("uidelta: MCP on http://")
+            .and_then(|rest| rest.strip_suffix("/mcp"))
+            .unwrap_or_else(|| panic!("unexpected first line: {line}"))
+            .to_owned();
+        let mut server = HttpServer {
+            child,
+            addr,
+            token,
+            session: None,
+        };
+        let mut init = server.post(&json!({
+            "jsonrpc": "2.0", "id": 0, "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "uidelta tests", "version": "1"},
+            },
+        }));
+        let answer = HttpServer::answer(&mut init, &json!(0));
+        assert!(answer["result"]["serverInfo"].is_object(), "{answer}");
+        server.post(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        server
+    }
+
+    /// Posts `message`; the response, past its headers. Takes the session id
+    /// from the first.
+    fn post(&mut self, message: &Value) -> BufReader<std::net::TcpStream> {
+        let mut stream =
+            std::net::TcpStream::connect(&self.addr).expect("connecting to the server");
+        stream
+            .set_read_timeout(Some(ANSWER_LIMIT))
+            .expect("a read timeout");
+        let body = message.to_string();
+        let session = self
+            .session
+            .as_ref()
+            .map(|s| format!("Mcp-Session-Id: {s}\r\nMcp-Protocol-Version: 2025-06-18\r\n"))
+            .unwrap_or_default();
+        write!(
+            stream,
+            "POST /mcp HTTP/1.0\r\nHost: {}\r\nAuthorization: Bearer {}\r\n\
+             Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+             {session}Content-Length: {}\r\n\r\n{body}",
+            self.addr,
+            self.token,
+            body.len()
+        )
+        .expect("sending a request");
+        let mut reader = BufReader::new(stream);
+        let mut status = String::new();
+        reader.read_line(&mut status).expect("a status line");
+        assert!(
+            status.contains(" 200 ") || status.contains(" 202 "),
+            "{status} for {message}"
+        );
+        loop {
+            let mut header = String::new();
+            reader.read_line(&mut header).expect("a header");
+            if header.trim().is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':') {
+                if name.eq_ignore_ascii_case("mcp-session-id") {
+                    self.session = Some(value.trim().to_owned());
+                }
+            }
+        }
+        reader
+    }
+
+    /// The message with `id` in an event stream.
+    fn answer(stream: &mut BufReader<std::net::TcpStream>, id: &Value) -> Value {
+        loop {
+            let mut line = String::new();
+            match stream.read_line(&mut line) {
+                Ok(0) => panic!("the stream ended before an answer with id {id}"),
+                Ok(_) => {}
+                Err(e) => panic!("no answer with id {id}: {e}"),
+            }
+            let Some(data) = line.trim().strip_prefix("data:") else {
+                continue;
+            };
+            if let Ok(message) = serde_json::from_str::<Value>(data.trim()) {
+                if &message["id"] == id {
+                    return message;
+                }
+            }
+        }
+    }
+
+    fn call_tool(&mut self, id: u64, tool: &str, arguments: Value) -> Value {
+        let mut stream = self.post(&json!({
+            "jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": arguments},
+        }));
+        let answer = HttpServer::answer(&mut stream, &json!(id));
+        assert!(answer["result"].is_object(), "{tool}: no result: {answer}");
+        answer["result"].clone()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn over_http_a_cancelled_wait_stops_and_the_next_call_is_answered() {
+    let desktop = desktop(true);
+    let mut server = HttpServer::start(&desktop);
+    let tree = server.call_tool(1, "get_window_tree", json!({"app": FIXTURE_NAME}));
+    assert_eq!(tree["isError"], false, "{tree}");
+    const WAIT: Duration = Duration::from_secs(40);
+    let started = Instant::now();
+    let _waiting = server.post(&json!({
+        "jsonrpc": "2.0", "id": 2, "method": "tools/call",
+        "params": {"name": "wait_for_change",
+                   "arguments": {"app": FIXTURE_NAME, "timeout_ms": WAIT.as_millis() as u64}},
+    }));
+    server.post(&json!({
+        "jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 2, "reason": "the user moved on"},
+    }));
+    let next = server.call_tool(
+        3,
+        "wait_for_change",
+        json!({"app": FIXTURE_NAME, "timeout_ms": 300}),
+    );
+    let answered = started.elapsed();
+    assert_eq!(
+        next["structuredContent"]["timed_out"], true,
+        "the fixture is quiet: {next}"
+    );
+    assert!(
+        answered < WAIT,
+        "the call after the cancelled one was answered only after {} ms, when the cancelled \
+         wait would have ended: it was not stopped",
+        answered.as_millis()
     );
 }
