@@ -542,3 +542,55 @@ fn over_http_a_cancelled_wait_stops_and_the_next_call_is_answered() {
         answered.as_millis()
     );
 }
+
+/// The server makes accessible actions itself, over a connection it keeps
+/// open and quiet: an action whose handler runs a modal dialog
+/// (`gtk_dialog_run`), then a key pressed while that dialog is open, leave
+/// the application answering (a connection that closes or carries anything
+/// meanwhile hangs GTK 3 for good on that key).
+#[test]
+fn a_key_after_an_action_that_opened_a_dialog_through_the_server() {
+    require_programs(&[("gtk3-demo", "gtk-3-examples")]).expect("gtk3-demo");
+    let desktop = desktop(false);
+    std::mem::forget(desktop.launch("gtk3-demo", &[]).expect("launch gtk3-demo"));
+    desktop
+        .wait_for_accessible_app("gtk3-demo", Duration::from_secs(20))
+        .expect("gtk3-demo on the accessibility bus");
+    let mut server = Server::start(&desktop, "dialog", &[]);
+    let app = "gtk3-demo";
+    let select = server.call_tool(
+        1,
+        "set_selected",
+        json!({"target": "role:table cell && name:\"Dialogs and Message Boxes\"", "app": app}),
+    );
+    assert_eq!(select["isError"], false, "{select}");
+    let run = server.call_tool(
+        2,
+        "click_element",
+        json!({"target": "role:push button && name:Run", "app": app}),
+    );
+    assert_eq!(run["isError"], false, "{run}");
+    let opened = server.call_tool(
+        3,
+        "invoke_element",
+        json!({"target": "role:push button && name:\"Message Dialog\"", "app": app,
+               "action": "click"}),
+    );
+    assert!(
+        text(&opened).contains("] alert \"Information\" (modal) (opened)\n"),
+        "{opened}"
+    );
+    assert_eq!(children(server.pid()), Vec::new(), "no process per action");
+    let closed = server.call_tool(4, "press_key", json!({"key": "Escape", "app": app}));
+    assert!(
+        text(&closed).contains("] alert \"Information\" (closed)"),
+        "{closed}"
+    );
+    let focused = server.call_tool(
+        5,
+        "find_elements",
+        json!({"selector": "role:push button && name:\"Message Dialog\" && state:focused",
+               "app": app}),
+    );
+    assert_eq!(focused["structuredContent"]["total"], 1, "{focused}");
+}
