@@ -23,6 +23,7 @@ mod receipt;
 mod reply;
 mod scope;
 mod server;
+mod stdio;
 pub mod tools;
 
 pub use http::{serve_http, serve_listener, HttpOptions};
@@ -54,7 +55,9 @@ pub enum Error {
 }
 
 /// Serves one client on standard input and output until it disconnects.
-/// Nothing else may write to standard output meanwhile.
+/// Nothing else may write to standard output meanwhile. A line that is no
+/// JSON-RPC message is answered with a JSON-RPC error (`-32700` when it is
+/// not JSON, `-32600` when it is no message), and serving goes on.
 pub async fn serve_stdio<B: Backend + 'static>(
     backend: Arc<B>,
     log: Option<Arc<LogDir>>,
@@ -64,8 +67,9 @@ pub async fn serve_stdio<B: Backend + 'static>(
     if let Some(log) = log {
         server = server.with_log_dir(log);
     }
+    let (read, write) = rmcp::transport::stdio_pipes();
     let running = server
-        .serve(rmcp::transport::stdio())
+        .serve(stdio::Lines::new(read, write))
         .await
         .map_err(|e| Error::Start(e.to_string()))?;
     running

@@ -18,7 +18,8 @@ pub struct ToolError {
     /// `bad_argument`, `unknown_ref`, `ref_gone`, `no_match`, `ambiguous`,
     /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unresponsive`, `unsupported`,
     /// `disconnected` (no desktop to reach, or it went away: later calls
-    /// connect again), `backend`, `internal`.
+    /// connect again), `backend`, `internal`, `cancelled` (the client
+    /// cancelled the call).
     pub kind: &'static str,
     /// What went wrong, and what to do instead.
     pub message: String,

@@ -108,11 +108,38 @@ impl<B: Backend + 'static> Server<B> {
     /// Runs tool `name` with `arguments`; what `tools/call` answers. Never
     /// fails: every problem is a tool error (`isError: true`).
     pub async fn call(&self, name: &str, arguments: Option<JsonObject>) -> CallToolResult {
+        self.call_until(name, arguments, std::future::pending())
+            .await
+    }
+
+    /// [`Server::call`], stopped when `cancelled` completes (the client
+    /// cancelled the request, or its connection ended): the call's work is
+    /// dropped, so that the client's next call does not wait for it.
+    pub async fn call_until(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+        cancelled: impl std::future::Future<Output = ()>,
+    ) -> CallToolResult {
         let inner = Arc::clone(&self.inner);
         let tool = name.to_owned();
         let args = arguments.unwrap_or_default();
-        let task = tokio::spawn(async move { inner.run(&tool, args).await });
-        match task.await {
+        let mut task = tokio::spawn(async move { inner.run(&tool, args).await });
+        let joined = tokio::select! {
+            joined = &mut task => joined,
+            () = cancelled => {
+                task.abort();
+                // Gone once this returns: the session is free again.
+                let _ = task.await;
+                tracing::info!(tool = name, "the client cancelled the call; its work is stopped");
+                return ToolError {
+                    kind: "cancelled",
+                    message: format!("{name} was cancelled by the client"),
+                }
+                .into_result();
+            }
+        };
+        match joined {
             Ok(Ok(reply)) => reply.into_result(),
             Ok(Err(e)) => e.into_result(),
             Err(e) => {
@@ -148,7 +175,7 @@ impl<B: Backend + 'static> ServerHandler for Server<B> {
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         if tools::find(&request.name).is_none() {
             let names: Vec<&str> = tools::all().iter().map(|t| t.name.as_ref()).collect();
@@ -161,7 +188,11 @@ impl<B: Backend + 'static> ServerHandler for Server<B> {
                 None,
             ));
         }
-        Ok(self.call(&request.name, request.arguments).await.into())
+        let cancelled = context.ct.cancelled();
+        Ok(self
+            .call_until(&request.name, request.arguments, cancelled)
+            .await
+            .into())
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {

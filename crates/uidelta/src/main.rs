@@ -178,6 +178,9 @@ enum Command {
     },
 }
 
+/// The bearer token of `uidelta mcp --http`, when not given with --token.
+const TOKEN_VAR: &str = "UIDELTA_MCP_TOKEN";
+
 /// Longest a `__keep-action` helper stays for one action's handler.
 const KEEP_ACTION_LIMIT: std::time::Duration = std::time::Duration::from_secs(3600);
 
@@ -388,12 +391,31 @@ fn log_to_stderr() {
         Err(_) => tracing_subscriber::EnvFilter::new(DEFAULT),
     };
     let ansi = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    use tracing_subscriber::layer::SubscriberExt;
+    use tracing_subscriber::util::SubscriberInitExt;
     // Only fails when a subscriber is already set, which nothing here does.
     let _ = tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
         .with_ansi(ansi)
+        .finish()
+        .with(NoClientMessages)
         .try_init();
+}
+
+/// Keeps what MCP clients send out of the log, whatever `UIDELTA_LOG`
+/// says: rmcp logs whole requests and messages at debug and trace level,
+/// tool arguments included (the text typed into a password field).
+struct NoClientMessages;
+
+impl<S: tracing::Subscriber> tracing_subscriber::Layer<S> for NoClientMessages {
+    fn enabled(
+        &self,
+        meta: &tracing::Metadata<'_>,
+        _: tracing_subscriber::layer::Context<'_, S>,
+    ) -> bool {
+        !(meta.target().starts_with("rmcp") && *meta.level() > tracing::Level::INFO)
+    }
 }
 
 fn run(cli: Cli) -> Result<ExitCode> {
@@ -492,7 +514,15 @@ fn run(cli: Cli) -> Result<ExitCode> {
 /// or a browser (`--browser`, `--cdp URL`), served until the client disconnects (stdio)
 /// or the process is stopped (HTTP). A desktop that cannot be reached yet, or goes away,
 /// does not stop the server: its calls say so, and each connects again.
-fn mcp(args: McpArgs) -> Result<ExitCode> {
+fn mcp(mut args: McpArgs) -> Result<ExitCode> {
+    // Read once, and gone from the environment before any thread starts:
+    // the programs this server starts (applications, a browser) inherit it.
+    if let Ok(token) = std::env::var(TOKEN_VAR) {
+        if args.http.is_some() {
+            args.token.get_or_insert(token);
+        }
+        std::env::remove_var(TOKEN_VAR);
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()

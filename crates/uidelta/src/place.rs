@@ -55,24 +55,22 @@ impl Place {
         if self.url.is_some() {
             anyhow::bail!("--url opens a page in a browser: add --browser or --cdp URL");
         }
-        let mut desktop = Reconnecting::new(None, None);
-        // As for a command (see `connect`).
-        if let Ok(me) = std::env::current_exe() {
-            desktop.keep_actions_with(me);
-        }
-        Ok(Some(desktop))
+        // A server keeps the connection an action came over open itself,
+        // and starts no helper process per action (see `connect`).
+        Ok(Some(Reconnecting::new(None, None)))
     }
 
-    /// Connects (or starts the browser) and opens --url.
+    /// Connects (or starts the browser) and opens --url, for one command.
     pub async fn connect(&self) -> Result<Connected> {
         if !self.is_browser() {
             if self.url.is_some() {
                 anyhow::bail!("--url opens a page in a browser: add --browser or --cdp URL");
             }
             let mut linux = Linux::connect(None, None).await?;
-            // This process ends before a dialog that an action's handler
-            // runs is answered: the action is made by a helper that stays
-            // until then (see `Bus::keep_actions_with`).
+            // A command ends before a dialog that an action's handler runs
+            // is answered: the action is made by a helper that stays until
+            // then (see `Bus::keep_actions_with`). A server (see `desktop`)
+            // keeps the action's connection open itself.
             if let Ok(me) = std::env::current_exe() {
                 linux.keep_actions_with(me);
             }
