@@ -402,7 +402,8 @@ impl<B: Backend> Session<B> {
             [] => Err(Error::Backend(uidelta_backend::Error::new(
                 ErrorKind::NotFound,
                 format!(
-                    "no application named `{name}`; there are: {}",
+                    "no application named `{}`; there are: {}",
+                    uidelta_backend::echo(name),
                     list(apps.iter().map(|a| match a.error {
                         // Named by its bus name, which finds it too.
                         Some(_) => format!("{} (not answering)", a.label()),
@@ -413,7 +414,8 @@ impl<B: Backend> Session<B> {
             many => Err(Error::Backend(uidelta_backend::Error::new(
                 ErrorKind::NotFound,
                 format!(
-                    "`{name}` matches several applications: {}",
+                    "`{}` matches several applications: {}",
+                    uidelta_backend::echo(name),
                     list(many.iter().map(|a| a.label()))
                 ),
             ))),
@@ -659,7 +661,7 @@ impl<B: Backend> Session<B> {
         match hits.as_slice() {
             [one] => Ok(*one),
             [] => Err(Error::NoMatch {
-                selector: target.to_owned(),
+                selector: uidelta_backend::echo(target).into_owned(),
                 hint: if self.scopes.is_empty() {
                     "; no application has been captured yet".into()
                 } else {
@@ -667,7 +669,7 @@ impl<B: Backend> Session<B> {
                 },
             }),
             many => Err(Error::Ambiguous {
-                selector: target.to_owned(),
+                selector: uidelta_backend::echo(target).into_owned(),
                 count: many.len(),
                 candidates: many
                     .iter()
@@ -686,6 +688,9 @@ impl<B: Backend> Session<B> {
     /// the after snapshot of the whole application (dialogs it opened
     /// included), and the diff.
     pub async fn act(&mut self, target: &str, action: &Action, opts: &ActOptions) -> Result<Acted> {
+        if let Some(why) = action.refusal() {
+            return Err(Error::TooLong(why));
+        }
         let (idx, node) = self.resolve(target).await?;
         let handle = self.scopes[idx].handle(node);
         let data = self.scopes[idx].node(node).clone();
@@ -738,6 +743,9 @@ impl<B: Backend> Session<B> {
     /// to `app` even when another application has the keyboard), then
     /// settles and diffs `app` as [`Session::act`] does.
     pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
+        if let Some(why) = uidelta_backend::chord_refusal(chord) {
+            return Err(Error::TooLong(why));
+        }
         // Keys to an application stuck in a handler can hang it for good
         // (see `Backend::unresponsive_hint`): none are sent.
         if let Some(idx) = self.stuck_scope(app) {
@@ -1254,8 +1262,9 @@ impl<B: Backend> Session<B> {
             }
             if start.elapsed() >= timeout {
                 return Err(Error::TimedOut(format!(
-                    "waited {} ms for `{selector}` to {}; {} match now",
+                    "waited {} ms for `{}` to {}; {} match now",
                     timeout.as_millis(),
+                    uidelta_backend::echo(selector),
                     condition_text(condition),
                     hits.len()
                 )));

@@ -17,7 +17,7 @@ use crate::receipt::Receipt;
 pub struct ToolError {
     /// `bad_argument`, `unknown_ref`, `ref_gone`, `no_match`, `ambiguous`,
     /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unresponsive`, `unsupported`,
-    /// `backend`, `internal`.
+    /// `refs_exhausted`, `backend`, `internal`.
     pub kind: &'static str,
     /// What went wrong, and what to do instead.
     pub message: String,
@@ -58,6 +58,8 @@ impl From<uidelta_engine::Error> for ToolError {
             E::NoWindow(_) => "not_found",
             E::TimedOut(_) => "timeout",
             E::Unresponsive { .. } => "unresponsive",
+            E::TooLong(_) => "bad_argument",
+            E::RefsExhausted { .. } => "refs_exhausted",
         };
         let mut message = e.to_string();
         if let E::NoMatch { hint, .. } = &e {
