@@ -468,6 +468,7 @@ impl<B: Backend> Session<B> {
                 let events = self.backend.events(&app).await?;
                 let snapshot = self.backend.capture(&app, &Scope::App).await?;
                 let view = View::new(&snapshot, self.filters);
+                self.room_for(&view, &app)?;
                 let refs = self.table.label(view.len());
                 let first = first_sight(&view, &refs);
                 self.scopes.push(Latest {
@@ -515,7 +516,7 @@ impl<B: Backend> Session<B> {
     async fn refresh(&mut self, idx: usize) -> Result<Diff> {
         let app = self.scopes[idx].app.clone();
         let snapshot = self.backend.capture(&app, &Scope::App).await?;
-        Ok(self.install(idx, snapshot))
+        self.install(idx, snapshot)
     }
 
     /// Takes `snapshot` (of the application with backend id `app_id`,
@@ -524,11 +525,14 @@ impl<B: Backend> Session<B> {
     /// returns the diff; nothing when this session has no snapshot of it.
     pub fn catch_up(&mut self, app_id: &str, snapshot: Snapshot) -> Option<Diff> {
         let idx = self.scopes.iter().position(|s| s.app.id == app_id)?;
-        Some(self.install(idx, snapshot))
+        self.install(idx, snapshot).ok()
     }
 
-    fn install(&mut self, idx: usize, snapshot: Snapshot) -> Diff {
+    /// Takes `snapshot` as the latest of scope `idx`, carrying refs; returns
+    /// the diff. An error when the session has no refs left for it.
+    fn install(&mut self, idx: usize, snapshot: Snapshot) -> Result<Diff> {
         let view = View::new(&snapshot, self.filters);
+        self.room_for(&view, &self.scopes[idx].app)?;
         let latest = &self.scopes[idx];
         let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);
         self.remember_gone(&d);
@@ -538,7 +542,23 @@ impl<B: Backend> Session<B> {
         latest.snapshot = snapshot;
         latest.view = view;
         latest.refs = refs;
-        d
+        Ok(d)
+    }
+
+    /// Whether the session can hand out refs for every node of `view` (of
+    /// `app`): refs are never given twice, so a session that has handed
+    /// out nearly all there are (one resumed from an edited file) stops.
+    fn room_for(&self, view: &View, app: &App) -> Result<()> {
+        let left = self.table.left();
+        if left >= view.len() as u64 {
+            return Ok(());
+        }
+        Err(Error::RefsExhausted {
+            doing: format!("reading {}", app.label()),
+            next: self.table.peek(),
+            left,
+            wanted: view.len(),
+        })
     }
 
     fn remember_gone(&mut self, d: &Diff) {
@@ -1004,7 +1024,7 @@ impl<B: Backend> Session<B> {
         // The before view is needed again only when snapshots were taken
         // while settling; copy it only then.
         let before_view = (!mids.is_empty()).then(|| self.scopes[idx].view.clone());
-        let mut d = self.install(idx, after);
+        let mut d = self.install(idx, after)?;
         d.settle_ms = Some(settled.elapsed.as_millis() as u64);
         d.settle_capped = settled.capped;
         if let Some(before_view) = before_view.filter(|_| !d.new_document) {

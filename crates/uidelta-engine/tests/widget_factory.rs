@@ -326,3 +326,45 @@ fn a_push_button_outside_an_open_popover_is_pressed_not_clicked_at() {
         );
     });
 }
+
+#[test]
+fn a_session_with_no_refs_left_stops_with_an_error() {
+    let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-3-examples");
+    rt.block_on(async {
+        let linux = uidelta_linux::Linux::connect(
+            Some(desktop.session_bus_address()),
+            Some(desktop.display()),
+        )
+        .await
+        .expect("connect");
+        // As resumed from a session file whose counter was edited.
+        let saved = uidelta_engine::Saved {
+            next: uidelta_diff::Ref(u32::MAX - 10),
+            away: Vec::new(),
+            scopes: Vec::new(),
+            gone: Vec::new(),
+        };
+        let (mut s, _) = uidelta_engine::Session::resume(
+            std::sync::Arc::new(linux),
+            uidelta_diff::Filters::all(),
+            saved,
+        )
+        .await;
+        let err = s
+            .observe(FACTORY)
+            .await
+            .expect_err("no refs for the application's elements");
+        let message = err.to_string();
+        assert!(
+            matches!(err, uidelta_engine::Error::RefsExhausted { left: 10, .. }),
+            "{message}"
+        );
+        assert!(
+            message.contains(
+                "this session has handed out refs up to e4294967285, and 10 are left, fewer than"
+            ) && message.contains("start a new session"),
+            "{message}"
+        );
+        assert!(s.scopes().is_empty());
+    });
+}
