@@ -100,6 +100,36 @@ fn widget_factory_actions_report_exactly_what_changed() {
             text(&a)
         );
 
+        // Keys for an element that cannot take the focus are not sent: they
+        // would land in the entry that has it.
+        let value = |s: &uidelta_engine::Session<uidelta_linux::Linux>| {
+            let hits = s.find(&r.parse().expect("the entry's ref"));
+            let (scope, node) = hits[0];
+            s.scopes()[scope].node(node).value.clone()
+        };
+        let typed = value(&s);
+        let err = s
+            .act(disabled, &Action::Type("zzz".into()), &opts)
+            .await
+            .expect_err("typing into a disabled check box");
+        assert!(
+            err.to_string().ends_with(
+                "the element is disabled, so the keys would go to whatever has the keyboard \
+                 focus; none were sent (act on an element that takes the focus: an enabled, \
+                 showing text field)"
+            ),
+            "{err}"
+        );
+        let err = s
+            .act(disabled, &Action::Key("a".into()), &opts)
+            .await
+            .expect_err("a key on a disabled check box");
+        assert!(err.to_string().contains("the element is disabled"), "{err}");
+        s.observe(FACTORY).await.expect("observe again");
+        assert_eq!(value(&s), typed);
+        let still = "role:text && state:focused";
+        assert_eq!(ref_of(&s, still), r);
+
         // A combo box option is chosen: the combo box takes its name. (The
         // option sits in the combo box's hidden menu; selecting it there
         // would only highlight it.)

@@ -25,6 +25,7 @@ impl From<Error> for uidelta_backend::Error {
             Error::NoDisplay { .. }
             | Error::NoBounds { .. }
             | Error::Disabled { .. }
+            | Error::NoKeyboardFocus { .. }
             | Error::NoIdentity { .. }
             | Error::NotAClick { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Other,
