@@ -113,6 +113,7 @@ impl Latest {
         } else {
             exact
         };
+        let title = uidelta_backend::echo(title);
         match found.as_slice() {
             [one] => Ok(*one),
             [] => Err(format!(

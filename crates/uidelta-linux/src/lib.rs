@@ -521,7 +521,7 @@ pub enum Error {
         doing: String,
     },
     /// Starting a program failed, or it never showed a window.
-    #[error("opening {program}: {detail}")]
+    #[error("opening {}: {detail}", uidelta_backend::echo(.program))]
     Launch {
         /// The program.
         program: String,
@@ -1482,8 +1482,9 @@ impl Linux {
             .cloned()
             .ok_or_else(|| {
                 Error::NoWindow(format!(
-                    "{} has no X window titled `{title}` on the display",
-                    app.app.label()
+                    "{} has no X window titled `{}` on the display",
+                    app.app.label(),
+                    uidelta_backend::echo(title)
                 ))
             })
     }
@@ -1685,6 +1686,7 @@ fn pick_window<'w>(windows: &'w [WindowInfo], title: &str, app: &str) -> Result<
     } else {
         exact
     };
+    let title = uidelta_backend::echo(title);
     match found.as_slice() {
         [one] => Ok(one),
         [] => Err(Error::NoWindow(format!(

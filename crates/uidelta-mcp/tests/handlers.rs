@@ -440,6 +440,7 @@ async fn long_arguments_are_refused_or_echoed_short() {
             json!({"target": format!("{long}:a"), "app": "fake"}),
         ),
         ("get_window_tree", json!({"app": long})),
+        ("get_window_tree", json!({"app": "fake", "window": long})),
         ("get_applications", json!({long.clone(): 1})),
     ] {
         let r = s.call(tool, args(a)).await;
