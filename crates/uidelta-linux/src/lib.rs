@@ -28,7 +28,7 @@ const MENU_DEPTH: usize = 6;
 const MENU_OPENS: Duration = Duration::from_millis(1000);
 /// How long an element may take to report the keyboard focus once it was
 /// given it and its window has the keyboard.
-const FOCUS_MOVES: Duration = Duration::from_millis(1000);
+const FOCUS_MOVES: Duration = Duration::from_millis(2000);
 
 fn is_menu_item(role: Role) -> bool {
     matches!(
