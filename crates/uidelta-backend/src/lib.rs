@@ -59,6 +59,33 @@ pub enum Scope {
     Focused,
 }
 
+/// The longest key chord taken, in characters. A chord is a few modifiers
+/// and a key (`ctrl+shift+Page_Down`); anything much longer is a mistake,
+/// and pressing it would hold the keyboard while its keys go down and up.
+pub const MAX_CHORD_CHARS: usize = 200;
+
+/// The most characters typed by one action. Synthesized input types them
+/// key by key (a few thousand a second at best), so more would hold the
+/// keyboard for minutes; set_value replaces a text in one call.
+pub const MAX_TYPED_CHARS: usize = 100_000;
+
+/// The most characters of a user's argument (a selector, a chord, an
+/// application name) that answers and errors repeat: enough to recognize
+/// it, never so much that repeating it floods the answer.
+pub const ECHO_CHARS: usize = 80;
+
+/// `text` as answers and errors repeat it: whole up to [`ECHO_CHARS`]
+/// characters, else its start, `…` and its length in characters
+/// (`ctrl+ctrl+…(600000 chars)`).
+pub fn echo(text: &str) -> std::borrow::Cow<'_, str> {
+    match text.char_indices().nth(ECHO_CHARS) {
+        None => std::borrow::Cow::Borrowed(text),
+        Some((cut, _)) => {
+            std::borrow::Cow::Owned(format!("{}…({} chars)", &text[..cut], text.chars().count()))
+        }
+    }
+}
+
 /// An action on one element.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Action {
@@ -98,15 +125,49 @@ impl Action {
             Action::RightClick => "right-clicking".into(),
             Action::DoubleClick => "double-clicking".into(),
             Action::Type(t) => format!("typing {} characters into", t.chars().count()),
-            Action::Key(k) => format!("pressing {k} on"),
+            Action::Key(k) => format!("pressing {} on", echo(k)),
             Action::SetValue(_) => "setting the value of".into(),
             Action::SetSelected(true) => "selecting".into(),
             Action::SetSelected(false) => "deselecting".into(),
             Action::Scroll { .. } => "scrolling".into(),
             Action::Focus => "focusing".into(),
-            Action::Invoke(name) => format!("invoking `{name}` on"),
+            Action::Invoke(name) => format!("invoking `{}` on", echo(name)),
         }
     }
+
+    /// Why the action is refused before anything is done, if it is: a
+    /// chord longer than [`MAX_CHORD_CHARS`], a text to type longer than
+    /// [`MAX_TYPED_CHARS`].
+    pub fn refusal(&self) -> Option<String> {
+        match self {
+            Action::Key(chord) => chord_refusal(chord),
+            Action::Type(text) => {
+                let count = text.chars().count();
+                (count > MAX_TYPED_CHARS).then(|| {
+                    format!(
+                        "the text to type has {count} characters, more than the \
+                         {MAX_TYPED_CHARS} one action types; type it in parts, or set the whole \
+                         text as the element's value"
+                    )
+                })
+            }
+            _ => None,
+        }
+    }
+}
+
+/// Why the key chord `chord` is refused, if it is: longer than
+/// [`MAX_CHORD_CHARS`].
+pub fn chord_refusal(chord: &str) -> Option<String> {
+    let count = chord.chars().count();
+    (count > MAX_CHORD_CHARS).then(|| {
+        format!(
+            "the key chord `{}` is {count} characters long, more than the {MAX_CHORD_CHARS} a \
+             chord may have; a chord is modifiers and one key (`ctrl+shift+s`); to enter \
+             text, type it",
+            echo(chord)
+        )
+    })
 }
 
 /// Where a browser tab should go.
@@ -126,7 +187,7 @@ impl Navigate {
     /// What the navigation is doing, for messages.
     pub fn doing(&self) -> String {
         match self {
-            Navigate::To(url) => format!("navigating to {url}"),
+            Navigate::To(url) => format!("navigating to {}", echo(url)),
             Navigate::Back => "going back".into(),
             Navigate::Forward => "going forward".into(),
             Navigate::Reload => "reloading".into(),
@@ -393,5 +454,55 @@ pub trait Backend: Send + Sync {
                 format!("the {name} backend cannot run browser scripts"),
             ))
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_arguments_are_echoed_by_their_start_and_length() {
+        assert_eq!(echo("ctrl+s"), "ctrl+s");
+        let exact = "é".repeat(ECHO_CHARS);
+        assert_eq!(echo(&exact), exact);
+        let chord = "ctrl+".repeat(120_000);
+        assert_eq!(
+            echo(&chord),
+            format!("{}…(600000 chars)", "ctrl+".repeat(16))
+        );
+        assert_eq!(
+            Action::Key(chord.clone()).doing(),
+            format!("pressing {}…(600000 chars) on", "ctrl+".repeat(16))
+        );
+    }
+
+    #[test]
+    fn chords_and_texts_over_their_caps_are_refused() {
+        assert_eq!(Action::Key("ctrl+shift+Page_Down".into()).refusal(), None);
+        assert_eq!(Action::Key("a".repeat(MAX_CHORD_CHARS)).refusal(), None);
+        let refusal = Action::Key("ctrl+".repeat(120_000))
+            .refusal()
+            .unwrap_or_default();
+        assert!(
+            refusal.starts_with(&format!(
+                "the key chord `{}…(600000 chars)` is 600000 characters long, more than the 200",
+                "ctrl+".repeat(16)
+            )),
+            "{refusal}"
+        );
+        assert!(refusal.len() < 400, "{refusal}");
+        assert_eq!(Action::Type("x".repeat(MAX_TYPED_CHARS)).refusal(), None);
+        let refusal = Action::Type("x".repeat(MAX_TYPED_CHARS + 1))
+            .refusal()
+            .unwrap_or_default();
+        assert!(
+            refusal.starts_with("the text to type has 100001 characters, more than the 100000"),
+            "{refusal}"
+        );
+        assert_eq!(
+            Action::SetValue("x".repeat(MAX_TYPED_CHARS + 1)).refusal(),
+            None
+        );
     }
 }

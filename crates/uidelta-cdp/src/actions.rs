@@ -271,21 +271,46 @@ impl Element<'_> {
     /// Gives the element the focus unless it has it; a text field newly
     /// focused gets its caret at the end when `caret_to_end`. An element
     /// that cannot take the focus is clicked instead, as a user would.
+    ///
+    /// Keys go where the focus is: an element that is disabled, or that
+    /// the focus did not reach (in it, or in the editable text around it),
+    /// is an error, and no key is sent, rather than keys landing in
+    /// whatever field had the focus.
     async fn focus_for_typing(&self, caret_to_end: bool) -> Result<()> {
         if self.call_js(HAS_FOCUS, Value::Null).await? == Value::Bool(true) {
             return Ok(());
         }
-        match self.focus().await {
-            Ok(()) => {}
+        if self.call_js(IS_DISABLED, Value::Null).await? == Value::Bool(true) {
+            return Err(self.no_keys("the element is disabled"));
+        }
+        let clicked = match self.focus().await {
+            Ok(()) => false,
             Err(Error::Unsupported(_)) => {
                 self.click(Button::Left, 1).await?;
+                true
             }
             Err(e) => return Err(e),
+        };
+        if self.call_js(KEYS_REACH, Value::Null).await? != Value::Bool(true) {
+            return Err(self.no_keys(if clicked {
+                "the element cannot take the keyboard focus, and clicking it did not give it"
+            } else {
+                "the element did not take the keyboard focus (DOM.focus)"
+            }));
         }
         if caret_to_end {
             self.call_js(CARET_TO_END, Value::Null).await?;
         }
         Ok(())
+    }
+
+    /// Keys refused: `why` the element does not have the focus.
+    fn no_keys(&self, why: &str) -> Error {
+        Error::Unsupported(format!(
+            "{}: {why}, so the keys would go to whatever has the keyboard focus; none were sent \
+             (act on an element that takes the focus: an enabled text field)",
+            self.doing()
+        ))
     }
 
     async fn set_value(&self, value: &str) -> Result<String> {
@@ -415,6 +440,21 @@ const HAS_FOCUS: &str = r#"function () {
   let a = this.ownerDocument.activeElement;
   while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
   return a === this;
+}"#;
+
+const IS_DISABLED: &str = r#"function () {
+  return this.matches ? this.matches(':disabled') : false;
+}"#;
+
+/// Whether keys typed now reach the element: it has the focus, or
+/// something in it has, or it is part of the editable text that has it
+/// (a paragraph of a contenteditable document, where a click put the caret).
+const KEYS_REACH: &str = r#"function () {
+  let a = this.ownerDocument.activeElement;
+  while (a && a.shadowRoot && a.shadowRoot.activeElement) a = a.shadowRoot.activeElement;
+  if (!a) return false;
+  if (a === this || this.contains(a)) return true;
+  return a.isContentEditable === true && a.contains(this);
 }"#;
 
 const CARET_TO_END: &str = r#"function () {

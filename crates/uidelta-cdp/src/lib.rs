@@ -303,7 +303,7 @@ impl Cdp {
     /// loading).
     pub async fn new_tab(&self, url: &str, timeout: Duration) -> Result<Tab> {
         let url = normalize_url(url);
-        let doing = format!("opening a tab at {url}");
+        let doing = format!("opening a tab at {}", uidelta_backend::echo(&url));
         let answer = self
             .browser_call(
                 (&doing, "the browser"),

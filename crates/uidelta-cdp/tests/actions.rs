@@ -151,6 +151,62 @@ async fn typing_fills_a_field_and_enter_submits_its_form() {
 }
 
 #[tokio::test]
+async fn keys_for_an_element_that_cannot_take_the_focus_are_not_sent() {
+    let server = pages();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("widgets.html")).await;
+    let snap = capture(&cdp, &app).await;
+    cdp.act(
+        &app,
+        find(&snap, Role::Entry, "Keys"),
+        &Action::Type("abc".into()),
+    )
+    .await
+    .expect("typing into the field");
+    let typed = until(&cdp, &app, "the typed text", |s| {
+        find(s, Role::Entry, "Keys").value.as_deref() == Some("abc")
+    })
+    .await;
+    let nope = find(&typed, Role::PushButton, "Nope");
+    for action in [Action::Type("zzz".into()), Action::Key("BackSpace".into())] {
+        let err = cdp
+            .act(&app, nope, &action)
+            .await
+            .expect_err("keys for a disabled button");
+        assert_eq!(err.kind, ErrorKind::Unsupported);
+        assert!(
+            err.message.ends_with(
+                "the element is disabled, so the keys would go to whatever has the keyboard \
+                 focus; none were sent (act on an element that takes the focus: an enabled text \
+                 field)"
+            ),
+            "{}",
+            err.message
+        );
+    }
+    let err = cdp
+        .act(
+            &app,
+            find_text(&typed, "Ready"),
+            &Action::Type("zzz".into()),
+        )
+        .await
+        .expect_err("keys for a paragraph");
+    assert!(
+        err.message.contains(
+            "the element cannot take the keyboard focus, and clicking it did not give it"
+        ),
+        "{}",
+        err.message
+    );
+    let after = capture(&cdp, &app).await;
+    assert_eq!(
+        find(&after, Role::Entry, "Keys").value.as_deref(),
+        Some("abc")
+    );
+}
+
+#[tokio::test]
 async fn keys_arrive_with_key_code_and_modifiers() {
     let server = pages();
     let cdp = browser().await;

@@ -194,6 +194,14 @@ impl RefTable {
         Ref(self.next)
     }
 
+    /// How many more refs [`RefTable::fresh`] can hand out, each once:
+    /// refs end at `e4294967294` (the last number stays unused, so that a
+    /// table at the end never gives one twice). Whoever hands out refs for
+    /// a view checks that it has room for the view's nodes first.
+    pub fn left(&self) -> u64 {
+        u64::from(u32::MAX - self.next)
+    }
+
     /// The refs of elements that left, for when they return: `(root
     /// identity, identity, ref, subtree hash as it left)`, oldest ref
     /// first. With [`RefTable::peek`], all a table is
@@ -255,6 +263,17 @@ mod tests {
         );
         assert_eq!(again.fresh(), Ref(5));
         assert_eq!(RefTable::restore(Ref(0), []).peek(), Ref(1));
+    }
+
+    #[test]
+    fn a_table_says_how_many_refs_are_left() {
+        assert_eq!(RefTable::new().left(), u64::from(u32::MAX) - 1);
+        let mut t = RefTable::restore(Ref(u32::MAX - 2), []);
+        assert_eq!(t.left(), 2);
+        assert_eq!(t.fresh(), Ref(u32::MAX - 2));
+        assert_eq!(t.fresh(), Ref(u32::MAX - 1));
+        assert_eq!(t.left(), 0);
+        assert_eq!(RefTable::restore(Ref(u32::MAX), []).left(), 0);
     }
 
     #[test]

@@ -48,6 +48,27 @@ pub enum Error {
     /// none has that title, or the element is the application itself.
     #[error("{0}")]
     NoWindow(String),
+    /// An argument over its cap (a key chord, a text to type), refused
+    /// before anything was done.
+    #[error("{0}")]
+    TooLong(String),
+    /// The session has handed out nearly every ref there is; refs are
+    /// never given twice, so it cannot carry on.
+    #[error(
+        "{doing}: this session has handed out refs up to {next}, and {left} are left, fewer than \
+         the {wanted} new elements need; refs are never given twice, so start a new session \
+         (restart the MCP server; the command line starts one when its session file is removed)"
+    )]
+    RefsExhausted {
+        /// What was being done.
+        doing: String,
+        /// The next ref there would be.
+        next: Ref,
+        /// How many refs are left.
+        left: u64,
+        /// How many were wanted.
+        wanted: usize,
+    },
     /// A wait ran out.
     #[error("{0}")]
     TimedOut(String),

@@ -71,7 +71,7 @@ pub struct Selector {
 
 /// Why a selector did not parse, and where.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("selector `{selector}`: at column {}: {message}", .position + 1)]
+#[error("selector `{}`: at column {}: {message}", uidelta_backend::echo(.selector), .position + 1)]
 pub struct SelectorError {
     /// The selector as written.
     pub selector: String,
@@ -752,7 +752,13 @@ impl<'a> Parser<'a> {
         self.pos = p + if substring { 2 } else { 1 };
         let written = format!("{key}{}:", if substring { "~" } else { "" });
         let Some(kind) = Key::lookup(&key.to_lowercase()) else {
-            return Err(self.error(start, format!("unknown key `{key}`; keys are {KEYS}")));
+            return Err(self.error(
+                start,
+                format!(
+                    "unknown key `{}`; keys are {KEYS}",
+                    uidelta_backend::echo(&key)
+                ),
+            ));
         };
         if substring && !kind.has_substring_form() {
             return Err(self.error(
@@ -912,7 +918,10 @@ impl<'a> Parser<'a> {
         let ref_like = matches!(chars.next(), Some('e' | 'E'))
             && chars.next().is_some_and(|c| c.is_ascii_digit());
         let message = if ref_like {
-            format!("`{token}` is not a ref: refs look like e12")
+            format!(
+                "`{}` is not a ref: refs look like e12",
+                uidelta_backend::echo(&token)
+            )
         } else {
             let shown: String = token.chars().take(24).collect();
             format!("expected a condition like `role:button` or a ref like `e12`, found `{shown}`")

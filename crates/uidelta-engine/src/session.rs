@@ -113,6 +113,7 @@ impl Latest {
         } else {
             exact
         };
+        let title = uidelta_backend::echo(title);
         match found.as_slice() {
             [one] => Ok(*one),
             [] => Err(format!(
@@ -402,7 +403,8 @@ impl<B: Backend> Session<B> {
             [] => Err(Error::Backend(uidelta_backend::Error::new(
                 ErrorKind::NotFound,
                 format!(
-                    "no application named `{name}`; there are: {}",
+                    "no application named `{}`; there are: {}",
+                    uidelta_backend::echo(name),
                     list(apps.iter().map(|a| match a.error {
                         // Named by its bus name, which finds it too.
                         Some(_) => format!("{} (not answering)", a.label()),
@@ -413,7 +415,8 @@ impl<B: Backend> Session<B> {
             many => Err(Error::Backend(uidelta_backend::Error::new(
                 ErrorKind::NotFound,
                 format!(
-                    "`{name}` matches several applications: {}",
+                    "`{}` matches several applications: {}",
+                    uidelta_backend::echo(name),
                     list(many.iter().map(|a| a.label()))
                 ),
             ))),
@@ -466,6 +469,7 @@ impl<B: Backend> Session<B> {
                 let events = self.backend.events(&app).await?;
                 let snapshot = self.backend.capture(&app, &Scope::App).await?;
                 let view = View::new(&snapshot, self.filters);
+                self.room_for(&view, &app)?;
                 let refs = self.table.label(view.len());
                 let first = first_sight(&view, &refs);
                 self.scopes.push(Latest {
@@ -513,7 +517,7 @@ impl<B: Backend> Session<B> {
     async fn refresh(&mut self, idx: usize) -> Result<Diff> {
         let app = self.scopes[idx].app.clone();
         let snapshot = self.backend.capture(&app, &Scope::App).await?;
-        Ok(self.install(idx, snapshot))
+        self.install(idx, snapshot)
     }
 
     /// Takes `snapshot` (of the application with backend id `app_id`,
@@ -522,11 +526,14 @@ impl<B: Backend> Session<B> {
     /// returns the diff; nothing when this session has no snapshot of it.
     pub fn catch_up(&mut self, app_id: &str, snapshot: Snapshot) -> Option<Diff> {
         let idx = self.scopes.iter().position(|s| s.app.id == app_id)?;
-        Some(self.install(idx, snapshot))
+        self.install(idx, snapshot).ok()
     }
 
-    fn install(&mut self, idx: usize, snapshot: Snapshot) -> Diff {
+    /// Takes `snapshot` as the latest of scope `idx`, carrying refs; returns
+    /// the diff. An error when the session has no refs left for it.
+    fn install(&mut self, idx: usize, snapshot: Snapshot) -> Result<Diff> {
         let view = View::new(&snapshot, self.filters);
+        self.room_for(&view, &self.scopes[idx].app)?;
         let latest = &self.scopes[idx];
         let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);
         self.remember_gone(&d);
@@ -536,7 +543,23 @@ impl<B: Backend> Session<B> {
         latest.snapshot = snapshot;
         latest.view = view;
         latest.refs = refs;
-        d
+        Ok(d)
+    }
+
+    /// Whether the session can hand out refs for every node of `view` (of
+    /// `app`): refs are never given twice, so a session that has handed
+    /// out nearly all there are (one resumed from an edited file) stops.
+    fn room_for(&self, view: &View, app: &App) -> Result<()> {
+        let left = self.table.left();
+        if left >= view.len() as u64 {
+            return Ok(());
+        }
+        Err(Error::RefsExhausted {
+            doing: format!("reading {}", app.label()),
+            next: self.table.peek(),
+            left,
+            wanted: view.len(),
+        })
     }
 
     fn remember_gone(&mut self, d: &Diff) {
@@ -659,7 +682,7 @@ impl<B: Backend> Session<B> {
         match hits.as_slice() {
             [one] => Ok(*one),
             [] => Err(Error::NoMatch {
-                selector: target.to_owned(),
+                selector: uidelta_backend::echo(target).into_owned(),
                 hint: if self.scopes.is_empty() {
                     "; no application has been captured yet".into()
                 } else {
@@ -667,7 +690,7 @@ impl<B: Backend> Session<B> {
                 },
             }),
             many => Err(Error::Ambiguous {
-                selector: target.to_owned(),
+                selector: uidelta_backend::echo(target).into_owned(),
                 count: many.len(),
                 candidates: many
                     .iter()
@@ -686,6 +709,9 @@ impl<B: Backend> Session<B> {
     /// the after snapshot of the whole application (dialogs it opened
     /// included), and the diff.
     pub async fn act(&mut self, target: &str, action: &Action, opts: &ActOptions) -> Result<Acted> {
+        if let Some(why) = action.refusal() {
+            return Err(Error::TooLong(why));
+        }
         let (idx, node) = self.resolve(target).await?;
         let handle = self.scopes[idx].handle(node);
         let data = self.scopes[idx].node(node).clone();
@@ -738,6 +764,9 @@ impl<B: Backend> Session<B> {
     /// to `app` even when another application has the keyboard), then
     /// settles and diffs `app` as [`Session::act`] does.
     pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
+        if let Some(why) = uidelta_backend::chord_refusal(chord) {
+            return Err(Error::TooLong(why));
+        }
         // Keys to an application stuck in a handler can hang it for good
         // (see `Backend::unresponsive_hint`): none are sent.
         if let Some(idx) = self.stuck_scope(app) {
@@ -996,7 +1025,7 @@ impl<B: Backend> Session<B> {
         // The before view is needed again only when snapshots were taken
         // while settling; copy it only then.
         let before_view = (!mids.is_empty()).then(|| self.scopes[idx].view.clone());
-        let mut d = self.install(idx, after);
+        let mut d = self.install(idx, after)?;
         d.settle_ms = Some(settled.elapsed.as_millis() as u64);
         d.settle_capped = settled.capped;
         if let Some(before_view) = before_view.filter(|_| !d.new_document) {
@@ -1254,8 +1283,9 @@ impl<B: Backend> Session<B> {
             }
             if start.elapsed() >= timeout {
                 return Err(Error::TimedOut(format!(
-                    "waited {} ms for `{selector}` to {}; {} match now",
+                    "waited {} ms for `{}` to {}; {} match now",
                     timeout.as_millis(),
+                    uidelta_backend::echo(selector),
                     condition_text(condition),
                     hits.len()
                 )));

@@ -100,6 +100,36 @@ fn widget_factory_actions_report_exactly_what_changed() {
             text(&a)
         );
 
+        // Keys for an element that cannot take the focus are not sent: they
+        // would land in the entry that has it.
+        let value = |s: &uidelta_engine::Session<uidelta_linux::Linux>| {
+            let hits = s.find(&r.parse().expect("the entry's ref"));
+            let (scope, node) = hits[0];
+            s.scopes()[scope].node(node).value.clone()
+        };
+        let typed = value(&s);
+        let err = s
+            .act(disabled, &Action::Type("zzz".into()), &opts)
+            .await
+            .expect_err("typing into a disabled check box");
+        assert!(
+            err.to_string().ends_with(
+                "the element is disabled, so the keys would go to whatever has the keyboard \
+                 focus; none were sent (act on an element that takes the focus: an enabled, \
+                 showing text field)"
+            ),
+            "{err}"
+        );
+        let err = s
+            .act(disabled, &Action::Key("a".into()), &opts)
+            .await
+            .expect_err("a key on a disabled check box");
+        assert!(err.to_string().contains("the element is disabled"), "{err}");
+        s.observe(FACTORY).await.expect("observe again");
+        assert_eq!(value(&s), typed);
+        let still = "role:text && state:focused";
+        assert_eq!(ref_of(&s, still), r);
+
         // A combo box option is chosen: the combo box takes its name. (The
         // option sits in the combo box's hidden menu; selecting it there
         // would only highlight it.)
@@ -324,5 +354,47 @@ fn a_push_button_outside_an_open_popover_is_pressed_not_clicked_at() {
             "{}",
             text(&a)
         );
+    });
+}
+
+#[test]
+fn a_session_with_no_refs_left_stops_with_an_error() {
+    let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-3-examples");
+    rt.block_on(async {
+        let linux = uidelta_linux::Linux::connect(
+            Some(desktop.session_bus_address()),
+            Some(desktop.display()),
+        )
+        .await
+        .expect("connect");
+        // As resumed from a session file whose counter was edited.
+        let saved = uidelta_engine::Saved {
+            next: uidelta_diff::Ref(u32::MAX - 10),
+            away: Vec::new(),
+            scopes: Vec::new(),
+            gone: Vec::new(),
+        };
+        let (mut s, _) = uidelta_engine::Session::resume(
+            std::sync::Arc::new(linux),
+            uidelta_diff::Filters::all(),
+            saved,
+        )
+        .await;
+        let err = s
+            .observe(FACTORY)
+            .await
+            .expect_err("no refs for the application's elements");
+        let message = err.to_string();
+        assert!(
+            matches!(err, uidelta_engine::Error::RefsExhausted { left: 10, .. }),
+            "{message}"
+        );
+        assert!(
+            message.contains(
+                "this session has handed out refs up to e4294967285, and 10 are left, fewer than"
+            ) && message.contains("start a new session"),
+            "{message}"
+        );
+        assert!(s.scopes().is_empty());
     });
 }

@@ -29,6 +29,14 @@ pub const MAX_DEPTH: usize = 1024;
 /// about 200 bytes each, some 400 MB at the cap, before their text).
 pub const MAX_NODES: usize = 2_000_000;
 
+/// The largest input text a reader of files should hand to [`parse`] by
+/// default, in MiB: this crate does no I/O, but whoever reads the file
+/// must stop somewhere, or `/dev/zero` given by mistake takes all of
+/// memory before the first character is parsed. Real captures are a few
+/// MB (about 300 bytes a node); the `uidelta` command line takes
+/// `--max-input-mib` to raise it.
+pub const MAX_INPUT_MIB: u64 = 256;
+
 /// The text formats a snapshot can be read from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum InputFormat {

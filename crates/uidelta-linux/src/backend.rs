@@ -39,6 +39,7 @@ impl From<Error> for uidelta_backend::Error {
             Error::NoDisplay { .. }
             | Error::NoBounds { .. }
             | Error::Disabled { .. }
+            | Error::NoKeyboardFocus { .. }
             | Error::NoIdentity { .. }
             | Error::NotAClick { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Other,

@@ -29,6 +29,9 @@ use crate::launch::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrLog};
 const MENU_DEPTH: usize = 6;
 /// How long a menu may take to open when an item in it is clicked.
 const MENU_OPENS: Duration = Duration::from_millis(1000);
+/// How long an element may take to report the keyboard focus once it was
+/// given it and its window has the keyboard.
+const FOCUS_MOVES: Duration = Duration::from_millis(2000);
 
 fn is_menu_item(role: Role) -> bool {
     matches!(
@@ -538,7 +541,7 @@ pub enum Error {
         doing: String,
     },
     /// Starting a program failed, or it never showed a window.
-    #[error("opening {program}: {detail}")]
+    #[error("opening {}: {detail}", uidelta_backend::echo(.program))]
     Launch {
         /// The program.
         program: String,
@@ -573,6 +576,18 @@ pub enum Error {
         role: String,
         /// Its title.
         title: String,
+    },
+    /// Keys for an element that cannot take the keyboard focus: they
+    /// would go to whatever has it. None were sent.
+    #[error(
+        "{doing}: {why}, so the keys would go to whatever has the keyboard focus; none were \
+         sent (act on an element that takes the focus: an enabled, showing text field)"
+    )]
+    NoKeyboardFocus {
+        /// What was being done.
+        doing: String,
+        /// Why the element cannot take the focus: `it is disabled`.
+        why: String,
     },
     /// An item of a combo box's popup could not be picked.
     #[error("{doing}: {why}")]
@@ -1298,12 +1313,16 @@ impl Linux {
                 format!("XTest {what} at {x},{y}")
             }
             Action::Type(text) => {
-                let moved = self.focus_for_keys(app, actor, addr, node, x11).await?;
+                let moved = self
+                    .focus_for_keys(app, actor, addr, node, x11, doing)
+                    .await?;
                 x11.type_text(text)?;
                 format!("{moved}XTest keys")
             }
             Action::Key(chord) => {
-                let moved = self.focus_for_keys(app, actor, addr, node, x11).await?;
+                let moved = self
+                    .focus_for_keys(app, actor, addr, node, x11, doing)
+                    .await?;
                 x11.key(chord)?;
                 format!("{moved}XTest {chord}")
             }
@@ -1320,7 +1339,9 @@ impl Linux {
             // A field without EditableText: all of its text selected, then
             // replaced with the keys of the new text (or deleted).
             Action::SetValue(text) if node.role.is_text_input() => {
-                let moved = self.focus_for_keys(app, actor, addr, node, x11).await?;
+                let moved = self
+                    .focus_for_keys(app, actor, addr, node, x11, doing)
+                    .await?;
                 x11.key("ctrl+a")?;
                 if text.is_empty() {
                     x11.key("BackSpace")?;
@@ -1340,6 +1361,11 @@ impl Linux {
     /// then make sure the display sends keys to its window (see
     /// [`keys_to`]). Returns what was done to the window focus, for
     /// the method.
+    ///
+    /// An element that cannot take the focus (disabled, not showing, not
+    /// focusable), or that did not take it, is an error
+    /// ([`Error::NoKeyboardFocus`]): the keys would land in whatever has
+    /// the focus, another field or another application.
     async fn focus_for_keys(
         &self,
         app: &AppRef,
@@ -1347,11 +1373,27 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
         x11: &X11,
+        doing: &(dyn Fn() -> String + Sync),
     ) -> Result<String> {
         if node.role == Role::Application {
             // Keys for the application as a whole: its focused element.
             return keys_to(x11, app, None);
         }
+        let refuse = |why: &str| Error::NoKeyboardFocus {
+            doing: doing(),
+            why: why.to_owned(),
+        };
+        // Read fresh: the capture may be older than a change of state. A
+        // toolkit that reports no states at all says nothing either way.
+        let states = actor.states(addr).await.unwrap_or_default();
+        let reported = !states.is_empty();
+        if reported && !states.contains(State::Enabled) {
+            return Err(refuse("the element is disabled"));
+        }
+        if reported && !states.contains(State::Showing) {
+            return Err(refuse("the element is not showing"));
+        }
+        let focusable = states.contains(State::Focusable);
         // Where the element is on the display, unless another window is on
         // top of it there.
         // Read fresh, in the toolkit's coordinates (see `synthesize`).
@@ -1363,12 +1405,44 @@ impl Linux {
             },
             None => None,
         };
-        if !matches!(actor.focus(addr).await, Ok(Outcome::Done(_))) {
+        let grabbed = matches!(actor.focus(addr).await, Ok(Outcome::Done(_)));
+        if !grabbed {
+            if reported && !focusable {
+                return Err(refuse("the element cannot take the keyboard focus"));
+            }
             if let Some((x, y)) = point {
                 x11.click(x, y, Button::Left, 1)?;
             }
         }
-        keys_to(x11, app, point)
+        let moved = keys_to(x11, app, point)?;
+        // The focus is the toolkit's to give: it says so once its window
+        // has the keyboard.
+        if reported && focusable && !self.takes_focus(actor, addr).await {
+            return Err(refuse(if grabbed {
+                "the element did not take the keyboard focus when asked (Component.GrabFocus)"
+            } else {
+                "the element did not take the keyboard focus when clicked"
+            }));
+        }
+        Ok(moved)
+    }
+
+    /// Waits up to [`FOCUS_MOVES`] for `node` to report the focus.
+    async fn takes_focus(&self, actor: &Actor<'_>, node: &NodeAddr) -> bool {
+        let end = Instant::now() + FOCUS_MOVES;
+        loop {
+            if actor
+                .states(node)
+                .await
+                .is_ok_and(|s| s.contains(State::Focused))
+            {
+                return true;
+            }
+            if Instant::now() >= end {
+                return false;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
     }
 
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
@@ -1454,8 +1528,9 @@ impl Linux {
             .cloned()
             .ok_or_else(|| {
                 Error::NoWindow(format!(
-                    "{} has no X window titled `{title}` on the display",
-                    app.app.label()
+                    "{} has no X window titled `{}` on the display",
+                    app.app.label(),
+                    uidelta_backend::echo(title)
                 ))
             })
     }
@@ -1657,6 +1732,7 @@ fn pick_window<'w>(windows: &'w [WindowInfo], title: &str, app: &str) -> Result<
     } else {
         exact
     };
+    let title = uidelta_backend::echo(title);
     match found.as_slice() {
         [one] => Ok(one),
         [] => Err(Error::NoWindow(format!(

@@ -187,8 +187,9 @@ pub struct TypeIntoElement {
     /// Which element.
     #[serde(flatten)]
     pub target: Target,
-    /// The text to type, inserted at the caret. To replace an entry's whole
-    /// text use set_value. Never echoed back: password fields show bullets.
+    /// The text to type, inserted at the caret, at most 100,000 characters.
+    /// To replace an entry's whole text use set_value. Never echoed back:
+    /// password fields show bullets.
     pub text: String,
     /// Diff, tree and settle options.
     #[serde(flatten)]
@@ -199,7 +200,7 @@ pub struct TypeIntoElement {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct PressKey {
     /// A key or chord: `Return`, `Escape`, `Tab`, `ctrl+s`, `alt+F4`,
-    /// `shift+ctrl+Tab`.
+    /// `shift+ctrl+Tab` (at most 200 characters).
     pub key: String,
     /// Focus this element first (ref or selector). Default: the key goes
     /// to the focused element of `app`.
@@ -493,7 +494,8 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
             format!("it takes: {}", known.join(", "))
         };
         return Err(ToolError::bad_argument(format!(
-            "{tool}: unknown argument `{unknown}`; {takes}"
+            "{tool}: unknown argument `{}`; {takes}",
+            uidelta_backend::echo(unknown)
         )));
     }
     serde_json::from_value(Value::Object(args)).map_err(|e| {

@@ -18,8 +18,8 @@ pub struct ToolError {
     /// `bad_argument`, `unknown_ref`, `ref_gone`, `no_match`, `ambiguous`,
     /// `bad_selector`, `not_found`, `app_gone`, `timeout`, `unresponsive`, `unsupported`,
     /// `disconnected` (no desktop to reach, or it went away: later calls
-    /// connect again), `backend`, `internal`, `cancelled` (the client
-    /// cancelled the call).
+    /// connect again), `refs_exhausted`, `backend`, `internal`, `cancelled`
+    /// (the client cancelled the call).
     pub kind: &'static str,
     /// What went wrong, and what to do instead.
     pub message: String,
@@ -60,6 +60,8 @@ impl From<uidelta_engine::Error> for ToolError {
             E::NoWindow(_) => "not_found",
             E::TimedOut(_) => "timeout",
             E::Unresponsive { .. } => "unresponsive",
+            E::TooLong(_) => "bad_argument",
+            E::RefsExhausted { .. } => "refs_exhausted",
         };
         let mut message = e.to_string();
         if let E::NoMatch { hint, .. } = &e {

@@ -983,7 +983,8 @@ fn condition(until: args::Until, state: Option<&str>) -> Result<Condition, ToolE
             _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
                 let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
                 ToolError::bad_argument(format!(
-                    "wait_for_element: no state `{name}`; states: {}",
+                    "wait_for_element: no state `{}`; states: {}",
+                    uidelta_backend::echo(name),
                     all.join(", ")
                 ))
             }),

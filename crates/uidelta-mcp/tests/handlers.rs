@@ -392,6 +392,66 @@ async fn each_client_has_its_own_refs_and_none_waits_for_another() {
 }
 
 #[tokio::test]
+async fn long_arguments_are_refused_or_echoed_short() {
+    let s = server();
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let chord = "ctrl+".repeat(120_000) + "a";
+    let cases = [
+        ("press_key", json!({"key": chord, "app": "fake"})),
+        ("press_key", json!({"key": chord, "target": "name:Notes"})),
+    ];
+    for (tool, a) in cases {
+        let r = s.call(tool, args(a)).await;
+        let all = serde_json::to_string(&r).expect("json");
+        assert!(all.len() < 2_000, "{} bytes: {}", all.len(), &all[..2_000]);
+        assert_eq!(kind(&r), "bad_argument", "{}", text(&r));
+        assert!(
+            text(&r).contains("is 600001 characters long, more than the 200 a chord may have"),
+            "{}",
+            text(&r)
+        );
+    }
+    let r = s
+        .call(
+            "type_into_element",
+            args(json!({"target": "name:Notes", "text": "x".repeat(100_001)})),
+        )
+        .await;
+    assert_eq!(kind(&r), "bad_argument", "{}", text(&r));
+    assert!(
+        text(&r).contains("has 100001 characters, more than the 100000 one action types"),
+        "{}",
+        text(&r)
+    );
+    assert!(serde_json::to_string(&r).expect("json").len() < 2_000);
+    // Nothing was typed.
+    let tree = ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    assert!(text(&tree).contains("entry \"Notes\"\n"), "{}", text(&tree));
+    // A selector, an application name or an argument name that long is
+    // named by its start and length.
+    let long = "x".repeat(600_000);
+    for (tool, a) in [
+        (
+            "click_element",
+            json!({"target": format!("name:{long}"), "app": "fake"}),
+        ),
+        (
+            "click_element",
+            json!({"target": format!("{long}:a"), "app": "fake"}),
+        ),
+        ("get_window_tree", json!({"app": long})),
+        ("get_window_tree", json!({"app": "fake", "window": long})),
+        ("get_applications", json!({long.clone(): 1})),
+    ] {
+        let r = s.call(tool, args(a)).await;
+        assert_eq!(r.is_error, Some(true), "{tool}");
+        let all = serde_json::to_string(&r).expect("json");
+        assert!(all.len() < 2_000, "{tool}: {} bytes", all.len());
+        assert!(text(&r).contains("…(600"), "{tool}: {}", text(&r));
+    }
+}
+
+#[tokio::test]
 async fn typed_passwords_never_come_back() {
     let s = server();
     ok(&s, "get_window_tree", json!({"app": "fake"})).await;

@@ -2,6 +2,8 @@
 
 use uidelta_backend::App;
 
+use crate::text::{quote, shown};
+
 /// One line per application (`name (pid N)`, and why it does not answer if
 /// it does not), its windows indented under it with their role, title and
 /// `(active)` / `(hidden)`.
@@ -11,9 +13,9 @@ pub fn apps_text(apps: &[App]) -> String {
     }
     let mut out = String::new();
     for a in apps {
-        out.push_str(&a.label());
+        out.push_str(&shown(&a.label()));
         if let Some(e) = &a.error {
-            out.push_str(&format!("  (not answering: {e})"));
+            out.push_str(&format!("  (not answering: {})", shown(e)));
         }
         out.push('\n');
         for w in &a.windows {
@@ -29,7 +31,11 @@ pub fn apps_text(apps: &[App]) -> String {
             } else {
                 format!(" ({})", flags.join(", "))
             };
-            out.push_str(&format!("  {} {:?}{flags}\n", w.role, w.title));
+            out.push_str(&format!(
+                "  {} {}{flags}\n",
+                shown(&w.role),
+                quote(&w.title)
+            ));
         }
     }
     out
@@ -69,5 +75,26 @@ mod tests {
             "gedit (pid 42)\n  frame \"notes.txt\" (active)\n  dialog \"Save As\" (hidden)\n"
         );
         assert_eq!(apps_text(&[]), "no applications on the accessibility bus\n");
+    }
+
+    #[test]
+    fn names_and_titles_are_escaped() {
+        let app = App {
+            name: "evil\u{1b}]0;x\u{7}".into(),
+            pid: Some(7),
+            id: ":1.9".into(),
+            windows: vec![Window {
+                title: "a\u{202e}b\tc".into(),
+                role: "frame".into(),
+                id: "/w/1".into(),
+                active: false,
+                showing: true,
+            }],
+            error: None,
+        };
+        assert_eq!(
+            apps_text(&[app]),
+            "evil\\u{1b}]0;x\\u{7} (pid 7)\n  frame \"a\\u{202e}b\\tc\"\n"
+        );
     }
 }

@@ -9,7 +9,7 @@ use uidelta_diff::{
 use uidelta_model::State;
 
 use crate::line::{element_line, handle_text, ref_and_name, Detail, Facts, HiddenParents};
-use crate::text::{quote, rect_text, shorten_change};
+use crate::text::{quote, rect_text, shorten_change, shown};
 
 /// What a diff without changes renders as, in every text format.
 pub(crate) const NO_CHANGES: &str = "No UI changes detected\n";
@@ -541,7 +541,7 @@ fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
         .map(|i| {
             (
                 parents[i],
-                Facts::from(&nodes[i].element).role_label().to_owned(),
+                Facts::from(&nodes[i].element).role_label().into_owned(),
             )
         })
         .collect();
@@ -729,7 +729,7 @@ fn transient_line(out: &mut String, e: &Element, opts: &DiffOptions) {
 fn changes_text<'c>(changes: impl IntoIterator<Item = &'c AttrChange>, limit: usize) -> String {
     let mut shared: Vec<(Vec<String>, String, String, bool)> = Vec::new();
     for change in changes {
-        let label = change.attr.label();
+        let label = shown(&change.attr.label()).into_owned();
         let (old, new) = change_values(change, limit);
         let flag = matches!(
             (&change.old, &change.new),
@@ -812,7 +812,7 @@ impl Sibling for Removed {
 fn churn_key(parent: Ref, subtree: &[SubtreeNode]) -> Option<ChurnKey> {
     subtree
         .first()
-        .map(|root| (parent, Facts::from(&root.element).role_label().to_owned()))
+        .map(|root| (parent, Facts::from(&root.element).role_label().into_owned()))
 }
 
 /// Writes each item with `line`, except that of a group of more than

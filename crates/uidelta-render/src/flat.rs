@@ -6,7 +6,7 @@ use uidelta_diff::{AttrValue, Change, Diff, SubtreeNode, View};
 
 use crate::diff::NO_CHANGES;
 use crate::line::Facts;
-use crate::text::{one_line, quote_capped};
+use crate::text::{quote_capped, shown};
 
 /// The view as a flat list in preorder: `[role] "text" x:N y:N w:W h:H`,
 /// where text is the name, or the value when there is no name.
@@ -46,7 +46,7 @@ pub fn diff_flat(diff: &Diff) -> String {
             for c in &m.changes {
                 out.push_str(&format!(
                     " | {}: {} -> {}",
-                    c.attr.label(),
+                    shown(&c.attr.label()),
                     single_quoted(&c.old),
                     single_quoted(&c.new)
                 ));
@@ -89,7 +89,7 @@ fn flat_line(f: Facts<'_>) -> String {
 fn single_quoted(v: &AttrValue) -> String {
     let text = match v {
         AttrValue::Absent => String::new(),
-        AttrValue::Text(s) => one_line(s),
+        AttrValue::Text(s) => shown(s).into_owned(),
         AttrValue::Bool(b) => b.to_string(),
         AttrValue::Rect(r) => format!("x:{} y:{} w:{} h:{}", r.x, r.y, r.w, r.h),
         AttrValue::Index(i) => i.to_string(),

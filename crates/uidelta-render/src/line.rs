@@ -50,9 +50,9 @@ impl<'a> From<&'a Element> for Facts<'a> {
     }
 }
 
-impl Facts<'_> {
+impl<'a> Facts<'a> {
     /// The role as rendered.
-    pub fn role_label(&self) -> &str {
+    pub fn role_label(&self) -> std::borrow::Cow<'a, str> {
         role_label(self.role, self.raw_role)
     }
 
@@ -97,7 +97,7 @@ fn head(r: Option<Ref>, role: &str, name: &str, brief: bool) -> String {
 /// One element as a line of text; `r` is `None` only when a caller's refs
 /// do not cover the element, which is shown as `[?]`.
 pub(crate) fn element_line(r: Option<Ref>, facts: Facts<'_>, detail: Detail) -> String {
-    let mut out = head(r, facts.role_label(), facts.name, detail.brief_name);
+    let mut out = head(r, &facts.role_label(), facts.name, detail.brief_name);
     if detail.value_and_states {
         if let Some(value) = facts.shown_value() {
             out.push_str(" = ");

@@ -12,7 +12,7 @@ use uidelta_model::{NodeData, Role, State};
 
 use crate::diff::NO_CHANGES;
 use crate::line::{is_disabled, Facts};
-use crate::text::one_line;
+use crate::text::shown;
 
 /// The view in terminator's compact YAML: `#N [Role] name (context)` for
 /// elements with bounds (numbered from 1 in preorder), `- [Role] name
@@ -103,7 +103,7 @@ fn yaml_line(f: Facts<'_>, numbers: &mut Numbering) -> String {
     };
     if !f.name.is_empty() {
         out.push(' ');
-        out.push_str(&one_line(f.name));
+        out.push_str(&shown(f.name));
     }
     let context = context_parts(f);
     if !context.is_empty() {
@@ -119,7 +119,7 @@ fn context_parts(f: Facts<'_>) -> Vec<String> {
         .iter()
         .find(|(k, v)| k == "text" && !v.is_empty())
     {
-        parts.push(format!("text: {}", one_line(text)));
+        parts.push(format!("text: {}", shown(text)));
     }
     if let Some(b) = f.bounds {
         parts.push(format!("bounds: [{},{},{},{}]", b.x, b.y, b.w, b.h));
@@ -139,7 +139,7 @@ fn context_parts(f: Facts<'_>) -> Vec<String> {
         }
     }
     if let Some(value) = f.shown_value() {
-        parts.push(format!("value: {}", one_line(value)));
+        parts.push(format!("value: {}", shown(value)));
     }
     parts
 }

@@ -1,5 +1,7 @@
 //! Small text helpers every renderer shares: quoting, capping and shortening.
 
+use std::borrow::Cow;
+
 use uidelta_model::{Rect, Role};
 
 /// Longest name or value shown whole in a line; longer ones are cut and
@@ -19,8 +21,36 @@ const CHANGE_WINDOW: usize = 20;
 /// The ellipsis that marks cut text.
 const ELLIPSIS: char = '…';
 
-/// `text` in double quotes, with `"`, `\` and line breaks escaped so that
-/// every element stays on one line.
+/// Whether `c` would act on a terminal or on the text around it rather
+/// than show: the C0 and C1 control characters and DEL (ESC starts the
+/// sequences that move the cursor, recolour or retitle a terminal), and
+/// the bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069,
+/// U+200E, U+200F, U+061C), which reorder what follows them on the line.
+/// An application's names and values are not trusted to be free of them.
+pub(crate) fn is_inert(c: char) -> bool {
+    !(c.is_control()
+        || matches!(
+            c,
+            '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
+        ))
+}
+
+/// Pushes `c`, written as `\n`, `\r`, `\t` or `\u{1b}` (Rust's escapes,
+/// hexadecimal code point) when it is not [`is_inert`].
+fn push_shown(out: &mut String, c: char) {
+    match c {
+        '\n' => out.push_str("\\n"),
+        '\r' => out.push_str("\\r"),
+        '\t' => out.push_str("\\t"),
+        c if !is_inert(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
+        c => out.push(c),
+    }
+}
+
+/// `text` in double quotes, with `"` and `\` escaped, and line breaks,
+/// tabs and the characters that would act on a terminal (see [`is_inert`])
+/// written as escapes (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so that every
+/// element stays on one line and shows as what it is.
 pub(crate) fn quote(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 2);
     out.push('"');
@@ -28,13 +58,26 @@ pub(crate) fn quote(text: &str) -> String {
         match c {
             '"' => out.push_str("\\\""),
             '\\' => out.push_str("\\\\"),
-            '\n' => out.push_str("\\n"),
-            '\r' => out.push_str("\\r"),
-            _ => out.push(c),
+            c => push_shown(&mut out, c),
         }
     }
     out.push('"');
     out
+}
+
+/// `text` unquoted, with line breaks, tabs and the characters that would
+/// act on a terminal written as escapes, as [`quote`] does: for formats
+/// that print text unquoted (window titles, application names, platform
+/// role names) but still need one element per line.
+pub(crate) fn shown(text: &str) -> Cow<'_, str> {
+    if text.chars().all(|c| is_inert(c) && c != '\t') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        push_shown(&mut out, c);
+    }
+    Cow::Owned(out)
 }
 
 /// `text` quoted; when it is longer than [`SHOWN_CHARS`], only its start is
@@ -71,19 +114,14 @@ pub(crate) fn quote_brief(text: &str) -> String {
     quote(&start)
 }
 
-/// Line breaks written as `\n` and `\r`, for formats that print text
-/// unquoted but still need one element per line.
-pub(crate) fn one_line(text: &str) -> String {
-    text.replace('\r', "\\r").replace('\n', "\\n")
-}
-
 /// The role as rendered: the normalized name, or the platform's own name
-/// when the role is not one we know.
-pub(crate) fn role_label(role: Role, raw_role: &str) -> &str {
+/// when the role is not one we know (escaped as [`shown`] does: it comes
+/// from the application, or from a file).
+pub(crate) fn role_label(role: Role, raw_role: &str) -> Cow<'_, str> {
     if role == Role::Unknown && !raw_role.is_empty() {
-        raw_role
+        shown(raw_role)
     } else {
-        role.as_str()
+        Cow::Borrowed(role.as_str())
     }
 }
 
@@ -168,6 +206,31 @@ mod tests {
         assert_eq!(quote(r"C:\temp"), r#""C:\\temp""#);
         assert_eq!(quote("one\ntwo\r\n"), r#""one\ntwo\r\n""#);
         assert_eq!(quote("…ünï"), "\"…ünï\"");
+    }
+
+    #[test]
+    fn characters_that_act_on_a_terminal_are_escaped() {
+        assert_eq!(quote("\u{1b}[31mred\u{0}"), r#""\u{1b}[31mred\u{0}""#);
+        assert_eq!(quote("tab\there"), r#""tab\there""#);
+        assert_eq!(quote("\u{7f}\u{85}\u{9b}"), r#""\u{7f}\u{85}\u{9b}""#);
+        assert_eq!(
+            quote("a\u{202e}b\u{2066}c\u{2069}\u{200e}\u{200f}\u{61c}"),
+            r#""a\u{202e}b\u{2066}c\u{2069}\u{200e}\u{200f}\u{61c}""#
+        );
+        // Letters, marks and joiners that only show are kept.
+        assert_eq!(quote("ünï 日本 👩\u{200d}💻"), "\"ünï 日本 👩\u{200d}💻\"");
+        assert_eq!(shown("AX\u{1b}[2J\nx\ty"), r"AX\u{1b}[2J\nx\ty");
+        assert!(matches!(shown("plain"), Cow::Borrowed("plain")));
+        // Escaped text is cut like any other; its length is the original's.
+        let long = format!("{}\u{1b}", "x".repeat(SHOWN_CHARS));
+        assert_eq!(
+            quote_capped(&long),
+            format!(
+                "\"{}…\" ({} chars)",
+                "x".repeat(SHOWN_CHARS),
+                SHOWN_CHARS + 1
+            )
+        );
     }
 
     #[test]

@@ -342,6 +342,98 @@ fn tree_text_marks_elements_the_refs_do_not_cover() {
     );
 }
 
+/// Names and values with characters that would act on a terminal: ESC
+/// starting a sequence that retitles it, NUL, BEL, DEL, C1's CSI, the
+/// bidirectional overrides and isolates, a tab, and a line break.
+const HOSTILE: [&str; 4] = [
+    "\u{1b}]0;pwned\u{7}Save\u{0}",
+    "invoice\u{202e}fdp.exe",
+    "\u{2066}left\u{2069}\u{200e}\u{200f}\u{61c}",
+    "a\tb\nc\u{7f}\u{9b}31m",
+];
+
+/// The hostile texts as names, a value, a platform role and a window.
+fn hostile() -> (View, Refs) {
+    let mut b = TreeBuilder::new(node(Role::Frame, HOSTILE[0], None));
+    b.leaf(node(Role::PushButton, HOSTILE[1], None));
+    let mut entry = node(Role::Entry, HOSTILE[2], None);
+    entry.value = Some(HOSTILE[3].into());
+    b.leaf(entry);
+    let mut odd = node(Role::Unknown, "", None);
+    odd.raw_role = "AX\u{1b}[2J".into();
+    b.leaf(odd);
+    let view = View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none());
+    let refs = RefTable::new().label(view.len());
+    (view, refs)
+}
+
+/// Whether any character of `text` would act on a terminal: everything
+/// but the line ends that separate lines is shown escaped.
+fn acts_on_a_terminal(text: &str) -> bool {
+    text.chars().any(|c| {
+        (c.is_control() && c != '\n')
+            || matches!(c, '\u{200e}' | '\u{200f}' | '\u{61c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    })
+}
+
+#[test]
+fn tree_text_escapes_characters_that_act_on_a_terminal() {
+    let (view, refs) = hostile();
+    let text = tree_text(&view, &refs, &TreeOptions::default());
+    assert!(!acts_on_a_terminal(&text), "{text:?}");
+    assert_eq!(text.lines().count(), 4, "{text}");
+    assert_snapshot!(text);
+    for text in [tree_terminator(&view), tree_flat(&view)] {
+        assert!(!acts_on_a_terminal(&text), "{text:?}");
+        assert_eq!(text.lines().filter(|l| !l.is_empty()).count(), 4, "{text}");
+    }
+}
+
+#[test]
+fn diff_text_escapes_characters_that_act_on_a_terminal() {
+    let mut added = el(2, Role::PushButton, HOSTILE[1]);
+    added.value = Some(HOSTILE[3].into());
+    let mut odd = el(3, Role::Unknown, "");
+    odd.raw_role = "AX\u{1b}[2J".into();
+    let diff = Diff {
+        changes: vec![
+            Change::Added(Added {
+                parent: Ref(1),
+                index: 0,
+                opened: None,
+                context: Some(handle(1, Role::Frame, HOSTILE[0])),
+                group: None,
+                came_back: false,
+                subtree: vec![at(0, added), at(1, odd)],
+            }),
+            Change::Modified(Modified {
+                element: el(4, Role::Entry, HOSTILE[2]),
+                context: None,
+                changes: vec![
+                    change(Attr::Value, text(HOSTILE[0]), text(HOSTILE[3])),
+                    change(
+                        Attr::Attribute("\u{1b}[8m".into()),
+                        text("x"),
+                        text(HOSTILE[1]),
+                    ),
+                ],
+                descendants: vec![],
+            }),
+        ],
+        focus: Some(FocusMove {
+            from: Some(handle(5, Role::Entry, HOSTILE[1])),
+            to: Some(handle(4, Role::Entry, HOSTILE[2])),
+        }),
+        ..Diff::default()
+    };
+    let text = diff_text(&diff, &DiffOptions::default());
+    assert!(!acts_on_a_terminal(&text), "{text:?}");
+    assert_snapshot!(text);
+    for text in [diff_terminator(&diff), diff_flat(&diff)] {
+        assert!(!acts_on_a_terminal(&text), "{text:?}");
+    }
+}
+
 // ---------------------------------------------------------------- diff text
 
 #[test]

@@ -215,6 +215,9 @@ struct Input {
     /// Turn a noise rule off, so what it hides is shown (repeatable; see `uidelta filters`).
     #[arg(long = "keep", value_name = "RULE")]
     keep: Vec<Rule>,
+    /// Largest input read, in MiB (a larger file, or endless standard input, is an error).
+    #[arg(long, value_name = "MIB", default_value_t = uidelta_formats::MAX_INPUT_MIB)]
+    max_input_mib: u64,
 }
 
 #[derive(Args, Debug)]
@@ -319,21 +322,46 @@ impl Input {
     }
 
     fn load(&self, path: &Path) -> Result<Snapshot> {
-        let text = read(path)?;
+        let text = read(path, self.max_input_mib)?;
         uidelta_formats::parse(&text, self.input.map(Into::into))
             .with_context(|| format!("reading a snapshot from {}", path.display()))
     }
 }
 
-fn read(path: &Path) -> Result<String> {
-    if path == Path::new("-") {
-        let mut text = String::new();
-        io::stdin()
-            .read_to_string(&mut text)
-            .context("reading standard input")?;
-        return Ok(text);
-    }
-    let bytes = std::fs::read(path).with_context(|| format!("reading {}", path.display()))?;
+/// The text of `path` (`-`: standard input), at most `max_mib` MiB of it:
+/// more is an error before more is read, so that `/dev/zero` or a runaway
+/// pipe cannot take all of memory.
+fn read(path: &Path, max_mib: u64) -> Result<String> {
+    let limit = max_mib.saturating_mul(1024 * 1024);
+    let what = if path == Path::new("-") {
+        "standard input".to_owned()
+    } else {
+        path.display().to_string()
+    };
+    let too_large = || {
+        anyhow::anyhow!(
+            "reading {what}: it is larger than {max_mib} MiB, the most read of an input; raise \
+             the limit with --max-input-mib"
+        )
+    };
+    let bytes = if path == Path::new("-") {
+        read_at_most(io::stdin().lock(), limit)
+            .context("reading standard input")?
+            .ok_or_else(too_large)?
+    } else {
+        let file =
+            std::fs::File::open(path).with_context(|| format!("reading {}", path.display()))?;
+        // A regular file says its size; devices and pipes do not.
+        if file
+            .metadata()
+            .is_ok_and(|m| m.is_file() && m.len() > limit)
+        {
+            return Err(too_large());
+        }
+        read_at_most(file, limit)
+            .with_context(|| format!("reading {}", path.display()))?
+            .ok_or_else(too_large)?
+    };
     String::from_utf8(bytes).map_err(|e| {
         anyhow::anyhow!(
             "reading {}: not UTF-8 text (invalid byte at offset {})",
@@ -341,6 +369,27 @@ fn read(path: &Path) -> Result<String> {
             e.utf8_error().valid_up_to()
         )
     })
+}
+
+/// All of `source` when it holds at most `limit` bytes, `None` when it
+/// holds more.
+fn read_at_most(mut source: impl Read, limit: u64) -> io::Result<Option<Vec<u8>>> {
+    let mut bytes = Vec::new();
+    (&mut source).take(limit).read_to_end(&mut bytes)?;
+    if (bytes.len() as u64) < limit {
+        return Ok(Some(bytes));
+    }
+    // Exactly `limit` so far: one byte more says whether there is more,
+    // without growing the buffer for it.
+    let mut more = [0u8; 1];
+    loop {
+        match source.read(&mut more) {
+            Ok(0) => return Ok(Some(bytes)),
+            Ok(_) => return Ok(None),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// Which window `close-window` and `activate-window` act on.

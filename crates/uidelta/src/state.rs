@@ -26,6 +26,9 @@ use uidelta_engine::{Saved, SavedScope};
 
 /// Version of the file layout; a file of another is set aside.
 const LAYOUT: u32 = 1;
+/// The fewest refs a saved session must have left to be carried on: room
+/// for the largest tree a file may hold, several times over.
+const REFS_TO_CARRY_ON: u64 = 1 << 24;
 /// Most applications kept besides the ones a command used.
 const MAX_OTHERS: usize = 16;
 /// Most refs of elements that went away kept in the file (the newest):
@@ -160,6 +163,16 @@ impl Store {
         }
         if file.key != self.key {
             return Err(format!("it belongs to {}", file.key));
+        }
+        // Refs are never given twice; a counter at the end of them (an
+        // edited file) would have every new element share the last one.
+        let left = RefTable::restore(Ref(file.next), []).left();
+        if left < REFS_TO_CARRY_ON {
+            return Err(format!(
+                "its ref counter is at e{}, with {left} refs left before the last there is, too \
+                 few to carry on: the file was edited or damaged",
+                file.next
+            ));
         }
         let mut scopes = Vec::with_capacity(file.scopes.len());
         for s in file.scopes {
@@ -423,6 +436,29 @@ mod tests {
         let kept = kept.expect("the saved session").gone;
         assert_eq!(kept.len(), MAX_GONE);
         assert_eq!(kept.first().map(|g| g.0), Some(Ref(501)));
+        drop(store);
+
+        // A ref counter edited to the end of the refs is refused, and the
+        // file set aside: refs start afresh.
+        let store = Store::open_in(&dir, "desktop: test", false).expect("open");
+        let (_, loaded) = store.load();
+        store.save(&saved(5), &[], loaded).expect("save");
+        let text = fs::read_to_string(&store.path).expect("the session file");
+        let mut file: serde_json::Value = serde_json::from_str(&text).expect("json");
+        file["next"] = serde_json::json!(u32::MAX);
+        fs::write(&store.path, file.to_string()).expect("edit the file");
+        let (edited, generation) = store.load();
+        assert!(edited.is_none());
+        assert_eq!(generation, 0);
+        assert!(!store.path.exists());
+        assert!(store.path.with_extension("bad").exists());
+        file["next"] = serde_json::json!(u32::MAX - (1 << 24) + 1);
+        fs::write(&store.path, file.to_string()).expect("edit the file");
+        assert!(store.load().0.is_none());
+        file["next"] = serde_json::json!(u32::MAX - (1 << 24));
+        fs::write(&store.path, file.to_string()).expect("edit the file");
+        let (carried, _) = store.load();
+        assert_eq!(carried.map(|s| s.next), Some(Ref(u32::MAX - (1 << 24))));
         drop(store);
 
         // Another desktop's file is its own.

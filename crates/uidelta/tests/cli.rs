@@ -1,7 +1,7 @@
 //! The command line, run as a user runs it: files in, text and exit codes out.
 
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 fn uidelta(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_uidelta"))
@@ -161,6 +161,58 @@ fn missing_file_and_unknown_rule_are_trouble() {
     let o = uidelta(&["diff", &a, &a, "--keep", "colour"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("volatile-ids"), "{}", stderr(&o));
+}
+
+/// `uidelta ARGS` in a shell that caps its address space at 1 GiB, so that
+/// reading without a limit fails there instead of taking the machine.
+fn uidelta_in_1_gib(args: &str, stdin: Stdio) -> Output {
+    Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "ulimit -v 1048576 && exec '{}' {args}",
+            env!("CARGO_BIN_EXE_uidelta")
+        ))
+        .stdin(stdin)
+        .output()
+        .expect("sh runs uidelta")
+}
+
+#[test]
+fn an_endless_input_is_refused_at_the_size_limit() {
+    let o = uidelta_in_1_gib("tree /dev/zero", Stdio::null());
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert_eq!(
+        stderr(&o),
+        "uidelta: reading /dev/zero: it is larger than 256 MiB, the most read of an input; \
+         raise the limit with --max-input-mib\n"
+    );
+    let zero = std::fs::File::open("/dev/zero").expect("/dev/zero opens");
+    let o = uidelta_in_1_gib("tree - --max-input-mib 1", Stdio::from(zero));
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(
+        stderr(&o).starts_with("uidelta: reading standard input: it is larger than 1 MiB"),
+        "{}",
+        stderr(&o)
+    );
+}
+
+#[test]
+fn a_file_over_the_size_limit_is_refused_and_one_at_it_is_read() {
+    let snapshot = window(0, ":1.5", false, "Apply");
+    let padded = format!("{snapshot}{}", " ".repeat(1024 * 1024 - snapshot.len()));
+    let at = file("limit", "at.json", &padded);
+    let over = file("limit", "over.json", &format!("{padded} "));
+    let o = uidelta(&["diff", &at, &over, "--max-input-mib", "1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert_eq!(
+        stderr(&o),
+        format!(
+            "uidelta: reading {over}: it is larger than 1 MiB, the most read of an input; \
+             raise the limit with --max-input-mib\n"
+        )
+    );
+    let o = uidelta(&["diff", &at, &at, "--max-input-mib", "1"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
 }
 
 #[test]
