@@ -321,7 +321,7 @@ async fn beyond_loopback_a_token_is_needed_and_hosts_are_still_checked() {
     let anywhere = tokio::net::TcpListener::bind("0.0.0.0:0")
         .await
         .expect("a free port");
-    let refused = uidelta_mcp::serve_listener(
+    let served = uidelta_mcp::serve_listener(
         Arc::new(Still),
         anywhere,
         HttpOptions {
@@ -329,8 +329,11 @@ async fn beyond_loopback_a_token_is_needed_and_hosts_are_still_checked() {
             allow_hosts: vec!["desktop.example".into()],
             ..loopback()
         },
-    )
-    .await;
+    );
+    // Liveness only: a server that serves never returns.
+    let refused = tokio::time::timeout(Duration::from_secs(60), served)
+        .await
+        .expect("refused at once, not served");
     assert!(
         matches!(&refused, Err(uidelta_mcp::Error::Config(m)) if m.contains("--token")),
         "{refused:?}"
@@ -549,17 +552,26 @@ async fn the_log_dir_is_private_and_its_files_are_new_ones() {
     }
 
     // A link planted where the next receipt goes is not followed: the
-    // receipt takes the next number, and the link's target is untouched.
+    // receipt takes the next number (or fails, saying why), and the link's
+    // target is untouched.
+    let s = Server::new(Arc::new(Still)).with_log_dir(Arc::new(LogDir::new(&dir)));
     let victim = root.join("victim");
     std::fs::write(&victim, "precious").expect("a file");
     std::os::unix::fs::symlink(&victim, dir.join("0001-click_element.txt")).expect("a link");
     std::os::unix::fs::symlink(&victim, dir.join("0002-click_element.png")).expect("a link");
-    let s = Server::new(Arc::new(Still)).with_log_dir(Arc::new(LogDir::new(&dir)));
     s.call("get_window_tree", args(json!({"app": "still"})))
         .await;
     let click = json!({"target": "name:OK", "settle": "none"});
     let r = s.call("click_element", args(click.clone())).await;
     assert_eq!(r.is_error, Some(false), "{}", text(&r));
+    let png = dir.join("0002-click_element.png");
+    assert!(
+        text(&r).contains(&format!("# log: {} exists already", png.display())),
+        "{}",
+        text(&r)
+    );
+    assert_eq!(mode(&dir.join("0002-click_element.txt")), 0o600);
+    let r = s.call("click_element", args(click.clone())).await;
     let logged = r.structured_content.expect("structured");
     assert_eq!(
         logged["log"]["text"],
