@@ -217,6 +217,11 @@ fn check(addr: SocketAddr, opts: &HttpOptions) -> Result<Allowed, Error> {
             "at most 0 MCP sessions: no client could connect".into(),
         ));
     }
+    if opts.session_idle < Duration::from_secs(1) {
+        return Err(Error::Config(
+            "sessions closed when idle for less than a second could not be used".into(),
+        ));
+    }
     let mut hosts: Vec<String> = LOOPBACK_HOSTS.iter().map(|h| h.to_string()).collect();
     let listened_on = Some(addr.ip())
         .filter(|ip| !ip.is_unspecified())
@@ -370,6 +375,9 @@ mod tests {
         let mut none = opts("127.0.0.1:8931", None, false, &[]);
         none.max_sessions = 0;
         assert!(check(none.addr, &none).is_err());
+        let mut at_once = opts("127.0.0.1:8931", None, false, &[]);
+        at_once.session_idle = Duration::ZERO;
+        assert!(check(at_once.addr, &at_once).is_err());
         let told = check(
             "0.0.0.0:8931".parse().expect("an address"),
             &opts("0.0.0.0:8931", None, true, &[]),
