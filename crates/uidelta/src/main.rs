@@ -540,25 +540,9 @@ fn mcp(args: McpArgs) -> Result<ExitCode> {
                 }
             },
         };
-        let files = (log, output.map(std::sync::Arc::new));
-        let connected = args.place.connect().await?;
-        place::on_backend!(connected, backend => serve(backend, files, &args).await)
-    })?;
-    Ok(ExitCode::SUCCESS)
-}
-
-/// Serves MCP on `backend` as `args` say.
-async fn serve<B: uidelta_backend::Backend + 'static>(
-    backend: std::sync::Arc<B>,
-    (log, output): (
-        Option<std::sync::Arc<uidelta_mcp::LogDir>>,
-        Option<std::sync::Arc<uidelta_mcp::OutputDir>>,
-    ),
-    args: &McpArgs,
-) -> Result<()> {
-    {
-        match args.http {
-            None => uidelta_mcp::serve_stdio(backend, log, output).await?,
+        let output = output.map(std::sync::Arc::new);
+        // Checked before connecting: a refused address is never listened on.
+        let http = match args.http {
             Some(addr) => {
                 let opts = uidelta_mcp::HttpOptions {
                     token: args
@@ -570,24 +554,43 @@ async fn serve<B: uidelta_backend::Backend + 'static>(
                     allow_origins: args.allow_origins.clone(),
                     max_sessions: args.max_sessions,
                     session_idle: std::time::Duration::from_secs(args.session_idle),
-                    log,
-                    output,
+                    log: log.clone(),
+                    output: output.clone(),
                     ..uidelta_mcp::HttpOptions::new(addr)
                 };
-                // Before binding: a refused address is never listened on.
                 opts.check(addr)?;
-                let listener = tokio::net::TcpListener::bind(addr)
-                    .await
-                    .with_context(|| format!("listening on {addr}"))?;
-                // The real port, when 0 was asked for.
-                let bound = listener.local_addr().context("reading the bound address")?;
-                opts.check(bound)?;
-                eprintln!("uidelta: MCP on http://{bound}/mcp");
-                uidelta_mcp::serve_listener(backend, listener, opts).await?
+                Some(opts)
             }
+            None => None,
+        };
+        let connected = args.place.connect().await?;
+        place::on_backend!(connected, backend => serve(backend, log, output, http).await)
+    })?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// Serves MCP on `backend`: over HTTP as `http` says, else on stdio.
+async fn serve<B: uidelta_backend::Backend + 'static>(
+    backend: std::sync::Arc<B>,
+    log: Option<std::sync::Arc<uidelta_mcp::LogDir>>,
+    output: Option<std::sync::Arc<uidelta_mcp::OutputDir>>,
+    http: Option<uidelta_mcp::HttpOptions>,
+) -> Result<()> {
+    match http {
+        None => uidelta_mcp::serve_stdio(backend, log, output).await?,
+        Some(opts) => {
+            let addr = opts.addr;
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening on {addr}"))?;
+            // The real port, when 0 was asked for.
+            let bound = listener.local_addr().context("reading the bound address")?;
+            opts.check(bound)?;
+            eprintln!("uidelta: MCP on http://{bound}/mcp");
+            uidelta_mcp::serve_listener(backend, listener, opts).await?
         }
-        Ok(())
     }
+    Ok(())
 }
 
 fn tree(args: TreeArgs) -> Result<ExitCode> {
