@@ -96,9 +96,10 @@ pub struct GetWindowTree {
     #[serde(default)]
     pub window: Option<String>,
     /// Write the tree to this file instead of answering with it, and answer
-    /// with the path: for large trees that are searched with find_elements
-    /// or read in parts. A relative path is taken from the server's working
-    /// directory; the file is overwritten.
+    /// with its full path: for large trees that are searched with
+    /// find_elements or read in parts. A file name only (`gedit.txt`): it is
+    /// written in the server's output directory (`uidelta mcp --output-dir`),
+    /// replacing a file of that name; other paths are refused.
     #[serde(default)]
     pub output_file: Option<String>,
     /// Show each element's screen bounds as `@x,y wxh`. Default false.

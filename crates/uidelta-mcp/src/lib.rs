@@ -18,18 +18,22 @@ use rmcp::ServiceExt;
 use uidelta_backend::Backend;
 
 mod args;
+mod files;
 mod http;
 mod receipt;
 mod reply;
 mod scope;
 mod server;
+mod sessions;
 mod stdio;
 pub mod tools;
 
+pub use files::OutputDir;
 pub use http::{serve_http, serve_listener, HttpOptions};
 pub use receipt::LogDir;
 pub use reply::ToolError;
 pub use server::Server;
+pub use sessions::{MAX_SESSIONS, SESSION_IDLE};
 pub use tools::INSTRUCTIONS;
 
 /// Why the server stopped or could not start.
@@ -61,11 +65,15 @@ pub enum Error {
 pub async fn serve_stdio<B: Backend + 'static>(
     backend: Arc<B>,
     log: Option<Arc<LogDir>>,
+    output: Option<Arc<OutputDir>>,
 ) -> Result<(), Error> {
     warm_up();
     let mut server = Server::new(backend);
     if let Some(log) = log {
         server = server.with_log_dir(log);
+    }
+    if let Some(output) = output {
+        server = server.with_output_dir(output);
     }
     let (read, write) = rmcp::transport::stdio_pipes();
     let running = server

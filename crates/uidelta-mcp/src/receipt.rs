@@ -14,8 +14,13 @@ use std::time::Duration;
 use uidelta_diff::{Change, Diff};
 use uidelta_model::Rect;
 
+use crate::files::{self, CreateError, PrivateDir};
+use crate::Error;
+
 /// How long the screenshot of a receipt may take.
 const SCREENSHOT_LIMIT: Duration = Duration::from_secs(10);
+/// How many taken names a receipt passes over before it gives up.
+const TAKEN_LIMIT: usize = 100;
 /// The width of a box's outline, in pixels.
 const LINE: i64 = 3;
 
@@ -27,7 +32,9 @@ pub const MODIFIED: [u8; 3] = [255, 255, 0];
 pub const REMOVED: [u8; 3] = [255, 0, 0];
 
 /// A log directory and the counter its file names start with, shared by
-/// every client of one server.
+/// every client of one server. The directory is private to this user (see
+/// [`crate::files`]); files are new, mode 0600, and a name taken already
+/// (by an earlier run, or a planted link) is passed over.
 #[derive(Debug)]
 pub struct LogDir {
     dir: PathBuf,
@@ -70,12 +77,20 @@ impl Receipt {
 }
 
 impl LogDir {
-    /// Logs into `dir`, which is created when missing.
+    /// Logs into `dir`, created (private to this user) and checked at each
+    /// write; numbers go on from the highest already there.
     pub fn new(dir: impl Into<PathBuf>) -> LogDir {
-        LogDir {
-            dir: dir.into(),
-            next: AtomicU64::new(1),
-        }
+        let dir = files::absolute(dir.into());
+        let next = AtomicU64::new(highest_number(&dir) + 1);
+        LogDir { dir, next }
+    }
+
+    /// Logs into `dir`, created and checked now: a symbolic link, a
+    /// directory of another user, or one open to others is refused.
+    pub fn open(dir: impl Into<PathBuf>) -> Result<LogDir, Error> {
+        let log = LogDir::new(dir);
+        PrivateDir::open(&log.dir).map_err(|e| Error::Config(format!("log directory: {e}")))?;
+        Ok(log)
     }
 
     /// The directory.
@@ -92,14 +107,25 @@ impl LogDir {
         receipt: Receipt,
         screenshot: impl std::future::Future<Output = Result<Vec<u8>, String>>,
     ) -> Result<(PathBuf, PathBuf), String> {
-        let n = self.next.fetch_add(1, Ordering::Relaxed);
-        let stem = format!("{n:04}-{tool}");
-        let txt = self.dir.join(format!("{stem}.txt"));
-        let png = self.dir.join(format!("{stem}.png"));
-        std::fs::create_dir_all(&self.dir)
-            .map_err(|e| format!("creating {}: {e}", self.dir.display()))?;
-        std::fs::write(&txt, &receipt.text)
-            .map_err(|e| format!("writing {}: {e}", txt.display()))?;
+        let dir = PrivateDir::open(&self.dir)?;
+        let mut taken = 0;
+        let (stem, txt) = loop {
+            let n = self.next.fetch_add(1, Ordering::Relaxed);
+            let stem = format!("{n:04}-{tool}");
+            match dir.create(&format!("{stem}.txt"), receipt.text.as_bytes()) {
+                Ok(txt) => break (stem, txt),
+                Err(CreateError::Exists(path)) if taken < TAKEN_LIMIT => {
+                    tracing::warn!(
+                        "{} exists already; the receipt takes the next number",
+                        path.display()
+                    );
+                    taken += 1;
+                }
+                Err(e) => return Err(e.to_string()),
+            }
+        };
+        let png_name = format!("{stem}.png");
+        let png = dir.path_of(&png_name);
         let shot = match tokio::time::timeout(SCREENSHOT_LIMIT, screenshot).await {
             Ok(Ok(shot)) => shot,
             Ok(Err(e)) => return Err(format!("taking the screenshot for {}: {e}", png.display())),
@@ -112,15 +138,30 @@ impl LogDir {
             }
         };
         let boxes = receipt.boxes;
-        let path = png.clone();
-        tokio::task::spawn_blocking(move || {
+        let png = tokio::task::spawn_blocking(move || {
             let drawn = draw_boxes(&shot, &boxes)?;
-            std::fs::write(&path, drawn).map_err(|e| format!("writing {}: {e}", path.display()))
+            dir.create(&png_name, &drawn).map_err(|e| e.to_string())
         })
         .await
         .map_err(|e| format!("drawing the receipt {}: {e}", png.display()))??;
         Ok((txt, png))
     }
+}
+
+/// The highest `NNNN` of the `NNNN-tool.*` files in `dir` (0: none).
+fn highest_number(dir: &Path) -> u64 {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return 0;
+    };
+    entries
+        .flatten()
+        .filter_map(|e| {
+            let name = e.file_name();
+            let (n, _) = name.to_str()?.split_once('-')?;
+            n.parse::<u64>().ok()
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// `png` (any PNG) as 8-bit RGBA with `boxes` outlined, clipped to the

@@ -26,6 +26,7 @@ use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
+use crate::files::OutputDir;
 use crate::receipt::{LogDir, Receipt};
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
 use crate::scope::{notable_states, window_named, window_or_main};
@@ -51,6 +52,8 @@ struct Inner<B: Backend> {
     call_limit: Duration,
     /// Where action receipts go, shared with the server's other clients.
     log: Option<Arc<LogDir>>,
+    /// Where `output_file`s go; without it they are refused.
+    output: Option<Arc<OutputDir>>,
 }
 
 impl<B: Backend + 'static> Server<B> {
@@ -62,6 +65,7 @@ impl<B: Backend + 'static> Server<B> {
                 backend,
                 call_limit: CALL_LIMIT,
                 log: None,
+                output: None,
             }),
             sessions: false,
         }
@@ -79,7 +83,8 @@ impl<B: Backend + 'static> Server<B> {
     /// beyond the waits it asks for (60 s by default).
     pub fn with_call_limit(self, limit: Duration) -> Server<B> {
         let log = self.inner.log.clone();
-        self.rebuilt(limit, log)
+        let output = self.inner.output.clone();
+        self.rebuilt(limit, log, output)
     }
 
     /// The same server, logging every action tool call into `log`: the diff
@@ -88,16 +93,31 @@ impl<B: Backend + 'static> Server<B> {
     /// are numbered in one sequence.
     pub fn with_log_dir(self, log: Arc<LogDir>) -> Server<B> {
         let limit = self.inner.call_limit;
-        self.rebuilt(limit, Some(log))
+        let output = self.inner.output.clone();
+        self.rebuilt(limit, Some(log), output)
+    }
+
+    /// The same server, writing `get_window_tree`'s `output_file`s into
+    /// `output` (without one, an `output_file` is refused).
+    pub fn with_output_dir(self, output: Arc<OutputDir>) -> Server<B> {
+        let limit = self.inner.call_limit;
+        let log = self.inner.log.clone();
+        self.rebuilt(limit, log, Some(output))
     }
 
     /// A fresh session with these settings.
-    fn rebuilt(self, call_limit: Duration, log: Option<Arc<LogDir>>) -> Server<B> {
+    fn rebuilt(
+        self,
+        call_limit: Duration,
+        log: Option<Arc<LogDir>>,
+        output: Option<Arc<OutputDir>>,
+    ) -> Server<B> {
         let inner = Inner {
             backend: Arc::clone(&self.inner.backend),
             session: Mutex::new(Session::new(Arc::clone(&self.inner.backend))),
             call_limit,
             log,
+            output,
         };
         Server {
             inner: Arc::new(inner),
@@ -420,7 +440,7 @@ impl<B: Backend + 'static> Inner<B> {
         });
         let text = match &a.output_file {
             Some(path) => {
-                let path = write_file(path, &tree)?;
+                let path = write_file(self.output.as_deref(), path, &tree)?;
                 json["output_file"] = Value::String(path.clone());
                 format!(
                     "# tree of {what} written to {path}: {elements} elements, {tokens} tokens. \
@@ -1013,17 +1033,17 @@ fn rect_text(r: Rect) -> String {
     format!(" ({}x{} at {},{})", r.w, r.h, r.x, r.y)
 }
 
-/// Writes `text` to `path` and answers with the absolute path.
-fn write_file(path: &str, text: &str) -> Result<String, ToolError> {
-    let path = std::path::Path::new(path.trim());
-    if path.as_os_str().is_empty() {
-        return Err(ToolError::bad_argument("`output_file` is empty"));
-    }
-    let absolute = std::path::absolute(path)
-        .map_err(|e| ToolError::bad_argument(format!("output_file {}: {e}", path.display())))?;
-    std::fs::write(&absolute, text).map_err(|e| ToolError {
-        kind: "bad_argument",
-        message: format!("writing the tree to {}: {e}", absolute.display()),
+/// Writes `text` as `file` in the output directory and answers with its
+/// full path.
+fn write_file(output: Option<&OutputDir>, file: &str, text: &str) -> Result<String, ToolError> {
+    let output = output.ok_or_else(|| {
+        ToolError::bad_argument(
+            "this server has no output directory for `output_file` (uidelta mcp --output-dir DIR)",
+        )
     })?;
-    Ok(absolute.to_string_lossy().into_owned())
+    let path = output.write(file, text).map_err(|message| ToolError {
+        kind: "bad_argument",
+        message,
+    })?;
+    Ok(path.to_string_lossy().into_owned())
 }

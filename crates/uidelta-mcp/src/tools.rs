@@ -64,9 +64,12 @@ fn catalogue() -> Vec<Tool> {
              line, `[e12] role \"name\" = \"value\" (states)`, indented by depth. Call it once \
              per application at the start; after that every action answers with a diff, and \
              find_elements looks elements up. Refs from this tree stay valid across actions. \
-             Large trees can go to `output_file`.",
+             Large trees can go to `output_file`: a file name in the server's output directory \
+             (`uidelta mcp --output-dir`), where a file of that name is replaced; nothing is \
+             written anywhere else.",
         )
-        .annotate(read_only()),
+        // It writes with `output_file`, only into its own directory.
+        .annotate(ToolAnnotations::new().read_only(false).destructive(false)),
         tool::<args::FindElements>(
             "find_elements",
             "Find elements by selector in the latest snapshots and answer with their refs, \
@@ -229,6 +232,13 @@ mod tests {
                 );
             }
         }
+        // A tool that may write is not read-only.
+        let tree = find("get_window_tree").expect("get_window_tree");
+        let hints = tree.annotations.expect("annotated");
+        assert_eq!(
+            (hints.read_only_hint, hints.destructive_hint),
+            (Some(false), Some(false))
+        );
         let click = find("click_element").expect("click_element");
         let schema = serde_json::to_string(&click.input_schema).expect("json");
         assert!(schema.contains("ui_diff_before_after"), "{schema}");

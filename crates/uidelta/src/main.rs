@@ -193,14 +193,42 @@ struct McpArgs {
     /// (default: $UIDELTA_MCP_TOKEN, which keeps it out of `ps`).
     #[arg(long, requires = "http")]
     token: Option<String>,
-    /// With --http: allow a non-loopback address. Use with --token.
+    /// With --http: allow a non-loopback address; a token is then required.
     #[arg(long, requires = "http")]
     allow_remote: bool,
-    /// Log every action tool call into DIR (created if missing): `NNNN-TOOL.txt`, the diff
-    /// it answered with, and `NNNN-TOOL.png`, a screenshot with added elements boxed green,
-    /// modified yellow and removed red.
+    /// With --http: a host name (or address, or NAME:PORT) clients reach the server by,
+    /// accepted in the Host header besides localhost and the address listened on
+    /// (repeatable; needed with 0.0.0.0). Pages at http://NAME:PORT may send requests.
+    #[arg(long = "allow-host", value_name = "NAME", requires = "http")]
+    allow_hosts: Vec<String>,
+    /// With --http: a browser origin (`https://app.example`) whose pages may send requests
+    /// (repeatable). Requests from other pages are refused (403); clients that are not
+    /// browsers send no Origin and are not concerned.
+    #[arg(long = "allow-origin", value_name = "ORIGIN", requires = "http")]
+    allow_origins: Vec<String>,
+    /// With --http: the most MCP sessions at once; a new one closes the one idle longest.
+    #[arg(long, value_name = "N", default_value_t = uidelta_mcp::MAX_SESSIONS, requires = "http")]
+    max_sessions: usize,
+    /// With --http: close a session unused for this many seconds (its client starts anew,
+    /// with new refs).
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        default_value_t = uidelta_mcp::SESSION_IDLE.as_secs(),
+        requires = "http"
+    )]
+    session_idle: u64,
+    /// Log every action tool call into DIR (created private to the user if missing; one
+    /// that others may use is refused): `NNNN-TOOL.txt`, the diff it answered with, and
+    /// `NNNN-TOOL.png`, a screenshot with added elements boxed green, modified yellow and
+    /// removed red.
     #[arg(long, value_name = "DIR")]
     log_dir: Option<std::path::PathBuf>,
+    /// Where get_window_tree writes an `output_file` (a file name in DIR, nothing else);
+    /// created private to the user if missing [default: `output` in the state directory,
+    /// $XDG_RUNTIME_DIR/uidelta/output]
+    #[arg(long, value_name = "DIR")]
+    output_dir: Option<std::path::PathBuf>,
     /// Serve a browser instead of the desktop: --browser starts a headless Chromium,
     /// --cdp URL attaches to a running one; every tab is an application.
     #[command(flatten)]
@@ -578,10 +606,37 @@ fn mcp(mut args: McpArgs) -> Result<ExitCode> {
         .context("starting the async runtime")?;
     runtime.block_on(async {
         let log = match &args.log_dir {
-            Some(dir) => {
-                std::fs::create_dir_all(dir)
-                    .with_context(|| format!("creating the log directory {}", dir.display()))?;
-                Some(std::sync::Arc::new(uidelta_mcp::LogDir::new(dir)))
+            Some(dir) => Some(std::sync::Arc::new(uidelta_mcp::LogDir::open(dir)?)),
+            None => None,
+        };
+        let output = match &args.output_dir {
+            Some(dir) => Some(uidelta_mcp::OutputDir::open(dir)?),
+            // Made at the first output_file: a server that writes none needs none.
+            None => match state::output_dir() {
+                Ok(dir) => Some(uidelta_mcp::OutputDir::new(dir)),
+                Err(e) => {
+                    eprintln!("uidelta: get_window_tree's output_file is off: {e:#}");
+                    None
+                }
+            },
+        };
+        let output = output.map(std::sync::Arc::new);
+        // Checked before connecting: a refused address is never listened on.
+        let http = match args.http {
+            Some(addr) => {
+                let opts = uidelta_mcp::HttpOptions {
+                    token: args.token.clone(),
+                    allow_remote: args.allow_remote,
+                    allow_hosts: args.allow_hosts.clone(),
+                    allow_origins: args.allow_origins.clone(),
+                    max_sessions: args.max_sessions,
+                    session_idle: std::time::Duration::from_secs(args.session_idle),
+                    log: log.clone(),
+                    output: output.clone(),
+                    ..uidelta_mcp::HttpOptions::new(addr)
+                };
+                opts.check(addr)?;
+                Some(opts)
             }
             None => None,
         };
@@ -590,45 +645,36 @@ fn mcp(mut args: McpArgs) -> Result<ExitCode> {
             if let Err(e) = desktop.connect().await {
                 eprintln!("uidelta: {e}");
             }
-            return serve(std::sync::Arc::new(desktop), log, &args).await;
+            return serve(std::sync::Arc::new(desktop), log, output, http).await;
         }
         let connected = args.place.connect().await?;
-        place::on_backend!(connected, backend => serve(backend, log, &args).await)
+        place::on_backend!(connected, backend => serve(backend, log, output, http).await)
     })?;
     Ok(ExitCode::SUCCESS)
 }
 
-/// Serves MCP on `backend` as `args` say.
+/// Serves MCP on `backend`: over HTTP as `http` says, else on stdio.
 async fn serve<B: uidelta_backend::Backend + 'static>(
     backend: std::sync::Arc<B>,
     log: Option<std::sync::Arc<uidelta_mcp::LogDir>>,
-    args: &McpArgs,
+    output: Option<std::sync::Arc<uidelta_mcp::OutputDir>>,
+    http: Option<uidelta_mcp::HttpOptions>,
 ) -> Result<()> {
-    {
-        match args.http {
-            None => uidelta_mcp::serve_stdio(backend, log).await?,
-            Some(addr) => {
-                let opts = uidelta_mcp::HttpOptions {
-                    addr,
-                    token: args
-                        .token
-                        .clone()
-                        .or_else(|| std::env::var("UIDELTA_MCP_TOKEN").ok()),
-                    allow_remote: args.allow_remote,
-                    log,
-                };
-                let listener = tokio::net::TcpListener::bind(addr)
-                    .await
-                    .with_context(|| format!("listening on {addr}"))?;
-                // The real port, when 0 was asked for.
-                let bound = listener.local_addr().context("reading the bound address")?;
-                opts.check(bound)?;
-                eprintln!("uidelta: MCP on http://{bound}/mcp");
-                uidelta_mcp::serve_listener(backend, listener, opts).await?
-            }
+    match http {
+        None => uidelta_mcp::serve_stdio(backend, log, output).await?,
+        Some(opts) => {
+            let addr = opts.addr;
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .with_context(|| format!("listening on {addr}"))?;
+            // The real port, when 0 was asked for.
+            let bound = listener.local_addr().context("reading the bound address")?;
+            opts.check(bound)?;
+            eprintln!("uidelta: MCP on http://{bound}/mcp");
+            uidelta_mcp::serve_listener(backend, listener, opts).await?
         }
-        Ok(())
     }
+    Ok(())
 }
 
 fn tree(args: TreeArgs) -> Result<ExitCode> {

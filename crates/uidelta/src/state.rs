@@ -314,6 +314,13 @@ fn prune(dir: &std::path::Path) {
     }
 }
 
+/// Where `uidelta mcp` writes get_window_tree's `output_file`s unless told
+/// otherwise: `output` in the state directory (made private to the user
+/// when the first file is written).
+pub fn output_dir() -> Result<PathBuf> {
+    Ok(state_dir()?.join("output"))
+}
+
 /// The directory of the session files, created private to the user.
 fn state_dir() -> Result<PathBuf> {
     if let Some(dir) = std::env::var_os("UIDELTA_STATE_DIR").filter(|d| !d.is_empty()) {

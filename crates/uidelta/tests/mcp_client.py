@@ -16,7 +16,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 
 import anyio
 import httpx2
@@ -103,11 +102,14 @@ async def scenario(session, transport):
           "get_window_tree answers with the tree", r)
     tree_tokens = r.structured_content["tree_tokens"]
 
-    out = os.path.join(tempfile.mkdtemp(), "tree.txt")
-    r = await call(session, "get_window_tree", {"app": FACTORY, "output_file": out})
-    check(not r.is_error and r.structured_content["output_file"] == out and os.path.exists(out),
-          "get_window_tree writes to output_file and answers with the path", r)
+    r = await call(session, "get_window_tree", {"app": FACTORY, "output_file": "tree.txt"})
+    out = "" if r.is_error else r.structured_content["output_file"]
+    check(out.endswith("/uidelta/output/tree.txt") and os.path.exists(out),
+          "get_window_tree writes to output_file in its output directory and answers with the path",
+          r)
     check("tree" not in r.structured_content and len(text_of(r)) < 400, "without the tree itself", r)
+    r = await call(session, "get_window_tree", {"app": FACTORY, "output_file": "../tree.txt"})
+    check(r.is_error, "and nowhere outside that directory", r)
 
     r = await call(session, "find_elements", {"selector": UNCHECKED, "app": FACTORY})
     check(not r.is_error and r.structured_content["total"] == 1, "find_elements finds one check box", r)
