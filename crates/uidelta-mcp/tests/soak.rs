@@ -8,7 +8,7 @@
 //! runs by hand:
 //!
 //! ```text
-//! cargo test --release -p uidelta-mcp --test soak -- --ignored --nocapture
+//! cargo test -p uidelta-mcp --test soak -- --ignored --nocapture
 //! ```
 //!
 //! (`UIDELTA_SOAK_MINUTES=10` for another length.) Both print the process's
