@@ -4,6 +4,10 @@
 //! subscribing first registers `object:`, `window:` and `focus:` with the
 //! registry, then listens for the signals. The engine settles the UI on this
 //! stream: it waits until it has been quiet for a while.
+//!
+//! Events are read off the connection as they arrive, whoever reads them
+//! later: zbus holds a reply behind the signals queued before it, so
+//! signals left unread would stop every call on the connection.
 
 use std::time::Instant;
 
@@ -35,10 +39,14 @@ pub struct UiEvent {
 /// Events of one application (or of all), until dropped.
 pub struct Events {
     rx: mpsc::Receiver<UiEvent>,
-    task: tokio::task::JoinHandle<()>,
+    _subscription: Subscription,
 }
 
 impl Events {
+    /// Events held for a reader that falls behind; past that, new ones are
+    /// dropped rather than holding up the connection.
+    pub const HELD: usize = 4096;
+
     /// The next event; `None` once the bus connection is gone.
     pub async fn next(&mut self) -> Option<UiEvent> {
         self.rx.recv().await
@@ -50,7 +58,12 @@ impl Events {
     }
 }
 
-impl Drop for Events {
+/// Listening for events, until dropped.
+pub struct Subscription {
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for Subscription {
     fn drop(&mut self) {
         self.task.abort();
     }
@@ -63,8 +76,36 @@ const KINDS: [(&str, &str); 3] = [
 ];
 
 /// Subscribes to object, window and focus events of the application with
-/// unique bus name `app` (all applications when `None`).
+/// unique bus name `app` (all applications when `None`), holding up to
+/// [`Events::HELD`] of them for the reader.
 pub async fn subscribe(bus: &Bus, app: Option<&str>) -> Result<Events> {
+    let (tx, rx) = mpsc::channel(Events::HELD);
+    let subscription = subscribe_with(bus, app, move |event| {
+        !matches!(
+            tx.try_send(event),
+            Err(mpsc::error::TrySendError::Closed(_))
+        )
+    })
+    .await?;
+    Ok(Events {
+        rx,
+        _subscription: subscription,
+    })
+}
+
+/// Subscribes to object, window and focus events of the application with
+/// unique bus name `app` (all applications when `None`), handing each to
+/// `sink` as it arrives; `sink` returns false to stop listening.
+///
+/// The bus connection is shared: its replies wait behind the events of
+/// every subscription until they are read off. So the events are read off
+/// as they come, and `sink` must never wait (it queues them, or drops
+/// them).
+pub async fn subscribe_with(
+    bus: &Bus,
+    app: Option<&str>,
+    mut sink: impl FnMut(UiEvent) -> bool + Send + 'static,
+) -> Result<Subscription> {
     let target = Target {
         doing: "subscribing to events on",
         who: "the accessibility registry",
@@ -93,18 +134,17 @@ pub async fn subscribe(bus: &Bus, app: Option<&str>) -> Result<Events> {
             )
             .await?;
     }
-    let (tx, rx) = mpsc::channel(4096);
     let mut merged = select_all(streams);
     let task = tokio::spawn(async move {
         while let Some(Ok(msg)) = merged.next().await {
             if let Some(event) = decode(&msg) {
-                if tx.send(event).await.is_err() {
+                if !sink(event) {
                     break;
                 }
             }
         }
     });
-    Ok(Events { rx, task })
+    Ok(Subscription { task })
 }
 
 fn connect_error(what: &str, e: zbus::Error) -> Error {

@@ -18,4 +18,4 @@ pub use bus::{keep_action, Bus, CALL_TIMEOUT};
 pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};
-pub use events::{subscribe, Events, UiEvent};
+pub use events::{subscribe, subscribe_with, Events, Subscription, UiEvent};

@@ -5,8 +5,10 @@
 use std::future::Future;
 use std::time::{Duration, Instant};
 
-use tokio::sync::mpsc;
 use uidelta_model::{NodeData, Rect, Snapshot};
+
+mod events;
+pub use events::{EventSender, EventStream};
 
 /// An application (or a browser) a backend can capture.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -211,69 +213,6 @@ pub struct Event {
     pub source: Option<String>,
     /// When it arrived.
     pub at: Instant,
-}
-
-/// A stream of events, live until dropped.
-pub struct EventStream {
-    rx: mpsc::Receiver<Event>,
-    silent: bool,
-    _guard: Box<dyn Send + Sync>,
-}
-
-impl EventStream {
-    /// A stream fed by `rx`; `guard` is dropped with the stream (it stops
-    /// whatever feeds it).
-    pub fn new(rx: mpsc::Receiver<Event>, guard: Box<dyn Send + Sync>) -> EventStream {
-        EventStream {
-            rx,
-            silent: false,
-            _guard: guard,
-        }
-    }
-
-    /// A stream that never yields: for backends without events, which the
-    /// engine then settles by polling.
-    pub fn silent() -> EventStream {
-        let (_tx, rx) = mpsc::channel(1);
-        EventStream {
-            silent: true,
-            ..EventStream::new(rx, Box::new(()))
-        }
-    }
-
-    /// Whether this stream never yields (the backend has no events).
-    pub fn is_silent(&self) -> bool {
-        self.silent
-    }
-
-    /// The next event, or `None` when `deadline` passes. A stream whose
-    /// source has gone waits out the deadline too, so that callers looping
-    /// on it never spin.
-    pub async fn next_before(&mut self, deadline: Instant) -> Option<Event> {
-        let deadline = tokio::time::Instant::from_std(deadline);
-        match tokio::time::timeout_at(deadline, self.rx.recv()).await {
-            Ok(Some(event)) => Some(event),
-            Ok(None) => {
-                tokio::time::sleep_until(deadline).await;
-                None
-            }
-            Err(_) => None,
-        }
-    }
-
-    /// An event already queued, without waiting.
-    pub fn try_next(&mut self) -> Option<Event> {
-        self.rx.try_recv().ok()
-    }
-
-    /// Drops every event already queued; returns how many there were.
-    pub fn drain(&mut self) -> usize {
-        let mut n = 0;
-        while self.rx.try_recv().is_ok() {
-            n += 1;
-        }
-        n
-    }
 }
 
 /// What kind of failure, so that callers can react (retry, re-capture).

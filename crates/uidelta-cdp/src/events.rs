@@ -38,8 +38,8 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use chromiumoxide::cdp::js_protocol::runtime::EventBindingCalled;
 use futures_util::stream::{BoxStream, StreamExt};
 use serde_json::json;
-use tokio::sync::{broadcast, mpsc};
-use uidelta_backend::{Event, EventStream};
+use tokio::sync::broadcast;
+use uidelta_backend::{Event, EventSender, EventStream};
 
 use crate::capture::{document_identity, frames_of};
 use crate::error::{Error, Result};
@@ -353,9 +353,9 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
     if let Some(framed) = watch_cross_site_frames(session).await {
         streams.push(framed);
     }
-    let (tx, rx) = mpsc::channel(4096);
+    let (tx, stream) = EventStream::channel();
     let task = tokio::spawn(forward(futures_util::stream::select_all(streams), tx));
-    Ok(EventStream::new(rx, Box::new(AbortOnDrop(task))))
+    Ok(stream.with_guard(Box::new(AbortOnDrop(task))))
 }
 
 /// Adds the binding and the change script to the tab (or to the
@@ -514,7 +514,7 @@ fn frame_raw(session: &str, slot: i64, method: &str, params: &serde_json::Value)
 
 async fn forward(
     mut raw: futures_util::stream::SelectAll<BoxStream<'static, Raw>>,
-    tx: mpsc::Sender<Event>,
+    tx: EventSender,
 ) {
     let mut inflight = Inflight::default();
     let mut ticker = tokio::time::interval(HEARTBEAT);
@@ -539,11 +539,9 @@ async fn forward(
         };
         let at = Instant::now();
         for (kind, source) in events {
-            // A reader that fell behind (nobody settles right now) loses
-            // events rather than holding them up: only recent ones matter.
-            if let Err(mpsc::error::TrySendError::Closed(_)) =
-                tx.try_send(Event { kind, source, at })
-            {
+            // Never waits for the reader (see `EventStream`); false when
+            // nobody reads any more.
+            if !tx.send(Event { kind, source, at }) {
                 return;
             }
         }

@@ -171,13 +171,22 @@ impl Latest {
         uidelta_render::tree_text(&sub, &refs, opts)
     }
 
-    /// Whether the application sent meaningful events since the capture.
+    /// Whether the application sent meaningful events since the capture,
+    /// or may have: events were missed, or nobody listened.
     fn changed_since(&mut self) -> bool {
         let mut changed = self.stuck.is_some() || self.stale;
         while let Some(e) = self.next_queued() {
             changed |= !is_noise(&e.kind);
         }
-        changed || self.events.is_silent()
+        changed |= self.events.take_missed();
+        changed || self.events.is_silent() || self.events.lapsed()
+    }
+
+    /// Whether its events went unread so long that its subscription was
+    /// dropped ([`Session::with_event_idle`]); the next call that uses it
+    /// subscribes again and reads it in full.
+    pub fn lapsed(&self) -> bool {
+        self.events.lapsed()
     }
 
     /// The next event already queued, noted (see [`Latest::note`]).
@@ -327,6 +336,9 @@ struct GoneRef {
 pub struct Session<B: Backend> {
     backend: Arc<B>,
     filters: Filters,
+    /// How long an application's events may go unread before its
+    /// subscription is dropped.
+    event_idle: Duration,
     table: RefTable,
     scopes: Vec<Latest>,
     gone: HashMap<Ref, GoneRef>,
@@ -353,6 +365,7 @@ impl<B: Backend> Session<B> {
         Session {
             backend,
             filters: Filters::all(),
+            event_idle: EventStream::IDLE,
             table: RefTable::new(),
             scopes: Vec::new(),
             gone: HashMap::new(),
@@ -363,6 +376,16 @@ impl<B: Backend> Session<B> {
     /// The same session with other filters (`--keep bounds`).
     pub fn with_filters(mut self, filters: Filters) -> Session<B> {
         self.filters = filters;
+        self
+    }
+
+    /// The same session, dropping the event subscription of an application
+    /// whose events went unread for `idle` (by default
+    /// [`EventStream::IDLE`], five minutes): an abandoned session then
+    /// costs nothing. The next call that uses the application subscribes
+    /// again and reads it in full.
+    pub fn with_event_idle(mut self, idle: Duration) -> Session<B> {
+        self.event_idle = idle;
         self
     }
 
@@ -462,11 +485,12 @@ impl<B: Backend> Session<B> {
         match self.scopes.iter().position(|s| s.app.id == app.id) {
             Some(idx) => {
                 self.scopes[idx].app = app;
+                self.listen_again(idx).await;
                 let d = self.refresh(idx).await?;
                 Ok((idx, d))
             }
             None => {
-                let events = self.backend.events(&app).await?;
+                let events = self.subscribe(&app).await?;
                 let snapshot = self.backend.capture(&app, &Scope::App).await?;
                 let view = View::new(&snapshot, self.filters);
                 self.room_for(&view, &app)?;
@@ -485,6 +509,32 @@ impl<B: Backend> Session<B> {
                 Ok((self.scopes.len() - 1, first))
             }
         }
+    }
+
+    /// The events of `app`, dropped after [`Session::with_event_idle`]
+    /// unread.
+    async fn subscribe(&self, app: &App) -> Result<EventStream> {
+        let events = self.backend.events(app).await?;
+        Ok(events.with_idle_limit(self.event_idle))
+    }
+
+    /// Subscribes again to the events of scope `idx` when its subscription
+    /// lapsed (unread too long, or its source went away). What happened
+    /// meanwhile is unknown, so it is read in full before use.
+    async fn listen_again(&mut self, idx: usize) {
+        if !self.scopes[idx].events.lapsed() {
+            return;
+        }
+        let app = self.scopes[idx].app.clone();
+        // On failure (the application went away, most likely) the read
+        // that follows says what became of it; until a subscription works
+        // again, every use reads it in full (see `changed_since`).
+        if let Ok(events) = self.subscribe(&app).await {
+            let latest = &mut self.scopes[idx];
+            latest.events = events;
+            latest.movers = Movers::default();
+        }
+        self.scopes[idx].stale = true;
     }
 
     /// Drops the latest snapshot of the application with backend id `app_id`
@@ -620,6 +670,7 @@ impl<B: Backend> Session<B> {
     pub async fn resolve(&mut self, target: &str) -> Result<(usize, NodeId)> {
         let mut silent = Vec::new();
         for idx in (0..self.scopes.len()).rev() {
+            self.listen_again(idx).await;
             if !self.scopes[idx].changed_since() {
                 continue;
             }
@@ -1103,6 +1154,10 @@ impl<B: Backend> Session<B> {
                 } else if moves(&event) {
                     watch.motion(event.at);
                 }
+            }
+            // Events dropped for want of room were changes too.
+            if self.scopes[idx].events.take_missed() {
+                watch.event(Instant::now());
             }
             let until = match watch.next(Instant::now()) {
                 Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),

@@ -120,21 +120,16 @@ impl Backend for Linux {
     }
 
     async fn events(&self, app: &App) -> Result<EventStream> {
-        let mut events = Linux::events(self, &app_ref(app)).await?;
-        let (tx, rx) = tokio::sync::mpsc::channel(4096);
-        let task = tokio::spawn(async move {
-            while let Some(e) = events.next().await {
-                let event = Event {
-                    kind: e.kind,
-                    source: Some(format!("{}{}", e.source.bus, e.source.path)),
-                    at: e.at,
-                };
-                if tx.send(event).await.is_err() {
-                    break;
-                }
-            }
-        });
-        Ok(EventStream::new(rx, Box::new(AbortOnDrop(task))))
+        let (tx, stream) = EventStream::channel();
+        let subscription = Linux::events(self, &app_ref(app), move |e| {
+            tx.send(Event {
+                kind: e.kind,
+                source: Some(format!("{}{}", e.source.bus, e.source.path)),
+                at: e.at,
+            })
+        })
+        .await?;
+        Ok(stream.with_guard(Box::new(subscription)))
     }
 
     async fn screenshot(&self, area: Option<Rect>) -> Result<Vec<u8>> {
@@ -166,13 +161,5 @@ impl Backend for Linux {
 
     fn unresponsive_hint(&self) -> Option<&'static str> {
         Some(UNRESPONSIVE)
-    }
-}
-
-struct AbortOnDrop(tokio::task::JoinHandle<()>);
-
-impl Drop for AbortOnDrop {
-    fn drop(&mut self) {
-        self.0.abort();
     }
 }

@@ -15,8 +15,8 @@ mod reconnect;
 pub use reconnect::Reconnecting;
 
 use uidelta_atspi::{
-    app_windows, applications, capture, find_app, subscribe, Actor, AppInfo, AppRef, Bus,
-    CaptureOptions, Events, NodeAddr, Outcome, WindowInfo,
+    app_windows, applications, capture, find_app, subscribe_with, Actor, AppInfo, AppRef, Bus,
+    CaptureOptions, NodeAddr, Outcome, Subscription, UiEvent, WindowInfo,
 };
 pub use uidelta_backend::{Action, Done, Scope};
 use uidelta_model::{NodeData, NodeId, Rect, Role, Snapshot, State, Tree};
@@ -748,9 +748,14 @@ impl Linux {
         Snapshot::new(meta, tree)
     }
 
-    /// Events of one application, for settling.
-    pub async fn events(&self, app: &AppRef) -> Result<Events> {
-        Ok(subscribe(&self.bus, Some(&app.bus_name)).await?)
+    /// Events of one application, for settling, handed to `sink` as they
+    /// arrive (it must not wait; false stops them).
+    pub async fn events(
+        &self,
+        app: &AppRef,
+        sink: impl FnMut(UiEvent) -> bool + Send + 'static,
+    ) -> Result<Subscription> {
+        Ok(subscribe_with(&self.bus, Some(&app.bus_name), sink).await?)
     }
 
     /// The names of the accessible actions `node` (an element of a live

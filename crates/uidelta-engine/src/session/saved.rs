@@ -88,7 +88,7 @@ impl<B: Backend> Session<B> {
                 && scope.refs.iter().collect::<HashSet<_>>().len() == scope.refs.len()
                 && scope.refs.iter().all(|r| !taken.contains(r));
             let events = match fits {
-                true => session.backend.events(&scope.app).await.ok(),
+                true => session.subscribe(&scope.app).await.ok(),
                 false => None,
             };
             let Some(events) = events else {
