@@ -1,0 +1,164 @@
+//! Events dropped for want of room count as a change: before acting, the
+//! engine reads the application again rather than trusting its last
+//! snapshot. A scripted backend stands in for the desktop here: no real
+//! application can be made to send more than `EventStream::HELD` kinds of
+//! event from as many elements, and exactly then, at a test's bidding.
+
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
+
+use uidelta_backend::{
+    Action, App, Backend, Done, Error, ErrorKind, Event, EventSender, EventStream, Result, Scope,
+};
+use uidelta_engine::{ActOptions, Session, Settle};
+use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
+
+/// One application, `scripted`: a window with an entry whose value the
+/// test sets, and a button that does nothing. The sender of the last
+/// event stream handed out is kept for the test to feed.
+#[derive(Default)]
+struct Scripted {
+    value: Mutex<String>,
+    sender: Mutex<Option<EventSender>>,
+}
+
+fn node(role: Role, name: &str, id: u32) -> NodeData {
+    let mut n = NodeData::named(role, name);
+    n.identity = Some(format!(":1.1/{id}"));
+    n.states.insert(State::Enabled);
+    n.states.insert(State::Showing);
+    n.bounds = Some(Rect::new(10, 10 * id as i32, 100, 20));
+    n
+}
+
+fn unsupported<T>(what: &str) -> Result<T> {
+    Err(Error::new(
+        ErrorKind::Unsupported,
+        format!("{what}: the scripted application has none"),
+    ))
+}
+
+impl Backend for Scripted {
+    fn name(&self) -> &'static str {
+        "scripted"
+    }
+
+    async fn apps(&self) -> Result<Vec<App>> {
+        Ok(vec![App {
+            name: "scripted".into(),
+            pid: None,
+            id: ":1.1".into(),
+            windows: Vec::new(),
+            error: None,
+        }])
+    }
+
+    async fn capture(&self, _app: &App, _scope: &Scope) -> Result<Snapshot> {
+        let mut b = TreeBuilder::new(node(Role::Application, "scripted", 0));
+        b.open(node(Role::Frame, "Main", 1));
+        let mut entry = node(Role::Entry, "Notes", 2);
+        entry.value = Some(self.value.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        b.leaf(entry);
+        b.leaf(node(Role::PushButton, "Go", 3));
+        b.close();
+        let meta = Meta {
+            source: "scripted".into(),
+            app: Some("scripted".into()),
+            ..Meta::default()
+        };
+        Ok(Snapshot::new(meta, b.finish()))
+    }
+
+    async fn act(&self, _app: &App, _node: &NodeData, _action: &Action) -> Result<Done> {
+        Ok(Done {
+            method: "scripted action".into(),
+        })
+    }
+
+    async fn key(&self, _app: &App, _chord: &str) -> Result<Done> {
+        unsupported("keys")
+    }
+
+    async fn events(&self, _app: &App) -> Result<EventStream> {
+        let (tx, stream) = EventStream::channel();
+        *self.sender.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+        Ok(stream)
+    }
+
+    async fn screenshot(&self, _area: Option<Rect>) -> Result<Vec<u8>> {
+        unsupported("a screen")
+    }
+
+    async fn open(
+        &self,
+        program: &str,
+        _args: &[String],
+        _timeout: std::time::Duration,
+    ) -> Result<App> {
+        unsupported(&format!("opening {program}"))
+    }
+
+    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
+        unsupported("windows")
+    }
+
+    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
+        unsupported("windows")
+    }
+}
+
+fn send(backend: &Scripted, kind: &str, source: &str) -> bool {
+    let sender = backend.sender.lock().unwrap_or_else(|e| e.into_inner());
+    sender.as_ref().is_some_and(|tx| {
+        tx.send(Event {
+            kind: kind.to_owned(),
+            source: Some(source.to_owned()),
+            at: Instant::now(),
+        })
+    })
+}
+
+#[tokio::test]
+async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
+    let backend = Arc::new(Scripted::default());
+    *backend.value.lock().unwrap_or_else(|e| e.into_inner()) = "before".into();
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+
+    // The entry changes while the queue is full of motion (which says
+    // nothing of the application's state): its event is dropped.
+    for k in 0..EventStream::HELD {
+        assert!(send(
+            &backend,
+            "object:bounds-changed",
+            &format!(":1.1/{}", 100 + k)
+        ));
+    }
+    *backend.value.lock().unwrap_or_else(|e| e.into_inner()) = "after".into();
+    assert!(send(&backend, "object:text-changed:insert", ":1.1/2"));
+
+    let opts = ActOptions {
+        settle: Settle::None,
+        transients: false,
+    };
+    let acted = s
+        .act("role:push button && name:Go", &Action::Click, &opts)
+        .await
+        .expect("click Go");
+    // Read again before acting: the change is reported as earlier, and the
+    // action itself changed nothing.
+    let earlier: Vec<String> = acted
+        .earlier
+        .iter()
+        .map(|(_, d)| uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default()))
+        .collect();
+    assert_eq!(earlier.len(), 1, "{earlier:?}");
+    assert!(
+        earlier[0]
+            .lines()
+            .any(|l| l.ends_with("entry \"Notes\" | value: \"before\" -> \"after\"")),
+        "{}",
+        earlier[0]
+    );
+    assert!(!acted.diff.has_changes());
+}
