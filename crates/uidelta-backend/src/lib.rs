@@ -26,11 +26,14 @@ pub struct App {
 }
 
 impl App {
-    /// `gtk3-widget-factory (pid 4242)`, for messages.
+    /// `gtk3-widget-factory (pid 4242)`, for messages. The name is the
+    /// application's own: what would act on a terminal is escaped (see
+    /// [`uidelta_model::printable`]).
     pub fn label(&self) -> String {
+        let name = uidelta_model::printable(&self.name);
         match self.pid {
-            Some(pid) => format!("{} (pid {pid})", self.name),
-            None => format!("{} ({})", self.name, self.id),
+            Some(pid) => format!("{name} (pid {pid})"),
+            None => format!("{name} ({})", uidelta_model::printable(&self.id)),
         }
     }
 }
@@ -399,6 +402,18 @@ pub trait Backend: Send + Sync {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_application_label_never_carries_terminal_controls() {
+        let app = App {
+            name: "evil\u{1b}]0;owned\u{7}\u{202e}".into(),
+            pid: Some(7),
+            id: ":1.7".into(),
+            windows: Vec::new(),
+            error: None,
+        };
+        assert_eq!(app.label(), "evil\\u{1b}]0;owned\\u{7}\\u{202e} (pid 7)");
+    }
 
     #[test]
     fn long_arguments_are_echoed_by_their_start_and_length() {

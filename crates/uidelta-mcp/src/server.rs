@@ -513,7 +513,10 @@ impl<B: Backend + 'static> Inner<B> {
             if !notable.is_empty() {
                 text.push_str(&format!(" ({})", notable.join(", ")));
             }
-            text.push_str(&format!(" in {}\n", scope.app.name));
+            text.push_str(&format!(
+                " in {}\n",
+                uidelta_model::printable(&scope.app.name)
+            ));
             let mut m = handle_json(&h);
             m["value"] = json!(node.value);
             m["states"] = json!(states);

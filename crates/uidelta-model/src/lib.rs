@@ -6,11 +6,13 @@
 //! no I/O and knows no platform; adapters build snapshots, the diff crate
 //! compares them.
 
+mod printable;
 mod role;
 mod snapshot;
 mod state;
 mod tree;
 
+pub use printable::{is_inert, printable, push_printable};
 pub use role::Role;
 pub use snapshot::{redact, Meta, Snapshot};
 pub use state::{State, StateSet};

@@ -21,31 +21,8 @@ const CHANGE_WINDOW: usize = 20;
 /// The ellipsis that marks cut text.
 const ELLIPSIS: char = '…';
 
-/// Whether `c` would act on a terminal or on the text around it rather
-/// than show: the C0 and C1 control characters and DEL (ESC starts the
-/// sequences that move the cursor, recolour or retitle a terminal), and
-/// the bidirectional formatting characters (U+202A-U+202E, U+2066-U+2069,
-/// U+200E, U+200F, U+061C), which reorder what follows them on the line.
-/// An application's names and values are not trusted to be free of them.
-pub(crate) fn is_inert(c: char) -> bool {
-    !(c.is_control()
-        || matches!(
-            c,
-            '\u{200E}' | '\u{200F}' | '\u{061C}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
-        ))
-}
-
-/// Pushes `c`, written as `\n`, `\r`, `\t` or `\u{1b}` (Rust's escapes,
-/// hexadecimal code point) when it is not [`is_inert`].
-fn push_shown(out: &mut String, c: char) {
-    match c {
-        '\n' => out.push_str("\\n"),
-        '\r' => out.push_str("\\r"),
-        '\t' => out.push_str("\\t"),
-        c if !is_inert(c) => out.push_str(&format!("\\u{{{:x}}}", u32::from(c))),
-        c => out.push(c),
-    }
-}
+pub(crate) use uidelta_model::is_inert;
+use uidelta_model::push_printable as push_shown;
 
 /// `text` in double quotes, with `"` and `\` escaped, and line breaks,
 /// tabs and the characters that would act on a terminal (see [`is_inert`])
@@ -69,16 +46,7 @@ pub(crate) fn quote(text: &str) -> String {
 /// act on a terminal written as escapes, as [`quote`] does: for formats
 /// that print text unquoted (window titles, application names, platform
 /// role names) but still need one element per line.
-pub(crate) fn shown(text: &str) -> Cow<'_, str> {
-    if text.chars().all(|c| is_inert(c) && c != '\t') {
-        return Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        push_shown(&mut out, c);
-    }
-    Cow::Owned(out)
-}
+pub(crate) use uidelta_model::printable as shown;
 
 /// `text` quoted; when it is longer than [`SHOWN_CHARS`], only its start is
 /// shown, followed by its total length: `"Lorem ipsum…" (1234 chars)`.
