@@ -11,6 +11,7 @@
 //! is named after the label its `labelled-by` relation points at, as a
 //! screen reader names it: one `GetRelationSet` call per such field.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use futures_util::future::join_all;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue};
 
-use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, TreeBuilder};
+use uidelta_model::{normalize_space, Meta, NodeData, Rect, Role, Snapshot, TreeBuilder};
 
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
@@ -466,6 +467,11 @@ impl Walk<'_> {
             Some(b) => b,
             None => self.basic(bus_name, path).await?,
         };
+        // Padding that aligns columns (GTK 3 menu items: `"Find      "`)
+        // is layout, not name.
+        if let Cow::Owned(name) = normalize_space(&basic.name) {
+            basic.name = name;
+        }
         if self.toolkit() == GTK4 {
             if is_type_name(&basic.name) {
                 basic.name.clear();
