@@ -11,6 +11,7 @@
 //! is named after the label its `labelled-by` relation points at, as a
 //! screen reader names it: one `GetRelationSet` call per such field.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -18,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use futures_util::future::join_all;
 use zbus::zvariant::{OwnedObjectPath, OwnedValue};
 
-use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, TreeBuilder};
+use uidelta_model::{normalize_space, Meta, NodeData, Rect, Role, Snapshot, TreeBuilder};
 
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
@@ -466,6 +467,11 @@ impl Walk<'_> {
             Some(b) => b,
             None => self.basic(bus_name, path).await?,
         };
+        // Padding that aligns columns (GTK 3 menu items: `"Find      "`)
+        // is layout, not name.
+        if let Cow::Owned(name) = normalize_space(&basic.name) {
+            basic.name = name;
+        }
         if self.toolkit() == GTK4 {
             if is_type_name(&basic.name) {
                 basic.name.clear();
@@ -865,13 +871,17 @@ fn named_by_content(role: Role) -> bool {
 /// name, dropped on reading), and names every notebook tab `Tab`: such an
 /// element is named after the labels inside it, in order, as GTK 3 names
 /// it. Labels inside another element named by its content (a button in a
-/// tab) are that element's.
+/// tab) are that element's. A button whose label takes a mnemonic
+/// (`use-underline`) but has none GTK 4.8 names after the label twice, as
+/// written and as shown (`"9 9"`, see [`mnemonic_doubled`] for one with a
+/// mnemonic): it is named once, when its label says so.
 fn name_from_content(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut names = Vec::new();
     for (i, r) in recs.iter().enumerate() {
         let own = role(r);
-        if !named_by_content(own) || (!r.basic.name.trim().is_empty() && own != Role::PageTab) {
+        let named = !r.basic.name.trim().is_empty() && own != Role::PageTab;
+        if !named_by_content(own) || (named && said_twice(&r.basic.name).is_none()) {
             continue;
         }
         let mut labels = Vec::new();
@@ -887,13 +897,23 @@ fn name_from_content(recs: &mut [Rec]) {
             }
             stack.extend(child.children.iter().rev());
         }
-        if !labels.is_empty() {
-            names.push((i, labels.join(" ")));
+        let content = labels.join(" ");
+        if !labels.is_empty() && (!named || said_twice(&r.basic.name) == Some(&content)) {
+            names.push((i, content));
         }
     }
     for (i, name) in names {
         recs[i].basic.name = name;
     }
+}
+
+/// `text` when a name is `text`, a space and `text` again; `None` otherwise.
+fn said_twice(name: &str) -> Option<&str> {
+    let half = name.len().checked_sub(1)? / 2;
+    let (first, rest) = name.split_at_checked(half)?;
+    rest.strip_prefix(' ')
+        .filter(|second| !first.is_empty() && *second == first)
+        .map(|_| first)
 }
 
 /// A nameless label that holds one text run and nothing else (Chromium's
@@ -1393,6 +1413,49 @@ mod tests {
                 "Close"
             ]
         );
+    }
+
+    #[test]
+    fn gtk4_buttons_named_twice_after_their_labels_are_named_once() {
+        let mut recs = vec![
+            rec("panel", "", &[1, 3, 5, 7, 9]),
+            rec("push button", "9 9", &[2]),
+            rec("label", "9", &[]),
+            rec("push button", "sin sin", &[4]),
+            rec("label", "sin", &[]),
+            // Twice over, but not its label twice: it stays.
+            rec("push button", "Bora Bora", &[6]),
+            rec("label", "Bora Bora", &[]),
+            rec("push button", "Ha Ha", &[8]),
+            rec("label", "Laugh", &[]),
+            // A name of its own.
+            rec("push button", "Add", &[10]),
+            rec("label", "+", &[]),
+        ];
+        name_from_content(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "",
+                "9",
+                "9",
+                "sin",
+                "sin",
+                "Bora Bora",
+                "Bora Bora",
+                "Ha Ha",
+                "Laugh",
+                "Add",
+                "+"
+            ]
+        );
+        assert_eq!(said_twice("= ="), Some("="));
+        assert_eq!(said_twice("Save As Save As"), Some("Save As"));
+        for name in ["", " ", "9", "99", "9  9", "9 8", "a b a", "é é é"] {
+            assert_eq!(said_twice(name), None, "{name}");
+        }
+        assert_eq!(said_twice("é é"), Some("é"));
     }
 
     #[test]

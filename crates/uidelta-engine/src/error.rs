@@ -14,12 +14,15 @@ pub enum Error {
     #[error(transparent)]
     Selector(#[from] SelectorError),
     /// No element matches.
-    #[error("no element matches `{selector}`{hint}")]
+    #[error("no element matches `{selector}`{hint}{}", near(candidates))]
     NoMatch {
         /// The selector.
         selector: String,
         /// Where was looked, and what to try.
         hint: String,
+        /// Elements it may have meant, nearest first, as
+        /// `[e12] menu item "Find…"` (see [`crate::selector::Selector::near_misses`]).
+        candidates: Vec<String>,
     },
     /// More than one element matches.
     #[error("`{selector}` matches {count} elements; use a ref or narrow it (nth:0, && name:...): {}", candidates.join(", "))]
@@ -84,6 +87,14 @@ pub enum Error {
         /// from the backend (starts with `; `, or empty).
         hint: String,
     },
+}
+
+fn near(candidates: &[String]) -> String {
+    if candidates.is_empty() {
+        String::new()
+    } else {
+        format!("; nearest names: {}", candidates.join(", "))
+    }
 }
 
 /// Results of the engine.

@@ -25,9 +25,11 @@
 //! inside parentheses: it separates whole steps.
 //!
 //! Matching rules:
-//! - Text comparisons are case-insensitive, and `key:value` is an exact match
-//!   of the whole text: `name:save` matches `Save` but not `Save As`. Use
-//!   `name~:save` for a substring. A missing value counts as empty text.
+//! - Text comparisons are case-insensitive and blind to white space at either
+//!   end and to its runs (`name:Find` matches `"Find      "`, `name:save as`
+//!   matches `"Save  As"`), and `key:value` is an exact match of the whole
+//!   text: `name:save` matches `Save` but not `Save As`. Use `name~:save` for
+//!   a substring. A missing value counts as empty text.
 //! - `role:` normalizes like [`Role::from_name`] (`button`, `Button` and
 //!   `push button` are one role). A spelling no platform uses is compared
 //!   with the node's raw role instead, so `role:custom-widget` still works.
@@ -51,7 +53,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use uidelta_diff::{Ref, Refs, View};
-use uidelta_model::{NodeId, Role, State, Tree};
+use uidelta_model::{normalize_space, NodeId, Role, State, Tree};
 
 /// Parentheses nested deeper than this are refused, which keeps parsing and
 /// matching within a small, fixed stack.
@@ -143,10 +145,10 @@ enum Cond {
     Ref(Ref),
 }
 
-/// A case-insensitive text comparison.
+/// A case-insensitive text comparison, blind to runs of white space.
 #[derive(Clone, Debug, PartialEq)]
 struct TextTest {
-    /// Already lowercased.
+    /// Already lowercased and normalized (see [`normalize_space`]).
     needle: String,
     substring: bool,
 }
@@ -256,6 +258,90 @@ impl Selector {
         }
         found
     }
+}
+
+impl Selector {
+    /// Up to `limit` elements the selector may have meant when it matches
+    /// nothing: those whose name contains a name it asks for (`name:`,
+    /// `text:`), or is a few edits away from one, compared as matching
+    /// compares (case and runs of white space aside). Nearest first: names
+    /// that contain the asked one, shortest first, then by edits; then in
+    /// scope order and preorder. Empty when the selector asks for no name.
+    /// Costs one pass over every scope's nodes.
+    pub fn near_misses(&self, scopes: &[Scope<'_>], limit: usize) -> Vec<Found> {
+        let mut asked = Vec::new();
+        for step in &self.steps {
+            step.expr.asked_names(&mut asked);
+        }
+        asked.retain(|n| !n.is_empty());
+        if asked.is_empty() || limit == 0 {
+            return Vec::new();
+        }
+        let asked: Vec<Vec<char>> = asked.iter().map(|n| n.chars().collect()).collect();
+        let mut near: Vec<((usize, usize), Found)> = Vec::new();
+        for (i, scope) in scopes.iter().enumerate() {
+            let tree = scope.view.tree();
+            for (index, &r) in scope.refs.as_slice().iter().enumerate() {
+                let node = NodeId(index as u32);
+                let Some(data) = tree.get(node) else {
+                    break;
+                };
+                let name: Vec<char> = fold(&normalize_space(&data.name)).chars().collect();
+                if name.is_empty() {
+                    continue;
+                }
+                let Some(rank) = asked.iter().filter_map(|a| nearness(&name, a)).min() else {
+                    continue;
+                };
+                near.push((
+                    rank,
+                    Found {
+                        scope: i,
+                        node,
+                        r#ref: r,
+                    },
+                ));
+            }
+        }
+        // Stable: equal ranks stay in scope order and preorder.
+        near.sort_by_key(|(rank, _)| *rank);
+        near.into_iter().take(limit).map(|(_, f)| f).collect()
+    }
+}
+
+/// How near `name` is to `asked` (both folded and normalized): `(0, extra
+/// characters)` when it contains it, `(1, edits)` when a few edits (at most
+/// a third of the asked name's length, at least one) turn one into the other, and
+/// `None` otherwise.
+fn nearness(name: &[char], asked: &[char]) -> Option<(usize, usize)> {
+    if name.len() >= asked.len() && name.windows(asked.len()).any(|w| w == asked) {
+        return Some((0, name.len() - asked.len()));
+    }
+    let most = (asked.len() / 3).max(1);
+    if name.len().abs_diff(asked.len()) > most {
+        return None;
+    }
+    let edits = edit_distance(name, asked);
+    (edits <= most).then_some((1, edits))
+}
+
+/// Levenshtein distance: insertions, deletions and substitutions.
+fn edit_distance(a: &[char], b: &[char]) -> usize {
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut diagonal = row[0];
+        row[0] = i + 1;
+        for (j, cb) in b.iter().enumerate() {
+            let above = row[j + 1];
+            row[j + 1] = if ca == cb {
+                diagonal
+            } else {
+                1 + diagonal.min(above).min(row[j])
+            };
+            diagonal = above;
+        }
+    }
+    row[b.len()]
 }
 
 impl FromStr for Selector {
@@ -386,6 +472,20 @@ impl Expr {
         }
     }
 
+    /// The names asked for (`name:`, `text:`), folded, outside negations.
+    fn asked_names(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::True | Expr::Nth { .. } | Expr::Not(_) => {}
+            Expr::Cond(Cond::Name(t) | Cond::NameOrValue(t)) => out.push(t.needle.clone()),
+            Expr::Cond(_) => {}
+            Expr::And(items) | Expr::Or(items) => {
+                for item in items {
+                    item.asked_names(out);
+                }
+            }
+        }
+    }
+
     fn for_each_cond(&self, f: &mut impl FnMut(&Cond)) {
         match self {
             Expr::True | Expr::Nth { .. } => {}
@@ -424,14 +524,15 @@ impl Cond {
 impl TextTest {
     fn new(value: &str, substring: bool) -> TextTest {
         TextTest {
-            needle: fold(value),
+            needle: fold(&normalize_space(value)),
             substring,
         }
     }
 
     fn matches(&self, hay: &str) -> bool {
+        let hay = normalize_space(hay);
         if self.substring {
-            contains_folded(hay, &self.needle)
+            contains_folded(&hay, &self.needle)
         } else {
             hay.chars()
                 .flat_map(char::to_lowercase)
@@ -1050,6 +1151,90 @@ mod tests {
         "gnome-calculator/OK",
         "gnome-calculator/=",
     ];
+
+    /// mousepad: menu items padded with spaces to align their accelerators.
+    fn padded() -> Fixture {
+        let mut b = TreeBuilder::new(node(Role::Frame, "mousepad"));
+        b.leaf(node(Role::MenuItem, "Find      "));
+        b.leaf(node(Role::MenuItem, "Find and  Replace…"));
+        b.leaf(node(Role::MenuItem, "  Go to\tline "));
+        let view = View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none());
+        let refs = RefTable::new().label(view.len());
+        Fixture {
+            scopes: vec![("mousepad", view, refs)],
+        }
+    }
+
+    #[test]
+    fn names_match_with_white_space_trimmed_and_runs_as_one() {
+        let f = padded();
+        assert_eq!(f.names("name:Find"), ["mousepad/Find      "]);
+        assert_eq!(f.names("name:\"  find \""), ["mousepad/Find      "]);
+        assert_eq!(
+            f.names("name:find and replace…"),
+            ["mousepad/Find and  Replace…"]
+        );
+        assert_eq!(f.names("name:Go to line"), ["mousepad/  Go to\tline "]);
+        assert_eq!(
+            f.names("text~:and replace"),
+            ["mousepad/Find and  Replace…"]
+        );
+        assert!(f.names("name:Findand").is_empty());
+    }
+
+    fn near(f: &Fixture, selector: &str) -> Vec<String> {
+        let parsed = Selector::parse(selector).unwrap_or_else(|e| panic!("{e}"));
+        parsed
+            .near_misses(&f.scopes(), 5)
+            .into_iter()
+            .map(|m| {
+                let (_, view, _) = &f.scopes[m.scope];
+                format!("{} {}", m.r#ref, view.tree().node(m.node).name)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn near_misses_contain_the_asked_name_or_are_a_few_edits_away() {
+        let f = Fixture::new();
+        // Containing it, shortest first, then in order.
+        assert_eq!(
+            near(&f, "role:button && name:save"),
+            [
+                "e2 Save",
+                "e3 Save As…",
+                "e10 Save changes?",
+                "e11 Save && Close"
+            ]
+        );
+        // A typo: one edit.
+        assert_eq!(near(&f, "name:Cancl"), ["e13 Cancel"]);
+        assert_eq!(near(&f, "text:a.tx"), ["e7 a.txt"]);
+        // At most five; those containing it come before those a few edits away.
+        assert_eq!(
+            near(&f, "name:txt || name:b.txx"),
+            ["e7 a.txt", "e8 b.txt", "e9 c.txt"]
+        );
+        assert_eq!(near(&f, "name~:ok"), ["e12 OK", "e18 OK"]);
+        // Nothing near, no name asked, or only one not wanted.
+        assert!(near(&f, "name:Quit").is_empty());
+        assert!(near(&f, "role:slider").is_empty());
+        assert!(near(&f, "role:button && !name:Save").is_empty());
+        // Padding does not count against a name.
+        assert_eq!(near(&padded(), "name:Fnd"), ["e2 Find      "]);
+    }
+
+    #[test]
+    fn edit_distance_counts_insertions_deletions_and_substitutions() {
+        let d = |a: &str, b: &str| {
+            let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            edit_distance(&a, &b)
+        };
+        assert_eq!(d("kitten", "sitting"), 3);
+        assert_eq!(d("", "abc"), 3);
+        assert_eq!(d("abc", "abc"), 0);
+        assert_eq!(d("flaw", "lawn"), 2);
+    }
 
     #[test]
     fn role_normalizes_every_spelling() {

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Event, EventStream, Navigate, Scope};
 use uidelta_diff::{diff, Change, Diff, Element, Filters, Handle, Ref, RefTable, Refs, View};
-use uidelta_model::{NodeData, NodeId, Role, Snapshot, State};
+use uidelta_model::{normalize_space, NodeData, NodeId, Role, Snapshot, State};
 
 use crate::error::{Error, Result};
 use crate::selector::{self, Selector};
@@ -629,17 +629,12 @@ impl<B: Backend> Session<B> {
         }
         for c in &d.changes {
             if let Change::Removed(r) = c {
-                let root = r.root();
-                let replaced_by = added
-                    .iter()
-                    .find(|a| a.parent == r.parent && a.root().role == root.role)
-                    .map(|a| describe(a.root()));
                 for node in &r.subtree {
                     self.gone.insert(
                         node.element.r#ref,
                         GoneRef {
                             was: describe(&node.element),
-                            replaced_by: replaced_by.clone(),
+                            replaced_by: successor(&node.element, r.parent, &added).map(describe),
                         },
                     );
                 }
@@ -649,19 +644,21 @@ impl<B: Backend> Session<B> {
 
     /// Every element matching `selector` in the latest snapshots.
     pub fn find(&self, selector: &Selector) -> Vec<(usize, NodeId)> {
-        let scopes: Vec<selector::Scope<'_>> = self
-            .scopes
+        selector
+            .find(&self.selector_scopes())
+            .into_iter()
+            .map(|f| (f.scope, f.node))
+            .collect()
+    }
+
+    fn selector_scopes(&self) -> Vec<selector::Scope<'_>> {
+        self.scopes
             .iter()
             .map(|s| selector::Scope {
                 app: &s.app.name,
                 view: &s.view,
                 refs: &s.refs,
             })
-            .collect();
-        selector
-            .find(&scopes)
-            .into_iter()
-            .map(|f| (f.scope, f.node))
             .collect()
     }
 
@@ -739,6 +736,11 @@ impl<B: Backend> Session<B> {
                 } else {
                     format!(" in {}", list(self.scopes.iter().map(|s| s.app.label())))
                 },
+                candidates: selector
+                    .near_misses(&self.selector_scopes(), NEAR_MISSES)
+                    .into_iter()
+                    .map(|f| handle_text(&self.scopes[f.scope].handle(f.node)))
+                    .collect(),
             }),
             many => Err(Error::Ambiguous {
                 selector: uidelta_backend::echo(target).into_owned(),
@@ -1560,6 +1562,43 @@ fn transients(
     out
 }
 
+/// How many elements a selector that matched nothing offers instead.
+const NEAR_MISSES: usize = 5;
+
+/// The element that took the place of `gone` (removed from under
+/// `parent`): the one added element of the same role and name (white space
+/// normalized), preferring those added under the same parent. Only such a
+/// one is offered: an agent that follows the hint acts on it, and a
+/// different element in the same place (the `C` key where `=` was, after a
+/// keypad switched) does something else.
+fn successor<'a>(
+    gone: &Element,
+    parent: Ref,
+    added: &[&'a uidelta_diff::Added],
+) -> Option<&'a Element> {
+    let name = normalize_space(&gone.name);
+    let alike = |a: &&&'a uidelta_diff::Added| -> Vec<&'a Element> {
+        a.subtree
+            .iter()
+            .map(|n| &n.element)
+            .filter(|e| e.role == gone.role && normalize_space(&e.name) == name)
+            .collect()
+    };
+    let one = |found: Vec<&'a Element>| match found.as_slice() {
+        [e] => Some(*e),
+        _ => None,
+    };
+    let near: Vec<&Element> = added
+        .iter()
+        .filter(|a| a.parent == parent)
+        .flat_map(|a| alike(&a))
+        .collect();
+    if !near.is_empty() {
+        return one(near);
+    }
+    one(added.iter().flat_map(|a| alike(&a)).collect())
+}
+
 fn describe(e: &Element) -> String {
     handle_text(&e.handle())
 }
@@ -1604,9 +1643,100 @@ fn lost_focus(before: (bool, bool), after: (bool, bool)) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{brings_ephemeral, ignored_because, lost_focus, other_actions, transients};
-    use uidelta_diff::{Filters, RefTable, View};
+    use super::{
+        brings_ephemeral, describe, ignored_because, lost_focus, other_actions, successor,
+        transients,
+    };
+    use uidelta_diff::{diff, Change, Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
+
+    /// A calculator's window: a keypad per `(id, keys)` (each key `(id,
+    /// name)`), every element with a platform identity so that a key
+    /// replaced by another is removed and added, not renamed.
+    fn calculator(keypads: &[(&str, &[(&str, &str)])]) -> View {
+        let with_id = |role: Role, name: &str, id: &str| {
+            let mut n = NodeData::named(role, name);
+            n.identity = Some(format!(":1.1/{id}"));
+            n
+        };
+        let mut b = TreeBuilder::new(with_id(Role::Application, "calculator", "app"));
+        b.open(with_id(Role::Frame, "Calculator", "frame"));
+        b.leaf(with_id(Role::Label, "12", "display"));
+        for (pad, keys) in keypads {
+            b.open(with_id(Role::Panel, "", pad));
+            for (id, name) in *keys {
+                b.leaf(with_id(Role::ToggleButton, name, id));
+            }
+            b.close();
+        }
+        b.close();
+        View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+    }
+
+    /// For each element that went away from `before` to `after`, by name:
+    /// the element offered in its place, if any.
+    fn successors(before: &View, after: &View) -> Vec<(String, Option<String>)> {
+        let mut table = RefTable::new();
+        let refs = table.label(before.len());
+        let (d, _) = diff(before, &refs, after, &mut table);
+        let added: Vec<&uidelta_diff::Added> = d
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Added(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        let mut out = Vec::new();
+        for c in &d.changes {
+            if let Change::Removed(r) = c {
+                for n in &r.subtree {
+                    let next = successor(&n.element, r.parent, &added).map(describe);
+                    out.push((n.element.name.clone(), next));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn a_gone_element_is_succeeded_only_by_one_of_its_role_and_name() {
+        let before = calculator(&[("basic", &[("seven", "7"), ("equals", "=")])]);
+        // `C` where `=` was: another key, not offered.
+        let other = calculator(&[("basic", &[("seven", "7"), ("clear", "C")])]);
+        assert_eq!(successors(&before, &other), [("=".to_owned(), None)]);
+        // A new `=` (padded, as some toolkits name it) in its place.
+        let again = calculator(&[("basic", &[("seven", "7"), ("equals2", " =  ")])]);
+        assert_eq!(
+            successors(&before, &again),
+            [(
+                "=".to_owned(),
+                Some(r#"[e7] toggle button " =  ""#.to_owned())
+            )]
+        );
+        // The keypad switched: its `=` is in the new one, `7` is nowhere.
+        let switched = calculator(&[(
+            "advanced",
+            &[("clear2", "C"), ("sin", "sin"), ("equals3", "=")],
+        )]);
+        assert_eq!(
+            successors(&before, &switched),
+            [
+                (String::new(), Some("[e7] panel".to_owned())),
+                ("7".to_owned(), None),
+                (
+                    "=".to_owned(),
+                    Some(r#"[e10] toggle button "=""#.to_owned())
+                ),
+            ]
+        );
+        // Two `=` in its place: which one is meant is not known.
+        let two = calculator(&[
+            ("basic", &[("seven", "7")]),
+            ("more", &[("eq-a", "="), ("eq-b", "=")]),
+        ]);
+        assert_eq!(successors(&before, &two), [("=".to_owned(), None)]);
+    }
 
     /// An application with a frame holding a button, plus `extra` (with
     /// its identity) either as a window of its own or inside the frame.
