@@ -896,6 +896,31 @@ fn an_added_dialog_leaves_out_its_hidden_pages() {
     assert!(!out.contains("Alignment 0"), "{out}");
 }
 
+#[test]
+fn an_added_subtree_that_does_not_show_is_its_root_and_a_count() {
+    let page = Added {
+        parent: Ref(1),
+        index: 0,
+        opened: None,
+        group: None,
+        came_back: false,
+        context: None,
+        subtree: vec![
+            at(0, unseen(700, Role::Panel, "Advanced")),
+            at(1, el(701, Role::CheckBox, "Expert mode")),
+            at(1, el(702, Role::PushButton, "Reset")),
+        ],
+    };
+    let diff = Diff {
+        changes: vec![Change::Added(page)],
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: +1 added\n+ [e700] panel \"Advanced\" (hidden)\n  ... 2 more nodes under [e700] (all hidden)\n"
+    );
+}
+
 /// A window whose stack shows one page of controls, and a list with a
 /// selected row of three cells.
 fn stacked(page: &str, controls: &[(Role, &str)], selected_row: usize) -> Snapshot {
