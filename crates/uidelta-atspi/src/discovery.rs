@@ -41,7 +41,10 @@ pub struct WindowInfo {
 type ObjRef = (String, OwnedObjectPath);
 
 /// Lists the applications on the bus with their windows. An application
-/// that does not answer is listed with `error` set.
+/// that does not answer is listed with `error` set. Those with a window
+/// shown come first, in the registry's order, then those whose windows are
+/// all hidden or that do not answer, then those without windows (a
+/// desktop's portals and services, which every GTK application can start).
 pub async fn applications(bus: &Bus) -> Result<Vec<AppInfo>> {
     let registry = Target {
         doing: "listing applications on",
@@ -59,8 +62,22 @@ pub async fn applications(bus: &Bus) -> Result<Vec<AppInfo>> {
         .await?;
     let names: Vec<&str> = apps.iter().map(|(name, _)| name.as_str()).collect();
     bus.forget_peers_but(&names);
-    let infos = join_all(apps.iter().map(|(name, _)| describe(bus, name))).await;
+    let mut infos = join_all(apps.iter().map(|(name, _)| describe(bus, name))).await;
+    infos.sort_by_key(listing_rank);
     Ok(infos)
+}
+
+/// Where an application is listed: 0 with a window shown, 1 with windows
+/// all hidden or not answering (its windows are not known), 2 without
+/// windows.
+fn listing_rank(app: &AppInfo) -> u8 {
+    if app.windows.iter().any(|w| w.showing) {
+        0
+    } else if !app.windows.is_empty() || app.error.is_some() {
+        1
+    } else {
+        2
+    }
 }
 
 /// The application whose name is `name` (case-insensitive; a unique
@@ -249,4 +266,55 @@ async fn window(
         active: states.contains(State::Active),
         showing: states.contains(State::Showing),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn app(name: &str, windows: &[bool], error: bool) -> AppInfo {
+        AppInfo {
+            app: AppRef {
+                name: name.into(),
+                pid: None,
+                bus_name: format!(":1.{}", name.len()),
+            },
+            windows: windows
+                .iter()
+                .map(|&showing| WindowInfo {
+                    title: name.into(),
+                    role: "frame".into(),
+                    path: "/w".into(),
+                    active: false,
+                    showing,
+                })
+                .collect(),
+            error: error.then(|| "timed out".into()),
+        }
+    }
+
+    #[test]
+    fn applications_without_windows_are_listed_last() {
+        let mut apps = [
+            app("xdg-desktop-portal-gtk", &[], false),
+            app("minimized", &[false], false),
+            app("mousepad", &[true], false),
+            app("hung", &[], true),
+            app("ibus-x11", &[], false),
+            app("gedit", &[false, true], false),
+        ];
+        apps.sort_by_key(listing_rank);
+        let names: Vec<&str> = apps.iter().map(|a| a.app.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "mousepad",
+                "gedit",
+                "minimized",
+                "hung",
+                "xdg-desktop-portal-gtk",
+                "ibus-x11"
+            ]
+        );
+    }
 }

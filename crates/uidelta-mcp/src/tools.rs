@@ -54,8 +54,9 @@ fn catalogue() -> Vec<Tool> {
     vec![
         tool::<args::NoArgs>(
             "get_applications",
-            "List the applications on the desktop with their windows (title, active, shown). \
-             Start here to learn the names the other tools take as `app`.",
+            "List the applications on the desktop with their windows (title, active, shown); \
+             those without windows (portals, services) come last. Start here to learn the \
+             names the other tools take as `app`.",
         )
         .annotate(read_only()),
         tool::<args::GetWindowTree>(

@@ -5,8 +5,8 @@ use uidelta_backend::App;
 use crate::text::{quote, shown};
 
 /// One line per application (`name (pid N)`, and why it does not answer if
-/// it does not), its windows indented under it with their role, title and
-/// `(active)` / `(hidden)`.
+/// it does not, or `(no windows)`), its windows indented under it with their
+/// role, title and `(active)` / `(hidden)`.
 pub fn apps_text(apps: &[App]) -> String {
     if apps.is_empty() {
         return "no applications on the accessibility bus\n".into();
@@ -14,8 +14,10 @@ pub fn apps_text(apps: &[App]) -> String {
     let mut out = String::new();
     for a in apps {
         out.push_str(&shown(&a.label()));
-        if let Some(e) = &a.error {
-            out.push_str(&format!("  (not answering: {})", shown(e)));
+        match &a.error {
+            Some(e) => out.push_str(&format!("  (not answering: {})", shown(e))),
+            None if a.windows.is_empty() => out.push_str(" (no windows)"),
+            None => {}
         }
         out.push('\n');
         for w in &a.windows {
@@ -75,6 +77,17 @@ mod tests {
             "gedit (pid 42)\n  frame \"notes.txt\" (active)\n  dialog \"Save As\" (hidden)\n"
         );
         assert_eq!(apps_text(&[]), "no applications on the accessibility bus\n");
+        let portal = App {
+            name: "xdg-desktop-portal-gtk".into(),
+            pid: Some(43),
+            id: ":1.8".into(),
+            windows: Vec::new(),
+            error: None,
+        };
+        assert_eq!(
+            apps_text(&[portal]),
+            "xdg-desktop-portal-gtk (pid 43) (no windows)\n"
+        );
     }
 
     #[test]

@@ -6,9 +6,9 @@ use uidelta_diff::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, Modified, Ref,
     Removed, SubtreeNode,
 };
-use uidelta_model::State;
+use uidelta_model::{Role, State};
 
-use crate::line::{element_line, handle_text, ref_and_name, Detail, Facts, HiddenParents};
+use crate::line::{element_line, handle_text, is_hidden, ref_and_name, Detail, Facts};
 use crate::text::{quote, rect_text, shorten_change, shown};
 
 /// What a diff without changes renders as, in every text format.
@@ -26,7 +26,11 @@ pub struct DiffOptions {
     /// ` in [e3] dialog "Save As"`. Default on.
     pub context: bool,
     /// Most lines spent on the descendants of all added subtrees together;
-    /// the rest is counted (`... 140 more nodes under [e58]`). Default 60.
+    /// the rest is counted (`... 140 more nodes under [e58]`). Elements
+    /// that do not show are never listed, only counted
+    /// (`... 36 more nodes under [e58] (all hidden)`), and a dialog's push
+    /// buttons are always listed, the budget keeping room for them.
+    /// Default 60.
     pub budget: usize,
     /// When more than this many same-role siblings are added (or removed)
     /// under one parent, the first three are shown and the rest summarized
@@ -445,15 +449,16 @@ fn full(opts: &DiffOptions, parent_hidden: bool) -> Detail {
 }
 
 /// The root line, then descendants indented under it while the budget
-/// lasts, then a count of the rest.
+/// lasts, then a count of the rest. Elements that do not show, with all
+/// that is under them, are not listed and spend nothing: they are counted
+/// in that last line. A dialog's buttons are listed whatever is left of
+/// the budget, which keeps room for them.
 fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usize) {
     let Some((root, descendants)) = a.subtree.split_first() else {
         return;
     };
-    let mut hidden = HiddenParents::default();
-    let parent_hidden = hidden.visit(0, root.element.states);
     out.push_str("+ ");
-    out.push_str(&line_of(&root.element, full(opts, parent_hidden)));
+    out.push_str(&line_of(&root.element, full(opts, false)));
     if a.opened.is_some() {
         out.push_str(" (opened)");
     }
@@ -468,45 +473,127 @@ fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usi
         return;
     }
     out.push('\n');
+    let shown = shown_descendants(root, descendants);
     // A subtree that does not fit what is left of the budget has its long
     // runs of same-role siblings (the rows of a list) cut to their first
     // few first, so that what follows them (a dialog's buttons) is shown.
-    let cuts = match descendants.len() > *budget {
-        true => long_runs(descendants, opts.churn),
-        false => vec![Cut::Keep; descendants.len()],
+    let cuts = match shown.len() > *budget {
+        true => long_runs(&shown, opts.churn),
+        false => vec![Cut::Keep; shown.len()],
     };
-    let mut i = 0;
-    while i < descendants.len() {
-        let node = &descendants[i];
-        if matches!(cuts[i], Cut::Keep | Cut::Summary(..)) && *budget == 0 {
-            let rest = descendants.len() - i;
-            let nodes = if rest == 1 { "node" } else { "nodes" };
-            out.push_str(&format!(
-                "  ... {rest} more {nodes} under [{}]\n",
-                root.element.r#ref
-            ));
-            return;
-        }
-        match &cuts[i] {
-            Cut::Keep => {
-                *budget -= 1;
-                descendant_line(out, node, opts, &mut hidden);
-                i += 1;
-                continue;
+    let plan = plan(&cuts, &shown);
+    let always = dialog_buttons(root, &shown, &plan);
+    let mut reserved = always.iter().filter(|&&b| b).count();
+    // Per shown descendant: listed, on its own line or in a summary's.
+    let mut listed = vec![false; shown.len()];
+    for (i, step) in plan.iter().enumerate() {
+        match step {
+            Step::Line if always[i] => {
+                reserved -= 1;
+                *budget = budget.saturating_sub(1);
+                descendant_line(out, shown[i], opts);
+                listed[i] = true;
             }
-            Cut::Summary(rest, role) => {
+            Step::Line if *budget > reserved => {
                 *budget -= 1;
-                out.push_str(&"  ".repeat(node.depth + 1));
+                descendant_line(out, shown[i], opts);
+                listed[i] = true;
+            }
+            Step::Summary(rest, role) if *budget > reserved => {
+                *budget -= 1;
+                out.push_str(&"  ".repeat(shown[i].depth + 1));
                 out.push_str(&format!("... and {rest} more {role}\n"));
+                listed[i] = true;
             }
-            Cut::Skip => {}
-        }
-        // Past the cut sibling's own descendants.
-        i += 1;
-        while descendants.get(i).is_some_and(|d| d.depth > node.depth) {
-            i += 1;
+            Step::Under(summary) => listed[i] = listed[*summary],
+            Step::Line | Step::Summary(..) => {}
         }
     }
+    let hidden = descendants.len() - shown.len();
+    let rest = listed.iter().filter(|&&l| !l).count() + hidden;
+    if rest > 0 {
+        let nodes = if rest == 1 { "node" } else { "nodes" };
+        out.push_str(&format!(
+            "  ... {rest} more {nodes} under [{}]",
+            root.element.r#ref
+        ));
+        match hidden {
+            0 => {}
+            1 if rest == 1 => out.push_str(" (hidden)"),
+            h if h == rest => out.push_str(" (all hidden)"),
+            h => out.push_str(&format!(" ({h} hidden)")),
+        }
+        out.push('\n');
+    }
+}
+
+/// The descendants of an added subtree that show: those not hidden and
+/// under nothing hidden (the root included). Still a preorder walk, as
+/// only whole subtrees are left out.
+fn shown_descendants<'d>(
+    root: &SubtreeNode,
+    descendants: &'d [SubtreeNode],
+) -> Vec<&'d SubtreeNode> {
+    if is_hidden(root.element.states) {
+        return Vec::new();
+    }
+    let mut shown = Vec::with_capacity(descendants.len());
+    // The depth of the hidden element being passed over.
+    let mut hidden_at: Option<usize> = None;
+    for node in descendants {
+        if hidden_at.is_some_and(|d| node.depth > d) {
+            continue;
+        }
+        hidden_at = None;
+        if is_hidden(node.element.states) {
+            hidden_at = Some(node.depth);
+            continue;
+        }
+        shown.push(node);
+    }
+    shown
+}
+
+/// What [`added_lines`] would write for each shown descendant, were the
+/// budget to last.
+#[derive(Clone, Debug, PartialEq)]
+enum Step {
+    /// Its line.
+    Line,
+    /// The summary of its run: `... and 37 more list item`.
+    Summary(usize, String),
+    /// Nothing: the summary at this index stands for it (a later sibling
+    /// of a summarized run, or under a summarized sibling).
+    Under(usize),
+}
+
+/// The cuts of [`long_runs`] as steps: a cut sibling's subtree goes with it.
+fn plan(cuts: &[Cut], nodes: &[&SubtreeNode]) -> Vec<Step> {
+    let mut steps = Vec::with_capacity(cuts.len());
+    // The summary standing for the subtree being passed over, and its depth.
+    let mut under: Option<(usize, usize)> = None;
+    for (i, cut) in cuts.iter().enumerate() {
+        let depth = nodes[i].depth;
+        if let Some((summary, d)) = under {
+            if depth > d {
+                steps.push(Step::Under(summary));
+                continue;
+            }
+            under = None;
+        }
+        steps.push(match cut {
+            Cut::Keep => Step::Line,
+            Cut::Summary(rest, role) => {
+                under = Some((i, depth));
+                Step::Summary(*rest, role.clone())
+            }
+            Cut::Skip(summary) => {
+                under = Some((*summary, depth));
+                Step::Under(*summary)
+            }
+        });
+    }
+    steps
 }
 
 /// What [`added_lines`] does with one descendant.
@@ -517,16 +604,21 @@ enum Cut {
     /// In place of it and its subtree: `... and 37 more list item`, for it
     /// and the later siblings of its run.
     Summary(usize, String),
-    /// Nothing (a later sibling of a summarized run), nor for its subtree.
-    Skip,
+    /// Nothing (a later sibling of a summarized run), nor for its subtree:
+    /// the summary at this index stands for it.
+    Skip(usize),
 }
+
+/// What makes siblings one run: their parent (an index; `None`: the root)
+/// and role.
+type RunKey = (Option<usize>, String);
 
 /// For the descendants of an added subtree (in preorder, depth 1 and
 /// below): of every run of more than `churn` same-role siblings, the first
 /// three are kept, and so is any selected, checked or focused one (the
 /// font a font list has chosen); the next becomes the run's summary, and
 /// the rest are skipped.
-fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
+fn long_runs(nodes: &[&SubtreeNode], churn: usize) -> Vec<Cut> {
     // The parent of each node (an index into `nodes`; `None`: the root).
     let mut parents: Vec<Option<usize>> = Vec::with_capacity(nodes.len());
     let mut open: Vec<usize> = Vec::new();
@@ -537,7 +629,7 @@ fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
         parents.push(open.last().copied());
         open.push(i);
     }
-    let keys: Vec<(Option<usize>, String)> = (0..nodes.len())
+    let keys: Vec<RunKey> = (0..nodes.len())
         .map(|i| {
             (
                 parents[i],
@@ -553,7 +645,7 @@ fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
     };
     // Per run: its size and how many of it are shown (the first three and
     // the notable others).
-    let mut runs: HashMap<&(Option<usize>, String), (usize, usize)> = HashMap::new();
+    let mut runs: HashMap<&RunKey, (usize, usize)> = HashMap::new();
     for (i, k) in keys.iter().enumerate() {
         let run = runs.entry(k).or_default();
         run.0 += 1;
@@ -561,8 +653,8 @@ fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
             run.1 += 1;
         }
     }
-    // Per run: members met so far, and whether its summary is written.
-    let mut met: HashMap<&(Option<usize>, String), (usize, bool)> = HashMap::new();
+    // Per run: members met so far, and where its summary is, once written.
+    let mut met: HashMap<&RunKey, (usize, Option<usize>)> = HashMap::new();
     keys.iter()
         .enumerate()
         .map(|(i, k)| {
@@ -573,27 +665,60 @@ fn long_runs(nodes: &[SubtreeNode], churn: usize) -> Vec<Cut> {
             let at = met.entry(k).or_default();
             at.0 += 1;
             if at.0 <= 3 || notable(i) {
-                Cut::Keep
-            } else if !at.1 {
-                at.1 = true;
-                Cut::Summary(size - shown, k.1.clone())
-            } else {
-                Cut::Skip
+                return Cut::Keep;
+            }
+            match at.1 {
+                Some(summary) => Cut::Skip(summary),
+                None => {
+                    at.1 = Some(i);
+                    Cut::Summary(size - shown, k.1.clone())
+                }
             }
         })
         .collect()
 }
 
-fn descendant_line(
-    out: &mut String,
-    node: &SubtreeNode,
-    opts: &DiffOptions,
-    hidden: &mut HiddenParents,
-) {
-    let parent_hidden = hidden.visit(node.depth, node.element.states);
+/// A shown descendant's line, indented by its depth. Its parent shows too:
+/// it is not said to be hidden.
+fn descendant_line(out: &mut String, node: &SubtreeNode, opts: &DiffOptions) {
     out.push_str(&"  ".repeat(node.depth + 1));
-    out.push_str(&line_of(&node.element, full(opts, parent_hidden)));
+    out.push_str(&line_of(&node.element, full(opts, false)));
     out.push('\n');
+}
+
+/// Per shown descendant of an added subtree: whether it is a button of a
+/// dialog (in a dialog, the root or a descendant, with no window between)
+/// that would have a line of its own, or holds one. Such buttons close the
+/// dialog or do what it is for, so they are always listed, under the
+/// elements that hold them.
+fn dialog_buttons(root: &SubtreeNode, nodes: &[&SubtreeNode], plan: &[Step]) -> Vec<bool> {
+    let mut always = vec![false; nodes.len()];
+    // The walk down to the current node: each element's index (none for
+    // the root) and whether it is in a dialog.
+    let mut path: Vec<(Option<usize>, bool)> = vec![(None, is_dialog(&root.element))];
+    for (i, node) in nodes.iter().enumerate() {
+        path.truncate(node.depth);
+        let in_dialog = path.last().is_some_and(|&(_, d)| d);
+        let e = &node.element;
+        if in_dialog && e.role == Role::PushButton && plan[i] == Step::Line {
+            always[i] = true;
+            for &(holder, _) in &path {
+                if let Some(h) = holder {
+                    always[h] = true;
+                }
+            }
+        }
+        path.push((Some(i), is_dialog(e) || (in_dialog && !e.role.is_window())));
+    }
+    always
+}
+
+/// A dialog, a chooser or an alert, or anything modal.
+fn is_dialog(e: &Element) -> bool {
+    matches!(
+        e.role,
+        Role::Dialog | Role::Alert | Role::FileChooser | Role::ColorChooser | Role::FontChooser
+    ) || e.states.contains(State::Modal)
 }
 
 /// `- [e20] push button "Old" (closed) in [e3] ... (and 4 descendants)`:

@@ -21,11 +21,10 @@ const CHANGE_WINDOW: usize = 20;
 /// The ellipsis that marks cut text.
 const ELLIPSIS: char = '…';
 
-pub(crate) use uidelta_model::is_inert;
 use uidelta_model::push_printable as push_shown;
 
 /// `text` in double quotes, with `"` and `\` escaped, and line breaks,
-/// tabs and the characters that would act on a terminal (see [`is_inert`])
+/// tabs and the characters that would act on a terminal (see [`uidelta_model::is_inert`])
 /// written as escapes (`\n`, `\t`, `\u{1b}`, `\u{202e}`), so that every
 /// element stays on one line and shows as what it is.
 pub(crate) fn quote(text: &str) -> String {

@@ -727,6 +727,200 @@ fn diff_text_caps_the_number_of_subtree_lines() {
     );
 }
 
+/// An element that does not show: known states, without `showing` and
+/// `visible`.
+fn unseen(r: u32, role: Role, name: &str) -> Element {
+    let mut e = el(r, role, name);
+    e.states.remove(State::Showing);
+    e.states.remove(State::Visible);
+    e
+}
+
+fn opened_dialog(subtree: Vec<SubtreeNode>) -> Diff {
+    Diff {
+        changes: vec![Change::Added(Added {
+            parent: Ref(1),
+            index: 2,
+            opened: Some(Role::Dialog),
+            group: None,
+            came_back: false,
+            context: editor_frame(),
+            subtree,
+        })],
+        ..Diff::default()
+    }
+}
+
+/// A GTK 3 file chooser's Save As dialog: the name entry, a path bar and
+/// the places list among 23 icons, buttons and spinners that do not show,
+/// a list of 30 files, and the dialog's buttons at the end.
+fn save_as_with_hidden_parts() -> Diff {
+    let mut dialog = el(400, Role::Dialog, "Save As");
+    dialog.states.insert(State::Modal);
+    let mut name = el(404, Role::Text, "Name");
+    name.value = Some("Untitled 1".into());
+    name.states.insert(State::Focused);
+    let mut subtree = vec![
+        at(0, dialog),
+        at(1, el(401, Role::Filler, "")),
+        at(2, el(402, Role::FileChooser, "")),
+        at(3, el(403, Role::Label, "Name:")),
+        at(3, name),
+        at(3, unseen(405, Role::PushButton, "Create Folder")),
+        at(3, unseen(406, Role::Animation, "")),
+        at(3, el(407, Role::Filler, "")),
+        at(4, unseen(408, Role::PushButton, "Scroll left")),
+        at(4, el(409, Role::ToggleButton, "/")),
+        at(4, el(410, Role::ToggleButton, "home")),
+        at(4, el(411, Role::ToggleButton, "user")),
+        at(4, unseen(412, Role::PushButton, "Scroll right")),
+        at(3, el(413, Role::List, "Places")),
+    ];
+    for (i, place) in ["Recent", "Home", "Desktop", "Documents", "Other Locations"]
+        .iter()
+        .enumerate()
+    {
+        let r = 414 + 3 * i as u32;
+        subtree.push(at(4, el(r, Role::ListItem, place)));
+        subtree.push(at(5, unseen(r + 1, Role::Icon, "")));
+        subtree.push(at(5, unseen(r + 2, Role::PushButton, "Eject")));
+    }
+    subtree.push(at(3, el(429, Role::ScrollPane, "")));
+    subtree.push(at(4, el(430, Role::Table, "Files")));
+    subtree.extend((0..30).map(|i| at(5, el(431 + i, Role::TableCell, &format!("file{i}.txt")))));
+    // A spinner and its icons, not loading anything.
+    subtree.push(at(3, unseen(461, Role::Animation, "Loading")));
+    subtree.extend((0..8).map(|i| at(4, unseen(462 + i, Role::Icon, ""))));
+    subtree.push(at(3, el(470, Role::ComboBox, "Text Files")));
+    subtree.push(at(3, el(471, Role::CheckBox, "Encoding")));
+    subtree.push(at(1, el(472, Role::Filler, "")));
+    subtree.push(at(2, el(473, Role::PushButton, "Cancel")));
+    subtree.push(at(2, el(474, Role::PushButton, "Save")));
+    opened_dialog(subtree)
+}
+
+#[test]
+fn an_added_dialog_lists_what_shows_and_always_its_buttons() {
+    // 16 lines: nothing that does not show; the buttons and what holds
+    // them, and 13 shown nodes before them; the rest counted with the
+    // hidden ones.
+    let opts = DiffOptions {
+        budget: 16,
+        ..DiffOptions::default()
+    };
+    let out = diff_text(&save_as_with_hidden_parts(), &opts);
+    assert_snapshot!(out);
+    assert!(
+        out.contains("      [e473] push button \"Cancel\"\n"),
+        "{out}"
+    );
+    assert!(out.contains("      [e474] push button \"Save\"\n"), "{out}");
+    assert!(!out.contains("hidden)\n  "), "{out}");
+    for unseen in ["Create Folder", "Scroll left", "Eject", "Loading", "icon"] {
+        assert!(!out.contains(unseen), "{unseen}: {out}");
+    }
+    // The buttons are listed even when other subtrees spent the budget.
+    let out = diff_text(
+        &save_as_with_hidden_parts(),
+        &DiffOptions {
+            budget: 0,
+            ..DiffOptions::default()
+        },
+    );
+    assert_eq!(
+        out.lines().skip(1).collect::<Vec<_>>(),
+        [
+            "+ [e400] dialog \"Save As\" (modal) (opened) in [e1] frame \"Untitled - Editor\"",
+            "    [e472] filler",
+            "      [e473] push button \"Cancel\"",
+            "      [e474] push button \"Save\"",
+            "  ... 71 more nodes under [e400] (23 hidden)",
+        ],
+        "{out}"
+    );
+}
+
+/// LibreOffice's Format > Paragraph: tabs, the page of the selected one,
+/// the pages of the others (hidden, though their controls say `showing`),
+/// then OK, Cancel, Help and Reset.
+fn paragraph_dialog() -> Diff {
+    let mut subtree = vec![
+        at(0, el(500, Role::Dialog, "Paragraph")),
+        at(1, el(501, Role::PageTabList, "")),
+    ];
+    let tabs = [
+        "Indents & Spacing",
+        "Alignment",
+        "Text Flow",
+        "Tabs",
+        "Borders",
+    ];
+    for (i, tab) in tabs.iter().enumerate() {
+        let mut t = el(502 + i as u32, Role::PageTab, tab);
+        if i == 0 {
+            t.states.insert(State::Selected);
+        }
+        subtree.push(at(2, t));
+    }
+    let mut r = 510;
+    for (i, tab) in tabs.iter().enumerate() {
+        let page = match i {
+            0 => el(r, Role::Panel, tab),
+            _ => unseen(r, Role::Panel, tab),
+        };
+        subtree.push(at(2, page));
+        r += 1;
+        for c in 0..8 {
+            let role = [Role::Label, Role::SpinButton, Role::CheckBox][c % 3];
+            subtree.push(at(3, el(r, role, &format!("{tab} {c}"))));
+            r += 1;
+        }
+    }
+    subtree.push(at(1, el(600, Role::Filler, "")));
+    for (i, button) in ["OK", "Cancel", "Help", "Reset"].iter().enumerate() {
+        subtree.push(at(2, el(601 + i as u32, Role::PushButton, button)));
+    }
+    opened_dialog(subtree)
+}
+
+#[test]
+fn an_added_dialog_leaves_out_its_hidden_pages() {
+    // Within the budget of 20: every tab, the shown page, the buttons.
+    let opts = DiffOptions {
+        budget: 20,
+        ..DiffOptions::default()
+    };
+    let out = diff_text(&paragraph_dialog(), &opts);
+    assert_snapshot!(out);
+    assert!(out.contains("[e603] push button \"Help\""), "{out}");
+    assert!(!out.contains("Alignment 0"), "{out}");
+}
+
+#[test]
+fn an_added_subtree_that_does_not_show_is_its_root_and_a_count() {
+    let page = Added {
+        parent: Ref(1),
+        index: 0,
+        opened: None,
+        group: None,
+        came_back: false,
+        context: None,
+        subtree: vec![
+            at(0, unseen(700, Role::Panel, "Advanced")),
+            at(1, el(701, Role::CheckBox, "Expert mode")),
+            at(1, el(702, Role::PushButton, "Reset")),
+        ],
+    };
+    let diff = Diff {
+        changes: vec![Change::Added(page)],
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: +1 added\n+ [e700] panel \"Advanced\" (hidden)\n  ... 2 more nodes under [e700] (all hidden)\n"
+    );
+}
+
 /// A window whose stack shows one page of controls, and a list with a
 /// selected row of three cells.
 fn stacked(page: &str, controls: &[(Role, &str)], selected_row: usize) -> Snapshot {

@@ -50,6 +50,11 @@ const REMOVED_VARS: &[&str] = &[
     "XMODIFIERS",
 ];
 
+/// The GTK portal backend (program, Debian package and name on the accessibility bus alike),
+/// and its name on the session bus.
+const PORTAL: &str = "xdg-desktop-portal-gtk";
+const PORTAL_BUS_NAME: &str = "org.freedesktop.impl.portal.desktop.gtk";
+
 const A11Y_BUS_NAME: &str = "org.a11y.Bus";
 const REGISTRY: &str = "org.a11y.atspi.Registry";
 const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
@@ -202,6 +207,25 @@ impl Desktop {
             Ok(reply.contains("false"))
         })?;
         self.start_accessibility_bus()
+    }
+
+    /// Starts the GTK portal backend, `xdg-desktop-portal-gtk`, as a desktop does: by D-Bus
+    /// activation of `org.freedesktop.impl.portal.desktop.gtk` on the session bus. It lives
+    /// on most desktops that have GTK applications (any of them may start it, asking the portal
+    /// for settings), and is on the accessibility bus as an application without windows.
+    /// Waits, for at most 10 s, until it is there.
+    ///
+    /// Fails with [`TestkitError::MissingProgram`] when it is not installed.
+    pub fn start_portal(&self) -> Result<(), TestkitError> {
+        require_programs(&[(PORTAL, PORTAL)])?;
+        self.gdbus_call(
+            &self.session_bus_address,
+            "org.freedesktop.DBus",
+            "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.StartServiceByName",
+            &[PORTAL_BUS_NAME, "0"],
+        )?;
+        self.wait_for_accessible_app(PORTAL, START_TIMEOUT)
     }
 
     /// Stops the X server and starts it again on the same display, as a desktop that

@@ -19,6 +19,8 @@ const KNOWN_PACKAGES: &[(&str, &str)] = &[
     ("gtk3-widget-factory", "gtk-3-examples"),
     ("gtk3-demo", "gtk-3-examples"),
     ("python3", "python3"),
+    ("mousepad", "mousepad"),
+    ("xdg-desktop-portal-gtk", "xdg-desktop-portal-gtk"),
 ];
 
 /// Finds an executable: a path containing `/` is taken as is, a bare name is searched on `PATH`

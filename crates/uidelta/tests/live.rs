@@ -15,6 +15,11 @@ fn desktop() -> Desktop {
 #[test]
 fn cli_lists_apps_and_captures_the_live_tree() {
     let desktop = desktop();
+    // As on a real desktop, the GTK portal is on the bus, and before the
+    // application: it has no windows and is listed after it.
+    desktop
+        .start_portal()
+        .expect("xdg-desktop-portal-gtk on the bus");
     std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch"));
     desktop
         .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
@@ -33,6 +38,10 @@ fn cli_lists_apps_and_captures_the_live_tree() {
     let (code, out, err) = run(&["apps"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(out.starts_with("gtk3-widget-factory (pid "), "{out}");
+    let portal = out.lines().position(|l| {
+        l.starts_with("xdg-desktop-portal-gtk (pid ") && l.ends_with(") (no windows)")
+    });
+    assert!(portal.is_some(), "{out}");
     let (code, out, err) = run(&["tree", "--app", "gtk3-widget"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
