@@ -97,6 +97,28 @@ fn answering_a_question_is_an_exit_not_an_error() {
 }
 
 #[test]
+fn invoking_the_action_of_ok_is_an_exit() {
+    let (desktop, _zenity, rt) = zenity(&["--info", "--text", "Saved."]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("zenity").await.expect("observe zenity");
+        let ok = ref_of(&s, "role:push button && name:OK");
+        // Through the application's own connection, which the exit breaks.
+        let acted = s
+            .act(&ok, &Action::Invoke("click".into()), &patient())
+            .await
+            .expect("invoking OK answers");
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+        assert_eq!(acted.done.method, "Action.Click");
+    });
+}
+
+#[test]
 fn choosing_from_a_list_with_return_is_an_exit() {
     let (desktop, _zenity, rt) =
         zenity(&["--list", "--column", "Fruit", "Apple", "Banana", "Cherry"]);
