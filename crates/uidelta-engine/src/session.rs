@@ -1058,9 +1058,6 @@ impl<B: Backend> Session<B> {
         let since = || format!("{} on {}", done.method, handle_text(&target));
         let (mut settled, mut mids) = match self.settle(idx, opts, acted, own_focus).await {
             Ok(settled) => settled,
-            Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
-                return Ok(self.exited(idx, done, target, settled(acted, false, 0)));
-            }
             Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
             Err(e) => return Err(e),
         };

@@ -59,7 +59,7 @@ fn ref_of(s: &Session<Linux>, selector: &str) -> String {
 /// program (or the person at the desktop) would.
 fn exit_soon(mut app: App) -> std::thread::JoinHandle<()> {
     std::thread::spawn(move || {
-        std::thread::sleep(Duration::from_millis(500));
+        std::thread::sleep(Duration::from_secs(1));
         app.kill();
     })
 }
