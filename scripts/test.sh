@@ -12,7 +12,7 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # headless Chromium; xdotool types into them as a keyboard would.
 need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-4-examples \
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
-    chromium openbox xdotool zenity
+    chromium openbox xdotool zenity mousepad
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"

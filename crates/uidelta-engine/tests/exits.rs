@@ -1,6 +1,7 @@
 //! Actions after which the application exits (zenity's dialogs end when
-//! answered), and waits during which it exits: the answer is that it
-//! exited, as soon as it left the bus, not an error after the settle cap.
+//! answered, an editor left without saving), and waits during which it
+//! exits: the answer is that it exited, as soon as it left the bus, not an
+//! error after the settle cap.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -178,6 +179,52 @@ fn waiting_for_a_change_answers_when_the_application_exits() {
             .await
             .expect("the wait ends with zenity");
         assert!(killer.join().is_ok());
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+    });
+}
+
+#[test]
+fn leaving_an_editor_without_saving_is_an_exit() {
+    require_programs(&[("Xvfb", "xvfb"), ("mousepad", "mousepad")]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let _mousepad = desktop
+        .launch("mousepad", &["--disable-server"])
+        .expect("launch mousepad");
+    desktop
+        .wait_for_accessible_app("mousepad", Duration::from_secs(30))
+        .unwrap_or_else(|e| panic!("mousepad on the accessibility bus: {e}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("mousepad").await.expect("observe mousepad");
+        let text = ref_of(&s, "role:text");
+        let typed = s
+            .act(
+                &text,
+                &Action::Type("unsaved".into()),
+                &ActOptions::default(),
+            )
+            .await
+            .expect("type into the document");
+        assert!(!typed.exited, "{typed:?}");
+        let asked = s
+            .key("mousepad", "ctrl+q", &ActOptions::default())
+            .await
+            .expect("quitting asks first");
+        assert!(!asked.exited, "{asked:?}");
+        let dont = ref_of(&s, "role:push button && name~:don't save");
+        let acted = s
+            .act(&dont, &Action::Click, &patient())
+            .await
+            .expect("Don't Save answers");
         assert!(acted.exited, "{acted:?}");
         assert!(
             !acted.settled.capped,
