@@ -1,7 +1,8 @@
 //! `uidelta mcp` answers an action after which the application exits
 //! (answering a zenity dialog) with `app_exited`, not an error: the agent
 //! did what it meant to, and must not retry. Driven over stdio with
-//! JSON-RPC lines, as an MCP host does.
+//! JSON-RPC lines, as an MCP host does. The command line says so too, and
+//! succeeds.
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Stdio};
@@ -125,5 +126,30 @@ fn clicking_ok_in_a_zenity_dialog_answers_that_it_exited() {
     assert!(
         text.starts_with("# click_element: [e") && text.ends_with(") exited\n"),
         "{text}"
+    );
+}
+
+#[test]
+fn clicking_yes_from_the_command_line_says_that_zenity_exited_and_succeeds() {
+    require_programs(&[("Xvfb", "xvfb"), ("zenity", "zenity")]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let _zenity = desktop
+        .launch("zenity", &["--question", "--text", "Proceed?"])
+        .expect("launch zenity");
+    desktop
+        .wait_for_accessible_app("zenity", Duration::from_secs(30))
+        .expect("zenity on the accessibility bus");
+    let o = desktop
+        .command(env!("CARGO_BIN_EXE_uidelta"))
+        .args(["click", "--app", "zenity", "role:push button && name:Yes"])
+        .output()
+        .expect("uidelta runs");
+    let out = String::from_utf8_lossy(&o.stdout);
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(0), "{out}{err}");
+    assert!(out.starts_with("# [e"), "{out}");
+    assert!(
+        out.contains("\n# zenity (pid ") && out.ends_with(") exited\n"),
+        "{out}"
     );
 }
