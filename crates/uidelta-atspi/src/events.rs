@@ -47,7 +47,8 @@ impl Events {
     /// dropped rather than holding up the connection.
     pub const HELD: usize = 4096;
 
-    /// The next event; `None` once the bus connection is gone.
+    /// The next event; `None` once the application left the bus, or the
+    /// bus connection is gone.
     pub async fn next(&mut self) -> Option<UiEvent> {
         self.rx.recv().await
     }
@@ -95,7 +96,8 @@ pub async fn subscribe(bus: &Bus, app: Option<&str>) -> Result<Events> {
 
 /// Subscribes to object, window and focus events of the application with
 /// unique bus name `app` (all applications when `None`), handing each to
-/// `sink` as it arrives; `sink` returns false to stop listening.
+/// `sink` as it arrives; `sink` returns false to stop listening. The events
+/// of one application end when it leaves the bus (`sink` is then dropped).
 ///
 /// The bus connection is shared: its replies wait behind the events of
 /// every subscription until they are read off. So the events are read off
@@ -134,9 +136,15 @@ pub async fn subscribe_with(
             )
             .await?;
     }
+    if let Some(app) = app {
+        streams.push(departure(bus, app).await?);
+    }
     let mut merged = select_all(streams);
     let task = tokio::spawn(async move {
         while let Some(Ok(msg)) = merged.next().await {
+            if left_the_bus(&msg) {
+                break;
+            }
             if let Some(event) = decode(&msg) {
                 if !sink(event) {
                     break;
@@ -145,6 +153,36 @@ pub async fn subscribe_with(
         }
     });
     Ok(Subscription { task })
+}
+
+/// The bus's word that the connection `app` names closed: the
+/// application exited, and its events end (the engine stops waiting for
+/// them at once).
+async fn departure(bus: &Bus, app: &str) -> Result<MessageStream> {
+    let rule = MatchRule::builder()
+        .msg_type(MessageType::Signal)
+        .sender("org.freedesktop.DBus")
+        .and_then(|r| r.interface("org.freedesktop.DBus"))
+        .and_then(|r| r.member("NameOwnerChanged"))
+        .and_then(|r| r.arg(0, app))
+        .map_err(|e| connect_error(&format!("the departure of {app}"), e))?;
+    MessageStream::for_match_rule(rule.build(), bus.connection(), Some(8))
+        .await
+        .map_err(|e| connect_error(&format!("the departure of {app}"), e))
+}
+
+/// Whether `msg` says that a name lost its owner (`NameOwnerChanged` with
+/// no new owner).
+fn left_the_bus(msg: &zbus::Message) -> bool {
+    let header = msg.header();
+    if header.member().map(|m| m.as_str()) != Some("NameOwnerChanged") {
+        return false;
+    }
+    let body = msg.body();
+    matches!(
+        body.deserialize::<(&str, &str, &str)>(),
+        Ok((_, _, new_owner)) if new_owner.is_empty()
+    )
 }
 
 fn connect_error(what: &str, e: zbus::Error) -> Error {

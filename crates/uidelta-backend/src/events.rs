@@ -244,12 +244,15 @@ impl EventStream {
         self.read().pending.take_missed()
     }
 
-    /// The next event, or `None` when `deadline` passes. A stream whose
-    /// source has gone waits out the deadline too, so that callers looping
-    /// on it never spin.
+    /// The next event, or `None` when `deadline` passes, or at once when
+    /// the stream ends during the wait (its source went away: the
+    /// application exited; see [`EventStream::lapsed`]). A stream that had
+    /// ended already waits out the deadline, so that callers looping on it
+    /// never spin.
     pub async fn next_before(&mut self, deadline: Instant) -> Option<Event> {
         let deadline = tokio::time::Instant::from_std(deadline);
         let _reading = Reading::start(&self.shared);
+        let mut waited = false;
         loop {
             let ended = {
                 let mut state = self.shared.lock();
@@ -258,10 +261,14 @@ impl EventStream {
                 }
                 state.ended
             };
+            if ended && waited {
+                return None;
+            }
             if ended {
                 tokio::time::sleep_until(deadline).await;
                 return None;
             }
+            waited = true;
             // A send between the check and here leaves a permit: no event
             // is slept through.
             if tokio::time::timeout_at(deadline, self.shared.wake.notified())
@@ -472,6 +479,20 @@ mod tests {
         assert_eq!(got.map(|e| e.kind), Some("a".to_owned()));
         assert_eq!(sender.await.ok(), Some(true));
         assert!(stream.lapsed(), "the sender is gone");
+    }
+
+    #[tokio::test]
+    async fn a_reader_waiting_hears_at_once_that_the_source_went_away() {
+        let (tx, mut stream) = EventStream::channel();
+        let feeder = tokio::spawn(async move {
+            tokio::time::sleep(ms(50)).await;
+            drop(tx);
+        });
+        let deadline = Instant::now() + Duration::from_secs(60);
+        assert_eq!(stream.next_before(deadline).await.map(|e| e.kind), None);
+        assert!(Instant::now() < deadline, "answered before the deadline");
+        assert!(stream.lapsed());
+        assert!(feeder.await.is_ok());
     }
 
     #[test]

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Session, Settle, WindowAction, Windowed};
+use uidelta_engine::{ActOptions, Session, Settle, WindowAction};
 use uidelta_linux::Linux;
 use uidelta_render::{count_tokens, tree_text, DiffOptions, TreeOptions};
 use uidelta_testkit::{require_programs, Desktop};
@@ -199,7 +199,7 @@ async fn run(desktop: &Desktop) -> Result<()> {
                 "\n{}",
                 bold("== raising the fixture's window over the widget factory's")
             );
-            let windowed = session
+            let acted = session
                 .app_window_action(
                     FIXTURE,
                     Some("uidelta fixture"),
@@ -207,9 +207,9 @@ async fn run(desktop: &Desktop) -> Result<()> {
                     Settle::default(),
                 )
                 .await?;
-            let Windowed::Acted(acted) = windowed else {
+            if acted.exited {
                 anyhow::bail!("the fixture exited when its window was raised");
-            };
+            }
             println!("# via {}", acted.done.method);
             print!(
                 "{}",

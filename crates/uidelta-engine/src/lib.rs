@@ -13,6 +13,5 @@ pub mod settle;
 pub use error::{Error, Result};
 pub use session::{
     ActOptions, Acted, Condition, Latest, Saved, SavedScope, Session, Waited, WindowAction,
-    Windowed,
 };
 pub use settle::{Quiet, Settle, Settled};

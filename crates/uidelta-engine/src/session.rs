@@ -16,7 +16,7 @@ use crate::settle::{is_motion, is_noise, Movers, Next, Quiet, Settle, Settled, W
 mod saved;
 mod windows;
 pub use saved::{Saved, SavedScope};
-pub use windows::{WindowAction, Windowed};
+pub use windows::WindowAction;
 
 /// The least settle cap of a navigation: a new document's requests may
 /// run for seconds.
@@ -277,6 +277,11 @@ pub struct Acted {
     /// the other actions the target offers (a tree row's `expand or
     /// contract`).
     pub note: Option<String>,
+    /// The application exited after the action (answering a dialog, or
+    /// closing the last window, ends many): the outcome the agent meant,
+    /// not an error. `diff` is then empty, and the session has forgotten
+    /// the application (its refs are gone).
+    pub exited: bool,
 }
 
 impl Acted {
@@ -302,6 +307,10 @@ impl Acted {
             ));
             out.push_str(&uidelta_render::diff_text(d, opts));
         }
+        if self.exited {
+            out.push_str(&format!("# {} exited\n", self.app.label()));
+            return out;
+        }
         out.push_str(&uidelta_render::diff_text(&self.diff, opts));
         if let Some((app, d)) = &self.app_switch {
             out.push_str(&format!("# focus went to {}\n", app.label()));
@@ -323,6 +332,10 @@ pub struct Waited {
     /// What changed since the last result, while waiting included, each
     /// with its application: the diffs of the snapshots taken on the way.
     pub changes: Vec<(App, Diff)>,
+    /// The application exited while waiting: whatever was awaited will
+    /// not come, and what was to disappear did. The session has forgotten
+    /// it.
+    pub exited: bool,
 }
 
 /// A gone ref's last words.
@@ -791,6 +804,9 @@ impl<B: Backend> Session<B> {
         };
         let done = self.backend.act(&app, &data, action).await?;
         let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
+        if acted.exited {
+            return Ok(acted);
+        }
         if !acted.diff.has_changes() {
             acted.note = ignored_because(&acted.target, &data);
             if acted.note.is_none() && *action == Action::Click {
@@ -942,6 +958,7 @@ impl<B: Backend> Session<B> {
                         app_switch: None,
                         earlier: std::mem::take(&mut self.unreported),
                         note: None,
+                        exited: false,
                     });
                 }
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout && acted.elapsed() < cap => {
@@ -1046,7 +1063,12 @@ impl<B: Backend> Session<B> {
             Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
             Err(e) => return Err(e),
         };
-        let mut after = self.capture_after(idx, since).await?;
+        let mut after = match self.capture_after(idx, since).await {
+            Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
+                return Ok(self.exited(idx, done, target, settled));
+            }
+            after => after?,
+        };
         if let Settle::Auto(quiet) = opts.settle {
             // A toast or spinner that just appeared usually goes again soon:
             // give it a moment, so that it is reported as transient rather
@@ -1065,7 +1087,16 @@ impl<B: Backend> Session<B> {
                 if more.events > 0 {
                     mids.push(after);
                     mids.extend(more_mids);
-                    after = self.capture_after(idx, since).await?;
+                    after = match self.capture_after(idx, since).await {
+                        Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
+                            let settled = Settled {
+                                elapsed: acted.elapsed(),
+                                ..settled
+                            };
+                            return Ok(self.exited(idx, done, target, settled));
+                        }
+                        after => after?,
+                    };
                 }
                 settled = Settled {
                     elapsed: acted.elapsed(),
@@ -1105,7 +1136,26 @@ impl<B: Backend> Session<B> {
             app_switch,
             earlier: std::mem::take(&mut self.unreported),
             note: None,
+            exited: false,
         })
+    }
+
+    /// The outcome of an action after which the application of scope
+    /// `idx` exited: it is forgotten, and what changed before is kept.
+    fn exited(&mut self, idx: usize, done: Done, target: Handle, settled: Settled) -> Acted {
+        let app = self.scopes[idx].app.clone();
+        self.forget(&app.id);
+        Acted {
+            done,
+            target,
+            app,
+            diff: Diff::default(),
+            settled,
+            app_switch: None,
+            earlier: std::mem::take(&mut self.unreported),
+            note: None,
+            exited: true,
+        }
     }
 
     /// Waits as `opts` says; returns how it went and the snapshots taken on
@@ -1148,6 +1198,14 @@ impl<B: Backend> Session<B> {
         let mut mids = Vec::new();
         let mut last_mid = acted;
         loop {
+            // The events ended: the application exited (the polling finds
+            // out at once), or the subscription broke (the polling goes on).
+            if self.scopes[idx].events.lapsed() {
+                let (polled, more) = self.settle_by_polling(idx, quiet, acted).await?;
+                mids.extend(more);
+                let events = watch.events() + polled.events;
+                return Ok((Settled { events, ..polled }, mids));
+            }
             // Events that queued up meanwhile (while a snapshot was taken)
             // count before deciding that the UI is quiet.
             while let Some(event) = self.scopes[idx].next_queued() {
@@ -1289,7 +1347,7 @@ impl<B: Backend> Session<B> {
                     &[],
                 )
                 .await?;
-            if acted.diff.has_changes() || start.elapsed() >= timeout {
+            if acted.diff.has_changes() || acted.exited || start.elapsed() >= timeout {
                 return Ok(acted);
             }
         }
@@ -1358,8 +1416,17 @@ impl<B: Backend> Session<B> {
                     break;
                 }
             }
-            let d = self.refresh(idx).await?;
-            self.keep_unreported(idx, d);
+            match self.refresh(idx).await {
+                Ok(d) => self.keep_unreported(idx, d),
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
+                    let id = self.scopes[idx].app.id.clone();
+                    self.forget(&id);
+                    let mut waited = self.waited(None);
+                    waited.exited = true;
+                    return Ok(waited);
+                }
+                Err(e) => return Err(e),
+            }
         }
     }
 
@@ -1367,6 +1434,7 @@ impl<B: Backend> Session<B> {
         Waited {
             found,
             changes: std::mem::take(&mut self.unreported),
+            exited: false,
         }
     }
 }

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use uidelta_backend::{Action, App, Backend, Navigate};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, Acted, Condition, Session, WindowAction, Windowed};
+use uidelta_engine::{ActOptions, Acted, Condition, Session, WindowAction};
 use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
@@ -696,7 +696,7 @@ impl<B: Backend + 'static> Inner<B> {
             .window_action(&t, WindowAction::Activate, settle)
             .await
             .map_err(|e| restate(e, &t, &a.target.target))?;
-        window_answer("activate_element", &s, acted, &a.opts)
+        Ok(answer("activate_element", &s, &acted, &a.opts))
     }
 
     async fn close_window(&self, a: args::CloseWindow) -> Result<Reply, ToolError> {
@@ -727,7 +727,7 @@ impl<B: Backend + 'static> Inner<B> {
                 ));
             }
         };
-        window_answer(TOOL, &s, acted, &a.opts)
+        Ok(answer(TOOL, &s, &acted, &a.opts))
     }
 
     async fn open_application(&self, a: args::OpenApplication) -> Result<Reply, ToolError> {
@@ -766,6 +766,12 @@ impl<B: Backend + 'static> Inner<B> {
         let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
         let mut s = self.session.lock().await;
         let acted = s.wait_for_change(&a.app, timeout).await?;
+        if acted.exited {
+            let mut r = exited("wait_for_change", &acted);
+            r.receipt = None;
+            r.json["timed_out"] = Value::Bool(false);
+            return Ok(r);
+        }
         let shown = Shown {
             diff: true,
             tree: a.include_tree_after_action,
@@ -795,6 +801,8 @@ impl<B: Backend + 'static> Inner<B> {
         let found = result.found;
         let waited = started.elapsed().as_millis() as u64;
         let mut text = match &found {
+            // Whatever was awaited will not come; what was to go went.
+            None if result.exited => format!("# {} exited, after {waited} ms\n", a.app.trim()),
             Some(h) => format!(
                 "# {} {} after {waited} ms\n",
                 handle_text(h),
@@ -817,6 +825,7 @@ impl<B: Backend + 'static> Inner<B> {
                 "element": found.as_ref().map(handle_json),
                 "waited_ms": waited,
                 "changes": changes,
+                "app_exited": result.exited,
             }),
             png: None,
             receipt: None,
@@ -876,8 +885,11 @@ impl<B: Backend + 'static> Inner<B> {
 }
 
 /// The answer of an action on `acted.app`: its diff, and its tree after for
-/// the token comparison (and when asked for).
+/// the token comparison (and when asked for); or that it exited.
 fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts) -> Reply {
+    if acted.exited {
+        return exited(tool, acted);
+    }
     let tree = scope_tree(s, &acted.app);
     reply::acted(
         tool,
@@ -890,22 +902,34 @@ fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts)
     )
 }
 
-fn exited(tool: &str, app: &App) -> Reply {
-    let text = format!(
-        "# {tool}: {} exited (its last window closed)\n",
-        app.label()
+/// The answer of an action after which the application exited: what was
+/// done, what changed before, and that it exited. An outcome, not an error.
+fn exited(tool: &str, acted: &Acted) -> Reply {
+    let mut text = format!(
+        "# {tool}: {} in {} via {}\n",
+        handle_text(&acted.target),
+        acted.app.label(),
+        acted.done.method
     );
+    let earlier = reply::app_diffs(&mut text, acted.earlier_heading(), &acted.earlier);
+    let gone = format!("# {} exited\n", acted.app.label());
+    text.push_str(&gone);
     Reply {
         receipt: Some(Receipt {
-            text: text.clone(),
+            text: gone,
             boxes: Vec::new(),
         }),
         text,
         json: json!({
             "tool": tool,
-            "app": app_json(app),
+            "method": acted.done.method,
+            "target": handle_json(&acted.target),
+            "app": app_json(&acted.app),
             "app_exited": true,
             "has_ui_changes": true,
+            "settle_ms": acted.settled.elapsed.as_millis() as u64,
+            "settle_capped": acted.settled.capped,
+            "earlier_changes": earlier,
         }),
         png: None,
     }
@@ -958,20 +982,6 @@ fn restate(e: uidelta_engine::Error, made: &str, written: &str) -> ToolError {
         error.message = error.message.replace(made, written.trim());
     }
     error
-}
-
-/// The answer to a window operation: its diff, or that the application
-/// exited.
-fn window_answer<B: Backend>(
-    tool: &str,
-    s: &Session<B>,
-    windowed: Windowed,
-    opts: &ActOpts,
-) -> Result<Reply, ToolError> {
-    match windowed {
-        Windowed::Acted(acted) => Ok(answer(tool, s, &acted, opts)),
-        Windowed::Exited(app) => Ok(exited(tool, &app)),
-    }
 }
 
 /// `name:"option"` inside `target`.

@@ -25,7 +25,8 @@ answers with ui_diff: `+` added, `-` removed, \
 `~ [e7] check box \"Bold\" | checked: false -> true` modified, focus moves, \
 and `!` elements that came and went while it settled. The diff is the effect: \
 do not read the tree again to see it. `No UI changes detected` means the \
-action changed nothing.
+action changed nothing; `app_exited` means the action ended the application \
+(OK in its last dialog): done, not an error.
 3. Refs like e12 stay the same across actions for as long as the element \
 exists, even when its name changes; every line of a tree, diff or \
 find_elements result carries one to act on. Targets are refs or selectors.

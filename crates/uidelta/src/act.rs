@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use uidelta_backend::{Action, Navigate};
-use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Settle, WindowAction, Windowed};
+use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Settle, WindowAction};
 use uidelta_render as render;
 
 use crate::carry::{self, Carried};
@@ -156,7 +156,7 @@ pub fn window(
              --window TITLE)"
         );
     }
-    let windowed = carried!(&common.place, common.app.as_deref(), true, |c, app| {
+    let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
         match target {
             Some(t) => c.s.window_action(t, what, common.settle).await?,
             None => {
@@ -165,20 +165,7 @@ pub fn window(
             }
         }
     })?;
-    match windowed {
-        Windowed::Acted(acted) => print(&acted, common.format),
-        Windowed::Exited(app) => {
-            let text = match common.format {
-                Output::Text => format!("# {} exited (its last window closed)\n", app.label()),
-                Output::Json => format!(
-                    "{}\n",
-                    serde_json::json!({"app": app.name, "pid": app.pid, "exited": true})
-                ),
-            };
-            crate::emit(&text)?;
-            Ok(ExitCode::SUCCESS)
-        }
-    }
+    print(&acted, common.format)
 }
 
 /// Loads a URL in a browser tab (or goes back, forward, reloads) and prints
@@ -224,6 +211,9 @@ pub fn wait_change(
         // Other commands may act while this one waits.
         c.release();
         let acted = c.s.wait_for_change(&app, timeout).await?;
+        if acted.exited {
+            c.scope = None;
+        }
         c.reacquire(&app).await?;
         acted
     })?;
@@ -260,8 +250,14 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
     })
 }
 
+/// Prints the diff of an action, or that the application exited after it
+/// (an outcome, not a failure: the exit code says success).
 fn print(acted: &Acted, format: Output) -> Result<ExitCode> {
     let text = match format {
+        Output::Json if acted.exited => format!(
+            "{}\n",
+            serde_json::json!({"app": acted.app.name, "pid": acted.app.pid, "exited": true})
+        ),
         Output::Json => render::diff_json(&acted.diff),
         Output::Text => format!(
             "# {} via {}\n{}",

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use uidelta_backend::{App, Backend, Done, ErrorKind};
+use uidelta_backend::{Backend, Done, ErrorKind};
 use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
@@ -20,25 +20,17 @@ pub enum WindowAction {
     Activate,
 }
 
-/// What came of a window operation.
-#[derive(Debug)]
-pub enum Windowed {
-    /// The application is still there: what changed in it.
-    Acted(Box<Acted>),
-    /// The application exited (closing its last window may end it).
-    Exited(App),
-}
-
 impl<B: Backend> Session<B> {
     /// Does `what` to the window that holds `target` (a ref or selector of
     /// any element of it, the window included), then waits as `settle`
-    /// says and answers with the diff of its application.
+    /// says and answers with the diff of its application, or that it
+    /// exited (closing its last window may end it; [`Acted::exited`]).
     pub async fn window_action(
         &mut self,
         target: &str,
         what: WindowAction,
         settle: Settle,
-    ) -> Result<Windowed> {
+    ) -> Result<Acted> {
         let (idx, node) = self.resolve(target).await?;
         let scope = &self.scopes[idx];
         let tree = scope.view.tree();
@@ -70,7 +62,7 @@ impl<B: Backend> Session<B> {
         title: Option<&str>,
         what: WindowAction,
         settle: Settle,
-    ) -> Result<Windowed> {
+    ) -> Result<Acted> {
         let idx = self.look(app).await?;
         let scope = &self.scopes[idx];
         let window = match title {
@@ -90,7 +82,7 @@ impl<B: Backend> Session<B> {
         target: Handle,
         what: WindowAction,
         settle: Settle,
-    ) -> Result<Windowed> {
+    ) -> Result<Acted> {
         let app = self.scopes[idx].app.clone();
         let data = self.scopes[idx].node(window).clone();
         // A window that has the keyboard already is only raised, which
@@ -118,7 +110,7 @@ impl<B: Backend> Session<B> {
         done: Done,
         target: Handle,
         settle: Settle,
-    ) -> Result<Windowed> {
+    ) -> Result<Acted> {
         let app = self.scopes[idx].app.clone();
         let started = Instant::now();
         let settled = match settle {
@@ -131,21 +123,19 @@ impl<B: Backend> Session<B> {
         };
         let alive = self.backend.apps().await?.iter().any(|a| a.id == app.id);
         if !alive {
-            self.forget(&app.id);
-            return Ok(Windowed::Exited(app));
+            return Ok(self.exited(idx, done, target, settled));
         }
         // The registry can still list an application that is exiting: the
         // capture then finds it gone.
         let (_, mut diff) = match self.observe_app(app.clone()).await {
             Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
-                self.forget(&app.id);
-                return Ok(Windowed::Exited(app));
+                return Ok(self.exited(idx, done, target, settled));
             }
             observed => observed?,
         };
         diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
         diff.settle_capped = settled.capped;
-        Ok(Windowed::Acted(Box::new(Acted {
+        Ok(Acted {
             done,
             target,
             app,
@@ -154,6 +144,7 @@ impl<B: Backend> Session<B> {
             app_switch: None,
             earlier: Vec::new(),
             note: None,
-        })))
+            exited: false,
+        })
     }
 }

@@ -1,0 +1,235 @@
+//! Actions after which the application exits (zenity's dialogs end when
+//! answered, an editor left without saving), and waits during which it
+//! exits: the answer is that it exited, as soon as it left the bus, not an
+//! error after the settle cap.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use uidelta_backend::Action;
+use uidelta_engine::{ActOptions, Condition, Quiet, Session, Settle};
+use uidelta_linux::Linux;
+use uidelta_testkit::{require_programs, App, Desktop};
+
+/// A settle cap far beyond anything an exit takes: reaching it means the
+/// exit went unnoticed.
+const CAP: Duration = Duration::from_secs(60);
+
+/// A private desktop showing zenity started with `args`, and a runtime.
+fn zenity(args: &[&str]) -> (Desktop, App, tokio::runtime::Runtime) {
+    require_programs(&[("Xvfb", "xvfb"), ("zenity", "zenity")]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let app = desktop.launch("zenity", args).expect("launch zenity");
+    desktop
+        .wait_for_accessible_app("zenity", Duration::from_secs(30))
+        .unwrap_or_else(|e| panic!("zenity on the accessibility bus: {e}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    (desktop, app, rt)
+}
+
+async fn session(desktop: &Desktop) -> Session<Linux> {
+    let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+        .await
+        .expect("connect");
+    Session::new(Arc::new(linux))
+}
+
+/// Settling that would wait [`CAP`] for a change that never comes.
+fn patient() -> ActOptions {
+    ActOptions {
+        settle: Settle::Auto(Quiet {
+            cap: CAP,
+            ..Quiet::default()
+        }),
+        ..ActOptions::default()
+    }
+}
+
+/// The ref of the one element `selector` matches now.
+fn ref_of(s: &Session<Linux>, selector: &str) -> String {
+    let hits = s.find(&selector.parse().expect("selector"));
+    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
+    let (scope, node) = hits[0];
+    s.scopes()[scope].refs.get(node).to_string()
+}
+
+/// Exits `app` once a moment has passed, from another thread, as another
+/// program (or the person at the desktop) would.
+fn exit_soon(mut app: App) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_secs(1));
+        app.kill();
+    })
+}
+
+#[test]
+fn answering_a_question_is_an_exit_not_an_error() {
+    let (desktop, _zenity, rt) = zenity(&["--question", "--text", "Proceed?"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("zenity").await.expect("observe zenity");
+        let yes = ref_of(&s, "role:push button && name:Yes");
+        let acted = s
+            .act(&yes, &Action::Click, &patient())
+            .await
+            .expect("clicking Yes answers");
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+        assert!(!acted.diff.has_changes(), "{acted:?}");
+        assert_eq!(acted.target.name, "Yes");
+        let t = acted.text(&uidelta_render::DiffOptions::default());
+        assert!(
+            t.starts_with("# zenity (pid ") && t.ends_with(") exited\n"),
+            "{t}"
+        );
+        // The session forgot it: its refs are gone, and say why.
+        assert!(s.scopes().is_empty());
+        let again = s.act(&yes, &Action::Click, &patient()).await;
+        let e = again.expect_err("the button went with the application");
+        assert!(e.to_string().contains("which exited"), "{e}");
+    });
+}
+
+#[test]
+fn invoking_the_action_of_ok_is_an_exit() {
+    let (desktop, _zenity, rt) = zenity(&["--info", "--text", "Saved."]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("zenity").await.expect("observe zenity");
+        let ok = ref_of(&s, "role:push button && name:OK");
+        // Through the application's own connection, which the exit breaks.
+        let acted = s
+            .act(&ok, &Action::Invoke("click".into()), &patient())
+            .await
+            .expect("invoking OK answers");
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+        assert_eq!(acted.done.method, "Action.Click");
+    });
+}
+
+#[test]
+fn choosing_from_a_list_with_return_is_an_exit() {
+    let (desktop, _zenity, rt) =
+        zenity(&["--list", "--column", "Fruit", "Apple", "Banana", "Cherry"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("zenity").await.expect("observe zenity");
+        let banana = ref_of(&s, "role:table cell && name:Banana");
+        let picked = s
+            .act(&banana, &Action::Click, &ActOptions::default())
+            .await
+            .expect("pick Banana");
+        assert!(!picked.exited, "{picked:?}");
+        let acted = s
+            .key("zenity", "Return", &patient())
+            .await
+            .expect("Return answers");
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+    });
+}
+
+#[test]
+fn waiting_for_a_dialog_to_disappear_answers_when_its_application_exits() {
+    let (desktop, zenity, rt) = zenity(&["--info", "--text", "Done."]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("zenity").await.expect("observe zenity");
+        let killer = exit_soon(zenity);
+        let waited = s
+            .wait_for_element(
+                "zenity",
+                "role:push button && name:OK",
+                Condition::Disappears,
+                CAP,
+            )
+            .await
+            .expect("the button disappears with zenity");
+        assert!(killer.join().is_ok());
+        assert!(waited.exited, "{waited:?}");
+        assert!(waited.found.is_none(), "{waited:?}");
+    });
+}
+
+#[test]
+fn waiting_for_a_change_answers_when_the_application_exits() {
+    let (desktop, zenity, rt) = zenity(&["--info", "--text", "Done."]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("zenity").await.expect("observe zenity");
+        let killer = exit_soon(zenity);
+        let acted = s
+            .wait_for_change("zenity", CAP)
+            .await
+            .expect("the wait ends with zenity");
+        assert!(killer.join().is_ok());
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+    });
+}
+
+#[test]
+fn leaving_an_editor_without_saving_is_an_exit() {
+    require_programs(&[("Xvfb", "xvfb"), ("mousepad", "mousepad")]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let _mousepad = desktop
+        .launch("mousepad", &["--disable-server"])
+        .expect("launch mousepad");
+    desktop
+        .wait_for_accessible_app("mousepad", Duration::from_secs(30))
+        .unwrap_or_else(|e| panic!("mousepad on the accessibility bus: {e}"));
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("mousepad").await.expect("observe mousepad");
+        let text = ref_of(&s, "role:text");
+        let typed = s
+            .act(
+                &text,
+                &Action::Type("unsaved".into()),
+                &ActOptions::default(),
+            )
+            .await
+            .expect("type into the document");
+        assert!(!typed.exited, "{typed:?}");
+        let asked = s
+            .key("mousepad", "ctrl+q", &ActOptions::default())
+            .await
+            .expect("quitting asks first");
+        assert!(!asked.exited, "{asked:?}");
+        let dont = ref_of(&s, "role:push button && name~:don't save");
+        let acted = s
+            .act(&dont, &Action::Click, &patient())
+            .await
+            .expect("Don't Save answers");
+        assert!(acted.exited, "{acted:?}");
+        assert!(
+            !acted.settled.capped,
+            "noticed at once: {:?}",
+            acted.settled
+        );
+    });
+}
