@@ -4,102 +4,14 @@
 //! JSON-RPC lines, as an MCP host does. The command line says so too, and
 //! succeeds.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
+mod common;
+
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use uidelta_testkit::{require_programs, Desktop};
 
-/// How long the server may take to answer one request: it answers or
-/// fails well within this, never hangs.
-const ANSWER: Duration = Duration::from_secs(90);
-
-/// `uidelta mcp` on stdio, inside a desktop.
-struct Mcp {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-    next: u64,
-}
-
-impl Mcp {
-    /// Starts the server and completes the MCP handshake.
-    fn start(desktop: &Desktop) -> Mcp {
-        let mut child = desktop
-            .command(env!("CARGO_BIN_EXE_uidelta"))
-            .arg("mcp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("uidelta mcp starts");
-        let stdin = child.stdin.take().expect("its stdin");
-        let stdout = child.stdout.take().expect("its stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            lines,
-            next: 1,
-        };
-        let init = mcp.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "uidelta-test", "version": "1"},
-            }),
-        );
-        assert_eq!(init["serverInfo"]["name"], "uidelta", "{init}");
-        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        mcp
-    }
-
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("writing to the server");
-        self.stdin.flush().expect("flushing to the server");
-    }
-
-    /// Sends a request and returns its result.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let line = self
-                .lines
-                .recv_timeout(ANSWER)
-                .unwrap_or_else(|e| panic!("no answer to {method}: {e}"));
-            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
-            if message["id"] == json!(id) {
-                assert!(message.get("error").is_none(), "{method}: {message}");
-                return message["result"].clone();
-            }
-        }
-    }
-
-    /// Calls a tool; its result.
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
+use common::Mcp;
 
 #[test]
 fn clicking_ok_in_a_zenity_dialog_answers_that_it_exited() {

@@ -2,125 +2,16 @@
 //! one, and across a restart of the accessibility bus. Driven over stdio
 //! with JSON-RPC lines, as an MCP host does.
 
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
-use std::sync::mpsc;
+mod common;
+
 use std::time::Duration;
 
-use serde_json::{json, Value};
+use serde_json::json;
 use uidelta_testkit::{require_programs, Desktop};
 
+use common::{is_error, text, Mcp};
+
 const FACTORY: &str = "gtk3-widget-factory";
-/// How long the server may take to answer one request: it answers or
-/// fails well within this, never hangs.
-const ANSWER: Duration = Duration::from_secs(60);
-
-/// `uidelta mcp` on stdio, inside a desktop.
-struct Mcp {
-    child: Child,
-    stdin: ChildStdin,
-    lines: mpsc::Receiver<String>,
-    next: u64,
-}
-
-impl Mcp {
-    /// Starts the server and completes the MCP handshake.
-    fn start(desktop: &Desktop) -> Mcp {
-        Mcp::start_with(desktop, &[])
-    }
-
-    /// [`Mcp::start`] with these environment variables changed.
-    fn start_with(desktop: &Desktop, vars: &[(&str, &str)]) -> Mcp {
-        let mut cmd = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
-        cmd.envs(vars.iter().copied());
-        cmd.arg("mcp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit());
-        let mut child = cmd.spawn().expect("uidelta mcp starts");
-        let stdin = child.stdin.take().expect("its stdin");
-        let stdout = child.stdout.take().expect("its stdout");
-        let (tx, lines) = mpsc::channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            lines,
-            next: 1,
-        };
-        let init = mcp.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "uidelta-test", "version": "1"},
-            }),
-        );
-        assert_eq!(init["serverInfo"]["name"], "uidelta", "{init}");
-        mcp.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        mcp
-    }
-
-    fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("writing to the server");
-        self.stdin.flush().expect("flushing to the server");
-    }
-
-    /// Sends a request and returns its result.
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let line = match self.lines.recv_timeout(ANSWER) {
-                Ok(line) => line,
-                Err(e) => panic!(
-                    "no answer to {method} ({e}); the server {}",
-                    match self.child.try_wait() {
-                        Ok(Some(status)) => format!("exited: {status}"),
-                        _ => "is still running".into(),
-                    }
-                ),
-            };
-            let message: Value = serde_json::from_str(&line).expect("a JSON-RPC line");
-            if message["id"] == json!(id) {
-                assert!(message.get("error").is_none(), "{method}: {message}");
-                return message["result"].clone();
-            }
-        }
-    }
-
-    /// Calls a tool; its result.
-    fn call(&mut self, tool: &str, arguments: Value) -> Value {
-        self.request("tools/call", json!({"name": tool, "arguments": arguments}))
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// The text of a tool's result.
-fn text(result: &Value) -> String {
-    result["content"][0]["text"]
-        .as_str()
-        .unwrap_or_default()
-        .to_owned()
-}
-
-fn is_error(result: &Value) -> bool {
-    result["isError"] == json!(true)
-}
 
 fn wait_for_factory(desktop: &Desktop) {
     desktop
