@@ -4,7 +4,6 @@
 
 mod common;
 
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -34,33 +33,7 @@ fn flood_text() -> String {
 /// Types `text` into the focused element of the application with `pid`,
 /// through the X server as a keyboard would (xdotool's XTest input).
 fn xdotool_type(desktop: &Desktop, pid: u32, text: &str) -> std::process::Child {
-    let window = desktop
-        .command("xdotool")
-        .args([
-            "search",
-            "--sync",
-            "--onlyvisible",
-            "--pid",
-            &pid.to_string(),
-        ])
-        .stderr(Stdio::null())
-        .output()
-        .expect("xdotool search");
-    let window = String::from_utf8_lossy(&window.stdout)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    assert!(
-        !window.is_empty(),
-        "no window of pid {pid} found by xdotool"
-    );
-    let focused = desktop
-        .command("xdotool")
-        .args(["windowfocus", "--sync", &window])
-        .status()
-        .expect("xdotool windowfocus");
-    assert!(focused.success(), "xdotool windowfocus {window}: {focused}");
+    desktop.focus_window_of(pid);
     desktop
         .command("xdotool")
         .args(["type", "--delay", "2", text])

@@ -14,7 +14,6 @@
 //! (`UIDELTA_SOAK_MINUTES=10` for another length.) Both print the process's
 //! resident memory over time and the calls answered.
 
-use std::process::Stdio;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -97,27 +96,7 @@ fn factory_pid(desktop: &Desktop) -> u32 {
 /// `stop`: bursts of 200 letters, each then selected and deleted so that
 /// the text does not grow. Returns how many letters were typed.
 fn type_until(desktop: &Desktop, pid: u32, stop: &AtomicBool) -> usize {
-    let window = desktop
-        .command("xdotool")
-        .args([
-            "search",
-            "--sync",
-            "--onlyvisible",
-            "--pid",
-            &pid.to_string(),
-        ])
-        .stderr(Stdio::null())
-        .output()
-        .expect("xdotool search");
-    let window = String::from_utf8_lossy(&window.stdout)
-        .lines()
-        .next()
-        .unwrap_or_default()
-        .to_owned();
-    assert!(
-        !window.is_empty(),
-        "no window of pid {pid} found by xdotool"
-    );
+    desktop.focus_window_of(pid);
     let run = |args: &[&str]| {
         let status = desktop
             .command("xdotool")
@@ -126,7 +105,6 @@ fn type_until(desktop: &Desktop, pid: u32, stop: &AtomicBool) -> usize {
             .expect("xdotool runs");
         assert!(status.success(), "xdotool {args:?}: {status}");
     };
-    run(&["windowfocus", "--sync", &window]);
     let burst: String = "abcdefghijklmnopqrstuvwxyz"
         .chars()
         .cycle()

@@ -441,6 +441,40 @@ impl Desktop {
         Ok(names)
     }
 
+    /// Gives the keyboard to the window of the process `pid`, through the X
+    /// server (`xdotool search --pid`, then `windowfocus`), so that keys
+    /// typed with xdotool go to its focused element. Panics when it has no
+    /// visible window or xdotool fails: for tests only.
+    pub fn focus_window_of(&self, pid: u32) {
+        let found = self
+            .command("xdotool")
+            .args([
+                "search",
+                "--sync",
+                "--onlyvisible",
+                "--pid",
+                &pid.to_string(),
+            ])
+            .stderr(std::process::Stdio::null())
+            .output()
+            .unwrap_or_else(|e| panic!("xdotool search (install xdotool): {e}"));
+        let window = String::from_utf8_lossy(&found.stdout)
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .to_owned();
+        assert!(
+            !window.is_empty(),
+            "no window of pid {pid} found by xdotool"
+        );
+        let focused = self
+            .command("xdotool")
+            .args(["windowfocus", "--sync", &window])
+            .status()
+            .unwrap_or_else(|e| panic!("xdotool windowfocus: {e}"));
+        assert!(focused.success(), "xdotool windowfocus {window}: {focused}");
+    }
+
     /// Waits until an application named `name` is registered on the accessibility bus.
     pub fn wait_for_accessible_app(
         &self,
