@@ -3,13 +3,15 @@
 //! exits: the answer is that it exited, as soon as it left the bus, not an
 //! error after the settle cap.
 
-use std::sync::Arc;
+mod common;
+
 use std::time::Duration;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Condition, Quiet, Session, Settle};
-use uidelta_linux::Linux;
-use uidelta_testkit::{require_programs, App, Desktop};
+use uidelta_engine::{ActOptions, Acted, Condition, Quiet, Settle};
+use uidelta_testkit::{App, Desktop};
+
+use common::{ref_of, session};
 
 /// A settle cap far beyond anything an exit takes: reaching it means the
 /// exit went unnoticed.
@@ -17,24 +19,7 @@ const CAP: Duration = Duration::from_secs(60);
 
 /// A private desktop showing zenity started with `args`, and a runtime.
 fn zenity(args: &[&str]) -> (Desktop, App, tokio::runtime::Runtime) {
-    require_programs(&[("Xvfb", "xvfb"), ("zenity", "zenity")]).expect("programs");
-    let desktop = Desktop::start().expect("a virtual desktop");
-    let app = desktop.launch("zenity", args).expect("launch zenity");
-    desktop
-        .wait_for_accessible_app("zenity", Duration::from_secs(30))
-        .unwrap_or_else(|e| panic!("zenity on the accessibility bus: {e}"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    (desktop, app, rt)
-}
-
-async fn session(desktop: &Desktop) -> Session<Linux> {
-    let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-        .await
-        .expect("connect");
-    Session::new(Arc::new(linux))
+    common::running("zenity", args, "zenity", "zenity")
 }
 
 /// Settling that would wait [`CAP`] for a change that never comes.
@@ -48,12 +33,15 @@ fn patient() -> ActOptions {
     }
 }
 
-/// The ref of the one element `selector` matches now.
-fn ref_of(s: &Session<Linux>, selector: &str) -> String {
-    let hits = s.find(&selector.parse().expect("selector"));
-    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
-    let (scope, node) = hits[0];
-    s.scopes()[scope].refs.get(node).to_string()
+/// Asserts that `acted` says the application exited, and that settling
+/// noticed it at once rather than at the cap.
+fn exited_at_once(acted: &Acted) {
+    assert!(acted.exited, "{acted:?}");
+    assert!(
+        !acted.settled.capped,
+        "noticed at once: {:?}",
+        acted.settled
+    );
 }
 
 /// Exits `app` once a moment has passed, from another thread, as another
@@ -76,12 +64,7 @@ fn answering_a_question_is_an_exit_not_an_error() {
             .act(&yes, &Action::Click, &patient())
             .await
             .expect("clicking Yes answers");
-        assert!(acted.exited, "{acted:?}");
-        assert!(
-            !acted.settled.capped,
-            "noticed at once: {:?}",
-            acted.settled
-        );
+        exited_at_once(&acted);
         assert!(!acted.diff.has_changes(), "{acted:?}");
         assert_eq!(acted.target.name, "Yes");
         let t = acted.text(&uidelta_render::DiffOptions::default());
@@ -109,12 +92,7 @@ fn invoking_the_action_of_ok_is_an_exit() {
             .act(&ok, &Action::Invoke("click".into()), &patient())
             .await
             .expect("invoking OK answers");
-        assert!(acted.exited, "{acted:?}");
-        assert!(
-            !acted.settled.capped,
-            "noticed at once: {:?}",
-            acted.settled
-        );
+        exited_at_once(&acted);
         assert_eq!(acted.done.method, "Action.Click");
     });
 }
@@ -136,12 +114,7 @@ fn choosing_from_a_list_with_return_is_an_exit() {
             .key("zenity", "Return", &patient())
             .await
             .expect("Return answers");
-        assert!(acted.exited, "{acted:?}");
-        assert!(
-            !acted.settled.capped,
-            "noticed at once: {:?}",
-            acted.settled
-        );
+        exited_at_once(&acted);
     });
 }
 
@@ -179,29 +152,14 @@ fn waiting_for_a_change_answers_when_the_application_exits() {
             .await
             .expect("the wait ends with zenity");
         assert!(killer.join().is_ok());
-        assert!(acted.exited, "{acted:?}");
-        assert!(
-            !acted.settled.capped,
-            "noticed at once: {:?}",
-            acted.settled
-        );
+        exited_at_once(&acted);
     });
 }
 
 #[test]
 fn leaving_an_editor_without_saving_is_an_exit() {
-    require_programs(&[("Xvfb", "xvfb"), ("mousepad", "mousepad")]).expect("programs");
-    let desktop = Desktop::start().expect("a virtual desktop");
-    let _mousepad = desktop
-        .launch("mousepad", &["--disable-server"])
-        .expect("launch mousepad");
-    desktop
-        .wait_for_accessible_app("mousepad", Duration::from_secs(30))
-        .unwrap_or_else(|e| panic!("mousepad on the accessibility bus: {e}"));
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
+    let (desktop, _mousepad, rt) =
+        common::running("mousepad", &["--disable-server"], "mousepad", "mousepad");
     rt.block_on(async {
         let mut s = session(&desktop).await;
         s.observe("mousepad").await.expect("observe mousepad");
@@ -225,11 +183,6 @@ fn leaving_an_editor_without_saving_is_an_exit() {
             .act(&dont, &Action::Click, &patient())
             .await
             .expect("Don't Save answers");
-        assert!(acted.exited, "{acted:?}");
-        assert!(
-            !acted.settled.capped,
-            "noticed at once: {:?}",
-            acted.settled
-        );
+        exited_at_once(&acted);
     });
 }

@@ -3,27 +3,17 @@
 //! document and `execute_browser_script` with the script's result.
 //! Needs Debian's `chromium`.
 
+mod common;
+
 use std::sync::Arc;
 
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 use uidelta_cdp::{Cdp, LaunchOptions};
 use uidelta_mcp::Server;
 use uidelta_testkit::web::{fixtures_dir, Server as Web};
 
-fn args(v: Value) -> Option<JsonObject> {
-    match v {
-        Value::Object(o) => Some(o),
-        _ => None,
-    }
-}
-
-fn text(r: &CallToolResult) -> String {
-    r.content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
+use common::{args, text};
 
 async fn ok(s: &Server<Cdp>, tool: &str, a: Value) -> CallToolResult {
     let r = s.call(tool, args(a.clone())).await;

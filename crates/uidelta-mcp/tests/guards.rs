@@ -5,6 +5,8 @@
 //! backend with one still application (no desktop needed: these are about
 //! the server, not about applications).
 
+mod common;
+
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -12,11 +14,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::{json, Value};
 use uidelta_backend::{Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope};
 use uidelta_mcp::{HttpOptions, LogDir, OutputDir, Server};
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
+
+use common::{args, text};
 
 /// One application, `still`, whose window holds a button; nothing ever
 /// changes. Its screen is a black 64x64 PNG.
@@ -460,20 +463,6 @@ async fn idle_sessions_are_closed_but_not_while_a_call_is_answered() {
         "{} references to the backend, not {served}",
         Arc::strong_count(&backend)
     );
-}
-
-fn args(v: Value) -> Option<JsonObject> {
-    match v {
-        Value::Object(o) => Some(o),
-        _ => None,
-    }
-}
-
-fn text(r: &CallToolResult) -> String {
-    r.content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
 }
 
 /// A fresh scratch directory for `name`.

@@ -2,16 +2,20 @@
 //! applications, per-client sessions and password redaction, without a
 //! desktop. (tests/mcp.rs of the `uidelta` crate drives the real thing.)
 
+mod common;
+
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, JsonObject};
+use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 use uidelta_backend::{
     Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope, Window,
 };
 use uidelta_mcp::{LogDir, Server};
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
+
+use common::{args, text};
 
 /// One application, `fake`, with one window: a check box that clicks
 /// toggle, an entry and a password entry that typing fills, a button whose
@@ -158,20 +162,6 @@ impl Backend for Fake {
             method: "fake raise".into(),
         })
     }
-}
-
-fn args(v: Value) -> Option<JsonObject> {
-    match v {
-        Value::Object(o) => Some(o),
-        _ => None,
-    }
-}
-
-fn text(r: &CallToolResult) -> String {
-    r.content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
 }
 
 fn kind(r: &CallToolResult) -> String {

@@ -14,16 +14,19 @@
 //! (`UIDELTA_SOAK_MINUTES=10` for another length.) Both print the process's
 //! resident memory over time and the calls answered.
 
+mod common;
+
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use rmcp::model::{CallToolResult, JsonObject};
 use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use uidelta_linux::Linux;
 use uidelta_mcp::Server;
 use uidelta_testkit::{require_programs, Desktop};
+
+use common::{args, text};
 
 const FACTORY: &str = "gtk3-widget-factory";
 /// How often the agent acts.
@@ -35,20 +38,6 @@ const SAMPLE_EVERY: Duration = Duration::from_secs(5);
 /// The empty entry of the first page, and the check box the agent toggles.
 const ENTRY: &str = "role:text && state:editable && state:enabled && !state:hidden && nth:0";
 const CHECK: &str = "role:check box && state:enabled && !state:indeterminate && nth:0";
-
-fn args(v: Value) -> Option<JsonObject> {
-    match v {
-        Value::Object(o) => Some(o),
-        _ => None,
-    }
-}
-
-fn text(r: &CallToolResult) -> String {
-    r.content
-        .iter()
-        .filter_map(|c| c.as_text().map(|t| t.text.clone()))
-        .collect()
-}
 
 /// Calls answered, and the failures among them.
 #[derive(Default)]

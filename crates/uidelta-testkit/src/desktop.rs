@@ -197,14 +197,7 @@ impl Desktop {
         }
         let deadline = Instant::now() + START_TIMEOUT;
         self.poll_until(deadline, "org.a11y.Bus to be released", || {
-            let reply = self.gdbus_call(
-                &self.session_bus_address,
-                "org.freedesktop.DBus",
-                "/org/freedesktop/DBus",
-                "org.freedesktop.DBus.NameHasOwner",
-                &[A11Y_BUS_NAME],
-            )?;
-            Ok(reply.contains("false"))
+            Ok(!self.a11y_bus_is_owned()?)
         })?;
         self.start_accessibility_bus()
     }
@@ -575,6 +568,19 @@ impl Desktop {
         }
     }
 
+    /// Whether someone (the bus launcher) owns `org.a11y.Bus` on the
+    /// session bus.
+    fn a11y_bus_is_owned(&self) -> Result<bool, TestkitError> {
+        let reply = self.gdbus_call(
+            &self.session_bus_address,
+            "org.freedesktop.DBus",
+            "/org/freedesktop/DBus",
+            "org.freedesktop.DBus.NameHasOwner",
+            &[A11Y_BUS_NAME],
+        )?;
+        Ok(reply.contains("true"))
+    }
+
     fn start_accessibility_bus(&self) -> Result<(), TestkitError> {
         let deadline = Instant::now() + START_TIMEOUT;
         let mut command = self.daemon_command("at-spi-bus-launcher")?;
@@ -583,14 +589,7 @@ impl Desktop {
         // Calling GetAddress before the launcher owns its name would make the session bus
         // activate a second launcher, so wait for the name first.
         self.poll_until(deadline, "at-spi-bus-launcher to own org.a11y.Bus", || {
-            let reply = self.gdbus_call(
-                &self.session_bus_address,
-                "org.freedesktop.DBus",
-                "/org/freedesktop/DBus",
-                "org.freedesktop.DBus.NameHasOwner",
-                &[A11Y_BUS_NAME],
-            )?;
-            Ok(reply.contains("true"))
+            self.a11y_bus_is_owned()
         })?;
         let mut a11y = String::new();
         self.poll_until(deadline, "the accessibility bus address", || {

@@ -8,15 +8,22 @@ use std::time::Duration;
 use tokio::runtime::Runtime;
 use uidelta_engine::{Acted, Session};
 use uidelta_linux::Linux;
-use uidelta_testkit::{require_programs, Desktop};
+use uidelta_testkit::{require_programs, App, Desktop};
 
 /// A private virtual desktop running `program` with `args`, once the
 /// application is on the accessibility bus as `app`; `install` says how to
 /// get the program (`apt-get install -y ...` packages) when it is missing.
 pub fn desktop_with(program: &str, args: &[&str], app: &str, install: &str) -> (Desktop, Runtime) {
+    let (desktop, running, rt) = running(program, args, app, install);
+    std::mem::forget(running);
+    (desktop, rt)
+}
+
+/// [`desktop_with`], and the program's process, for a test that ends it.
+pub fn running(program: &str, args: &[&str], app: &str, install: &str) -> (Desktop, App, Runtime) {
     require_programs(&[("Xvfb", "xvfb"), (program, install)]).expect("programs");
     let desktop = Desktop::start().expect("a virtual desktop");
-    std::mem::forget(desktop.launch(program, args).expect("launch"));
+    let running = desktop.launch(program, args).expect("launch");
     desktop
         .wait_for_accessible_app(app, Duration::from_secs(30))
         .unwrap_or_else(|e| {
@@ -26,7 +33,7 @@ pub fn desktop_with(program: &str, args: &[&str], app: &str, install: &str) -> (
         .enable_all()
         .build()
         .expect("runtime");
-    (desktop, rt)
+    (desktop, running, rt)
 }
 
 /// A session on the desktop's accessibility bus and display.
