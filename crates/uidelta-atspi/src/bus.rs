@@ -9,8 +9,9 @@ use std::time::Duration;
 use serde::{de::DeserializeOwned, Serialize};
 use zbus::zvariant::{DynamicType, Type};
 
-use crate::capture::ROOT_PATH;
+use crate::capture::{AppRef, ROOT_PATH};
 use crate::error::{Error, Result};
+use crate::toolkit::Profile;
 
 /// How long one D-Bus call may take by default. An application that needs
 /// longer is hung or stopped, and is reported as such.
@@ -33,6 +34,8 @@ pub struct Bus {
     /// Set by [`Bus::keep_actions_with`]: the program whose `__keep-action`
     /// command makes accessible actions (see there).
     keeper: Option<Arc<std::path::Path>>,
+    /// Each application's toolkit, read once (see [`Bus::profile`]).
+    profiles: Arc<Mutex<HashMap<String, Profile>>>,
 }
 
 /// Direct connections by application and use; `None`: it offers none.
@@ -90,6 +93,7 @@ impl Bus {
             address: address.into(),
             timeout: CALL_TIMEOUT,
             peers: Arc::default(),
+            profiles: Arc::default(),
             reader: None,
             keeper: None,
         })
@@ -357,6 +361,49 @@ impl Bus {
         if let Ok(mut peers) = self.peers.lock() {
             peers.retain(|(dest, _), _| listed.contains(&dest.as_str()));
         }
+        if let Ok(mut profiles) = self.profiles.lock() {
+            profiles.retain(|dest, _| listed.contains(&dest.as_str()));
+        }
+    }
+
+    /// The toolkit of `app` and its rules (see [`crate::toolkit`]), read
+    /// once per application (`Application.ToolkitName` and
+    /// `ToolkitVersion`). An application that does not say, or cannot be
+    /// asked now, has the profile of no toolkit, and is asked again next
+    /// time.
+    pub async fn profile(&self, target: &Target<'_>, app: &AppRef) -> Profile {
+        if let Some(known) = self
+            .profiles
+            .lock()
+            .ok()
+            .and_then(|p| p.get(&app.bus_name).cloned())
+        {
+            return known;
+        }
+        let property = |name: &'static str| async move {
+            let v: Result<zbus::zvariant::OwnedValue> = self
+                .call(
+                    target,
+                    &app.bus_name,
+                    ROOT_PATH,
+                    "org.freedesktop.DBus.Properties",
+                    "Get",
+                    &("org.a11y.atspi.Application", name),
+                )
+                .await;
+            v.map(|v| String::try_from(v).unwrap_or_default())
+        };
+        let (name, version) =
+            futures_util::join!(property("ToolkitName"), property("ToolkitVersion"));
+        let Ok(name) = name else {
+            return Profile::default();
+        };
+        let profile = Profile::detect(&name, &version.unwrap_or_default(), &app.name);
+        tracing::debug!(app = %app.label(), ?profile, "toolkit");
+        if let Ok(mut profiles) = self.profiles.lock() {
+            profiles.insert(app.bus_name.clone(), profile.clone());
+        }
+        profile
     }
 
     /// The direct connection to the application `dest` for `what`, opened

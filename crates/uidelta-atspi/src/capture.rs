@@ -13,7 +13,6 @@
 
 use std::borrow::Cow;
 use std::collections::HashMap;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::join_all;
@@ -24,6 +23,7 @@ use uidelta_model::{normalize_space, Meta, NodeData, Rect, Role, Snapshot, TreeB
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
 use crate::state;
+use crate::toolkit::{gtk4, Profile};
 
 const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
@@ -82,13 +82,13 @@ impl AppRef {
 
 /// What a cache item or the four basic calls say about an object.
 #[derive(Clone, Debug, Default)]
-struct Basic {
-    raw_role: String,
-    name: String,
-    description: String,
-    states: uidelta_model::StateSet,
-    interfaces: Vec<String>,
-    child_count: i32,
+pub(crate) struct Basic {
+    pub(crate) raw_role: String,
+    pub(crate) name: String,
+    pub(crate) description: String,
+    pub(crate) states: uidelta_model::StateSet,
+    pub(crate) interfaces: Vec<String>,
+    pub(crate) child_count: i32,
 }
 
 impl Basic {
@@ -99,39 +99,28 @@ impl Basic {
 
 /// One object found by the walk.
 #[derive(Debug, Default)]
-struct Rec {
-    bus: String,
-    path: String,
-    basic: Basic,
-    children: Vec<usize>,
-    bounds: Option<Rect>,
-    value: Option<String>,
-    attributes: Vec<(String, String)>,
+pub(crate) struct Rec {
+    pub(crate) bus: String,
+    pub(crate) path: String,
+    pub(crate) basic: Basic,
+    pub(crate) children: Vec<usize>,
+    pub(crate) bounds: Option<Rect>,
+    pub(crate) value: Option<String>,
+    pub(crate) attributes: Vec<(String, String)>,
     /// The label that names this nameless field (`labelled-by`).
-    labelled_by: Option<(String, String)>,
-    vanished: bool,
+    pub(crate) labelled_by: Option<(String, String)>,
+    pub(crate) vanished: bool,
     /// Another element shows in its place: a page of a stack or notebook
     /// that is not the one shown, in a toolkit that does not say so (see
     /// [`Walk::hidden_pages`]).
-    in_reserve: bool,
+    pub(crate) in_reserve: bool,
     /// A label that only repeats the name of the element it is in, or of
     /// the field it labels (see [`leave_out_repeated_labels`]): not in the
     /// tree.
-    says_again: bool,
-}
-
-impl Rec {
-    /// An object that reports no state at all and that its toolkit calls
-    /// hidden (`hidden:true`): one of Chromium's placeholders for the page
-    /// actions of its address bar, two dozen nameless buttons of no size.
-    /// Neither it nor anything in it is in the tree.
-    fn is_placeholder(&self) -> bool {
-        self.basic.states.is_empty()
-            && self
-                .attributes
-                .iter()
-                .any(|(k, v)| k == "hidden" && v == "true")
-    }
+    pub(crate) says_again: bool,
+    /// Its toolkit's rules leave it out of the tree, with all that is in
+    /// it (see [`crate::toolkit`]).
+    pub(crate) left_out: bool,
 }
 
 type ObjRef = (String, OwnedObjectPath);
@@ -167,11 +156,12 @@ pub async fn capture(
         who: &label,
     };
     let bus = &bus.reading(&target, &app.bus_name).await;
+    let profile = bus.profile(&target, app).await;
     let walk = Walk {
         bus,
         target,
         opts,
-        toolkit: OnceLock::new(),
+        profile: &profile,
     };
     let work = walk.run(app, root.unwrap_or(ROOT_PATH));
     let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
@@ -185,15 +175,10 @@ pub async fn capture(
         }
     };
     let mut recs = recs;
-    if showing_left_out(&recs) {
+    if profile.hides_pages(&recs) {
         walk.hidden_pages(&mut recs).await;
     }
-    fill_in_states(&mut recs);
-    match walk.toolkit() {
-        "Qt" => hide_unplaced(&mut recs),
-        GTK4 => name_from_content(&mut recs),
-        _ => {}
-    }
+    profile.fix_up(&mut recs);
     name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
     let tree = assemble(recs);
@@ -213,15 +198,9 @@ struct Walk<'a> {
     bus: &'a Bus,
     target: Target<'a>,
     opts: &'a CaptureOptions,
-    /// The application's toolkit (`Application.ToolkitName`, `""` when it
-    /// does not say), once known.
-    toolkit: OnceLock<String>,
+    /// The application's toolkit and its rules.
+    profile: &'a Profile,
 }
-
-/// Toolkits (`Application.ToolkitName`) known to answer `GetText(0, end)`
-/// with the whole text when `end` lies past its end: GTK 3's ATK bridge
-/// and Chromium. Qt 5 answers with nothing.
-const TEXTS_WHOLE: [&str; 2] = ["gtk", "Chromium"];
 
 impl Walk<'_> {
     async fn run(&self, app: &AppRef, root: &str) -> Result<(Vec<Rec>, bool)> {
@@ -232,10 +211,7 @@ impl Walk<'_> {
                 Ok(HashMap::new())
             }
         };
-        let (cache, toolkit) =
-            futures_util::future::join(cache, self.read_toolkit(&app.bus_name)).await;
-        let cache = cache?;
-        let _ = self.toolkit.set(toolkit.unwrap_or_default());
+        let cache = cache.await?;
         let mut recs = vec![Rec {
             bus: app.bus_name.clone(),
             path: root.to_owned(),
@@ -349,7 +325,7 @@ impl Walk<'_> {
     /// group whose answer lies in none of its pages is left as it is.
     async fn hidden_pages(&self, recs: &mut [Rec]) {
         let parent = parents(recs);
-        let groups = stacked(recs, &parent);
+        let groups = gtk4::stacked(recs, &parent);
         if groups.is_empty() {
             return;
         }
@@ -392,27 +368,6 @@ impl Walk<'_> {
         for i in reserve {
             recs[i].in_reserve = true;
         }
-    }
-
-    /// The toolkit, as far as the walk knows it.
-    fn toolkit(&self) -> &str {
-        self.toolkit.get().map_or("", String::as_str)
-    }
-
-    /// The application's toolkit (`Application.ToolkitName`), `None` when
-    /// it does not say.
-    async fn read_toolkit(&self, bus_name: &str) -> Option<String> {
-        let name: OwnedValue = self
-            .call(
-                bus_name,
-                ROOT_PATH,
-                PROPERTIES,
-                "Get",
-                &("org.a11y.atspi.Application", "ToolkitName"),
-            )
-            .await
-            .ok()?;
-        String::try_from(name).ok()
     }
 
     async fn cache(&self, bus_name: &str) -> Result<HashMap<String, Basic>> {
@@ -472,13 +427,8 @@ impl Walk<'_> {
         if let Cow::Owned(name) = normalize_space(&basic.name) {
             basic.name = name;
         }
-        if self.toolkit() == GTK4 {
-            if is_type_name(&basic.name) {
-                basic.name.clear();
-            } else if let Some(plain) = mnemonic_doubled(&basic.name) {
-                basic.name = plain.to_owned();
-            }
-        }
+        self.profile
+            .clean_name(Role::from_name(&basic.raw_role), &mut basic.name);
         // GTK 4's cache gives the application's root no children: the
         // root's are always asked for.
         let wants_children = descend && (basic.child_count != 0 || root);
@@ -606,7 +556,7 @@ impl Walk<'_> {
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
             let text = self.text(bus_name, path, limit).await?;
-            if !text.is_empty() || TEXTS_WHOLE.contains(&self.toolkit()) {
+            if !text.is_empty() || self.profile.texts_whole() {
                 return Ok(Some(text));
             }
             // Qt answers an end past the text with nothing at all, so an
@@ -724,135 +674,14 @@ fn number(v: f64) -> String {
     }
 }
 
-/// Fills in states that a toolkit leaves out, judged on the whole capture.
-/// GTK 4 (4.8) sets `sensitive` but never `enabled`, and `showing` only on
-/// its windows. When no element has `enabled` and some have `sensitive`,
-/// `enabled` follows `sensitive`. When no element but a window has
-/// `showing` and some have `visible`, an element shows when it is visible,
-/// has a size (or no extents at all) and its parent shows (a window keeps
-/// its own `showing`). GTK 3 and
-/// Chromium set all four and are left as they are.
-///
-/// Qt 5 marks no page tab `selected`: it names the page tab list after the
-/// current tab instead. When no tab of a list is selected and exactly one
-/// is named as the list is, that one is.
-fn fill_in_states(recs: &mut [Rec]) {
-    use uidelta_model::State;
-    for i in 0..recs.len() {
-        if Role::from_name(&recs[i].basic.raw_role) != Role::PageTabList
-            || recs[i].basic.name.is_empty()
-        {
-            continue;
-        }
-        let tabs: Vec<usize> = recs[i]
-            .children
-            .iter()
-            .copied()
-            .filter(|&c| {
-                !recs[c].vanished && Role::from_name(&recs[c].basic.raw_role) == Role::PageTab
-            })
-            .collect();
-        if tabs
-            .iter()
-            .any(|&t| recs[t].basic.states.contains(State::Selected))
-        {
-            continue;
-        }
-        let named: Vec<usize> = tabs
-            .into_iter()
-            .filter(|&t| recs[t].basic.name == recs[i].basic.name)
-            .collect();
-        if let [current] = named[..] {
-            recs[current].basic.states.insert(State::Selected);
-        }
-    }
-    let any = |recs: &[Rec], s: State| {
-        recs.iter()
-            .any(|r| !r.vanished && r.basic.states.contains(s))
-    };
-    if !any(recs, State::Enabled) && any(recs, State::Sensitive) {
-        for r in recs.iter_mut() {
-            if r.basic.states.contains(State::Sensitive) {
-                r.basic.states.insert(State::Enabled);
-            }
-        }
-    }
-    if !showing_left_out(recs) {
-        return;
-    }
-    // Records come level by level: a parent before its children.
-    for i in 0..recs.len() {
-        // The application itself shows whatever of it shows; a window
-        // (the capture's root included) says for itself.
-        let shows = recs[i].basic.states.contains(State::Showing)
-            || Role::from_name(&recs[i].basic.raw_role) == Role::Application;
-        for c in recs[i].children.clone() {
-            if is_window_rec(&recs[c]) {
-                continue;
-            }
-            // GTK 4.8 keeps hidden stack and notebook pages, and the list
-            // rows it holds in reserve, `visible`, with no size.
-            let sized = recs[c].bounds.is_none_or(|b| b.w > 0 && b.h > 0);
-            let visible = recs[c].basic.states.contains(State::Visible);
-            let shown = visible && sized && !recs[c].in_reserve && shows;
-            recs[c].basic.states.set(State::Showing, shown);
-        }
-    }
-}
-
-fn is_window_rec(r: &Rec) -> bool {
+pub(crate) fn is_window_rec(r: &Rec) -> bool {
     let role = Role::from_name(&r.basic.raw_role);
     role.is_window() || role == Role::Application
 }
 
-/// Whether the toolkit leaves `showing` out (GTK 4.8): no element but a
-/// window has it, and some are `visible`.
-fn showing_left_out(recs: &[Rec]) -> bool {
-    use uidelta_model::State;
-    let live = || recs.iter().filter(|r| !r.vanished);
-    !live().any(|r| !is_window_rec(r) && r.basic.states.contains(State::Showing))
-        && live().any(|r| r.basic.states.contains(State::Visible))
-}
-
-/// Where an element is: its extents, else (a notebook's page object has
-/// none) those of its first child that has some; `None` when that place
-/// is empty.
-fn place(recs: &[Rec], i: usize) -> Option<Rect> {
-    recs[i]
-        .bounds
-        .or_else(|| recs[i].children.iter().find_map(|&c| recs[c].bounds))
-        .filter(|b| b.w > 0 && b.h > 0)
-}
-
-/// GTK 4's `ToolkitName` (GTK 3's, through ATK, is `gtk`).
-const GTK4: &str = "GTK";
-
-/// Whether `name` is a GTK or libadwaita type name (`GtkButton`,
-/// `AdwHeaderBar`): GTK 4.8 names a widget that has no accessible name
-/// after its type, which says nothing a role does not.
-fn is_type_name(name: &str) -> bool {
-    ["Gtk", "Adw"].iter().any(|prefix| {
-        name.strip_prefix(prefix).is_some_and(|rest| {
-            rest.starts_with(|c: char| c.is_ascii_uppercase())
-                && rest.chars().all(|c| c.is_ascii_alphanumeric())
-        })
-    })
-}
-
-/// The label of a name GTK 4.8 gives a button with a mnemonic: its label
-/// as written, underscore included, then as shown (`_Next Next`); `None`
-/// for any other name.
-fn mnemonic_doubled(name: &str) -> Option<&str> {
-    name.match_indices(' ').find_map(|(i, _)| {
-        let (written, shown) = (&name[..i], &name[i + 1..]);
-        (written.contains('_') && !shown.is_empty() && written.replace('_', "") == shown)
-            .then_some(shown)
-    })
-}
-
 /// Roles named after what they show, as GTK 3 (through ATK) and screen
 /// readers name them.
-fn named_by_content(role: Role) -> bool {
+pub(crate) fn named_by_content(role: Role) -> bool {
     matches!(
         role,
         Role::PushButton
@@ -865,55 +694,6 @@ fn named_by_content(role: Role) -> bool {
             | Role::CheckMenuItem
             | Role::RadioMenuItem
     )
-}
-
-/// GTK 4.8 leaves a button whose content is a label nameless (so its type
-/// name, dropped on reading), and names every notebook tab `Tab`: such an
-/// element is named after the labels inside it, in order, as GTK 3 names
-/// it. Labels inside another element named by its content (a button in a
-/// tab) are that element's. A button whose label takes a mnemonic
-/// (`use-underline`) but has none GTK 4.8 names after the label twice, as
-/// written and as shown (`"9 9"`, see [`mnemonic_doubled`] for one with a
-/// mnemonic): it is named once, when its label says so.
-fn name_from_content(recs: &mut [Rec]) {
-    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
-    let mut names = Vec::new();
-    for (i, r) in recs.iter().enumerate() {
-        let own = role(r);
-        let named = !r.basic.name.trim().is_empty() && own != Role::PageTab;
-        if !named_by_content(own) || (named && said_twice(&r.basic.name).is_none()) {
-            continue;
-        }
-        let mut labels = Vec::new();
-        let mut stack: Vec<usize> = r.children.iter().rev().copied().collect();
-        while let Some(c) = stack.pop() {
-            let child = &recs[c];
-            if child.vanished || named_by_content(role(child)) {
-                continue;
-            }
-            let text = child.basic.name.trim();
-            if role(child) == Role::Label && !text.is_empty() {
-                labels.push(text.to_owned());
-            }
-            stack.extend(child.children.iter().rev());
-        }
-        let content = labels.join(" ");
-        if !labels.is_empty() && (!named || said_twice(&r.basic.name) == Some(&content)) {
-            names.push((i, content));
-        }
-    }
-    for (i, name) in names {
-        recs[i].basic.name = name;
-    }
-}
-
-/// `text` when a name is `text`, a space and `text` again; `None` otherwise.
-fn said_twice(name: &str) -> Option<&str> {
-    let half = name.len().checked_sub(1)? / 2;
-    let (first, rest) = name.split_at_checked(half)?;
-    rest.strip_prefix(' ')
-        .filter(|second| !first.is_empty() && *second == first)
-        .map(|_| first)
 }
 
 /// A nameless label that holds one text run and nothing else (Chromium's
@@ -997,33 +777,6 @@ fn leave_out_repeated_labels(recs: &mut [Rec]) {
     }
 }
 
-/// Qt 5 says `showing` and `visible` of a widget that is not on the
-/// screen (a page of a tab widget that is not the current one, the list of
-/// a closed combo box), and places it at 0,0 with no size; the cells of a
-/// hidden item view keep the `showing` and `visible` of their last place.
-/// Such an element, and all that is in it, is neither.
-fn hide_unplaced(recs: &mut [Rec]) {
-    use uidelta_model::State;
-    let nowhere = Some(Rect::new(0, 0, 0, 0));
-    let mut hidden = vec![false; recs.len()];
-    // Records come level by level: a parent before its children.
-    for i in 0..recs.len() {
-        if is_window_rec(&recs[i]) {
-            continue;
-        }
-        if recs[i].bounds == nowhere {
-            hidden[i] = true;
-        }
-        if hidden[i] {
-            recs[i].basic.states.remove(State::Showing);
-            recs[i].basic.states.remove(State::Visible);
-            for c in recs[i].children.clone() {
-                hidden[c] = true;
-            }
-        }
-    }
-}
-
 /// Each record's parent.
 fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
     let mut parent = vec![None; recs.len()];
@@ -1033,42 +786,6 @@ fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
         }
     }
     parent
-}
-
-/// Siblings that say they are visible in one and the same place: the
-/// pages of a stack or a notebook, of which one shows. Each group with the
-/// nearest ancestor that has a place, to ask what shows there.
-fn stacked(recs: &[Rec], parent: &[Option<usize>]) -> Vec<(usize, Rect, Vec<usize>)> {
-    use uidelta_model::State;
-    let mut out = Vec::new();
-    for (i, r) in recs.iter().enumerate() {
-        let mut groups: Vec<(Rect, Vec<usize>)> = Vec::new();
-        for &c in &r.children {
-            if recs[c].vanished || !recs[c].basic.states.contains(State::Visible) {
-                continue;
-            }
-            let Some(at) = place(recs, c) else { continue };
-            match groups.iter_mut().find(|(g, _)| *g == at) {
-                Some((_, members)) => members.push(c),
-                None => groups.push((at, vec![c])),
-            }
-        }
-        let mut asked = Some(i);
-        while let Some(a) = asked {
-            if recs[a].bounds.is_some_and(|b| b.w > 0 && b.h > 0) {
-                break;
-            }
-            asked = parent[a];
-        }
-        let Some(asked) = asked else { continue };
-        out.extend(
-            groups
-                .into_iter()
-                .filter(|(_, members)| members.len() > 1)
-                .map(|(at, members)| (asked, at, members)),
-        );
-    }
-    out
 }
 
 /// The role of an application's top-level object: a window. Qt 5 gives a
@@ -1082,16 +799,8 @@ fn as_window(role: Role) -> Role {
     }
 }
 
-/// `attributes` without those that restate what the element says anyway:
-/// Chromium's `hidden` (the absence of `showing`) and its `description`
-/// (the description). Each would be a second line of every such change.
-fn unrestated(mut attributes: Vec<(String, String)>, description: &str) -> Vec<(String, String)> {
-    attributes.retain(|(k, v)| k != "hidden" && !(k == "description" && v == description));
-    attributes
-}
-
 /// Builds the tree in preorder from the walk's records.
-fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
+pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let data = |r: &mut Rec| NodeData {
         role: Role::from_name(&r.basic.raw_role),
         raw_role: std::mem::take(&mut r.basic.raw_role),
@@ -1100,7 +809,7 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
         description: std::mem::take(&mut r.basic.description),
         states: r.basic.states,
         bounds: r.bounds,
-        attributes: unrestated(std::mem::take(&mut r.attributes), &r.basic.description),
+        attributes: std::mem::take(&mut r.attributes),
         identity: Some(format!("{}{}", r.bus, r.path)),
     };
     let mut root = data(&mut recs[0]);
@@ -1117,7 +826,7 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
-            Some(i) if recs[i].vanished || recs[i].says_again || recs[i].is_placeholder() => {}
+            Some(i) if recs[i].vanished || recs[i].says_again || recs[i].left_out => {}
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 if top_levels.contains(&i) {
@@ -1136,13 +845,14 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     builder.finish()
 }
 
+/// Records for the tests of capture rules, here and in [`crate::toolkit`].
 #[cfg(test)]
-mod tests {
+pub(crate) mod fixtures {
     use super::*;
     use uidelta_model::{State, StateSet};
 
     /// Records in walk order: (role, states, children).
-    fn recs(spec: &[(&str, &[State], &[usize])]) -> Vec<Rec> {
+    pub(crate) fn recs(spec: &[(&str, &[State], &[usize])]) -> Vec<Rec> {
         spec.iter()
             .map(|(role, states, children)| Rec {
                 basic: Basic {
@@ -1157,7 +867,7 @@ mod tests {
     }
 
     /// A record: role, name, children.
-    fn rec(role: &str, name: &str, children: &[usize]) -> Rec {
+    pub(crate) fn rec(role: &str, name: &str, children: &[usize]) -> Rec {
         Rec {
             basic: Basic {
                 raw_role: role.to_owned(),
@@ -1169,85 +879,15 @@ mod tests {
         }
     }
 
-    fn has(r: &Rec, s: State) -> bool {
+    pub(crate) fn has(r: &Rec, s: State) -> bool {
         r.basic.states.contains(s)
     }
+}
 
-    #[test]
-    fn stateless_hidden_placeholders_are_left_out_with_their_subtrees() {
-        let mut r = recs(&[
-            ("tool bar", &[State::Showing], &[1, 3]),
-            ("push button", &[], &[2]),
-            ("notification", &[], &[]),
-            ("push button", &[State::Showing], &[]),
-        ]);
-        r[1].attributes = vec![("hidden".into(), "true".into())];
-        r[2].attributes = vec![("hidden".into(), "true".into())];
-        let tree = assemble(r);
-        let roles: Vec<Role> = tree.nodes().iter().map(|n| n.role).collect();
-        assert_eq!(roles, [Role::ToolBar, Role::PushButton]);
-        assert!(tree.nodes()[1].states.contains(State::Showing));
-        // Without `hidden:true`, no states say nothing, and it stays.
-        let kept = assemble(recs(&[
-            ("tool bar", &[State::Showing], &[1]),
-            ("push button", &[], &[]),
-        ]));
-        assert_eq!(kept.len(), 2);
-    }
-
-    #[test]
-    fn attributes_that_restate_states_or_the_description_are_left_out() {
-        let attrs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
-            pairs
-                .iter()
-                .map(|(k, v)| (k.to_string(), v.to_string()))
-                .collect()
-        };
-        assert_eq!(
-            unrestated(
-                attrs(&[
-                    ("description", "file:///a.html"),
-                    ("hidden", "true"),
-                    ("posinset", "2"),
-                ]),
-                "file:///a.html"
-            ),
-            attrs(&[("posinset", "2")])
-        );
-        assert_eq!(
-            unrestated(attrs(&[("description", "other")]), "file:///a.html"),
-            attrs(&[("description", "other")])
-        );
-    }
-
-    #[test]
-    fn gtk4_type_names_and_doubled_mnemonics_are_no_names() {
-        for name in [
-            "GtkButton",
-            "GtkBuiltinIcon",
-            "AdwHeaderBar",
-            "GtkLevelBar2",
-        ] {
-            assert!(is_type_name(name), "{name}");
-        }
-        for name in [
-            "Gtk",
-            "Gtkbutton",
-            "GtkButton 2",
-            "MyGtkButton",
-            "Tab",
-            "",
-            "Gtk Demo",
-        ] {
-            assert!(!is_type_name(name), "{name}");
-        }
-        assert_eq!(mnemonic_doubled("_Next Next"), Some("Next"));
-        assert_eq!(mnemonic_doubled("Save _As Save As"), Some("Save As"));
-        assert_eq!(mnemonic_doubled("_Cancel Cancel"), Some("Cancel"));
-        for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
-            assert_eq!(mnemonic_doubled(name), None, "{name}");
-        }
-    }
+#[cfg(test)]
+mod tests {
+    use super::fixtures::*;
+    use super::*;
 
     #[test]
     fn a_nameless_label_around_one_text_run_is_named_after_it() {
@@ -1383,82 +1023,6 @@ mod tests {
     }
 
     #[test]
-    fn gtk4_buttons_and_tabs_are_named_after_their_labels() {
-        let mut recs = vec![
-            rec("page tab list", "Tab list", &[1, 3]),
-            rec("page tab", "Tab", &[2]),
-            rec("label", "page 1", &[]),
-            rec("page tab", "Tab", &[4]),
-            rec("filler", "", &[5, 6, 7]),
-            rec("label", "Sans Regular", &[]),
-            rec("separator", "", &[]),
-            rec("push button", "", &[8]),
-            rec("label", "Close", &[]),
-        ];
-        name_from_content(&mut recs);
-        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
-        // A tab's labels, those inside a filler too; a button's label is
-        // the button's, not the tab's it is in.
-        assert_eq!(
-            names,
-            [
-                "Tab list",
-                "page 1",
-                "page 1",
-                "Sans Regular",
-                "",
-                "Sans Regular",
-                "",
-                "Close",
-                "Close"
-            ]
-        );
-    }
-
-    #[test]
-    fn gtk4_buttons_named_twice_after_their_labels_are_named_once() {
-        let mut recs = vec![
-            rec("panel", "", &[1, 3, 5, 7, 9]),
-            rec("push button", "9 9", &[2]),
-            rec("label", "9", &[]),
-            rec("push button", "sin sin", &[4]),
-            rec("label", "sin", &[]),
-            // Twice over, but not its label twice: it stays.
-            rec("push button", "Bora Bora", &[6]),
-            rec("label", "Bora Bora", &[]),
-            rec("push button", "Ha Ha", &[8]),
-            rec("label", "Laugh", &[]),
-            // A name of its own.
-            rec("push button", "Add", &[10]),
-            rec("label", "+", &[]),
-        ];
-        name_from_content(&mut recs);
-        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
-        assert_eq!(
-            names,
-            [
-                "",
-                "9",
-                "9",
-                "sin",
-                "sin",
-                "Bora Bora",
-                "Bora Bora",
-                "Ha Ha",
-                "Laugh",
-                "Add",
-                "+"
-            ]
-        );
-        assert_eq!(said_twice("= ="), Some("="));
-        assert_eq!(said_twice("Save As Save As"), Some("Save As"));
-        for name in ["", " ", "9", "99", "9  9", "9 8", "a b a", "é é é"] {
-            assert_eq!(said_twice(name), None, "{name}");
-        }
-        assert_eq!(said_twice("é é"), Some("é"));
-    }
-
-    #[test]
     fn values_read_as_meant() {
         let steps = (0..19).fold(0.0_f64, |v, _| v + 0.05);
         assert_ne!(format!("{steps}"), "0.95");
@@ -1470,97 +1034,5 @@ mod tests {
         assert_eq!(number(-1e-12), "0");
         assert_eq!(number(f64::NAN), "NaN");
         assert_eq!(number(2.5e20), "250000000000000000000");
-    }
-
-    #[test]
-    fn states_a_toolkit_leaves_out_are_filled_in_from_the_whole_capture() {
-        use State::{Enabled, Selected, Sensitive, Showing, Visible};
-        // GTK 4.8: sensitive, visible; showing only on the shown window.
-        let mut gtk4 = recs(&[
-            ("application", &[], &[1, 2]),
-            ("frame", &[Sensitive, Visible, Showing], &[3]),
-            ("dialog", &[Sensitive, Visible], &[4]),
-            ("panel", &[Sensitive, Visible], &[5]),
-            ("push button", &[Sensitive, Visible], &[]),
-            ("push button", &[Visible], &[]),
-        ]);
-        fill_in_states(&mut gtk4);
-        // In the shown window: showing; enabled when sensitive.
-        assert!(has(&gtk4[3], Enabled) && has(&gtk4[3], Showing));
-        assert!(!has(&gtk4[5], Enabled) && has(&gtk4[5], Showing));
-        // In a window that does not show: enabled, not showing.
-        assert!(!has(&gtk4[2], Showing));
-        assert!(has(&gtk4[4], Enabled) && !has(&gtk4[4], Showing));
-
-        // GTK 4.8 keeps a hidden notebook page visible, with no size; a
-        // page object with no extents at all is judged by its parent.
-        let mut pages = recs(&[
-            ("frame", &[Visible, Showing], &[1, 2]),
-            ("panel", &[Visible], &[3]),
-            ("panel", &[Visible], &[4]),
-            ("text", &[Visible], &[]),
-            ("text", &[Visible], &[]),
-        ]);
-        pages[2].bounds = Some(Rect::new(224, 83, 0, 0));
-        pages[3].bounds = Some(Rect::new(224, 83, 566, 507));
-        pages[4].bounds = Some(Rect::new(224, 83, 0, 0));
-        fill_in_states(&mut pages);
-        assert!(has(&pages[1], Showing) && has(&pages[3], Showing));
-        assert!(!has(&pages[2], Showing) && !has(&pages[4], Showing));
-
-        // Qt 5: the page tab list is named after the current tab, and no
-        // tab is selected.
-        let mut tabs = recs(&[
-            ("page tab list", &[Visible, Showing], &[1, 2]),
-            ("page tab", &[Visible, Showing], &[]),
-            ("page tab", &[Visible, Showing], &[]),
-        ]);
-        tabs[0].basic.name = "Table".into();
-        tabs[1].basic.name = "Tree View".into();
-        tabs[2].basic.name = "Table".into();
-        fill_in_states(&mut tabs);
-        assert!(!has(&tabs[1], Selected) && has(&tabs[2], Selected));
-        // A toolkit that says which tab is selected is believed.
-        tabs[2].basic.states.remove(Selected);
-        tabs[1].basic.states.insert(Selected);
-        fill_in_states(&mut tabs);
-        assert!(has(&tabs[1], Selected) && !has(&tabs[2], Selected));
-
-        // Qt 5: a hidden page's item view is showing at 0,0 with no size,
-        // and its cells keep the showing of their last place.
-        let mut qt = recs(&[
-            ("dialog", &[Visible, Showing], &[1, 2]),
-            ("table", &[Visible, Showing], &[3]),
-            ("list", &[Visible, Showing], &[]),
-            ("table cell", &[Visible, Showing], &[]),
-        ]);
-        qt[1].bounds = Some(Rect::new(0, 0, 0, 0));
-        qt[2].bounds = Some(Rect::new(315, 457, 359, 254));
-        qt[3].bounds = Some(Rect::new(339, 479, 103, 30));
-        hide_unplaced(&mut qt);
-        assert!(has(&qt[0], Showing) && has(&qt[2], Showing) && has(&qt[2], Visible));
-        assert!(!has(&qt[1], Showing) && !has(&qt[3], Showing));
-        assert!(!has(&qt[1], Visible) && !has(&qt[3], Visible));
-
-        // A capture of one window that does not show.
-        let mut hidden = recs(&[
-            ("dialog", &[Sensitive, Visible], &[1]),
-            ("push button", &[Sensitive, Visible], &[]),
-        ]);
-        fill_in_states(&mut hidden);
-        assert!(!has(&hidden[1], Showing));
-
-        // GTK 3 says everything itself: nothing changes.
-        let spec: &[(&str, &[State], &[usize])] = &[
-            ("application", &[], &[1]),
-            ("frame", &[Enabled, Sensitive, Visible, Showing], &[2, 3]),
-            ("push button", &[Enabled, Sensitive, Visible, Showing], &[]),
-            ("push button", &[Sensitive, Visible], &[]),
-        ];
-        let mut gtk3 = recs(spec);
-        fill_in_states(&mut gtk3);
-        for (r, (_, states, _)) in gtk3.iter().zip(spec) {
-            assert_eq!(r.basic.states, StateSet::of(states));
-        }
     }
 }

@@ -12,6 +12,7 @@ mod discovery;
 mod error;
 mod events;
 mod state;
+pub mod toolkit;
 
 pub use actions::{Actor, NodeAddr, Outcome};
 pub use bus::{keep_action, Bus, CALL_TIMEOUT};
@@ -19,3 +20,4 @@ pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};
 pub use events::{subscribe, subscribe_with, Events, Subscription, UiEvent};
+pub use toolkit::{Profile, Toolkit};

@@ -35,14 +35,11 @@ pub enum Rule {
     /// an unnamed, empty cell in it that only repeats the row's states is
     /// left out.
     EmptyCells,
-    /// Readouts a program appends to a name and updates by itself: the
-    /// ` - Memory usage - 23.4 MB` at the end of a Chromium tab's name.
-    VolatileText,
 }
 
 impl Rule {
     /// Every rule, in the order they are listed.
-    pub const ALL: [Rule; 8] = [
+    pub const ALL: [Rule; 7] = [
         Rule::Bounds,
         Rule::VolatileIds,
         Rule::Scrollbars,
@@ -50,7 +47,6 @@ impl Rule {
         Rule::EmptyContainers,
         Rule::EmptyCells,
         Rule::VolatileStates,
-        Rule::VolatileText,
     ];
 
     /// The name used on the command line (`--keep bounds`).
@@ -63,7 +59,6 @@ impl Rule {
             Rule::EmptyContainers => "empty-containers",
             Rule::VolatileStates => "volatile-states",
             Rule::EmptyCells => "empty-cells",
-            Rule::VolatileText => "volatile-text",
         }
     }
 
@@ -90,10 +85,6 @@ impl Rule {
             Rule::EmptyCells => {
                 "unnamed, empty table cells that only repeat their row's states are left out, and \
                  a cell holding one column's cells shows as the one that carries the row"
-            }
-            Rule::VolatileText => {
-                "readouts that update by themselves are left out of names (a Chromium tab's \
-                 ` - Memory usage - 23.4 MB`)"
             }
         }
     }
@@ -244,7 +235,7 @@ mod tests {
         let f = Filters::all().keep(Rule::Bounds);
         assert!(!f.is_on(Rule::Bounds));
         assert!(f.is_on(Rule::Scrollbars));
-        assert_eq!(f.active().count(), 7);
+        assert_eq!(f.active().count(), 6);
         assert!(!Filters::all().compared_states().contains(State::Focused));
         assert!(Filters::all().compared_states().contains(State::Checked));
         assert!(!Filters::all().compared_states().contains(State::Sensitive));

@@ -333,35 +333,7 @@ fn clean(n: &NodeData, filters: Filters) -> NodeData {
     if filters.is_on(Rule::VolatileIds) {
         out.attributes.retain(|(k, _)| !filters.drops_attribute(k));
     }
-    if filters.is_on(Rule::VolatileText) && out.role == Role::PageTab {
-        let kept = without_memory_usage(&out.name).len();
-        out.name.truncate(kept);
-    }
     out
-}
-
-/// `name` without the ` - Memory usage - 23.4 MB` that Chromium ends a
-/// tab's name with (a readout it updates every few seconds).
-fn without_memory_usage(name: &str) -> &str {
-    const MARK: &str = " - Memory usage - ";
-    let Some(at) = name.rfind(MARK) else {
-        return name;
-    };
-    let readout = &name[at + MARK.len()..];
-    let amount = readout
-        .strip_suffix(" KB")
-        .or_else(|| readout.strip_suffix(" MB"))
-        .or_else(|| readout.strip_suffix(" GB"));
-    let is_number = |a: &str| {
-        !a.is_empty()
-            && a.chars().any(|c| c.is_ascii_digit())
-            && a.chars()
-                .all(|c| c.is_ascii_digit() || c == '.' || c == ',')
-    };
-    match amount {
-        Some(a) if is_number(a) => &name[..at],
-        _ => name,
-    }
 }
 
 /// States that make an empty text node a field rather than a gap.
@@ -456,54 +428,6 @@ enum Open {
 mod tests {
     use super::*;
     use uidelta_model::Rect;
-
-    #[test]
-    fn a_chromium_tabs_memory_readout_is_not_part_of_its_name() {
-        assert_eq!(
-            without_memory_usage("Sign up - Memory usage - 22.6 MB"),
-            "Sign up"
-        );
-        assert_eq!(without_memory_usage("A - Memory usage - 1,024 KB"), "A");
-        assert_eq!(without_memory_usage("Big - Memory usage - 1.2 GB"), "Big");
-        for kept in [
-            "Sign up",
-            "Notes - Memory usage - lots",
-            "Memory usage - 3 MB of 8",
-            " - Memory usage -  MB",
-        ] {
-            assert_eq!(without_memory_usage(kept), kept);
-        }
-        let mut b = TreeBuilder::new(NodeData::new(Role::PageTabList));
-        b.leaf(NodeData::named(
-            Role::PageTab,
-            "Sign up - Memory usage - 22.6 MB",
-        ));
-        b.leaf(NodeData::named(
-            Role::Label,
-            "Page - Memory usage - 22.6 MB",
-        ));
-        let s = Snapshot::new(Meta::default(), b.finish());
-        let names = |f: Filters| -> Vec<String> {
-            View::new(&s, f)
-                .tree()
-                .nodes()
-                .iter()
-                .map(|n| n.name.clone())
-                .collect()
-        };
-        assert_eq!(
-            names(Filters::all()),
-            ["", "Sign up", "Page - Memory usage - 22.6 MB"]
-        );
-        assert_eq!(
-            names(Filters::all().keep(Rule::VolatileText)),
-            [
-                "",
-                "Sign up - Memory usage - 22.6 MB",
-                "Page - Memory usage - 22.6 MB"
-            ]
-        );
-    }
 
     fn snap() -> Snapshot {
         let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "App"));

@@ -232,8 +232,7 @@ fn filters_are_listed() {
             "whitespace",
             "empty-containers",
             "empty-cells",
-            "volatile-states",
-            "volatile-text"
+            "volatile-states"
         ]
     );
 }

@@ -1,0 +1,363 @@
+//! GTK 4 (`ToolkitName` `GTK`), as 4.8 (Debian 12) speaks AT-SPI: it
+//! leaves `enabled` and `showing` out, names nameless widgets after their
+//! type, names buttons after their labels twice, and keeps every page of a
+//! stack `visible`.
+
+use uidelta_model::{Rect, Role};
+
+use crate::capture::{is_window_rec, named_by_content, Rec};
+
+/// A name as GTK 4.8 gives it, without its type names (`GtkButton`) and
+/// doubled mnemonics (`_Next Next`).
+pub(crate) fn clean_name(name: &mut String) {
+    if is_type_name(name) {
+        name.clear();
+    } else if let Some(plain) = mnemonic_doubled(name) {
+        *name = plain.to_owned();
+    }
+}
+
+/// Fills in the states GTK 4 (4.8) leaves out, judged on the whole
+/// capture: it sets `sensitive` but never `enabled`, and `showing` only on
+/// its windows. When no element has `enabled` and some have `sensitive`,
+/// `enabled` follows `sensitive`. When no element but a window has
+/// `showing` and some have `visible`, an element shows when it is visible,
+/// has a size (or no extents at all) and its parent shows (a window keeps
+/// its own `showing`). GTK 3 and
+/// Chromium set all four and are left as they are.
+pub(crate) fn fill_in_states(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    let any = |recs: &[Rec], s: State| {
+        recs.iter()
+            .any(|r| !r.vanished && r.basic.states.contains(s))
+    };
+    if !any(recs, State::Enabled) && any(recs, State::Sensitive) {
+        for r in recs.iter_mut() {
+            if r.basic.states.contains(State::Sensitive) {
+                r.basic.states.insert(State::Enabled);
+            }
+        }
+    }
+    if !showing_left_out(recs) {
+        return;
+    }
+    // Records come level by level: a parent before its children.
+    for i in 0..recs.len() {
+        // The application itself shows whatever of it shows; a window
+        // (the capture's root included) says for itself.
+        let shows = recs[i].basic.states.contains(State::Showing)
+            || Role::from_name(&recs[i].basic.raw_role) == Role::Application;
+        for c in recs[i].children.clone() {
+            if is_window_rec(&recs[c]) {
+                continue;
+            }
+            // GTK 4.8 keeps hidden stack and notebook pages, and the list
+            // rows it holds in reserve, `visible`, with no size.
+            let sized = recs[c].bounds.is_none_or(|b| b.w > 0 && b.h > 0);
+            let visible = recs[c].basic.states.contains(State::Visible);
+            let shown = visible && sized && !recs[c].in_reserve && shows;
+            recs[c].basic.states.set(State::Showing, shown);
+        }
+    }
+}
+
+/// Whether the toolkit leaves `showing` out (GTK 4.8): no element but a
+/// window has it, and some are `visible`.
+pub(crate) fn showing_left_out(recs: &[Rec]) -> bool {
+    use uidelta_model::State;
+    let live = || recs.iter().filter(|r| !r.vanished);
+    !live().any(|r| !is_window_rec(r) && r.basic.states.contains(State::Showing))
+        && live().any(|r| r.basic.states.contains(State::Visible))
+}
+
+/// Where an element is: its extents, else (a notebook's page object has
+/// none) those of its first child that has some; `None` when that place
+/// is empty.
+fn place(recs: &[Rec], i: usize) -> Option<Rect> {
+    recs[i]
+        .bounds
+        .or_else(|| recs[i].children.iter().find_map(|&c| recs[c].bounds))
+        .filter(|b| b.w > 0 && b.h > 0)
+}
+
+/// Siblings that say they are visible in one and the same place: the
+/// pages of a stack or a notebook, of which one shows. Each group with the
+/// nearest ancestor that has a place, to ask what shows there.
+pub(crate) fn stacked(recs: &[Rec], parent: &[Option<usize>]) -> Vec<(usize, Rect, Vec<usize>)> {
+    use uidelta_model::State;
+    let mut out = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let mut groups: Vec<(Rect, Vec<usize>)> = Vec::new();
+        for &c in &r.children {
+            if recs[c].vanished || !recs[c].basic.states.contains(State::Visible) {
+                continue;
+            }
+            let Some(at) = place(recs, c) else { continue };
+            match groups.iter_mut().find(|(g, _)| *g == at) {
+                Some((_, members)) => members.push(c),
+                None => groups.push((at, vec![c])),
+            }
+        }
+        let mut asked = Some(i);
+        while let Some(a) = asked {
+            if recs[a].bounds.is_some_and(|b| b.w > 0 && b.h > 0) {
+                break;
+            }
+            asked = parent[a];
+        }
+        let Some(asked) = asked else { continue };
+        out.extend(
+            groups
+                .into_iter()
+                .filter(|(_, members)| members.len() > 1)
+                .map(|(at, members)| (asked, at, members)),
+        );
+    }
+    out
+}
+
+/// Whether `name` is a GTK or libadwaita type name (`GtkButton`,
+/// `AdwHeaderBar`): GTK 4.8 names a widget that has no accessible name
+/// after its type, which says nothing a role does not.
+fn is_type_name(name: &str) -> bool {
+    ["Gtk", "Adw"].iter().any(|prefix| {
+        name.strip_prefix(prefix).is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+    })
+}
+
+/// The label of a name GTK 4.8 gives a button with a mnemonic: its label
+/// as written, underscore included, then as shown (`_Next Next`); `None`
+/// for any other name.
+fn mnemonic_doubled(name: &str) -> Option<&str> {
+    name.match_indices(' ').find_map(|(i, _)| {
+        let (written, shown) = (&name[..i], &name[i + 1..]);
+        (written.contains('_') && !shown.is_empty() && written.replace('_', "") == shown)
+            .then_some(shown)
+    })
+}
+
+/// GTK 4.8 leaves a button whose content is a label nameless (so its type
+/// name, dropped on reading), and names every notebook tab `Tab`: such an
+/// element is named after the labels inside it, in order, as GTK 3 names
+/// it. Labels inside another element named by its content (a button in a
+/// tab) are that element's. A button whose label takes a mnemonic
+/// (`use-underline`) but has none GTK 4.8 names after the label twice, as
+/// written and as shown (`"9 9"`, see [`mnemonic_doubled`] for one with a
+/// mnemonic): it is named once, when its label says so.
+pub(crate) fn name_from_content(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut names = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let own = role(r);
+        let named = !r.basic.name.trim().is_empty() && own != Role::PageTab;
+        if !named_by_content(own) || (named && said_twice(&r.basic.name).is_none()) {
+            continue;
+        }
+        let mut labels = Vec::new();
+        let mut stack: Vec<usize> = r.children.iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            let child = &recs[c];
+            if child.vanished || named_by_content(role(child)) {
+                continue;
+            }
+            let text = child.basic.name.trim();
+            if role(child) == Role::Label && !text.is_empty() {
+                labels.push(text.to_owned());
+            }
+            stack.extend(child.children.iter().rev());
+        }
+        let content = labels.join(" ");
+        if !labels.is_empty() && (!named || said_twice(&r.basic.name) == Some(&content)) {
+            names.push((i, content));
+        }
+    }
+    for (i, name) in names {
+        recs[i].basic.name = name;
+    }
+}
+
+/// `text` when a name is `text`, a space and `text` again; `None` otherwise.
+fn said_twice(name: &str) -> Option<&str> {
+    let half = name.len().checked_sub(1)? / 2;
+    let (first, rest) = name.split_at_checked(half)?;
+    rest.strip_prefix(' ')
+        .filter(|second| !first.is_empty() && *second == first)
+        .map(|_| first)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::fixtures::{has, rec, recs};
+    use uidelta_model::{State, StateSet};
+
+    #[test]
+    fn gtk4_type_names_and_doubled_mnemonics_are_no_names() {
+        for name in [
+            "GtkButton",
+            "GtkBuiltinIcon",
+            "AdwHeaderBar",
+            "GtkLevelBar2",
+        ] {
+            assert!(is_type_name(name), "{name}");
+        }
+        for name in [
+            "Gtk",
+            "Gtkbutton",
+            "GtkButton 2",
+            "MyGtkButton",
+            "Tab",
+            "",
+            "Gtk Demo",
+        ] {
+            assert!(!is_type_name(name), "{name}");
+        }
+        assert_eq!(mnemonic_doubled("_Next Next"), Some("Next"));
+        assert_eq!(mnemonic_doubled("Save _As Save As"), Some("Save As"));
+        assert_eq!(mnemonic_doubled("_Cancel Cancel"), Some("Cancel"));
+        for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
+            assert_eq!(mnemonic_doubled(name), None, "{name}");
+        }
+    }
+
+    #[test]
+    fn gtk4_buttons_and_tabs_are_named_after_their_labels() {
+        let mut recs = vec![
+            rec("page tab list", "Tab list", &[1, 3]),
+            rec("page tab", "Tab", &[2]),
+            rec("label", "page 1", &[]),
+            rec("page tab", "Tab", &[4]),
+            rec("filler", "", &[5, 6, 7]),
+            rec("label", "Sans Regular", &[]),
+            rec("separator", "", &[]),
+            rec("push button", "", &[8]),
+            rec("label", "Close", &[]),
+        ];
+        name_from_content(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        // A tab's labels, those inside a filler too; a button's label is
+        // the button's, not the tab's it is in.
+        assert_eq!(
+            names,
+            [
+                "Tab list",
+                "page 1",
+                "page 1",
+                "Sans Regular",
+                "",
+                "Sans Regular",
+                "",
+                "Close",
+                "Close"
+            ]
+        );
+    }
+
+    #[test]
+    fn gtk4_buttons_named_twice_after_their_labels_are_named_once() {
+        let mut recs = vec![
+            rec("panel", "", &[1, 3, 5, 7, 9]),
+            rec("push button", "9 9", &[2]),
+            rec("label", "9", &[]),
+            rec("push button", "sin sin", &[4]),
+            rec("label", "sin", &[]),
+            // Twice over, but not its label twice: it stays.
+            rec("push button", "Bora Bora", &[6]),
+            rec("label", "Bora Bora", &[]),
+            rec("push button", "Ha Ha", &[8]),
+            rec("label", "Laugh", &[]),
+            // A name of its own.
+            rec("push button", "Add", &[10]),
+            rec("label", "+", &[]),
+        ];
+        name_from_content(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "",
+                "9",
+                "9",
+                "sin",
+                "sin",
+                "Bora Bora",
+                "Bora Bora",
+                "Ha Ha",
+                "Laugh",
+                "Add",
+                "+"
+            ]
+        );
+        assert_eq!(said_twice("= ="), Some("="));
+        assert_eq!(said_twice("Save As Save As"), Some("Save As"));
+        for name in ["", " ", "9", "99", "9  9", "9 8", "a b a", "é é é"] {
+            assert_eq!(said_twice(name), None, "{name}");
+        }
+        assert_eq!(said_twice("é é"), Some("é"));
+    }
+
+    #[test]
+    fn states_gtk4_leaves_out_are_filled_in_from_the_whole_capture() {
+        use State::{Enabled, Sensitive, Showing, Visible};
+        // GTK 4.8: sensitive, visible; showing only on the shown window.
+        let mut gtk4 = recs(&[
+            ("application", &[], &[1, 2]),
+            ("frame", &[Sensitive, Visible, Showing], &[3]),
+            ("dialog", &[Sensitive, Visible], &[4]),
+            ("panel", &[Sensitive, Visible], &[5]),
+            ("push button", &[Sensitive, Visible], &[]),
+            ("push button", &[Visible], &[]),
+        ]);
+        fill_in_states(&mut gtk4);
+        // In the shown window: showing; enabled when sensitive.
+        assert!(has(&gtk4[3], Enabled) && has(&gtk4[3], Showing));
+        assert!(!has(&gtk4[5], Enabled) && has(&gtk4[5], Showing));
+        // In a window that does not show: enabled, not showing.
+        assert!(!has(&gtk4[2], Showing));
+        assert!(has(&gtk4[4], Enabled) && !has(&gtk4[4], Showing));
+
+        // GTK 4.8 keeps a hidden notebook page visible, with no size; a
+        // page object with no extents at all is judged by its parent.
+        let mut pages = recs(&[
+            ("frame", &[Visible, Showing], &[1, 2]),
+            ("panel", &[Visible], &[3]),
+            ("panel", &[Visible], &[4]),
+            ("text", &[Visible], &[]),
+            ("text", &[Visible], &[]),
+        ]);
+        pages[2].bounds = Some(Rect::new(224, 83, 0, 0));
+        pages[3].bounds = Some(Rect::new(224, 83, 566, 507));
+        pages[4].bounds = Some(Rect::new(224, 83, 0, 0));
+        fill_in_states(&mut pages);
+        assert!(has(&pages[1], Showing) && has(&pages[3], Showing));
+        assert!(!has(&pages[2], Showing) && !has(&pages[4], Showing));
+
+        // A capture of one window that does not show.
+        let mut hidden = recs(&[
+            ("dialog", &[Sensitive, Visible], &[1]),
+            ("push button", &[Sensitive, Visible], &[]),
+        ]);
+        fill_in_states(&mut hidden);
+        assert!(!has(&hidden[1], Showing));
+    }
+
+    #[test]
+    fn a_toolkit_that_says_every_state_is_left_as_it_is() {
+        use State::{Enabled, Sensitive, Showing, Visible};
+        // GTK 3 says everything itself: nothing changes.
+        let spec: &[(&str, &[State], &[usize])] = &[
+            ("application", &[], &[1]),
+            ("frame", &[Enabled, Sensitive, Visible, Showing], &[2, 3]),
+            ("push button", &[Enabled, Sensitive, Visible, Showing], &[]),
+            ("push button", &[Sensitive, Visible], &[]),
+        ];
+        let mut gtk3 = recs(spec);
+        fill_in_states(&mut gtk3);
+        for (r, (_, states, _)) in gtk3.iter().zip(spec) {
+            assert_eq!(r.basic.states, StateSet::of(states));
+        }
+    }
+}

@@ -1,0 +1,157 @@
+//! What each toolkit does its own way, in one place per toolkit.
+//!
+//! AT-SPI is one protocol, but every toolkit speaks it with an accent: GTK
+//! 4.8 leaves `showing` out, Qt 5 says `showing` of pages that are not on
+//! the screen, Chromium exports placeholders nobody sees. Each such rule
+//! lives in the module of its toolkit, as data and small functions, and
+//! applies only to applications of that toolkit. An application's
+//! [`Profile`] is read once (`Application.ToolkitName` and
+//! `ToolkitVersion`, see [`crate::Bus::profile`]); capture, actions and the
+//! Linux backend consult it, and nothing else in uidelta names a toolkit.
+//! `docs/toolkits.md` lists every rule with the test that pins it.
+
+pub(crate) mod chromium;
+pub(crate) mod gtk4;
+pub(crate) mod qt;
+
+use uidelta_model::Role;
+
+use crate::capture::Rec;
+
+/// A toolkit with rules of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Toolkit {
+    /// GTK 3, through its ATK bridge (`ToolkitName` `gtk`).
+    Gtk3,
+    /// GTK 4, which speaks AT-SPI itself (`GTK`).
+    Gtk4,
+    /// Qt 5 (`Qt`).
+    Qt,
+    /// Chromium and the Chromium-based browsers (`Chromium`).
+    Chromium,
+    /// LibreOffice, whose widgets (VCL) reach AT-SPI through a GTK 3
+    /// bridge of its own: `ToolkitName` says `gtk` (or `VCL` without the
+    /// GTK plug-in), the application is `soffice`.
+    LibreOffice,
+    /// A toolkit without rules here: what it says is taken as it is.
+    Other,
+}
+
+impl Toolkit {
+    /// How it is named in messages and in `docs/toolkits.md`.
+    pub const fn label(self) -> &'static str {
+        match self {
+            Toolkit::Gtk3 => "GTK 3",
+            Toolkit::Gtk4 => "GTK 4",
+            Toolkit::Qt => "Qt 5",
+            Toolkit::Chromium => "Chromium",
+            Toolkit::LibreOffice => "LibreOffice",
+            Toolkit::Other => "other",
+        }
+    }
+}
+
+/// An application's toolkit, as read once per application.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// The toolkit whose rules apply.
+    pub toolkit: Toolkit,
+    /// `Application.ToolkitName` as the application says it (`""` when it
+    /// does not).
+    pub name: String,
+    /// `Application.ToolkitVersion` (`""` when it does not say).
+    pub version: String,
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile {
+            toolkit: Toolkit::Other,
+            name: String::new(),
+            version: String::new(),
+        }
+    }
+}
+
+impl Profile {
+    /// The profile of an application named `app_name` whose toolkit says
+    /// `toolkit_name` and `version`.
+    pub fn detect(toolkit_name: &str, version: &str, app_name: &str) -> Profile {
+        let office = ["soffice", "libreoffice"]
+            .iter()
+            .any(|p| app_name.to_ascii_lowercase().starts_with(p));
+        let toolkit = match toolkit_name {
+            "gtk" | "VCL" if office => Toolkit::LibreOffice,
+            "gtk" => Toolkit::Gtk3,
+            "GTK" => Toolkit::Gtk4,
+            "Qt" => Toolkit::Qt,
+            "Chromium" => Toolkit::Chromium,
+            _ => Toolkit::Other,
+        };
+        Profile {
+            toolkit,
+            name: toolkit_name.to_owned(),
+            version: version.to_owned(),
+        }
+    }
+
+    /// Whether `GetText(0, end)` with `end` past the text answers the
+    /// whole text. GTK 3's bridge and Chromium do; Qt 5 answers nothing,
+    /// so an empty answer is asked again within `CharacterCount`.
+    pub(crate) fn texts_whole(&self) -> bool {
+        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Chromium)
+    }
+
+    /// A name as read from the application, without what its toolkit adds
+    /// to it (GTK 4's type names and doubled mnemonics, Chromium's memory
+    /// readouts).
+    pub(crate) fn clean_name(&self, role: Role, name: &mut String) {
+        match self.toolkit {
+            Toolkit::Gtk4 => gtk4::clean_name(name),
+            Toolkit::Chromium => chromium::clean_name(role, name),
+            _ => {}
+        }
+    }
+
+    /// Whether the walk must work out which page of a stack shows
+    /// (GTK 4.8 keeps them all `visible` and says nothing of `showing`).
+    pub(crate) fn hides_pages(&self, recs: &[Rec]) -> bool {
+        self.toolkit == Toolkit::Gtk4 && gtk4::showing_left_out(recs)
+    }
+
+    /// The toolkit's rules applied to a whole capture, records in walk
+    /// order (a parent before its children).
+    pub(crate) fn fix_up(&self, recs: &mut [Rec]) {
+        match self.toolkit {
+            Toolkit::Gtk4 => {
+                gtk4::fill_in_states(recs);
+                gtk4::name_from_content(recs);
+            }
+            Toolkit::Qt => {
+                qt::select_named_tab(recs);
+                qt::hide_unplaced(recs);
+            }
+            Toolkit::Chromium => chromium::leave_out_placeholders(recs),
+            Toolkit::Gtk3 | Toolkit::LibreOffice | Toolkit::Other => {}
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toolkits_are_told_apart_by_name_and_office_by_its_application() {
+        let of = |tk: &str, app: &str| Profile::detect(tk, "1", app).toolkit;
+        assert_eq!(of("gtk", "gtk3-widget-factory"), Toolkit::Gtk3);
+        assert_eq!(of("GTK", "gtk4-demo"), Toolkit::Gtk4);
+        assert_eq!(of("Qt", "calculator"), Toolkit::Qt);
+        assert_eq!(of("Chromium", "Chromium"), Toolkit::Chromium);
+        assert_eq!(of("gtk", "soffice"), Toolkit::LibreOffice);
+        assert_eq!(of("VCL", "soffice"), Toolkit::LibreOffice);
+        assert_eq!(of("VCL", "other"), Toolkit::Other);
+        assert_eq!(of("", "xterm"), Toolkit::Other);
+        assert_eq!(Profile::detect("GTK", "4.8.3", "x").version, "4.8.3");
+    }
+}
