@@ -589,6 +589,21 @@ pub enum Error {
         /// Why the element cannot take the focus: `it is disabled`.
         why: String,
     },
+    /// A table cell scrolled out of sight that its table would not
+    /// select (through Selection or Table) and that offers no click of its
+    /// own: its `activate` would run the row's default action (answer the
+    /// dialog), which is not what a click does. Nothing was done.
+    #[error(
+        "{doing}: the table cell is out of sight, its table would not select it (Selection, \
+         Table), and none of its own actions is a click (it has: {actions}; `activate` runs \
+         the row's default action, as a double click does: invoke it by name for that)"
+    )]
+    CellOutOfSight {
+        /// What was being done.
+        doing: String,
+        /// The cell's actions, listed.
+        actions: String,
+    },
     /// An item of a combo box's popup could not be picked.
     #[error("{doing}: {why}")]
     NotPicked {
@@ -810,10 +825,14 @@ impl Linux {
             // person's click does (else the pointer clicks it).
             Action::Click if node.is_text_field() => actor.focus(&addr).await?,
             // A cell the pointer cannot reach (scrolled out of sight) is
-            // selected, as a click would: its `activate` is a double click.
+            // selected through its table, as a click would select it: its
+            // `activate` is a double click (a dialog's list answers the
+            // dialog with it), never run in a click's place.
             Action::Click if node.role == Role::TableCell => {
                 match actor.set_selected(&addr, true).await? {
-                    Outcome::NeedsInput => actor.click(&addr).await?,
+                    Outcome::NeedsInput => {
+                        return self.click_cell(app, &actor, &addr, node, &doing).await
+                    }
                     selected => selected,
                 }
             }
@@ -831,8 +850,69 @@ impl Linux {
         if let Outcome::Done(method) = accessible {
             return Ok(Done { method });
         }
+        if matches!(action, Action::SetSelected(_))
+            && node.role == Role::TableCell
+            && actor.extents(&addr).await.ok().and_then(rect_of).is_none()
+        {
+            return self.cell_out_of_sight(&actor, &addr, &doing).await;
+        }
         self.synthesize(app, &actor, &addr, node, action, &doing)
             .await
+    }
+
+    /// Clicks a table cell that neither the pointer could reach nor its
+    /// table could select: scrolled into view (Component.ScrollTo), then
+    /// clicked with the pointer; else through a click action of its own
+    /// (never its `activate` or `edit`: see [`Actor::click_cell`]); else
+    /// with the pointer at its centre, when it has a place. A cell with
+    /// none of these is an error ([`Error::CellOutOfSight`]): nothing was
+    /// done.
+    async fn click_cell(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+        doing: &(dyn Fn() -> String + Sync),
+    ) -> Result<Done> {
+        if let Outcome::Done(scrolled) = actor.scroll_into_view(addr).await? {
+            let states = actor.states(addr).await.unwrap_or_default();
+            let moved = NodeData {
+                states,
+                ..node.clone()
+            };
+            if let Some(d) = self.pointer_click(app, actor, addr, &moved).await? {
+                return Ok(Done {
+                    method: format!("{scrolled}, then {}", d.method),
+                });
+            }
+        }
+        if let Outcome::Done(method) = actor.click_cell(addr).await? {
+            return Ok(Done { method });
+        }
+        if actor.extents(addr).await.ok().and_then(rect_of).is_none() {
+            return self.cell_out_of_sight(actor, addr, doing).await;
+        }
+        self.synthesize(app, actor, addr, node, &Action::Click, doing)
+            .await
+    }
+
+    /// The error for a table cell out of sight that its table would not
+    /// select, naming the cell's own actions.
+    async fn cell_out_of_sight(
+        &self,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        doing: &(dyn Fn() -> String + Sync),
+    ) -> Result<Done> {
+        let actions = match actor.action_names(addr).await {
+            Ok(names) if !names.is_empty() => names.join(", "),
+            _ => "none".to_owned(),
+        };
+        Err(Error::CellOutOfSight {
+            doing: doing(),
+            actions,
+        })
     }
 
     /// Clicks a push button, or an item of an open menu, with the pointer,
