@@ -27,6 +27,10 @@ use crate::launch::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrLog};
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
 /// the way to the item.
 const MENU_DEPTH: usize = 6;
+/// How long a program that exited at once, leaving nothing of its own
+/// running, is given for the application it handed over to (one that
+/// forked away and left its process group) to show a window on the bus.
+const FORKED_AWAY: Duration = Duration::from_secs(10);
 /// How long a menu may take to open when an item in it is clicked.
 const MENU_OPENS: Duration = Duration::from_millis(1000);
 /// How long an element may take to report the keyboard focus once it was
@@ -1704,6 +1708,16 @@ impl Linux {
     /// Starts a program (with `extra_env` added to this process's
     /// environment) and waits until it is on the accessibility bus with a
     /// window, or `timeout` passes.
+    ///
+    /// The application may run under another pid than the program's: a
+    /// launcher (the `libreoffice` shell script, which starts `soffice.bin`)
+    /// starts it. The answer is the application with a window whose process
+    /// the program started (it, a descendant, or in its process group); once the program
+    /// has exited (it handed over, or forked away and left), the one
+    /// application that appeared on the bus with a window since the launch,
+    /// when exactly one did. A program that failed, or that exited and left
+    /// nothing running and no new application within 10 s, is an
+    /// error that says how it ended.
     pub async fn open_application(
         &self,
         program: &str,
@@ -1716,6 +1730,13 @@ impl Linux {
             detail,
         };
         self.publish_bus_address();
+        let before: std::collections::HashSet<String> = match applications(&self.bus).await {
+            Ok(apps) => apps.into_iter().map(|a| a.app.bus_name).collect(),
+            Err(e) => {
+                tracing::debug!(error = %e, "listing applications before a launch");
+                Default::default()
+            }
+        };
         let (log, stderr) = StderrLog::create(program);
         let mut command = std::process::Command::new(program);
         command
@@ -1741,35 +1762,84 @@ impl Linux {
         };
         let pid = child.id();
         let started = Instant::now();
+        // When and how the program exited, once it has.
+        let mut exited: Option<(Instant, String)> = None;
         loop {
-            if let Ok(Some(status)) = child.try_wait() {
-                let ended = how_it_ended(status, &log.last_lines());
-                log.remove();
-                return Err(launch_error(format!(
-                    "it exited before showing a window ({ended})"
-                )));
+            if exited.is_none() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    let ended = how_it_ended(status, &log.last_lines());
+                    if !status.success() {
+                        log.remove();
+                        return Err(launch_error(format!(
+                            "it exited before showing a window ({ended})"
+                        )));
+                    }
+                    tracing::debug!(pid, "the program exited; looking for what it started");
+                    exited = Some((Instant::now(), ended));
+                }
             }
             if let Ok(apps) = applications(&self.bus).await {
-                if let Some(app) = apps
-                    .into_iter()
-                    .find(|a| a.app.pid == Some(pid) && a.windows.iter().any(|w| w.showing))
-                {
-                    if let Some(path) = log.path() {
-                        tracing::debug!(pid, log = %path.display(), "its stderr goes to a log");
+                let shown = |a: &&AppInfo| a.windows.iter().any(|w| w.showing);
+                let ours = apps
+                    .iter()
+                    .filter(shown)
+                    .find(|a| a.app.pid.is_some_and(|p| launch::started_by(p, pid)));
+                let appeared = || {
+                    let new: Vec<&AppInfo> = apps
+                        .iter()
+                        .filter(shown)
+                        .filter(|a| !before.contains(&a.app.bus_name))
+                        .collect();
+                    match new[..] {
+                        [one] => Some(one),
+                        _ => None,
                     }
-                    reap_when_it_exits(child, log);
-                    return Ok(app);
+                };
+                let found = match ours {
+                    Some(app) => Some(app),
+                    None if exited.is_some() => appeared(),
+                    None => None,
+                };
+                if let Some(app) = found {
+                    if app.app.pid != Some(pid) {
+                        tracing::debug!(pid, app = %app.app.label(), "the program started it");
+                    }
+                    if exited.is_some() {
+                        log.remove();
+                    } else {
+                        if let Some(path) = log.path() {
+                            tracing::debug!(pid, log = %path.display(), "its stderr goes to a log");
+                        }
+                        reap_when_it_exits(child, log);
+                    }
+                    return Ok(app.clone());
+                }
+            }
+            if let Some((at, ended)) = &exited {
+                if at.elapsed() >= FORKED_AWAY && !launch::group_runs(pid) {
+                    log.remove();
+                    return Err(launch_error(format!(
+                        "it exited before showing a window ({ended}), leaving nothing running, \
+                         and no new application showed a window on the accessibility bus \
+                         within {} ms",
+                        FORKED_AWAY.as_millis()
+                    )));
                 }
             }
             if started.elapsed() >= timeout {
-                // It may still come up; it is left running, as the caller
-                // asked for it, and reaped when it exits.
                 let said = end_of_stderr(&log.last_lines())
                     .map(|s| format!("; {s}"))
                     .unwrap_or_default();
-                reap_when_it_exits(child, log);
+                // It may still come up; it is left running, as the caller
+                // asked for it, and reaped when it exits.
+                if exited.is_some() {
+                    log.remove();
+                } else {
+                    reap_when_it_exits(child, log);
+                }
                 return Err(launch_error(format!(
-                    "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core){said}",
+                    "no window of pid {pid} or of a process it started on the accessibility bus \
+                     after {} ms (is the program accessible? GTK needs at-spi2-core){said}",
                     timeout.as_millis()
                 )));
             }
