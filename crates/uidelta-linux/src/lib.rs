@@ -727,7 +727,56 @@ impl Linux {
             opts,
         )
         .await?;
-        Ok(self.on_display(&app.app, snapshot))
+        let snapshot = self.on_display(&app.app, snapshot);
+        Ok(self.still_spinners_hidden(&app.app, snapshot))
+    }
+
+    /// GTK 3: a spinner that is not spinning draws nothing, yet says it is
+    /// showing and visible like one that spins, and nothing it reports
+    /// tells them apart (no `animated` state; its role is `animation`, its
+    /// name `Spinner`). mousepad's search bar holds one that never spins.
+    /// A GTK 3 spinner said to be showing, in a window of its application
+    /// that is on top at its centre, where the screen is of one colour, is
+    /// not showing: its `showing` is taken away. One that spins is left as
+    /// it is, and so is one that cannot be looked at.
+    fn still_spinners_hidden(&self, app: &AppRef, snapshot: Snapshot) -> Snapshot {
+        let Some(x11) = self.x11.as_ref() else {
+            return snapshot;
+        };
+        let tree = snapshot.tree();
+        let spinners: Vec<(NodeId, Rect)> = tree
+            .ids()
+            .filter_map(|id| {
+                let n = tree.node(id);
+                let gtk3 = n.attribute("toolkit") == Some("gtk");
+                (gtk3 && n.role == Role::Animation && n.states.contains(State::Showing))
+                    .then_some(())
+                    .and(n.bounds)
+                    .filter(|b| b.w > 0 && b.h > 0)
+                    .map(|b| (id, b))
+            })
+            .collect();
+        if spinners.is_empty() || app.pid.is_none() {
+            return snapshot;
+        }
+        let still: Vec<NodeId> = spinners
+            .into_iter()
+            .filter(|&(_, b)| {
+                let (cx, cy) = b.center();
+                let ours = matches!(x11.window_at(cx, cy), Ok(Some(w)) if w.pid == app.pid);
+                let area = (b.x, b.y, b.w.unsigned_abs(), b.h.unsigned_abs());
+                ours && x11.is_plain(area).unwrap_or(false)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        if still.is_empty() {
+            return snapshot;
+        }
+        let (meta, mut tree) = snapshot.into_parts();
+        for id in still {
+            tree.node_mut(id).states.remove(State::Showing);
+        }
+        Snapshot::new(meta, tree)
     }
 
     /// The snapshot of `app` with its bounds in the display's coordinates
