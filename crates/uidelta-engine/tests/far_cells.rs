@@ -94,6 +94,15 @@ fn a_click_on_a_cell_out_of_sight_selects_it_and_never_answers_the_dialog() {
 
         let a = on_cell(&mut s, &mut zenity, "Item 280", Action::SetSelected(true)).await;
         assert!(!a.diff.has_changes(), "{}", text(&a));
+
+        // GTK's Selection deselects nothing: its Table does.
+        let a = on_cell(&mut s, &mut zenity, "Item 280", Action::SetSelected(false)).await;
+        assert_eq!(a.done.method, "Table.RemoveRowSelection");
+        let line = selection_line(&s, "Item 280", true, false);
+        assert_eq!(
+            text(&a).lines().skip(1).collect::<Vec<_>>(),
+            [line.as_str()]
+        );
     });
     assert!(
         zenity.is_running(),
