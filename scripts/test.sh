@@ -15,7 +15,8 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # as it is on the tests'.
 need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-4-examples \
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
-    chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk
+    chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
+    libreoffice-writer libreoffice-gtk3 util-linux
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"

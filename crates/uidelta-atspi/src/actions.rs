@@ -56,8 +56,12 @@ pub struct Actor<'a> {
 
 const ACTION: &str = "org.a11y.atspi.Action";
 
+const TABLE: &str = "org.a11y.atspi.Table";
+
 /// Action names that mean "the primary click", most preferred first.
 const CLICK_NAMES: [&str; 6] = ["click", "press", "activate", "toggle", "jump", "select"];
+/// Those that mean a click on a table cell (see [`Actor::click_cell`]).
+const CELL_CLICK_NAMES: [&str; 4] = ["click", "press", "toggle", "select"];
 
 impl<'a> Actor<'a> {
     /// An actor; `who` names the application in errors.
@@ -413,10 +417,83 @@ impl<'a> Actor<'a> {
             )
             .await?;
         if ok {
-            Ok(Outcome::Done(format!("Selection.{method}")))
-        } else {
-            Ok(Outcome::NeedsInput)
+            return Ok(Outcome::Done(format!("Selection.{method}")));
         }
+        // A refusal is not always a failure: GTK 3's tree view refuses to
+        // select a row that is selected already, and refuses any row of a
+        // table of more than one column (its rows are selected, not its
+        // cells), where the table's own interface selects the row.
+        if matches!(self.child_selected(&parent, index).await, Ok(s) if s == selected) {
+            let already = if selected { "selected" } else { "not selected" };
+            return Ok(Outcome::Done(format!(
+                "Selection.IsChildSelected (already {already})"
+            )));
+        }
+        if self.has(&parent, TABLE).await? {
+            let row: i32 = self
+                .bus
+                .call(
+                    &t,
+                    &parent.bus,
+                    &parent.path,
+                    TABLE,
+                    "GetRowAtIndex",
+                    &(index,),
+                )
+                .await?;
+            let method = if selected {
+                "AddRowSelection"
+            } else {
+                "RemoveRowSelection"
+            };
+            if row >= 0 {
+                let ok: bool = self
+                    .bus
+                    .call(&t, &parent.bus, &parent.path, TABLE, method, &(row,))
+                    .await?;
+                if ok && matches!(self.child_selected(&parent, index).await, Ok(s) if s == selected)
+                {
+                    return Ok(Outcome::Done(format!("Table.{method}")));
+                }
+            }
+        }
+        Ok(Outcome::NeedsInput)
+    }
+
+    /// Whether the child at `index` of `parent` (which offers Selection)
+    /// is selected.
+    async fn child_selected(&self, parent: &NodeAddr, index: i32) -> Result<bool> {
+        let t = self.target("selecting");
+        self.bus
+            .call(
+                &t,
+                &parent.bus,
+                &parent.path,
+                "org.a11y.atspi.Selection",
+                "IsChildSelected",
+                &(index,),
+            )
+            .await
+    }
+
+    /// A click on a table cell through its own actions: the first of
+    /// click, press, toggle, select it offers. A cell's `activate` (GTK's)
+    /// runs the row's default action, as a double click or Enter does (a
+    /// dialog's list answers the dialog with it), and its `edit` opens an
+    /// editor: neither is a click. [`Outcome::NeedsInput`] when it offers
+    /// none of these.
+    pub async fn click_cell(&self, node: &NodeAddr) -> Result<Outcome> {
+        let names = match self.action_names(node).await {
+            Ok(n) => n,
+            Err(e) if crate::bus::object_vanished(&e) => return Ok(Outcome::NeedsInput),
+            Err(e) => return Err(e),
+        };
+        for wanted in CELL_CLICK_NAMES {
+            if let Some(i) = names.iter().position(|n| n.eq_ignore_ascii_case(wanted)) {
+                return self.do_action(node, i as i32, &names[i]).await;
+            }
+        }
+        Ok(Outcome::NeedsInput)
     }
 
     /// Gives the element keyboard focus (Component.GrabFocus).

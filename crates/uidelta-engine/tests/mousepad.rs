@@ -134,3 +134,82 @@ fn padded_menu_items_read_and_match_without_their_padding() {
         );
     });
 }
+
+/// GTK 3's spinner says it is showing whether or not it spins, and one
+/// that does not spin draws nothing: the search bar's never spins, so it
+/// is neither listed when the bar opens nor said to hide later.
+#[test]
+fn the_search_bar_opens_without_its_still_spinner() {
+    let (desktop, rt) = common::desktop_with(MOUSEPAD, &[], MOUSEPAD, MOUSEPAD);
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(MOUSEPAD).await.expect("observe");
+        let a = s
+            .key(MOUSEPAD, "ctrl+f", &ActOptions::default())
+            .await
+            .expect("ctrl+f");
+        let r = |selector: &str| common::ref_of(&s, selector);
+        let (bar, entry) = (
+            r("role:tool bar && state:showing"),
+            r("role:text && state:focused"),
+        );
+        let expected = [
+            format!("# diff: +1 added, ~1 modified · focus none -> {entry} · settled in"),
+            format!("+ [{bar}] tool bar"),
+            format!(
+                "    [{}] push button \"Close\"",
+                r("role:push button && name:Close")
+            ),
+            format!("    [{}] combo box", r("role:combo box && state:showing")),
+            format!("      [{entry}] text (focused)"),
+            format!(
+                "    [{}] push button \"Up\"",
+                r("role:push button && name:Up")
+            ),
+            format!(
+                "    [{}] push button \"Down\"",
+                r("role:push button && name:Down")
+            ),
+            format!(
+                "    [{}] check box \"Match case\"",
+                r("name:\"Match case\"")
+            ),
+            format!(
+                "    [{}] check box \"Regular expression\"",
+                r("name:\"Regular expression\"")
+            ),
+            format!("  ... 2 more nodes under [{bar}] (all hidden)"),
+            format!(
+                "~ [{}] frame \"Untitled 1 - Mousepad\" | active: false -> true",
+                r("role:frame")
+            ),
+        ];
+        let t = text(&a);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines.len(), expected.len(), "{t}");
+        assert!(lines[0].starts_with(&expected[0]), "{t}");
+        assert_eq!(lines[1..], expected[1..], "{t}");
+        // The spinner is there, and does not show.
+        let spinner = {
+            let hits = s.find(&"role:animation".parse().expect("selector"));
+            assert_eq!(hits.len(), 1, "one spinner: {hits:?}");
+            let (scope, node) = hits[0];
+            s.scopes()[scope].view.tree().node(node).clone()
+        };
+        assert_eq!(spinner.name, "Spinner");
+        assert!(!spinner.states.contains(State::Showing), "{spinner:?}");
+
+        // A search ends with the spinner hidden: no news.
+        let a = s
+            .act(&entry, &Action::Type("abc".into()), &ActOptions::default())
+            .await
+            .expect("type into the search entry");
+        let t = text(&a);
+        assert!(!t.contains("Spinner") && !t.contains("animation"), "{t}");
+        assert!(
+            t.lines()
+                .any(|l| l == format!("~ [{entry}] text | value: none -> \"abc\"")),
+            "{t}"
+        );
+    });
+}

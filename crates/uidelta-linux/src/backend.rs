@@ -40,6 +40,7 @@ impl From<Error> for uidelta_backend::Error {
             | Error::NoBounds { .. }
             | Error::Disabled { .. }
             | Error::NoKeyboardFocus { .. }
+            | Error::CellOutOfSight { .. }
             | Error::NoIdentity { .. }
             | Error::NotAClick { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Other,

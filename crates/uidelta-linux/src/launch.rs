@@ -149,10 +149,124 @@ pub(crate) fn reap_when_it_exits(mut child: Child, log: StderrLog) {
     }
 }
 
+/// What `/proc/<pid>/stat` says of a process: its state letter (`Z` for a
+/// zombie), parent and process group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Stat {
+    state: char,
+    parent: u32,
+    group: u32,
+}
+
+/// Reads `/proc/<pid>/stat`; `None` when the process is gone (or there is
+/// no `/proc`).
+fn stat(pid: u32) -> Option<Stat> {
+    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
+}
+
+/// The fields of a `/proc/<pid>/stat` line that [`Stat`] keeps. The command
+/// name, in parentheses, may hold spaces and parentheses: the fields follow
+/// the last `)`.
+fn parse_stat(line: &str) -> Option<Stat> {
+    let rest = &line[line.rfind(')')? + 1..];
+    let mut fields = rest.split_whitespace();
+    let state = fields.next()?.chars().next()?;
+    let parent = fields.next()?.parse().ok()?;
+    let group = fields.next()?.parse().ok()?;
+    Some(Stat {
+        state,
+        parent,
+        group,
+    })
+}
+
+/// Whether process `pid` comes from the program we started as `launched`,
+/// the leader of a process group of its own: it is that process, one of
+/// its descendants, or in its group (a process whose parent exited is
+/// adopted by another, and keeps its group). A launcher (a shell script
+/// such as `libreoffice`) starts the application under another pid.
+pub(crate) fn started_by(pid: u32, launched: u32) -> bool {
+    /// Ancestors looked at, at most.
+    const DEPTH: usize = 64;
+    let mut at = pid;
+    for _ in 0..DEPTH {
+        if at == launched {
+            return true;
+        }
+        let Some(s) = stat(at) else {
+            return false;
+        };
+        if s.group == launched {
+            return true;
+        }
+        if s.parent <= 1 {
+            return false;
+        }
+        at = s.parent;
+    }
+    false
+}
+
+/// Whether a process of the process group `group` still runs (a zombie
+/// does not).
+pub(crate) fn group_runs(group: u32) -> bool {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return false;
+    };
+    dir.filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+        .filter_map(stat)
+        .any(|s| s.group == group && s.state != 'Z')
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::process::Command;
+
+    #[test]
+    fn a_stat_line_is_read_after_the_command_name() {
+        let line = "4242 (soffice (x) 2) S 4200 4100 4100 0 -1 4194560 1 0";
+        assert_eq!(
+            parse_stat(line),
+            Some(Stat {
+                state: 'S',
+                parent: 4200,
+                group: 4100
+            })
+        );
+        assert_eq!(parse_stat("4242 (cut"), None);
+    }
+
+    #[test]
+    fn a_grandchild_and_its_group_come_from_the_program_started() -> std::io::Result<()> {
+        use std::os::unix::process::CommandExt;
+        // A shell that starts a sleep in the background, as a launcher
+        // starts the application, and waits for it.
+        let mut child = Command::new("sh")
+            .args(["-c", "sleep 30 & echo $!; wait"])
+            .stdout(Stdio::piped())
+            .process_group(0)
+            .spawn()?;
+        let launched = child.id();
+        let mut line = String::new();
+        if let Some(out) = child.stdout.as_mut() {
+            use std::io::BufRead;
+            std::io::BufReader::new(out).read_line(&mut line)?;
+        }
+        let sleep: u32 = line.trim().parse().unwrap_or(0);
+        let ours = started_by(sleep, launched);
+        let runs = group_runs(launched);
+        let mine = started_by(std::process::id(), launched);
+        Command::new("kill").arg(sleep.to_string()).status()?;
+        child.wait()?;
+        assert!(sleep > 0, "{line:?}");
+        assert!(ours);
+        assert!(runs);
+        assert!(!mine);
+        assert!(!group_runs(launched));
+        Ok(())
+    }
 
     #[test]
     fn keeps_the_last_lines_whole_and_bounded() {

@@ -27,6 +27,10 @@ use crate::launch::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrLog};
 /// Most menus between a menu bar and an item that [`Linux::act`] opens on
 /// the way to the item.
 const MENU_DEPTH: usize = 6;
+/// How long a program that exited at once, leaving nothing of its own
+/// running, is given for the application it handed over to (one that
+/// forked away and left its process group) to show a window on the bus.
+const FORKED_AWAY: Duration = Duration::from_secs(10);
 /// How long a menu may take to open when an item in it is clicked.
 const MENU_OPENS: Duration = Duration::from_millis(1000);
 /// How long an element may take to report the keyboard focus once it was
@@ -589,6 +593,21 @@ pub enum Error {
         /// Why the element cannot take the focus: `it is disabled`.
         why: String,
     },
+    /// A table cell scrolled out of sight that its table would not
+    /// select (through Selection or Table) and that offers no click of its
+    /// own: its `activate` would run the row's default action (answer the
+    /// dialog), which is not what a click does. Nothing was done.
+    #[error(
+        "{doing}: the table cell is out of sight, its table would not select it (Selection, \
+         Table), and none of its own actions is a click (it has: {actions}; `activate` runs \
+         the row's default action, as a double click does: invoke it by name for that)"
+    )]
+    CellOutOfSight {
+        /// What was being done.
+        doing: String,
+        /// The cell's actions, listed.
+        actions: String,
+    },
     /// An item of a combo box's popup could not be picked.
     #[error("{doing}: {why}")]
     NotPicked {
@@ -708,7 +727,56 @@ impl Linux {
             opts,
         )
         .await?;
-        Ok(self.on_display(&app.app, snapshot))
+        let snapshot = self.on_display(&app.app, snapshot);
+        Ok(self.still_spinners_hidden(&app.app, snapshot))
+    }
+
+    /// GTK 3: a spinner that is not spinning draws nothing, yet says it is
+    /// showing and visible like one that spins, and nothing it reports
+    /// tells them apart (no `animated` state; its role is `animation`, its
+    /// name `Spinner`). mousepad's search bar holds one that never spins.
+    /// A GTK 3 spinner said to be showing, in a window of its application
+    /// that is on top at its centre, where the screen is of one colour, is
+    /// not showing: its `showing` is taken away. One that spins is left as
+    /// it is, and so is one that cannot be looked at.
+    fn still_spinners_hidden(&self, app: &AppRef, snapshot: Snapshot) -> Snapshot {
+        let Some(x11) = self.x11.as_ref() else {
+            return snapshot;
+        };
+        let tree = snapshot.tree();
+        let spinners: Vec<(NodeId, Rect)> = tree
+            .ids()
+            .filter_map(|id| {
+                let n = tree.node(id);
+                let gtk3 = n.attribute("toolkit") == Some("gtk");
+                (gtk3 && n.role == Role::Animation && n.states.contains(State::Showing))
+                    .then_some(())
+                    .and(n.bounds)
+                    .filter(|b| b.w > 0 && b.h > 0)
+                    .map(|b| (id, b))
+            })
+            .collect();
+        if spinners.is_empty() || app.pid.is_none() {
+            return snapshot;
+        }
+        let still: Vec<NodeId> = spinners
+            .into_iter()
+            .filter(|&(_, b)| {
+                let (cx, cy) = b.center();
+                let ours = matches!(x11.window_at(cx, cy), Ok(Some(w)) if w.pid == app.pid);
+                let area = (b.x, b.y, b.w.unsigned_abs(), b.h.unsigned_abs());
+                ours && x11.is_plain(area).unwrap_or(false)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        if still.is_empty() {
+            return snapshot;
+        }
+        let (meta, mut tree) = snapshot.into_parts();
+        for id in still {
+            tree.node_mut(id).states.remove(State::Showing);
+        }
+        Snapshot::new(meta, tree)
     }
 
     /// The snapshot of `app` with its bounds in the display's coordinates
@@ -810,10 +878,14 @@ impl Linux {
             // person's click does (else the pointer clicks it).
             Action::Click if node.is_text_field() => actor.focus(&addr).await?,
             // A cell the pointer cannot reach (scrolled out of sight) is
-            // selected, as a click would: its `activate` is a double click.
+            // selected through its table, as a click would select it: its
+            // `activate` is a double click (a dialog's list answers the
+            // dialog with it), never run in a click's place.
             Action::Click if node.role == Role::TableCell => {
                 match actor.set_selected(&addr, true).await? {
-                    Outcome::NeedsInput => actor.click(&addr).await?,
+                    Outcome::NeedsInput => {
+                        return self.click_cell(app, &actor, &addr, node, &doing).await
+                    }
                     selected => selected,
                 }
             }
@@ -831,8 +903,69 @@ impl Linux {
         if let Outcome::Done(method) = accessible {
             return Ok(Done { method });
         }
+        if matches!(action, Action::SetSelected(_))
+            && node.role == Role::TableCell
+            && actor.extents(&addr).await.ok().and_then(rect_of).is_none()
+        {
+            return self.cell_out_of_sight(&actor, &addr, &doing).await;
+        }
         self.synthesize(app, &actor, &addr, node, action, &doing)
             .await
+    }
+
+    /// Clicks a table cell that neither the pointer could reach nor its
+    /// table could select: scrolled into view (Component.ScrollTo), then
+    /// clicked with the pointer; else through a click action of its own
+    /// (never its `activate` or `edit`: see [`Actor::click_cell`]); else
+    /// with the pointer at its centre, when it has a place. A cell with
+    /// none of these is an error ([`Error::CellOutOfSight`]): nothing was
+    /// done.
+    async fn click_cell(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+        doing: &(dyn Fn() -> String + Sync),
+    ) -> Result<Done> {
+        if let Outcome::Done(scrolled) = actor.scroll_into_view(addr).await? {
+            let states = actor.states(addr).await.unwrap_or_default();
+            let moved = NodeData {
+                states,
+                ..node.clone()
+            };
+            if let Some(d) = self.pointer_click(app, actor, addr, &moved).await? {
+                return Ok(Done {
+                    method: format!("{scrolled}, then {}", d.method),
+                });
+            }
+        }
+        if let Outcome::Done(method) = actor.click_cell(addr).await? {
+            return Ok(Done { method });
+        }
+        if actor.extents(addr).await.ok().and_then(rect_of).is_none() {
+            return self.cell_out_of_sight(actor, addr, doing).await;
+        }
+        self.synthesize(app, actor, addr, node, &Action::Click, doing)
+            .await
+    }
+
+    /// The error for a table cell out of sight that its table would not
+    /// select, naming the cell's own actions.
+    async fn cell_out_of_sight(
+        &self,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        doing: &(dyn Fn() -> String + Sync),
+    ) -> Result<Done> {
+        let actions = match actor.action_names(addr).await {
+            Ok(names) if !names.is_empty() => names.join(", "),
+            _ => "none".to_owned(),
+        };
+        Err(Error::CellOutOfSight {
+            doing: doing(),
+            actions,
+        })
     }
 
     /// Clicks a push button, or an item of an open menu, with the pointer,
@@ -1624,6 +1757,16 @@ impl Linux {
     /// Starts a program (with `extra_env` added to this process's
     /// environment) and waits until it is on the accessibility bus with a
     /// window, or `timeout` passes.
+    ///
+    /// The application may run under another pid than the program's: a
+    /// launcher (the `libreoffice` shell script, which starts `soffice.bin`)
+    /// starts it. The answer is the application with a window whose process
+    /// the program started (it, a descendant, or in its process group); once the program
+    /// has exited (it handed over, or forked away and left), the one
+    /// application that appeared on the bus with a window since the launch,
+    /// when exactly one did. A program that failed, or that exited and left
+    /// nothing running and no new application within 10 s, is an
+    /// error that says how it ended.
     pub async fn open_application(
         &self,
         program: &str,
@@ -1636,6 +1779,13 @@ impl Linux {
             detail,
         };
         self.publish_bus_address();
+        let before: std::collections::HashSet<String> = match applications(&self.bus).await {
+            Ok(apps) => apps.into_iter().map(|a| a.app.bus_name).collect(),
+            Err(e) => {
+                tracing::debug!(error = %e, "listing applications before a launch");
+                Default::default()
+            }
+        };
         let (log, stderr) = StderrLog::create(program);
         let mut command = std::process::Command::new(program);
         command
@@ -1661,35 +1811,84 @@ impl Linux {
         };
         let pid = child.id();
         let started = Instant::now();
+        // When and how the program exited, once it has.
+        let mut exited: Option<(Instant, String)> = None;
         loop {
-            if let Ok(Some(status)) = child.try_wait() {
-                let ended = how_it_ended(status, &log.last_lines());
-                log.remove();
-                return Err(launch_error(format!(
-                    "it exited before showing a window ({ended})"
-                )));
+            if exited.is_none() {
+                if let Ok(Some(status)) = child.try_wait() {
+                    let ended = how_it_ended(status, &log.last_lines());
+                    if !status.success() {
+                        log.remove();
+                        return Err(launch_error(format!(
+                            "it exited before showing a window ({ended})"
+                        )));
+                    }
+                    tracing::debug!(pid, "the program exited; looking for what it started");
+                    exited = Some((Instant::now(), ended));
+                }
             }
             if let Ok(apps) = applications(&self.bus).await {
-                if let Some(app) = apps
-                    .into_iter()
-                    .find(|a| a.app.pid == Some(pid) && a.windows.iter().any(|w| w.showing))
-                {
-                    if let Some(path) = log.path() {
-                        tracing::debug!(pid, log = %path.display(), "its stderr goes to a log");
+                let shown = |a: &&AppInfo| a.windows.iter().any(|w| w.showing);
+                let ours = apps
+                    .iter()
+                    .filter(shown)
+                    .find(|a| a.app.pid.is_some_and(|p| launch::started_by(p, pid)));
+                let appeared = || {
+                    let new: Vec<&AppInfo> = apps
+                        .iter()
+                        .filter(shown)
+                        .filter(|a| !before.contains(&a.app.bus_name))
+                        .collect();
+                    match new[..] {
+                        [one] => Some(one),
+                        _ => None,
                     }
-                    reap_when_it_exits(child, log);
-                    return Ok(app);
+                };
+                let found = match ours {
+                    Some(app) => Some(app),
+                    None if exited.is_some() => appeared(),
+                    None => None,
+                };
+                if let Some(app) = found {
+                    if app.app.pid != Some(pid) {
+                        tracing::debug!(pid, app = %app.app.label(), "the program started it");
+                    }
+                    if exited.is_some() {
+                        log.remove();
+                    } else {
+                        if let Some(path) = log.path() {
+                            tracing::debug!(pid, log = %path.display(), "its stderr goes to a log");
+                        }
+                        reap_when_it_exits(child, log);
+                    }
+                    return Ok(app.clone());
+                }
+            }
+            if let Some((at, ended)) = &exited {
+                if at.elapsed() >= FORKED_AWAY && !launch::group_runs(pid) {
+                    log.remove();
+                    return Err(launch_error(format!(
+                        "it exited before showing a window ({ended}), leaving nothing running, \
+                         and no new application showed a window on the accessibility bus \
+                         within {} ms",
+                        FORKED_AWAY.as_millis()
+                    )));
                 }
             }
             if started.elapsed() >= timeout {
-                // It may still come up; it is left running, as the caller
-                // asked for it, and reaped when it exits.
                 let said = end_of_stderr(&log.last_lines())
                     .map(|s| format!("; {s}"))
                     .unwrap_or_default();
-                reap_when_it_exits(child, log);
+                // It may still come up; it is left running, as the caller
+                // asked for it, and reaped when it exits.
+                if exited.is_some() {
+                    log.remove();
+                } else {
+                    reap_when_it_exits(child, log);
+                }
                 return Err(launch_error(format!(
-                    "no window of pid {pid} on the accessibility bus after {} ms (is the program accessible? GTK needs at-spi2-core){said}",
+                    "no window of pid {pid} or of a process it started on the accessibility bus \
+                     after {} ms (is the program accessible? GTK needs at-spi2-core){said}",
                     timeout.as_millis()
                 )));
             }

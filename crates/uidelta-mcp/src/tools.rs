@@ -145,7 +145,8 @@ fn catalogue() -> Vec<Tool> {
         tool::<args::OpenApplication>(
             "open_application",
             "Start a program (directly, never through a shell) and wait until it shows a \
-             window; answers with its name and windows. Then get_window_tree it once.",
+             window; answers with its name and windows (a launcher's application: \
+             `libreoffice` answers with soffice). Then get_window_tree it once.",
         ),
         tool::<args::WaitForChange>(
             "wait_for_change",

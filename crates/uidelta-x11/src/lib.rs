@@ -413,46 +413,67 @@ impl X11 {
             Some((x, y, w, h)) => format!("taking a screenshot of {w}x{h} at ({x}, {y})"),
         };
         self.run(action, || {
-            let (width, height) = self.screen_size();
-            let (x, y, w, h) = match area {
-                None => (0, 0, width, height),
-                Some((x, y, w, h)) => {
-                    clip(x, y, w, h, width, height).ok_or(Failure::AreaOutsideScreen {
-                        x,
-                        y,
-                        w,
-                        h,
-                        width,
-                        height,
-                    })?
-                }
-            };
-            // `clip` keeps everything inside the screen, whose sizes are u16.
-            let [x, y] = [x, y].map(|v| i16::try_from(v).unwrap_or(i16::MAX));
-            let [w, h] = [w, h].map(|v| u16::try_from(v).unwrap_or(u16::MAX));
-            let reply = xproto::get_image(
-                &self.conn,
-                ImageFormat::Z_PIXMAP,
-                self.root,
-                x,
-                y,
-                w,
-                h,
-                u32::MAX,
-            )?
-            .reply()?;
-            let layout = self.pixel_layout(reply.depth, reply.visual);
-            let unsupported = || Failure::UnsupportedImage {
-                depth: reply.depth,
-                bits_per_pixel: layout.map(|layout| layout.bits_per_pixel).unwrap_or(0),
-            };
-            let rgb = layout
-                .and_then(|layout| {
-                    image::to_rgb(&reply.data, usize::from(w), usize::from(h), layout)
-                })
-                .ok_or_else(unsupported)?;
-            image::encode_png(u32::from(w), u32::from(h), &rgb).map_err(Failure::Png)
+            let (w, h, rgb) = self.pixels(area)?;
+            image::encode_png(w, h, &rgb).map_err(Failure::Png)
         })
+    }
+
+    /// Whether every pixel of `area` = (x, y, width, height), clipped to the screen, has
+    /// the same colour: nothing is drawn there on a plain background. An area that does
+    /// not overlap the screen is an error.
+    pub fn is_plain(&self, area: (i32, i32, u32, u32)) -> Result<bool, X11Error> {
+        let (x, y, w, h) = area;
+        self.run(
+            || format!("reading the pixels of {w}x{h} at ({x}, {y})"),
+            || {
+                let (_, _, rgb) = self.pixels(Some(area))?;
+                let mut pixels = rgb.chunks_exact(3);
+                let first = pixels.next();
+                Ok(pixels.all(|p| Some(p) == first))
+            },
+        )
+    }
+
+    /// The width, height and RGB bytes (row after row) of the whole screen, or of `area`
+    /// clipped to the screen.
+    fn pixels(&self, area: Option<(i32, i32, u32, u32)>) -> Result<(u32, u32, Vec<u8>), Failure> {
+        let (width, height) = self.screen_size();
+        let (x, y, w, h) = match area {
+            None => (0, 0, width, height),
+            Some((x, y, w, h)) => {
+                clip(x, y, w, h, width, height).ok_or(Failure::AreaOutsideScreen {
+                    x,
+                    y,
+                    w,
+                    h,
+                    width,
+                    height,
+                })?
+            }
+        };
+        // `clip` keeps everything inside the screen, whose sizes are u16.
+        let [x, y] = [x, y].map(|v| i16::try_from(v).unwrap_or(i16::MAX));
+        let [w, h] = [w, h].map(|v| u16::try_from(v).unwrap_or(u16::MAX));
+        let reply = xproto::get_image(
+            &self.conn,
+            ImageFormat::Z_PIXMAP,
+            self.root,
+            x,
+            y,
+            w,
+            h,
+            u32::MAX,
+        )?
+        .reply()?;
+        let layout = self.pixel_layout(reply.depth, reply.visual);
+        let unsupported = || Failure::UnsupportedImage {
+            depth: reply.depth,
+            bits_per_pixel: layout.map(|layout| layout.bits_per_pixel).unwrap_or(0),
+        };
+        let rgb = layout
+            .and_then(|layout| image::to_rgb(&reply.data, usize::from(w), usize::from(h), layout))
+            .ok_or_else(unsupported)?;
+        Ok((u32::from(w), u32::from(h), rgb))
     }
 
     /// Runs `body`, turning its failure into an error that names the action and the display.

@@ -1,0 +1,117 @@
+//! Opening an application through a launcher: a program that starts the
+//! application under another pid (the `libreoffice` shell script starts
+//! `soffice.bin`), or that starts it and leaves. The answer is the
+//! application that came up, with its window.
+
+use std::time::Duration;
+
+use uidelta_atspi::AppInfo;
+use uidelta_linux::Linux;
+use uidelta_testkit::{require_programs, Desktop};
+
+/// A wait far beyond what any start takes: reaching it means the
+/// application was not recognized.
+const CAP: Duration = Duration::from_secs(120);
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+async fn connect(desktop: &Desktop) -> Linux {
+    Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+        .await
+        .expect("connect")
+}
+
+/// The titles of an application's showing windows.
+fn shown(app: &AppInfo) -> Vec<&str> {
+    app.windows
+        .iter()
+        .filter(|w| w.showing)
+        .map(|w| w.title.as_str())
+        .collect()
+}
+
+/// The command line of a process, its arguments joined by spaces.
+fn command_line(pid: u32) -> String {
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+    String::from_utf8_lossy(&raw)
+        .split('\0')
+        .filter(|a| !a.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[test]
+fn the_libreoffice_script_answers_with_soffice_and_its_window() {
+    require_programs(&[
+        ("Xvfb", "xvfb"),
+        ("libreoffice", "libreoffice-writer libreoffice-gtk3"),
+    ])
+    .expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    // A profile of its own: no other test's LibreOffice answers for it.
+    let profile = desktop.runtime_dir().join("libreoffice-profile");
+    let profile_arg = format!("-env:UserInstallation=file://{}", profile.display());
+    let args = ["--writer".to_owned(), "--norestore".to_owned(), profile_arg];
+    rt().block_on(async {
+        let linux = connect(&desktop).await;
+        let app = linux
+            .open_application("libreoffice", &args, &desktop.env(), CAP)
+            .await
+            .expect("LibreOffice opens through its launcher");
+        assert_eq!(app.app.name, "soffice", "{app:?}");
+        let pid = app.app.pid.expect("a pid");
+        // The script passed the profile on to the process that runs.
+        let line = command_line(pid);
+        assert!(line.contains("soffice.bin"), "{line}");
+        assert!(line.contains(&args[2]), "{line}");
+        assert!(
+            profile.join("user").is_dir(),
+            "no profile made in {profile:?}"
+        );
+        assert_eq!(shown(&app), ["Untitled 1 - LibreOffice Writer"], "{app:?}");
+    });
+}
+
+#[test]
+fn a_launcher_that_leaves_answers_with_the_application_that_appeared() {
+    require_programs(&[
+        ("Xvfb", "xvfb"),
+        ("gtk3-widget-factory", "gtk-3-examples"),
+        ("setsid", "util-linux"),
+    ])
+    .expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    // It starts the application in a session of its own, then exits.
+    let args = [
+        "-c".to_owned(),
+        "setsid gtk3-widget-factory >/dev/null 2>&1 & exit 0".to_owned(),
+    ];
+    rt().block_on(async {
+        let linux = connect(&desktop).await;
+        let app = linux
+            .open_application("sh", &args, &desktop.env(), CAP)
+            .await
+            .expect("the application the launcher left");
+        assert_eq!(app.app.name, "gtk3-widget-factory", "{app:?}");
+        // Its one window (which may not have its title yet).
+        assert_eq!(shown(&app).len(), 1, "{app:?}");
+        // A program that leaves nothing running and brings up nothing says
+        // how it ended, once a moment has passed.
+        let nothing = linux
+            .open_application("true", &[], &desktop.env(), CAP)
+            .await
+            .map(|app| app.app.name)
+            .expect_err("`true` shows nothing");
+        assert_eq!(
+            nothing.to_string(),
+            "opening true: it exited before showing a window (exit status: 0; it wrote \
+             nothing to stderr), leaving nothing running, and no new application showed a \
+             window on the accessibility bus within 10000 ms"
+        );
+    });
+}
