@@ -69,9 +69,11 @@ impl Default for DiffOptions {
 
 /// The diff as text. Without changes it is exactly
 /// `No UI changes detected\n`; otherwise a header
-/// (`# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`)
-/// and then added, removed, modified and transient elements, in that order.
-/// Costs one pass over the diff.
+/// (`# diff: +3 added, -1 removed, ~2 modified · settled in 180 ms`), the
+/// focus move when there is one
+/// (`focus [e12] entry "Name" -> [e58] push button "Save"`), and then added,
+/// removed, modified and transient elements, in that order. Costs one pass
+/// over the diff.
 pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     if !diff.has_changes() {
         return NO_CHANGES.to_owned();
@@ -80,6 +82,7 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
         return new_document(diff, opts);
     }
     let mut out = header(diff);
+    focus_line(&mut out, diff);
     let (groups, added) = grouped(
         diff.changes.iter().filter_map(as_added),
         |a| a.group,
@@ -156,6 +159,7 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
         out.push_str(&part);
     }
     out.push('\n');
+    focus_line(&mut out, diff);
     let mut budget = opts.budget;
     lines_with_churn(&mut out, &added, '+', opts, |out, a| {
         added_lines(out, a, opts, &mut budget)
@@ -380,8 +384,8 @@ fn as_modified(c: &Change) -> Option<&Modified> {
     }
 }
 
-/// `# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`;
-/// counts that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
+/// `# diff: +3 added, -1 removed, ~2 modified · settled in 180 ms`; counts
+/// that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
 fn header(diff: &Diff) -> String {
     let counts = diff.counts();
     let counted: Vec<String> = [
@@ -396,9 +400,6 @@ fn header(diff: &Diff) -> String {
     let mut parts = Vec::new();
     if !counted.is_empty() {
         parts.push(counted.join(", "));
-    }
-    if let Some(focus) = &diff.focus {
-        parts.push(format!("focus {}", focus_text(focus)));
     }
     parts.extend(settle_parts(diff));
     format!("# diff: {}\n", parts.join(" · "))
@@ -418,12 +419,27 @@ fn settle_parts(diff: &Diff) -> Vec<String> {
     parts
 }
 
-fn focus_text(focus: &FocusMove) -> String {
-    let side = |h: &Option<Handle>| {
-        h.as_ref()
-            .map_or("none".to_owned(), |h| h.r#ref.to_string())
+/// `focus [e5] entry "Name" -> [e60] push button "Save"`: where the keys
+/// went from and to, each end named as the element lines name it, so that
+/// the agent needs no earlier answer to know what has the focus now. An end
+/// that is no element is `none`; an element that went away in this diff
+/// says so (`(gone)`).
+fn focus_line(out: &mut String, diff: &Diff) {
+    let Some(FocusMove { from, to }) = &diff.focus else {
+        return;
     };
-    format!("{} -> {}", side(&focus.from), side(&focus.to))
+    let gone = |r: Ref| {
+        diff.changes
+            .iter()
+            .filter_map(as_removed)
+            .any(|removed| removed.subtree.iter().any(|n| n.element.r#ref == r))
+    };
+    let end = |h: &Option<Handle>| match h {
+        None => "none".to_owned(),
+        Some(h) if gone(h.r#ref) => format!("{} (gone)", handle_text(h)),
+        Some(h) => handle_text(h),
+    };
+    out.push_str(&format!("focus {} -> {}\n", end(from), end(to)));
 }
 
 /// ` in [e3] dialog "Save As"`, when context is wanted and known.

@@ -544,6 +544,79 @@ fn diff_text_header_with_focus_settle_cap_and_truncation() {
 }
 
 #[test]
+fn diff_text_names_both_ends_of_the_focus_move() {
+    // The focused button went away with its tool bar; the keys went to the
+    // document.
+    let diff = Diff {
+        changes: vec![Change::Removed(toolbar_removed())],
+        focus: Some(FocusMove {
+            from: Some(handle(22, Role::PushButton, "Italic")),
+            to: Some(handle(5, Role::Entry, "Document")),
+        }),
+        settle_ms: Some(120),
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: -1 removed · settled in 120 ms\n\
+         focus [e22] push button \"Italic\" (gone) -> [e5] entry \"Document\"\n\
+         - [e20] tool bar \"Formatting\" in [e1] frame \"Untitled - Editor\" (and 4 descendants)\n"
+    );
+    // The focus left the application's elements: that end is `none`.
+    let diff = Diff {
+        changes: vec![Change::Modified(bold_moved())],
+        focus: Some(FocusMove {
+            from: Some(handle(77, Role::DocumentWeb, "Order")),
+            to: None,
+        }),
+        ..Diff::default()
+    };
+    let text = diff_text(&diff, &DiffOptions::default());
+    assert_eq!(
+        text.lines().nth(1),
+        Some(r#"focus [e77] document web "Order" -> none"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn diff_text_does_not_repeat_a_value_equal_to_the_name() {
+    let mut confirm = el(93, Role::PushButton, "Confirm");
+    confirm.value = Some("Confirm".into());
+    let mut review = el(94, Role::PushButton, "Review");
+    review.value = Some("Review order".into());
+    let mut renamed = el(95, Role::PushButton, "Pay");
+    renamed.value = Some("Paid".into());
+    let diff = Diff {
+        changes: vec![
+            Change::Added(Added {
+                parent: Ref(1),
+                index: 0,
+                opened: None,
+                group: None,
+                came_back: false,
+                context: None,
+                subtree: vec![at(0, confirm), at(1, review)],
+            }),
+            Change::Modified(Modified {
+                element: renamed,
+                context: None,
+                changes: vec![change(Attr::Value, text("Pay"), text("Paid"))],
+                descendants: vec![],
+            }),
+        ],
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: +1 added, ~1 modified\n\
+         + [e93] push button \"Confirm\"\n\
+         \x20   [e94] push button \"Review\" = \"Review order\"\n\
+         ~ [e95] push button \"Pay\" | value: \"Pay\" -> \"Paid\"\n"
+    );
+}
+
+#[test]
 fn diff_text_summarizes_churn() {
     let files = Some(handle(29, Role::List, "Files"));
     let item = |r: u32, name: String| Element::new(Ref(r), &node(Role::ListItem, &name, None));
