@@ -387,6 +387,12 @@ fn as_modified(c: &Change) -> Option<&Modified> {
 /// `# diff: +3 added, -1 removed, ~2 modified · settled in 180 ms`; counts
 /// that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
 fn header(diff: &Diff) -> String {
+    format!("# diff: {}\n", summary(diff))
+}
+
+/// `+3 added, -1 removed, ~2 modified · settled in 180 ms`: what the header
+/// of a diff says of it.
+pub(crate) fn summary(diff: &Diff) -> String {
     let counts = diff.counts();
     let counted: Vec<String> = [
         (counts.added, '+', "added"),
@@ -402,7 +408,7 @@ fn header(diff: &Diff) -> String {
         parts.push(counted.join(", "));
     }
     parts.extend(settle_parts(diff));
-    format!("# diff: {}\n", parts.join(" · "))
+    parts.join(" · ")
 }
 
 /// `settled in 180 ms (cap hit)` and `truncated`, when they apply: how the

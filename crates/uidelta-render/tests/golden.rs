@@ -8,8 +8,8 @@ use uidelta_diff::{
 };
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder};
 use uidelta_render::{
-    diff_flat, diff_json, diff_terminator, diff_text, tree_flat, tree_json, tree_terminator,
-    tree_text, DiffOptions, TreeOptions,
+    answer, diff_flat, diff_json, diff_terminator, diff_text, tree_flat, tree_json,
+    tree_terminator, tree_text, DiffOptions, TreeOptions,
 };
 
 // ---------------------------------------------------------------- fixtures
@@ -1267,6 +1267,82 @@ fn diff_text_reports_a_new_document_not_its_elements() {
         diff_text(&same.diff, &DiffOptions::default()),
         "# diff: +1 added\n+ [e33] link \"Link 30\"\n"
     );
+}
+
+/// A page of one document (no new load) showing `paragraphs` under its
+/// heading.
+fn page(title: &str, paragraphs: &[&str]) -> Snapshot {
+    let mut root = node(Role::DocumentWeb, "Shop", None);
+    root.identity = Some("doc:1".into());
+    let mut b = TreeBuilder::new(root);
+    let mut heading = node(Role::Heading, title, None);
+    heading.identity = Some(format!("h-{title}"));
+    b.leaf(heading);
+    for p in paragraphs {
+        let mut n = node(Role::Paragraph, p, None);
+        n.identity = Some(format!("p-{p}"));
+        b.leaf(n);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn an_answer_is_the_tree_after_when_that_is_smaller_than_the_diff() {
+    // The whole content replaced: every old element is listed as gone and
+    // every new one as added; the tree after says the same in less.
+    let compared = uidelta_diff::compare(
+        &page(
+            "Your cart",
+            &[
+                "Walking boots, size 42",
+                "Rain jacket, blue",
+                "Total: 214 EUR",
+            ],
+        ),
+        &page("Order placed", &["Thank you", "Order 1042"]),
+        Filters::all(),
+    );
+    let tree = tree_text(
+        &compared.after,
+        &compared.after_refs,
+        &TreeOptions::default(),
+    );
+    let answered = answer(&compared.diff, &tree, &DiffOptions::default());
+    assert!(answered.tree_instead, "{}", answered.diff);
+    assert_eq!(
+        answered.text,
+        "# tree after the action (smaller than its diff): +3 added, -4 removed\n\
+         [e1] document web \"Shop\"\n\
+         \x20 [e6] heading \"Order placed\"\n\
+         \x20 [e7] paragraph \"Thank you\"\n\
+         \x20 [e8] paragraph \"Order 1042\"\n"
+    );
+    assert_eq!(
+        answered.diff,
+        diff_text(&compared.diff, &DiffOptions::default())
+    );
+    // One line changed in a page: the diff, as ever.
+    let compared = uidelta_diff::compare(
+        &page("Your cart", &["Walking boots, size 42", "Total: 107 EUR"]),
+        &page(
+            "Your cart",
+            &["Walking boots, size 42", "Total: 107 EUR", "Saved"],
+        ),
+        Filters::all(),
+    );
+    let tree = tree_text(
+        &compared.after,
+        &compared.after_refs,
+        &TreeOptions::default(),
+    );
+    let answered = answer(&compared.diff, &tree, &DiffOptions::default());
+    assert!(!answered.tree_instead);
+    assert_eq!(
+        answered.text,
+        "# diff: +1 added\n+ [e5] paragraph \"Saved\"\n"
+    );
+    // Nothing known of the tree: the diff.
+    assert!(!answer(&compared.diff, "", &DiffOptions::default()).tree_instead);
 }
 
 // ---------------------------------------------------------------- JSON
