@@ -29,7 +29,7 @@ mod navigate;
 mod protocol;
 mod roles;
 
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -126,6 +126,9 @@ pub struct Cdp {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The browser process when this connection started it.
     process: Option<Process>,
+    /// Whether the blank tab a launched browser starts with may still be
+    /// there: the first page opened takes its place.
+    startup_tab: AtomicBool,
     endpoint: String,
     capture: CaptureOptions,
 }
@@ -209,6 +212,7 @@ impl Cdp {
             browser,
             shared,
             tasks,
+            startup_tab: AtomicBool::new(process.is_some()),
             process,
             endpoint: ws,
             capture: CaptureOptions::default(),
@@ -354,7 +358,34 @@ impl Cdp {
         if !title.is_empty() {
             tab.title = title;
         }
+        self.close_startup_tab(&id).await;
         Ok(tab)
+    }
+
+    /// Closes the blank tab a browser launched here starts with, once the
+    /// first page (`opened`) is open in a tab of its own: `--browser --url X`
+    /// leaves one tab, X. A blank tab is all it can be (the profile is
+    /// fresh, and this is the first tab opened); one that went somewhere
+    /// meanwhile is kept.
+    async fn close_startup_tab(&self, opened: &str) {
+        if !self.startup_tab.swap(false, Ordering::SeqCst) {
+            return;
+        }
+        let tabs = match self.tabs().await {
+            Ok(tabs) => tabs,
+            Err(e) => {
+                tracing::debug!("not closing the startup tab: {e}");
+                return;
+            }
+        };
+        for blank in tabs
+            .iter()
+            .filter(|t| t.id != opened && t.url == "about:blank")
+        {
+            if let Err(e) = self.close_tab(&blank.id).await {
+                tracing::debug!("closing the startup tab {}: {e}", blank.id);
+            }
+        }
     }
 
     /// The tab with target id `id`.
