@@ -29,7 +29,7 @@ mod navigate;
 mod protocol;
 mod roles;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -119,6 +119,10 @@ impl Document {
     }
 }
 
+/// How long a launched browser may take to list the tab it starts with,
+/// and to stop listing it once closed.
+const STARTUP_TAB_WAIT: Duration = Duration::from_secs(5);
+
 /// A connection to a Chromium browser.
 pub struct Cdp {
     browser: Browser,
@@ -126,9 +130,9 @@ pub struct Cdp {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The browser process when this connection started it.
     process: Option<Process>,
-    /// Whether the blank tab a launched browser starts with may still be
-    /// there: the first page opened takes its place.
-    startup_tab: AtomicBool,
+    /// The blank tab a launched browser starts with, until the first page
+    /// opened takes its place.
+    startup_tab: std::sync::Mutex<Option<String>>,
     endpoint: String,
     capture: CaptureOptions,
 }
@@ -153,7 +157,19 @@ impl Cdp {
     /// every process it started, and removes the profile.
     pub async fn launch(opts: LaunchOptions) -> Result<Cdp> {
         let (process, ws) = Process::start(&opts).await?;
-        Cdp::connect(ws, Some(process)).await
+        let cdp = Cdp::connect(ws, Some(process)).await?;
+        // The startup tab may be listed a moment after the endpoint opens.
+        let started = Instant::now();
+        while started.elapsed() < STARTUP_TAB_WAIT {
+            if let Some(tab) = cdp.tabs().await?.into_iter().next() {
+                if let Ok(mut startup) = cdp.startup_tab.lock() {
+                    *startup = Some(tab.id);
+                }
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        Ok(cdp)
     }
 
     /// Connects to a running browser: `ws://...` as printed by Chromium, or
@@ -212,7 +228,7 @@ impl Cdp {
             browser,
             shared,
             tasks,
-            startup_tab: AtomicBool::new(process.is_some()),
+            startup_tab: std::sync::Mutex::new(None),
             process,
             endpoint: ws,
             capture: CaptureOptions::default(),
@@ -364,27 +380,37 @@ impl Cdp {
 
     /// Closes the blank tab a browser launched here starts with, once the
     /// first page (`opened`) is open in a tab of its own: `--browser --url X`
-    /// leaves one tab, X. A blank tab is all it can be (the profile is
-    /// fresh, and this is the first tab opened); one that went somewhere
-    /// meanwhile is kept.
+    /// leaves one tab, X. A startup tab that went somewhere meanwhile is
+    /// kept.
     async fn close_startup_tab(&self, opened: &str) {
-        if !self.startup_tab.swap(false, Ordering::SeqCst) {
+        let Some(startup) = self.startup_tab.lock().ok().and_then(|mut s| s.take()) else {
             return;
-        }
-        let tabs = match self.tabs().await {
-            Ok(tabs) => tabs,
+        };
+        let blank = match self.tabs().await {
+            Ok(tabs) => tabs
+                .iter()
+                .any(|t| t.id == startup && (t.url.is_empty() || t.url == "about:blank")),
             Err(e) => {
                 tracing::debug!("not closing the startup tab: {e}");
-                return;
+                false
             }
         };
-        for blank in tabs
-            .iter()
-            .filter(|t| t.id != opened && t.url == "about:blank")
-        {
-            if let Err(e) = self.close_tab(&blank.id).await {
-                tracing::debug!("closing the startup tab {}: {e}", blank.id);
+        if !blank || startup == opened {
+            return;
+        }
+        if let Err(e) = self.close_tab(&startup).await {
+            tracing::debug!("closing the startup tab {startup}: {e}");
+            return;
+        }
+        // The target is listed a moment after it closed; the answer
+        // waits, so that listing the tabs next shows one.
+        let started = Instant::now();
+        while started.elapsed() < STARTUP_TAB_WAIT {
+            match self.tabs().await {
+                Ok(tabs) if tabs.iter().any(|t| t.id == startup) => {}
+                _ => return,
             }
+            tokio::time::sleep(Duration::from_millis(25)).await;
         }
     }
 
