@@ -135,9 +135,9 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
             .expect("press Tab");
         let t = text(&a);
         assert!(
-            t.lines()
-                .next()
-                .is_some_and(|l| l.contains(&format!("focus {name} -> {email}"))),
+            t.lines().next().is_some_and(|l| l.contains(&format!(
+                "focus [{name}] entry \"Name\" -> [{email}] entry \"Email\""
+            ))),
             "{t}"
         );
 

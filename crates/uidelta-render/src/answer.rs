@@ -26,7 +26,7 @@ pub struct Answer {
 /// (a page whose whole content was replaced: every old element listed as
 /// gone, every new one as added), that tree, headed
 /// `# tree after the action (smaller than its diff): +6 added, -6 removed ·
-/// settled in 120 ms`, so that the agent reads the smaller of the two and
+/// settled in 120 ms` (the tree marks what has the focus), so that the agent reads the smaller of the two and
 /// knows which it reads. `tree_after` is the tree text of the scope after
 /// the action (empty when unknown: the diff is then the answer).
 ///
@@ -37,7 +37,7 @@ pub fn answer(diff: &Diff, tree_after: &str, opts: &DiffOptions) -> Answer {
     let diff_text = diff_text(diff, opts);
     let close = !tree_after.is_empty() && tree_after.len() <= 2 * diff_text.len();
     if diff.has_changes() && close {
-        let tree = format!("{TREE_INSTEAD}: {}\n{tree_after}", summary(diff));
+        let tree = format!("{TREE_INSTEAD}: {}\n{tree_after}", summary(diff, false));
         if count_tokens(&tree) < count_tokens(&diff_text) {
             return Answer {
                 text: tree,

@@ -68,12 +68,12 @@ impl Default for DiffOptions {
 }
 
 /// The diff as text. Without changes it is exactly
-/// `No UI changes detected\n`; otherwise a header
-/// (`# diff: +3 added, -1 removed, ~2 modified · settled in 180 ms`), the
-/// focus move when there is one
-/// (`focus [e12] entry "Name" -> [e58] push button "Save"`), and then added,
-/// removed, modified and transient elements, in that order. Costs one pass
-/// over the diff.
+/// `No UI changes detected\n`; otherwise a header with the counts, the
+/// focus move when there is one, and the settle time
+/// (`# diff: +3 added, ~2 modified · focus [e12] entry "Name" -> [e58]
+/// push button "Save" · settled in 180 ms`), and then added, removed,
+/// modified and transient elements, in that order. Costs one pass over the
+/// diff.
 pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     if !diff.has_changes() {
         return NO_CHANGES.to_owned();
@@ -82,7 +82,6 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
         return new_document(diff, opts);
     }
     let mut out = header(diff);
-    focus_line(&mut out, diff);
     let (groups, added) = grouped(
         diff.changes.iter().filter_map(as_added),
         |a| a.group,
@@ -159,7 +158,6 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
         out.push_str(&part);
     }
     out.push('\n');
-    focus_line(&mut out, diff);
     let mut budget = opts.budget;
     lines_with_churn(&mut out, &added, '+', opts, |out, a| {
         added_lines(out, a, opts, &mut budget)
@@ -384,15 +382,16 @@ fn as_modified(c: &Change) -> Option<&Modified> {
     }
 }
 
-/// `# diff: +3 added, -1 removed, ~2 modified · settled in 180 ms`; counts
-/// that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
+/// `# diff: +3 added, -1 removed, ~2 modified · focus [e5] entry "Name" ->
+/// [e60] push button "Save" · settled in 180 ms`; counts that are zero are
+/// left out (`# diff: ~1 modified · settled in 150 ms`).
 fn header(diff: &Diff) -> String {
-    format!("# diff: {}\n", summary(diff))
+    format!("# diff: {}\n", summary(diff, true))
 }
 
 /// `+3 added, -1 removed, ~2 modified · settled in 180 ms`: what the header
-/// of a diff says of it.
-pub(crate) fn summary(diff: &Diff) -> String {
+/// of a diff says of it, with the focus move when `focus` is set.
+pub(crate) fn summary(diff: &Diff, focus: bool) -> String {
     let counts = diff.counts();
     let counted: Vec<String> = [
         (counts.added, '+', "added"),
@@ -406,6 +405,9 @@ pub(crate) fn summary(diff: &Diff) -> String {
     let mut parts = Vec::new();
     if !counted.is_empty() {
         parts.push(counted.join(", "));
+    }
+    if let Some(moved) = diff.focus.as_ref().filter(|_| focus) {
+        parts.push(focus_text(moved, diff));
     }
     parts.extend(settle_parts(diff));
     parts.join(" · ")
@@ -430,10 +432,7 @@ fn settle_parts(diff: &Diff) -> Vec<String> {
 /// the agent needs no earlier answer to know what has the focus now. An end
 /// that is no element is `none`; an element that went away in this diff
 /// says so (`(gone)`).
-fn focus_line(out: &mut String, diff: &Diff) {
-    let Some(FocusMove { from, to }) = &diff.focus else {
-        return;
-    };
+fn focus_text(FocusMove { from, to }: &FocusMove, diff: &Diff) -> String {
     let gone = |r: Ref| {
         diff.changes
             .iter()
@@ -445,7 +444,7 @@ fn focus_line(out: &mut String, diff: &Diff) {
         Some(h) if gone(h.r#ref) => format!("{} (gone)", handle_text(h)),
         Some(h) => handle_text(h),
     };
-    out.push_str(&format!("focus {} -> {}\n", end(from), end(to)));
+    format!("focus {} -> {}", end(from), end(to))
 }
 
 /// ` in [e3] dialog "Save As"`, when context is wanted and known.
