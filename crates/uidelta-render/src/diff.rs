@@ -390,8 +390,24 @@ fn header(diff: &Diff) -> String {
 }
 
 /// `+3 added, -1 removed, ~2 modified · settled in 180 ms`: what the header
-/// of a diff says of it, with the focus move when `focus` is set.
+/// of a diff says of it, with the focus move when `focus` is set. A new
+/// document is said to be one (`new document, was "Page A" · settled in
+/// 480 ms`): its counts would only count the two documents' parts.
 pub(crate) fn summary(diff: &Diff, focus: bool) -> String {
+    if diff.new_document {
+        let mut parts = vec![String::from("new document")];
+        let renamed = diff
+            .changes
+            .iter()
+            .filter_map(as_modified)
+            .flat_map(|m| &m.changes)
+            .find(|c| c.attr == Attr::Name);
+        if let Some(c) = renamed {
+            parts[0].push_str(&format!(", was {}", value_text(&c.old)));
+        }
+        parts.extend(settle_parts(diff));
+        return parts.join(" · ");
+    }
     let counts = diff.counts();
     let counted: Vec<String> = [
         (counts.added, '+', "added"),

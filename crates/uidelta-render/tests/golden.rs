@@ -1343,6 +1343,27 @@ fn an_answer_is_the_tree_after_when_that_is_smaller_than_the_diff() {
     );
     // Nothing known of the tree: the diff.
     assert!(!answer(&compared.diff, "", &DiffOptions::default()).tree_instead);
+    // A small new document: said to be one.
+    let compared = uidelta_diff::compare(
+        &document(1, "Page A", 30),
+        &document(2, "Page B", 1),
+        Filters::all(),
+    );
+    let tree = tree_text(
+        &compared.after,
+        &compared.after_refs,
+        &TreeOptions::default(),
+    );
+    let answered = answer(&compared.diff, &tree, &DiffOptions::default());
+    assert_eq!(
+        answered.text,
+        "# tree after the action (smaller than its diff): new document, was \"Page A\"\n\
+         [e1] document web \"Page B\"\n\
+         \x20 [e33] heading \"Page B\"\n\
+         \x20 [e34] link \"Link 0\"\n",
+        "{}",
+        answered.diff
+    );
 }
 
 // ---------------------------------------------------------------- JSON

@@ -69,11 +69,16 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
         &web.url("form.html"),
     ]);
     assert_eq!(code, 0, "{err}");
+    // The new page's whole tree costs less than its diff: the answer is
+    // that tree.
+    let lines: Vec<&str> = out.lines().collect();
     assert!(
-        out.lines().nth(1).is_some_and(|l| l
-            .starts_with("# new document: [e1] document web \"Sign up\", was \"Preferences\" · ")),
+        lines[1].starts_with(
+            "# tree after the action (smaller than its diff): new document, was \"Preferences\" · "
+        ),
         "{out}"
     );
+    assert_eq!(lines[2], "[e1] document web \"Sign up\" (focused)", "{out}");
 
     let (code, out, err) = uidelta(&[
         "script",
