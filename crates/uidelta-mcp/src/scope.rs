@@ -54,8 +54,9 @@ pub(crate) fn notable_states(states: StateSet) -> Vec<&'static str> {
 
 /// The application a call that names none acts on, when one is obvious:
 /// `default` (the tab the server was started on) while it runs, else the
-/// only application the session has read. Otherwise the error lists the
-/// candidates: the applications read, or, before any, those running.
+/// only application the session has read that still runs. Otherwise the
+/// error lists the candidates: the applications read, or, before any (or
+/// after all of them exited), those running.
 /// Answers with what finds it again: its name when no other running
 /// application has that name, else its id.
 pub(crate) fn obvious_app(
@@ -64,10 +65,12 @@ pub(crate) fn obvious_app(
     read: &[Latest],
     running: &[App],
 ) -> Result<String, ToolError> {
-    let default = default.and_then(|d| running.iter().find(|a| a.id == d.id));
-    let obvious = match (default, read) {
+    let runs = |app: &App| running.iter().any(|a| a.id == app.id);
+    let default = default.filter(|d| runs(d));
+    let read: Vec<&App> = read.iter().map(|l| &l.app).filter(|a| runs(a)).collect();
+    let obvious = match (default, read.as_slice()) {
         (Some(app), _) => app,
-        (None, [only]) => &only.app,
+        (None, [only]) => *only,
         (None, []) => {
             return Err(ToolError::bad_argument(format!(
                 "{tool}: name the application with `app`; none has been read yet, and these \
@@ -78,7 +81,7 @@ pub(crate) fn obvious_app(
         (None, many) => {
             return Err(ToolError::bad_argument(format!(
                 "{tool}: name the application with `app`; this session has read several: {}",
-                labels(many.iter().map(|l| &l.app))
+                labels(many.iter().copied())
             )))
         }
     };

@@ -381,9 +381,6 @@ impl<B: Backend + 'static> Inner<B> {
         }
     }
 
-    /// Forgets the snapshots of applications that exited, whose refresh
-    /// would otherwise fail every target. Costs one listing of the
-    /// applications when the session has read any.
     /// `named`, or, when the call names no application, the obvious one
     /// (see [`obvious_app`]).
     async fn app_named(
@@ -410,6 +407,9 @@ impl<B: Backend + 'static> Inner<B> {
         }
     }
 
+    /// Forgets the snapshots of applications that exited, whose refresh
+    /// would otherwise fail every target. Costs one listing of the
+    /// applications when the session has read any.
     async fn prune(&self, s: &mut Session<B>) -> Result<(), ToolError> {
         if s.scopes().is_empty() {
             return Ok(());

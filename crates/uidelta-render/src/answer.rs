@@ -26,9 +26,10 @@ pub struct Answer {
 /// (a page whose whole content was replaced: every old element listed as
 /// gone, every new one as added), that tree, headed
 /// `# tree after the action (smaller than its diff): +6 added, -6 removed ·
-/// settled in 120 ms` (the tree marks what has the focus), so that the agent reads the smaller of the two and
-/// knows which it reads. `tree_after` is the tree text of the scope after
-/// the action (empty when unknown: the diff is then the answer).
+/// settled in 120 ms`, so that the agent reads the smaller of the two and
+/// knows which it reads (the tree marks what has the focus). `tree_after`
+/// is the tree text of the scope after the action (empty when unknown: the
+/// diff is then the answer).
 ///
 /// Tokens are counted only when the tree is at most twice the diff's
 /// bytes: both are made of the same element lines, so a tree larger than

@@ -8,8 +8,7 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use uidelta_backend::Backend;
-use uidelta_backend::{Action, Navigate};
+use uidelta_backend::{Action, Backend, Navigate};
 use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Session, Settle, WindowAction};
 use uidelta_render as render;
 
