@@ -23,8 +23,9 @@ select_option, set_selected, scroll_element, invoke_element, \
 activate_element, close_window. Each waits until the UI has settled and \
 answers with ui_diff: `+` added, `-` removed, \
 `~ [e7] check box \"Bold\" | checked: false -> true` modified, \
-`focus [e5] entry \"Name\" -> [e9] push button \"OK\"`, \
-and `!` elements that came and went while it settled. When the whole tree \
+and `!` elements that came and went while it settled; its header names a \
+focus move by both ends (`focus [e5] entry \"Name\" -> [e9] push button \
+\"OK\"`). When the whole tree \
 after the action costs fewer tokens than its diff, the answer is that tree, \
 under `# tree after the action (smaller than its diff)`. The diff is the effect: \
 do not read the tree again to see it. `No UI changes detected` means the \
