@@ -477,7 +477,7 @@ impl Walk<'_> {
             basic,
             children: children?,
             bounds: bounds?,
-            value: value?,
+            value: crate::embedded::without_embedded_objects(value?),
             attributes,
             labelled_by,
         })

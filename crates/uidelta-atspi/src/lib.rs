@@ -9,6 +9,7 @@ mod actions;
 mod bus;
 mod capture;
 mod discovery;
+mod embedded;
 mod error;
 mod events;
 mod state;

@@ -119,6 +119,10 @@ impl Document {
     }
 }
 
+/// How long a launched browser may take to list the tab it starts with,
+/// and to stop listing it once closed.
+const STARTUP_TAB_WAIT: Duration = Duration::from_secs(5);
+
 /// A connection to a Chromium browser.
 pub struct Cdp {
     browser: Browser,
@@ -126,6 +130,9 @@ pub struct Cdp {
     tasks: Vec<tokio::task::JoinHandle<()>>,
     /// The browser process when this connection started it.
     process: Option<Process>,
+    /// The blank tab a launched browser starts with, until the first page
+    /// opened takes its place.
+    startup_tab: std::sync::Mutex<Option<String>>,
     endpoint: String,
     capture: CaptureOptions,
 }
@@ -150,7 +157,19 @@ impl Cdp {
     /// every process it started, and removes the profile.
     pub async fn launch(opts: LaunchOptions) -> Result<Cdp> {
         let (process, ws) = Process::start(&opts).await?;
-        Cdp::connect(ws, Some(process)).await
+        let cdp = Cdp::connect(ws, Some(process)).await?;
+        // The startup tab may be listed a moment after the endpoint opens.
+        let started = Instant::now();
+        while started.elapsed() < STARTUP_TAB_WAIT {
+            if let Some(tab) = cdp.tabs().await?.into_iter().next() {
+                if let Ok(mut startup) = cdp.startup_tab.lock() {
+                    *startup = Some(tab.id);
+                }
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
+        Ok(cdp)
     }
 
     /// Connects to a running browser: `ws://...` as printed by Chromium, or
@@ -209,6 +228,7 @@ impl Cdp {
             browser,
             shared,
             tasks,
+            startup_tab: std::sync::Mutex::new(None),
             process,
             endpoint: ws,
             capture: CaptureOptions::default(),
@@ -354,7 +374,44 @@ impl Cdp {
         if !title.is_empty() {
             tab.title = title;
         }
+        self.close_startup_tab(&id).await;
         Ok(tab)
+    }
+
+    /// Closes the blank tab a browser launched here starts with, once the
+    /// first page (`opened`) is open in a tab of its own: `--browser --url X`
+    /// leaves one tab, X. A startup tab that went somewhere meanwhile is
+    /// kept.
+    async fn close_startup_tab(&self, opened: &str) {
+        let Some(startup) = self.startup_tab.lock().ok().and_then(|mut s| s.take()) else {
+            return;
+        };
+        let blank = match self.tabs().await {
+            Ok(tabs) => tabs
+                .iter()
+                .any(|t| t.id == startup && (t.url.is_empty() || t.url == "about:blank")),
+            Err(e) => {
+                tracing::debug!("not closing the startup tab: {e}");
+                false
+            }
+        };
+        if !blank || startup == opened {
+            return;
+        }
+        if let Err(e) = self.close_tab(&startup).await {
+            tracing::debug!("closing the startup tab {startup}: {e}");
+            return;
+        }
+        // The target is listed a moment after it closed; the answer
+        // waits, so that listing the tabs next shows one.
+        let started = Instant::now();
+        while started.elapsed() < STARTUP_TAB_WAIT {
+            match self.tabs().await {
+                Ok(tabs) if tabs.iter().any(|t| t.id == startup) => {}
+                _ => return,
+            }
+            tokio::time::sleep(Duration::from_millis(25)).await;
+        }
     }
 
     /// The tab with target id `id`.

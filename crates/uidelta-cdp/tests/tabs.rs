@@ -47,7 +47,8 @@ async fn tabs_open_list_switch_and_close() {
         ("Sign up", "Preferences")
     );
     let apps = apps_with(&cdp, &["Sign up", "Preferences"]).await;
-    assert_eq!(apps.len(), 3);
+    // The startup tab went when the first page opened.
+    assert_eq!(apps.len(), 2);
     assert_eq!(active(&apps), vec!["Preferences"]);
     let listed = apps.iter().find(|a| a.id == form.id).expect("listed");
     assert_eq!(listed.pid, None);
@@ -137,6 +138,37 @@ async fn tabs_open_list_switch_and_close() {
     }
     // The other tabs are fine.
     capture(&cdp, &refreshed(&cdp, &controls).await).await;
+}
+
+#[tokio::test]
+async fn the_first_page_opened_takes_the_place_of_the_startup_tab() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let url = server.url("form.html");
+    let form = open(&cdp, &url).await;
+    // `uidelta --browser --url X` shows X alone, not X and about:blank.
+    let tabs: Vec<(String, String)> = cdp
+        .tabs()
+        .await
+        .expect("listing tabs")
+        .into_iter()
+        .map(|t| (t.id, t.url))
+        .collect();
+    assert_eq!(tabs, vec![(form.id.clone(), url)]);
+    // Later pages open beside it.
+    let controls = open(&cdp, &server.url("controls.html")).await;
+    let ids: Vec<String> = cdp
+        .tabs()
+        .await
+        .expect("listing tabs")
+        .into_iter()
+        .map(|t| t.id)
+        .collect();
+    assert_eq!(ids.len(), 2, "{ids:?}");
+    assert!(
+        ids.contains(&form.id) && ids.contains(&controls.id),
+        "{ids:?}"
+    );
 }
 
 #[tokio::test]

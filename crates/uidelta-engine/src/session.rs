@@ -298,6 +298,13 @@ impl Acted {
     /// each under `# changed before this action, in APP:`; the diff; after
     /// an app switch, `# focus went to APP` and that application's diff.
     pub fn text(&self, opts: &uidelta_render::DiffOptions) -> String {
+        self.answer_text(opts, "")
+    }
+
+    /// [`Acted::text`], with the diff replaced by `tree_after` (the tree
+    /// text of the application after the action) when that costs fewer
+    /// tokens (see [`uidelta_render::answer`]).
+    pub fn answer_text(&self, opts: &uidelta_render::DiffOptions, tree_after: &str) -> String {
         let mut out = String::new();
         for (app, d) in &self.earlier {
             out.push_str(&format!(
@@ -311,7 +318,7 @@ impl Acted {
             out.push_str(&format!("# {} exited\n", self.app.label()));
             return out;
         }
-        out.push_str(&uidelta_render::diff_text(&self.diff, opts));
+        out.push_str(&uidelta_render::answer(&self.diff, tree_after, opts).text);
         if let Some((app, d)) = &self.app_switch {
             out.push_str(&format!("# focus went to {}\n", app.label()));
             out.push_str(&uidelta_render::diff_text(d, opts));

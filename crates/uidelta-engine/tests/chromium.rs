@@ -8,6 +8,8 @@
 //! `<select>` offers no Selection, yet an option must be chosen by name.
 //! Its tree must leave out what says nothing: placeholders, empty
 //! announcement regions, text that repeats a heading or makes a label.
+//! Its texts must leave out the characters that stand for embedded
+//! children (AT-SPI's U+FFFC), which the children say already.
 
 mod common;
 
@@ -28,7 +30,12 @@ const COLOUR: &str = "role:combo box && name:Colour";
 /// Runs `test` on Chromium showing the page `page` of fixtures/web, once
 /// each of the selectors `ready` matches one element in its tree.
 fn on_page(page: &str, ready: &[&str], test: impl AsyncFnOnce(&mut Session<Linux>)) {
-    let url = format!("file://{}", fixtures_dir().join(page).display());
+    on_file(&fixtures_dir().join(page), ready, test);
+}
+
+/// [`on_page`] with the page at `path`.
+fn on_file(path: &std::path::Path, ready: &[&str], test: impl AsyncFnOnce(&mut Session<Linux>)) {
+    let url = format!("file://{}", path.display());
     // A fresh profile, removed at the end.
     let profile = new_profile_dir();
     let user_data = format!("--user-data-dir={}", profile.display());
@@ -135,9 +142,9 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
             .expect("press Tab");
         let t = text(&a);
         assert!(
-            t.lines()
-                .next()
-                .is_some_and(|l| l.contains(&format!("focus {name} -> {email}"))),
+            t.lines().next().is_some_and(|l| l.contains(&format!(
+                "focus [{name}] entry \"Name\" -> [{email}] entry \"Email\""
+            ))),
             "{t}"
         );
 
@@ -213,6 +220,74 @@ fn a_chromium_select_takes_an_option_by_name() {
             "{missing}"
         );
     });
+}
+
+/// An editable section of three paragraphs, and a button that adds one.
+const NOTES: &str = r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Notes</title></head>
+<body><main>
+<h1>Notes</h1>
+<div contenteditable="true" aria-label="Notes" id="notes"><p>First</p><p>Second</p><p>Third</p></div>
+<button type="button" id="add">Add note</button>
+</main>
+<script>
+  document.getElementById("add").addEventListener("click", () => {
+    const p = document.createElement("p");
+    p.textContent = "Fourth";
+    document.getElementById("notes").append(p);
+  });
+</script>
+</body></html>
+"#;
+
+#[test]
+fn chromium_texts_leave_out_the_characters_that_stand_for_children() {
+    let dir = new_profile_dir();
+    std::fs::create_dir_all(&dir).expect("a directory for the page");
+    let page = dir.join("notes.html");
+    std::fs::write(&page, NOTES).expect("writing the page");
+    let ready = ["role:push button && name:\"Add note\""];
+    on_file(&page, &ready, async |s| {
+        // AT-SPI's Text stands for each embedded child with U+FFFC: the
+        // editable section's text is one per paragraph, which the
+        // paragraphs in the tree say already.
+        let found = |s: &Session<Linux>, selector: &str| {
+            s.find(&selector.parse().expect("selector"))
+                .into_iter()
+                .map(|(scope, node)| s.scopes()[scope].view.tree().node(node).clone())
+                .collect::<Vec<_>>()
+        };
+        let with_objects: Vec<String> = found(s, "text~:\u{fffc} || role:section")
+            .iter()
+            .filter(|n| n.value.as_deref().is_some_and(|v| v.contains('\u{fffc}')))
+            .map(|n| format!("{} {:?} = {:?}", n.role, n.name, n.value))
+            .collect();
+        assert_eq!(with_objects, Vec::<String>::new());
+        // Nothing but them: no value at all.
+        let sections = found(s, "role:section && name:Notes");
+        let values: Vec<Option<String>> = sections.iter().map(|n| n.value.clone()).collect();
+        assert_eq!(values, vec![None]);
+        let notes = ref_of(s, "role:section && name:Notes");
+        let a = s
+            .act(
+                "role:push button && name:\"Add note\"",
+                &Action::Click,
+                &ActOptions::default(),
+            )
+            .await
+            .expect("click Add note");
+        let t = text(&a);
+        // A fourth paragraph, and no line about the section's text going
+        // from three such characters to four.
+        let added = format!("paragraph = \"Fourth\" in [{notes}] section \"Notes\"");
+        assert!(
+            t.lines()
+                .any(|l| l.starts_with("+ [") && l.ends_with(&added)),
+            "{t}"
+        );
+        assert!(!t.contains(&format!("~ [{notes}]")), "{t}");
+    });
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// Asserts that the diff selects `option` (or deselects it): Chromium

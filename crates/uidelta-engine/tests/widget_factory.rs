@@ -89,7 +89,11 @@ fn widget_factory_actions_report_exactly_what_changed() {
         // is where the keys go next.
         let a = s.act(&r, &Action::Click, &opts).await.expect("click the entry");
         assert_eq!(a.done.method, "Component.GrabFocus");
-        assert!(header(&a).ends_with(&format!(" -> {r}")), "{}", text(&a));
+        assert!(
+            header(&a).ends_with(&format!(" -> [{r}] text")),
+            "{}",
+            text(&a)
+        );
         assert!(body(&a).is_empty(), "{}", text(&a));
         let a = s.key(FACTORY, "x", &opts).await.expect("press x");
         let lines = body(&a);

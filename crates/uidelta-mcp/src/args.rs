@@ -27,7 +27,8 @@ pub struct Target {
     pub target: String,
     /// The application (name or unique prefix, as get_applications lists
     /// it). Needed when a selector should look in an application no earlier
-    /// call has read; refs do not need it.
+    /// call has read (but for the tab the server was started on with
+    /// `--url`); refs do not need it.
     #[serde(default)]
     pub app: Option<String>,
 }
@@ -90,7 +91,10 @@ pub struct NoArgs {}
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct GetWindowTree {
     /// The application (name or unique prefix, as get_applications lists it).
-    pub app: String,
+    /// Default: the obvious one, when there is one (the tab the server was
+    /// started on with `--url`, else the only application read so far).
+    #[serde(default)]
+    pub app: Option<String>,
     /// Only this window (title, unique title prefix, or its ref). Default:
     /// all of the application's windows.
     #[serde(default)]
@@ -116,7 +120,8 @@ pub struct FindElements {
     /// parentheses.
     pub selector: String,
     /// Search only this application, read afresh first. Default: every
-    /// application read so far, each refreshed.
+    /// application read so far, each refreshed (before any, the tab the
+    /// server was started on with `--url`).
     #[serde(default)]
     pub app: Option<String>,
     /// Most matches to return. Default 25.
@@ -168,7 +173,10 @@ pub struct ClickElement {
 pub struct ClickAt {
     /// The application whose diff to answer with (name or unique prefix;
     /// its bus name, `:1.42`, while it does not answer).
-    pub app: String,
+    /// Default: the obvious one, when there is one (the tab the server was
+    /// started on with `--url`, else the only application read so far).
+    #[serde(default)]
+    pub app: Option<String>,
     /// Horizontal position, in the coordinates of capture_screenshot's
     /// whole-screen image (a browser tab: of its viewport).
     pub x: i32,
@@ -208,7 +216,9 @@ pub struct PressKey {
     #[serde(default)]
     pub target: Option<String>,
     /// The application whose diff to answer with (name or unique prefix).
-    /// Needed without `target`.
+    /// Without `target`, the key goes to its focused element. Default: the
+    /// obvious one, when there is one (the tab the server was started on
+    /// with `--url`, else the only application read so far).
     #[serde(default)]
     pub app: Option<String>,
     /// Diff, tree and settle options.
@@ -357,7 +367,10 @@ pub struct OpenApplication {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WaitForChange {
     /// The application to watch (name or unique prefix).
-    pub app: String,
+    /// Default: the obvious one, when there is one (the tab the server was
+    /// started on with `--url`, else the only application read so far).
+    #[serde(default)]
+    pub app: Option<String>,
     /// Give up after this many milliseconds; the answer then says
     /// `has_ui_changes: false`. Default 10000, at most 300000.
     #[serde(default)]
@@ -384,7 +397,10 @@ pub enum History {
 pub struct NavigateBrowser {
     /// The browser tab (its title or a unique prefix, or its id from
     /// get_applications).
-    pub app: String,
+    /// Default: the obvious one, when there is one (the tab the server was
+    /// started on with `--url`, else the only application read so far).
+    #[serde(default)]
+    pub app: Option<String>,
     /// Load this URL (`https://...`, `chrome://settings`). Give either `url`
     /// or `go`.
     #[serde(default)]
@@ -401,7 +417,10 @@ pub struct NavigateBrowser {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ExecuteBrowserScript {
     /// The browser tab (its title or a unique prefix, or its id).
-    pub app: String,
+    /// Default: the obvious one, when there is one (the tab the server was
+    /// started on with `--url`, else the only application read so far).
+    #[serde(default)]
+    pub app: Option<String>,
     /// JavaScript to evaluate in the page; a promise is awaited. Its value
     /// comes back as JSON; a thrown error is an error.
     pub script: String,
@@ -429,7 +448,10 @@ pub enum Until {
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WaitForElement {
     /// The application to watch (name or unique prefix).
-    pub app: String,
+    /// Default: the obvious one, when there is one (the tab the server was
+    /// started on with `--url`, else the only application read so far).
+    #[serde(default)]
+    pub app: Option<String>,
     /// What to wait for, as in find_elements: `role:dialog && name:Save As`.
     pub selector: String,
     /// `appears` (default), `disappears`, `has_state` or `lacks_state`.

@@ -22,7 +22,7 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tower_service::Service as _;
-use uidelta_backend::Backend;
+use uidelta_backend::{App, Backend};
 
 use crate::sessions::{self, Sessions};
 use crate::{Error, LogDir, OutputDir, Server};
@@ -59,6 +59,9 @@ pub struct HttpOptions {
     pub log: Option<Arc<LogDir>>,
     /// Where `get_window_tree` writes `output_file`s (see [`OutputDir`]).
     pub output: Option<Arc<OutputDir>>,
+    /// What calls that name no application act on (the tab opened with
+    /// `--url`; see [`Server::with_default_app`]).
+    pub default_app: Option<App>,
 }
 
 impl HttpOptions {
@@ -75,6 +78,7 @@ impl HttpOptions {
             session_idle: sessions::SESSION_IDLE,
             log: None,
             output: None,
+            default_app: None,
         }
     }
 }
@@ -120,7 +124,11 @@ pub async fn serve_listener<B: Backend + 'static>(
     ));
     let service = StreamableHttpService::new(
         {
-            let (log, output) = (opts.log.clone(), opts.output.clone());
+            let (log, output, default_app) = (
+                opts.log.clone(),
+                opts.output.clone(),
+                opts.default_app.clone(),
+            );
             move || {
                 let mut server = Server::new(Arc::clone(&backend)).with_sessions();
                 if let Some(log) = &log {
@@ -128,6 +136,9 @@ pub async fn serve_listener<B: Backend + 'static>(
                 }
                 if let Some(output) = &output {
                     server = server.with_output_dir(Arc::clone(output));
+                }
+                if let Some(app) = &default_app {
+                    server = server.with_default_app(app.clone());
                 }
                 Ok(server)
             }

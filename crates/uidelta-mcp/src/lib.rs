@@ -15,7 +15,7 @@
 use std::sync::Arc;
 
 use rmcp::ServiceExt;
-use uidelta_backend::Backend;
+use uidelta_backend::{App, Backend};
 
 mod args;
 mod files;
@@ -62,13 +62,19 @@ pub enum Error {
 /// Nothing else may write to standard output meanwhile. A line that is no
 /// JSON-RPC message is answered with a JSON-RPC error (`-32700` when it is
 /// not JSON, `-32600` when it is no message), and serving goes on.
+/// `default_app` is what calls that name no application act on (the tab
+/// opened with `--url`; see [`Server::with_default_app`]).
 pub async fn serve_stdio<B: Backend + 'static>(
     backend: Arc<B>,
     log: Option<Arc<LogDir>>,
     output: Option<Arc<OutputDir>>,
+    default_app: Option<App>,
 ) -> Result<(), Error> {
     warm_up();
     let mut server = Server::new(backend);
+    if let Some(app) = default_app {
+        server = server.with_default_app(app);
+    }
     if let Some(log) = log {
         server = server.with_log_dir(log);
     }

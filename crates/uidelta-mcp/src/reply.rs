@@ -7,7 +7,7 @@ use serde_json::{json, Value};
 use uidelta_backend::{App, ErrorKind};
 use uidelta_diff::{Diff, Handle};
 use uidelta_engine::Acted;
-use uidelta_render::{count_tokens, diff_text, DiffOptions};
+use uidelta_render::{answer, count_tokens, diff_text, DiffOptions};
 
 use crate::receipt::Receipt;
 
@@ -154,10 +154,13 @@ pub struct Shown {
 /// The answer of an action tool (and of `wait_for_change`): the action, the
 /// resolved target, the diff with its counts and settle time, the focus
 /// change, an app switch, and the token sizes of the diff against the full
-/// tree after, which `tree_after` is.
+/// tree after, which `tree_after` is. When that tree costs fewer tokens
+/// than the diff, the text gives the tree instead, marked as such
+/// (`tree_instead` in the JSON, whose `ui_diff` is the diff still).
 pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply {
     let d = &acted.diff;
-    let diff = diff_text(d, &DiffOptions::default());
+    let answered = answer(d, tree_after, &DiffOptions::default());
+    let diff = answered.diff;
     let diff_tokens = count_tokens(&diff);
     let receipt = Receipt::of(d, diff.clone());
     let tree_tokens = count_tokens(tree_after);
@@ -178,7 +181,8 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
     });
     if shown.diff {
         json["earlier_changes"] = app_diffs(&mut text, acted.earlier_heading(), &acted.earlier);
-        text.push_str(&diff);
+        text.push_str(&answered.text);
+        json["tree_instead"] = Value::Bool(answered.tree_instead);
         let counts = d.counts();
         json["ui_diff"] = Value::String(diff);
         json["has_ui_changes"] = Value::Bool(d.has_changes());
@@ -214,8 +218,11 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
     }
     json["note"] = acted.note.clone().map_or(Value::Null, Value::String);
     if shown.tree {
-        text.push_str("# tree after the action:\n");
-        text.push_str(tree_after);
+        // Not twice: the answer may be that tree already.
+        if !(shown.diff && answered.tree_instead) {
+            text.push_str("# tree after the action:\n");
+            text.push_str(tree_after);
+        }
         json["tree"] = Value::String(tree_after.to_owned());
     }
     Reply {

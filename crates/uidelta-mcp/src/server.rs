@@ -29,7 +29,7 @@ use crate::args::{self, ActOpts, Target};
 use crate::files::OutputDir;
 use crate::receipt::{LogDir, Receipt};
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
-use crate::scope::{notable_states, window_named, window_or_main};
+use crate::scope::{notable_states, obvious_app, window_named, window_or_main};
 use crate::tools;
 
 /// How long a call may take beyond the waits it asks for.
@@ -54,6 +54,9 @@ struct Inner<B: Backend> {
     log: Option<Arc<LogDir>>,
     /// Where `output_file`s go; without it they are refused.
     output: Option<Arc<OutputDir>>,
+    /// The application a call that names none acts on (the tab opened
+    /// with `uidelta mcp --browser --url`).
+    default_app: Option<App>,
 }
 
 impl<B: Backend + 'static> Server<B> {
@@ -66,6 +69,7 @@ impl<B: Backend + 'static> Server<B> {
                 call_limit: CALL_LIMIT,
                 log: None,
                 output: None,
+                default_app: None,
             }),
             sessions: false,
         }
@@ -105,6 +109,19 @@ impl<B: Backend + 'static> Server<B> {
         self.rebuilt(limit, log, Some(output))
     }
 
+    /// The same server, acting on `app` when a call names no application
+    /// (the tab it was started on: `uidelta mcp --browser --url X`).
+    pub fn with_default_app(self, app: App) -> Server<B> {
+        let limit = self.inner.call_limit;
+        let log = self.inner.log.clone();
+        let output = self.inner.output.clone();
+        let mut server = self.rebuilt(limit, log, output);
+        if let Some(inner) = Arc::get_mut(&mut server.inner) {
+            inner.default_app = Some(app);
+        }
+        server
+    }
+
     /// A fresh session with these settings.
     fn rebuilt(
         self,
@@ -118,6 +135,7 @@ impl<B: Backend + 'static> Server<B> {
             call_limit,
             log,
             output,
+            default_app: self.inner.default_app.clone(),
         };
         Server {
             inner: Arc::new(inner),
@@ -363,6 +381,32 @@ impl<B: Backend + 'static> Inner<B> {
         }
     }
 
+    /// `named`, or, when the call names no application, the obvious one
+    /// (see [`obvious_app`]).
+    async fn app_named(
+        &self,
+        tool: &str,
+        s: &Session<B>,
+        named: Option<&str>,
+    ) -> Result<String, ToolError> {
+        if let Some(name) = named.map(str::trim).filter(|n| !n.is_empty()) {
+            return Ok(name.to_owned());
+        }
+        let running = self.backend.apps().await?;
+        obvious_app(tool, self.default_app.as_ref(), s.scopes(), &running)
+    }
+
+    /// The application a selector is limited to: the one named, else,
+    /// before any application has been read, the server's default one
+    /// (the tab it was started on), as nothing else could match.
+    fn selector_app(&self, s: &Session<B>, named: Option<&str>) -> Option<String> {
+        match named {
+            Some(name) => Some(name.to_owned()),
+            None if s.scopes().is_empty() => self.default_app.as_ref().map(|a| a.id.clone()),
+            None => None,
+        }
+    }
+
     /// Forgets the snapshots of applications that exited, whose refresh
     /// would otherwise fail every target. Costs one listing of the
     /// applications when the session has read any.
@@ -414,7 +458,10 @@ impl<B: Backend + 'static> Inner<B> {
 
     async fn get_window_tree(&self, a: args::GetWindowTree) -> Result<Reply, ToolError> {
         let mut s = self.session.lock().await;
-        let (idx, _) = s.observe(&a.app).await?;
+        let app = self
+            .app_named("get_window_tree", &s, a.app.as_deref())
+            .await?;
+        let (idx, _) = s.observe(&app).await?;
         let scope = &s.scopes()[idx];
         let opts = TreeOptions { bounds: a.bounds };
         let (tree, window) = match &a.window {
@@ -474,8 +521,8 @@ impl<B: Backend + 'static> Inner<B> {
         self.prune(&mut s).await?;
         // Searching shows no diff: what changed since the last answer is
         // kept for the next one (`look`), not dropped.
-        let only = match &a.app {
-            Some(app) => Some(s.look(app).await?),
+        let only = match self.selector_app(&s, a.app.as_deref()) {
+            Some(app) => Some(s.look(&app).await?),
             None => {
                 let names: Vec<String> = s.scopes().iter().map(|l| l.app.name.clone()).collect();
                 for name in names {
@@ -554,7 +601,8 @@ impl<B: Backend + 'static> Inner<B> {
         let settle = opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
-        let t = prepare(&mut s, &target.target, target.app.as_deref()).await?;
+        let app = self.selector_app(&s, target.app.as_deref());
+        let t = prepare(&mut s, &target.target, app.as_deref()).await?;
         let acted = s
             .act(
                 &t,
@@ -581,15 +629,11 @@ impl<B: Backend + 'static> Inner<B> {
                 .act("press_key", &target, Action::Key(a.key), &a.opts)
                 .await;
         }
-        let Some(app) = a.app else {
-            return Err(ToolError::bad_argument(
-                "press_key: give `target` (the element to press the key on) or `app` (the key \
-                 goes to that application's focused element, and the diff is of it)",
-            ));
-        };
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
+        // The key goes to that application's focused element.
+        let app = self.app_named("press_key", &s, a.app.as_deref()).await?;
         let acted = s
             .key(
                 &app,
@@ -608,9 +652,10 @@ impl<B: Backend + 'static> Inner<B> {
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
+        let app = self.app_named("click_at", &s, a.app.as_deref()).await?;
         let acted = s
             .click_at(
-                a.app.trim(),
+                &app,
                 (a.x, a.y),
                 &action,
                 &ActOptions {
@@ -644,9 +689,10 @@ impl<B: Backend + 'static> Inner<B> {
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
+        let app = self.app_named(TOOL, &s, a.app.as_deref()).await?;
         let acted = s
             .navigate(
-                &a.app,
+                &app,
                 &to,
                 &ActOptions {
                     settle,
@@ -670,9 +716,10 @@ impl<B: Backend + 'static> Inner<B> {
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
+        let app = self.app_named(TOOL, &s, a.app.as_deref()).await?;
         let (result, acted) = s
             .run_script(
-                &a.app,
+                &app,
                 &a.script,
                 &ActOptions {
                     settle,
@@ -691,7 +738,8 @@ impl<B: Backend + 'static> Inner<B> {
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
-        let t = prepare(&mut s, &a.target.target, a.target.app.as_deref()).await?;
+        let app = self.selector_app(&s, a.target.app.as_deref());
+        let t = prepare(&mut s, &a.target.target, app.as_deref()).await?;
         let acted = s
             .window_action(&t, WindowAction::Activate, settle)
             .await
@@ -711,6 +759,7 @@ impl<B: Backend + 'static> Inner<B> {
                 ));
             }
             (Some(target), app) => {
+                let app = self.selector_app(&s, app.as_deref());
                 let t = prepare(&mut s, target, app.as_deref()).await?;
                 s.window_action(&t, WindowAction::Close, settle)
                     .await
@@ -765,7 +814,10 @@ impl<B: Backend + 'static> Inner<B> {
     async fn wait_for_change(&self, a: args::WaitForChange) -> Result<Reply, ToolError> {
         let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
         let mut s = self.session.lock().await;
-        let acted = s.wait_for_change(&a.app, timeout).await?;
+        let app = self
+            .app_named("wait_for_change", &s, a.app.as_deref())
+            .await?;
+        let acted = s.wait_for_change(&app, timeout).await?;
         if acted.exited {
             let mut r = exited("wait_for_change", &acted);
             r.receipt = None;
@@ -795,14 +847,17 @@ impl<B: Backend + 'static> Inner<B> {
         let condition = condition(a.condition, a.state.as_deref())?;
         let started = Instant::now();
         let mut s = self.session.lock().await;
+        let app = self
+            .app_named("wait_for_element", &s, a.app.as_deref())
+            .await?;
         let result = s
-            .wait_for_element(&a.app, &a.selector, condition, timeout)
+            .wait_for_element(&app, &a.selector, condition, timeout)
             .await?;
         let found = result.found;
         let waited = started.elapsed().as_millis() as u64;
         let mut text = match &found {
             // Whatever was awaited will not come; what was to go went.
-            None if result.exited => format!("# {} exited, after {waited} ms\n", a.app.trim()),
+            None if result.exited => format!("# {} exited, after {waited} ms\n", app),
             Some(h) => format!(
                 "# {} {} after {waited} ms\n",
                 handle_text(h),

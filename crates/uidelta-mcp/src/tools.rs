@@ -22,8 +22,12 @@ start: every element on its own line with a ref, like \
 select_option, set_selected, scroll_element, invoke_element, \
 activate_element, close_window. Each waits until the UI has settled and \
 answers with ui_diff: `+` added, `-` removed, \
-`~ [e7] check box \"Bold\" | checked: false -> true` modified, focus moves, \
-and `!` elements that came and went while it settled. The diff is the effect: \
+`~ [e7] check box \"Bold\" | checked: false -> true` modified, \
+and `!` elements that came and went while it settled; its header names a \
+focus move by both ends (`focus [e5] entry \"Name\" -> [e9] push button \
+\"OK\"`). When the whole tree \
+after the action costs fewer tokens than its diff, the answer is that tree, \
+under `# tree after the action (smaller than its diff)`. The diff is the effect: \
 do not read the tree again to see it. `No UI changes detected` means the \
 action changed nothing; `app_exited` means the action ended the application \
 (OK in its last dialog): done, not an error.
@@ -41,6 +45,9 @@ state. Use them instead of polling with trees or screenshots.
 application: navigate_browser(app, url) loads a page and answers with the \
 new document; execute_browser_script runs JavaScript; open_application(url) \
 opens a tab and close_window closes one.
+7. `app` may be left out when one application is the obvious one: the tab \
+the server was started on (`--url`), else the only application read so \
+far. Otherwise the error lists the candidates.
 
 Password fields only ever show bullets. Errors name what was asked and \
 what is there instead; the server keeps serving after any of them.";

@@ -68,13 +68,27 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
         json!({"app": "Preferences", "url": web.url("form.html")}),
     )
     .await;
-    let diff = text(&r);
+    // The small new page's tree costs less than its diff: the answer is
+    // that tree; programs still get the diff.
+    let answer = text(&r);
+    assert!(
+        answer.contains(
+            "# tree after the action (smaller than its diff): new document, was \"Preferences\""
+        ),
+        "{answer}"
+    );
+    assert!(
+        answer.contains("\n[e1] document web \"Sign up\" (focused)\n"),
+        "{answer}"
+    );
+    let j = r.structured_content.clone().unwrap_or_default();
+    assert_eq!(j["has_ui_changes"], json!(true), "{j}");
+    assert_eq!(j["tree_instead"], json!(true), "{j}");
+    let diff = j["ui_diff"].as_str().unwrap_or_default();
     assert!(
         diff.contains("# new document: [e1] document web \"Sign up\", was \"Preferences\""),
         "{diff}"
     );
-    let j = r.structured_content.clone().unwrap_or_default();
-    assert_eq!(j["has_ui_changes"], json!(true), "{j}");
 
     let r = ok(
         &s,
@@ -106,7 +120,9 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
         json!({"app": "Sign up", "go": "back"}),
     )
     .await;
-    assert!(text(&r).contains("# new document: [e"), "{}", text(&r));
+    let j = r.structured_content.clone().unwrap_or_default();
+    let diff = j["ui_diff"].as_str().unwrap_or_default();
+    assert!(diff.contains("# new document: [e"), "{diff}");
 
     let r = s
         .call(

@@ -68,10 +68,12 @@ impl Default for DiffOptions {
 }
 
 /// The diff as text. Without changes it is exactly
-/// `No UI changes detected\n`; otherwise a header
-/// (`# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`)
-/// and then added, removed, modified and transient elements, in that order.
-/// Costs one pass over the diff.
+/// `No UI changes detected\n`; otherwise a header with the counts, the
+/// focus move when there is one, and the settle time
+/// (`# diff: +3 added, ~2 modified · focus [e12] entry "Name" -> [e58]
+/// push button "Save" · settled in 180 ms`), and then added, removed,
+/// modified and transient elements, in that order. Costs one pass over the
+/// diff.
 pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
     if !diff.has_changes() {
         return NO_CHANGES.to_owned();
@@ -380,9 +382,32 @@ fn as_modified(c: &Change) -> Option<&Modified> {
     }
 }
 
-/// `# diff: +3 added, -1 removed, ~2 modified · focus e12 -> e58 · settled in 180 ms`;
-/// counts that are zero are left out (`# diff: ~1 modified · settled in 150 ms`).
+/// `# diff: +3 added, -1 removed, ~2 modified · focus [e5] entry "Name" ->
+/// [e60] push button "Save" · settled in 180 ms`; counts that are zero are
+/// left out (`# diff: ~1 modified · settled in 150 ms`).
 fn header(diff: &Diff) -> String {
+    format!("# diff: {}\n", summary(diff, true))
+}
+
+/// `+3 added, -1 removed, ~2 modified · settled in 180 ms`: what the header
+/// of a diff says of it, with the focus move when `focus` is set. A new
+/// document is said to be one (`new document, was "Page A" · settled in
+/// 480 ms`): its counts would only count the two documents' parts.
+pub(crate) fn summary(diff: &Diff, focus: bool) -> String {
+    if diff.new_document {
+        let mut parts = vec![String::from("new document")];
+        let renamed = diff
+            .changes
+            .iter()
+            .filter_map(as_modified)
+            .flat_map(|m| &m.changes)
+            .find(|c| c.attr == Attr::Name);
+        if let Some(c) = renamed {
+            parts[0].push_str(&format!(", was {}", value_text(&c.old)));
+        }
+        parts.extend(settle_parts(diff));
+        return parts.join(" · ");
+    }
     let counts = diff.counts();
     let counted: Vec<String> = [
         (counts.added, '+', "added"),
@@ -397,11 +422,11 @@ fn header(diff: &Diff) -> String {
     if !counted.is_empty() {
         parts.push(counted.join(", "));
     }
-    if let Some(focus) = &diff.focus {
-        parts.push(format!("focus {}", focus_text(focus)));
+    if let Some(moved) = diff.focus.as_ref().filter(|_| focus) {
+        parts.push(focus_text(moved, diff));
     }
     parts.extend(settle_parts(diff));
-    format!("# diff: {}\n", parts.join(" · "))
+    parts.join(" · ")
 }
 
 /// `settled in 180 ms (cap hit)` and `truncated`, when they apply: how the
@@ -418,12 +443,24 @@ fn settle_parts(diff: &Diff) -> Vec<String> {
     parts
 }
 
-fn focus_text(focus: &FocusMove) -> String {
-    let side = |h: &Option<Handle>| {
-        h.as_ref()
-            .map_or("none".to_owned(), |h| h.r#ref.to_string())
+/// `focus [e5] entry "Name" -> [e60] push button "Save"`: where the keys
+/// went from and to, each end named as the element lines name it, so that
+/// the agent needs no earlier answer to know what has the focus now. An end
+/// that is no element is `none`; an element that went away in this diff
+/// says so (`(gone)`).
+fn focus_text(FocusMove { from, to }: &FocusMove, diff: &Diff) -> String {
+    let gone = |r: Ref| {
+        diff.changes
+            .iter()
+            .filter_map(as_removed)
+            .any(|removed| removed.subtree.iter().any(|n| n.element.r#ref == r))
     };
-    format!("{} -> {}", side(&focus.from), side(&focus.to))
+    let end = |h: &Option<Handle>| match h {
+        None => "none".to_owned(),
+        Some(h) if gone(h.r#ref) => format!("{} (gone)", handle_text(h)),
+        Some(h) => handle_text(h),
+    };
+    format!("focus {} -> {}", end(from), end(to))
 }
 
 /// ` in [e3] dialog "Save As"`, when context is wanted and known.

@@ -8,11 +8,14 @@
 //! - terminator's compact YAML and mcp-server-macos-use's flat list, so that
 //!   the same change can be compared across tools ([`tree_terminator`],
 //!   [`diff_terminator`], [`tree_flat`], [`diff_flat`]);
-//! - sizes in bytes and tokens ([`size`]).
+//! - sizes in bytes and tokens ([`size`]);
+//! - the answer to an action: its diff, or the tree after it when that
+//!   costs fewer tokens ([`answer`]).
 //!
 //! Element lines in the text formats are built by one helper, so a tree
 //! line and a diff line for the same element read the same.
 
+mod answer;
 mod apps;
 mod diff;
 mod flat;
@@ -24,6 +27,7 @@ mod terminator;
 mod text;
 mod tree;
 
+pub use answer::{answer, Answer, TREE_INSTEAD};
 pub use apps::apps_text;
 pub use diff::{diff_text, DiffOptions};
 pub use flat::{diff_flat, tree_flat};

@@ -99,7 +99,9 @@ fn head(r: Option<Ref>, role: &str, name: &str, brief: bool) -> String {
 pub(crate) fn element_line(r: Option<Ref>, facts: Facts<'_>, detail: Detail) -> String {
     let mut out = head(r, &facts.role_label(), facts.name, detail.brief_name);
     if detail.value_and_states {
-        if let Some(value) = facts.shown_value() {
+        // A value that only repeats the name (a button whose text is its
+        // label) says nothing more.
+        if let Some(value) = facts.shown_value().filter(|v| *v != facts.name) {
             out.push_str(" = ");
             out.push_str(&quote_capped(value));
         }
@@ -251,6 +253,21 @@ mod tests {
             element_line(Some(Ref(1)), facts(&n), FULL),
             "[e1] tree item (focused, checked, selected, pressed, collapsed, indeterminate, \
              modal, required, invalid, read only, busy, disabled, hidden)"
+        );
+    }
+
+    #[test]
+    fn a_value_equal_to_the_name_is_not_repeated() {
+        let mut n = NodeData::named(Role::PushButton, "Confirm");
+        n.value = Some("Confirm".into());
+        assert_eq!(
+            element_line(Some(Ref(7)), facts(&n), FULL),
+            r#"[e7] push button "Confirm""#
+        );
+        n.value = Some("Confirm order".into());
+        assert_eq!(
+            element_line(Some(Ref(7)), facts(&n), FULL),
+            r#"[e7] push button "Confirm" = "Confirm order""#
         );
     }
 

@@ -8,8 +8,8 @@ use uidelta_diff::{
 };
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder};
 use uidelta_render::{
-    diff_flat, diff_json, diff_terminator, diff_text, tree_flat, tree_json, tree_terminator,
-    tree_text, DiffOptions, TreeOptions,
+    answer, diff_flat, diff_json, diff_terminator, diff_text, tree_flat, tree_json,
+    tree_terminator, tree_text, DiffOptions, TreeOptions,
 };
 
 // ---------------------------------------------------------------- fixtures
@@ -541,6 +541,79 @@ fn diff_text_header_with_focus_settle_cap_and_truncation() {
         ..Diff::default()
     };
     assert_snapshot!(diff_text(&diff, &DiffOptions::default()));
+}
+
+#[test]
+fn diff_text_names_both_ends_of_the_focus_move() {
+    // The focused button went away with its tool bar; the keys went to the
+    // document.
+    let diff = Diff {
+        changes: vec![Change::Removed(toolbar_removed())],
+        focus: Some(FocusMove {
+            from: Some(handle(22, Role::PushButton, "Italic")),
+            to: Some(handle(5, Role::Entry, "Document")),
+        }),
+        settle_ms: Some(120),
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: -1 removed · focus [e22] push button \"Italic\" (gone) -> [e5] entry \
+         \"Document\" · settled in 120 ms\n\
+         - [e20] tool bar \"Formatting\" in [e1] frame \"Untitled - Editor\" (and 4 descendants)\n"
+    );
+    // The focus left the application's elements: that end is `none`.
+    let diff = Diff {
+        changes: vec![Change::Modified(bold_moved())],
+        focus: Some(FocusMove {
+            from: Some(handle(77, Role::DocumentWeb, "Order")),
+            to: None,
+        }),
+        ..Diff::default()
+    };
+    let text = diff_text(&diff, &DiffOptions::default());
+    assert_eq!(
+        text.lines().next(),
+        Some(r#"# diff: ~1 modified · focus [e77] document web "Order" -> none"#),
+        "{text}"
+    );
+}
+
+#[test]
+fn diff_text_does_not_repeat_a_value_equal_to_the_name() {
+    let mut confirm = el(93, Role::PushButton, "Confirm");
+    confirm.value = Some("Confirm".into());
+    let mut review = el(94, Role::PushButton, "Review");
+    review.value = Some("Review order".into());
+    let mut renamed = el(95, Role::PushButton, "Pay");
+    renamed.value = Some("Paid".into());
+    let diff = Diff {
+        changes: vec![
+            Change::Added(Added {
+                parent: Ref(1),
+                index: 0,
+                opened: None,
+                group: None,
+                came_back: false,
+                context: None,
+                subtree: vec![at(0, confirm), at(1, review)],
+            }),
+            Change::Modified(Modified {
+                element: renamed,
+                context: None,
+                changes: vec![change(Attr::Value, text("Pay"), text("Paid"))],
+                descendants: vec![],
+            }),
+        ],
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: +1 added, ~1 modified\n\
+         + [e93] push button \"Confirm\"\n\
+         \x20   [e94] push button \"Review\" = \"Review order\"\n\
+         ~ [e95] push button \"Pay\" | value: \"Pay\" -> \"Paid\"\n"
+    );
 }
 
 #[test]
@@ -1193,6 +1266,103 @@ fn diff_text_reports_a_new_document_not_its_elements() {
     assert_eq!(
         diff_text(&same.diff, &DiffOptions::default()),
         "# diff: +1 added\n+ [e33] link \"Link 30\"\n"
+    );
+}
+
+/// A page of one document (no new load) showing `paragraphs` under its
+/// heading.
+fn page(title: &str, paragraphs: &[&str]) -> Snapshot {
+    let mut root = node(Role::DocumentWeb, "Shop", None);
+    root.identity = Some("doc:1".into());
+    let mut b = TreeBuilder::new(root);
+    let mut heading = node(Role::Heading, title, None);
+    heading.identity = Some(format!("h-{title}"));
+    b.leaf(heading);
+    for p in paragraphs {
+        let mut n = node(Role::Paragraph, p, None);
+        n.identity = Some(format!("p-{p}"));
+        b.leaf(n);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn an_answer_is_the_tree_after_when_that_is_smaller_than_the_diff() {
+    // The whole content replaced: every old element is listed as gone and
+    // every new one as added; the tree after says the same in less.
+    let compared = uidelta_diff::compare(
+        &page(
+            "Your cart",
+            &[
+                "Walking boots, size 42",
+                "Rain jacket, blue",
+                "Total: 214 EUR",
+            ],
+        ),
+        &page("Order placed", &["Thank you", "Order 1042"]),
+        Filters::all(),
+    );
+    let tree = tree_text(
+        &compared.after,
+        &compared.after_refs,
+        &TreeOptions::default(),
+    );
+    let answered = answer(&compared.diff, &tree, &DiffOptions::default());
+    assert!(answered.tree_instead, "{}", answered.diff);
+    assert_eq!(
+        answered.text,
+        "# tree after the action (smaller than its diff): +3 added, -4 removed\n\
+         [e1] document web \"Shop\"\n\
+         \x20 [e6] heading \"Order placed\"\n\
+         \x20 [e7] paragraph \"Thank you\"\n\
+         \x20 [e8] paragraph \"Order 1042\"\n"
+    );
+    assert_eq!(
+        answered.diff,
+        diff_text(&compared.diff, &DiffOptions::default())
+    );
+    // One line changed in a page: the diff, as ever.
+    let compared = uidelta_diff::compare(
+        &page("Your cart", &["Walking boots, size 42", "Total: 107 EUR"]),
+        &page(
+            "Your cart",
+            &["Walking boots, size 42", "Total: 107 EUR", "Saved"],
+        ),
+        Filters::all(),
+    );
+    let tree = tree_text(
+        &compared.after,
+        &compared.after_refs,
+        &TreeOptions::default(),
+    );
+    let answered = answer(&compared.diff, &tree, &DiffOptions::default());
+    assert!(!answered.tree_instead);
+    assert_eq!(
+        answered.text,
+        "# diff: +1 added\n+ [e5] paragraph \"Saved\"\n"
+    );
+    // Nothing known of the tree: the diff.
+    assert!(!answer(&compared.diff, "", &DiffOptions::default()).tree_instead);
+    // A small new document: said to be one.
+    let compared = uidelta_diff::compare(
+        &document(1, "Page A", 30),
+        &document(2, "Page B", 1),
+        Filters::all(),
+    );
+    let tree = tree_text(
+        &compared.after,
+        &compared.after_refs,
+        &TreeOptions::default(),
+    );
+    let answered = answer(&compared.diff, &tree, &DiffOptions::default());
+    assert_eq!(
+        answered.text,
+        "# tree after the action (smaller than its diff): new document, was \"Page A\"\n\
+         [e1] document web \"Page B\"\n\
+         \x20 [e33] heading \"Page B\"\n\
+         \x20 [e34] link \"Link 0\"\n",
+        "{}",
+        answered.diff
     );
 }
 

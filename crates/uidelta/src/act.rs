@@ -8,8 +8,8 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use uidelta_backend::{Action, Navigate};
-use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Settle, WindowAction};
+use uidelta_backend::{Action, Backend, Navigate};
+use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Session, Settle, WindowAction};
 use uidelta_render as render;
 
 use crate::carry::{self, Carried};
@@ -107,7 +107,8 @@ pub fn with_latest(
 /// Runs `action` on `target` in the application and prints the diff.
 pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
     let acted = carried!(&common.place, common.app.as_deref(), true, |c, _app| {
-        c.s.act(target, &action, &common.options()).await?
+        let acted = c.s.act(target, &action, &common.options()).await?;
+        with_tree(&c.s, acted)
     })?;
     print(&acted, common.format)
 }
@@ -123,8 +124,10 @@ pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<Ex
     // Not read first: `Session::click_at` reads the application itself,
     // and clicks even when it does not answer.
     let acted = carried!(&common.place, Some(app), false, |c, app| {
-        c.s.click_at(&app, point, &action, &common.options())
-            .await?
+        let acted =
+            c.s.click_at(&app, point, &action, &common.options())
+                .await?;
+        with_tree(&c.s, acted)
     })?;
     print(&acted, common.format)
 }
@@ -136,7 +139,8 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCod
         return act(common, t, Action::Key(chord.to_owned()));
     }
     let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        c.s.key(&app, chord, &common.options()).await?
+        let acted = c.s.key(&app, chord, &common.options()).await?;
+        with_tree(&c.s, acted)
     })?;
     print(&acted, common.format)
 }
@@ -157,13 +161,14 @@ pub fn window(
         );
     }
     let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        match target {
+        let acted = match target {
             Some(t) => c.s.window_action(t, what, common.settle).await?,
             None => {
                 c.s.app_window_action(&app, window, what, common.settle)
                     .await?
             }
-        }
+        };
+        with_tree(&c.s, acted)
     })?;
     print(&acted, common.format)
 }
@@ -181,7 +186,8 @@ pub fn navigate(common: &Common, to: &str) -> Result<ExitCode> {
         url => Navigate::To(url.to_owned()),
     };
     let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        c.s.navigate(&app, &to, &common.options()).await?
+        let acted = c.s.navigate(&app, &to, &common.options()).await?;
+        with_tree(&c.s, acted)
     })?;
     print(&acted, common.format)
 }
@@ -192,7 +198,8 @@ pub fn script(common: &Common, script: &str) -> Result<ExitCode> {
         anyhow::bail!("script runs in a browser: add --browser (with --url) or --cdp URL");
     }
     let (result, acted) = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        c.s.run_script(&app, script, &common.options()).await?
+        let (result, acted) = c.s.run_script(&app, script, &common.options()).await?;
+        (result, with_tree(&c.s, acted))
     })?;
     if common.format == Output::Text {
         crate::emit(&format!("# result: {result}\n"))?;
@@ -215,7 +222,7 @@ pub fn wait_change(
             c.scope = None;
         }
         c.reacquire(&app).await?;
-        acted
+        with_tree(&c.s, acted)
     })?;
     print(&acted, format)
 }
@@ -250,9 +257,23 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
     })
 }
 
-/// Prints the diff of an action, or that the application exited after it
-/// (an outcome, not a failure: the exit code says success).
-fn print(acted: &Acted, format: Output) -> Result<ExitCode> {
+/// An action's result, and the tree text of its application after it
+/// (empty when it exited or was not read): the answer when that costs
+/// fewer tokens than the diff.
+fn with_tree<B: Backend>(s: &Session<B>, acted: Acted) -> (Acted, String) {
+    let tree = s
+        .scopes()
+        .iter()
+        .find(|l| l.app.id == acted.app.id && !acted.exited)
+        .map(|l| render::tree_text(&l.view, &l.refs, &render::TreeOptions::default()))
+        .unwrap_or_default();
+    (acted, tree)
+}
+
+/// Prints the diff of an action (or the tree after it, when smaller), or
+/// that the application exited after it (an outcome, not a failure: the
+/// exit code says success).
+fn print((acted, tree): &(Acted, String), format: Output) -> Result<ExitCode> {
     let text = match format {
         Output::Json if acted.exited => format!(
             "{}\n",
@@ -263,7 +284,7 @@ fn print(acted: &Acted, format: Output) -> Result<ExitCode> {
             "# {} via {}\n{}",
             handle(&acted.target),
             acted.done.method,
-            acted.text(&render::DiffOptions::default())
+            acted.answer_text(&render::DiffOptions::default(), tree)
         ),
     };
     crate::emit(&text)?;

@@ -645,10 +645,17 @@ fn mcp(mut args: McpArgs) -> Result<ExitCode> {
             if let Err(e) = desktop.connect().await {
                 eprintln!("uidelta: {e}");
             }
-            return serve(std::sync::Arc::new(desktop), log, output, http).await;
+            return serve(std::sync::Arc::new(desktop), log, output, http, None).await;
         }
         let connected = args.place.connect().await?;
-        place::on_backend!(connected, backend => serve(backend, log, output, http).await)
+        // Calls that name no application act on the tab opened with --url.
+        let default_app = match &connected {
+            place::Connected::Browser(_, tab) if args.place.url.is_some() => Some(tab.clone()),
+            _ => None,
+        };
+        place::on_backend!(connected, backend => {
+            serve(backend, log, output, http, default_app).await
+        })
     })?;
     Ok(ExitCode::SUCCESS)
 }
@@ -659,10 +666,12 @@ async fn serve<B: uidelta_backend::Backend + 'static>(
     log: Option<std::sync::Arc<uidelta_mcp::LogDir>>,
     output: Option<std::sync::Arc<uidelta_mcp::OutputDir>>,
     http: Option<uidelta_mcp::HttpOptions>,
+    default_app: Option<uidelta_backend::App>,
 ) -> Result<()> {
     match http {
-        None => uidelta_mcp::serve_stdio(backend, log, output).await?,
-        Some(opts) => {
+        None => uidelta_mcp::serve_stdio(backend, log, output, default_app).await?,
+        Some(mut opts) => {
+            opts.default_app = default_app;
             let addr = opts.addr;
             let listener = tokio::net::TcpListener::bind(addr)
                 .await

@@ -2,8 +2,12 @@
 //! Chromium for one command. Needs Debian's `chromium`; without it every
 //! command fails saying `apt-get install -y chromium`, and so does this test.
 
+mod common;
+
 use std::process::Command;
 
+use common::{is_error, text, Mcp};
+use serde_json::json;
 use uidelta_testkit::web::{fixtures_dir, Server};
 
 fn uidelta(args: &[&str]) -> (i32, String, String) {
@@ -65,11 +69,16 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
         &web.url("form.html"),
     ]);
     assert_eq!(code, 0, "{err}");
+    // The new page's whole tree costs less than its diff: the answer is
+    // that tree.
+    let lines: Vec<&str> = out.lines().collect();
     assert!(
-        out.lines().nth(1).is_some_and(|l| l
-            .starts_with("# new document: [e1] document web \"Sign up\", was \"Preferences\" · ")),
+        lines[1].starts_with(
+            "# tree after the action (smaller than its diff): new document, was \"Preferences\" · "
+        ),
         "{out}"
     );
+    assert_eq!(lines[2], "[e1] document web \"Sign up\" (focused)", "{out}");
 
     let (code, out, err) = uidelta(&[
         "script",
@@ -84,4 +93,116 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
     let (code, _, err) = uidelta(&["navigate", "--app", "x", "back"]);
     assert_eq!(code, 2);
     assert!(err.contains("navigate acts in a browser"), "{err}");
+}
+
+/// `uidelta mcp --browser --url X`: X is the one tab there is, calls that
+/// name no application act on it, and an answer whose diff would cost more
+/// than the page's whole tree is that tree.
+#[test]
+fn the_mcp_server_acts_on_its_url_tab_alone_and_answers_a_replaced_page_with_its_tree() {
+    let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let url = web.url("controls.html");
+    let mut mcp = Mcp::start_args(&["--browser", "--url", &url]);
+
+    // No about:blank beside it.
+    let apps = mcp.call("get_applications", json!({}));
+    let listed = apps["structuredContent"]["applications"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let names: Vec<&str> = listed.iter().filter_map(|a| a["name"].as_str()).collect();
+    assert_eq!(names, vec!["Preferences"], "{}", text(&apps));
+
+    // `app` left out: the --url tab.
+    let tree = mcp.call("get_window_tree", json!({}));
+    assert!(!is_error(&tree), "{}", text(&tree));
+    assert!(
+        text(&tree).contains("\n  [e3] check box \"Subscribe to newsletter\"\n"),
+        "{}",
+        text(&tree)
+    );
+    let clicked = mcp.call(
+        "click_element",
+        json!({"target": "role:check box && name:Subscribe to newsletter"}),
+    );
+    assert!(!is_error(&clicked), "{}", text(&clicked));
+
+    // The whole page replaced: the tree after is smaller than the diff.
+    let replaced = mcp.call(
+        "execute_browser_script",
+        json!({"script": "document.body.innerHTML = '<p>Thank you</p>'; 1"}),
+    );
+    assert!(!is_error(&replaced), "{}", text(&replaced));
+    let out = text(&replaced);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines[0], "# result: 1", "{out}");
+    assert!(
+        lines[2].starts_with(
+            "# tree after the action (smaller than its diff): +1 added, -6 removed · settled in "
+        ),
+        "{out}"
+    );
+    assert_eq!(
+        lines[3..5],
+        [
+            "[e1] document web \"Preferences\" (focused)",
+            "  [e16] paragraph \"Thank you\"",
+        ],
+        "{out}"
+    );
+    assert!(lines[5].starts_with("# tokens: diff "), "{out}");
+    assert_eq!(lines.len(), 6, "{out}");
+    let json = &replaced["structuredContent"];
+    assert_eq!(json["tree_instead"], json!(true), "{out}");
+    // Programs still get the diff.
+    let diff = json["ui_diff"].as_str().unwrap_or_default();
+    assert!(diff.contains("+ [e16] paragraph \"Thank you\""), "{diff}");
+}
+
+/// Without `--url`, `app` may be left out once one application has been
+/// read, and only then; otherwise the error lists the candidates.
+#[test]
+fn the_mcp_server_takes_the_only_application_read_for_granted() {
+    let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let mut mcp = Mcp::start_args(&["--browser"]);
+
+    let unread = mcp.call("get_window_tree", json!({}));
+    assert!(is_error(&unread), "{}", text(&unread));
+    let message = text(&unread);
+    assert!(
+        message.starts_with(
+            "error (bad_argument): get_window_tree: name the application with `app`; none has \
+             been read yet, and these run: about:blank ("
+        ),
+        "{message}"
+    );
+
+    let opened = mcp.call("open_application", json!({"program": web.url("form.html")}));
+    assert!(!is_error(&opened), "{}", text(&opened));
+    let tree = mcp.call("get_window_tree", json!({"app": "Sign up"}));
+    assert!(!is_error(&tree), "{}", text(&tree));
+    // The one application read: `app` is not needed.
+    let waited = mcp.call("wait_for_change", json!({"timeout_ms": 200}));
+    assert!(!is_error(&waited), "{}", text(&waited));
+    assert_eq!(waited["structuredContent"]["app"]["name"], "Sign up");
+
+    let opened = mcp.call(
+        "open_application",
+        json!({"program": web.url("controls.html")}),
+    );
+    assert!(!is_error(&opened), "{}", text(&opened));
+    let tree = mcp.call("get_window_tree", json!({"app": "Preferences"}));
+    assert!(!is_error(&tree), "{}", text(&tree));
+    // Two read: which one is not obvious.
+    let which = mcp.call("wait_for_change", json!({"timeout_ms": 200}));
+    assert!(is_error(&which), "{}", text(&which));
+    let message = text(&which);
+    assert!(
+        message.starts_with(
+            "error (bad_argument): wait_for_change: name the application with `app`; this \
+             session has read several: Sign up ("
+        ),
+        "{message}"
+    );
+    assert!(message.contains("), Preferences ("), "{message}");
 }

@@ -38,7 +38,7 @@ TOOLS = {
 # One malformed call per tool: a missing, mistyped or unknown argument.
 MALFORMED = {
     "get_applications": {"app": 3},
-    "get_window_tree": {},
+    "get_window_tree": {"app": 3},
     "find_elements": {"selector": 12},
     "click_element": {"click": "left"},
     "click_at": {"app": FACTORY, "x": 10},
@@ -52,7 +52,7 @@ MALFORMED = {
     "activate_element": {"targets": "e1"},
     "close_window": {"window": 5},
     "open_application": {"args": ["x"]},
-    "wait_for_change": {"timeout_ms": 5},
+    "wait_for_change": {"timeout_ms": "5"},
     "wait_for_element": {"app": FACTORY, "selector": "name:x", "condition": "sometimes"},
     "capture_screenshot": {"window": "x"},
     "navigate_browser": {"app": FACTORY, "go": "sideways"},

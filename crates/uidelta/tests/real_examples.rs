@@ -42,7 +42,7 @@ fn typing_is_the_value_and_the_focus_move() {
     assert_eq!(code, 1);
     assert_eq!(
         out,
-        "# diff: ~1 modified · focus e16 -> e20\n\
+        "# diff: ~1 modified · focus [e16] text -> [e20] text\n\
          ~ [e20] text | value: none -> \"hello from uidelta\"\n"
     );
 }
@@ -52,7 +52,7 @@ fn notebook_tab_switch_is_two_selection_lines() {
     let (_, out) = diff("03-typed", "04-notebook-tab");
     assert_eq!(
         out,
-        "# diff: ~2 modified · focus e20 -> none\n\
+        "# diff: ~2 modified · focus [e20] text -> none\n\
          ~ [e140] page tab \"page 1\" | selected: true -> false\n\
          ~ [e141] page tab \"page 2\" | selected: false -> true\n"
     );
@@ -62,7 +62,10 @@ fn notebook_tab_switch_is_two_selection_lines() {
 fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     let (_, out) = diff("05-page2", "06-about");
     let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines[0], "# diff: +1 added · focus e11 -> e215");
+    assert_eq!(
+        lines[0],
+        "# diff: +1 added · focus [e11] spin button -> [e215] link"
+    );
     assert_eq!(
         lines[1],
         "+ [e206] dialog \"About GTK Widget Factory\" (modal) (opened)"
@@ -75,7 +78,7 @@ fn about_dialog_opens_as_one_subtree_and_closes_as_one_line() {
     let (_, out) = diff("06-about", "07-about-closed");
     assert_eq!(
         out,
-        "# diff: -1 removed · focus e215 -> e11\n\
+        "# diff: -1 removed · focus [e215] link (gone) -> [e11] spin button\n\
          - [e206] dialog \"About GTK Widget Factory\" (closed) (and 12 descendants)\n"
     );
 }
@@ -86,7 +89,7 @@ fn page_switch_is_one_group_in_and_one_line_out() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "# diff: +33 added, -69 removed, ~2 modified · focus none -> e197"
+        "# diff: +33 added, -69 removed, ~2 modified · focus none -> [e197] spin button"
     );
     assert_eq!(
         lines[1],

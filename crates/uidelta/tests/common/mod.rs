@@ -4,7 +4,7 @@
 #![allow(dead_code)]
 
 use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Stdio};
+use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
 
@@ -18,7 +18,8 @@ const ANSWER: Duration = Duration::from_secs(90);
 /// `uidelta mcp` on stdio, inside a desktop.
 pub struct Mcp {
     child: Child,
-    stdin: ChildStdin,
+    /// Closed when the client is dropped: the server's end of serving.
+    stdin: Option<ChildStdin>,
     lines: mpsc::Receiver<String>,
     next: u64,
 }
@@ -33,8 +34,22 @@ impl Mcp {
     pub fn start_with(desktop: &Desktop, vars: &[(&str, &str)]) -> Mcp {
         let mut cmd = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
         cmd.envs(vars.iter().copied());
-        cmd.arg("mcp")
-            .stdin(Stdio::piped())
+        cmd.arg("mcp");
+        Mcp::spawn(cmd)
+    }
+
+    /// `uidelta mcp` with `args` (`--browser --url ...`), outside any
+    /// desktop: a headless browser needs none.
+    pub fn start_args(args: &[&str]) -> Mcp {
+        let mut cmd = Command::new(env!("CARGO_BIN_EXE_uidelta"));
+        cmd.arg("mcp").args(args);
+        Mcp::spawn(cmd)
+    }
+
+    /// Runs `cmd` (an `uidelta mcp` command line) and completes the MCP
+    /// handshake.
+    fn spawn(mut cmd: Command) -> Mcp {
+        cmd.stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::inherit());
         let mut child = cmd.spawn().expect("uidelta mcp starts");
@@ -51,7 +66,7 @@ impl Mcp {
         });
         let mut mcp = Mcp {
             child,
-            stdin,
+            stdin: Some(stdin),
             lines,
             next: 1,
         };
@@ -69,8 +84,9 @@ impl Mcp {
     }
 
     pub fn send(&mut self, message: &Value) {
-        writeln!(self.stdin, "{message}").expect("writing to the server");
-        self.stdin.flush().expect("flushing to the server");
+        let stdin = self.stdin.as_mut().expect("the client is open");
+        writeln!(stdin, "{message}").expect("writing to the server");
+        stdin.flush().expect("flushing to the server");
     }
 
     /// Sends a request and returns its result.
@@ -104,7 +120,18 @@ impl Mcp {
 }
 
 impl Drop for Mcp {
+    /// Closes the connection, so that the server stops as it does for a
+    /// host (and stops the browser it started); kills it if it has not
+    /// within 10 s.
     fn drop(&mut self) {
+        drop(self.stdin.take());
+        let started = std::time::Instant::now();
+        while started.elapsed() < Duration::from_secs(10) {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
