@@ -192,6 +192,7 @@ pub async fn capture(
     match walk.toolkit() {
         "Qt" => hide_unplaced(&mut recs),
         GTK4 => name_from_content(&mut recs),
+        GTK3 => name_fields_after_the_label_before_them(&mut recs),
         _ => {}
     }
     name_labels_after_their_text(&mut recs);
@@ -826,6 +827,67 @@ fn place(recs: &[Rec], i: usize) -> Option<Rect> {
 
 /// GTK 4's `ToolkitName` (GTK 3's, through ATK, is `gtk`).
 const GTK4: &str = "GTK";
+/// GTK 3's `ToolkitName`, through ATK.
+const GTK3: &str = "gtk";
+
+/// GTK 3: a label set beside an entry in a grid without being its
+/// mnemonic label (zenity's `--forms`: `Name` left of its entry) names
+/// nothing, so the entry is nameless. A screen reader reads the label
+/// before the field; here the field is named after it, as if labelled by
+/// it (which leaves the label out, see [`leave_out_repeated_labels`]): a
+/// nameless text field or spin button with no `labelled-by` takes the name
+/// of the nearest sibling label that ends left of it on its row (the
+/// label's middle within the field's height). Combo boxes are left alone:
+/// GTK 3 names them after their choice.
+fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let text_field = |r: &Rec| {
+        matches!(
+            role(r),
+            Role::Entry | Role::Text | Role::PasswordText | Role::SpinButton
+        ) || (r.basic.states.contains(uidelta_model::State::Editable) && role(r) != Role::ComboBox)
+    };
+    let mut named = Vec::new();
+    for parent in recs.iter() {
+        for &f in &parent.children {
+            let field = &recs[f];
+            if field.vanished
+                || !field.basic.name.trim().is_empty()
+                || field.labelled_by.is_some()
+                || !text_field(field)
+            {
+                continue;
+            }
+            let Some(fb) = field.bounds.filter(|b| b.w > 0 && b.h > 0) else {
+                continue;
+            };
+            let label = parent
+                .children
+                .iter()
+                .filter(|&&l| {
+                    let r = &recs[l];
+                    !r.vanished
+                        && role(r) == Role::Label
+                        && r.children.is_empty()
+                        && !r.basic.name.trim().is_empty()
+                })
+                .filter_map(|&l| {
+                    let lb = recs[l].bounds.filter(|b| b.w > 0 && b.h > 0)?;
+                    let middle = lb.y + lb.h / 2;
+                    let gap = fb.x - (lb.x + lb.w);
+                    (gap >= 0 && middle >= fb.y && middle < fb.y + fb.h).then_some((gap, l))
+                })
+                .min();
+            if let Some((_, l)) = label {
+                named.push((f, l));
+            }
+        }
+    }
+    for (f, l) in named {
+        recs[f].basic.name = recs[l].basic.name.trim().to_owned();
+        recs[f].labelled_by = Some((recs[l].bus.clone(), recs[l].path.clone()));
+    }
+}
 
 /// Whether `name` is a GTK or libadwaita type name (`GtkButton`,
 /// `AdwHeaderBar`): GTK 4.8 names a widget that has no accessible name
@@ -1380,6 +1442,41 @@ mod tests {
         leave_out_repeated_labels(&mut recs);
         let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
         assert_eq!(left_out, [2]);
+    }
+
+    #[test]
+    fn gtk3_fields_are_named_after_the_label_before_them_on_their_row() {
+        let placed = |mut r: Rec, path: &str, (x, y, w, h): (i32, i32, i32, i32)| {
+            r.bus = ":1.9".into();
+            r.path = path.into();
+            r.bounds = Some(Rect { x, y, w, h });
+            r
+        };
+        // zenity --forms: a grid, its children last added first.
+        let mut recs = vec![
+            placed(
+                rec("panel", "", &[1, 2, 3, 4, 5, 6, 7]),
+                "/0",
+                (0, 0, 300, 200),
+            ),
+            placed(rec("combo box", "", &[]), "/1", (60, 80, 200, 30)),
+            placed(rec("label", "Size", &[]), "/2", (10, 85, 40, 20)),
+            placed(rec("text", "", &[]), "/3", (60, 40, 200, 30)),
+            placed(rec("label", "City", &[]), "/4", (10, 45, 40, 20)),
+            placed(rec("text", "", &[]), "/5", (60, 0, 200, 30)),
+            placed(rec("label", "Name", &[]), "/6", (10, 5, 40, 20)),
+            // Right of its row's field, not before it: names nothing.
+            placed(rec("label", "(required)", &[]), "/7", (270, 5, 60, 20)),
+        ];
+        name_fields_after_the_label_before_them(&mut recs);
+        leave_out_repeated_labels(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["", "", "Size", "City", "City", "Name", "Name", "(required)"]
+        );
+        let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+        assert_eq!(left_out, [4, 6]);
     }
 
     #[test]
