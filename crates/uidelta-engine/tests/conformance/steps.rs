@@ -148,13 +148,37 @@ impl Reader {
         text.lines()
             .filter(|l| !self.unjudged.iter().any(|u| l.contains(u.as_str())))
             .map(|l| {
-                let mut l = mask(l);
+                let mut l = self.uncut(&mask(l));
                 for (p, n) in &self.subs {
                     l = l.replace(p.as_str(), n);
                 }
                 unpid(&l)
             })
             .collect()
+    }
+
+    /// `line` with a mention cut short (`"*/tmp/uidelta-desktop-1234…"`)
+    /// inside or just past a path of the run written as the path's name
+    /// (`"*$DIR…"`): where the cut falls depends on the length of the
+    /// run's directory name.
+    fn uncut(&self, line: &str) -> String {
+        let Some(end) = line.find("…\"") else {
+            return line.to_owned();
+        };
+        let Some(open) = line[..end].rfind('"') else {
+            return line.to_owned();
+        };
+        let body = &line[open + 1..end];
+        let (star, path) = match body.strip_prefix('*') {
+            Some(rest) => ("*", rest),
+            None => ("", body),
+        };
+        for (p, n) in &self.subs {
+            if !path.is_empty() && (p.starts_with(path) || path.starts_with(p.as_str())) {
+                return format!("{}{star}{n}{}", &line[..open + 1], &line[end..]);
+            }
+        }
+        line.to_owned()
     }
 
     /// Asserts that the answer to step `step` reads `expected`, line for
