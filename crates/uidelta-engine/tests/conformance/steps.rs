@@ -31,7 +31,8 @@ pub struct Started {
 }
 
 /// Starts `program` with `args` in a new directory holding `files` (name
-/// and text; a name ending in `/` is a directory), dated [`KNOWN_TIME`],
+/// and text; a name ending in `/` is a directory, one starting with `~/`
+/// goes in the home directory, where `config/` is `XDG_CONFIG_HOME`), dated [`KNOWN_TIME`],
 /// and waits for it on the accessibility bus as `app`; `install` names the
 /// Debian packages that bring it. Its stdout is a pipe to read when
 /// `stdout` is true.
@@ -51,7 +52,14 @@ pub fn start(
         std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("creating {}: {e}", d.display()));
     }
     for (name, text) in files {
-        let path = dir.join(name);
+        let path = match name.strip_prefix("~/") {
+            Some(in_home) => home.join(in_home),
+            None => dir.join(name),
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .unwrap_or_else(|e| panic!("creating {}: {e}", parent.display()));
+        }
         if name.ends_with('/') {
             std::fs::create_dir_all(&path)
                 .unwrap_or_else(|e| panic!("creating {}: {e}", path.display()));
