@@ -838,12 +838,12 @@ const GTK3: &str = "gtk";
 /// GTK 3: a label set beside an entry in a grid without being its
 /// mnemonic label (zenity's `--forms`: `Name` left of its entry) names
 /// nothing, so the entry is nameless. A screen reader reads the label
-/// before the field; here the field is named after it, as if labelled by
-/// it (which leaves the label out, see [`leave_out_repeated_labels`]): a
-/// nameless text field or spin button with no `labelled-by` takes the name
-/// of the nearest sibling label that ends left of it on its row (the
-/// label's middle within the field's height). Combo boxes are left alone:
-/// GTK 3 names them after their choice.
+/// before the field; here a nameless text field or spin button with no
+/// `labelled-by` is named after the sibling that ends nearest left of it
+/// on its row (that sibling's middle within the field's height) when that
+/// sibling is a label. The label stays: unlike a mnemonic label, nothing
+/// says it belongs to the field. Combo boxes are left alone: GTK 3 names
+/// them after their choice.
 fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let text_field = |r: &Rec| {
@@ -866,16 +866,10 @@ fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
             let Some(fb) = field.bounds.filter(|b| b.w > 0 && b.h > 0) else {
                 continue;
             };
-            let label = parent
+            let before = parent
                 .children
                 .iter()
-                .filter(|&&l| {
-                    let r = &recs[l];
-                    !r.vanished
-                        && role(r) == Role::Label
-                        && r.children.is_empty()
-                        && !r.basic.name.trim().is_empty()
-                })
+                .filter(|&&l| l != f && !recs[l].vanished)
                 .filter_map(|&l| {
                     let lb = recs[l].bounds.filter(|b| b.w > 0 && b.h > 0)?;
                     let middle = lb.y + lb.h / 2;
@@ -883,14 +877,18 @@ fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
                     (gap >= 0 && middle >= fb.y && middle < fb.y + fb.h).then_some((gap, l))
                 })
                 .min();
-            if let Some((_, l)) = label {
+            let Some((_, l)) = before else { continue };
+            let label = &recs[l];
+            if role(label) == Role::Label
+                && label.children.is_empty()
+                && !label.basic.name.trim().is_empty()
+            {
                 named.push((f, l));
             }
         }
     }
     for (f, l) in named {
-        recs[f].basic.name = recs[l].basic.name.trim().to_owned();
-        recs[f].labelled_by = Some((recs[l].bus.clone(), recs[l].path.clone()));
+        recs[f].basic.name = normalize_space(recs[l].basic.name.trim()).into_owned();
     }
 }
 
@@ -1552,16 +1550,29 @@ mod tests {
             placed(rec("label", "Name", &[]), "/6", (10, 5, 40, 20)),
             // Right of its row's field, not before it: names nothing.
             placed(rec("label", "(required)", &[]), "/7", (270, 5, 60, 20)),
+            // A second field on the City row: the first one is before it.
+            placed(rec("spin button", "", &[]), "/8", (270, 40, 50, 30)),
         ];
+        recs[0].children.push(8);
         name_fields_after_the_label_before_them(&mut recs);
         leave_out_repeated_labels(&mut recs);
         let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
         assert_eq!(
             names,
-            ["", "", "Size", "City", "City", "Name", "Name", "(required)"]
+            [
+                "",
+                "",
+                "Size",
+                "City",
+                "City",
+                "Name",
+                "Name",
+                "(required)",
+                ""
+            ]
         );
-        let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
-        assert_eq!(left_out, [4, 6]);
+        // The labels stay.
+        assert!(recs.iter().all(|r| !r.says_again));
     }
 
     #[test]
