@@ -197,7 +197,10 @@ pub async fn capture(
             name_buttons_after_their_tooltip(&mut recs);
         }
         GTK4 => name_from_content(&mut recs),
-        GTK3 => name_fields_after_the_label_before_them(&mut recs),
+        GTK3 => {
+            name_fields_after_the_label_before_them(&mut recs);
+            name_list_rows_after_their_labels(&mut recs);
+        }
         _ => {}
     }
     name_labels_after_their_text(&mut recs);
@@ -834,6 +837,50 @@ fn place(recs: &[Rec], i: usize) -> Option<Rect> {
 const GTK4: &str = "GTK";
 /// GTK 3's `ToolkitName`, through ATK.
 const GTK3: &str = "gtk";
+
+/// GTK 3 leaves the rows of a list box nameless (the file chooser's
+/// places: an icon and a label `Home`), so that a row selected reads
+/// `list item | selected: false -> true` with nothing to tell which. A
+/// nameless list item is named after the labels inside it, in order, as
+/// its buttons are; labels inside an element named by its content (a
+/// button in the row) are that element's. A row named after one label
+/// says it: the label is left out, as a button's is.
+fn name_list_rows_after_their_labels(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut names = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if role(r) != Role::ListItem || !r.basic.name.trim().is_empty() {
+            continue;
+        }
+        let mut labels = Vec::new();
+        let mut stack: Vec<usize> = r.children.iter().rev().copied().collect();
+        while let Some(c) = stack.pop() {
+            let child = &recs[c];
+            if child.vanished || named_by_content(role(child)) {
+                continue;
+            }
+            let text = child.basic.name.trim();
+            if role(child) == Role::Label && !text.is_empty() {
+                labels.push((c, text.to_owned()));
+            }
+            stack.extend(child.children.iter().rev());
+        }
+        if !labels.is_empty() {
+            let name: Vec<&str> = labels.iter().map(|(_, t)| t.as_str()).collect();
+            let alone = match labels.as_slice() {
+                [(l, _)] if recs[*l].children.is_empty() => Some(*l),
+                _ => None,
+            };
+            names.push((i, name.join(" "), alone));
+        }
+    }
+    for (i, name, alone) in names {
+        recs[i].basic.name = name;
+        if let Some(l) = alone {
+            recs[l].says_again = true;
+        }
+    }
+}
 
 /// GTK 3: a label set beside an entry in a grid without being its
 /// mnemonic label (zenity's `--forms`: `Name` left of its entry) names
@@ -1632,6 +1679,30 @@ mod tests {
                 ""
             ]
         );
+    }
+
+    #[test]
+    fn gtk3_list_rows_are_named_after_their_labels() {
+        // The file chooser's places: a row of an icon and a label; a row
+        // with a button whose label is the button's; a named row.
+        let mut recs = vec![
+            rec("list box", "", &[1, 4, 8]),
+            rec("list item", "", &[2, 3]),
+            rec("icon", "", &[]),
+            rec("label", "Home", &[]),
+            rec("list item", "", &[5, 6]),
+            rec("label", "Network", &[]),
+            rec("push button", "", &[7]),
+            rec("label", "Eject", &[]),
+            rec("list item", "Row", &[9]),
+            rec("label", "Other", &[]),
+        ];
+        name_list_rows_after_their_labels(&mut recs);
+        let names: Vec<&str> = [1, 4, 8]
+            .iter()
+            .map(|&i| recs[i].basic.name.as_str())
+            .collect();
+        assert_eq!(names, ["Home", "Network", "Row"]);
     }
 
     #[test]

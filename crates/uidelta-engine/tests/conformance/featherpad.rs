@@ -168,7 +168,7 @@ fn featherpad_types_finds_and_saves_as() {
                 "        [#] table cell \"1 Mar 2021 12:00:00\" (selected)",
                 "    [#] list \"Sidebar\"",
                 "      [#] list item \"Computer\"",
-                "      [#] list item \"home\"",
+                "      [#] list item \"user\"",
                 "    [#] label \"File name:\" (read only)",
                 "    [#] text \"File name:\" = \"old.txt\" (focused)",
                 "    [#] push button \"Save\"",

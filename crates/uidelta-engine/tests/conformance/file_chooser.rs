@@ -41,21 +41,16 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "      [#] split pane = \"156\"",
                 "        [#] scroll pane \"Places\"",
                 "          [#] list box",
-                "            [#] list item (selected)",
+                "            [#] list item \"Recent\" (selected)",
                 "              [#] icon",
-                "              [#] label \"Recent\"",
-                "            [#] list item",
+                "            [#] list item \"Home\"",
                 "              [#] icon",
-                "              [#] label \"Home\"",
-                "            [#] list item",
+                "            [#] list item \"Desktop\"",
                 "              [#] icon",
-                "              [#] label \"Desktop\"",
-                "            [#] list item",
+                "            [#] list item \"work\"",
                 "              [#] icon",
-                "              [#] label \"work\"",
-                "            [#] list item",
+                "            [#] list item \"Other Locations\"",
                 "              [#] icon \"Add\"",
-                "              [#] label \"Other Locations\"",
                 "        [#] panel \"Browse Header Revealer\"",
                 "        [#] scroll pane",
                 "          [#] table \"Files\" (focused)",
@@ -66,14 +61,14 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "            [#] table column header \"Accessed\"",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"OK\" (disabled)",
-                "  ... 45 more nodes under [#] (all hidden)",
+                "  ... 44 more nodes under [#] (all hidden)",
             ],
         );
 
         // The working directory is in the places list: the path bar and
         // its files show (the first row selected), Recent's Location
         // column goes, and OK is enabled.
-        let work = ref_of(&s, "role:label && name:work");
+        let work = ref_of(&s, "role:list item && name:work");
         let a = s.act(&work, &Action::Click, &opts).await.expect("click work");
         r.check(
             "work",
@@ -90,8 +85,8 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "+ ... and 5 more table cell",
                 "- [#] toggle button \"File System Root\" in [#] filler \"PathBar Layer\"",
                 "- [#] table column header \"Location\" in [#] table \"Files\"",
-                "~ [#] list item in [#] scroll pane \"Places\" | selected: true -> false",
-                "~ [#] list item in [#] scroll pane \"Places\" | selected: false -> true",
+                "~ [#] list item \"Recent\" in [#] scroll pane \"Places\" | selected: true -> false",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: false -> true",
                 "~ [#] panel \"Browse Header Stack\" in [#] panel \"Browse Header Revealer\" | showing: false -> true (also 3 descendants)",
                 "~ [#] table column header \"Name\" in [#] table \"Files\" | focusable: false -> true (same on [#] \"Size\", [#] \"Type\")",
                 "~ [#] table column header in [#] table \"Files\" | name: \"Accessed\" -> \"Modified\" | focusable: false -> true",
@@ -128,7 +123,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "- [#] table cell in [#] table \"Files\"",
                 "- [#] table cell in [#] table \"Files\"",
                 "- ... and 5 more table cell",
-                "~ [#] list item in [#] scroll pane \"Places\" | selected: true -> false",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: true -> false",
             ],
         );
         let up = r.ref_on(&a, "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"");
@@ -163,7 +158,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "- [#] table cell \"2 bytes\" in [#] table \"Files\"",
                 "- [#] table cell \"Text\" in [#] table \"Files\"",
                 "- ... and 5 more table cell",
-                "~ [#] list item in [#] scroll pane \"Places\" | selected: false -> true",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: false -> true",
                 "~ [#] toggle button \"docs\" in [#] filler \"PathBar Layer\" | checked: true -> false",
                 "~ [#] toggle button \"work\" in [#] filler \"PathBar Layer\" | checked: false -> true",
             ],
@@ -186,7 +181,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "- [#] table cell in [#] table \"Files\"",
                 "- [#] table cell in [#] table \"Files\"",
                 "- ... and 5 more table cell",
-                "~ [#] list item in [#] scroll pane \"Places\" | selected: true -> false",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: true -> false",
                 "~ [#] toggle button \"docs\" in [#] filler \"PathBar Layer\" | checked: false -> true",
                 "~ [#] toggle button \"work\" in [#] filler \"PathBar Layer\" | checked: true -> false",
             ],

@@ -21,7 +21,7 @@ const KNOWN_TIME: Duration = Duration::from_secs(1_614_600_000);
 const RECORD: &str = "UIDELTA_CONFORMANCE_RECORD";
 
 /// An application running on a desktop of its own, in a working directory
-/// of known files, with its own empty home.
+/// of known files, with an empty home directory.
 pub struct Started {
     pub desktop: Desktop,
     pub app: App,
@@ -32,10 +32,11 @@ pub struct Started {
 
 /// Starts `program` with `args` in a new directory holding `files` (name
 /// and text; a name ending in `/` is a directory, one starting with `~/`
-/// goes in the home directory, where `config/` is `XDG_CONFIG_HOME`), dated [`KNOWN_TIME`],
-/// and waits for it on the accessibility bus as `app`; `install` names the
-/// Debian packages that bring it. Its stdout is a pipe to read when
-/// `stdout` is true.
+/// goes in the desktop's base of XDG directories, where `config/` is
+/// `XDG_CONFIG_HOME`), dated [`KNOWN_TIME`], with an empty home directory
+/// of its own (file choosers list it), and waits for it on the
+/// accessibility bus as `app`; `install` names the Debian packages that
+/// bring it. Its stdout is a pipe to read when `stdout` is true.
 pub fn start(
     program: &str,
     args: &[&str],
@@ -47,13 +48,14 @@ pub fn start(
     require_programs(&[("Xvfb", "xvfb"), (program, install)]).expect("programs");
     let desktop = Desktop::start().expect("a virtual desktop");
     let dir = desktop.runtime_dir().join("work");
-    let home = desktop.runtime_dir().join("home");
+    let xdg = desktop.runtime_dir().join("home");
+    let home = desktop.runtime_dir().join("user");
     for d in [&dir, &home] {
         std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("creating {}: {e}", d.display()));
     }
     for (name, text) in files {
         let path = match name.strip_prefix("~/") {
-            Some(in_home) => home.join(in_home),
+            Some(in_xdg) => xdg.join(in_xdg),
             None => dir.join(name),
         };
         if let Some(parent) = path.parent() {
@@ -69,6 +71,7 @@ pub fn start(
         }
         dated(&path);
     }
+    dated(&home);
     let mut command = desktop.command(program);
     command
         .args(args)
