@@ -198,6 +198,38 @@ impl Reader {
         self.check_text(step, &answer(a), expected);
     }
 
+    /// [`Reader::check`] for an answer that may catch a passing message
+    /// (a status bar's, shown for a few seconds) or come after it went:
+    /// `expected` with the line `passing`, or without it and with the head
+    /// `head_without`.
+    pub fn check_passing(
+        &self,
+        step: &str,
+        a: &Acted,
+        expected: &[&str],
+        passing: &str,
+        head_without: &str,
+    ) {
+        let text = answer(a);
+        let mut got = self.lines(&text);
+        if let Some(head) = got.first_mut() {
+            *head = unsettled(head);
+        }
+        let mut without: Vec<&str> = expected.iter().copied().filter(|l| *l != passing).collect();
+        if let Some(head) = without.first_mut() {
+            *head = head_without;
+        }
+        if std::env::var_os(RECORD).is_some() {
+            eprintln!("== {step}\n{}\n", got.join("\n"));
+            return;
+        }
+        assert!(
+            got == expected || got == without,
+            "{step}: the answer reads:\n{text}\nexpected, with or without {passing:?}:\n{}",
+            expected.join("\n")
+        );
+    }
+
     /// Asserts that the first look at an application reads `expected`.
     pub fn check_diff(&self, step: &str, d: &Diff, expected: &[&str]) {
         let t = uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default());
