@@ -53,6 +53,7 @@ pub fn start(
     for d in [&dir, &home] {
         std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("creating {}: {e}", d.display()));
     }
+    let mut made = Vec::new();
     for (name, text) in files {
         let path = match name.strip_prefix("~/") {
             Some(in_xdg) => xdg.join(in_xdg),
@@ -69,9 +70,12 @@ pub fn start(
             std::fs::write(&path, text)
                 .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
         }
-        dated(&path);
+        made.push(path);
     }
-    dated(&home);
+    // Last made first: a file written into a directory changes its date.
+    for path in made.iter().rev().chain([&dir, &home]) {
+        dated(path);
+    }
     let mut command = desktop.command(program);
     command
         .args(args)
