@@ -67,7 +67,9 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
 
         // The working directory is in the places list: the path bar and
         // its files show (the first row selected), Recent's Location
-        // column goes, and OK is enabled.
+        // column goes, and OK is enabled. Known: the added cells are cut
+        // after three (`... and 5 more`), so `top.txt` is not read here;
+        // the agent finds the cells it wants by a selector.
         let work = ref_of(&s, "role:list item && name:work");
         let a = s.act(&work, &Action::Click, &opts).await.expect("click work");
         r.check(
