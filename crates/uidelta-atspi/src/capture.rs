@@ -729,7 +729,7 @@ fn name_labels_after_their_text(recs: &mut [Rec]) {
 /// and is left out of the tree, as Chromium's text is (see `uidelta-cdp`).
 /// The element it is in is the one to act on. So is the label of a field
 /// (`labelled-by`) that gave the field its name: the field says it.
-fn leave_out_repeated_labels(recs: &mut [Rec]) {
+pub(crate) fn leave_out_repeated_labels(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut repeats = Vec::new();
     let bare_label = |r: &Rec| !r.vanished && role(r) == Role::Label && r.children.is_empty();

@@ -125,7 +125,16 @@ fn capture_agrees_with_pyatspi() {
         let Some(b) = theirs.get(path) else { continue };
         compared += 1;
         assert_eq!(a.raw_role, b.raw_role, "role of {path}");
-        assert_eq!(a.name, b.name, "name of {path}");
+        // A GTK 3 field is named after the label before it on its row,
+        // which pyatspi does not do: the spin buttons after "label".
+        let inferred = b.name.is_empty()
+            && matches!(
+                a.role,
+                Role::Text | Role::Entry | Role::PasswordText | Role::SpinButton
+            );
+        if !inferred {
+            assert_eq!(a.name, b.name, "name of {path}");
+        }
         // Focus and activity can move between the two walks; nothing else may.
         let volatile = uidelta_model::StateSet::of(&[State::Focused, State::Active]);
         assert_eq!(
@@ -433,7 +442,8 @@ fn a_nameless_entry_takes_the_name_of_its_mnemonic_label_which_is_then_left_out(
     let desktop = desktop_with(&[]);
     // The Dialogs demo: "_Entry 1" is the mnemonic label of the first
     // entry, which says it once named; the second entry's label points at
-    // nothing, and stays.
+    // nothing: the entry is named after it, the label before it on its
+    // row, and it stays.
     std::mem::forget(
         desktop
             .launch("gtk3-demo", &["--run=dialog"])
@@ -468,7 +478,11 @@ fn a_nameless_entry_takes_the_name_of_its_mnemonic_label_which_is_then_left_out(
             .collect();
         assert_eq!(
             texts,
-            [("text", ""), ("label", "Entry 2"), ("text", "Entry 1")]
+            [
+                ("text", "Entry 2"),
+                ("label", "Entry 2"),
+                ("text", "Entry 1")
+            ]
         );
     });
 }

@@ -11,6 +11,7 @@
 //! `docs/toolkits.md` lists every rule with the test that pins it.
 
 pub(crate) mod chromium;
+pub(crate) mod gtk3;
 pub(crate) mod gtk4;
 pub(crate) mod qt;
 
@@ -130,9 +131,17 @@ impl Profile {
             Toolkit::Qt => {
                 qt::select_named_tab(recs);
                 qt::hide_unplaced(recs);
+                qt::focus_tabs_with_their_bar(recs);
+                qt::leave_out_text_viewports(recs);
+                qt::name_buttons_after_their_tooltip(recs);
             }
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
-            Toolkit::Gtk3 | Toolkit::LibreOffice | Toolkit::Other => {}
+            // LibreOffice's dialogs are GTK 3's widgets.
+            Toolkit::Gtk3 | Toolkit::LibreOffice => {
+                gtk3::name_fields_after_the_label_before_them(recs);
+                gtk3::name_list_rows_after_their_labels(recs);
+            }
+            Toolkit::Other => {}
         }
     }
 }

@@ -1,7 +1,7 @@
 //! Qt 5 (`ToolkitName` `Qt`): it says `showing` of widgets that are not on
 //! the screen, and marks no page tab selected.
 
-use uidelta_model::{Rect, Role};
+use uidelta_model::{normalize_space, Rect, Role};
 
 use crate::capture::{is_window_rec, Rec};
 
@@ -67,10 +67,90 @@ pub(crate) fn hide_unplaced(recs: &mut [Rec]) {
     }
 }
 
+/// Qt 5 calls the current tab of a tab bar `focused` whether or not the
+/// bar has the keyboard (FeatherPad's document tab, while its text has
+/// it), so that the last focused element in the tree is always that tab.
+/// A page tab is focused only while its page tab list is.
+pub(crate) fn focus_tabs_with_their_bar(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut unfocused: Vec<usize> = Vec::new();
+    for bar in recs.iter() {
+        if role(bar) != Role::PageTabList || bar.basic.states.contains(State::Focused) {
+            continue;
+        }
+        unfocused.extend(
+            bar.children
+                .iter()
+                .filter(|&&t| role(&recs[t]) == Role::PageTab),
+        );
+    }
+    for t in unfocused {
+        recs[t].basic.states.remove(State::Focused);
+    }
+}
+
+/// Qt 5 exports the viewport of a text edit (`QPlainTextEdit`) as a
+/// nameless filler inside the text, there only while the text has the
+/// keyboard, and focused with it: it says nothing the text does not, and
+/// its coming and going with the focus is no change. It is left out.
+pub(crate) fn leave_out_text_viewports(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut viewports = Vec::new();
+    for text in recs.iter() {
+        if role(text) != Role::Text {
+            continue;
+        }
+        viewports.extend(text.children.iter().copied().filter(|&c| {
+            let r = &recs[c];
+            role(r) == Role::Filler && r.children.is_empty() && r.basic.name.trim().is_empty()
+        }));
+    }
+    for v in viewports {
+        recs[v].says_again = true;
+    }
+}
+
+/// Qt 5 leaves a button that shows only an icon nameless, its tooltip
+/// being its description (FeatherPad's search bar: `Next (F3)`, `Match
+/// Case (F5)`), where a screen reader reads it. Such a button, toggle,
+/// check box or radio button is named after the tooltip's first line,
+/// rich text tags left out (`<p style=...>Calculate number of words`).
+pub(crate) fn name_buttons_after_their_tooltip(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        let buttonish = matches!(
+            Role::from_name(&r.basic.raw_role),
+            Role::PushButton | Role::ToggleButton | Role::CheckBox | Role::RadioButton
+        );
+        if !buttonish || !r.basic.name.trim().is_empty() {
+            continue;
+        }
+        let plain = without_tags(&r.basic.description);
+        if let Some(line) = plain.lines().map(str::trim).find(|l| !l.is_empty()) {
+            r.basic.name = normalize_space(line).into_owned();
+        }
+    }
+}
+
+/// `text` without rich text tags (`<p ...>`, `</b>`).
+fn without_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::capture::fixtures::{has, recs};
+    use crate::capture::fixtures::{has, rec, recs};
     use uidelta_model::State;
 
     #[test]
@@ -109,5 +189,64 @@ mod tests {
         assert!(has(&qt[0], Showing) && has(&qt[2], Showing) && has(&qt[2], Visible));
         assert!(!has(&qt[1], Showing) && !has(&qt[3], Showing));
         assert!(!has(&qt[1], Visible) && !has(&qt[3], Visible));
+    }
+
+    #[test]
+    fn qt_tabs_are_focused_only_with_their_bar_and_text_viewports_left_out() {
+        use State::*;
+        // A window: a text with its viewport, a tab bar without the
+        // keyboard and its current tab, a focused bar and its tab.
+        let mut recs: Vec<Rec> = recs(&[
+            ("frame", &[Showing], &[1, 3, 5]),
+            ("text", &[Focused, Showing], &[2]),
+            ("filler", &[Focused, Showing], &[]),
+            ("page tab list", &[Showing], &[4]),
+            ("page tab", &[Focused, Selected, Showing], &[]),
+            ("page tab list", &[Focused, Showing], &[6]),
+            ("page tab", &[Focused, Selected, Showing], &[]),
+        ]);
+        focus_tabs_with_their_bar(&mut recs);
+        leave_out_text_viewports(&mut recs);
+        let focused: Vec<usize> = (0..recs.len())
+            .filter(|&i| has(&recs[i], Focused))
+            .collect();
+        assert_eq!(focused, [1, 2, 5, 6]);
+        let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+        assert_eq!(left_out, [2]);
+    }
+
+    #[test]
+    fn qt_icon_buttons_are_named_after_their_tooltip() {
+        let described = |role: &str, name: &str, description: &str| {
+            let mut r = rec(role, name, &[]);
+            r.basic.description = description.to_owned();
+            r
+        };
+        let mut recs = vec![
+            described("push button", "", "Next (F3)"),
+            described("check box", "", "Match Case (F5)"),
+            described(
+                "push button",
+                "",
+                "<p style='white-space:pre'>Calculate number of words\n(For huge texts, this may be CPU-intensive.)</p>",
+            ),
+            // Named: kept. Not a button: kept. No tooltip: nameless.
+            described("push button", "New", "New tab"),
+            described("filler", "", "Double click to center current line"),
+            described("push button", "", ""),
+        ];
+        name_buttons_after_their_tooltip(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Next (F3)",
+                "Match Case (F5)",
+                "Calculate number of words",
+                "New",
+                "",
+                ""
+            ]
+        );
     }
 }

@@ -1,0 +1,214 @@
+//! The GTK 3 file chooser (zenity's `--file-selection`): from Recent to a
+//! directory of known files through the places list, into a folder by a
+//! double click, a file picked, up through the path bar and back, OK: the
+//! answer says zenity exited, and it printed the path of the file.
+
+use std::io::Read;
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use crate::common::{ref_of, session};
+use crate::steps::start;
+
+#[test]
+fn file_chooser_goes_to_a_folder_and_picks_a_file() {
+    let mut run = start(
+        "zenity",
+        &["--file-selection", "--title", "Pick a report"],
+        "zenity",
+        "zenity",
+        &[
+            ("docs/", ""),
+            ("docs/a.txt", "a\n"),
+            ("docs/b.txt", "bb\n"),
+            ("top.txt", "top\n"),
+        ],
+        true,
+    );
+    let r = run.reader();
+    run.rt.block_on(async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        r.check_diff(
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] file chooser \"Pick a report\"",
+                "    [#] file chooser \"File Chooser Widget\"",
+                "      [#] split pane = \"156\"",
+                "        [#] scroll pane \"Places\"",
+                "          [#] list box",
+                "            [#] list item \"Recent\" (selected)",
+                "              [#] icon",
+                "            [#] list item \"Home\"",
+                "              [#] icon",
+                "            [#] list item \"Desktop\"",
+                "              [#] icon",
+                "            [#] list item \"work\"",
+                "              [#] icon",
+                "            [#] list item \"Other Locations\"",
+                "              [#] icon \"Add\"",
+                "        [#] panel \"Browse Header Revealer\"",
+                "        [#] scroll pane",
+                "          [#] table \"Files\" (focused)",
+                "            [#] table column header \"Name\"",
+                "            [#] table column header \"Location\"",
+                "            [#] table column header \"Size\"",
+                "            [#] table column header \"Type\"",
+                "            [#] table column header \"Accessed\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"OK\" (disabled)",
+                "  ... 44 more nodes under [#] (all hidden)",
+            ],
+        );
+
+        // The working directory is in the places list: the path bar and
+        // its files show (the first row selected), Recent's Location
+        // column goes, and OK is enabled. Known: the added cells are cut
+        // after three (`... and 5 more`), so `top.txt` is not read here;
+        // the agent finds the cells it wants by a selector.
+        let work = ref_of(&s, "role:list item && name:work");
+        let a = s.act(&work, &Action::Click, &opts).await.expect("click work");
+        r.check(
+            "work",
+            &a,
+            &[
+                "# diff: +12 added, -2 removed, ~8 modified",
+                "+ [#] toggle button \"work\" (checked) in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"$RUN\" in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"tmp\" in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"File System Root\" in [#] filler \"PathBar Layer\"",
+                "+ [#] table cell \"docs\" (selected) in [#] table \"Files\"",
+                "+ [#] table cell (selected) in [#] table \"Files\"",
+                "+ [#] table cell (selected) in [#] table \"Files\"",
+                "+ ... and 5 more table cell",
+                "- [#] toggle button \"File System Root\" in [#] filler \"PathBar Layer\"",
+                "- [#] table column header \"Location\" in [#] table \"Files\"",
+                "~ [#] list item \"Recent\" in [#] scroll pane \"Places\" | selected: true -> false",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: false -> true",
+                "~ [#] panel \"Browse Header Stack\" in [#] panel \"Browse Header Revealer\" | showing: false -> true (also 3 descendants)",
+                "~ [#] table column header \"Name\" in [#] table \"Files\" | focusable: false -> true (same on [#] \"Size\", [#] \"Type\")",
+                "~ [#] table column header in [#] table \"Files\" | name: \"Accessed\" -> \"Modified\" | focusable: false -> true",
+                "~ [#] push button \"OK\" in [#] file chooser \"Pick a report\" | enabled: false -> true",
+            ],
+        );
+
+        // A double click enters the folder: the path bar is made anew with
+        // it, and its files replace the others, the first one focused.
+        let docs = ref_of(&s, "role:table cell && name:docs");
+        let a = s
+            .act(&docs, &Action::DoubleClick, &opts)
+            .await
+            .expect("double-click docs");
+        r.check(
+            "docs",
+            &a,
+            &[
+                "# diff: +13 added, -12 removed, ~1 modified · focus # -> #",
+                "+ [#] toggle button \"docs\" (checked) in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"$RUN\" in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"tmp\" in [#] filler \"PathBar Layer\"",
+                "+ [#] toggle button \"File System Root\" in [#] filler \"PathBar Layer\"",
+                "+ [#] table cell \"a.txt\" (focused, selected) in [#] table \"Files\"",
+                "+ [#] table cell \"2 bytes\" (selected) in [#] table \"Files\"",
+                "+ [#] table cell \"Text\" (selected) in [#] table \"Files\"",
+                "+ ... and 5 more table cell",
+                "- [#] toggle button \"work\" in [#] filler \"PathBar Layer\"",
+                "- [#] toggle button \"$RUN\" in [#] filler \"PathBar Layer\"",
+                "- [#] toggle button \"tmp\" in [#] filler \"PathBar Layer\"",
+                "- [#] toggle button \"File System Root\" in [#] filler \"PathBar Layer\"",
+                "- [#] table cell \"docs\" in [#] table \"Files\"",
+                "- [#] table cell in [#] table \"Files\"",
+                "- [#] table cell in [#] table \"Files\"",
+                "- ... and 5 more table cell",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: true -> false",
+            ],
+        );
+        let up = r.ref_on(&a, "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"");
+
+        // A click on the second file's name selects its row.
+        let b = ref_of(&s, "role:table cell && name:b.txt");
+        let a = s.act(&b, &Action::Click, &opts).await.expect("click b.txt");
+        r.check(
+            "b.txt",
+            &a,
+            &[
+                "# diff: ~12 modified",
+                "~ [#] table cell \"a.txt\" in [#] table \"Files\" | active, selected: true -> false",
+                "~ [#] table cell \"2 bytes\" in [#] table \"Files\" | selected: true -> false (same on [#] \"Text\", [#], [#] \"1 Mar 2021\", [#] \"12\\u{200e}∶00\")",
+                "~ [#] table cell \"b.txt\" in [#] table \"Files\" | active, selected: false -> true",
+                "~ [#] table cell \"3 bytes\" in [#] table \"Files\" | selected: false -> true (same on [#] \"Text\", [#], [#] \"1 Mar 2021\", [#] \"12\\u{200e}∶00\")",
+            ],
+        );
+
+        // The path bar's `work` goes back up, where `docs` is selected.
+        let a = s.act(&up, &Action::Click, &opts).await.expect("click work in the path bar");
+        r.check(
+            "up",
+            &a,
+            &[
+                "# diff: +8 added, -8 removed, ~3 modified · focus # -> #",
+                "+ [#] table cell \"docs\" (focused, selected) in [#] table \"Files\"",
+                "+ [#] table cell (selected) in [#] table \"Files\"",
+                "+ [#] table cell (selected) in [#] table \"Files\"",
+                "+ ... and 5 more table cell",
+                "- [#] table cell \"a.txt\" in [#] table \"Files\"",
+                "- [#] table cell \"2 bytes\" in [#] table \"Files\"",
+                "- [#] table cell \"Text\" in [#] table \"Files\"",
+                "- ... and 5 more table cell",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: false -> true",
+                "~ [#] toggle button \"docs\" in [#] filler \"PathBar Layer\" | checked: true -> false",
+                "~ [#] toggle button \"work\" in [#] filler \"PathBar Layer\" | checked: false -> true",
+            ],
+        );
+        let docs = ref_of(&s, "role:table cell && name:docs");
+        let a = s
+            .act(&docs, &Action::DoubleClick, &opts)
+            .await
+            .expect("double-click docs again");
+        r.check(
+            "docs again",
+            &a,
+            &[
+                "# diff: +8 added, -8 removed, ~3 modified · focus # -> #",
+                "+ [#] table cell \"a.txt\" (focused, selected) in [#] table \"Files\"",
+                "+ [#] table cell \"2 bytes\" (selected) in [#] table \"Files\"",
+                "+ [#] table cell \"Text\" (selected) in [#] table \"Files\"",
+                "+ ... and 5 more table cell",
+                "- [#] table cell \"docs\" in [#] table \"Files\"",
+                "- [#] table cell in [#] table \"Files\"",
+                "- [#] table cell in [#] table \"Files\"",
+                "- ... and 5 more table cell",
+                "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: true -> false",
+                "~ [#] toggle button \"docs\" in [#] filler \"PathBar Layer\" | checked: false -> true",
+                "~ [#] toggle button \"work\" in [#] filler \"PathBar Layer\" | checked: true -> false",
+            ],
+        );
+        let b = ref_of(&s, "role:table cell && name:b.txt");
+        let a = s.act(&b, &Action::Click, &opts).await.expect("click b.txt again");
+        r.check(
+            "b.txt again",
+            &a,
+            &[
+                "# diff: ~12 modified",
+                "~ [#] table cell \"a.txt\" in [#] table \"Files\" | active, selected: true -> false",
+                "~ [#] table cell \"2 bytes\" in [#] table \"Files\" | selected: true -> false (same on [#] \"Text\", [#], [#] \"1 Mar 2021\", [#] \"12\\u{200e}∶00\")",
+                "~ [#] table cell \"b.txt\" in [#] table \"Files\" | active, selected: false -> true",
+                "~ [#] table cell \"3 bytes\" in [#] table \"Files\" | selected: false -> true (same on [#] \"Text\", [#], [#] \"1 Mar 2021\", [#] \"12\\u{200e}∶00\")",
+            ],
+        );
+
+        let ok = ref_of(&s, "role:push button && name:OK");
+        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
+        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+    });
+    let mut out = String::new();
+    if let Some(mut pipe) = run.app.take_stdout() {
+        pipe.read_to_string(&mut out).expect("zenity's output");
+    }
+    assert_eq!(out, format!("{}\n", run.dir.join("docs/b.txt").display()));
+}

@@ -1,0 +1,280 @@
+//! gedit (GTK 3, a header bar with popovers): type into the document,
+//! find a word, open the main menu's Preferences window and close it, save
+//! as a new file in a directory of known files; the title names the file.
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use crate::common::{ref_of, session};
+use crate::steps::start;
+
+#[test]
+fn gedit_types_finds_opens_preferences_and_saves_as() {
+    let run = start(
+        "gedit",
+        &["--standalone"],
+        "gedit",
+        "gedit",
+        &[
+            ("notes/", ""),
+            ("old.txt", "old\n"),
+            // GTK's list of recent files is read back at a time of its
+            // own after a save: off, for answers that do not depend on it.
+            (
+                "~/config/gtk-3.0/settings.ini",
+                "[Settings]\ngtk-recent-files-enabled=false\n",
+            ),
+        ],
+        false,
+    );
+    let r = run.reader();
+    run.rt.block_on(async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("gedit").await.expect("observe gedit");
+        r.check_diff(
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] frame \"Untitled Document 1 - gedit\"",
+                "    [#] split pane = \"200\"",
+                "      [#] separator",
+                "      [#] push button \"Minimize\"",
+                "      [#] push button \"Maximize\"",
+                "      [#] push button \"Close\"",
+                "      [#] push button \"Save\"",
+                "      [#] toggle button \"Menu\"",
+                "      [#] label \"Untitled Document 1\"",
+                "      [#] push button \"New\"",
+                "      [#] push button \"Open\"",
+                "      [#] toggle button \"Menu\"",
+                "    [#] split pane = \"200\"",
+                "      [#] split pane = \"532\"",
+                "        [#] page tab list",
+                "          [#] page tab (selected)",
+                "            [#] scroll pane",
+                "              [#] text (focused)",
+                "      [#] status bar",
+                "  ... 248 more nodes under [#] (all hidden)",
+            ],
+        );
+
+        // Typing marks the document modified: the title, the header bar's
+        // and the tab's labels.
+        let document = ref_of(&s, "role:text && state:focused");
+        let a = s
+            .act(&document, &Action::Type("hello conformance".into()), &opts)
+            .await
+            .expect("type into the document");
+        r.check(
+            "type",
+            &a,
+            &[
+                "# diff: ~4 modified",
+                "~ [#] frame | name: \"Untitled Document 1 - gedit\" -> \"*Untitled Document 1 - gedit\"",
+                "~ [#] label | name: \"Untitled Document 1\" -> \"*Untitled Document 1\"",
+                "~ [#] text | value: none -> \"hello conformance\"",
+                "~ [#] label | name: \"Untitled Document 1\" -> \"*Untitled Document 1\"",
+            ],
+        );
+
+        // Ctrl+F reveals the search entry and its buttons, the entry
+        // focused.
+        let a = s.key("gedit", "ctrl+f", &opts).await.expect("ctrl+f");
+        r.check(
+            "ctrl+f",
+            &a,
+            &[
+                "# diff: ~3 modified · focus # -> #",
+                "~ [#] text \"Search\" | description: \"\" -> \"String you want to search for\" | showing: false -> true (also 1 descendant)",
+                "~ [#] push button | showing: false -> true (same on [#])",
+            ],
+        );
+        let entry = ref_of(&s, "role:text && name:Search && state:focused");
+        let a = s
+            .act(&entry, &Action::Type("conformance".into()), &opts)
+            .await
+            .expect("type the word to find");
+        r.check(
+            "search",
+            &a,
+            &[
+                "# diff: +1 added, ~3 modified",
+                "+ [#] icon \"edit-clear-symbolic\"",
+                "~ [#] text \"Search\" | value: none -> \"conformance\"",
+                "~ [#] push button \"Clear Highlight\" | enabled: false -> true (same on [#] \"Clear Highlight\")",
+            ],
+        );
+        let a = s.key("gedit", "Escape", &opts).await.expect("Escape");
+        r.check(
+            "Escape",
+            &a,
+            &[
+                "# diff: ~5 modified · focus # -> #",
+                "~ [#] text \"Search\" | showing: true -> false (also 2 descendants)",
+                "~ [#] push button | showing: true -> false (same on [#])",
+                "~ [#] push button \"Clear Highlight\" | enabled: true -> false (same on [#] \"Clear Highlight\")",
+            ],
+        );
+
+        // The main menu, a popover, shows; its Preferences opens a window
+        // of its own, which its Close button closes.
+        let menu = ref_of(&s, "role:toggle button && name:Menu && nth:0");
+        let a = s.act(&menu, &Action::Click, &opts).await.expect("open the menu");
+        // Known: the popover's items are counted ("also 21 descendants"),
+        // not listed, so the agent finds Preferences by a selector; and a
+        // hidden popover GTK moved behind the shown one is reported moved
+        // (`position: 9 -> 10`), which an agent cannot see.
+        r.check(
+            "menu",
+            &a,
+            &[
+                "# diff: ~3 modified · focus # -> #",
+                "~ [#] toggle button \"Menu\" | checked: false -> true",
+                "~ [#] panel | showing, visible: false -> true (also 21 descendants)",
+                "~ [#] panel | position: 9 -> 10",
+            ],
+        );
+        let preferences = ref_of(&s, "role:push button && name:Preferences && state:showing");
+        let a = s
+            .act(&preferences, &Action::Click, &opts)
+            .await
+            .expect("click Preferences");
+        r.check(
+            "preferences",
+            &a,
+            &[
+                "# diff: +1 added, ~2 modified · focus # -> #",
+                "+ [#] frame \"Preferences\" (opened)",
+                "    [#] push button \"Close\"",
+                "    [#] label \"Preferences\"",
+                "    [#] page tab list",
+                "      [#] page tab \"View\" (selected)",
+                "        [#] check box \"Highlight matching brackets\" (checked)",
+                "        [#] check box \"Highlight current line\" (checked)",
+                "        [#] label \"Highlighting\"",
+                "        [#] check box \"Do not split words over two lines\" (checked)",
+                "        [#] check box \"Enable text wrapping\" (checked)",
+                "        [#] label \"Text Wrapping\"",
+                "        [#] check box \"Display grid pattern\"",
+                "        [#] check box \"Display statusbar\" (checked)",
+                "        [#] spin button = \"80\" (disabled)",
+                "        [#] check box \"Display right margin at column:\"",
+                "        [#] check box \"Display line numbers\" (checked)",
+                "      [#] page tab \"Editor\"",
+                "      [#] page tab \"Font & Colors\"",
+                "      [#] page tab \"Plugins\"",
+                "  ... 57 more nodes under [#] (all hidden)",
+                "~ [#] toggle button \"Menu\" | checked: true -> false",
+                "~ [#] panel | showing, visible: true -> false (also 21 descendants)",
+            ],
+        );
+        let close = r.ref_on(&a, "    [#] push button \"Close\"");
+        let a = s
+            .act(&close, &Action::Click, &opts)
+            .await
+            .expect("close Preferences");
+        r.check(
+            "close",
+            &a,
+            &[
+                "# diff: -1 removed",
+                "- [#] frame \"Preferences\" (closed) (and 75 descendants)",
+            ],
+        );
+
+        // Save As opens on the (empty) home directory, a name filled in.
+        let a = s
+            .key("gedit", "ctrl+shift+s", &opts)
+            .await
+            .expect("ctrl+shift+s");
+        r.check(
+            "save as",
+            &a,
+            &[
+                "# diff: +1 added",
+                "+ [#] file chooser \"Save As\" (modal) (opened)",
+                "    [#] file chooser \"File Chooser Widget\"",
+                "      [#] text \"Name:\" = \"Untitled Document 1\"",
+                "      [#] split pane = \"156\"",
+                "        [#] scroll pane \"Places\"",
+                "          [#] list box",
+                "            [#] list item \"Home\" (selected)",
+                "              [#] icon",
+                "            [#] list item \"Desktop\"",
+                "              [#] icon",
+                "            [#] list item \"work\"",
+                "              [#] icon",
+                "            [#] list item \"Other Locations\"",
+                "              [#] icon \"Add\"",
+                "        [#] panel \"Browse Header Revealer\"",
+                "          [#] panel \"Browse Header Stack\"",
+                "            [#] filler \"PathBar Layer\"",
+                "              [#] toggle button \"user\" (checked)",
+                "              [#] push button \"Up Path\"",
+                "              [#] push button \"Down Path\" (disabled)",
+                "              [#] toggle button \"Create Folder\"",
+                "        [#] scroll pane",
+                "          [#] table \"Files\"",
+                "            [#] table column header \"Name\"",
+                "            [#] table column header \"Size\"",
+                "            [#] table column header \"Type\"",
+                "            [#] table column header \"Modified\"",
+                "      [#] label \"Character Encoding:\"",
+                "      [#] combo box \"Current Locale (UTF-8)\"",
+                "      [#] label \"Line Ending:\"",
+                "      [#] combo box \"Unix/Linux\"",
+                "      [#] combo box \"All Text Files\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"Save\"",
+                "  ... 49 more nodes under [#] (all hidden)",
+            ],
+        );
+        let name = r.ref_on(&a, "      [#] text \"Name:\" = \"Untitled Document 1\"");
+        let save = r.ref_on(&a, "    [#] push button \"Save\"");
+        let path = run.dir.join("notes/note.txt");
+        let a = s
+            .act(
+                &name,
+                &Action::SetValue(path.to_string_lossy().into_owned()),
+                &opts,
+            )
+            .await
+            .expect("name the file");
+        r.check(
+            "name",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text \"Name:\" in [#] file chooser \"File Chooser Widget\" | value: \"Untitled Document 1\" -> \"$DIR/notes/note.txt\"",
+            ],
+        );
+
+        // Save closes the dialog; the title and labels name the file, its
+        // directory shows under the title. The status bar says it is saving
+        // for three seconds: the answer may come after that.
+        let a = s.act(&save, &Action::Click, &opts).await.expect("click Save");
+        r.check_passing(
+            "save",
+            &a,
+            &[
+                "# diff: +2 added, -1 removed, ~7 modified",
+                "+ [#] label \"$DIR/notes\" (hidden)",
+                "+ [#] label \"$DIR/notes\"",
+                "- [#] file chooser \"Save As\" (closed) (and 82 descendants)",
+                "~ [#] frame | name: \"*Untitled Document 1 - gedit\" -> \"note.txt ($DIR/notes) - gedit\"",
+                "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
+                "~ [#] list item | name: \"Untitled Document 1\" -> \"note.txt\"",
+                "~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\"",
+                "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
+                "~ [#] push button \"Reload\" | enabled: false -> true (same on [#] \"Reload\")",
+            ],
+            "~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\"",
+            "# diff: +2 added, -1 removed, ~6 modified",
+        );
+        let saved = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        assert_eq!(saved, "hello conformance\n");
+    });
+}

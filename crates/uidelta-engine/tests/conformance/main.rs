@@ -1,0 +1,13 @@
+//! Conformance suite: one task of at least six steps per real application
+//! an agent is given, each diff asserted line by line.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod steps;
+
+mod featherpad;
+mod file_chooser;
+mod gedit;
+mod mousepad;
+mod zenity;

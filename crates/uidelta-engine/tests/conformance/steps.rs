@@ -1,0 +1,329 @@
+//! What the conformance tasks share: an application started in a directory
+//! of known files, and a task's steps read as an agent reads them, each
+//! diff stated whole with its refs masked (`[#]`), and the refs a diff
+//! offers taken from it for the next step.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, SystemTime};
+
+use tokio::runtime::Runtime;
+use uidelta_diff::Diff;
+use uidelta_engine::Acted;
+use uidelta_testkit::{require_programs, App, Desktop};
+
+/// When the known files were last modified: 1 March 2021, 12:00 UTC, so
+/// that a file list shows the same dates on every run.
+const KNOWN_TIME: Duration = Duration::from_secs(1_614_600_000);
+
+/// Set, the tasks print each answer instead of checking it: how a task's
+/// expected answers are first written down (and read, before trusting).
+const RECORD: &str = "UIDELTA_CONFORMANCE_RECORD";
+
+/// An application running on a desktop of its own, in a working directory
+/// of known files, with an empty home directory.
+pub struct Started {
+    pub desktop: Desktop,
+    pub app: App,
+    pub rt: Runtime,
+    /// The working directory: `work` in the desktop's runtime directory.
+    pub dir: PathBuf,
+}
+
+/// Starts `program` with `args` in a new directory holding `files` (name
+/// and text; a name ending in `/` is a directory, one starting with `~/`
+/// goes in the desktop's base of XDG directories, where `config/` is
+/// `XDG_CONFIG_HOME`), dated [`KNOWN_TIME`], with an empty home directory
+/// of its own (file choosers list it), and waits for it on the
+/// accessibility bus as `app`; `install` names the Debian packages that
+/// bring it. Its stdout is a pipe to read when `stdout` is true.
+pub fn start(
+    program: &str,
+    args: &[&str],
+    app: &str,
+    install: &str,
+    files: &[(&str, &str)],
+    stdout: bool,
+) -> Started {
+    require_programs(&[("Xvfb", "xvfb"), (program, install)]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let dir = desktop.runtime_dir().join("work");
+    let xdg = desktop.runtime_dir().join("home");
+    let home = desktop.runtime_dir().join("user");
+    for d in [&dir, &home] {
+        std::fs::create_dir_all(d).unwrap_or_else(|e| panic!("creating {}: {e}", d.display()));
+    }
+    let mut made = Vec::new();
+    for (name, text) in files {
+        let path = match name.strip_prefix("~/") {
+            Some(in_xdg) => xdg.join(in_xdg),
+            None => dir.join(name),
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)
+                .unwrap_or_else(|e| panic!("creating {}: {e}", parent.display()));
+        }
+        if name.ends_with('/') {
+            std::fs::create_dir_all(&path)
+                .unwrap_or_else(|e| panic!("creating {}: {e}", path.display()));
+        } else {
+            std::fs::write(&path, text)
+                .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+        }
+        made.push(path);
+    }
+    // Last made first: a file written into a directory changes its date.
+    for path in made.iter().rev().chain([&dir, &home]) {
+        dated(path);
+    }
+    let mut command = desktop.command(program);
+    command
+        .args(args)
+        .current_dir(&dir)
+        .env("HOME", &home)
+        .env("TZ", "UTC")
+        .stdin(Stdio::null())
+        .stdout(if stdout {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stderr(Stdio::null());
+    let running = desktop
+        .spawn(command)
+        .unwrap_or_else(|e| panic!("launching {program}: {e}"));
+    desktop
+        .wait_for_accessible_app(app, Duration::from_secs(30))
+        .unwrap_or_else(|e| {
+            panic!("{app} on the accessibility bus (apt-get install -y {install}): {e}")
+        });
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    Started {
+        desktop,
+        app: running,
+        rt,
+        dir,
+    }
+}
+
+impl Started {
+    /// A reader of this run's answers: the working directory written
+    /// `$DIR`, the desktop's runtime directory `$RUN`.
+    pub fn reader(&self) -> Reader {
+        let runtime = self.desktop.runtime_dir();
+        let base = runtime.file_name().map(Path::new).unwrap_or(runtime);
+        Reader::new(&[(&self.dir, "$DIR"), (runtime, "$RUN"), (base, "$RUN")])
+    }
+}
+
+/// Sets the modification time of `path` to [`KNOWN_TIME`].
+fn dated(path: &Path) {
+    let file =
+        std::fs::File::open(path).unwrap_or_else(|e| panic!("opening {}: {e}", path.display()));
+    file.set_modified(SystemTime::UNIX_EPOCH + KNOWN_TIME)
+        .unwrap_or_else(|e| panic!("dating {}: {e}", path.display()));
+}
+
+/// A task's reading of its diffs: the answer text line by line, each ref
+/// written `[#]`, paths of the run written as named (`$DIR`), and lines
+/// that this task does not judge left out.
+pub struct Reader {
+    /// Text of this run and what to write instead.
+    subs: Vec<(String, String)>,
+    /// Lines holding one of these are left out.
+    unjudged: Vec<String>,
+}
+
+impl Reader {
+    /// A reader that writes `path` as `name` wherever it appears.
+    pub fn new(subs: &[(&Path, &str)]) -> Reader {
+        let mut subs: Vec<(String, String)> = subs
+            .iter()
+            .map(|(p, n)| (p.to_string_lossy().into_owned(), (*n).to_owned()))
+            .collect();
+        // The longest first, so that a path inside another is not cut.
+        subs.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
+        Reader {
+            subs,
+            unjudged: Vec::new(),
+        }
+    }
+
+    /// Leaves out the lines that hold `text`.
+    pub fn leaving_out(mut self, text: &str) -> Reader {
+        self.unjudged.push(text.to_owned());
+        self
+    }
+
+    /// The lines of `text` as read.
+    pub fn lines(&self, text: &str) -> Vec<String> {
+        text.lines()
+            .filter(|l| !self.unjudged.iter().any(|u| l.contains(u.as_str())))
+            .map(|l| {
+                let mut l = self.uncut(&mask(l));
+                for (p, n) in &self.subs {
+                    l = l.replace(p.as_str(), n);
+                }
+                unpid(&l)
+            })
+            .collect()
+    }
+
+    /// `line` with a mention cut short (`"*/tmp/uidelta-desktop-1234…"`)
+    /// inside or just past a path of the run written as the path's name
+    /// (`"*$DIR…"`): where the cut falls depends on the length of the
+    /// run's directory name.
+    fn uncut(&self, line: &str) -> String {
+        let Some(end) = line.find("…\"") else {
+            return line.to_owned();
+        };
+        let Some(open) = line[..end].rfind('"') else {
+            return line.to_owned();
+        };
+        let body = &line[open + 1..end];
+        let (star, path) = match body.strip_prefix('*') {
+            Some(rest) => ("*", rest),
+            None => ("", body),
+        };
+        for (p, n) in &self.subs {
+            if !path.is_empty() && (p.starts_with(path) || path.starts_with(p.as_str())) {
+                return format!("{}{star}{n}{}", &line[..open + 1], &line[end..]);
+            }
+        }
+        line.to_owned()
+    }
+
+    /// Asserts that the answer to step `step` reads `expected`, line for
+    /// line (the `· settled in N ms` of its head left out).
+    pub fn check(&self, step: &str, a: &Acted, expected: &[&str]) {
+        self.check_text(step, &answer(a), expected);
+    }
+
+    /// [`Reader::check`] for an answer that may catch a passing message
+    /// (a status bar's, shown for a few seconds) or come after it went:
+    /// `expected` with the line `passing`, or without it and with the head
+    /// `head_without`.
+    pub fn check_passing(
+        &self,
+        step: &str,
+        a: &Acted,
+        expected: &[&str],
+        passing: &str,
+        head_without: &str,
+    ) {
+        let text = answer(a);
+        let mut got = self.lines(&text);
+        if let Some(head) = got.first_mut() {
+            *head = unsettled(head);
+        }
+        let mut without: Vec<&str> = expected.iter().copied().filter(|l| *l != passing).collect();
+        if let Some(head) = without.first_mut() {
+            *head = head_without;
+        }
+        if std::env::var_os(RECORD).is_some() {
+            eprintln!("== {step}\n{}\n", got.join("\n"));
+            return;
+        }
+        assert!(
+            got == expected || got == without,
+            "{step}: the answer reads:\n{text}\nexpected, with or without {passing:?}:\n{}",
+            expected.join("\n")
+        );
+    }
+
+    /// Asserts that the first look at an application reads `expected`.
+    pub fn check_diff(&self, step: &str, d: &Diff, expected: &[&str]) {
+        let t = uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default());
+        self.check_text(step, &t, expected);
+    }
+
+    fn check_text(&self, step: &str, text: &str, expected: &[&str]) {
+        let mut got = self.lines(text);
+        if let Some(head) = got.first_mut() {
+            *head = unsettled(head);
+        }
+        if std::env::var_os(RECORD).is_some() {
+            eprintln!("== {step}\n{}\n", got.join("\n"));
+            return;
+        }
+        assert_eq!(got, expected, "{step}: the answer reads:\n{text}");
+    }
+
+    /// The ref on the line of `a` that reads `line` (its first ref): the
+    /// element the diff offers for the next step.
+    pub fn ref_on(&self, a: &Acted, line: &str) -> String {
+        let t = answer(a);
+        let hit = t
+            .lines()
+            .find(|l| self.lines(l).first().is_some_and(|r| r == line))
+            .unwrap_or_else(|| panic!("no line {line:?} in:\n{t}"));
+        let open = hit.find('[').map_or(0, |i| i + 1);
+        let close = hit[open..].find(']').map_or(open, |i| open + i);
+        hit[open..close].to_owned()
+    }
+}
+
+/// The answer to an action as an agent reads it.
+pub fn answer(a: &Acted) -> String {
+    a.text(&uidelta_render::DiffOptions::default())
+}
+
+/// `head` without its `· settled in N ms`, which varies from run to run.
+fn unsettled(head: &str) -> String {
+    match head.find(" · settled in ") {
+        Some(at) => {
+            let rest = &head[at + " · settled in ".len()..];
+            let after = rest.find(" · ").map_or("", |i| &rest[i..]);
+            format!("{}{after}", &head[..at])
+        }
+        None => head.to_owned(),
+    }
+}
+
+/// `line` with the process id in `(pid 4242)` written `$PID`.
+fn unpid(line: &str) -> String {
+    match line.find("(pid ") {
+        Some(at) => {
+            let digits = line[at + 5..]
+                .chars()
+                .take_while(char::is_ascii_digit)
+                .count();
+            format!("{}(pid $PID{}", &line[..at], &line[at + 5 + digits..])
+        }
+        None => line.to_owned(),
+    }
+}
+
+/// `line` with each ref in it written `[#]` (`#` where the focus line
+/// names one bare: `focus e12 -> e14`).
+pub fn mask(line: &str) -> String {
+    let mut out = String::new();
+    let mut rest = line;
+    while let Some(open) = rest.find('[') {
+        out.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        match after.find(']') {
+            Some(close) if is_ref(&after[..close]) => {
+                out.push_str("[#]");
+                rest = &after[close + 1..];
+            }
+            _ => {
+                out.push('[');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out.split(' ')
+        .map(|word| if is_ref(word) { "#" } else { word })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// A ref as the answers write it: `e` and digits.
+fn is_ref(s: &str) -> bool {
+    s.len() > 1 && s.starts_with('e') && s[1..].chars().all(|c| c.is_ascii_digit())
+}

@@ -1,0 +1,235 @@
+//! zenity's dialogs (GTK 3), each answered as an agent would: a form filled
+//! in and sent, a list's row picked, a question declined. The answer to the
+//! last step says zenity exited; what it printed, and its exit status, are
+//! what the agent asked for.
+
+use std::io::Read;
+use std::time::{Duration, Instant};
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use crate::common::{ref_of, session};
+use crate::steps::{start, Started};
+
+/// What zenity printed, once it has exited.
+fn printed(run: &mut Started) -> String {
+    let mut out = String::new();
+    if let Some(mut pipe) = run.app.take_stdout() {
+        pipe.read_to_string(&mut out).expect("zenity's output");
+    }
+    out
+}
+
+/// zenity's exit code, once it has exited (within a minute).
+fn exit_code(run: &mut Started) -> Option<i32> {
+    let until = Instant::now() + Duration::from_secs(60);
+    while run.app.is_running() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    run.app.exit_status().and_then(|s| s.code())
+}
+
+/// A form of two entries and a combo box: its entries are named after the
+/// labels before them (GTK 3 grid, no mnemonic), typed into, a choice set,
+/// OK sends the values.
+#[test]
+fn zenity_form_is_filled_in_and_sent() {
+    let mut run = start(
+        "zenity",
+        &[
+            "--forms",
+            "--title",
+            "Visitor",
+            "--text",
+            "Who are you?",
+            "--add-entry",
+            "Name",
+            "--add-entry",
+            "City",
+            "--add-combo",
+            "Size",
+            "--combo-values",
+            "Small|Large",
+        ],
+        "zenity",
+        "zenity",
+        &[],
+        true,
+    );
+    let r = run.reader();
+    run.rt.block_on(async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        r.check_diff(
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Visitor\"",
+                "    [#] panel \"Who are you?\"",
+                "      [#] combo box",
+                "      [#] label \"Size\"",
+                "      [#] text \"City\"",
+                "      [#] label \"City\"",
+                "      [#] text \"Name\" (focused)",
+                "      [#] label \"Name\"",
+                "      [#] label \"Who are you?\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"OK\"",
+                "  ... 3 more nodes under [#] (all hidden)",
+            ],
+        );
+        let name = ref_of(&s, "role:text && name:Name");
+        let a = s
+            .act(&name, &Action::Type("Ada".into()), &opts)
+            .await
+            .expect("type the name");
+        r.check(
+            "name",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text \"Name\" in [#] panel \"Who are you?\" | value: none -> \"Ada\"",
+            ],
+        );
+        // Clicking a field is for the focus: the answer says where it went.
+        let city = ref_of(&s, "role:text && name:City");
+        let a = s
+            .act(&city, &Action::Click, &opts)
+            .await
+            .expect("click City");
+        r.check("click city", &a, &["# diff: focus # -> #"]);
+        let a = s
+            .act(&city, &Action::Type("London".into()), &opts)
+            .await
+            .expect("type the city");
+        r.check(
+            "city",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text \"City\" in [#] panel \"Who are you?\" | value: none -> \"London\"",
+            ],
+        );
+        // GTK 3 names a combo box after its choice.
+        let size = ref_of(&s, "role:combo box");
+        let a = s
+            .act(&size, &Action::SetValue("Large".into()), &opts)
+            .await
+            .expect("choose Large");
+        r.check(
+            "size",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] combo box in [#] panel \"Who are you?\" | name: \"\" -> \"Large\"",
+            ],
+        );
+        let ok = ref_of(&s, "role:push button && name:OK");
+        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
+        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+    });
+    assert_eq!(printed(&mut run), "Ada|London|Large\n");
+    assert_eq!(exit_code(&mut run), Some(0));
+}
+
+/// A list of two columns: a row selected by a selector on its first cell,
+/// OK prints it.
+#[test]
+fn zenity_list_row_is_selected_and_chosen() {
+    let mut run = start(
+        "zenity",
+        &[
+            "--list", "--title", "Fruit", "--column", "Name", "--column", "Colour", "Apple", "red",
+            "Banana", "yellow", "Cherry", "dark red",
+        ],
+        "zenity",
+        "zenity",
+        &[],
+        true,
+    );
+    let r = run.reader();
+    run.rt.block_on(async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        r.check_diff(
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Fruit\"",
+                "    [#] label \"Select items from the list below.\"",
+                "    [#] scroll pane",
+                "      [#] table (focused)",
+                "        [#] table column header \"Name\"",
+                "        [#] table column header \"Colour\"",
+                "        [#] table cell \"Apple\"",
+                "        [#] table cell \"red\"",
+                "        [#] table cell \"Banana\"",
+                "        [#] table cell \"yellow\"",
+                "        [#] table cell \"Cherry\"",
+                "        [#] table cell \"dark red\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"OK\"",
+            ],
+        );
+        let banana = ref_of(&s, "role:table cell && name:Banana");
+        let a = s
+            .act(&banana, &Action::SetSelected(true), &opts)
+            .await
+            .expect("select Banana");
+        r.check(
+            "select",
+            &a,
+            &[
+                "# diff: ~2 modified",
+                "~ [#] table cell \"Banana\" in [#] dialog \"Fruit\" | active, selected: false -> true",
+                "~ [#] table cell \"yellow\" in [#] dialog \"Fruit\" | selected: false -> true",
+            ],
+        );
+        let ok = ref_of(&s, "role:push button && name:OK");
+        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
+        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+    });
+    assert_eq!(printed(&mut run), "Banana\n");
+    assert_eq!(exit_code(&mut run), Some(0));
+}
+
+/// A question answered No: zenity exits with status 1 and prints nothing.
+#[test]
+fn zenity_question_is_declined() {
+    let mut run = start(
+        "zenity",
+        &["--question", "--text", "Delete the draft?"],
+        "zenity",
+        "zenity",
+        &[],
+        true,
+    );
+    let r = run.reader();
+    run.rt.block_on(async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        r.check_diff(
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Question\"",
+                "    [#] icon \"Question\"",
+                "    [#] label \"Delete the draft?\"",
+                "    [#] push button \"No\"",
+                "    [#] push button \"Yes\" (focused)",
+            ],
+        );
+        let no = ref_of(&s, "role:push button && name:No");
+        let a = s.act(&no, &Action::Click, &opts).await.expect("click No");
+        r.check("No", &a, &["# zenity (pid $PID) exited"]);
+    });
+    assert_eq!(printed(&mut run), "");
+    assert_eq!(exit_code(&mut run), Some(1));
+}
