@@ -103,7 +103,7 @@ fn featherpad_types_finds_and_saves_as() {
             "ctrl+f",
             &a,
             &[
-                "# diff: -1 removed · focus # -> #",
+                "# diff: -1 removed · focus [#] text -> [#] text",
                 "- [#] label \"Root Instance\"",
             ],
         );
@@ -142,7 +142,7 @@ fn featherpad_types_finds_and_saves_as() {
             "save as",
             &a,
             &[
-                "# diff: +1 added, ~1 modified · focus # -> #",
+                "# diff: +1 added, ~1 modified · focus [#] text -> [#] text \"File name:\"",
                 "+ [#] dialog \"Save as...\" (opened)",
                 "    [#] label \"Look in:\" (read only)",
                 "    [#] combo box \"$DIR\"",
@@ -204,7 +204,7 @@ fn featherpad_types_finds_and_saves_as() {
             "save",
             &a,
             &[
-                "# diff: -1 removed, ~5 modified · focus # -> none",
+                "# diff: -1 removed, ~5 modified · focus [#] text \"File name:\" (gone) -> none",
                 "- [#] dialog \"Save as...\" (closed) (and 41 descendants)",
                 "~ [#] frame | name: \"*$DIR/old.txt\" -> \"$DIR/notes/new.txt\"",
                 "~ [#] page tab list | name: \"*old.txt\" -> \"new.txt\"",

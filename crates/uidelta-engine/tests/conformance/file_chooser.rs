@@ -107,7 +107,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
             "docs",
             &a,
             &[
-                "# diff: +13 added, -12 removed, ~1 modified · focus # -> #",
+                "# diff: +13 added, -12 removed, ~1 modified · focus [#] table \"Files\" -> [#] table cell \"a.txt\"",
                 "+ [#] toggle button \"docs\" (checked) in [#] filler \"PathBar Layer\"",
                 "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"",
                 "+ [#] toggle button \"$RUN\" in [#] filler \"PathBar Layer\"",
@@ -151,7 +151,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
             "up",
             &a,
             &[
-                "# diff: +8 added, -8 removed, ~3 modified · focus # -> #",
+                "# diff: +8 added, -8 removed, ~3 modified · focus [#] table cell \"b.txt\" (gone) -> [#] table cell \"docs\"",
                 "+ [#] table cell \"docs\" (focused, selected) in [#] table \"Files\"",
                 "+ [#] table cell (selected) in [#] table \"Files\"",
                 "+ [#] table cell (selected) in [#] table \"Files\"",
@@ -174,7 +174,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
             "docs again",
             &a,
             &[
-                "# diff: +8 added, -8 removed, ~3 modified · focus # -> #",
+                "# diff: +8 added, -8 removed, ~3 modified · focus [#] table cell \"docs\" (gone) -> [#] table cell \"a.txt\"",
                 "+ [#] table cell \"a.txt\" (focused, selected) in [#] table \"Files\"",
                 "+ [#] table cell \"2 bytes\" (selected) in [#] table \"Files\"",
                 "+ [#] table cell \"Text\" (selected) in [#] table \"Files\"",

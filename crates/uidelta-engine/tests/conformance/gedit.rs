@@ -86,7 +86,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "ctrl+f",
             &a,
             &[
-                "# diff: ~3 modified · focus # -> #",
+                "# diff: ~3 modified · focus [#] text -> [#] text \"Search\"",
                 "~ [#] text \"Search\" | description: \"\" -> \"String you want to search for\" | showing: false -> true (also 1 descendant)",
                 "~ [#] push button | showing: false -> true (same on [#])",
             ],
@@ -111,7 +111,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "Escape",
             &a,
             &[
-                "# diff: ~5 modified · focus # -> #",
+                "# diff: ~5 modified · focus [#] text \"Search\" -> [#] text",
                 "~ [#] text \"Search\" | showing: true -> false (also 2 descendants)",
                 "~ [#] push button | showing: true -> false (same on [#])",
                 "~ [#] push button \"Clear Highlight\" | enabled: true -> false (same on [#] \"Clear Highlight\")",
@@ -130,7 +130,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "menu",
             &a,
             &[
-                "# diff: ~3 modified · focus # -> #",
+                "# diff: ~3 modified · focus [#] text -> [#] push button \"Print…\"",
                 "~ [#] toggle button \"Menu\" | checked: false -> true",
                 "~ [#] panel | showing, visible: false -> true (also 21 descendants)",
                 "~ [#] panel | position: 9 -> 10",
@@ -145,7 +145,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "preferences",
             &a,
             &[
-                "# diff: +1 added, ~2 modified · focus # -> #",
+                "# diff: +1 added, ~2 modified · focus [#] push button \"Print…\" -> [#] text",
                 "+ [#] frame \"Preferences\" (opened)",
                 "    [#] push button \"Close\"",
                 "    [#] label \"Preferences\"",

@@ -79,7 +79,7 @@ fn mousepad_types_finds_and_saves_as() {
             "ctrl+f",
             &a,
             &[
-                "# diff: +1 added, ~1 modified · focus none -> #",
+                "# diff: +1 added, ~1 modified · focus none -> [#] text",
                 "+ [#] tool bar",
                 "    [#] push button \"Close\"",
                 "    [#] combo box",
@@ -88,7 +88,7 @@ fn mousepad_types_finds_and_saves_as() {
                 "    [#] push button \"Down\"",
                 "    [#] check box \"Match case\"",
                 "    [#] check box \"Regular expression\"",
-                "  ... 1 more node under [#] (hidden)",
+                "  ... 2 more nodes under [#] (all hidden)",
                 "~ [#] frame \"*Untitled 1 - Mousepad\" | active: false -> true",
             ],
         );
@@ -101,7 +101,7 @@ fn mousepad_types_finds_and_saves_as() {
             "search",
             &a,
             &[
-                "# diff: +1 added, ~2 modified",
+                "# diff: +1 added, ~1 modified",
                 "+ [#] label \"1 occurrence\"",
                 "~ [#] text | value: none -> \"conformance\"",
             ],
@@ -114,7 +114,7 @@ fn mousepad_types_finds_and_saves_as() {
             "Escape",
             &a,
             &[
-                "# diff: ~5 modified · focus # -> #",
+                "# diff: ~5 modified · focus [#] text -> [#] text",
                 "~ [#] menu item \"Paste\" in [#] menu \"Edit\" | enabled: false -> true (same on [#] \"Delete Selection\", [#] \"Select All\")",
                 "~ [#] push button \"Paste\" | enabled: false -> true",
                 "~ [#] tool bar | showing, visible: true -> false (also 8 descendants)",
