@@ -24,6 +24,7 @@ use uidelta_model::{normalize_space, Meta, NodeData, Rect, Role, Snapshot, TreeB
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
 use crate::state;
+use crate::visible;
 
 const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
@@ -82,9 +83,9 @@ impl AppRef {
 
 /// What a cache item or the four basic calls say about an object.
 #[derive(Clone, Debug, Default)]
-struct Basic {
+pub(crate) struct Basic {
     raw_role: String,
-    name: String,
+    pub(crate) name: String,
     description: String,
     states: uidelta_model::StateSet,
     interfaces: Vec<String>,
@@ -99,13 +100,15 @@ impl Basic {
 
 /// One object found by the walk.
 #[derive(Debug, Default)]
-struct Rec {
+pub(crate) struct Rec {
     bus: String,
     path: String,
-    basic: Basic,
-    children: Vec<usize>,
+    pub(crate) basic: Basic,
+    pub(crate) children: Vec<usize>,
     bounds: Option<Rect>,
-    value: Option<String>,
+    pub(crate) value: Option<String>,
+    /// Read as its visible part (see [`crate::visible`]): what shows of it.
+    pub(crate) shown: Option<visible::Shown>,
     attributes: Vec<(String, String)>,
     /// The label that names this nameless field (`labelled-by`).
     labelled_by: Option<(String, String)>,
@@ -196,6 +199,9 @@ pub async fn capture(
     }
     name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
+    if visible::state_sizes(&mut recs) {
+        bus.mark_holds_huge(&app.bus_name);
+    }
     let tree = assemble(recs);
     let meta = Meta {
         source: "atspi".into(),
@@ -269,6 +275,7 @@ impl Walk<'_> {
                 rec.value = fetched.value;
                 rec.attributes = fetched.attributes;
                 rec.labelled_by = fetched.labelled_by;
+                rec.shown = fetched.shown;
                 if !descend && rec.basic.child_count > 0 {
                     truncated = true;
                 }
@@ -482,12 +489,33 @@ impl Walk<'_> {
         // GTK 4's cache gives the application's root no children: the
         // root's are always asked for.
         let wants_children = descend && (basic.child_count != 0 || root);
+        // Never `GetChildren` of a container that makes its children on
+        // demand and has a great many: only what shows of it is read.
+        let huge = visible::is_huge(
+            basic
+                .states
+                .contains(uidelta_model::State::ManagesDescendants),
+            basic.child_count,
+        );
         let children = async {
-            if wants_children {
+            if wants_children && huge {
+                let table = basic.has("org.a11y.atspi.Table");
+                let (cells, shown) = visible::part(
+                    self.bus,
+                    &self.target,
+                    bus_name,
+                    path,
+                    table,
+                    basic.child_count,
+                )
+                .await?;
+                Ok((cells, Some(shown)))
+            } else if wants_children {
                 self.call::<_, Vec<ObjRef>>(bus_name, path, ACCESSIBLE, "GetChildren", &())
                     .await
+                    .map(|c| (c, None))
             } else {
-                Ok(Vec::new())
+                Ok((Vec::new(), None))
             }
         };
         let bounds = async {
@@ -523,9 +551,11 @@ impl Walk<'_> {
             futures_util::join!(children, bounds, value, attributes, label);
         let mut attributes: Vec<(String, String)> = attributes?.into_iter().collect();
         attributes.sort();
+        let (children, shown) = children?;
         Ok(Fetched {
             basic,
-            children: children?,
+            children,
+            shown,
             bounds: bounds?,
             value: value?,
             attributes,
@@ -605,7 +635,10 @@ impl Walk<'_> {
         ) || basic.states.contains(uidelta_model::State::Editable);
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
-            let text = self.text(bus_name, path, limit).await?;
+            // A cell's text is short, and read whole (`-1`, the end):
+            // LibreOffice answers an end past its text with nothing.
+            let end = if role == Role::TableCell { -1 } else { limit };
+            let text = self.text(bus_name, path, end).await?;
             if !text.is_empty() || TEXTS_WHOLE.contains(&self.toolkit()) {
                 return Ok(Some(text));
             }
@@ -685,6 +718,7 @@ impl Walk<'_> {
 struct Fetched {
     basic: Basic,
     children: Vec<ObjRef>,
+    shown: Option<visible::Shown>,
     bounds: Option<Rect>,
     value: Option<String>,
     attributes: Vec<(String, String)>,

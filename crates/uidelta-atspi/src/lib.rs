@@ -12,6 +12,7 @@ mod discovery;
 mod error;
 mod events;
 mod state;
+mod visible;
 
 pub use actions::{Actor, NodeAddr, Outcome};
 pub use bus::{keep_action, Bus, CALL_TIMEOUT};
