@@ -491,24 +491,18 @@ impl Walk<'_> {
         let wants_children = descend && (basic.child_count != 0 || root);
         // Never `GetChildren` of a container that makes its children on
         // demand and has a great many: only what shows of it is read.
-        let huge = visible::is_huge(
-            basic
-                .states
-                .contains(uidelta_model::State::ManagesDescendants),
-            basic.child_count,
-        );
+        let manages = basic
+            .states
+            .contains(uidelta_model::State::ManagesDescendants);
         let children = async {
-            if wants_children && huge {
-                let table = basic.has("org.a11y.atspi.Table");
-                let (cells, shown) = visible::part(
-                    self.bus,
-                    &self.target,
-                    bus_name,
-                    path,
-                    table,
-                    basic.child_count,
-                )
-                .await?;
+            let table = basic.has("org.a11y.atspi.Table");
+            let count = basic.child_count;
+            let part = if wants_children && manages {
+                visible::part(self.bus, &self.target, bus_name, path, table, count).await?
+            } else {
+                None
+            };
+            if let Some((cells, shown)) = part {
                 Ok((cells, Some(shown)))
             } else if wants_children {
                 self.call::<_, Vec<ObjRef>>(bus_name, path, ACCESSIBLE, "GetChildren", &())

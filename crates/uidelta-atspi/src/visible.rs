@@ -57,17 +57,20 @@ pub struct Shown {
     pub columns: Option<(i32, i32)>,
 }
 
-/// Whether an object is read as its visible part: it manages its
-/// descendants and has more children than [`WHOLE_UP_TO`] (or cannot say
-/// how many).
-pub fn is_huge(manages_descendants: bool, child_count: i32) -> bool {
-    manages_descendants && !(0..=WHOLE_UP_TO).contains(&child_count)
+/// Whether a container that manages its descendants and has `count`
+/// children is read as its visible part: it has more than [`WHOLE_UP_TO`],
+/// or cannot say how many.
+pub fn is_huge(count: i32) -> bool {
+    !(0..=WHOLE_UP_TO).contains(&count)
 }
 
-/// Reads the visible part of the container at `path`: the objects on
-/// screen, in rows, and what was shown. Anything the application does not
-/// answer leaves the part smaller (at worst empty), never an error: the
-/// rest of the capture goes on.
+/// Reads the visible part of the container at `path`, which manages its
+/// descendants: the objects on screen, in rows, and what was shown; `None`
+/// when it is small enough to be read whole (see [`is_huge`]). Its child
+/// count is asked for when `child_count` does not say (AT-SPI's ATK bridge
+/// gives `-1` in its cache for every such container). Anything else the
+/// application does not answer leaves the part smaller (at worst empty),
+/// never an error: the rest of the capture goes on.
 pub async fn part(
     bus: &Bus,
     target: &Target<'_>,
@@ -75,20 +78,31 @@ pub async fn part(
     path: &str,
     has_table: bool,
     child_count: i32,
-) -> Result<(Vec<ObjRef>, Shown)> {
+) -> Result<Option<(Vec<ObjRef>, Shown)>> {
     let reader = Reader {
         bus,
         target,
         dest,
         path,
     };
+    let child_count = if child_count < 0 {
+        reader.child_count().await?
+    } else {
+        child_count
+    };
+    if !is_huge(child_count) {
+        return Ok(None);
+    }
     let extents = reader.extents(path).await;
-    let Some((x, y, w, h)) = extents.ok().filter(|&(_, _, w, h)| w > 0 && h > 0) else {
-        return Ok((Vec::new(), Shown::listed(child_count)));
+    // GTK places a hidden widget at `i32::MIN`.
+    let placed =
+        |&(x, y, w, h): &(i32, i32, i32, i32)| x != i32::MIN && y != i32::MIN && w > 0 && h > 0;
+    let Some((x, y, w, h)) = extents.ok().filter(placed) else {
+        return Ok(Some((Vec::new(), Shown::listed(child_count))));
     };
     if has_table {
         match reader.table_part((x, y, w, h)).await {
-            Ok(Some(found)) => return Ok(found),
+            Ok(Some(found)) => return Ok(Some(found)),
             Ok(None) => {}
             Err(e) => tracing::debug!("the cells on screen of {dest}{path}: {e}"),
         }
@@ -98,7 +112,7 @@ pub async fn part(
         rows: rows.1,
         ..Shown::listed(child_count)
     };
-    Ok((rows.0, shown))
+    Ok(Some((rows.0, shown)))
 }
 
 impl Shown {
@@ -114,15 +128,18 @@ impl Shown {
     /// when they have none).
     pub fn summary(&self, first: Option<&str>, last: Option<&str>) -> String {
         let size = if self.table {
-            format!("{} rows × {} columns", self.size.0, self.size.1)
+            format!("{} rows × {} columns; ", self.size.0, self.size.1)
+        } else if self.size.0 >= 0 {
+            format!("{} items; ", self.size.0)
         } else {
-            format!("{} items", self.size.0)
+            // It cannot say how many.
+            String::new()
         };
         let span = |(a, b): (i32, i32)| {
             if a == b {
-                format!("{}", a + 1)
+                format!("{}", i64::from(a) + 1)
             } else {
-                format!("{}-{}", a + 1, b + 1)
+                format!("{}-{}", i64::from(a) + 1, i64::from(b) + 1)
             }
         };
         let shown = match (first, last, self.rows, self.columns) {
@@ -134,7 +151,7 @@ impl Shown {
             (_, _, Some(r), None) => format!("items {} shown", span(r)),
             _ => "none read".to_owned(),
         };
-        format!("{size}; {shown}")
+        format!("{size}{shown}")
     }
 }
 
@@ -159,6 +176,15 @@ impl Reader<'_> {
 
     async fn extents(&self, path: &str) -> Result<(i32, i32, i32, i32)> {
         self.call(path, COMPONENT, "GetExtents", &(SCREEN,)).await
+    }
+
+    /// The container's child count as it says it now; `-1` when it
+    /// does not say.
+    async fn child_count(&self) -> Result<i32> {
+        let v: OwnedValue = self
+            .call(self.path, PROPERTIES, "Get", &(ACCESSIBLE, "ChildCount"))
+            .await?;
+        Ok(i32::try_from(v).unwrap_or(-1))
     }
 
     async fn table_count(&self, property: &str) -> Result<i32> {
@@ -211,8 +237,11 @@ impl Reader<'_> {
         let (rows, columns, first, last) = futures_util::join!(
             self.table_count("NRows"),
             self.table_count("NColumns"),
-            self.at_point(x + 1, y + 1),
-            self.at_point(x + w - 2, y + h - 2),
+            self.at_point(x.saturating_add(1), y.saturating_add(1)),
+            self.at_point(
+                x.saturating_add(w).saturating_sub(2),
+                y.saturating_add(h).saturating_sub(2)
+            ),
         );
         let (rows, columns) = (rows?, columns?);
         let (Some(first), Some(last)) = (first?, last?) else {
@@ -225,10 +254,12 @@ impl Reader<'_> {
         if r1 < r0 || c1 < c0 {
             return Ok(None);
         }
-        let width = usize::try_from(c1 - c0 + 1).unwrap_or(1).max(1);
+        let width = usize::try_from(i64::from(c1) - i64::from(c0) + 1)
+            .unwrap_or(1)
+            .max(1);
         let most_rows = i32::try_from((MOST_CELLS / width).max(1)).unwrap_or(1);
-        let r1 = r1.min(r0 + most_rows - 1);
-        let c1 = c1.min(c0 + i32::try_from(MOST_CELLS).unwrap_or(i32::MAX) - 1);
+        let r1 = r1.min(r0.saturating_add(most_rows - 1));
+        let c1 = c1.min(c0.saturating_add(i32::try_from(MOST_CELLS).unwrap_or(i32::MAX) - 1));
         let places: Vec<(i32, i32)> = (r0..=r1)
             .flat_map(|r| (c0..=c1).map(move |c| (r, c)))
             .collect();
@@ -265,9 +296,10 @@ impl Reader<'_> {
     ) -> (Vec<ObjRef>, Option<(i32, i32)>) {
         let mut out: Vec<ObjRef> = Vec::new();
         let mut first_index = None;
-        let probe_x = x + (w / 2).min(8);
-        let mut at = y + 1;
-        while at < y + h && out.len() < MOST_PROBED_ROWS {
+        let probe_x = x.saturating_add((w / 2).min(8));
+        let bottom = y.saturating_add(h);
+        let mut at = y.saturating_add(1);
+        while at < bottom && out.len() < MOST_PROBED_ROWS {
             let Ok(Some(row)) = self.at_point(probe_x, at).await else {
                 break;
             };
@@ -284,14 +316,18 @@ impl Reader<'_> {
                     .ok();
             }
             out.push(row);
-            if rh <= 0 || ry + rh <= at {
+            let next = ry.saturating_add(rh);
+            if rh <= 0 || next <= at {
                 break;
             }
-            at = ry + rh + 1;
+            at = next.saturating_add(1);
         }
-        let rows = first_index
-            .filter(|&i| i >= 0 && !out.is_empty())
-            .map(|i| (i, i + i32::try_from(out.len()).unwrap_or(1) - 1));
+        let rows = first_index.filter(|&i| i >= 0 && !out.is_empty()).map(|i| {
+            (
+                i,
+                i.saturating_add(i32::try_from(out.len()).unwrap_or(1) - 1),
+            )
+        });
         (out, rows)
     }
 }
@@ -319,13 +355,12 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_huge_container_is_one_that_manages_descendants_and_has_many() {
-        assert!(is_huge(true, i32::MAX));
-        assert!(is_huge(true, -1));
-        assert!(is_huge(true, WHOLE_UP_TO + 1));
-        assert!(!is_huge(true, WHOLE_UP_TO));
-        assert!(!is_huge(true, 300));
-        assert!(!is_huge(false, i32::MAX));
+    fn a_huge_container_has_more_children_than_are_read_whole() {
+        assert!(is_huge(i32::MAX));
+        assert!(is_huge(WHOLE_UP_TO + 1));
+        assert!(!is_huge(WHOLE_UP_TO));
+        assert!(!is_huge(300));
+        assert!(is_huge(-1));
     }
 
     #[test]
@@ -352,6 +387,10 @@ mod tests {
         assert_eq!(
             Shown::listed(5000).summary(None, None),
             "5000 items; none read"
+        );
+        assert_eq!(
+            Shown::listed(-1).summary(Some("General"), Some("-1235")),
+            "General to -1235 shown"
         );
     }
 }
