@@ -31,6 +31,11 @@ pub const WHOLE_UP_TO: i32 = 2_000;
 /// Most cells read of one container's visible part.
 pub const MOST_CELLS: usize = 2_000;
 
+/// How far apart, in pixels, the points are at which a corner cell of a
+/// table is looked for, and how many are tried (see [`Reader::cell_near`]).
+const CORNER_STEP: i32 = 4;
+const CORNER_TRIES: usize = 24;
+
 /// Most rows looked for, one at a time, in a container without a table.
 const MOST_PROBED_ROWS: usize = 200;
 
@@ -123,9 +128,10 @@ impl Shown {
         }
     }
 
-    /// `1048576 rows × 16384 columns; A1 to M39 shown`: the size, and the
-    /// names of the first and last cell shown (`rows 1-39 and columns 1-13`
-    /// when they have none).
+    /// `1048576 rows × 16384 columns; rows 1-39 and columns 1-13 shown:
+    /// A1 to M39`: the size, what shows, and the names of the first and
+    /// last cell shown (a spreadsheet's cell addresses), when they have
+    /// names.
     pub fn summary(&self, first: Option<&str>, last: Option<&str>) -> String {
         let size = if self.table {
             format!("{} rows × {} columns; ", self.size.0, self.size.1)
@@ -142,16 +148,18 @@ impl Shown {
                 format!("{}-{}", i64::from(a) + 1, i64::from(b) + 1)
             }
         };
-        let shown = match (first, last, self.rows, self.columns) {
-            (Some(f), Some(l), _, _) if !f.is_empty() && !l.is_empty() => {
-                format!("{f} to {l} shown")
-            }
-            (_, _, Some(r), Some(c)) => format!("rows {} and columns {} shown", span(r), span(c)),
-            (_, _, Some(r), None) if self.table => format!("rows {} shown", span(r)),
-            (_, _, Some(r), None) => format!("items {} shown", span(r)),
-            _ => "none read".to_owned(),
+        let shown = match (self.rows, self.columns) {
+            (Some(r), Some(c)) => format!("rows {} and columns {} shown", span(r), span(c)),
+            (Some(r), None) if self.table => format!("rows {} shown", span(r)),
+            (Some(r), None) => format!("items {} shown", span(r)),
+            (None, _) if first.is_some() => "shown".to_owned(),
+            (None, _) => "none read".to_owned(),
         };
-        format!("{size}{shown}")
+        let names = match (first, last) {
+            (Some(f), Some(l)) if !f.is_empty() && !l.is_empty() => format!(": {f} to {l}"),
+            _ => String::new(),
+        };
+        format!("{size}{shown}{names}")
     }
 }
 
@@ -208,6 +216,24 @@ impl Reader<'_> {
         Ok((found.1.as_str() != "/org/a11y/atspi/null").then_some(found))
     }
 
+    /// Row and column of the cell at `(x, y)`, else of the first found
+    /// going `step` pixels at a time from there (down, or up when
+    /// negative) for up to [`CORNER_TRIES`] tries: past a table's column
+    /// headers, where GTK 3 finds nothing, or the empty place below its
+    /// last row.
+    async fn cell_near(&self, x: i32, y: i32, step: i32) -> Result<Option<(i32, i32)>> {
+        let mut at = y;
+        for _ in 0..CORNER_TRIES {
+            if let Some(cell) = self.at_point(x, at).await? {
+                if let Some(place) = self.cell_place(&cell).await? {
+                    return Ok(Some(place));
+                }
+            }
+            at = at.saturating_add(step);
+        }
+        Ok(None)
+    }
+
     /// Row and column of a cell of the table.
     async fn cell_place(&self, cell: &ObjRef) -> Result<Option<(i32, i32)>> {
         if cell.0 != self.dest {
@@ -234,20 +260,15 @@ impl Reader<'_> {
         &self,
         (x, y, w, h): (i32, i32, i32, i32),
     ) -> Result<Option<(Vec<ObjRef>, Shown)>> {
+        let (left, right) = (x.saturating_add(1), x.saturating_add(w).saturating_sub(2));
+        let (top, bottom) = (y.saturating_add(1), y.saturating_add(h).saturating_sub(2));
         let (rows, columns, first, last) = futures_util::join!(
             self.table_count("NRows"),
             self.table_count("NColumns"),
-            self.at_point(x.saturating_add(1), y.saturating_add(1)),
-            self.at_point(
-                x.saturating_add(w).saturating_sub(2),
-                y.saturating_add(h).saturating_sub(2)
-            ),
+            self.cell_near(left, top, CORNER_STEP),
+            self.cell_near(right, bottom, -CORNER_STEP),
         );
         let (rows, columns) = (rows?, columns?);
-        let (Some(first), Some(last)) = (first?, last?) else {
-            return Ok(None);
-        };
-        let (first, last) = futures_util::join!(self.cell_place(&first), self.cell_place(&last));
         let (Some((r0, c0)), Some((r1, c1))) = (first?, last?) else {
             return Ok(None);
         };
@@ -373,7 +394,7 @@ mod tests {
         };
         assert_eq!(
             sheet.summary(Some("A1"), Some("M39")),
-            "1048576 rows × 16384 columns; A1 to M39 shown"
+            "1048576 rows × 16384 columns; rows 1-39 and columns 1-13 shown: A1 to M39"
         );
         assert_eq!(
             sheet.summary(Some(""), None),
@@ -390,7 +411,7 @@ mod tests {
         );
         assert_eq!(
             Shown::listed(-1).summary(Some("General"), Some("-1235")),
-            "General to -1235 shown"
+            "shown: General to -1235"
         );
     }
 }

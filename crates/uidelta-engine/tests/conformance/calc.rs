@@ -166,10 +166,11 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         // The sheet's size and the cells on screen, once, on its line.
         let sheet = line_of(&s, "role:table");
         let shown = format!(
-            "[{}] table \"Sheet Prices\" = \"1048576 rows × 16384 columns; A1 to ",
+            "[{}] table \"Sheet Prices\" = \"1048576 rows × 16384 columns; rows 1-",
             ref_of(&s, "role:table")
         );
         assert!(sheet.starts_with(&shown), "{sheet}");
+        assert!(sheet.contains(" shown: A1 to "), "{sheet}");
         // The cells on screen, every one, with their values; none beyond.
         let cells = s.find(&"role:table cell".parse().expect("selector"));
         assert!(cells.len() > 100, "{} cells", cells.len());
