@@ -10,6 +10,10 @@
 //! A field without a name of its own (a GTK entry next to a mnemonic label)
 //! is named after the label its `labelled-by` relation points at, as a
 //! screen reader names it: one `GetRelationSet` call per such field.
+//!
+//! A container that manages its descendants and has a great many (a
+//! spreadsheet) is never asked for its children: only its visible part is
+//! read (see [`crate::visible`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
