@@ -2,6 +2,10 @@
 //! 16,384 cells that makes its cells on demand (`manages-descendants`).
 //! Its tree arrives, with the cells on screen and their values, Calc is
 //! idle afterwards, and an agent's task on it reads one diff per step.
+//! The task goes to a cell by giving it the focus (`Component.GrabFocus`,
+//! as keys would), not by a pointer click: on this desktop LibreOffice
+//! reports its places higher than it draws them (a click at C3's centre
+//! lands in C2, at Undo's in the menu bar).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -232,6 +236,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             )
         };
         let (a1_moved, c3_typed) = (name_box("A1", "C3"), name_box("C3", "C4"));
+        let d2_undone = name_box("D3", "D2");
         let (d2_moved, d2_typed) = (name_box("C4", "D2"), name_box("D2", "D3"));
         let table = ref_of(&s, "role:table");
         let in_sheet = format!("in [{table}] table \"Sheet Prices\"");
@@ -363,5 +368,16 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         assert!(lines[0].starts_with(&closed), "{}", text(&a));
         assert!(lines[0].ends_with(" descendants)"), "{}", text(&a));
         assert_eq!(lines[1], frame_line(false, true));
+
+        // 8. Undo: the formula is gone again.
+        let a = s.key(APP, "ctrl+z", &opts).await.expect("undo");
+        exactly(
+            &a,
+            "# diff: ~2 modified",
+            &[
+                format!("~ [{d2}] table cell \"D2\" {in_sheet} | value: \"12\" -> none | attr:Formula: \"B2*C2\" -> \"\""),
+                d2_undone,
+            ],
+        );
     });
 }
