@@ -109,10 +109,8 @@ fn run() -> Fallible<()> {
         rows.push(one(app, module, runs)?);
     }
     println!(
-        "Machine: {}; load average {} at the start, {} at the end; {runs} captures per tool.\n",
-        live::machine(),
-        started_load,
-        live::load_average()
+        "Machine: {} at the end (load average {started_load} at the start); {runs} captures per tool.\n",
+        live::machine()
     );
     println!("| app | nodes (uidelta / pyatspi) | uidelta median / p90 | pyatspi median / p90 | pyatspi ÷ uidelta | first tree tokens (uidelta text / pyatspi JSON) |");
     println!("|---|---:|---:|---:|---:|---:|");
