@@ -28,6 +28,12 @@ Conventions (the Rust AT-SPI backend is compared against these):
   contact) are skipped silently.
 - The walk is depth-first pre-order; --max-nodes stops it and sets
   "truncated": true.
+- A container that manages its descendants (a spreadsheet) and has more
+  than 2,000 children is not walked child by child, which makes the
+  application build an object per cell (LibreOffice Calc's sheet says
+  2,147,483,647 and never answers): its cells on screen are read instead,
+  through its Table, between the cells at its top-left and bottom-right
+  corners (as uidelta reads it).
 
 Must run under the system python (/usr/bin/python3), which has gi and
 pyatspi; DBUS_SESSION_BUS_ADDRESS (or the AT_SPI_BUS X property on
@@ -53,6 +59,9 @@ import pyatspi  # noqa: E402
 
 STATE_NAMES = pyatspi.state.STATE_VALUE_TO_NAME
 TEXT_ROLES = {"entry", "text", "password text", "terminal"}
+# Children up to which a container that manages its descendants is walked
+# whole.
+WHOLE_UP_TO = 2000
 
 
 def state_names(acc):
@@ -132,6 +141,31 @@ class Walker:
             "children": [],
         }
 
+    def children(self, acc):
+        """The children of `acc` to walk, each as a function that reads it:
+        all of them, or the cells on screen of a container that manages its
+        descendants and has many."""
+        n = acc.childCount
+        if not (n < 0 or n > WHOLE_UP_TO) or not acc.getState().contains(
+                pyatspi.STATE_MANAGES_DESCENDANTS):
+            return [lambda i=i: acc.getChildAtIndex(i) for i in range(n)]
+        try:
+            table = acc.queryTable()
+            comp = acc.queryComponent()
+            e = comp.getExtents(pyatspi.DESKTOP_COORDS)
+            first = comp.getAccessibleAtPoint(e.x + 1, e.y + 1, pyatspi.DESKTOP_COORDS)
+            last = comp.getAccessibleAtPoint(e.x + e.width - 2, e.y + e.height - 2,
+                                             pyatspi.DESKTOP_COORDS)
+            if first is None or last is None:
+                return []
+            i, j = first.getIndexInParent(), last.getIndexInParent()
+            r0, c0 = table.getRowAtIndex(i), table.getColumnAtIndex(i)
+            r1, c1 = table.getRowAtIndex(j), table.getColumnAtIndex(j)
+            return [lambda r=r, c=c: table.getAccessibleAt(r, c)
+                    for r in range(r0, r1 + 1) for c in range(c0, c1 + 1)]
+        except (GLib.Error, NotImplementedError):
+            return []
+
     def walk(self, root_acc):
         """Depth-first pre-order walk without recursion."""
         root = self.node(root_acc)
@@ -140,16 +174,16 @@ class Walker:
         while stack:
             acc, out = stack.pop()
             try:
-                n = acc.childCount
+                children = self.children(acc)
             except GLib.Error:
                 continue
             pending = []
-            for i in range(n):
+            for read in children:
                 if self.count >= self.max_nodes:
                     self.truncated = True
                     break
                 try:
-                    child = acc.getChildAtIndex(i)
+                    child = read()
                     if child is None:
                         continue
                     cnode = self.node(child)

@@ -594,6 +594,12 @@ impl<'a> Actor<'a> {
             false,
         );
         let t = self.target("looking for popovers in");
+        if self.bus.holds_huge(&window.bus) {
+            return Err(Error::NotFound(format!(
+                "{}: not searched for popovers: it holds a container too big to search",
+                t.who
+            )));
+        }
         let found: Vec<(String, OwnedObjectPath)> = self
             .bus
             .call(

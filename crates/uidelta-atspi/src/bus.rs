@@ -28,6 +28,9 @@ pub struct Bus {
     /// (`None`: the application offers none); see [`Bus::call_direct`] and
     /// [`Bus::reading`].
     peers: Arc<Mutex<Peers>>,
+    /// Applications (by unique bus name) whose last capture found a
+    /// container read by its visible part (see [`crate::visible`]).
+    huge: Arc<Mutex<std::collections::HashSet<String>>>,
     /// Set by [`Bus::reading`]: calls to this application go over this
     /// direct connection.
     reader: Option<Arc<(String, zbus::Connection)>>,
@@ -94,6 +97,7 @@ impl Bus {
             timeout: CALL_TIMEOUT,
             peers: Arc::default(),
             profiles: Arc::default(),
+            huge: Arc::default(),
             reader: None,
             keeper: None,
         })
@@ -353,6 +357,23 @@ impl Bus {
             // Any other answer is an answer.
             Err(_) => Ok(true),
         }
+    }
+
+    /// Records that application `dest` holds a container too big to read
+    /// whole, as a capture found (for as long as this connection lives:
+    /// a capture of one of its windows says nothing of the others).
+    pub(crate) fn mark_holds_huge(&self, dest: &str) {
+        if let Ok(mut huge) = self.huge.lock() {
+            huge.insert(dest.to_owned());
+        }
+    }
+
+    /// Whether application `dest` was last seen holding a container too
+    /// big to read whole: a search of its windows through `Collection`
+    /// would walk all of that container (AT-SPI's ATK bridge does not stop
+    /// at `manages-descendants`) and not come back.
+    pub(crate) fn holds_huge(&self, dest: &str) -> bool {
+        self.huge.lock().is_ok_and(|huge| huge.contains(dest))
     }
 
     /// Closes the direct connections to applications that `listed` does

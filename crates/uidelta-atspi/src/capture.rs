@@ -10,6 +10,10 @@
 //! A field without a name of its own (a GTK entry next to a mnemonic label)
 //! is named after the label its `labelled-by` relation points at, as a
 //! screen reader names it: one `GetRelationSet` call per such field.
+//!
+//! A container that manages its descendants and has a great many (a
+//! spreadsheet) is never asked for its children: only its visible part is
+//! read (see [`crate::visible`]).
 
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -24,6 +28,7 @@ use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
 use crate::state;
 use crate::toolkit::{gtk4, Profile};
+use crate::visible;
 
 const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
@@ -106,6 +111,8 @@ pub(crate) struct Rec {
     pub(crate) children: Vec<usize>,
     pub(crate) bounds: Option<Rect>,
     pub(crate) value: Option<String>,
+    /// Read as its visible part (see [`crate::visible`]): what shows of it.
+    pub(crate) shown: Option<visible::Shown>,
     pub(crate) attributes: Vec<(String, String)>,
     /// The label that names this nameless field (`labelled-by`).
     pub(crate) labelled_by: Option<(String, String)>,
@@ -181,6 +188,9 @@ pub async fn capture(
     profile.fix_up(&mut recs);
     name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
+    if visible::state_sizes(&mut recs) {
+        bus.mark_holds_huge(&app.bus_name);
+    }
     let tree = assemble(recs);
     let meta = Meta {
         source: "atspi".into(),
@@ -245,6 +255,7 @@ impl Walk<'_> {
                 rec.value = fetched.value;
                 rec.attributes = fetched.attributes;
                 rec.labelled_by = fetched.labelled_by;
+                rec.shown = fetched.shown;
                 if !descend && rec.basic.child_count > 0 {
                     truncated = true;
                 }
@@ -432,12 +443,27 @@ impl Walk<'_> {
         // GTK 4's cache gives the application's root no children: the
         // root's are always asked for.
         let wants_children = descend && (basic.child_count != 0 || root);
+        // Never `GetChildren` of a container that makes its children on
+        // demand and has a great many: only what shows of it is read.
+        let manages = basic
+            .states
+            .contains(uidelta_model::State::ManagesDescendants);
         let children = async {
-            if wants_children {
+            let table = basic.has("org.a11y.atspi.Table");
+            let count = basic.child_count;
+            let part = if wants_children && manages {
+                visible::part(self.bus, &self.target, bus_name, path, table, count).await?
+            } else {
+                None
+            };
+            if let Some((cells, shown)) = part {
+                Ok((cells, Some(shown)))
+            } else if wants_children {
                 self.call::<_, Vec<ObjRef>>(bus_name, path, ACCESSIBLE, "GetChildren", &())
                     .await
+                    .map(|c| (c, None))
             } else {
-                Ok(Vec::new())
+                Ok((Vec::new(), None))
             }
         };
         let bounds = async {
@@ -473,9 +499,11 @@ impl Walk<'_> {
             futures_util::join!(children, bounds, value, attributes, label);
         let mut attributes: Vec<(String, String)> = attributes?.into_iter().collect();
         attributes.sort();
+        let (children, shown) = children?;
         Ok(Fetched {
             basic,
-            children: children?,
+            children,
+            shown,
             bounds: bounds?,
             value: crate::embedded::without_embedded_objects(value?),
             attributes,
@@ -555,7 +583,10 @@ impl Walk<'_> {
         ) || basic.states.contains(uidelta_model::State::Editable);
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
-            let text = self.text(bus_name, path, limit).await?;
+            // A cell's text is short, and read whole (`-1`, the end):
+            // LibreOffice answers an end past its text with nothing.
+            let end = if role == Role::TableCell { -1 } else { limit };
+            let text = self.text(bus_name, path, end).await?;
             if !text.is_empty() || self.profile.texts_whole() {
                 return Ok(Some(text));
             }
@@ -635,6 +666,7 @@ impl Walk<'_> {
 struct Fetched {
     basic: Basic,
     children: Vec<ObjRef>,
+    shown: Option<visible::Shown>,
     bounds: Option<Rect>,
     value: Option<String>,
     attributes: Vec<(String, String)>,

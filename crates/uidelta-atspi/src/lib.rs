@@ -14,6 +14,7 @@ mod error;
 mod events;
 mod state;
 pub mod toolkit;
+mod visible;
 
 pub use actions::{Actor, NodeAddr, Outcome};
 pub use bus::{keep_action, Bus, CALL_TIMEOUT};

@@ -6,6 +6,7 @@ mod common;
 
 mod steps;
 
+mod calc;
 mod featherpad;
 mod file_chooser;
 mod gedit;

@@ -1,0 +1,383 @@
+//! LibreOffice Calc (its GTK 3 plugin): a sheet is a table of 1,048,576 ×
+//! 16,384 cells that makes its cells on demand (`manages-descendants`).
+//! Its tree arrives, with the cells on screen and their values, Calc is
+//! idle afterwards, and an agent's task on it reads one diff per step.
+//! The task goes to a cell by giving it the focus (`Component.GrabFocus`,
+//! as keys would), not by a pointer click: on this desktop LibreOffice
+//! reports its places higher than it draws them (a click at C3's centre
+//! lands in C2, at Undo's in the menu bar).
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use uidelta_backend::Action;
+use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_linux::Linux;
+use uidelta_testkit::{require_programs, App, Desktop};
+
+use crate::common::{self, ref_of, text};
+
+const SOFFICE: &str = "/usr/lib/libreoffice/program/soffice.bin";
+const APP: &str = "soffice";
+const INSTALL: &str = "libreoffice-calc libreoffice-gtk3";
+
+/// A sheet with data: prices and counts of three items.
+const SHEET: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
+ xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
+ xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
+ office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
+ <office:body><office:spreadsheet><table:table table:name="Prices">
+  <table:table-row><table:table-cell office:value-type="string"><text:p>Item</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Price</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Count</text:p></table:table-cell></table:table-row>
+  <table:table-row><table:table-cell office:value-type="string"><text:p>Apple</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="3"><text:p>3</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="4"><text:p>4</text:p></table:table-cell></table:table-row>
+  <table:table-row><table:table-cell office:value-type="string"><text:p>Pear</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="5"><text:p>5</text:p></table:table-cell></table:table-row>
+ </table:table></office:spreadsheet></office:body></office:document>
+"#;
+
+/// LibreOffice's settings in a private profile: no tip of the day.
+const SETTINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
+<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
+</oor:items>
+"#;
+
+/// A private desktop running Calc on `document` (written into the
+/// desktop's runtime directory), with a profile of its own so that no
+/// other LibreOffice answers its single-instance pipe. LibreOffice ends
+/// its first start in a new profile to start again (exit code 81): it is
+/// started again then.
+fn calc_with(document: &str) -> (Desktop, App, tokio::runtime::Runtime) {
+    require_programs(&[("Xvfb", "xvfb"), (SOFFICE, INSTALL)]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let dir = desktop.runtime_dir().to_path_buf();
+    let profile = dir.join("libreoffice");
+    let user = profile.join("user");
+    std::fs::create_dir_all(&user).expect("profile directory");
+    std::fs::write(user.join("registrymodifications.xcu"), SETTINGS).expect("settings");
+    let file: PathBuf = dir.join("prices.fods");
+    std::fs::write(&file, document).expect("document");
+    let env = format!("-env:UserInstallation=file://{}", profile.display());
+    let file = file.to_string_lossy().into_owned();
+    let args = [
+        "--calc",
+        "--norestore",
+        "--nologo",
+        env.as_str(),
+        file.as_str(),
+    ];
+    let mut app = desktop.launch(SOFFICE, &args).expect("launch");
+    let began = Instant::now();
+    loop {
+        if desktop
+            .wait_for_accessible_app(APP, Duration::from_secs(2))
+            .is_ok()
+        {
+            break;
+        }
+        if !app.is_running() {
+            app = desktop.launch(SOFFICE, &args).expect("launch again");
+        }
+        assert!(
+            began.elapsed() < Duration::from_secs(120),
+            "{APP} on the accessibility bus (apt-get install -y {INSTALL})"
+        );
+    }
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    (desktop, app, rt)
+}
+
+/// CPU time (user and system, in clock ticks) of process `pid` so far.
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
+    // The fields after the command, which is in parentheses.
+    let after = stat.rsplit_once(") ").map(|(_, rest)| rest).unwrap_or("");
+    let fields: Vec<&str> = after.split_whitespace().collect();
+    // utime and stime: fields 14 and 15, 12th and 13th after the command.
+    fields[11].parse::<u64>().expect("utime") + fields[12].parse::<u64>().expect("stime")
+}
+
+/// Observes Calc until its sheet shows with the data in it, and where its
+/// first cell is stays the same twice in a row (its tool bars are laid out
+/// after the sheet first shows, and move it down). Returns how long the
+/// last capture took.
+async fn observe_sheet(s: &mut Session<Linux>) -> Duration {
+    let mut last = None;
+    for _ in 0..60 {
+        let began = Instant::now();
+        s.observe(APP).await.expect("observe");
+        let took = began.elapsed();
+        let a1 = s.find(&"role:table cell && name:A1".parse().expect("selector"));
+        if let [(scope, node)] = a1[..] {
+            let place = s.scopes()[scope].node(node).bounds;
+            if place.is_some() && place == last {
+                return took;
+            }
+            last = place;
+        }
+        tokio::time::sleep(Duration::from_millis(500)).await;
+    }
+    panic!("Calc's sheet never showed its cells where they stay");
+}
+
+/// The line of the one element `selector` matches, as the tree shows it.
+fn line_of(s: &Session<Linux>, selector: &str) -> String {
+    let hits = s.find(&selector.parse().expect("selector"));
+    assert_eq!(hits.len(), 1, "`{selector}` should match one element");
+    let (scope, node) = hits[0];
+    let opts = uidelta_render::TreeOptions::default();
+    s.scopes()[scope]
+        .subtree_text(node, &opts)
+        .lines()
+        .next()
+        .unwrap_or_default()
+        .trim()
+        .to_owned()
+}
+
+/// The diff's header up to how long settling took, and its other lines.
+fn split(a: &Acted) -> (String, Vec<String>) {
+    let t = text(a);
+    let mut lines = t.lines().map(str::to_owned);
+    let header = lines.next().unwrap_or_default();
+    let header = header
+        .split(" · settled in ")
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    (header, lines.filter(|l| !l.is_empty()).collect())
+}
+
+/// Asserts the diff is `header` (up to the settle time) and exactly
+/// `lines`, in order.
+fn exactly(a: &Acted, header: &str, lines: &[String]) {
+    let (h, got) = split(a);
+    assert_eq!(h, header, "{}", text(a));
+    assert_eq!(got, lines, "{}", text(a));
+}
+
+#[test]
+fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
+    let (desktop, app, rt) = calc_with(SHEET);
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        let took = observe_sheet(&mut s).await;
+        eprintln!("capture of Calc: {} ms", took.as_millis());
+
+        // The sheet's size and the cells on screen, once, on its line.
+        let sheet = line_of(&s, "role:table");
+        let shown = format!(
+            "[{}] table \"Sheet Prices\" = \"1048576 rows × 16384 columns; rows 1-",
+            ref_of(&s, "role:table")
+        );
+        assert!(sheet.starts_with(&shown), "{sheet}");
+        assert!(sheet.contains(" shown: A1 to "), "{sheet}");
+        // The cells on screen, every one, with their values; none beyond.
+        let cells = s.find(&"role:table cell".parse().expect("selector"));
+        assert!(cells.len() > 100, "{} cells", cells.len());
+        assert!(cells.len() <= 2_000, "{} cells", cells.len());
+        for (cell, value) in [
+            ("A1", " = \"Item\""),
+            ("B1", " = \"Price\""),
+            ("C1", " = \"Count\""),
+            ("A2", " = \"Apple\""),
+            ("B2", " = \"3\""),
+            ("C2", " = \"4\""),
+            ("A3", " = \"Pear\""),
+            ("B3", " = \"5\""),
+            ("C3", ""),
+            ("D2", ""),
+        ] {
+            let selector = format!("role:table cell && name:{cell}");
+            let r = ref_of(&s, &selector);
+            let line = line_of(&s, &selector);
+            let want = format!("[{r}] table cell \"{cell}\"{value}");
+            assert!(
+                line == want || line == format!("{want} (focused)"),
+                "{line} is not {want}"
+            );
+        }
+
+        // Calc is idle afterwards: its CPU time does not keep growing (a
+        // sheet read whole keeps it at 100% for minutes).
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let before = cpu_ticks(app.pid);
+        tokio::time::sleep(Duration::from_secs(3)).await;
+        let used = cpu_ticks(app.pid) - before;
+        eprintln!("Calc's CPU over 3 s after the capture: {used} ticks");
+        assert!(used < 150, "Calc used {used} ticks of CPU in 3 s after the capture");
+
+        let opts = ActOptions::default();
+        // The Name Box: the text in the formula tool bar that names the
+        // cell the cursor is in.
+        let name_box = {
+            let texts = s.find(
+                &"role:tool bar && name:Formula Tool Bar >> role:text"
+                    .parse()
+                    .expect("selector"),
+            );
+            let named: Vec<String> = texts
+                .iter()
+                .filter(|&&(scope, node)| {
+                    s.scopes()[scope].node(node).value.as_deref() == Some("A1")
+                })
+                .map(|&(scope, node)| s.scopes()[scope].refs.get(node).to_string())
+                .collect();
+            assert_eq!(named.len(), 1, "the Name Box: {named:?}");
+            named[0].clone()
+        };
+        let name_box = |from: &str, to: &str| {
+            format!(
+                "~ [{name_box}] text in [{}] tool bar \"Formula Tool Bar\" | value: \"{from}\" -> \"{to}\"",
+                ref_of(&s, "role:tool bar && name:Formula Tool Bar")
+            )
+        };
+        let (a1_moved, c3_typed) = (name_box("A1", "C3"), name_box("C3", "C4"));
+        let d2_undone = name_box("D3", "D2");
+        let (d2_moved, d2_typed) = (name_box("C4", "D2"), name_box("D2", "D3"));
+        let table = ref_of(&s, "role:table");
+        let in_sheet = format!("in [{table}] table \"Sheet Prices\"");
+        let a1 = ref_of(&s, "role:table cell && name:A1");
+        let c3 = ref_of(&s, "role:table cell && name:C3");
+        let d2 = ref_of(&s, "role:table cell && name:D2");
+        let input = ref_of(&s, "role:panel && name:Input line >> role:paragraph");
+        let input_panel = ref_of(&s, "role:panel && name:Input line");
+
+        // 1. To cell C3: the Name Box says so; Calc puts the keyboard in
+        // its input line.
+        let a = s
+            .act("role:table cell && name:C3", &Action::Focus, &opts)
+            .await
+            .expect("to C3");
+        exactly(
+            &a,
+            &format!("# diff: ~2 modified · focus {a1} -> {input}"),
+            &[
+                a1_moved,
+                format!("~ [{input}] paragraph in [{input_panel}] panel \"Input line\" | active, editable: false -> true"),
+            ],
+        );
+
+        // 2. A count into C3: its value, and Enter moves on to C4. The
+        // first edit of the document also enables Undo and Save All
+        // (and, at times, disables Text to Columns).
+        let a = s
+            .act(&c3, &Action::Type("6\n".into()), &opts)
+            .await
+            .expect("type into C3");
+        let (header, lines) = split(&a);
+        assert!(header.starts_with("# diff: ~"), "{}", text(&a));
+        let c3_line = format!("~ [{c3}] table cell \"C3\" {in_sheet} | value: none -> \"6\"");
+        assert!(lines.contains(&c3_line), "no {c3_line:?} in:\n{}", text(&a));
+        assert!(lines.contains(&c3_typed), "no {c3_typed:?} in:\n{}", text(&a));
+        for line in &lines {
+            let edit = line.contains("menu item \"Save All\"")
+                || line.contains("menu item in ")
+                || line.contains("menu item \"Text to Columns...\"")
+                || line.contains("push button \"Undo\"");
+            assert!(
+                *line == c3_line || *line == c3_typed || edit,
+                "{line:?} in:\n{}",
+                text(&a)
+            );
+        }
+
+        // 3. To cell D2: one line.
+        let a = s
+            .act(&d2, &Action::Focus, &opts)
+            .await
+            .expect("to D2");
+        exactly(&a, "# diff: ~1 modified", &[d2_moved]);
+
+        // 4. A formula into D2: its value and formula on one line, Enter
+        // moves on to D3, and Repeat no longer repeats.
+        let repeat = ref_of(&s, "role:menu item && name:Repeat: Input");
+        let a = s
+            .act(&d2, &Action::Type("=B2*C2\n".into()), &opts)
+            .await
+            .expect("type into D2");
+        let (header, lines) = split(&a);
+        assert_eq!(header, "# diff: ~3 modified", "{}", text(&a));
+        assert_eq!(lines.len(), 3, "{}", text(&a));
+        // (Of the two menu bars Calc exports, the one that shows.)
+        let repeat_line = format!("~ [{repeat}] menu item \"Repeat: Input\" in [");
+        assert!(lines[0].starts_with(&repeat_line), "{}", text(&a));
+        assert!(lines[0].ends_with("] menu \"Edit\" | enabled: true -> false"), "{}", text(&a));
+        assert_eq!(
+            lines[1..],
+            [
+                format!("~ [{d2}] table cell \"D2\" {in_sheet} | value: none -> \"12\" | attr:Formula: \"\" -> \"B2*C2\""),
+                d2_typed,
+            ],
+            "{}",
+            text(&a)
+        );
+
+        // 5. The result, read: nothing changed since, and D2 says 12.
+        let (_, diff) = s.observe(APP).await.expect("observe");
+        assert!(!diff.has_changes(), "{diff:?}");
+        assert_eq!(line_of(&s, &d2), format!("[{d2}] table cell \"D2\" = \"12\""));
+
+        // 6. Format Cells opens, with its buttons.
+        let frame = ref_of(&s, "role:frame && name:prices.fods - LibreOffice Calc");
+        let a = s.key(APP, "ctrl+1", &opts).await.expect("ctrl+1");
+        let t = text(&a);
+        let dialog = a
+            .diff
+            .opened()
+            .find(|d| d.root().name == "Format Cells")
+            .unwrap_or_else(|| panic!("no Format Cells opened:\n{t}"));
+        let dialog = dialog.root().r#ref.to_string();
+        let (header, lines) = split(&a);
+        assert_eq!(header, "# diff: +1 added, ~1 modified", "{t}");
+        assert_eq!(
+            lines[0],
+            format!("+ [{dialog}] dialog \"Format Cells\" (modal) (opened)"),
+            "{t}"
+        );
+        for button in ["Reset", "Help", "Cancel", "OK"] {
+            let line = format!(
+                "    [{}] push button \"{button}\"",
+                ref_of(&s, &format!("role:dialog && name:Format Cells >> role:push button && name:{button}"))
+            );
+            assert!(lines.contains(&line), "no {line:?} in:\n{t}");
+        }
+        let frame_line = |from: bool, to: bool| {
+            format!("~ [{frame}] frame \"prices.fods - LibreOffice Calc\" | active: {from} -> {to}")
+        };
+        assert_eq!(lines.last(), Some(&frame_line(true, false)), "{t}");
+        assert!(
+            lines.iter().all(|l| l.starts_with("    ")
+                || l.starts_with("  ... ")
+                || *l == lines[0]
+                || *l == frame_line(true, false)),
+            "{t}"
+        );
+
+        // 7. Cancel closes it: one line for all of it, and Calc's window
+        // is active again.
+        let cancel = ref_of(&s, "role:dialog && name:Format Cells >> role:push button && name:Cancel");
+        let a = s.act(&cancel, &Action::Click, &opts).await.expect("cancel");
+        let (header, lines) = split(&a);
+        assert_eq!(header, "# diff: -1 removed, ~1 modified", "{}", text(&a));
+        assert_eq!(lines.len(), 2, "{}", text(&a));
+        let closed = format!("- [{dialog}] dialog \"Format Cells\" (closed) (and ");
+        assert!(lines[0].starts_with(&closed), "{}", text(&a));
+        assert!(lines[0].ends_with(" descendants)"), "{}", text(&a));
+        assert_eq!(lines[1], frame_line(false, true));
+
+        // 8. Undo: the formula is gone again.
+        let a = s.key(APP, "ctrl+z", &opts).await.expect("undo");
+        exactly(
+            &a,
+            "# diff: ~2 modified",
+            &[
+                format!("~ [{d2}] table cell \"D2\" {in_sheet} | value: \"12\" -> none | attr:Formula: \"B2*C2\" -> \"\""),
+                d2_undone,
+            ],
+        );
+    });
+}
