@@ -254,7 +254,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             .expect("to C3");
         exactly(
             &a,
-            &format!("# diff: ~2 modified · focus {a1} -> {input}"),
+            &format!("# diff: ~2 modified · focus [{a1}] table cell \"A1\" -> [{input}] paragraph"),
             &[
                 a1_moved,
                 format!("~ [{input}] paragraph in [{input_panel}] panel \"Input line\" | active, editable: false -> true"),
