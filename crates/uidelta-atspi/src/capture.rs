@@ -23,6 +23,7 @@ use uidelta_model::{normalize_space, Meta, NodeData, Rect, Role, Snapshot, TreeB
 
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
+use crate::libreoffice;
 use crate::state;
 
 const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
@@ -118,6 +119,9 @@ struct Rec {
     /// the field it labels (see [`leave_out_repeated_labels`]): not in the
     /// tree.
     says_again: bool,
+    /// Shows nothing, and is not in the tree with all that is in it (see
+    /// [`libreoffice::is_roomless_menu_bar`]).
+    left_out: bool,
 }
 
 impl Rec {
@@ -172,6 +176,7 @@ pub async fn capture(
         target,
         opts,
         toolkit: OnceLock::new(),
+        libreoffice: libreoffice::is_libreoffice(&app.name),
     };
     let work = walk.run(app, root.unwrap_or(ROOT_PATH));
     let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
@@ -193,6 +198,12 @@ pub async fn capture(
         "Qt" => hide_unplaced(&mut recs),
         GTK4 => name_from_content(&mut recs),
         _ => {}
+    }
+    if walk.toolkit() != "Chromium" {
+        for r in recs.iter_mut() {
+            let role = Role::from_name(&r.basic.raw_role);
+            r.left_out = libreoffice::is_roomless_menu_bar(role, r.bounds);
+        }
     }
     name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
@@ -216,6 +227,8 @@ struct Walk<'a> {
     /// The application's toolkit (`Application.ToolkitName`, `""` when it
     /// does not say), once known.
     toolkit: OnceLock<String>,
+    /// The application is LibreOffice (see [`libreoffice`]).
+    libreoffice: bool,
 }
 
 /// Toolkits (`Application.ToolkitName`) known to answer `GetText(0, end)`
@@ -602,11 +615,14 @@ impl Walk<'_> {
         let texty = matches!(
             role,
             Role::Entry | Role::Text | Role::PasswordText | Role::Terminal | Role::DocumentText
-        ) || basic.states.contains(uidelta_model::State::Editable);
+        ) || basic.states.contains(uidelta_model::State::Editable)
+            || libreoffice::says_its_text(role, &basic.name, basic.child_count);
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
             let text = self.text(bus_name, path, limit).await?;
-            if !text.is_empty() || TEXTS_WHOLE.contains(&self.toolkit()) {
+            // LibreOffice says it is GTK, but answers as Qt does.
+            let whole = TEXTS_WHOLE.contains(&self.toolkit()) && !self.libreoffice;
+            if !text.is_empty() || whole {
                 return Ok(Some(text));
             }
             // Qt answers an end past the text with nothing at all, so an
@@ -637,7 +653,9 @@ impl Walk<'_> {
             }
             return Ok(Some(text));
         }
-        if basic.has("org.a11y.atspi.Value") {
+        if basic.has("org.a11y.atspi.Value")
+            && (!self.libreoffice || libreoffice::value_says_something(role))
+        {
             let v: OwnedValue = self
                 .call(
                     bus_name,
@@ -1117,7 +1135,11 @@ fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let mut stack: Vec<Vec<usize>> = vec![recs[0].children.iter().rev().copied().collect()];
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
-            Some(i) if recs[i].vanished || recs[i].says_again || recs[i].is_placeholder() => {}
+            Some(i)
+                if recs[i].vanished
+                    || recs[i].says_again
+                    || recs[i].left_out
+                    || recs[i].is_placeholder() => {}
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 if top_levels.contains(&i) {

@@ -11,6 +11,7 @@ mod capture;
 mod discovery;
 mod error;
 mod events;
+mod libreoffice;
 mod state;
 
 pub use actions::{Actor, NodeAddr, Outcome};
