@@ -3,6 +3,8 @@
 //! says it is GTK (`ToolkitName` `gtk`), through an ATK bridge of its own,
 //! and differs from GTK 3 in what its objects answer.
 
+use std::time::Duration;
+
 use uidelta_model::{Rect, Role};
 
 /// LibreOffice's name on the accessibility bus, whatever its module
@@ -12,6 +14,18 @@ const PROGRAM: &str = "soffice";
 /// Whether the application named `app` on the bus is LibreOffice.
 pub(crate) fn is_libreoffice(app: &str) -> bool {
     app == PROGRAM
+}
+
+/// LibreOffice brings its tool bars and menus up to date 300 ms after a
+/// change (its bindings' first timer), sending nothing meanwhile: the
+/// Undo button a first edit enables, the Cut and Copy a selection
+/// enables. A quiet window of 400 ms takes them in with the change.
+const QUIET_WINDOW: Duration = Duration::from_millis(400);
+
+/// The quiet window after which the application named `app` may be taken
+/// as settled, when it needs a longer one than most: LibreOffice's.
+pub fn settle_window(app: &str) -> Option<Duration> {
+    is_libreoffice(app).then_some(QUIET_WINDOW)
 }
 
 /// Whether an element's text (the `Text` interface) is what it says, to be
@@ -80,6 +94,12 @@ mod tests {
         // No extents: nothing known.
         assert!(!is_roomless_menu_bar(Role::MenuBar, None));
         assert!(!is_roomless_menu_bar(Role::ToolBar, bar(1166, 0)));
+    }
+
+    #[test]
+    fn libreoffice_settles_after_its_tool_bars() {
+        assert_eq!(settle_window("soffice"), Some(Duration::from_millis(400)));
+        assert_eq!(settle_window("gtk3-widget-factory"), None);
     }
 
     #[test]
