@@ -77,15 +77,16 @@ pub fn start(module: &str, title: &str) -> (Desktop, Runtime, Session<Linux>) {
                 )
                 .len()
                 == 1
-                && s.find(&"role:status bar >> role:label".parse().expect("selector"))
-                    .len()
-                    > 2;
+                && s.find(&"role:status bar".parse().expect("selector")).len() == 1
+                && !s
+                    .find(&"role:paragraph".parse().expect("selector"))
+                    .is_empty();
             if ready {
                 break;
             }
             assert!(
                 Instant::now() < deadline,
-                "no window {title:?} with its status bar in LibreOffice"
+                "no window {title:?} with its status bar and a paragraph in LibreOffice"
             );
             tokio::time::sleep(Duration::from_millis(300)).await;
         }

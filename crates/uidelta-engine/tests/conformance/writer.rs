@@ -30,16 +30,11 @@ fn writer_task() {
         let para = ref_of(&s, "role:paragraph");
         let doc = ref_of(&s, "role:document text");
         let pane = ref_of(&s, "role:root pane");
-        let words = ref_where(&s, |n| n.value.as_deref() == Some("0 words, 0 characters"));
         let paragraph = |from: &str, to: &str| {
             format!(
                 "~ [{para}] paragraph in [{doc}] document text \"Untitled 1 - LibreOffice Document\" | value: {from} -> \"{to}\""
             )
         };
-        let count = |from: &str, to: &str| {
-            format!("~ [{words}] label in [{pane}] root pane \"{WINDOW}\" | value: \"{from}\" -> \"{to}\"")
-        };
-
         // 1. A sentence: the paragraph's text, Undo (on the first edit),
         // and the word count.
         let undo = ref_of(&s, "role:tool bar && name:Standard >> name:Undo");
@@ -48,10 +43,17 @@ fn writer_task() {
             .act(&para, &Action::Type("Hello world. ".into()), &opts)
             .await
             .expect("type a sentence");
+        let typed = paragraph("none", "Hello world. ");
+        let got = lines(&a);
+        assert!(got.contains(&typed), "no {typed:?} in:\n{}", got.join("\n"));
+        let words = ref_where(&s, |n| n.value.as_deref() == Some("2 words, 13 characters"));
+        let count = |from: &str, to: &str| {
+            format!("~ [{words}] label in [{pane}] root pane \"{WINDOW}\" | value: \"{from}\" -> \"{to}\"")
+        };
         diff_is(
             &a,
             &[
-                paragraph("none", "Hello world. "),
+                typed,
                 format!(
                     "~ [{undo}] push button \"Undo\" in [{standard}] tool bar \"Standard\" | enabled: false -> true"
                 ),
