@@ -205,6 +205,9 @@ pub async fn capture(
             r.left_out = libreoffice::is_roomless_menu_bar(role, r.bounds);
         }
     }
+    if walk.libreoffice {
+        place_below_native_bar(&mut recs);
+    }
     name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
     let tree = assemble(recs);
@@ -1042,6 +1045,61 @@ fn hide_unplaced(recs: &mut [Rec]) {
     }
 }
 
+/// LibreOffice, with a native menu bar (its gtk3 plugin), places what is
+/// in a window's root pane as if its own menu bar, which it keeps there
+/// with no room, stood where the native one is: every element of the pane
+/// is reported higher than it shows, by the native bar's height (the tool
+/// bar's Bold at y 91 shows at 116, under a bar 25 high), and a click at
+/// its centre lands on what is above it. Such a pane, and all in it, is
+/// moved down by the height of the native bar that shares the copy's top.
+fn place_below_native_bar(recs: &mut [Rec]) {
+    let parent = parents(recs);
+    let ancestors = |mut i: usize| {
+        let mut chain = vec![i];
+        while let Some(p) = parent[i] {
+            chain.push(p);
+            i = p;
+        }
+        chain
+    };
+    let mut moves = Vec::new();
+    for (copy, r) in recs.iter().enumerate() {
+        let (Some(at), true) = (r.bounds, r.left_out) else {
+            continue;
+        };
+        let native = recs.iter().enumerate().find(|(_, n)| {
+            Role::from_name(&n.basic.raw_role) == Role::MenuBar
+                && !n.left_out
+                && n.bounds.is_some_and(|b| b.h > 0 && b.y == at.y)
+        });
+        let Some((native, bar)) = native else {
+            continue;
+        };
+        let Some(down) = bar.bounds.map(|b| b.h) else {
+            continue;
+        };
+        // The copy's side of the element both are in: the root pane.
+        let theirs = ancestors(native);
+        let ours = ancestors(copy);
+        if let Some(k) = ours
+            .iter()
+            .position(|a| theirs.contains(a))
+            .filter(|&k| k > 0)
+        {
+            moves.push((ours[k - 1], down));
+        }
+    }
+    for (pane, down) in moves {
+        let mut stack = vec![pane];
+        while let Some(i) = stack.pop() {
+            if let Some(b) = recs[i].bounds.as_mut() {
+                b.y += down;
+            }
+            stack.extend(&recs[i].children);
+        }
+    }
+}
+
 /// Each record's parent.
 fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
     let mut parent = vec![None; recs.len()];
@@ -1215,6 +1273,39 @@ mod tests {
             ("push button", &[], &[]),
         ]));
         assert_eq!(kept.len(), 2);
+    }
+
+    #[test]
+    fn libreoffice_content_moves_below_its_native_menu_bar() {
+        let mut r = vec![
+            rec("frame", "Writer", &[1, 2]),
+            rec("menu bar", "", &[]),
+            rec("root pane", "Writer", &[3, 5]),
+            rec("filler", "", &[4]),
+            rec("menu bar", "", &[]),
+            rec("push button", "Bold", &[]),
+        ];
+        let at = |x, y, w, h| Some(Rect::new(x, y, w, h));
+        r[0].bounds = at(57, 50, 1165, 924);
+        r[1].bounds = at(57, 50, 1141, 25);
+        r[2].bounds = at(57, 50, 1165, 899);
+        r[4].bounds = at(57, 50, 1165, 0);
+        r[4].left_out = true;
+        r[5].bounds = at(648, 91, 33, 35);
+        place_below_native_bar(&mut r);
+        let ys: Vec<Option<i32>> = r.iter().map(|r| r.bounds.map(|b| b.y)).collect();
+        // The window and its native bar stay; the pane and all in it move
+        // down by the bar's height.
+        assert_eq!(
+            ys,
+            [Some(50), Some(50), Some(75), None, Some(75), Some(116)]
+        );
+
+        // Without a copy of no room (LibreOffice without a native bar), or
+        // with none in a native bar's place, nothing moves.
+        r[4].left_out = false;
+        place_below_native_bar(&mut r);
+        assert_eq!(r[5].bounds, at(648, 116, 33, 35));
     }
 
     #[test]
