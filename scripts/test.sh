@@ -10,12 +10,14 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # The live tests run real applications on virtual desktops (GTK 3, GTK 4 and
 # Qt 5 ones; one test under a window manager, openbox), and web pages in
 # headless Chromium; xdotool types into them as a keyboard would. mousepad is a
-# real editor with a file chooser, zenity makes real dialogs, and
-# xdg-desktop-portal-gtk is on the bus of most desktops with GTK applications,
-# as it is on the tests'.
+# real editor with a file chooser, zenity makes real dialogs, LibreOffice
+# (Writer and Impress, with its gtk3 plugin) is an office suite with
+# documents, and xdg-desktop-portal-gtk is on the bus of most desktops with
+# GTK applications, as it is on the tests'.
 need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-4-examples \
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
-    chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk
+    chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
+    libreoffice-writer libreoffice-impress libreoffice-gtk3
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
