@@ -202,7 +202,8 @@ pub async fn capture(
     if walk.toolkit() != "Chromium" {
         for r in recs.iter_mut() {
             let role = Role::from_name(&r.basic.raw_role);
-            r.left_out = libreoffice::is_roomless_menu_bar(role, r.bounds);
+            let showing = r.basic.states.contains(uidelta_model::State::Showing);
+            r.left_out = libreoffice::is_roomless_menu_bar(role, r.bounds, showing);
         }
     }
     if walk.libreoffice {

@@ -57,16 +57,19 @@ pub(crate) fn value_says_something(role: Role) -> bool {
     )
 }
 
-/// A menu bar with no room (zero width or height) shows nothing: its menus
+/// A menu bar that says it shows but has no room (zero width or height)
+/// shows nothing: its menus
 /// open only from its items, which then cannot be seen or clicked. With a
 /// native menu bar (its gtk3 plugin), LibreOffice keeps a second one of its
 /// own in the window's root pane, 1166×0 with its 830 menus and items, all
 /// saying they are showing: a copy of the one that shows, which doubles
 /// Writer's tree and makes every menu item's name ambiguous. Such a bar is
 /// left out with all that is in it, in any toolkit but web content (where
-/// a box of no height shows what overflows it: floated items).
-pub(crate) fn is_roomless_menu_bar(role: Role, bounds: Option<Rect>) -> bool {
-    role == Role::MenuBar && bounds.is_some_and(|b| b.w == 0 || b.h == 0)
+/// a box of no height shows what overflows it: floated items). One that
+/// does not say it shows stays, as what does not show does: GTK 4 keeps
+/// the menu bar of a stack page that is not shown, with no size.
+pub(crate) fn is_roomless_menu_bar(role: Role, bounds: Option<Rect>, showing: bool) -> bool {
+    showing && role == Role::MenuBar && bounds.is_some_and(|b| b.w == 0 || b.h == 0)
 }
 
 #[cfg(test)]
@@ -88,12 +91,14 @@ mod tests {
     #[test]
     fn only_a_menu_bar_without_room_is_left_out() {
         let bar = |w, h| Some(Rect::new(57, 50, w, h));
-        assert!(is_roomless_menu_bar(Role::MenuBar, bar(1166, 0)));
-        assert!(is_roomless_menu_bar(Role::MenuBar, bar(0, 25)));
-        assert!(!is_roomless_menu_bar(Role::MenuBar, bar(1141, 25)));
+        assert!(is_roomless_menu_bar(Role::MenuBar, bar(1166, 0), true));
+        assert!(is_roomless_menu_bar(Role::MenuBar, bar(0, 25), true));
+        assert!(!is_roomless_menu_bar(Role::MenuBar, bar(1141, 25), true));
         // No extents: nothing known.
-        assert!(!is_roomless_menu_bar(Role::MenuBar, None));
-        assert!(!is_roomless_menu_bar(Role::ToolBar, bar(1166, 0)));
+        assert!(!is_roomless_menu_bar(Role::MenuBar, None, true));
+        assert!(!is_roomless_menu_bar(Role::ToolBar, bar(1166, 0), true));
+        // What does not show (GTK 4's hidden page) stays, as hidden.
+        assert!(!is_roomless_menu_bar(Role::MenuBar, bar(0, 0), false));
     }
 
     #[test]
