@@ -13,7 +13,8 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # real editor with a file chooser, and so is gedit (a header bar with
 # popovers); FeatherPad is a real Qt 5 editor; zenity makes real dialogs, and
 # xdg-desktop-portal-gtk is on the bus of most desktops with GTK applications,
-# as it is on the tests'. LibreOffice Calc's sheet has 17 billion cells.
+# as it is on the tests'. LibreOffice (Writer, Calc and Impress, with its gtk3
+# plugin) is an office suite with documents; Calc's sheet has 17 billion cells.
 need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-4-examples \
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
     chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \

@@ -186,6 +186,10 @@ pub async fn capture(
         walk.hidden_pages(&mut recs).await;
     }
     profile.fix_up(&mut recs);
+    if profile.has_roomless_menu_bars() {
+        leave_out_roomless_menu_bars(&mut recs);
+    }
+    profile.fix_up_places(&mut recs);
     name_labels_after_their_text(&mut recs);
     leave_out_repeated_labels(&mut recs);
     if visible::state_sizes(&mut recs) {
@@ -580,7 +584,8 @@ impl Walk<'_> {
         let texty = matches!(
             role,
             Role::Entry | Role::Text | Role::PasswordText | Role::Terminal | Role::DocumentText
-        ) || basic.states.contains(uidelta_model::State::Editable);
+        ) || basic.states.contains(uidelta_model::State::Editable)
+            || says_its_text(role, &basic.name, basic.child_count);
         if texty && basic.has("org.a11y.atspi.Text") {
             let limit = self.opts.text_limit;
             // A cell's text is short, and read whole (`-1`, the end):
@@ -618,7 +623,7 @@ impl Walk<'_> {
             }
             return Ok(Some(text));
         }
-        if basic.has("org.a11y.atspi.Value") {
+        if basic.has("org.a11y.atspi.Value") && self.profile.value_says_something(role) {
             let v: OwnedValue = self
                 .call(
                     bus_name,
@@ -809,8 +814,51 @@ pub(crate) fn leave_out_repeated_labels(recs: &mut [Rec]) {
     }
 }
 
+/// Whether an element's text (the `Text` interface) is what it says, to be
+/// read as its value, although it is neither a field nor editable: a
+/// paragraph or a heading that holds its text itself (LibreOffice's
+/// document paragraphs; a childless one, as Chromium's have their text in
+/// child runs), and a nameless label with nothing in it (LibreOffice's
+/// status bar fields: `2 words, 13 characters`, `Page 1 of 1`). A GTK or
+/// Qt label is named after its text, and is not read twice.
+fn says_its_text(role: Role, name: &str, child_count: i32) -> bool {
+    child_count == 0
+        && match role {
+            Role::Paragraph | Role::Heading => true,
+            Role::Label => name.trim().is_empty(),
+            _ => false,
+        }
+}
+
+/// A menu bar that says it shows but has no room (zero width or height)
+/// shows nothing: its menus
+/// open only from its items, which then cannot be seen or clicked. With a
+/// native menu bar (its gtk3 plugin), LibreOffice keeps a second one of its
+/// own in the window's root pane, 1166×0 with its 830 menus and items, all
+/// saying they are showing: a copy of the one that shows, which doubles
+/// Writer's tree and makes every menu item's name ambiguous. Such a bar is
+/// left out with all that is in it, in any toolkit but web content (where
+/// a box of no height shows what overflows it: floated items). One that
+/// does not say it shows stays, as what does not show does: GTK 4 keeps
+/// the menu bar of a stack page that is not shown, with no size.
+fn is_roomless_menu_bar(role: Role, bounds: Option<Rect>, showing: bool) -> bool {
+    showing && role == Role::MenuBar && bounds.is_some_and(|b| b.w == 0 || b.h == 0)
+}
+
+/// Leaves out the menu bars that say they show but have no room (see
+/// [`is_roomless_menu_bar`]), with all in them.
+fn leave_out_roomless_menu_bars(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        let role = Role::from_name(&r.basic.raw_role);
+        let showing = r.basic.states.contains(uidelta_model::State::Showing);
+        if is_roomless_menu_bar(role, r.bounds, showing) {
+            r.left_out = true;
+        }
+    }
+}
+
 /// Each record's parent.
-fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
+pub(crate) fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
     let mut parent = vec![None; recs.len()];
     for (i, r) in recs.iter().enumerate() {
         for &c in &r.children {
@@ -920,6 +968,31 @@ pub(crate) mod fixtures {
 mod tests {
     use super::fixtures::*;
     use super::*;
+
+    #[test]
+    fn paragraphs_headings_and_nameless_labels_say_their_text() {
+        assert!(says_its_text(Role::Paragraph, "", 0));
+        assert!(says_its_text(Role::Heading, "", 0));
+        assert!(says_its_text(Role::Label, "", 0));
+        // Chromium's paragraph has its text in child runs.
+        assert!(!says_its_text(Role::Paragraph, "", 2));
+        // A label is named after its text.
+        assert!(!says_its_text(Role::Label, "Name", 0));
+        assert!(!says_its_text(Role::PushButton, "", 0));
+    }
+
+    #[test]
+    fn only_a_menu_bar_without_room_is_left_out() {
+        let bar = |w, h| Some(Rect::new(57, 50, w, h));
+        assert!(is_roomless_menu_bar(Role::MenuBar, bar(1166, 0), true));
+        assert!(is_roomless_menu_bar(Role::MenuBar, bar(0, 25), true));
+        assert!(!is_roomless_menu_bar(Role::MenuBar, bar(1141, 25), true));
+        // No extents: nothing known.
+        assert!(!is_roomless_menu_bar(Role::MenuBar, None, true));
+        assert!(!is_roomless_menu_bar(Role::ToolBar, bar(1166, 0), true));
+        // What does not show (GTK 4's hidden page) stays, as hidden.
+        assert!(!is_roomless_menu_bar(Role::MenuBar, bar(0, 0), false));
+    }
 
     #[test]
     fn a_nameless_label_around_one_text_run_is_named_after_it() {

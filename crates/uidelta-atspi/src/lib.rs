@@ -22,4 +22,5 @@ pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};
 pub use events::{subscribe, subscribe_with, Events, Subscription, UiEvent};
+pub use toolkit::libreoffice::settle_window;
 pub use toolkit::{Profile, Toolkit};

@@ -370,6 +370,16 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// The shortest quiet window after which `app` may be taken as
+    /// settled, when it needs a longer one than the engine's: it updates
+    /// part of its UI on a timer of its own, sending nothing meanwhile
+    /// (LibreOffice's tool bars and menus follow a change 300 ms later).
+    /// `None`: nothing known.
+    fn settle_window(&self, app: &App) -> Option<Duration> {
+        let _ = app;
+        None
+    }
+
     /// Browsers: loads a URL in the tab `app`, or moves in its history, and
     /// returns once the new document has started loading (settling waits
     /// for the rest). Other backends answer [`ErrorKind::Unsupported`].

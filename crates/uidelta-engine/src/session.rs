@@ -1189,6 +1189,10 @@ impl<B: Backend> Session<B> {
             }
             Settle::Auto(q) => q,
         };
+        let quiet = match self.backend.settle_window(&self.scopes[idx].app) {
+            Some(window) if window > quiet.window => Quiet { window, ..quiet },
+            _ => quiet,
+        };
         if self.scopes[idx].events.is_silent() {
             return self.settle_by_polling(idx, quiet, acted).await;
         }

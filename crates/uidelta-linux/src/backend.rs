@@ -163,4 +163,8 @@ impl Backend for Linux {
     fn unresponsive_hint(&self) -> Option<&'static str> {
         Some(UNRESPONSIVE)
     }
+
+    fn settle_window(&self, app: &App) -> Option<Duration> {
+        uidelta_atspi::settle_window(&app.name)
+    }
 }

@@ -323,6 +323,10 @@ impl Backend for Reconnecting {
     fn unresponsive_hint(&self) -> Option<&'static str> {
         Some(crate::backend::UNRESPONSIVE)
     }
+
+    fn settle_window(&self, app: &App) -> Option<Duration> {
+        uidelta_atspi::settle_window(&app.name)
+    }
 }
 
 #[cfg(test)]

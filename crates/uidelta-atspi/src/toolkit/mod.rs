@@ -13,6 +13,7 @@
 pub(crate) mod chromium;
 pub(crate) mod gtk3;
 pub(crate) mod gtk4;
+pub(crate) mod libreoffice;
 pub(crate) mod qt;
 
 use uidelta_model::Role;
@@ -78,9 +79,7 @@ impl Profile {
     /// The profile of an application named `app_name` whose toolkit says
     /// `toolkit_name` and `version`.
     pub fn detect(toolkit_name: &str, version: &str, app_name: &str) -> Profile {
-        let office = ["soffice", "libreoffice"]
-            .iter()
-            .any(|p| app_name.to_ascii_lowercase().starts_with(p));
+        let office = libreoffice::is_libreoffice(app_name);
         let toolkit = match toolkit_name {
             "gtk" | "VCL" if office => Toolkit::LibreOffice,
             "gtk" => Toolkit::Gtk3,
@@ -114,6 +113,20 @@ impl Profile {
         }
     }
 
+    /// Whether the `Value` of an element of `role` says anything.
+    /// LibreOffice gives every button, menu item and panel one that only
+    /// restates `checked` (see [`libreoffice::value_says_something`]).
+    pub(crate) fn value_says_something(&self, role: Role) -> bool {
+        self.toolkit != Toolkit::LibreOffice || libreoffice::value_says_something(role)
+    }
+
+    /// Whether a menu bar that says it shows but has no room shows
+    /// nothing: in every toolkit but web content, where a box of no height
+    /// shows what overflows it (floated items).
+    pub(crate) fn has_roomless_menu_bars(&self) -> bool {
+        self.toolkit != Toolkit::Chromium
+    }
+
     /// Whether the walk must work out which page of a stack shows
     /// (GTK 4.8 keeps them all `visible` and says nothing of `showing`).
     pub(crate) fn hides_pages(&self, recs: &[Rec]) -> bool {
@@ -144,6 +157,14 @@ impl Profile {
             Toolkit::Other => {}
         }
     }
+
+    /// The toolkit's rules on where elements are, applied once the
+    /// elements that show nothing are left out.
+    pub(crate) fn fix_up_places(&self, recs: &mut [Rec]) {
+        if self.toolkit == Toolkit::LibreOffice {
+            libreoffice::place_below_native_bar(recs);
+        }
+    }
 }
 
 #[cfg(test)]
@@ -159,6 +180,7 @@ mod tests {
         assert_eq!(of("Chromium", "Chromium"), Toolkit::Chromium);
         assert_eq!(of("gtk", "soffice"), Toolkit::LibreOffice);
         assert_eq!(of("VCL", "soffice"), Toolkit::LibreOffice);
+        assert_eq!(of("gtk", "libreoffice-helper"), Toolkit::Gtk3);
         assert_eq!(of("VCL", "other"), Toolkit::Other);
         assert_eq!(of("", "xterm"), Toolkit::Other);
         assert_eq!(Profile::detect("GTK", "4.8.3", "x").version, "4.8.3");

@@ -10,5 +10,8 @@ mod calc;
 mod featherpad;
 mod file_chooser;
 mod gedit;
+mod impress;
 mod mousepad;
+mod office;
+mod writer;
 mod zenity;

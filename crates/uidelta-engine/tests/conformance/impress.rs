@@ -1,0 +1,319 @@
+//! LibreOffice Impress: close the template chooser, hide the sidebar, give
+//! the first slide a title, add a slide, go back to the first one in the
+//! slide pane, open Slide > Slide Properties and cancel it.
+
+use std::collections::HashMap;
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use crate::common::ref_of;
+use crate::office::{self, diff_has, diff_is, lines, ref_where, APP};
+
+const WINDOW: &str = "Untitled 1 - LibreOffice Impress";
+const PRESENTATION: &str = "document presentation \"Untitled 1 - LibreOffice Presentation\"";
+
+#[test]
+fn impress_task() {
+    let (_desktop, rt, mut s) = office::start("--impress", WINDOW);
+    rt.block_on(async {
+        let opts = ActOptions::default();
+        let pane = ref_of(&s, "role:root pane");
+        let doc = ref_of(&s, "role:document presentation");
+        let slides = ref_of(&s, "role:document frame && name:\"Slides View\"");
+        let title_slide = ref_of(&s, "role:list && name:Layouts >> name:\"Title Slide\"");
+        // The status bar's fields: which slide, and where the pointer is
+        // (its text follows the pointer, so only its line is asserted).
+        let slide_of = ref_where(&s, |n| n.value.as_deref() == Some("Slide 1 of 1"));
+        let pointer = ref_where(&s, |n| {
+            n.value.as_deref().is_some_and(|v| v.contains(" / ") && v.contains(" x "))
+        });
+        let zoom = ref_where(&s, |n| n.value.as_deref().is_some_and(|v| v.ends_with('%')));
+        let pointer_line = format!("~ [{pointer}] label in [{pane}] root pane \"{WINDOW}\" | value: ");
+        let has_pointer_line = |a: &uidelta_engine::Acted| {
+            let got = lines(a);
+            assert!(
+                got.iter().any(|l| l.starts_with(&pointer_line)),
+                "no {pointer_line:?} in:\n{}",
+                got.join("\n")
+            );
+        };
+
+        // 1. Close the template chooser. When the document is first laid
+        // out only now (the chooser came first), the zoom, the pointer's
+        // place and the sidebar's master page options change with it.
+        let chooser = ref_of(&s, "role:dialog && name:\"Select a Template\"");
+        let close = ref_of(&s, "role:dialog && name:\"Select a Template\" >> role:push button && name:Close");
+        let zoomed = format!("~ [{zoom}] label in [{pane}] root pane \"{WINDOW}\" | value: \"");
+        let a = s.act(&close, &Action::Click, &opts).await.expect("close the chooser");
+        let got = lines(&a);
+        let expected = [
+            format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
+            format!(
+                "~ [{title_slide}] list item \"Title Slide\" in [e818] list \"Layouts\" | selected: false -> true"
+            ),
+        ];
+        assert!(
+            got[0].starts_with(&format!("- [{chooser}] dialog \"Select a Template\" (closed) (and ")),
+            "{}",
+            got.join("\n")
+        );
+        for (i, line) in got.iter().enumerate().skip(1) {
+            let laid_out = line.starts_with(&pointer_line)
+                || line.starts_with(&zoomed)
+                || line.starts_with("~ [e806] check box \"Master Background\" in [e732] panel \"Properties\" | checked: false -> true");
+            assert!(
+                expected.contains(line) || laid_out,
+                "line {i} {line:?} is not expected in:\n{}",
+                got.join("\n")
+            );
+        }
+        for line in &expected {
+            assert!(got.contains(line), "no {line:?} in:\n{}", got.join("\n"));
+        }
+
+        // 2. Ctrl+F5 hides the sidebar: one line for all of it; the slide
+        // zooms to the room it leaves.
+        let sidebar = ref_of(&s, "role:root pane >> role:panel && name:Properties");
+        let a = s.key(APP, "ctrl+F5", &opts).await.expect("ctrl+F5");
+        let got = lines(&a);
+        assert!(
+            got[0].starts_with(&format!(
+                "- [{sidebar}] panel \"Properties\" in [{pane}] root pane \"{WINDOW}\" (and "
+            )),
+            "{}",
+            got.join("\n")
+        );
+        has_pointer_line(&a);
+        assert!(
+            got.iter().any(|l| l.starts_with(&zoomed) && l.ends_with('"')),
+            "no {zoomed:?} in:\n{}",
+            got.join("\n")
+        );
+        assert_eq!(got.len(), 3, "{}", got.join("\n"));
+
+        // 3. Select the title placeholder, 4. Return edits it, 5. type.
+        let title = ref_of(&s, "role:panel && name:PresentationTitle");
+        let text = ref_of(&s, "role:panel && name:PresentationTitle >> role:paragraph");
+        let (drawing, standard) = (
+            ref_of(&s, "role:tool bar && name:Drawing"),
+            ref_of(&s, "role:tool bar && name:Standard"),
+        );
+        let buttons = |bar: &str, names: &[&str]| -> HashMap<String, String> {
+            names
+                .iter()
+                .map(|name| {
+                    let selector = format!("role:tool bar && name:{bar} >> name:\"{name}\"");
+                    (name.to_string(), ref_of(&s, &selector))
+                })
+                .collect()
+        };
+        let in_drawing = buttons(
+            "Drawing",
+            &["Position and Size", "Align Objects", "Arrange", "Distribution", "Text Box", "Line Color"],
+        );
+        let in_standard = buttons(
+            "Standard",
+            &["Cut", "Copy", "Clone", "Clear", "Interaction", "Text Box", "Symbol", "Undo"],
+        );
+        let in_drawing = |name: &str| in_drawing[name].clone();
+        let in_standard = |name: &str| in_standard[name].clone();
+        let a = s.act(&title, &Action::Click, &opts).await.expect("click the title");
+        let got = lines(&a);
+        let selection = got
+            .iter()
+            .find_map(|l| l.strip_prefix("+ [")?.split_once("] label = \"Title text 'Click to...' selected\""))
+            .map(|(r, _)| r.to_owned())
+            .unwrap_or_else(|| panic!("no selection field in:\n{}", got.join("\n")));
+        diff_has(
+            &a,
+            5,
+            &[
+                format!(
+                    "~ [{}] push button \"Position and Size\" in [{drawing}] tool bar \"Drawing\" | enabled: false -> true (same on [{}] \"Align Objects\", [{}] \"Arrange\", [{}] \"Distribution\")",
+                    in_drawing("Position and Size"),
+                    in_drawing("Align Objects"),
+                    in_drawing("Arrange"),
+                    in_drawing("Distribution")
+                ),
+                format!(
+                    "~ [{}] push button \"Cut\" in [{standard}] tool bar \"Standard\" | enabled: false -> true (same on [{}] \"Copy\", [{}] \"Clone\", [{}] \"Clear\", [{}] \"Interaction\")",
+                    in_standard("Cut"),
+                    in_standard("Copy"),
+                    in_standard("Clone"),
+                    in_standard("Clear"),
+                    in_standard("Interaction")
+                ),
+                format!(
+                    "+ [{selection}] label = \"Title text 'Click to...' selected\" in [{pane}] root pane \"{WINDOW}\""
+                ),
+                format!(
+                    "~ [{title}] panel \"PresentationTitle\" in [{doc}] {PRESENTATION} | selected: false -> true"
+                ),
+            ],
+        );
+        has_pointer_line(&a);
+
+        let a = s.key(APP, "Return", &opts).await.expect("Return");
+        diff_is(
+            &a,
+            &[
+                format!(
+                    "~ [{text}] paragraph in [{title}] panel \"PresentationTitle\" | value: \"Click to add Title\" -> none | active: false -> true"
+                ),
+                format!(
+                    "~ [{}] push button \"Text Box\" in [{drawing}] tool bar \"Drawing\" | checked: false -> true",
+                    in_drawing("Text Box")
+                ),
+                format!(
+                    "~ [{}] push button \"Line Color\" in [{drawing}] tool bar \"Drawing\" | enabled: true -> false",
+                    in_drawing("Line Color")
+                ),
+                format!(
+                    "~ [{}] push button \"Cut\" in [{standard}] tool bar \"Standard\" | enabled: true -> false (same on [{}] \"Copy\")",
+                    in_standard("Cut"),
+                    in_standard("Copy")
+                ),
+                format!(
+                    "~ [{}] push button \"Text Box\" in [{standard}] tool bar \"Standard\" | checked: false -> true",
+                    in_standard("Text Box")
+                ),
+                format!(
+                    "~ [{}] push button \"Symbol\" in [{standard}] tool bar \"Standard\" | enabled: false -> true",
+                    in_standard("Symbol")
+                ),
+                format!(
+                    "~ [{selection}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Title text 'Click to...' selected\" -> \"TextEdit: Paragraph 1, Row 1, Column 1\""
+                ),
+            ],
+        );
+
+        let a = s
+            .act(&text, &Action::Type("Quarterly review".into()), &opts)
+            .await
+            .expect("type the title");
+        diff_is(
+            &a,
+            &[format!(
+                "~ [{text}] paragraph in [{title}] panel \"PresentationTitle\" | value: none -> \"Quarterly review\""
+            )],
+        );
+
+        // 6. Ctrl+M adds a slide, and shows it; it can be undone, deleted,
+        // and gone back from.
+        let presentation = ref_of(&s, "role:tool bar && name:Presentation");
+        let delete = ref_of(&s, "role:tool bar && name:Presentation >> name:\"Delete Slide\"");
+        let first = ref_of(&s, "role:tool bar && name:Presentation >> name:\"Go to First Slide\"");
+        let previous = ref_of(&s, "role:tool bar && name:Presentation >> name:\"Go to Previous Slide\"");
+        let a = s.key(APP, "ctrl+m", &opts).await.expect("ctrl+m");
+        let got = lines(&a);
+        let slide1 = ref_of(&s, "role:document frame && name:\"Slides View\" >> name:\"Slide 1\"");
+        let slide2 = ref_of(&s, "role:document frame && name:\"Slides View\" >> name:\"Slide 2\"");
+        diff_has(
+            &a,
+            20,
+            &[
+                format!(
+                    "~ [{}] push button \"Undo\" in [{standard}] tool bar \"Standard\" | enabled: false -> true",
+                    in_standard("Undo")
+                ),
+                format!(
+                    "~ [{delete}] push button \"Delete Slide\" in [{presentation}] tool bar \"Presentation\" | enabled: false -> true (same on [{first}] \"Go to First Slide\", [{previous}] \"Go to Previous Slide\")"
+                ),
+                format!("+ [{slide1}] panel \"Slide 1\" in [{slides}] document frame \"Slides View\""),
+                format!(
+                    "+ [{slide2}] panel \"Slide 2\" (selected) in [{slides}] document frame \"Slides View\""
+                ),
+                format!("- [{title}] panel \"PresentationTitle\" in [{doc}] {PRESENTATION} (and 1 descendant)"),
+                format!(
+                    "~ [{doc}] {PRESENTATION} in [{pane}] root pane \"{WINDOW}\" | attr:page-name: \"Slide 1\" -> \"Slide 2\" | attr:page-number: \"1\" -> \"2\" | attr:total-pages: \"1\" -> \"2\""
+                ),
+                format!(
+                    "~ [{slide_of}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Slide 1 of 1\" -> \"Slide 2 of 2\""
+                ),
+                format!("- [{selection}] label in [{pane}] root pane \"{WINDOW}\""),
+            ],
+        );
+        assert!(
+            got.iter().any(|l| l.ends_with("] paragraph = \"Click to add Title\"")),
+            "{}",
+            got.join("\n")
+        );
+
+        // 7. Slide 1 in the slide pane, by the ref the diff gave: the
+        // first slide again, with its title.
+        let a = s
+            .act(&slide1, &Action::SetSelected(true), &opts)
+            .await
+            .expect("select Slide 1");
+        let got = lines(&a);
+        assert!(
+            got.iter().any(|l| l.ends_with("] paragraph = \"Quarterly review\"")),
+            "{}",
+            got.join("\n")
+        );
+        diff_has(
+            &a,
+            11,
+            &[
+                format!(
+                    "~ [{doc}] {PRESENTATION} in [{pane}] root pane \"{WINDOW}\" | attr:page-name: \"Slide 2\" -> \"Slide 1\" | attr:page-number: \"2\" -> \"1\""
+                ),
+                format!(
+                    "~ [{slide1}] panel \"Slide 1\" in [{slides}] document frame \"Slides View\" | selected: false -> true"
+                ),
+                format!(
+                    "~ [{slide_of}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Slide 2 of 2\" -> \"Slide 1 of 2\""
+                ),
+            ],
+        );
+
+        // 8. Slide > Slide Properties...: the dialog with its buttons;
+        // 9. Cancel: it goes.
+        let menu = ref_of(&s, "role:menu bar >> role:menu && name:Slide");
+        let a = s.act(&menu, &Action::Click, &opts).await.expect("click Slide");
+        diff_has(
+            &a,
+            4,
+            &[format!("~ [{menu}] menu \"Slide\" | selected: false -> true")],
+        );
+        let item = ref_of(&s, "role:menu item && name:\"Slide Properties...\"");
+        let a = s.act(&item, &Action::Click, &opts).await.expect("click Slide Properties...");
+        let opened = a
+            .diff
+            .opened()
+            .next()
+            .unwrap_or_else(|| panic!("no dialog opened:\n{}", lines(&a).join("\n")));
+        let dialog = opened.root().r#ref.to_string();
+        let got = lines(&a);
+        assert_eq!(got[0], format!("+ [{dialog}] dialog \"Slide Properties\" (modal) (opened)"));
+        let buttons: Vec<String> = ["Reset", "Help", "Cancel", "OK"]
+            .iter()
+            .map(|name| {
+                let b = opened
+                    .subtree
+                    .iter()
+                    .find(|n| n.element.name == *name)
+                    .unwrap_or_else(|| panic!("no {name} in the dialog"));
+                format!("    [{}] push button \"{name}\"", b.element.r#ref)
+            })
+            .collect();
+        let mut expected = buttons;
+        expected.push(format!("  ... 66 more nodes under [{dialog}] (all hidden)"));
+        expected.push(format!("~ [e2] frame \"{WINDOW}\" | active: true -> false"));
+        expected.push(format!("~ [{menu}] menu \"Slide\" | selected: true -> false"));
+        diff_has(&a, 35, &expected);
+
+        let cancel = ref_of(&s, "role:dialog >> role:push button && name:Cancel");
+        let a = s.act(&cancel, &Action::Click, &opts).await.expect("click Cancel");
+        diff_has(
+            &a,
+            3,
+            &[
+                format!("- [{dialog}] dialog \"Slide Properties\" (closed) (and 95 descendants)"),
+                format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
+            ],
+        );
+        has_pointer_line(&a);
+    });
+}

@@ -1,0 +1,177 @@
+//! LibreOffice on a test desktop, as the Writer and Impress tasks start it:
+//! its gtk3 plugin, a private profile (so that no two tests share its
+//! single-instance pipe) that shows neither the tip of the day nor the
+//! template chooser, and the diff of a step as the lines an agent reads.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use tokio::runtime::Runtime;
+use uidelta_engine::{Acted, Session};
+use uidelta_linux::Linux;
+use uidelta_testkit::{require_programs, Desktop};
+
+/// The program itself: `soffice` is a shell script whose restart loop
+/// would outlive the test's process group.
+pub const SOFFICE: &str = "/usr/lib/libreoffice/program/soffice.bin";
+/// Its name on the accessibility bus, whatever its module.
+pub const APP: &str = "soffice";
+const INSTALL: &str = "libreoffice-writer libreoffice-impress libreoffice-gtk3";
+/// How long LibreOffice may take to come up, its first-start restart
+/// included.
+const START_TIMEOUT: Duration = Duration::from_secs(90);
+
+/// The settings of a fresh profile: no tip of the day, no "what's new"
+/// bar, no template chooser in Impress.
+const SETTINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
+<item oor:path="/org.openoffice.Setup/Product"><prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>99.9</value></prop></item>
+<item oor:path="/org.openoffice.Setup/Office"><prop oor:name="FirstStartWizardCompleted" oor:op="fuse"><value>true</value></prop></item>
+<item oor:path="/org.openoffice.Office.Impress/Misc"><prop oor:name="StartWithTemplate" oor:op="fuse"><value>false</value></prop></item>
+</oor:items>
+"#;
+
+/// A desktop running LibreOffice's `module` (`--writer`, `--impress`),
+/// once its window `title` is on the accessibility bus, and a session that
+/// has read it.
+pub fn start(module: &str, title: &str) -> (Desktop, Runtime, Session<Linux>) {
+    require_programs(&[("Xvfb", "xvfb"), (SOFFICE, INSTALL)]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let profile = desktop.runtime_dir().join("libreoffice");
+    write_profile(&profile);
+    let profile_arg = format!("-env:UserInstallation=file://{}", profile.display());
+    let deadline = Instant::now() + START_TIMEOUT;
+    // A fresh profile makes LibreOffice restart once (exit status 81).
+    let mut app = launch(&desktop, module, &profile_arg);
+    loop {
+        let names = desktop.accessible_apps().unwrap_or_default();
+        if names.iter().any(|n| n == APP) {
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "LibreOffice not on the accessibility bus after {START_TIMEOUT:?} \
+             (apt-get install -y {INSTALL})"
+        );
+        if !app.is_running() {
+            app = launch(&desktop, module, &profile_arg);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    std::mem::forget(app);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    let session = rt.block_on(async {
+        let mut s = crate::common::session(&desktop).await;
+        // The window comes, then its content.
+        loop {
+            s.observe(APP).await.expect("observe LibreOffice");
+            let ready = s
+                .find(
+                    &format!("role:frame && name:\"{title}\"")
+                        .parse()
+                        .expect("selector"),
+                )
+                .len()
+                == 1
+                && s.find(&"role:status bar".parse().expect("selector")).len() == 1
+                && !s
+                    .find(&"role:paragraph".parse().expect("selector"))
+                    .is_empty();
+            if ready {
+                break;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "no window {title:?} with its status bar and a paragraph in LibreOffice"
+            );
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+        // Then it lays out and zooms the document: the task starts once
+        // two seconds pass without a change.
+        loop {
+            let changed = s
+                .wait_for_change(APP, Duration::from_secs(2))
+                .await
+                .expect("wait for LibreOffice to settle");
+            if !changed.diff.has_changes() {
+                break;
+            }
+            assert!(Instant::now() < deadline, "LibreOffice never settled");
+        }
+        s
+    });
+    (desktop, rt, session)
+}
+
+fn launch(desktop: &Desktop, module: &str, profile: &str) -> uidelta_testkit::App {
+    let mut command = desktop.command(SOFFICE);
+    command
+        .args([module, "--norestore", "--nologo", profile])
+        .env("SAL_USE_VCLPLUGIN", "gtk3")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    desktop.spawn(command).expect("launch LibreOffice")
+}
+
+fn write_profile(profile: &Path) {
+    let user = profile.join("user");
+    std::fs::create_dir_all(&user).expect("profile directory");
+    std::fs::write(user.join("registrymodifications.xcu"), SETTINGS).expect("profile settings");
+}
+
+/// The diff's lines after its header (whose settle time varies).
+pub fn lines(a: &Acted) -> Vec<String> {
+    crate::common::text(a)
+        .lines()
+        .filter(|l| !l.starts_with("# diff:"))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Asserts that the diff is `expected`, line by line.
+pub fn diff_is(a: &Acted, expected: &[String]) {
+    let got = lines(a);
+    assert_eq!(
+        got,
+        expected,
+        "the diff:\n{}\nshould be:\n{}",
+        got.join("\n"),
+        expected.join("\n")
+    );
+}
+
+/// The ref of the one element of the session's first scope for which
+/// `pick` holds (an element no selector tells apart: a status bar field
+/// known by its text).
+pub fn ref_where(s: &Session<Linux>, pick: impl Fn(&uidelta_model::NodeData) -> bool) -> String {
+    let scope = &s.scopes()[0];
+    let tree = scope.view.tree();
+    let hits: Vec<_> = tree.ids().filter(|&id| pick(tree.node(id))).collect();
+    assert_eq!(
+        hits.len(),
+        1,
+        "one element should be picked, not {}",
+        hits.len()
+    );
+    scope.refs.get(hits[0]).to_string()
+}
+
+/// Asserts that the diff has exactly `count` lines, among them `expected`
+/// (its other lines say what LibreOffice does besides: a menu closing, the
+/// pointer's place in the status bar).
+pub fn diff_has(a: &Acted, count: usize, expected: &[String]) {
+    let got = lines(a);
+    for line in expected {
+        assert!(
+            got.contains(line),
+            "no line {line:?} in:\n{}",
+            got.join("\n")
+        );
+    }
+    assert_eq!(got.len(), count, "the diff:\n{}", got.join("\n"));
+}

@@ -1,0 +1,199 @@
+//! LibreOffice Writer: type a sentence, make what follows bold (Ctrl+B)
+//! and type it, take bold off with the tool bar's button, open Format >
+//! Paragraph from the menu bar and cancel it. Its document paragraphs and
+//! status bar fields carry their text, and the copy of its menu bar that
+//! LibreOffice keeps with no room is not in the tree.
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+use uidelta_model::State;
+
+use crate::common::ref_of;
+use crate::office::{self, diff_has, diff_is, lines, ref_where, APP};
+
+const WINDOW: &str = "Untitled 1 - LibreOffice Writer";
+
+#[test]
+fn writer_task() {
+    let (_desktop, rt, mut s) = office::start("--writer", WINDOW);
+    rt.block_on(async {
+        let opts = ActOptions::default();
+        // One menu bar, the one that shows: its items are named once.
+        let bars = s.find(&"role:menu bar".parse().expect("selector"));
+        assert_eq!(bars.len(), 1, "menu bars: {bars:?}");
+        let scope = &s.scopes()[0];
+        let tree = uidelta_render::tree_text(&scope.view, &scope.refs, &Default::default());
+        let tokens = uidelta_render::count_tokens(&tree);
+        eprintln!("Writer's first tree: {tokens} tokens");
+        assert!(tokens < 20_000, "{tokens} tokens:\n{tree}");
+
+        let para = ref_of(&s, "role:paragraph");
+        let doc = ref_of(&s, "role:document text");
+        let pane = ref_of(&s, "role:root pane");
+        let paragraph = |from: &str, to: &str| {
+            format!(
+                "~ [{para}] paragraph in [{doc}] document text \"Untitled 1 - LibreOffice Document\" | value: {from} -> \"{to}\""
+            )
+        };
+        // 1. A sentence: the paragraph's text, Undo (on the first edit),
+        // and the word count.
+        let undo = ref_of(&s, "role:tool bar && name:Standard >> name:Undo");
+        let standard = ref_of(&s, "role:tool bar && name:Standard");
+        let a = s
+            .act(&para, &Action::Type("Hello world. ".into()), &opts)
+            .await
+            .expect("type a sentence");
+        let typed = paragraph("none", "Hello world. ");
+        let got = lines(&a);
+        assert!(got.contains(&typed), "no {typed:?} in:\n{}", got.join("\n"));
+        let words = ref_where(&s, |n| n.value.as_deref() == Some("2 words, 13 characters"));
+        let count = |from: &str, to: &str| {
+            format!("~ [{words}] label in [{pane}] root pane \"{WINDOW}\" | value: \"{from}\" -> \"{to}\"")
+        };
+        diff_is(
+            &a,
+            &[
+                typed,
+                format!(
+                    "~ [{undo}] push button \"Undo\" in [{standard}] tool bar \"Standard\" | enabled: false -> true"
+                ),
+                count("0 words, 0 characters", "2 words, 13 characters"),
+            ],
+        );
+
+        // 2. Ctrl+B: the tool bar's Bold is on.
+        let bold = ref_of(&s, "role:tool bar && name:Formatting >> name:Bold");
+        let formatting = ref_of(&s, "role:tool bar && name:Formatting");
+        let toggled = |from: bool, to: bool| {
+            format!(
+                "~ [{bold}] toggle button \"Bold\" in [{formatting}] tool bar \"Formatting\" | checked: {from} -> {to}"
+            )
+        };
+        let a = s.key(APP, "ctrl+b", &opts).await.expect("ctrl+b");
+        diff_is(&a, &[toggled(false, true)]);
+
+        // 3. Bold text.
+        let a = s
+            .act(&para, &Action::Type("Bold".into()), &opts)
+            .await
+            .expect("type bold");
+        diff_is(
+            &a,
+            &[
+                paragraph("\"Hello world. \"", "Hello world. Bold"),
+                count("2 words, 13 characters", "3 words, 17 characters"),
+            ],
+        );
+
+        // 4. The tool bar's Bold, by the ref the diff named: off.
+        let a = s.act(&bold, &Action::Click, &opts).await.expect("click Bold");
+        diff_is(&a, &[toggled(true, false)]);
+
+        // 5. The menu bar's Format: the menu opens.
+        let format = ref_of(&s, "role:menu bar >> role:menu && name:Format");
+        let text_menu = ref_of(&s, "role:menu && name:Format >> role:menu && name:Text");
+        let a = s.act(&format, &Action::Click, &opts).await.expect("click Format");
+        let got = lines(&a);
+        assert!(
+            got[0].starts_with(&format!(
+                "~ 29 elements showed together (a page or pane shown as a whole) in [{format}] menu \"Format\": "
+            )),
+            "{}",
+            got.join("\n")
+        );
+        // Its first item, a submenu, is selected; GTK opens the submenu
+        // after a delay of its own, within the diff or after it.
+        let text_line = format!(
+            "~ [{text_menu}] menu \"Text\" in [{format}] menu \"Format\" | selected, showing: false -> true"
+        );
+        assert!(
+            got[2] == text_line || got[2] == format!("{text_line} (also 25 descendants)"),
+            "{}",
+            got.join("\n")
+        );
+        diff_has(
+            &a,
+            3,
+            &[format!("~ [{format}] menu \"Format\" | selected: false -> true")],
+        );
+
+        // 6. Paragraph...: the dialog, with what shows on its first page
+        // and its buttons; the other pages counted, not listed. The menu
+        // closes.
+        let item = ref_of(&s, "role:menu item && name:Paragraph...");
+        let a = s.act(&item, &Action::Click, &opts).await.expect("click Paragraph...");
+        let opened = a
+            .diff
+            .opened()
+            .next()
+            .unwrap_or_else(|| panic!("no dialog opened:\n{}", lines(&a).join("\n")));
+        let dialog = opened.root().r#ref.to_string();
+        let button = |name: &str| {
+            let b = opened
+                .subtree
+                .iter()
+                .find(|n| n.element.name == name)
+                .unwrap_or_else(|| panic!("no {name} in the dialog"));
+            format!("    [{}] push button \"{name}\"", b.element.r#ref)
+        };
+        let got = lines(&a);
+        assert_eq!(got[0], format!("+ [{dialog}] dialog \"Paragraph\" (modal) (opened)"));
+        diff_has(
+            &a,
+            40,
+            &[
+                button("Reset"),
+                button("Help"),
+                button("Cancel"),
+                button("OK"),
+                format!("  ... 72 more nodes under [{dialog}] (all hidden)"),
+                format!("~ [e2] frame \"{WINDOW}\" | active: true -> false"),
+                format!("~ [{format}] menu \"Format\" | selected: true -> false"),
+                format!(
+                    "~ [{text_menu}] menu \"Text\" in [{format}] menu \"Format\" | selected, showing: true -> false (also 25 descendants)"
+                ),
+            ],
+        );
+        // Hidden pages: their tabs, not what is on them.
+        let text = got.join("\n");
+        let hidden: Vec<String> = opened
+            .subtree
+            .iter()
+            .filter(|n| !n.element.states.is_empty() && !n.element.states.contains(State::Showing))
+            .map(|n| format!("[{}]", n.element.r#ref))
+            .collect();
+        assert!(hidden.len() > 20, "{hidden:?}");
+        for r in hidden {
+            assert!(!text.contains(&r), "{r} does not show, yet:\n{text}");
+        }
+
+        // 7. Cancel: the dialog goes, the window is active again.
+        let cancel = ref_of(&s, "role:dialog >> role:push button && name:Cancel");
+        let a = s.act(&cancel, &Action::Click, &opts).await.expect("click Cancel");
+        diff_is(
+            &a,
+            &[
+                format!("- [{dialog}] dialog \"Paragraph\" (closed) (and 106 descendants)"),
+                format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
+            ],
+        );
+
+        // 8. A pointer click at the centre of Bold, where the tree places
+        // it: on again. LibreOffice reports its window's content a menu
+        // bar's height above where it shows; read as reported, the click
+        // would land on the Standard tool bar above.
+        let (scope, node) = s.find(&bold.parse().expect("selector"))[0];
+        let at = s.scopes()[scope]
+            .view
+            .tree()
+            .node(node)
+            .bounds
+            .expect("Bold's bounds");
+        let centre = (at.x + at.w / 2, at.y + at.h / 2);
+        let a = s
+            .click_at(APP, centre, &Action::Click, &opts)
+            .await
+            .expect("click at Bold");
+        diff_is(&a, &[toggled(false, true)]);
+    });
+}
