@@ -11,12 +11,10 @@ use uidelta_testkit::{require_programs, App, Desktop};
 const SOFFICE: &str = "/usr/lib/libreoffice/program/soffice.bin";
 const INSTALL: &str = "libreoffice-calc libreoffice-gtk3";
 
-/// No tip of the day.
-const SETTINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
-</oor:items>
-"#;
+/// The settings of a fresh LibreOffice profile (`fixtures/libreoffice`): no
+/// tip of the day, no first-start wizard or "what's new" bar, no template
+/// chooser in Impress.
+const SETTINGS: &str = include_str!("../../../fixtures/libreoffice/registrymodifications.xcu");
 
 /// Calc on an empty sheet, in a profile of its own; LibreOffice ends its
 /// first start in a new profile to start again (exit code 81), and is

@@ -21,7 +21,7 @@ fn the_demo_shows_the_diff_of_every_step_and_the_token_totals() {
     for expected in [
         "== step 1: tick the first free check box\n",
         "check box \"checkbutton\" | checked: false -> true\n",
-        "spin button | value: \"50\" -> \"42\"\n",
+        "spin button \"label\" | value: \"50\" -> \"42\"\n",
         "page tab \"page 2\" | selected: false -> true\n",
         "dialog \"About GTK Widget Factory\" (modal) (opened)\n",
         "radio button \"Page 2\" | checked: false -> true\n",

@@ -21,26 +21,14 @@ const SOFFICE: &str = "/usr/lib/libreoffice/program/soffice.bin";
 const APP: &str = "soffice";
 const INSTALL: &str = "libreoffice-calc libreoffice-gtk3";
 
-/// A sheet with data: prices and counts of three items.
-const SHEET: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<office:document xmlns:office="urn:oasis:names:tc:opendocument:xmlns:office:1.0"
- xmlns:table="urn:oasis:names:tc:opendocument:xmlns:table:1.0"
- xmlns:text="urn:oasis:names:tc:opendocument:xmlns:text:1.0"
- office:version="1.3" office:mimetype="application/vnd.oasis.opendocument.spreadsheet">
- <office:body><office:spreadsheet><table:table table:name="Prices">
-  <table:table-row><table:table-cell office:value-type="string"><text:p>Item</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Price</text:p></table:table-cell><table:table-cell office:value-type="string"><text:p>Count</text:p></table:table-cell></table:table-row>
-  <table:table-row><table:table-cell office:value-type="string"><text:p>Apple</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="3"><text:p>3</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="4"><text:p>4</text:p></table:table-cell></table:table-row>
-  <table:table-row><table:table-cell office:value-type="string"><text:p>Pear</text:p></table:table-cell><table:table-cell office:value-type="float" office:value="5"><text:p>5</text:p></table:table-cell></table:table-row>
- </table:table></office:spreadsheet></office:body></office:document>
-"#;
+/// A sheet with data (`fixtures/libreoffice/prices.fods`): prices and
+/// counts of three items.
+const SHEET: &str = include_str!("../../../../fixtures/libreoffice/prices.fods");
 
-/// LibreOffice's settings in a private profile: no tip of the day.
-const SETTINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="FirstRun" oor:op="fuse"><value>false</value></prop></item>
-</oor:items>
-"#;
+/// The settings of a fresh LibreOffice profile (`fixtures/libreoffice`): no
+/// tip of the day, no first-start wizard or "what's new" bar, no template
+/// chooser in Impress.
+const SETTINGS: &str = include_str!("../../../../fixtures/libreoffice/registrymodifications.xcu");
 
 /// A private desktop running Calc on `document` (written into the
 /// desktop's runtime directory), with a profile of its own so that no

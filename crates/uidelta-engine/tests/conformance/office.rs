@@ -21,16 +21,10 @@ const INSTALL: &str = "libreoffice-writer libreoffice-impress libreoffice-gtk3";
 /// included.
 const START_TIMEOUT: Duration = Duration::from_secs(90);
 
-/// The settings of a fresh profile: no tip of the day, no "what's new"
-/// bar, no template chooser in Impress.
-const SETTINGS: &str = r#"<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema" xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Common/Misc"><prop oor:name="ShowTipOfTheDay" oor:op="fuse"><value>false</value></prop></item>
-<item oor:path="/org.openoffice.Setup/Product"><prop oor:name="ooSetupLastVersion" oor:op="fuse"><value>99.9</value></prop></item>
-<item oor:path="/org.openoffice.Setup/Office"><prop oor:name="FirstStartWizardCompleted" oor:op="fuse"><value>true</value></prop></item>
-<item oor:path="/org.openoffice.Office.Impress/Misc"><prop oor:name="StartWithTemplate" oor:op="fuse"><value>false</value></prop></item>
-</oor:items>
-"#;
+/// The settings of a fresh LibreOffice profile (`fixtures/libreoffice`): no
+/// tip of the day, no first-start wizard or "what's new" bar, no template
+/// chooser in Impress.
+const SETTINGS: &str = include_str!("../../../../fixtures/libreoffice/registrymodifications.xcu");
 
 /// A desktop running LibreOffice's `module` (`--writer`, `--impress`),
 /// once its window `title` is on the accessibility bus, and a session that
