@@ -154,7 +154,7 @@ fn the_search_bar_opens_without_its_still_spinner() {
             r("role:text && state:focused"),
         );
         let expected = [
-            format!("# diff: +1 added, ~1 modified · focus none -> {entry} · settled in"),
+            format!("# diff: +1 added, ~1 modified · focus none -> [{entry}] text · settled in"),
             format!("+ [{bar}] tool bar"),
             format!(
                 "    [{}] push button \"Close\"",
