@@ -392,7 +392,7 @@ impl Bus {
     /// `ToolkitVersion`). An application that does not say, or cannot be
     /// asked now, has the profile of no toolkit, and is asked again next
     /// time.
-    pub async fn profile(&self, target: &Target<'_>, app: &AppRef) -> Profile {
+    pub async fn profile(&self, app: &AppRef) -> Profile {
         if let Some(known) = self
             .profiles
             .lock()
@@ -401,6 +401,11 @@ impl Bus {
         {
             return known;
         }
+        let label = app.label();
+        let target = &Target {
+            doing: "reading the toolkit of",
+            who: &label,
+        };
         let property = |name: &'static str| async move {
             let v: Result<zbus::zvariant::OwnedValue> = self
                 .call(

@@ -163,7 +163,7 @@ pub async fn capture(
         who: &label,
     };
     let bus = &bus.reading(&target, &app.bus_name).await;
-    let profile = bus.profile(&target, app).await;
+    let profile = bus.profile(app).await;
     let walk = Walk {
         bus,
         target,

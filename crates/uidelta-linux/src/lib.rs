@@ -728,6 +728,11 @@ impl Linux {
         )
         .await?;
         let snapshot = self.on_display(&app.app, snapshot);
+        // Read once per application, by the capture itself: no call here.
+        let profile = self.bus.profile(&app.app).await;
+        if !profile.still_spinners_say_they_show() {
+            return Ok(snapshot);
+        }
         Ok(self.still_spinners_hidden(&app.app, snapshot))
     }
 

@@ -127,6 +127,14 @@ impl Profile {
         self.toolkit != Toolkit::Chromium
     }
 
+    /// Whether a spinner that does not spin says it shows all the same, and
+    /// only the screen tells (GTK 3: no `animated` state; it draws nothing
+    /// when still). The Linux backend looks at the screen for such
+    /// applications.
+    pub fn still_spinners_say_they_show(&self) -> bool {
+        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::LibreOffice)
+    }
+
     /// Whether the walk must work out which page of a stack shows
     /// (GTK 4.8 keeps them all `visible` and says nothing of `showing`).
     pub(crate) fn hides_pages(&self, recs: &[Rec]) -> bool {
