@@ -162,7 +162,11 @@ impl Profile {
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);
             }
-            Toolkit::Other => {}
+            // A toolkit without rules here that leaves `enabled` or
+            // `showing` out has them worked out as GTK 4's are (the rule
+            // looks at the whole capture first, and leaves a toolkit that
+            // says them alone).
+            Toolkit::Other => gtk4::fill_in_states(recs),
         }
     }
 
