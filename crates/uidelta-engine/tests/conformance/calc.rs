@@ -3,9 +3,7 @@
 //! Its tree arrives, with the cells on screen and their values, Calc is
 //! idle afterwards, and an agent's task on it reads one diff per step.
 //! The task goes to a cell by giving it the focus (`Component.GrabFocus`,
-//! as keys would), not by a pointer click: on this desktop LibreOffice
-//! reports its places higher than it draws them (a click at C3's centre
-//! lands in C2, at Undo's in the menu bar).
+//! as keys would).
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -13,64 +11,26 @@ use std::time::{Duration, Instant};
 use uidelta_backend::Action;
 use uidelta_engine::{ActOptions, Acted, Session};
 use uidelta_linux::Linux;
-use uidelta_testkit::{require_programs, App, Desktop};
+use uidelta_testkit::{App, Desktop};
 
 use crate::common::{self, ref_of, text};
+use crate::office::{self, APP};
 
-const SOFFICE: &str = "/usr/lib/libreoffice/program/soffice.bin";
-const APP: &str = "soffice";
 const INSTALL: &str = "libreoffice-calc libreoffice-gtk3";
 
 /// A sheet with data (`fixtures/libreoffice/prices.fods`): prices and
 /// counts of three items.
 const SHEET: &str = include_str!("../../../../fixtures/libreoffice/prices.fods");
 
-/// The settings of a fresh LibreOffice profile (`fixtures/libreoffice`): no
-/// tip of the day, no first-start wizard or "what's new" bar, no template
-/// chooser in Impress.
-const SETTINGS: &str = include_str!("../../../../fixtures/libreoffice/registrymodifications.xcu");
-
 /// A private desktop running Calc on `document` (written into the
-/// desktop's runtime directory), with a profile of its own so that no
-/// other LibreOffice answers its single-instance pipe. LibreOffice ends
-/// its first start in a new profile to start again (exit code 81): it is
-/// started again then.
+/// desktop's runtime directory), in a profile of its own (see
+/// [`office::launch_on_bus`]).
 fn calc_with(document: &str) -> (Desktop, App, tokio::runtime::Runtime) {
-    require_programs(&[("Xvfb", "xvfb"), (SOFFICE, INSTALL)]).expect("programs");
     let desktop = Desktop::start().expect("a virtual desktop");
-    let dir = desktop.runtime_dir().to_path_buf();
-    let profile = dir.join("libreoffice");
-    let user = profile.join("user");
-    std::fs::create_dir_all(&user).expect("profile directory");
-    std::fs::write(user.join("registrymodifications.xcu"), SETTINGS).expect("settings");
-    let file: PathBuf = dir.join("prices.fods");
+    let file: PathBuf = desktop.runtime_dir().join("prices.fods");
     std::fs::write(&file, document).expect("document");
-    let env = format!("-env:UserInstallation=file://{}", profile.display());
     let file = file.to_string_lossy().into_owned();
-    let args = [
-        "--calc",
-        "--norestore",
-        "--nologo",
-        env.as_str(),
-        file.as_str(),
-    ];
-    let mut app = desktop.launch(SOFFICE, &args).expect("launch");
-    let began = Instant::now();
-    loop {
-        if desktop
-            .wait_for_accessible_app(APP, Duration::from_secs(2))
-            .is_ok()
-        {
-            break;
-        }
-        if !app.is_running() {
-            app = desktop.launch(SOFFICE, &args).expect("launch again");
-        }
-        assert!(
-            began.elapsed() < Duration::from_secs(120),
-            "{APP} on the accessibility bus (apt-get install -y {INSTALL})"
-        );
-    }
+    let app = office::launch_on_bus(&desktop, &["--calc", file.as_str()], INSTALL);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -30,29 +30,9 @@ const SETTINGS: &str = include_str!("../../../../fixtures/libreoffice/registrymo
 /// once its window `title` is on the accessibility bus, and a session that
 /// has read it.
 pub fn start(module: &str, title: &str) -> (Desktop, Runtime, Session<Linux>) {
-    require_programs(&[("Xvfb", "xvfb"), (SOFFICE, INSTALL)]).expect("programs");
     let desktop = Desktop::start().expect("a virtual desktop");
-    let profile = desktop.runtime_dir().join("libreoffice");
-    write_profile(&profile);
-    let profile_arg = format!("-env:UserInstallation=file://{}", profile.display());
+    let app = launch_on_bus(&desktop, &[module], INSTALL);
     let deadline = Instant::now() + START_TIMEOUT;
-    // A fresh profile makes LibreOffice restart once (exit status 81).
-    let mut app = launch(&desktop, module, &profile_arg);
-    loop {
-        let names = desktop.accessible_apps().unwrap_or_default();
-        if names.iter().any(|n| n == APP) {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "LibreOffice not on the accessibility bus after {START_TIMEOUT:?} \
-             (apt-get install -y {INSTALL})"
-        );
-        if !app.is_running() {
-            app = launch(&desktop, module, &profile_arg);
-        }
-        std::thread::sleep(Duration::from_millis(200));
-    }
     std::mem::forget(app);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
@@ -101,10 +81,41 @@ pub fn start(module: &str, title: &str) -> (Desktop, Runtime, Session<Linux>) {
     (desktop, rt, session)
 }
 
-fn launch(desktop: &Desktop, module: &str, profile: &str) -> uidelta_testkit::App {
+/// Starts LibreOffice with `args` (its module, a document) in a fresh
+/// private profile in the desktop's runtime directory, so that no two
+/// tests share its single-instance pipe, and returns once it is on the
+/// accessibility bus. A fresh profile makes LibreOffice restart once (exit
+/// status 81): it is started again then. `install` says which packages
+/// give it.
+pub fn launch_on_bus(desktop: &Desktop, args: &[&str], install: &str) -> uidelta_testkit::App {
+    require_programs(&[("Xvfb", "xvfb"), (SOFFICE, install)]).expect("programs");
+    let profile = desktop.runtime_dir().join("libreoffice");
+    write_profile(&profile);
+    let profile_arg = format!("-env:UserInstallation=file://{}", profile.display());
+    let deadline = Instant::now() + START_TIMEOUT;
+    let mut app = launch(desktop, args, &profile_arg);
+    loop {
+        let names = desktop.accessible_apps().unwrap_or_default();
+        if names.iter().any(|n| n == APP) {
+            return app;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "LibreOffice not on the accessibility bus after {START_TIMEOUT:?} \
+             (apt-get install -y {install})"
+        );
+        if !app.is_running() {
+            app = launch(desktop, args, &profile_arg);
+        }
+        std::thread::sleep(Duration::from_millis(200));
+    }
+}
+
+fn launch(desktop: &Desktop, args: &[&str], profile: &str) -> uidelta_testkit::App {
     let mut command = desktop.command(SOFFICE);
     command
-        .args([module, "--norestore", "--nologo", profile])
+        .args(args)
+        .args(["--norestore", "--nologo", profile])
         .env("SAL_USE_VCLPLUGIN", "gtk3")
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::null())
