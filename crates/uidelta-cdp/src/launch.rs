@@ -8,9 +8,10 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant};
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::unistd::Pid;
 
 use crate::error::{Error, Result};
 
@@ -214,7 +215,7 @@ impl Drop for Process {
             }
             signal_group(group);
             for pid in strays {
-                kill(pid);
+                kill_process(pid);
             }
             std::thread::sleep(Duration::from_millis(10));
         }
@@ -226,19 +227,15 @@ impl Drop for Process {
 
 fn signal_group(group: i32) {
     if group > 1 {
-        // SAFETY: killpg has no memory effects; the group is the one we created.
-        unsafe {
-            libc::killpg(group, libc::SIGKILL);
-        }
+        // The group is the one we created; a group already gone is no error here.
+        let _ = killpg(Pid::from_raw(group), Signal::SIGKILL);
     }
 }
 
-fn kill(pid: i32) {
+fn kill_process(pid: i32) {
     if pid > 1 {
-        // SAFETY: kill has no memory effects; the process names our profile.
-        unsafe {
-            libc::kill(pid, libc::SIGKILL);
-        }
+        // The process names our profile; one that exited meanwhile is no error here.
+        let _ = kill(Pid::from_raw(pid), Signal::SIGKILL);
     }
 }
 
@@ -246,65 +243,49 @@ fn kill(pid: i32) {
 pub(crate) mod procfs {
     use std::path::Path;
 
+    use procfs::process::{all_processes, Process};
+
     /// Live (not zombie) processes in process group `group`.
     pub fn group_members(group: i32) -> Vec<i32> {
-        processes()
-            .filter(|&pid| {
-                stat(pid).is_some_and(|(state, pgrp)| pgrp == group && state != 'Z' && state != 'X')
-            })
+        live()
+            .filter(|(_, pgrp)| *pgrp == group)
+            .map(|(process, _)| process.pid)
             .collect()
     }
 
     /// Live processes whose command line mentions `path`.
     pub fn mentioning(path: &Path) -> Vec<i32> {
         let needle = path.to_string_lossy().into_owned();
-        processes()
-            .filter(|&pid| {
-                let alive = stat(pid).is_some_and(|(state, _)| state != 'Z' && state != 'X');
-                alive
-                    && std::fs::read(format!("/proc/{pid}/cmdline"))
-                        .map(|raw| String::from_utf8_lossy(&raw).contains(&needle))
-                        .unwrap_or(false)
+        live()
+            .filter(|(process, _)| {
+                process
+                    .cmdline()
+                    .is_ok_and(|args| args.iter().any(|arg| arg.contains(&needle)))
             })
+            .map(|(process, _)| process.pid)
             .collect()
     }
 
-    fn processes() -> impl Iterator<Item = i32> {
-        std::fs::read_dir("/proc")
+    /// The processes that are neither zombies nor dead, with their process groups.
+    fn live() -> impl Iterator<Item = (Process, i32)> {
+        all_processes()
             .into_iter()
             .flatten()
             .flatten()
-            .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
-    }
-
-    /// State letter and process group of `pid`.
-    fn stat(pid: i32) -> Option<(char, i32)> {
-        let text = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-        // `pid (comm) state ppid pgrp ...`; comm may hold spaces and parentheses.
-        let rest = &text[text.rfind(')')? + 1..];
-        let mut fields = rest.split_whitespace();
-        let state = fields.next()?.chars().next()?;
-        let _ppid = fields.next()?;
-        let pgrp = fields.next()?.parse().ok()?;
-        Some((state, pgrp))
+            .filter_map(|process| {
+                let stat = process.stat().ok()?;
+                (stat.state != 'Z' && stat.state != 'X').then_some((process, stat.pgrp))
+            })
     }
 }
 
-/// A new empty directory for one browser's profile.
+/// A new empty directory for one browser's profile, with a name nobody can
+/// guess in advance.
 fn fresh_profile_dir() -> std::io::Result<PathBuf> {
-    use std::sync::atomic::{AtomicU32, Ordering};
-    static COUNTER: AtomicU32 = AtomicU32::new(0);
-    let nanos = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.subsec_nanos())
-        .unwrap_or(0);
-    let dir = std::env::temp_dir().join(format!(
-        "uidelta-chromium-{}-{}-{nanos:08x}",
-        std::process::id(),
-        COUNTER.fetch_add(1, Ordering::Relaxed)
-    ));
-    std::fs::create_dir_all(&dir)?;
-    Ok(dir)
+    Ok(tempfile::Builder::new()
+        .prefix("uidelta-chromium-")
+        .tempdir()?
+        .keep())
 }
 
 /// The WebSocket URL from a `DevToolsActivePort` file: the port on the first
@@ -370,58 +351,37 @@ impl Endpoint {
             Endpoint::WebSocket(url) => return Ok(url.clone()),
             Endpoint::Http { host, port } => (host, *port),
         };
-        let fetch = async {
-            let mut stream = tokio::net::TcpStream::connect((host.as_str(), port))
-                .await
-                .map_err(|e| e.to_string())?;
-            // Chromium answers nothing to HTTP/1.0 and keeps HTTP/1.1
-            // connections open, so the body ends where Content-Length says.
-            let request = format!(
-                "GET /json/version HTTP/1.1\r\nHost: {host}:{port}\r\nAccept: application/json\r\nConnection: close\r\n\r\n"
-            );
-            stream
-                .write_all(request.as_bytes())
-                .await
-                .map_err(|e| e.to_string())?;
-            let mut raw = Vec::new();
-            let mut chunk = [0u8; 4096];
-            loop {
-                if response_complete(&raw) {
-                    break;
+        let url = format!("http://{host}:{port}/json/version");
+        let client = reqwest::Client::builder()
+            .timeout(timeout)
+            .no_proxy()
+            .build()
+            .map_err(|e| format!("preparing the request to {url}: {e}"))?;
+        let answer = client
+            .get(&url)
+            .header("Accept", "application/json")
+            .send()
+            .await
+            .map_err(|e| {
+                if e.is_timeout() {
+                    format!(
+                        "/json/version did not answer within {} ms",
+                        timeout.as_millis()
+                    )
+                } else {
+                    format!("asking {url}: {e}")
                 }
-                let n = stream.read(&mut chunk).await.map_err(|e| e.to_string())?;
-                if n == 0 {
-                    break;
-                }
-                raw.extend_from_slice(&chunk[..n]);
-            }
-            Ok::<_, String>(raw)
-        };
-        let raw = tokio::time::timeout(timeout, fetch).await.map_err(|_| {
-            format!(
-                "/json/version did not answer within {} ms",
-                timeout.as_millis()
-            )
-        })??;
-        ws_url_from_version(&String::from_utf8_lossy(&raw))
+            })?;
+        let body = answer
+            .bytes()
+            .await
+            .map_err(|e| format!("reading the answer of {url}: {e}"))?;
+        ws_url_from_version(&String::from_utf8_lossy(&body))
     }
 }
 
-/// Whether `raw` holds a whole HTTP answer: its head and as many body bytes
-/// as its `Content-Length` says.
-fn response_complete(raw: &[u8]) -> bool {
-    let text = String::from_utf8_lossy(raw);
-    let Some((head, body)) = text.split_once("\r\n\r\n") else {
-        return false;
-    };
-    head.lines()
-        .filter_map(|line| line.split_once(':'))
-        .find(|(name, _)| name.trim().eq_ignore_ascii_case("content-length"))
-        .and_then(|(_, value)| value.trim().parse::<usize>().ok())
-        .is_some_and(|length| body.len() >= length)
-}
-
-/// The `webSocketDebuggerUrl` of an HTTP answer to `/json/version`.
+/// The `webSocketDebuggerUrl` of an answer to `/json/version` (its body,
+/// or the whole answer with its head).
 fn ws_url_from_version(response: &str) -> std::result::Result<String, String> {
     let body = response
         .split_once("\r\n\r\n")
@@ -480,13 +440,6 @@ mod tests {
             Ok("ws://127.0.0.1:9222/devtools/browser/x".into())
         );
         assert!(ws_url_from_version("HTTP/1.1 404 Not Found\r\n\r\nnope").is_err());
-        assert!(response_complete(
-            b"HTTP/1.1 200 OK\r\nContent-Length:2\r\n\r\n{}"
-        ));
-        assert!(!response_complete(
-            b"HTTP/1.1 200 OK\r\nContent-Length: 3\r\n\r\n{}"
-        ));
-        assert!(!response_complete(b"HTTP/1.1 200 OK\r\nContent-Len"));
     }
 
     #[test]
