@@ -2,6 +2,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, ExitStatus};
 use std::sync::{Arc, Mutex, MutexGuard};
 
+use nix::sys::signal::Signal;
+
 use crate::procfs;
 
 /// A process started inside a [`crate::Desktop`], leading its own process group.
@@ -40,7 +42,7 @@ impl Process {
     }
 
     /// Sends `signal` to the process group unless the leader has already been reaped.
-    pub(crate) fn signal_group(&self, signal: libc::c_int) {
+    pub(crate) fn signal_group(&self, signal: Signal) {
         if self.status.is_none() {
             procfs::signal_group(self.child.id(), signal);
         }
@@ -70,7 +72,7 @@ impl Process {
         if self.status.is_some() {
             return;
         }
-        self.signal_group(libc::SIGKILL);
+        self.signal_group(Signal::SIGKILL);
         self.status = Some(self.child.wait().unwrap_or_default());
     }
 
@@ -108,12 +110,12 @@ impl App {
 
     /// Freezes the app's process group with SIGSTOP, to simulate a hung application.
     pub fn stop(&self) {
-        lock(&self.process).signal_group(libc::SIGSTOP);
+        lock(&self.process).signal_group(Signal::SIGSTOP);
     }
 
     /// Resumes a group frozen by [`App::stop`] with SIGCONT.
     pub fn resume(&self) {
-        lock(&self.process).signal_group(libc::SIGCONT);
+        lock(&self.process).signal_group(Signal::SIGCONT);
     }
 
     /// True while the process has not exited; a stopped process still counts as running.

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use nix::sys::signal::Signal;
+
 use crate::app::{self, App, Process};
 use crate::procfs::{self, MARKER_VAR};
 use crate::programs::{require_programs, resolve};
@@ -169,10 +171,10 @@ impl Desktop {
             .filter(|&pid| procfs::command_line(pid).contains("at-spi"))
             .collect();
         if let Some(launcher) = &launcher {
-            launcher.process.signal_group(libc::SIGTERM);
+            launcher.process.signal_group(Signal::SIGTERM);
         }
         for &pid in &helpers {
-            procfs::signal_process(pid, libc::SIGTERM);
+            procfs::signal_process(pid, Signal::SIGTERM);
         }
         let deadline = Instant::now() + TERM_GRACE;
         let mut launcher = launcher;
@@ -190,7 +192,7 @@ impl Desktop {
         let deadline = Instant::now() + KILL_WAIT;
         while !helpers.is_empty() && Instant::now() < deadline {
             for &pid in &helpers {
-                procfs::signal_process(pid, libc::SIGKILL);
+                procfs::signal_process(pid, Signal::SIGKILL);
             }
             std::thread::sleep(POLL);
             helpers.retain(|&pid| !procfs::reap(pid));
@@ -233,7 +235,7 @@ impl Desktop {
                 .map(|i| daemons.remove(i))
         };
         if let Some(mut xvfb) = xvfb {
-            xvfb.process.signal_group(libc::SIGTERM);
+            xvfb.process.signal_group(Signal::SIGTERM);
             let deadline = Instant::now() + TERM_GRACE;
             while xvfb.process.is_running() && Instant::now() < deadline {
                 std::thread::sleep(POLL);
@@ -773,15 +775,15 @@ impl Desktop {
         // Apps first, then the daemons in reverse start order; all get the signal at once.
         for app in &apps {
             let process = app::lock(app);
-            process.signal_group(libc::SIGTERM);
-            process.signal_group(libc::SIGCONT);
+            process.signal_group(Signal::SIGTERM);
+            process.signal_group(Signal::SIGCONT);
         }
         for daemon in daemons.iter().rev() {
-            daemon.process.signal_group(libc::SIGTERM);
+            daemon.process.signal_group(Signal::SIGTERM);
         }
         for pid in self.processes() {
-            procfs::signal_process(pid, libc::SIGTERM);
-            procfs::signal_process(pid, libc::SIGCONT);
+            procfs::signal_process(pid, Signal::SIGTERM);
+            procfs::signal_process(pid, Signal::SIGCONT);
         }
 
         let grace_end = Instant::now() + TERM_GRACE;
@@ -817,7 +819,7 @@ impl Desktop {
                 break;
             }
             for pid in left {
-                procfs::signal_process(pid, libc::SIGKILL);
+                procfs::signal_process(pid, Signal::SIGKILL);
             }
             std::thread::sleep(POLL);
         }

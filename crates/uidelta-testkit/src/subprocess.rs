@@ -2,7 +2,7 @@
 
 use std::fs::File;
 use std::io::{BufRead, BufReader, Read};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::OwnedFd;
 use std::process::{Child, Command, Output, Stdio};
 use std::sync::mpsc;
 use std::time::{Duration, Instant};
@@ -91,29 +91,21 @@ fn kill_and_reap(child: &mut Child) {
 /// A pipe whose ends are both close-on-exec, so that concurrently spawned processes do not
 /// inherit them; the end handed to a child is made inheritable in that child only.
 pub(crate) fn pipe() -> Result<(File, OwnedFd), TestkitError> {
-    let mut fds = [0 as libc::c_int; 2];
-    // SAFETY: `fds` is a valid array of two ints, as pipe2(2) requires.
-    let result = unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) };
-    if result != 0 {
-        return Err(TestkitError::io(
-            "creating a pipe",
-            std::io::Error::last_os_error(),
-        ));
-    }
-    // SAFETY: pipe2 succeeded, so both descriptors are open and owned by nobody else.
-    let (read, write) = unsafe { (File::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
-    debug_assert!(read.as_raw_fd() >= 0);
-    Ok((read, write))
+    let (read, write) = nix::unistd::pipe2(nix::fcntl::OFlag::O_CLOEXEC)
+        .map_err(|errno| TestkitError::io("creating a pipe", errno.into()))?;
+    Ok((File::from(read), write))
 }
 
 /// Clears close-on-exec on `fd` in a freshly forked child, before `exec`.
 ///
 /// Only async-signal-safe calls are made, as `pre_exec` requires.
-pub(crate) fn inherit_fd_in_child(fd: libc::c_int) -> std::io::Result<()> {
-    // SAFETY: fcntl(2) with F_SETFD has no memory-safety preconditions.
-    if unsafe { libc::fcntl(fd, libc::F_SETFD, 0) } == -1 {
-        return Err(std::io::Error::last_os_error());
-    }
+pub(crate) fn inherit_fd_in_child(fd: std::os::fd::RawFd) -> std::io::Result<()> {
+    // SAFETY: the caller keeps `fd` open until the child execs (it is the pipe end it owns).
+    let fd = unsafe { std::os::fd::BorrowedFd::borrow_raw(fd) };
+    nix::fcntl::fcntl(
+        fd,
+        nix::fcntl::FcntlArg::F_SETFD(nix::fcntl::FdFlag::empty()),
+    )?;
     Ok(())
 }
 
