@@ -6,6 +6,10 @@ use zbus::zvariant::{OwnedObjectPath, OwnedValue, Value};
 
 use crate::bus::{Bus, Target};
 use crate::error::{Error, Result};
+use crate::interfaces::{
+    accessible, action, collection, component, editable_text, selection, table, text, value,
+    Method, Property, COMPONENT, EDITABLE_TEXT, SELECTION, TABLE, VALUE,
+};
 
 /// Where an element lives on the bus: its application's unique name and its
 /// object path. This is what a snapshot node's identity encodes.
@@ -54,10 +58,6 @@ pub struct Actor<'a> {
     who: &'a str,
 }
 
-const ACTION: &str = "org.a11y.atspi.Action";
-
-const TABLE: &str = "org.a11y.atspi.Table";
-
 /// Action names that mean "the primary click", most preferred first.
 const CLICK_NAMES: [&str; 6] = ["click", "press", "activate", "toggle", "jump", "select"];
 /// Those that mean a click on a table cell (see [`Actor::click_cell`]).
@@ -81,7 +81,7 @@ impl<'a> Actor<'a> {
         let t = self.target("listing actions of");
         let actions: Vec<(String, String, String)> = self
             .bus
-            .call(&t, &node.bus, &node.path, ACTION, "GetActions", &())
+            .call(&t, &node.bus, &node.path, action::GET_ACTIONS, &())
             .await?;
         let mut names = Vec::with_capacity(actions.len());
         for (index, (name, _, _)) in actions.into_iter().enumerate() {
@@ -91,7 +91,7 @@ impl<'a> Actor<'a> {
                 let index = i32::try_from(index).unwrap_or(i32::MAX);
                 names.push(
                     self.bus
-                        .call(&t, &node.bus, &node.path, ACTION, "GetName", &(index,))
+                        .call(&t, &node.bus, &node.path, action::GET_NAME, &(index,))
                         .await?,
                 );
             } else {
@@ -155,24 +155,17 @@ impl<'a> Actor<'a> {
 
     /// Inserts text at the caret (EditableText), or asks for typing.
     pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
-        if !self.has(node, "org.a11y.atspi.EditableText").await? {
+        if !self.has(node, EDITABLE_TEXT).await? {
             return Ok(Outcome::NeedsInput);
         }
         let t = self.target("typing into");
         let caret: i32 = self
             .bus
-            .call(
-                &t,
-                &node.bus,
-                &node.path,
-                "org.a11y.atspi.Text",
-                "GetCaretOffset",
-                &(),
-            )
+            .call(&t, &node.bus, &node.path, text::GET_CARET_OFFSET, &())
             .await
             .unwrap_or(-1);
         let count: i32 = self
-            .property::<i32>(node, "org.a11y.atspi.Text", "CharacterCount")
+            .property::<i32>(node, text::CHARACTER_COUNT)
             .await
             .unwrap_or(0);
         let at = if caret < 0 || caret > count {
@@ -187,9 +180,8 @@ impl<'a> Actor<'a> {
                 &t,
                 &node.bus,
                 &node.path,
-                "org.a11y.atspi.EditableText",
-                "InsertText",
-                &(at, text, length),
+                editable_text::INSERT_TEXT,
+                &(at, text.to_owned(), length),
             )
             .await?;
         if ok {
@@ -206,39 +198,36 @@ impl<'a> Actor<'a> {
     pub async fn set_value(&self, node: &NodeAddr, value: &str) -> Result<Outcome> {
         let ifaces = self.interfaces(node).await?;
         let t = self.target("setting the value of");
-        if ifaces.iter().any(|i| i == "org.a11y.atspi.Value") {
+        if ifaces.iter().any(|i| i == VALUE) {
             if let Ok(number) = value.trim().parse::<f64>() {
-                let _: () = self
-                    .bus
-                    .call(
+                self.bus
+                    .set_property(
                         &t,
                         &node.bus,
                         &node.path,
-                        "org.freedesktop.DBus.Properties",
-                        "Set",
-                        &("org.a11y.atspi.Value", "CurrentValue", Value::from(number)),
+                        value::CURRENT_VALUE,
+                        Value::from(number),
                     )
                     .await?;
                 return Ok(Outcome::Done("Value.CurrentValue".into()));
             }
         }
-        if ifaces.iter().any(|i| i == "org.a11y.atspi.EditableText") {
+        if ifaces.iter().any(|i| i == EDITABLE_TEXT) {
             let ok: bool = self
                 .bus
                 .call(
                     &t,
                     &node.bus,
                     &node.path,
-                    "org.a11y.atspi.EditableText",
-                    "SetTextContents",
-                    &(value,),
+                    editable_text::SET_TEXT_CONTENTS,
+                    &(value.to_owned(),),
                 )
                 .await?;
             if ok {
                 return Ok(Outcome::Done("EditableText.SetTextContents".into()));
             }
         }
-        if ifaces.iter().any(|i| i == "org.a11y.atspi.Value") {
+        if ifaces.iter().any(|i| i == VALUE) {
             return Err(Error::NotFound(format!(
                 "{}: the element takes a number (Value interface), and {value:?} is not one",
                 self.who
@@ -246,7 +235,7 @@ impl<'a> Actor<'a> {
         }
         let role = self.role(node).await?;
         if role == uidelta_model::Role::ComboBox {
-            let selects = ifaces.iter().any(|i| i == "org.a11y.atspi.Selection");
+            let selects = ifaces.iter().any(|i| i == SELECTION);
             return self.choose_option(node, value, selects).await;
         }
         // A field whose text cannot be set accessibly (Chromium offers no
@@ -328,7 +317,8 @@ impl<'a> Actor<'a> {
 
     /// The element's children.
     pub async fn children(&self, node: &NodeAddr) -> Result<Vec<NodeAddr>> {
-        let found: Vec<(String, OwnedObjectPath)> = self.accessible(node, "GetChildren").await?;
+        let found: Vec<(String, OwnedObjectPath)> =
+            self.accessible(node, accessible::GET_CHILDREN).await?;
         Ok(found.into_iter().map(NodeAddr::from).collect())
     }
 
@@ -362,7 +352,7 @@ impl<'a> Actor<'a> {
                 if submenus > 0 && selected {
                     return self.click(node).await;
                 }
-                if submenus == 0 && self.has(&combo, "org.a11y.atspi.Selection").await? {
+                if submenus == 0 && self.has(&combo, SELECTION).await? {
                     parent = combo;
                 } else if selected {
                     // A combo box that offers no Selection (Chromium's
@@ -380,13 +370,13 @@ impl<'a> Actor<'a> {
         let mut depth = 0;
         while depth < DEPTH
             && self.role(&parent).await? == Role::TableCell
-            && !self.has(&parent, "org.a11y.atspi.Selection").await?
+            && !self.has(&parent, SELECTION).await?
         {
             child = parent.clone();
             parent = self.parent(&parent).await?;
             depth += 1;
         }
-        if !self.has(&parent, "org.a11y.atspi.Selection").await? {
+        if !self.has(&parent, SELECTION).await? {
             return Ok(Outcome::NeedsInput);
         }
         let index: i32 = self
@@ -395,29 +385,21 @@ impl<'a> Actor<'a> {
                 &t,
                 &child.bus,
                 &child.path,
-                "org.a11y.atspi.Accessible",
-                "GetIndexInParent",
+                accessible::GET_INDEX_IN_PARENT,
                 &(),
             )
             .await?;
         let method = if selected {
-            "SelectChild"
+            selection::SELECT_CHILD
         } else {
-            "DeselectChild"
+            selection::DESELECT_CHILD
         };
         let ok: bool = self
             .bus
-            .call(
-                &t,
-                &parent.bus,
-                &parent.path,
-                "org.a11y.atspi.Selection",
-                method,
-                &(index,),
-            )
+            .call(&t, &parent.bus, &parent.path, method, &(index,))
             .await?;
         if ok {
-            return Ok(Outcome::Done(format!("Selection.{method}")));
+            return Ok(Outcome::Done(format!("Selection.{}", method.name)));
         }
         // A refusal is not always a failure: GTK 3's tree view refuses to
         // select a row that is selected already, and refuses any row of a
@@ -436,24 +418,23 @@ impl<'a> Actor<'a> {
                     &t,
                     &parent.bus,
                     &parent.path,
-                    TABLE,
-                    "GetRowAtIndex",
+                    table::GET_ROW_AT_INDEX,
                     &(index,),
                 )
                 .await?;
             let method = if selected {
-                "AddRowSelection"
+                table::ADD_ROW_SELECTION
             } else {
-                "RemoveRowSelection"
+                table::REMOVE_ROW_SELECTION
             };
             if row >= 0 {
                 let ok: bool = self
                     .bus
-                    .call(&t, &parent.bus, &parent.path, TABLE, method, &(row,))
+                    .call(&t, &parent.bus, &parent.path, method, &(row,))
                     .await?;
                 if ok && matches!(self.child_selected(&parent, index).await, Ok(s) if s == selected)
                 {
-                    return Ok(Outcome::Done(format!("Table.{method}")));
+                    return Ok(Outcome::Done(format!("Table.{}", method.name)));
                 }
             }
         }
@@ -469,8 +450,7 @@ impl<'a> Actor<'a> {
                 &t,
                 &parent.bus,
                 &parent.path,
-                "org.a11y.atspi.Selection",
-                "IsChildSelected",
+                selection::IS_CHILD_SELECTED,
                 &(index,),
             )
             .await
@@ -498,20 +478,13 @@ impl<'a> Actor<'a> {
 
     /// Gives the element keyboard focus (Component.GrabFocus).
     pub async fn focus(&self, node: &NodeAddr) -> Result<Outcome> {
-        if !self.has(node, "org.a11y.atspi.Component").await? {
+        if !self.has(node, COMPONENT).await? {
             return Ok(Outcome::NeedsInput);
         }
         let t = self.target("focusing");
         let ok: bool = self
             .bus
-            .call(
-                &t,
-                &node.bus,
-                &node.path,
-                "org.a11y.atspi.Component",
-                "GrabFocus",
-                &(),
-            )
+            .call(&t, &node.bus, &node.path, component::GRAB_FOCUS, &())
             .await?;
         Ok(if ok {
             Outcome::Done("Component.GrabFocus".into())
@@ -522,20 +495,13 @@ impl<'a> Actor<'a> {
 
     /// Scrolls the element into view (Component.ScrollTo, anywhere).
     pub async fn scroll_into_view(&self, node: &NodeAddr) -> Result<Outcome> {
-        if !self.has(node, "org.a11y.atspi.Component").await? {
+        if !self.has(node, COMPONENT).await? {
             return Ok(Outcome::NeedsInput);
         }
         let t = self.target("scrolling to");
         let ok: bool = self
             .bus
-            .call(
-                &t,
-                &node.bus,
-                &node.path,
-                "org.a11y.atspi.Component",
-                "ScrollTo",
-                &(6u32,),
-            )
+            .call(&t, &node.bus, &node.path, component::SCROLL_TO, &(6u32,))
             .await
             .unwrap_or(false);
         Ok(if ok {
@@ -549,22 +515,13 @@ impl<'a> Actor<'a> {
     pub async fn extents(&self, node: &NodeAddr) -> Result<(i32, i32, i32, i32)> {
         let t = self.target("locating");
         self.bus
-            .call(
-                &t,
-                &node.bus,
-                &node.path,
-                "org.a11y.atspi.Component",
-                "GetExtents",
-                &(0u32,),
-            )
+            .call(&t, &node.bus, &node.path, component::GET_EXTENTS, &(0u32,))
             .await
     }
 
     /// The element's parent.
     pub async fn parent(&self, node: &NodeAddr) -> Result<NodeAddr> {
-        let parent: (String, OwnedObjectPath) = self
-            .property(node, "org.a11y.atspi.Accessible", "Parent")
-            .await?;
+        let parent: (String, OwnedObjectPath) = self.property(node, accessible::PARENT).await?;
         Ok(parent.into())
     }
 
@@ -606,8 +563,7 @@ impl<'a> Actor<'a> {
                 &t,
                 &window.bus,
                 &window.path,
-                "org.a11y.atspi.Collection",
-                "GetMatches",
+                collection::GET_MATCHES,
                 &(rule, CANONICAL, 8i32, true),
             )
             .await?;
@@ -616,13 +572,12 @@ impl<'a> Actor<'a> {
 
     /// The element's name, read fresh.
     pub async fn name(&self, node: &NodeAddr) -> Result<String> {
-        self.property(node, "org.a11y.atspi.Accessible", "Name")
-            .await
+        self.property(node, accessible::NAME).await
     }
 
     /// The element's role, as the model names it.
     pub async fn role(&self, node: &NodeAddr) -> Result<uidelta_model::Role> {
-        let number: u32 = self.accessible(node, "GetRole").await?;
+        let number = self.accessible(node, accessible::GET_ROLE).await?;
         Ok(uidelta_model::Role::from_name(&crate::state::role_name(
             number,
         )))
@@ -630,30 +585,21 @@ impl<'a> Actor<'a> {
 
     /// The element's states, read fresh.
     pub async fn states(&self, node: &NodeAddr) -> Result<uidelta_model::StateSet> {
-        let words: Vec<u32> = self.accessible(node, "GetState").await?;
+        let words = self.accessible(node, accessible::GET_STATE).await?;
         Ok(crate::state::states(&words))
     }
 
     async fn interfaces(&self, node: &NodeAddr) -> Result<Vec<String>> {
-        self.accessible(node, "GetInterfaces").await
+        self.accessible(node, accessible::GET_INTERFACES).await
     }
 
     /// A method of the Accessible interface that takes no arguments.
-    async fn accessible<T>(&self, node: &NodeAddr, method: &'static str) -> Result<T>
+    async fn accessible<T>(&self, node: &NodeAddr, method: Method<(), T>) -> Result<T>
     where
         T: serde::de::DeserializeOwned + zbus::zvariant::Type,
     {
         let t = self.target("inspecting");
-        self.bus
-            .call(
-                &t,
-                &node.bus,
-                &node.path,
-                "org.a11y.atspi.Accessible",
-                method,
-                &(),
-            )
-            .await
+        self.bus.call(&t, &node.bus, &node.path, method, &()).await
     }
 
     /// Whether the element implements the D-Bus interface `iface`
@@ -662,27 +608,23 @@ impl<'a> Actor<'a> {
         Ok(self.interfaces(node).await?.iter().any(|i| i == iface))
     }
 
-    async fn property<T>(&self, node: &NodeAddr, iface: &str, name: &str) -> Result<T>
+    async fn property<T>(&self, node: &NodeAddr, property: Property) -> Result<T>
     where
         T: TryFrom<OwnedValue>,
     {
         let t = self.target("reading");
-        let v: OwnedValue = self
+        let v = self
             .bus
-            .call(
-                &t,
-                &node.bus,
-                &node.path,
-                "org.freedesktop.DBus.Properties",
-                "Get",
-                &(iface, name),
-            )
+            .property(&t, &node.bus, &node.path, property)
             .await?;
         T::try_from(v).map_err(|_| Error::Call {
             doing: "reading",
             target: self.who.to_owned(),
             method: "Get",
-            detail: format!("{iface}.{name} has an unexpected type"),
+            detail: format!(
+                "{}.{} has an unexpected type",
+                property.iface, property.name
+            ),
         })
     }
 }

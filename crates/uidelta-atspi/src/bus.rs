@@ -7,10 +7,11 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::{de::DeserializeOwned, Serialize};
-use zbus::zvariant::{DynamicType, Type};
+use zbus::zvariant::{DynamicType, OwnedValue, Type};
 
 use crate::capture::{AppRef, ROOT_PATH};
 use crate::error::{Error, Result};
+use crate::interfaces::{action, application, peer, properties, Method, Property};
 use crate::toolkit::Profile;
 
 /// How long one D-Bus call may take by default. An application that needs
@@ -126,10 +127,9 @@ impl Bus {
         path: &str,
         index: i32,
     ) -> Result<bool> {
-        const ACTION: &str = "org.a11y.atspi.Action";
         let Some(program) = self.keeper.clone() else {
             return self
-                .call_direct(target, dest, path, ACTION, "DoAction", &(index,))
+                .call_direct(target, dest, path, action::DO_ACTION, &(index,))
                 .await;
         };
         let failed = |detail: String| Error::Call {
@@ -151,7 +151,7 @@ impl Bus {
             Err(e) => {
                 tracing::debug!(error = %e, program = %program.display(), "no action helper");
                 return self
-                    .call_direct(target, dest, path, ACTION, "DoAction", &(index,))
+                    .call_direct(target, dest, path, action::DO_ACTION, &(index,))
                     .await;
             }
         };
@@ -254,30 +254,67 @@ impl Bus {
         }
     }
 
-    /// Calls `iface.method(body)` on `dest` at `path` and decodes the reply.
-    pub async fn call<B, R>(
+    /// Calls `method` with `args` on the object at `path` of application
+    /// `dest`, and decodes the answer as the method declares it.
+    pub async fn call<A, R>(
         &self,
         target: &Target<'_>,
         dest: &str,
         path: &str,
-        iface: &str,
-        method: &'static str,
-        body: &B,
+        method: Method<A, R>,
+        args: &A,
     ) -> Result<R>
     where
-        B: Serialize + DynamicType,
+        A: Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
         match self.reader.as_deref() {
             Some((app, conn)) if app == dest => {
-                self.call_on(conn, None, target, path, iface, method, body)
-                    .await
+                self.call_on(conn, None, target, path, method, args).await
             }
             _ => {
-                self.call_on(&self.conn, Some(dest), target, path, iface, method, body)
+                self.call_on(&self.conn, Some(dest), target, path, method, args)
                     .await
             }
         }
+    }
+
+    /// Reads one property of the object at `path` of application `dest`
+    /// (`Properties.Get`; never `GetAll`, see [`crate::interfaces`]).
+    pub async fn property(
+        &self,
+        target: &Target<'_>,
+        dest: &str,
+        path: &str,
+        property: Property,
+    ) -> Result<OwnedValue> {
+        self.call(
+            target,
+            dest,
+            path,
+            properties::GET,
+            &(property.iface, property.name),
+        )
+        .await
+    }
+
+    /// Sets one property of the object at `path` of application `dest`.
+    pub async fn set_property(
+        &self,
+        target: &Target<'_>,
+        dest: &str,
+        path: &str,
+        property: Property,
+        value: zbus::zvariant::Value<'static>,
+    ) -> Result<()> {
+        self.call(
+            target,
+            dest,
+            path,
+            properties::SET,
+            &(property.iface, property.name, value),
+        )
+        .await
     }
 
     /// This bus, with the calls to application `dest` made over a direct
@@ -306,25 +343,21 @@ impl Bus {
     /// bus connection free, so the application goes on answering captures
     /// (the dialog can be read) and its key listener, which calls the
     /// registry over the bus, does not deadlock.
-    pub async fn call_direct<B, R>(
+    pub async fn call_direct<A, R>(
         &self,
         target: &Target<'_>,
         dest: &str,
         path: &str,
-        iface: &str,
-        method: &'static str,
-        body: &B,
+        method: Method<A, R>,
+        args: &A,
     ) -> Result<R>
     where
-        B: Serialize + DynamicType,
+        A: Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
         match self.peer(target, dest, Use::Act).await {
-            Some(peer) => {
-                self.call_on(&peer, None, target, path, iface, method, body)
-                    .await
-            }
-            None => self.call(target, dest, path, iface, method, body).await,
+            Some(peer) => self.call_on(&peer, None, target, path, method, args).await,
+            None => self.call(target, dest, path, method, args).await,
         }
     }
 
@@ -340,15 +373,7 @@ impl Bus {
         };
         let ping = self.clone().with_timeout(within);
         let reply: Result<()> = ping
-            .call_on(
-                &self.conn,
-                Some(dest),
-                target,
-                ROOT_PATH,
-                "org.freedesktop.DBus.Peer",
-                "Ping",
-                &(),
-            )
+            .call_on(&self.conn, Some(dest), target, ROOT_PATH, peer::PING, &())
             .await;
         match reply {
             Ok(()) => Ok(true),
@@ -406,21 +431,15 @@ impl Bus {
             doing: "reading the toolkit of",
             who: &label,
         };
-        let property = |name: &'static str| async move {
-            let v: Result<zbus::zvariant::OwnedValue> = self
-                .call(
-                    target,
-                    &app.bus_name,
-                    ROOT_PATH,
-                    "org.freedesktop.DBus.Properties",
-                    "Get",
-                    &("org.a11y.atspi.Application", name),
-                )
-                .await;
-            v.map(|v| String::try_from(v).unwrap_or_default())
+        let property = |property: Property| async move {
+            self.property(target, &app.bus_name, ROOT_PATH, property)
+                .await
+                .map(|v| String::try_from(v).unwrap_or_default())
         };
-        let (name, version) =
-            futures_util::join!(property("ToolkitName"), property("ToolkitVersion"));
+        let (name, version) = futures_util::join!(
+            property(application::TOOLKIT_NAME),
+            property(application::TOOLKIT_VERSION)
+        );
         let Ok(name) = name else {
             return Profile::default();
         };
@@ -445,8 +464,7 @@ impl Bus {
                 target,
                 dest,
                 ROOT_PATH,
-                "org.a11y.atspi.Application",
-                "GetApplicationBusAddress",
+                application::GET_APPLICATION_BUS_ADDRESS,
                 &(),
             )
             .await
@@ -459,22 +477,21 @@ impl Bus {
         peer
     }
 
-    #[allow(clippy::too_many_arguments)]
-    async fn call_on<B, R>(
+    async fn call_on<A, R>(
         &self,
         conn: &zbus::Connection,
         dest: Option<&str>,
         target: &Target<'_>,
         path: &str,
-        iface: &str,
-        method: &'static str,
-        body: &B,
+        method: Method<A, R>,
+        args: &A,
     ) -> Result<R>
     where
-        B: Serialize + DynamicType,
+        A: Serialize + DynamicType,
         R: DeserializeOwned + Type,
     {
-        let call = conn.call_method(dest, path, Some(iface), method, body);
+        let call = conn.call_method(dest, path, Some(method.iface), method.name, args);
+        let method = method.name;
         let reply = tokio::time::timeout(self.timeout, call)
             .await
             .map_err(|_| Error::Timeout {

@@ -20,18 +20,20 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use futures_util::future::join_all;
-use zbus::zvariant::{OwnedObjectPath, OwnedValue};
+use zbus::zvariant::OwnedValue;
 
 use uidelta_model::{normalize_space, Meta, NodeData, Rect, Role, Snapshot, TreeBuilder};
 
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
+use crate::interfaces::{
+    accessible, cache, component, text, value, CacheItem, Method, ObjRef, Property, CACHE_PATH,
+    COMPONENT, TABLE, TEXT, VALUE,
+};
 use crate::state;
 use crate::toolkit::{gtk4, Profile};
 use crate::visible;
 
-const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
-const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
 /// `ATSPI_RELATION_LABELLED_BY` in a `GetRelationSet` answer.
 const LABELLED_BY: u32 = 2;
 /// The object path of an application's root accessible.
@@ -129,20 +131,6 @@ pub(crate) struct Rec {
     /// it (see [`crate::toolkit`]).
     pub(crate) left_out: bool,
 }
-
-type ObjRef = (String, OwnedObjectPath);
-type CacheItem = (
-    ObjRef,
-    ObjRef,
-    ObjRef,
-    i32,
-    i32,
-    Vec<String>,
-    String,
-    u32,
-    String,
-    Vec<u32>,
-);
 
 /// Captures `app` from its root, or from the object at `root` (a window).
 pub async fn capture(
@@ -311,9 +299,7 @@ impl Walk<'_> {
             }
         }
         let asked = join_all(ask.iter().map(|(_, (bus, path))| async move {
-            let v: Result<OwnedValue> = self
-                .call(bus, path, PROPERTIES, "Get", &(ACCESSIBLE, "Name"))
-                .await;
+            let v = self.property(bus, path, accessible::NAME).await;
             v.ok().and_then(|v| String::try_from(v).ok())
         }))
         .await;
@@ -347,11 +333,10 @@ impl Walk<'_> {
         let recs_now: &[Rec] = recs;
         let answers = join_all(groups.iter().map(|&(asked, at, _)| async move {
             let (x, y) = at.center();
-            self.call::<_, ObjRef>(
+            self.call(
                 &recs_now[asked].bus,
                 &recs_now[asked].path,
-                "org.a11y.atspi.Component",
-                "GetAccessibleAtPoint",
+                component::GET_ACCESSIBLE_AT_POINT,
                 &(x, y, 0u32),
             )
             .await
@@ -388,14 +373,7 @@ impl Walk<'_> {
     async fn cache(&self, bus_name: &str) -> Result<HashMap<String, Basic>> {
         let items: Result<Vec<CacheItem>> = self
             .bus
-            .call(
-                &self.target,
-                bus_name,
-                "/org/a11y/atspi/cache",
-                "org.a11y.atspi.Cache",
-                "GetItems",
-                &(),
-            )
+            .call(&self.target, bus_name, CACHE_PATH, cache::GET_ITEMS, &())
             .await;
         let items = match items {
             Ok(items) => items,
@@ -407,21 +385,19 @@ impl Walk<'_> {
         };
         Ok(items
             .into_iter()
-            .map(
-                |(object, _app, _parent, _index, children, ifaces, name, role, desc, states)| {
-                    (
-                        object.1.as_str().to_owned(),
-                        Basic {
-                            raw_role: state::role_name(role),
-                            name,
-                            description: desc,
-                            states: state::states(&states),
-                            interfaces: ifaces,
-                            child_count: children,
-                        },
-                    )
-                },
-            )
+            .map(|item| {
+                (
+                    item.object.1.as_str().to_owned(),
+                    Basic {
+                        raw_role: state::role_name(item.role),
+                        name: item.name,
+                        description: item.description,
+                        states: state::states(&item.states),
+                        interfaces: item.interfaces,
+                        child_count: item.children,
+                    },
+                )
+            })
             .collect())
     }
 
@@ -453,7 +429,7 @@ impl Walk<'_> {
             .states
             .contains(uidelta_model::State::ManagesDescendants);
         let children = async {
-            let table = basic.has("org.a11y.atspi.Table");
+            let table = basic.has(TABLE);
             let count = basic.child_count;
             let part = if wants_children && manages {
                 visible::part(self.bus, &self.target, bus_name, path, table, count).await?
@@ -463,7 +439,7 @@ impl Walk<'_> {
             if let Some((cells, shown)) = part {
                 Ok((cells, Some(shown)))
             } else if wants_children {
-                self.call::<_, Vec<ObjRef>>(bus_name, path, ACCESSIBLE, "GetChildren", &())
+                self.call(bus_name, path, accessible::GET_CHILDREN, &())
                     .await
                     .map(|c| (c, None))
             } else {
@@ -471,15 +447,9 @@ impl Walk<'_> {
             }
         };
         let bounds = async {
-            if basic.has("org.a11y.atspi.Component") {
-                let (x, y, w, h): (i32, i32, i32, i32) = self
-                    .call(
-                        bus_name,
-                        path,
-                        "org.a11y.atspi.Component",
-                        "GetExtents",
-                        &(0u32,),
-                    )
+            if basic.has(COMPONENT) {
+                let (x, y, w, h) = self
+                    .call(bus_name, path, component::GET_EXTENTS, &(0u32,))
                     .await?;
                 // GTK reports hidden widgets at G_MININT.
                 Ok::<_, Error>((x != i32::MIN && y != i32::MIN).then_some(Rect::new(x, y, w, h)))
@@ -490,14 +460,8 @@ impl Walk<'_> {
         let value = self.value(bus_name, path, &basic);
         let label = self.label_of(bus_name, path, &basic);
         let attributes = async {
-            self.call::<_, HashMap<String, String>>(
-                bus_name,
-                path,
-                ACCESSIBLE,
-                "GetAttributes",
-                &(),
-            )
-            .await
+            self.call(bus_name, path, accessible::GET_ATTRIBUTES, &())
+                .await
         };
         let (children, bounds, value, attributes, labelled_by) =
             futures_util::join!(children, bounds, value, attributes, label);
@@ -527,8 +491,8 @@ impl Walk<'_> {
         if !basic.name.trim().is_empty() || !is_field(basic) {
             return None;
         }
-        let relations: Result<Vec<(u32, Vec<ObjRef>)>> = self
-            .call(bus_name, path, ACCESSIBLE, "GetRelationSet", &())
+        let relations = self
+            .call(bus_name, path, accessible::GET_RELATION_SET, &())
             .await;
         let relations = match relations {
             Ok(r) => r,
@@ -548,23 +512,20 @@ impl Walk<'_> {
     async fn basic(&self, bus_name: &str, path: &str) -> Result<Basic> {
         // One `Properties.Get` per property, never `GetAll`: Qt 5.15 crashes
         // (SIGSEGV) on `GetAll` of the Accessible interface.
-        let property = |name: &'static str| async move {
-            self.call::<_, OwnedValue>(bus_name, path, PROPERTIES, "Get", &(ACCESSIBLE, name))
-                .await
-        };
+        let property = |property: Property| self.property(bus_name, path, property);
         let text = |v: Result<OwnedValue>| -> Result<String> {
             Ok(String::try_from(v?).unwrap_or_default())
         };
         // The role number, as the cache gives it: GTK 4's `GetRoleName`
         // answers its own names (`widget`) where the number says `filler`,
         // and an element read both ways would seem to change role.
-        let role = self.call::<_, u32>(bus_name, path, ACCESSIBLE, "GetRole", &());
-        let states = self.call::<_, Vec<u32>>(bus_name, path, ACCESSIBLE, "GetState", &());
-        let ifaces = self.call::<_, Vec<String>>(bus_name, path, ACCESSIBLE, "GetInterfaces", &());
+        let role = self.call(bus_name, path, accessible::GET_ROLE, &());
+        let states = self.call(bus_name, path, accessible::GET_STATE, &());
+        let ifaces = self.call(bus_name, path, accessible::GET_INTERFACES, &());
         let (name, description, child_count, role, states, ifaces) = futures_util::join!(
-            property("Name"),
-            property("Description"),
-            property("ChildCount"),
+            property(accessible::NAME),
+            property(accessible::DESCRIPTION),
+            property(accessible::CHILD_COUNT),
             role,
             states,
             ifaces
@@ -586,7 +547,7 @@ impl Walk<'_> {
             Role::Entry | Role::Text | Role::PasswordText | Role::Terminal | Role::DocumentText
         ) || basic.states.contains(uidelta_model::State::Editable)
             || says_its_text(role, &basic.name, basic.child_count);
-        if texty && basic.has("org.a11y.atspi.Text") {
+        if texty && basic.has(TEXT) {
             let limit = self.opts.text_limit;
             // A cell's text is short, and read whole (`-1`, the end):
             // LibreOffice answers an end past its text with nothing.
@@ -599,15 +560,7 @@ impl Walk<'_> {
             // empty answer is asked again within the length, unless the
             // toolkit is known not to (an empty field is common: Chromium's
             // forms, and the extra call per field is measurable there).
-            let count: OwnedValue = self
-                .call(
-                    bus_name,
-                    path,
-                    PROPERTIES,
-                    "Get",
-                    &("org.a11y.atspi.Text", "CharacterCount"),
-                )
-                .await?;
+            let count = self.property(bus_name, path, text::CHARACTER_COUNT).await?;
             let count = i32::try_from(count).unwrap_or(0).min(limit);
             if count <= 0 {
                 return Ok(Some(text));
@@ -623,16 +576,8 @@ impl Walk<'_> {
             }
             return Ok(Some(text));
         }
-        if basic.has("org.a11y.atspi.Value") && self.profile.value_says_something(role) {
-            let v: OwnedValue = self
-                .call(
-                    bus_name,
-                    path,
-                    PROPERTIES,
-                    "Get",
-                    &("org.a11y.atspi.Value", "CurrentValue"),
-                )
-                .await?;
+        if basic.has(VALUE) && self.profile.value_says_something(role) {
+            let v = self.property(bus_name, path, value::CURRENT_VALUE).await?;
             return Ok(f64::try_from(v).ok().map(number));
         }
         Ok(None)
@@ -640,30 +585,29 @@ impl Walk<'_> {
 
     /// The first `end` characters of an object's text.
     async fn text(&self, bus_name: &str, path: &str, end: i32) -> Result<String> {
-        self.call(
-            bus_name,
-            path,
-            "org.a11y.atspi.Text",
-            "GetText",
-            &(0i32, end),
-        )
-        .await
+        self.call(bus_name, path, text::GET_TEXT, &(0i32, end))
+            .await
     }
 
-    async fn call<B, R>(
+    async fn call<A, R>(
         &self,
         bus_name: &str,
         path: &str,
-        iface: &str,
-        method: &'static str,
-        body: &B,
+        method: Method<A, R>,
+        args: &A,
     ) -> Result<R>
     where
-        B: serde::Serialize + zbus::zvariant::DynamicType,
+        A: serde::Serialize + zbus::zvariant::DynamicType,
         R: serde::de::DeserializeOwned + zbus::zvariant::Type,
     {
         self.bus
-            .call(&self.target, bus_name, path, iface, method, body)
+            .call(&self.target, bus_name, path, method, args)
+            .await
+    }
+
+    async fn property(&self, bus_name: &str, path: &str, property: Property) -> Result<OwnedValue> {
+        self.bus
+            .property(&self.target, bus_name, path, property)
             .await
     }
 }

@@ -2,13 +2,14 @@
 //! which window is active.
 
 use futures_util::future::join_all;
-use zbus::zvariant::{OwnedObjectPath, OwnedValue};
+use zbus::zvariant::OwnedObjectPath;
 
 use uidelta_model::State;
 
 use crate::bus::{Bus, Target};
 use crate::capture::{AppRef, ROOT_PATH};
 use crate::error::{Error, Result};
+use crate::interfaces::{accessible, dbus, ObjRef, REGISTRY_NAME};
 use crate::state;
 
 /// One application on the bus.
@@ -38,8 +39,6 @@ pub struct WindowInfo {
     pub showing: bool,
 }
 
-type ObjRef = (String, OwnedObjectPath);
-
 /// Lists the applications on the bus with their windows. An application
 /// that does not answer is listed with `error` set. Those with a window
 /// shown come first, in the registry's order, then those whose windows are
@@ -53,10 +52,9 @@ pub async fn applications(bus: &Bus) -> Result<Vec<AppInfo>> {
     let apps: Vec<ObjRef> = bus
         .call(
             &registry,
-            "org.a11y.atspi.Registry",
+            REGISTRY_NAME,
             ROOT_PATH,
-            "org.a11y.atspi.Accessible",
-            "GetChildren",
+            accessible::GET_CHILDREN,
             &(),
         )
         .await?;
@@ -170,13 +168,12 @@ async fn pid_of(bus: &Bus, bus_name: &str) -> Option<u32> {
         doing: "asking the pid of",
         who: bus_name,
     };
-    bus.call::<_, u32>(
+    bus.call(
         &target,
-        "org.freedesktop.DBus",
-        "/org/freedesktop/DBus",
-        "org.freedesktop.DBus",
-        "GetConnectionUnixProcessID",
-        &(bus_name,),
+        dbus::NAME,
+        dbus::PATH,
+        dbus::GET_CONNECTION_UNIX_PROCESS_ID,
+        &(bus_name.to_owned(),),
     )
     .await
     .ok()
@@ -187,26 +184,12 @@ async fn windows(
     target: &Target<'_>,
     bus_name: &str,
 ) -> Result<(String, Vec<WindowInfo>)> {
-    let name: OwnedValue = bus
-        .call(
-            target,
-            bus_name,
-            ROOT_PATH,
-            "org.freedesktop.DBus.Properties",
-            "Get",
-            &("org.a11y.atspi.Accessible", "Name"),
-        )
+    let name = bus
+        .property(target, bus_name, ROOT_PATH, accessible::NAME)
         .await?;
     let name = String::try_from(name).unwrap_or_default();
     let children: Vec<ObjRef> = bus
-        .call(
-            target,
-            bus_name,
-            ROOT_PATH,
-            "org.a11y.atspi.Accessible",
-            "GetChildren",
-            &(),
-        )
+        .call(target, bus_name, ROOT_PATH, accessible::GET_CHILDREN, &())
         .await?;
     let details = join_all(
         children
@@ -232,30 +215,9 @@ async fn window(
     path: &OwnedObjectPath,
 ) -> Result<WindowInfo> {
     // `Get`, not `GetAll`: Qt 5.15 crashes on `GetAll` of this interface.
-    let name = bus.call::<_, OwnedValue>(
-        target,
-        dest,
-        path.as_str(),
-        "org.freedesktop.DBus.Properties",
-        "Get",
-        &("org.a11y.atspi.Accessible", "Name"),
-    );
-    let role = bus.call::<_, u32>(
-        target,
-        dest,
-        path.as_str(),
-        "org.a11y.atspi.Accessible",
-        "GetRole",
-        &(),
-    );
-    let states = bus.call::<_, Vec<u32>>(
-        target,
-        dest,
-        path.as_str(),
-        "org.a11y.atspi.Accessible",
-        "GetState",
-        &(),
-    );
+    let name = bus.property(target, dest, path.as_str(), accessible::NAME);
+    let role = bus.call(target, dest, path.as_str(), accessible::GET_ROLE, &());
+    let states = bus.call(target, dest, path.as_str(), accessible::GET_STATE, &());
     let (name, role, states) = futures_util::join!(name, role, states);
     let states = state::states(&states?);
     let title = String::try_from(name?).unwrap_or_default();

@@ -20,6 +20,7 @@ use zbus::{MatchRule, MessageStream};
 use crate::actions::NodeAddr;
 use crate::bus::{Bus, Target};
 use crate::error::{Error, Result};
+use crate::interfaces::{registry, REGISTRY_NAME, REGISTRY_PATH};
 
 /// One change event: `object:state-changed:checked` from an element.
 #[derive(Clone, Debug, PartialEq)]
@@ -125,16 +126,14 @@ pub async fn subscribe_with(
             .await
             .map_err(|e| connect_error(iface, e))?;
         streams.push(stream);
-        let _: () = bus
-            .call(
-                &target,
-                "org.a11y.atspi.Registry",
-                "/org/a11y/atspi/registry",
-                "org.a11y.atspi.Registry",
-                "RegisterEvent",
-                &(event,),
-            )
-            .await?;
+        bus.call(
+            &target,
+            REGISTRY_NAME,
+            REGISTRY_PATH,
+            registry::REGISTER_EVENT,
+            &(event.to_string(),),
+        )
+        .await?;
     }
     if let Some(app) = app {
         streams.push(departure(bus, app).await?);

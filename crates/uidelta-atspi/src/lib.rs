@@ -12,6 +12,7 @@ mod discovery;
 mod embedded;
 mod error;
 mod events;
+pub mod interfaces;
 mod state;
 pub mod toolkit;
 mod visible;

@@ -17,11 +17,12 @@
 use std::collections::HashSet;
 
 use futures_util::future::join_all;
-use zbus::zvariant::{OwnedObjectPath, OwnedValue};
+use zbus::zvariant::OwnedValue;
 
 use crate::bus::{Bus, Target};
 use crate::capture::Rec;
 use crate::error::Result;
+use crate::interfaces::{accessible, component, table, Method, ObjRef, Property};
 
 /// Children up to which a container that manages its descendants is read
 /// whole, as any other (a GTK 3 list of a few hundred rows: every row,
@@ -39,14 +40,8 @@ const CORNER_TRIES: usize = 24;
 /// Most rows looked for, one at a time, in a container without a table.
 const MOST_PROBED_ROWS: usize = 200;
 
-const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
-const TABLE: &str = "org.a11y.atspi.Table";
-const COMPONENT: &str = "org.a11y.atspi.Component";
-const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
 /// `ATSPI_COORD_TYPE_SCREEN`.
 const SCREEN: u32 = 0;
-
-type ObjRef = (String, OwnedObjectPath);
 
 /// What of a huge container was read.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -172,33 +167,35 @@ struct Reader<'a> {
 }
 
 impl Reader<'_> {
-    async fn call<B, R>(&self, path: &str, iface: &str, method: &'static str, body: &B) -> Result<R>
+    async fn call<A, R>(&self, path: &str, method: Method<A, R>, args: &A) -> Result<R>
     where
-        B: serde::Serialize + zbus::zvariant::DynamicType,
+        A: serde::Serialize + zbus::zvariant::DynamicType,
         R: serde::de::DeserializeOwned + zbus::zvariant::Type,
     {
         self.bus
-            .call(self.target, self.dest, path, iface, method, body)
+            .call(self.target, self.dest, path, method, args)
+            .await
+    }
+
+    async fn property(&self, property: Property) -> Result<OwnedValue> {
+        self.bus
+            .property(self.target, self.dest, self.path, property)
             .await
     }
 
     async fn extents(&self, path: &str) -> Result<(i32, i32, i32, i32)> {
-        self.call(path, COMPONENT, "GetExtents", &(SCREEN,)).await
+        self.call(path, component::GET_EXTENTS, &(SCREEN,)).await
     }
 
     /// The container's child count as it says it now; `-1` when it
     /// does not say.
     async fn child_count(&self) -> Result<i32> {
-        let v: OwnedValue = self
-            .call(self.path, PROPERTIES, "Get", &(ACCESSIBLE, "ChildCount"))
-            .await?;
+        let v = self.property(accessible::CHILD_COUNT).await?;
         Ok(i32::try_from(v).unwrap_or(-1))
     }
 
-    async fn table_count(&self, property: &str) -> Result<i32> {
-        let v: OwnedValue = self
-            .call(self.path, PROPERTIES, "Get", &(TABLE, property))
-            .await?;
+    async fn table_count(&self, property: Property) -> Result<i32> {
+        let v = self.property(property).await?;
         Ok(i32::try_from(v).unwrap_or(0))
     }
 
@@ -208,8 +205,7 @@ impl Reader<'_> {
         let found: ObjRef = self
             .call(
                 self.path,
-                COMPONENT,
-                "GetAccessibleAtPoint",
+                component::GET_ACCESSIBLE_AT_POINT,
                 &(x, y, SCREEN),
             )
             .await?;
@@ -240,14 +236,14 @@ impl Reader<'_> {
             return Ok(None);
         }
         let index: i32 = self
-            .call(cell.1.as_str(), ACCESSIBLE, "GetIndexInParent", &())
+            .call(cell.1.as_str(), accessible::GET_INDEX_IN_PARENT, &())
             .await?;
         if index < 0 {
             return Ok(None);
         }
         let at = (index,);
-        let row = self.call::<_, i32>(self.path, TABLE, "GetRowAtIndex", &at);
-        let column = self.call::<_, i32>(self.path, TABLE, "GetColumnAtIndex", &at);
+        let row = self.call(self.path, table::GET_ROW_AT_INDEX, &at);
+        let column = self.call(self.path, table::GET_COLUMN_AT_INDEX, &at);
         let (row, column) = futures_util::join!(row, column);
         let (row, column) = (row?, column?);
         Ok((row >= 0 && column >= 0).then_some((row, column)))
@@ -263,8 +259,8 @@ impl Reader<'_> {
         let (left, right) = (x.saturating_add(1), x.saturating_add(w).saturating_sub(2));
         let (top, bottom) = (y.saturating_add(1), y.saturating_add(h).saturating_sub(2));
         let (rows, columns, first, last) = futures_util::join!(
-            self.table_count("NRows"),
-            self.table_count("NColumns"),
+            self.table_count(table::N_ROWS),
+            self.table_count(table::N_COLUMNS),
             self.cell_near(left, top, CORNER_STEP),
             self.cell_near(right, bottom, -CORNER_STEP),
         );
@@ -287,7 +283,7 @@ impl Reader<'_> {
         let cells = join_all(
             places
                 .iter()
-                .map(|place| self.call::<_, ObjRef>(self.path, TABLE, "GetAccessibleAt", place)),
+                .map(|place| self.call(self.path, table::GET_ACCESSIBLE_AT, place)),
         )
         .await;
         let mut seen = HashSet::new();
@@ -332,7 +328,7 @@ impl Reader<'_> {
             };
             if first_index.is_none() {
                 first_index = self
-                    .call::<_, i32>(row.1.as_str(), ACCESSIBLE, "GetIndexInParent", &())
+                    .call(row.1.as_str(), accessible::GET_INDEX_IN_PARENT, &())
                     .await
                     .ok();
             }
