@@ -1,9 +1,5 @@
 //! How much a rendering costs an agent: bytes and tokens.
 
-use std::sync::OnceLock;
-
-use tiktoken_rs::CoreBPE;
-
 /// The size of a text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Size {
@@ -24,20 +20,38 @@ pub fn size(text: &str) -> Size {
 /// Tokens of `text` in OpenAI's `o200k_base` encoding, a fair stand-in for
 /// what any current model's context pays. The encoding is built once per
 /// process on first use (a few hundred milliseconds in release builds). If
-/// it cannot be built, the count falls back to bytes / 4, rounded up; it
-/// never panics.
+/// it cannot be built, or the crate is built without its `tokens` feature
+/// (on by default; it brings the encoding's tables), the count is bytes /
+/// 4, rounded up; it never panics.
 pub fn count_tokens(text: &str) -> usize {
-    match encoding() {
-        Some(bpe) => bpe.count_ordinary(text),
+    match encoding::count(text) {
+        Some(tokens) => tokens,
         None => text.len().div_ceil(4),
     }
 }
 
-fn encoding() -> Option<&'static CoreBPE> {
-    static ENCODING: OnceLock<Option<CoreBPE>> = OnceLock::new();
-    ENCODING
-        .get_or_init(|| tiktoken_rs::o200k_base().ok())
-        .as_ref()
+#[cfg(feature = "tokens")]
+mod encoding {
+    use std::sync::OnceLock;
+
+    use tiktoken_rs::CoreBPE;
+
+    /// Tokens of `text`; `None` when the encoding cannot be built.
+    pub fn count(text: &str) -> Option<usize> {
+        static ENCODING: OnceLock<Option<CoreBPE>> = OnceLock::new();
+        ENCODING
+            .get_or_init(|| tiktoken_rs::o200k_base().ok())
+            .as_ref()
+            .map(|bpe| bpe.count_ordinary(text))
+    }
+}
+
+#[cfg(not(feature = "tokens"))]
+mod encoding {
+    /// Without the encoding, no count.
+    pub fn count(_text: &str) -> Option<usize> {
+        None
+    }
 }
 
 #[cfg(test)]
