@@ -14,7 +14,6 @@
 //!
 //! [`ErrorKind::Gone`]: uidelta_backend::ErrorKind::Gone
 
-#![warn(missing_docs)]
 
 mod actions;
 mod backend;

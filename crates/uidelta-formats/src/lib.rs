@@ -8,7 +8,6 @@
 //! on any input: malformed text of any kind is a [`ParseError`] with a line
 //! and a column. The formats are documented in `docs/formats.md`.
 
-#![warn(missing_docs)]
 
 use std::fmt;
 

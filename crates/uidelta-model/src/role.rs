@@ -15,7 +15,7 @@ macro_rules! roles {
         #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Role {
             #[default]
-            $($variant,)*
+            $(#[doc = concat!("The `", $name, "` role.")] $variant,)*
         }
 
         impl Role {

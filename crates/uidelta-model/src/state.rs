@@ -11,7 +11,7 @@ macro_rules! states {
         #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
         #[repr(u8)]
         pub enum State {
-            $($variant,)*
+            $(#[doc = concat!("The `", $name, "` state.")] $variant,)*
         }
 
         impl State {
