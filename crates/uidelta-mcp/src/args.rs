@@ -2,10 +2,12 @@
 //! descriptions, which is what an agent reads before calling: they teach the
 //! delta loop as much as the tool descriptions do.
 
+use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 use rmcp::model::JsonObject;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
@@ -527,6 +529,58 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
             without_strings(&e.to_string())
         ))
     })
+}
+
+/// A tool's arguments as the client sent them, to be read as a `T` by
+/// [`Raw::read`] with the server's rules: unknown names refused, no string
+/// value repeated in a message, every problem a tool error. Its schema is
+/// `T`'s, so that a tool taking `Parameters<Raw<T>>` is listed with `T`'s.
+#[derive(Debug)]
+pub struct Raw<T> {
+    args: JsonObject,
+    read_as: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned + JsonSchema + 'static> Raw<T> {
+    /// The arguments `args`, unread.
+    pub fn new(args: JsonObject) -> Raw<T> {
+        Raw {
+            args,
+            read_as: PhantomData,
+        }
+    }
+
+    /// The arguments of a call of `tool`, read (see [`parse`]).
+    pub fn read(self, tool: &str) -> Result<T, ToolError> {
+        parse(tool, self.args)
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Raw<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Raw<T>, D::Error> {
+        Ok(Raw {
+            args: JsonObject::deserialize(d)?,
+            read_as: PhantomData,
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Raw<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
 }
 
 /// `invalid type: string "hunter2", expected u32` without the string.
