@@ -275,3 +275,164 @@ fn focus_json(d: &Diff) -> Value {
         None => Value::Null,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use uidelta_diff::{Attr, AttrChange, AttrValue, Change, Element, Modified, Ref};
+    use uidelta_model::{NodeData, Role, State, StateSet};
+
+    use super::*;
+
+    fn gedit() -> App {
+        App {
+            name: "gedit".into(),
+            pid: Some(42),
+            id: ":1.42".into(),
+            windows: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn bold_checked() -> Diff {
+        let mut node = NodeData::named(Role::CheckBox, "Bold");
+        node.states = StateSet::of(&[State::Enabled, State::Showing, State::Checked]);
+        Diff {
+            changes: vec![Change::Modified(Modified {
+                element: Element::new(Ref(7), &node),
+                context: None,
+                changes: vec![AttrChange {
+                    attr: Attr::State(State::Checked),
+                    old: AttrValue::Bool(false),
+                    new: AttrValue::Bool(true),
+                }],
+                descendants: vec![],
+            })],
+            settle_ms: Some(120),
+            ..Diff::default()
+        }
+    }
+
+    fn report<'a>(
+        target: &'a Handle,
+        app: &'a App,
+        diff: &'a Diff,
+        earlier: &'a [(App, Diff)],
+        exited: bool,
+    ) -> Report<'a> {
+        Report {
+            target,
+            app,
+            method: "click",
+            diff,
+            earlier_heading: "changed before this action",
+            earlier,
+            app_switch: None,
+            note: Some("the target was disabled"),
+            exited,
+            settle: Duration::from_millis(120),
+            settle_capped: false,
+            tree_after: "",
+        }
+    }
+
+    const DIFF: &str = "# diff: ~1 modified · settled in 120 ms\n\
+                        ~ [e7] check box \"Bold\" | checked: false -> true\n";
+    const EARLIER: &str = "# changed before this action, in gedit (pid 42):\n";
+
+    /// The CLI and the agent read the same changes in the same order; the
+    /// agent's answer adds its headline, the token sizes before the note,
+    /// and the JSON of the same facts.
+    #[test]
+    fn both_shells_tell_the_same_changes() {
+        let target = Handle {
+            r#ref: Ref(7),
+            role: Role::CheckBox,
+            name: "Bold".into(),
+        };
+        let (app, diff) = (gedit(), bold_checked());
+        let earlier = [(gedit(), bold_checked())];
+        let r = report(&target, &app, &diff, &earlier, false);
+        let note = "# note: the target was disabled\n";
+        assert_eq!(
+            r.cli_text(),
+            format!("# [e7] check box \"Bold\" via click\n{EARLIER}{DIFF}{DIFF}{note}")
+        );
+        let told = r.told(
+            "click_element",
+            Shown {
+                diff: true,
+                tree: false,
+            },
+        );
+        assert_eq!(
+            told.text,
+            format!(
+                "# click_element: [e7] check box \"Bold\" in gedit (pid 42) via click\n\
+                 {EARLIER}{DIFF}{DIFF}# tokens: diff 30, full tree 0\n{note}"
+            )
+        );
+        assert_eq!(told.log, DIFF);
+        assert_eq!(told.json["ui_diff"], DIFF);
+        assert_eq!(told.json["earlier_changes"][0]["ui_diff"], DIFF);
+        assert_eq!(told.json["counts"]["modified"], 1);
+        assert_eq!(told.json["diff_tokens"], 30);
+        assert_eq!(told.json["note"], "the target was disabled");
+        assert_eq!(told.json["target"]["ref"], "e7");
+        assert_eq!(told.json.get("app_exited"), None);
+        let told = r.told(
+            "click_element",
+            Shown {
+                diff: false,
+                tree: true,
+            },
+        );
+        assert_eq!(
+            told.text,
+            "# click_element: [e7] check box \"Bold\" in gedit (pid 42) via click\n\
+             # done; settled in 120 ms (diff not asked for)\n\
+             # note: the target was disabled\n\
+             # tree after the action:\n"
+        );
+    }
+
+    /// After an exit both tell the earlier changes and the exit, no note.
+    #[test]
+    fn an_exit_is_told_with_what_changed_before() {
+        let target = Handle {
+            r#ref: Ref(7),
+            role: Role::CheckBox,
+            name: "Bold".into(),
+        };
+        let app = gedit();
+        let nothing = Diff::default();
+        let earlier = [(gedit(), bold_checked())];
+        let gone = report(&target, &app, &nothing, &earlier, true);
+        let exited = "# gedit (pid 42) exited\n";
+        assert_eq!(
+            gone.cli_text(),
+            format!("# [e7] check box \"Bold\" via click\n{EARLIER}{DIFF}{exited}")
+        );
+        assert_eq!(
+            gone.cli_json(),
+            "{\"app\":\"gedit\",\"exited\":true,\"pid\":42}\n"
+        );
+        let told = gone.told(
+            "close_window",
+            Shown {
+                diff: true,
+                tree: false,
+            },
+        );
+        assert_eq!(
+            told.text,
+            format!(
+                "# close_window: [e7] check box \"Bold\" in gedit (pid 42) via click\n\
+                 {EARLIER}{DIFF}{exited}"
+            )
+        );
+        assert_eq!(told.log, exited);
+        assert_eq!(told.json["app_exited"], true);
+        assert_eq!(told.json["has_ui_changes"], true);
+        assert_eq!(told.json["settle_ms"], 120);
+    }
+}
