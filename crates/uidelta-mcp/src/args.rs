@@ -11,7 +11,8 @@ use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
-use uidelta_engine::{Quiet, Settle};
+use uidelta_engine::{Condition, Quiet, Settle};
+use uidelta_model::State;
 
 use crate::reply::ToolError;
 
@@ -444,6 +445,49 @@ pub enum Until {
     HasState,
     /// Until a match lacks `state`.
     LacksState,
+}
+
+impl Until {
+    /// The engine's condition for this and `state` (`disabled` and
+    /// `hidden` read as the lack of `enabled` and `showing`).
+    pub fn condition(self, state: Option<&str>) -> Result<Condition, ToolError> {
+        let state_of = || -> Result<(State, bool), ToolError> {
+            let name = state.map(str::trim).unwrap_or_default();
+            match name.to_lowercase().as_str() {
+                "" => Err(ToolError::bad_argument(
+                    "wait_for_element: `has_state` and `lacks_state` need `state` (`enabled`, \
+                     `checked`, ...)",
+                )),
+                "disabled" => Ok((State::Enabled, false)),
+                "hidden" => Ok((State::Showing, false)),
+                _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
+                    let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
+                    ToolError::bad_argument(format!(
+                        "wait_for_element: no state `{}`; states: {}",
+                        uidelta_backend::echo(name),
+                        all.join(", ")
+                    ))
+                }),
+            }
+        };
+        if state.is_some() && matches!(self, Until::Appears | Until::Disappears) {
+            return Err(ToolError::bad_argument(
+                "wait_for_element: `state` goes with condition `has_state` or `lacks_state`",
+            ));
+        }
+        Ok(match self {
+            Until::Appears => Condition::Appears,
+            Until::Disappears => Condition::Disappears,
+            Until::HasState => match state_of()? {
+                (s, true) => Condition::Has(s),
+                (s, false) => Condition::Lacks(s),
+            },
+            Until::LacksState => match state_of()? {
+                (s, true) => Condition::Lacks(s),
+                (s, false) => Condition::Has(s),
+            },
+        })
+    }
 }
 
 /// `wait_for_element`.

@@ -751,7 +751,7 @@ impl<B: Backend + 'static> Inner<B> {
 
     pub(crate) async fn wait_element(&self, a: args::WaitForElement) -> Result<Reply, ToolError> {
         let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
-        let condition = condition(a.condition, a.state.as_deref())?;
+        let condition = a.condition.condition(a.state.as_deref())?;
         let started = Instant::now();
         let mut s = self.session.lock().await;
         let app = self
@@ -933,45 +933,6 @@ pub(crate) fn option_inside(target: &str, option: &str) -> Result<String, ToolEr
 /// A selector's quoted value.
 fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-fn condition(until: args::Until, state: Option<&str>) -> Result<Condition, ToolError> {
-    let state_of = || -> Result<(State, bool), ToolError> {
-        let name = state.map(str::trim).unwrap_or_default();
-        match name.to_lowercase().as_str() {
-            "" => Err(ToolError::bad_argument(
-                "wait_for_element: `has_state` and `lacks_state` need `state` (`enabled`, \
-                 `checked`, ...)",
-            )),
-            "disabled" => Ok((State::Enabled, false)),
-            "hidden" => Ok((State::Showing, false)),
-            _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
-                let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
-                ToolError::bad_argument(format!(
-                    "wait_for_element: no state `{}`; states: {}",
-                    uidelta_backend::echo(name),
-                    all.join(", ")
-                ))
-            }),
-        }
-    };
-    if state.is_some() && matches!(until, args::Until::Appears | args::Until::Disappears) {
-        return Err(ToolError::bad_argument(
-            "wait_for_element: `state` goes with condition `has_state` or `lacks_state`",
-        ));
-    }
-    Ok(match until {
-        args::Until::Appears => Condition::Appears,
-        args::Until::Disappears => Condition::Disappears,
-        args::Until::HasState => match state_of()? {
-            (s, true) => Condition::Has(s),
-            (s, false) => Condition::Lacks(s),
-        },
-        args::Until::LacksState => match state_of()? {
-            (s, true) => Condition::Lacks(s),
-            (s, false) => Condition::Has(s),
-        },
-    })
 }
 
 fn rect_text(r: Rect) -> String {
