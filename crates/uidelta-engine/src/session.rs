@@ -294,39 +294,29 @@ impl Acted {
         }
     }
 
-    /// The result as an agent reads it: what changed before the action,
-    /// each under `# changed before this action, in APP:`; the diff; after
-    /// an app switch, `# focus went to APP` and that application's diff.
-    pub fn text(&self, opts: &uidelta_render::DiffOptions) -> String {
-        self.answer_text(opts, "")
+    /// The facts of the result as the shells tell them; `tree_after` is the
+    /// tree text of the application after the action (empty when unknown).
+    pub fn report<'a>(&'a self, tree_after: &'a str) -> uidelta_render::Report<'a> {
+        uidelta_render::Report {
+            target: &self.target,
+            app: &self.app,
+            method: &self.done.method,
+            diff: &self.diff,
+            earlier_heading: self.earlier_heading(),
+            earlier: &self.earlier,
+            app_switch: self.app_switch.as_ref(),
+            note: self.note.as_deref(),
+            exited: self.exited,
+            settle: self.settled.elapsed,
+            settle_capped: self.settled.capped,
+            tree_after,
+        }
     }
 
-    /// [`Acted::text`], with the diff replaced by `tree_after` (the tree
-    /// text of the application after the action) when that costs fewer
-    /// tokens (see [`uidelta_render::answer`]).
-    pub fn answer_text(&self, opts: &uidelta_render::DiffOptions, tree_after: &str) -> String {
-        let mut out = String::new();
-        for (app, d) in &self.earlier {
-            out.push_str(&format!(
-                "# {}, in {}:\n",
-                self.earlier_heading(),
-                app.label()
-            ));
-            out.push_str(&uidelta_render::diff_text(d, opts));
-        }
-        if self.exited {
-            out.push_str(&format!("# {} exited\n", self.app.label()));
-            return out;
-        }
-        out.push_str(&uidelta_render::answer(&self.diff, tree_after, opts).text);
-        if let Some((app, d)) = &self.app_switch {
-            out.push_str(&format!("# focus went to {}\n", app.label()));
-            out.push_str(&uidelta_render::diff_text(d, opts));
-        }
-        if let Some(note) = &self.note {
-            out.push_str(&format!("# note: {note}\n"));
-        }
-        out
+    /// The result as an agent reads it (see
+    /// [`uidelta_render::Report::changes_text`]).
+    pub fn text(&self, opts: &uidelta_render::DiffOptions) -> String {
+        self.report("").changes_text(opts)
     }
 }
 

@@ -2,14 +2,17 @@
 //! descriptions, which is what an agent reads before calling: they teach the
 //! delta loop as much as the tool descriptions do.
 
+use std::borrow::Cow;
+use std::marker::PhantomData;
 use std::time::Duration;
 
 use rmcp::model::JsonObject;
-use schemars::JsonSchema;
+use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::de::DeserializeOwned;
 use serde::Deserialize;
 use serde_json::Value;
-use uidelta_engine::{Quiet, Settle};
+use uidelta_engine::{Condition, Quiet, Settle};
+use uidelta_model::State;
 
 use crate::reply::ToolError;
 
@@ -444,6 +447,49 @@ pub enum Until {
     LacksState,
 }
 
+impl Until {
+    /// The engine's condition for this and `state` (`disabled` and
+    /// `hidden` read as the lack of `enabled` and `showing`).
+    pub fn condition(self, state: Option<&str>) -> Result<Condition, ToolError> {
+        let state_of = || -> Result<(State, bool), ToolError> {
+            let name = state.map(str::trim).unwrap_or_default();
+            match name.to_lowercase().as_str() {
+                "" => Err(ToolError::bad_argument(
+                    "wait_for_element: `has_state` and `lacks_state` need `state` (`enabled`, \
+                     `checked`, ...)",
+                )),
+                "disabled" => Ok((State::Enabled, false)),
+                "hidden" => Ok((State::Showing, false)),
+                _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
+                    let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
+                    ToolError::bad_argument(format!(
+                        "wait_for_element: no state `{}`; states: {}",
+                        uidelta_backend::echo(name),
+                        all.join(", ")
+                    ))
+                }),
+            }
+        };
+        if state.is_some() && matches!(self, Until::Appears | Until::Disappears) {
+            return Err(ToolError::bad_argument(
+                "wait_for_element: `state` goes with condition `has_state` or `lacks_state`",
+            ));
+        }
+        Ok(match self {
+            Until::Appears => Condition::Appears,
+            Until::Disappears => Condition::Disappears,
+            Until::HasState => match state_of()? {
+                (s, true) => Condition::Has(s),
+                (s, false) => Condition::Lacks(s),
+            },
+            Until::LacksState => match state_of()? {
+                (s, true) => Condition::Lacks(s),
+                (s, false) => Condition::Has(s),
+            },
+        })
+    }
+}
+
 /// `wait_for_element`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct WaitForElement {
@@ -527,6 +573,58 @@ pub fn parse<T: DeserializeOwned + JsonSchema + 'static>(
             without_strings(&e.to_string())
         ))
     })
+}
+
+/// A tool's arguments as the client sent them, to be read as a `T` by
+/// [`Raw::read`] with the server's rules: unknown names refused, no string
+/// value repeated in a message, every problem a tool error. Its schema is
+/// `T`'s, so that a tool taking `Parameters<Raw<T>>` is listed with `T`'s.
+#[derive(Debug)]
+pub struct Raw<T> {
+    args: JsonObject,
+    read_as: PhantomData<fn() -> T>,
+}
+
+impl<T: DeserializeOwned + JsonSchema + 'static> Raw<T> {
+    /// The arguments `args`, unread.
+    pub fn new(args: JsonObject) -> Raw<T> {
+        Raw {
+            args,
+            read_as: PhantomData,
+        }
+    }
+
+    /// The arguments of a call of `tool`, read (see [`parse`]).
+    pub fn read(self, tool: &str) -> Result<T, ToolError> {
+        parse(tool, self.args)
+    }
+}
+
+impl<'de, T> Deserialize<'de> for Raw<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Raw<T>, D::Error> {
+        Ok(Raw {
+            args: JsonObject::deserialize(d)?,
+            read_as: PhantomData,
+        })
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for Raw<T> {
+    fn inline_schema() -> bool {
+        T::inline_schema()
+    }
+
+    fn schema_name() -> Cow<'static, str> {
+        T::schema_name()
+    }
+
+    fn schema_id() -> Cow<'static, str> {
+        T::schema_id()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        T::json_schema(generator)
+    }
 }
 
 /// `invalid type: string "hunter2", expected u32` without the string.

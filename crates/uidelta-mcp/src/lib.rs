@@ -4,8 +4,9 @@
 //! the diff of what changed, so an agent reads an application's full tree
 //! once and diffs after that. Each client connection gets its own engine
 //! session (refs, latest snapshots) over one shared [`Backend`]; the
-//! [`tools`] module holds the catalogue and the [`INSTRUCTIONS`] that teach
-//! the loop.
+//! [`tools`] module declares the tools, each once, with rmcp's `#[tool]`
+//! (name, description, annotations, input schema, handler), and holds the
+//! [`INSTRUCTIONS`] that teach the loop.
 //!
 //! Built on the official Rust MCP SDK, `rmcp`. Transports: stdio
 //! ([`serve_stdio`]) and streamable HTTP ([`serve_http`]).

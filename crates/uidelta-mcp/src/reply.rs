@@ -2,12 +2,12 @@
 //! structured JSON, and errors that say what was asked and what is there.
 
 use base64::Engine as _;
-use rmcp::model::{CallToolResult, ContentBlock};
+use rmcp::handler::server::tool::IntoCallToolResult;
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
+use rmcp::ErrorData;
 use serde_json::{json, Value};
-use uidelta_backend::{App, ErrorKind};
-use uidelta_diff::{Diff, Handle};
-use uidelta_engine::Acted;
-use uidelta_render::{answer, count_tokens, diff_text, DiffOptions};
+use uidelta_backend::ErrorKind;
+use uidelta_render::Report;
 
 use crate::receipt::Receipt;
 
@@ -44,6 +44,19 @@ impl ToolError {
             "error": {"kind": self.kind, "message": self.message}
         }));
         r
+    }
+}
+
+// What a tool of the router answers: the same results as `Server::call`.
+impl IntoCallToolResult for ToolError {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(self.into_result().into())
+    }
+}
+
+impl IntoCallToolResult for Reply {
+    fn into_call_tool_result(self) -> Result<CallToolResponse, ErrorData> {
+        Ok(self.into_result().into())
     }
 }
 
@@ -123,136 +136,26 @@ impl Reply {
     }
 }
 
-/// `[e12] push button "Save"`.
-pub fn handle_text(h: &Handle) -> String {
-    if h.name.is_empty() {
-        format!("[{}] {}", h.r#ref, h.role)
-    } else {
-        format!("[{}] {} {:?}", h.r#ref, h.role, h.name)
-    }
-}
+pub use uidelta_render::report::{app_diffs, app_json, handle_json, handle_text, Shown};
 
-/// `{"ref": "e12", "role": "push button", "name": "Save"}`.
-pub fn handle_json(h: &Handle) -> Value {
-    json!({"ref": h.r#ref.to_string(), "role": h.role.to_string(), "name": h.name})
-}
-
-/// `{"name": ..., "pid": ...}`.
-pub fn app_json(app: &App) -> Value {
-    json!({"name": app.name, "pid": app.pid})
-}
-
-/// What the caller asked to see of an action's result.
-#[derive(Clone, Copy, Debug)]
-pub struct Shown {
-    /// Include the diff.
-    pub diff: bool,
-    /// Include the whole tree after.
-    pub tree: bool,
-}
-
-/// The answer of an action tool (and of `wait_for_change`): the action, the
-/// resolved target, the diff with its counts and settle time, the focus
-/// change, an app switch, and the token sizes of the diff against the full
-/// tree after, which `tree_after` is. When that tree costs fewer tokens
-/// than the diff, the text gives the tree instead, marked as such
-/// (`tree_instead` in the JSON, whose `ui_diff` is the diff still).
-pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply {
-    let d = &acted.diff;
-    let answered = answer(d, tree_after, &DiffOptions::default());
-    let diff = answered.diff;
-    let diff_tokens = count_tokens(&diff);
-    let receipt = Receipt::of(d, diff.clone());
-    let tree_tokens = count_tokens(tree_after);
-    let mut text = format!(
-        "# {tool}: {} in {} via {}\n",
-        handle_text(&acted.target),
-        acted.app.label(),
-        acted.done.method
-    );
-    let mut json = json!({
-        "tool": tool,
-        "method": acted.done.method,
-        "target": handle_json(&acted.target),
-        "app": app_json(&acted.app),
-        "settle_ms": acted.settled.elapsed.as_millis() as u64,
-        "settle_capped": acted.settled.capped,
-        "tree_tokens": tree_tokens,
-    });
-    if shown.diff {
-        json["earlier_changes"] = app_diffs(&mut text, acted.earlier_heading(), &acted.earlier);
-        text.push_str(&answered.text);
-        json["tree_instead"] = Value::Bool(answered.tree_instead);
-        let counts = d.counts();
-        json["ui_diff"] = Value::String(diff);
-        json["has_ui_changes"] = Value::Bool(d.has_changes());
-        json["counts"] = json!({
-            "added": counts.added,
-            "removed": counts.removed,
-            "modified": counts.modified,
-            "transient": d.transient.len(),
-        });
-        json["focus"] = focus_json(d);
-        json["truncated"] = Value::Bool(d.truncated);
-        json["diff_tokens"] = Value::from(diff_tokens);
-        json["app_switch"] = match &acted.app_switch {
-            Some((app, switched)) => {
-                let switched_text = diff_text(switched, &DiffOptions::default());
-                text.push_str(&format!("# focus went to {}\n", app.label()));
-                text.push_str(&switched_text);
-                json!({"app": app_json(app), "ui_diff": switched_text})
-            }
-            None => Value::Null,
-        };
-        text.push_str(&format!(
-            "# tokens: diff {diff_tokens}, full tree {tree_tokens}\n"
-        ));
-    } else {
-        text.push_str(&format!(
-            "# done; settled in {} ms (diff not asked for)\n",
-            acted.settled.elapsed.as_millis()
-        ));
-    }
-    if let Some(note) = &acted.note {
-        text.push_str(&format!("# note: {note}\n"));
-    }
-    json["note"] = acted.note.clone().map_or(Value::Null, Value::String);
-    if shown.tree {
-        // Not twice: the answer may be that tree already.
-        if !(shown.diff && answered.tree_instead) {
-            text.push_str("# tree after the action:\n");
-            text.push_str(tree_after);
+/// The answer of an action tool (and of `wait_for_change`): what
+/// [`Report::told`] says, with the receipt the log keeps of it (the diff's
+/// changed elements boxed; nothing to box after an exit).
+pub fn told(tool: &str, report: &Report, shown: Shown) -> Reply {
+    let told = report.told(tool, shown);
+    let receipt = if report.exited {
+        Receipt {
+            text: told.log,
+            boxes: Vec::new(),
         }
-        json["tree"] = Value::String(tree_after.to_owned());
-    }
+    } else {
+        Receipt::of(report.diff, told.log)
+    };
     Reply {
-        text,
-        json,
+        text: told.text,
+        json: told.json,
         png: None,
         receipt: Some(receipt),
-    }
-}
-
-/// Diffs of other moments than the answer's own (before an action, while
-/// waiting), each under a `# {heading}, in {app}:` line of `text`; the same
-/// as JSON (`[{"app": ..., "ui_diff": ...}]`).
-pub fn app_diffs(text: &mut String, heading: &str, diffs: &[(App, Diff)]) -> Value {
-    let mut json = Vec::new();
-    for (app, d) in diffs {
-        let t = diff_text(d, &DiffOptions::default());
-        text.push_str(&format!("# {heading}, in {}:\n{t}", app.label()));
-        json.push(json!({"app": app_json(app), "ui_diff": t}));
-    }
-    Value::Array(json)
-}
-
-fn focus_json(d: &Diff) -> Value {
-    match &d.focus {
-        Some(f) => json!({
-            "from": f.from.as_ref().map(handle_json),
-            "to": f.to.as_ref().map(handle_json),
-        }),
-        None => Value::Null,
     }
 }
 

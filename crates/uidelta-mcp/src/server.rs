@@ -27,7 +27,7 @@ use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
 use crate::files::OutputDir;
-use crate::receipt::{LogDir, Receipt};
+use crate::receipt::LogDir;
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
 use crate::scope::{notable_states, obvious_app, window_named, window_or_main};
 use crate::tools;
@@ -46,7 +46,7 @@ pub struct Server<B: Backend> {
     sessions: bool,
 }
 
-struct Inner<B: Backend> {
+pub(crate) struct Inner<B: Backend> {
     backend: Arc<B>,
     session: Mutex<Session<B>>,
     call_limit: Duration,
@@ -207,7 +207,7 @@ impl<B: Backend + 'static> ServerHandler for Server<B> {
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(tools::all().to_vec()))
+        Ok(ListToolsResult::with_all_items(Inner::<B>::listed()))
     }
 
     async fn call_tool(
@@ -215,13 +215,12 @@ impl<B: Backend + 'static> ServerHandler for Server<B> {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        if tools::find(&request.name).is_none() {
-            let names: Vec<&str> = tools::all().iter().map(|t| t.name.as_ref()).collect();
+        if !Inner::<B>::NAMES.contains(&request.name.as_ref()) {
             return Err(ErrorData::invalid_params(
                 format!(
                     "no tool named `{}`; the tools are: {}",
                     request.name,
-                    names.join(", ")
+                    Inner::<B>::NAMES.join(", ")
                 ),
                 None,
             ));
@@ -234,7 +233,7 @@ impl<B: Backend + 'static> ServerHandler for Server<B> {
     }
 
     fn get_tool(&self, name: &str) -> Option<Tool> {
-        tools::find(name)
+        Inner::<B>::tool_router().get(name).cloned()
     }
 
     fn supported_protocol_versions(&self) -> Cow<'static, [ProtocolVersion]> {
@@ -292,95 +291,6 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(reply)
     }
 
-    async fn dispatch(&self, tool: &str, args: JsonObject) -> Result<Reply, ToolError> {
-        use args::parse;
-        match tool {
-            "get_applications" => {
-                parse::<args::NoArgs>(tool, args)?;
-                self.get_applications().await
-            }
-            "get_window_tree" => self.get_window_tree(parse(tool, args)?).await,
-            "find_elements" => self.find_elements(parse(tool, args)?).await,
-            "click_element" => {
-                let a: args::ClickElement = parse(tool, args)?;
-                self.act(tool, &a.target, a.click.action(), &a.opts).await
-            }
-            "click_at" => self.click_at(parse(tool, args)?).await,
-            "type_into_element" => {
-                let a: args::TypeIntoElement = parse(tool, args)?;
-                if a.text.is_empty() {
-                    return Err(ToolError::bad_argument(
-                        "type_into_element: `text` is empty; to clear an entry use set_value \
-                         with value \"\"",
-                    ));
-                }
-                self.act(tool, &a.target, Action::Type(a.text), &a.opts)
-                    .await
-            }
-            "press_key" => self.press_key(parse(tool, args)?).await,
-            "set_value" => {
-                let a: args::SetValue = parse(tool, args)?;
-                self.act(tool, &a.target, Action::SetValue(a.value), &a.opts)
-                    .await
-            }
-            "select_option" => {
-                let a: args::SelectOption = parse(tool, args)?;
-                let target = match &a.option {
-                    None => a.target,
-                    Some(option) => Target {
-                        target: option_inside(&a.target.target, option)?,
-                        app: a.target.app,
-                    },
-                };
-                self.act(tool, &target, Action::SetSelected(true), &a.opts)
-                    .await
-            }
-            "set_selected" => {
-                let a: args::SetSelected = parse(tool, args)?;
-                self.act(tool, &a.target, Action::SetSelected(a.selected), &a.opts)
-                    .await
-            }
-            "scroll_element" => {
-                let a: args::ScrollElement = parse(tool, args)?;
-                let amount = a.amount.unwrap_or(3);
-                if amount > 50 {
-                    return Err(ToolError::bad_argument(format!(
-                        "scroll_element: amount {amount} is more than 50 wheel clicks"
-                    )));
-                }
-                let n = amount as i32;
-                let (dx, dy) = match a.direction.unwrap_or(args::Direction::Down) {
-                    args::Direction::Up => (0, -n),
-                    args::Direction::Down => (0, n),
-                    args::Direction::Left => (-n, 0),
-                    args::Direction::Right => (n, 0),
-                };
-                self.act(tool, &a.target, Action::Scroll { dx, dy }, &a.opts)
-                    .await
-            }
-            "invoke_element" => {
-                let a: args::InvokeElement = parse(tool, args)?;
-                if a.action.trim().is_empty() {
-                    return Err(ToolError::bad_argument(
-                        "invoke_element: `action` is empty; name one of the element's actions \
-                         (`activate`, `toggle`, ...)",
-                    ));
-                }
-                self.act(tool, &a.target, Action::Invoke(a.action), &a.opts)
-                    .await
-            }
-            "activate_element" => self.activate_element(parse(tool, args)?).await,
-            "close_window" => self.close_window(parse(tool, args)?).await,
-            "open_application" => self.open_application(parse(tool, args)?).await,
-            "wait_for_change" => self.wait_for_change(parse(tool, args)?).await,
-            "wait_for_element" => self.wait_for_element(parse(tool, args)?).await,
-            "capture_screenshot" => self.capture_screenshot(parse(tool, args)?).await,
-            "navigate_browser" => self.navigate_browser(parse(tool, args)?).await,
-            "execute_browser_script" => self.execute_browser_script(parse(tool, args)?).await,
-            other => Err(ToolError::bad_argument(format!("no tool named `{other}`"))),
-        }
-    }
-
     /// `named`, or, when the call names no application, the obvious one
     /// (see [`obvious_app`]).
     async fn app_named(
@@ -434,7 +344,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(())
     }
 
-    async fn get_applications(&self) -> Result<Reply, ToolError> {
+    pub(crate) async fn applications(&self) -> Result<Reply, ToolError> {
         let apps = self.backend.apps().await?;
         let text = uidelta_render::apps_text(&apps);
         let mut list = Vec::new();
@@ -456,7 +366,7 @@ impl<B: Backend + 'static> Inner<B> {
         })
     }
 
-    async fn get_window_tree(&self, a: args::GetWindowTree) -> Result<Reply, ToolError> {
+    pub(crate) async fn tree(&self, a: args::GetWindowTree) -> Result<Reply, ToolError> {
         let mut s = self.session.lock().await;
         let app = self
             .app_named("get_window_tree", &s, a.app.as_deref())
@@ -510,7 +420,7 @@ impl<B: Backend + 'static> Inner<B> {
         })
     }
 
-    async fn find_elements(&self, a: args::FindElements) -> Result<Reply, ToolError> {
+    pub(crate) async fn find(&self, a: args::FindElements) -> Result<Reply, ToolError> {
         let selector: Selector = a
             .selector
             .trim()
@@ -591,7 +501,7 @@ impl<B: Backend + 'static> Inner<B> {
         })
     }
 
-    async fn act(
+    pub(crate) async fn act(
         &self,
         tool: &str,
         target: &Target,
@@ -617,7 +527,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(answer(tool, &s, &acted, opts))
     }
 
-    async fn press_key(&self, a: args::PressKey) -> Result<Reply, ToolError> {
+    pub(crate) async fn key(&self, a: args::PressKey) -> Result<Reply, ToolError> {
         if a.key.trim().is_empty() {
             return Err(ToolError::bad_argument(
                 "press_key: `key` is empty; give a key or chord (`Return`, `ctrl+s`)",
@@ -647,7 +557,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(answer("press_key", &s, &acted, &a.opts))
     }
 
-    async fn click_at(&self, a: args::ClickAt) -> Result<Reply, ToolError> {
+    pub(crate) async fn click_point(&self, a: args::ClickAt) -> Result<Reply, ToolError> {
         let action = a.click.action();
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
@@ -667,7 +577,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(answer("click_at", &s, &acted, &a.opts))
     }
 
-    async fn navigate_browser(&self, a: args::NavigateBrowser) -> Result<Reply, ToolError> {
+    pub(crate) async fn navigate(&self, a: args::NavigateBrowser) -> Result<Reply, ToolError> {
         const TOOL: &str = "navigate_browser";
         let to = match (a.url, a.go) {
             (Some(url), None) if !url.trim().is_empty() => Navigate::To(url.trim().to_owned()),
@@ -703,7 +613,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(answer(TOOL, &s, &acted, &a.opts))
     }
 
-    async fn execute_browser_script(
+    pub(crate) async fn run_script(
         &self,
         a: args::ExecuteBrowserScript,
     ) -> Result<Reply, ToolError> {
@@ -734,7 +644,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(reply)
     }
 
-    async fn activate_element(&self, a: args::ActivateElement) -> Result<Reply, ToolError> {
+    pub(crate) async fn activate(&self, a: args::ActivateElement) -> Result<Reply, ToolError> {
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
@@ -747,7 +657,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(answer("activate_element", &s, &acted, &a.opts))
     }
 
-    async fn close_window(&self, a: args::CloseWindow) -> Result<Reply, ToolError> {
+    pub(crate) async fn close(&self, a: args::CloseWindow) -> Result<Reply, ToolError> {
         const TOOL: &str = "close_window";
         let settle = a.opts.settle()?;
         let mut s = self.session.lock().await;
@@ -779,7 +689,7 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(answer(TOOL, &s, &acted, &a.opts))
     }
 
-    async fn open_application(&self, a: args::OpenApplication) -> Result<Reply, ToolError> {
+    pub(crate) async fn open(&self, a: args::OpenApplication) -> Result<Reply, ToolError> {
         if a.program.trim().is_empty() {
             return Err(ToolError::bad_argument(
                 "open_application: `program` is empty",
@@ -811,27 +721,24 @@ impl<B: Backend + 'static> Inner<B> {
         })
     }
 
-    async fn wait_for_change(&self, a: args::WaitForChange) -> Result<Reply, ToolError> {
+    pub(crate) async fn wait_change(&self, a: args::WaitForChange) -> Result<Reply, ToolError> {
         let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
         let mut s = self.session.lock().await;
         let app = self
             .app_named("wait_for_change", &s, a.app.as_deref())
             .await?;
         let acted = s.wait_for_change(&app, timeout).await?;
-        if acted.exited {
-            let mut r = exited("wait_for_change", &acted);
-            r.receipt = None;
-            r.json["timed_out"] = Value::Bool(false);
-            return Ok(r);
-        }
         let shown = Shown {
             diff: true,
             tree: a.include_tree_after_action,
         };
-        let tree = scope_tree(&s, &acted.app);
-        let mut r = reply::acted("wait_for_change", &acted, &tree, shown);
+        let mut r = told("wait_for_change", &s, &acted, shown);
         // Not an action: nothing to log.
         r.receipt = None;
+        if acted.exited {
+            r.json["timed_out"] = Value::Bool(false);
+            return Ok(r);
+        }
         r.json["timed_out"] = Value::Bool(!acted.diff.has_changes());
         if !acted.diff.has_changes() {
             r.text.push_str(&format!(
@@ -842,9 +749,9 @@ impl<B: Backend + 'static> Inner<B> {
         Ok(r)
     }
 
-    async fn wait_for_element(&self, a: args::WaitForElement) -> Result<Reply, ToolError> {
+    pub(crate) async fn wait_element(&self, a: args::WaitForElement) -> Result<Reply, ToolError> {
         let timeout = args::timeout(a.timeout_ms, Duration::from_secs(10))?;
-        let condition = condition(a.condition, a.state.as_deref())?;
+        let condition = a.condition.condition(a.state.as_deref())?;
         let started = Instant::now();
         let mut s = self.session.lock().await;
         let app = self
@@ -887,7 +794,7 @@ impl<B: Backend + 'static> Inner<B> {
         })
     }
 
-    async fn capture_screenshot(&self, a: args::CaptureScreenshot) -> Result<Reply, ToolError> {
+    pub(crate) async fn screenshot(&self, a: args::CaptureScreenshot) -> Result<Reply, ToolError> {
         let (area, what) = match &a.app {
             None => {
                 if a.window.is_some() {
@@ -942,52 +849,22 @@ impl<B: Backend + 'static> Inner<B> {
 /// The answer of an action on `acted.app`: its diff, and its tree after for
 /// the token comparison (and when asked for); or that it exited.
 fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts) -> Reply {
-    if acted.exited {
-        return exited(tool, acted);
-    }
-    let tree = scope_tree(s, &acted.app);
-    reply::acted(
-        tool,
-        acted,
-        &tree,
-        Shown {
-            diff: opts.ui_diff_before_after,
-            tree: opts.include_tree_after_action,
-        },
-    )
+    let shown = Shown {
+        diff: opts.ui_diff_before_after,
+        tree: opts.include_tree_after_action,
+    };
+    told(tool, s, acted, shown)
 }
 
-/// The answer of an action after which the application exited: what was
-/// done, what changed before, and that it exited. An outcome, not an error.
-fn exited(tool: &str, acted: &Acted) -> Reply {
-    let mut text = format!(
-        "# {tool}: {} in {} via {}\n",
-        handle_text(&acted.target),
-        acted.app.label(),
-        acted.done.method
-    );
-    let earlier = reply::app_diffs(&mut text, acted.earlier_heading(), &acted.earlier);
-    let gone = format!("# {} exited\n", acted.app.label());
-    text.push_str(&gone);
-    Reply {
-        receipt: Some(Receipt {
-            text: gone,
-            boxes: Vec::new(),
-        }),
-        text,
-        json: json!({
-            "tool": tool,
-            "method": acted.done.method,
-            "target": handle_json(&acted.target),
-            "app": app_json(&acted.app),
-            "app_exited": true,
-            "has_ui_changes": true,
-            "settle_ms": acted.settled.elapsed.as_millis() as u64,
-            "settle_capped": acted.settled.capped,
-            "earlier_changes": earlier,
-        }),
-        png: None,
-    }
+/// [`Report::told`](uidelta_render::Report::told) of `acted`, with the
+/// tree after it unless the application exited.
+fn told<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, shown: Shown) -> Reply {
+    let tree = if acted.exited {
+        String::new()
+    } else {
+        scope_tree(s, &acted.app)
+    };
+    reply::told(tool, &acted.report(&tree), shown)
 }
 
 fn scope_tree<B: Backend>(s: &Session<B>, app: &App) -> String {
@@ -1040,7 +917,7 @@ fn restate(e: uidelta_engine::Error, made: &str, written: &str) -> ToolError {
 }
 
 /// `name:"option"` inside `target`.
-fn option_inside(target: &str, option: &str) -> Result<String, ToolError> {
+pub(crate) fn option_inside(target: &str, option: &str) -> Result<String, ToolError> {
     let target = target.trim();
     if option.trim().is_empty() {
         return Err(ToolError::bad_argument("select_option: `option` is empty"));
@@ -1056,45 +933,6 @@ fn option_inside(target: &str, option: &str) -> Result<String, ToolError> {
 /// A selector's quoted value.
 fn quote(s: &str) -> String {
     format!("\"{}\"", s.replace('\\', "\\\\").replace('"', "\\\""))
-}
-
-fn condition(until: args::Until, state: Option<&str>) -> Result<Condition, ToolError> {
-    let state_of = || -> Result<(State, bool), ToolError> {
-        let name = state.map(str::trim).unwrap_or_default();
-        match name.to_lowercase().as_str() {
-            "" => Err(ToolError::bad_argument(
-                "wait_for_element: `has_state` and `lacks_state` need `state` (`enabled`, \
-                 `checked`, ...)",
-            )),
-            "disabled" => Ok((State::Enabled, false)),
-            "hidden" => Ok((State::Showing, false)),
-            _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
-                let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
-                ToolError::bad_argument(format!(
-                    "wait_for_element: no state `{}`; states: {}",
-                    uidelta_backend::echo(name),
-                    all.join(", ")
-                ))
-            }),
-        }
-    };
-    if state.is_some() && matches!(until, args::Until::Appears | args::Until::Disappears) {
-        return Err(ToolError::bad_argument(
-            "wait_for_element: `state` goes with condition `has_state` or `lacks_state`",
-        ));
-    }
-    Ok(match until {
-        args::Until::Appears => Condition::Appears,
-        args::Until::Disappears => Condition::Disappears,
-        args::Until::HasState => match state_of()? {
-            (s, true) => Condition::Has(s),
-            (s, false) => Condition::Lacks(s),
-        },
-        args::Until::LacksState => match state_of()? {
-            (s, true) => Condition::Lacks(s),
-            (s, false) => Condition::Has(s),
-        },
-    })
 }
 
 fn rect_text(r: Rect) -> String {

@@ -10,7 +10,8 @@
 //!   [`diff_terminator`], [`tree_flat`], [`diff_flat`]);
 //! - sizes in bytes and tokens ([`size`]);
 //! - the answer to an action: its diff, or the tree after it when that
-//!   costs fewer tokens ([`answer`]).
+//!   costs fewer tokens ([`answer`]), and the whole report of an action
+//!   as the CLI and the MCP server tell it ([`Report`]).
 //!
 //! Element lines in the text formats are built by one helper, so a tree
 //! line and a diff line for the same element read the same.
@@ -22,6 +23,7 @@ mod flat;
 mod json;
 mod json_writer;
 mod line;
+pub mod report;
 mod size;
 mod terminator;
 mod text;
@@ -32,6 +34,7 @@ pub use apps::apps_text;
 pub use diff::{diff_text, DiffOptions};
 pub use flat::{diff_flat, tree_flat};
 pub use json::{diff_json, tree_json, DIFF_SCHEMA};
+pub use report::Report;
 pub use size::{count_tokens, size, Size};
 pub use terminator::{diff_terminator, tree_terminator};
 pub use tree::{tree_text, TreeOptions};

@@ -274,27 +274,11 @@ fn with_tree<B: Backend>(s: &Session<B>, acted: Acted) -> (Acted, String) {
 /// that the application exited after it (an outcome, not a failure: the
 /// exit code says success).
 fn print((acted, tree): &(Acted, String), format: Output) -> Result<ExitCode> {
+    let report = acted.report(tree);
     let text = match format {
-        Output::Json if acted.exited => format!(
-            "{}\n",
-            serde_json::json!({"app": acted.app.name, "pid": acted.app.pid, "exited": true})
-        ),
-        Output::Json => render::diff_json(&acted.diff),
-        Output::Text => format!(
-            "# {} via {}\n{}",
-            handle(&acted.target),
-            acted.done.method,
-            acted.answer_text(&render::DiffOptions::default(), tree)
-        ),
+        Output::Json => report.cli_json(),
+        Output::Text => report.cli_text(),
     };
     crate::emit(&text)?;
     Ok(ExitCode::SUCCESS)
-}
-
-fn handle(h: &uidelta_diff::Handle) -> String {
-    if h.name.is_empty() {
-        format!("[{}] {}", h.r#ref, h.role)
-    } else {
-        format!("[{}] {} {:?}", h.r#ref, h.role, h.name)
-    }
 }
