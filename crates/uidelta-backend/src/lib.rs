@@ -45,11 +45,37 @@ pub struct Done {
     pub method: String,
 }
 
+/// What an event tells the engine, which settles the UI on events: each
+/// backend sorts the events of its platform into these, and the engine
+/// decides on them alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// The application's state changed, or is changing: an element
+    /// appeared, went or changed, a value, a window, a document; for a
+    /// page, a request or a load in flight too.
+    Change,
+    /// An element (the event's source, when named) gained or lost the
+    /// keyboard focus: a change, unless the action itself moved the focus.
+    Focus,
+    /// Places moving (an element's bounds changed): a layout changing or a
+    /// transition running. Not a change in itself, and never the first sign
+    /// of one, but a change that started may not be over.
+    Motion,
+    /// Nothing about the application's state: a tooltip, the caret, a text
+    /// selection, what an element paints.
+    Noise,
+}
+
 /// One change event from an application.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    /// `object:state-changed:checked`, `object:children-changed:add`, ...
-    pub kind: String,
+    /// What it tells the engine.
+    pub kind: EventKind,
+    /// The platform's own name for it (an AT-SPI signal with its details,
+    /// a kind of DOM change), for logs and for the adapters' tests: the
+    /// engine decides on [`Event::kind`] only. The event queue keeps the
+    /// latest event of each name and element.
+    pub detail: String,
     /// The identity of the element it is about, as in snapshots.
     pub source: Option<String>,
     /// When it arrived.
