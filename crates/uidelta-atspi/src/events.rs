@@ -8,11 +8,16 @@
 //! Events are read off the connection as they arrive, whoever reads them
 //! later: zbus holds a reply behind the signals queued before it, so
 //! signals left unread would stop every call on the connection.
+//!
+//! What each event tells the engine ([`EventKind`]) is read off its name
+//! here ([`UiEvent::event_kind`]): bounds moving, noise such as tooltips and
+//! the caret, focus changes, and changes.
 
 use std::time::Instant;
 
 use futures_util::stream::{select_all, StreamExt};
 use tokio::sync::mpsc;
+use uidelta_backend::EventKind;
 use zbus::message::Type as MessageType;
 use zbus::zvariant::{Structure, Value};
 use zbus::{MatchRule, MessageStream};
@@ -35,6 +40,45 @@ pub struct UiEvent {
     pub detail2: i32,
     /// When it arrived.
     pub at: Instant,
+}
+
+impl UiEvent {
+    /// What the event tells the engine: bounds changing is
+    /// [`EventKind::Motion`], tooltips, the caret, text selections and the
+    /// like are [`EventKind::Noise`], a change of the `focused` state is
+    /// [`EventKind::Focus`], and anything else is a [`EventKind::Change`].
+    pub fn event_kind(&self) -> EventKind {
+        event_kind(&self.kind)
+    }
+}
+
+/// Events that say nothing about an application's state, by the start of
+/// their names. Bounds changing is motion, read before these.
+const NOISE: [&str; 9] = [
+    "object:visible-data-changed",
+    "object:text-caret-moved",
+    "object:text-selection-changed",
+    "object:state-changed:has-tooltip",
+    "object:state-changed:armed",
+    "object:state-changed:animated",
+    "object:state-changed:stale",
+    "object:state-changed:defunct",
+    "object:state-changed:opaque",
+];
+
+/// What the event named `kind` (`object:state-changed:checked`) tells the
+/// engine (see [`UiEvent::event_kind`]); the names in [`NOISE`] are noise.
+/// The older `focus:` event, sent beside the state change, is a change.
+fn event_kind(kind: &str) -> EventKind {
+    if kind.starts_with("object:bounds-changed") {
+        EventKind::Motion
+    } else if NOISE.iter().any(|n| kind.starts_with(n)) {
+        EventKind::Noise
+    } else if kind.starts_with("object:state-changed:focused") {
+        EventKind::Focus
+    } else {
+        EventKind::Change
+    }
 }
 
 /// Events of one application (or of all), until dropped.
@@ -246,6 +290,35 @@ fn kebab(member: &str) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::event_kind;
+    use uidelta_backend::EventKind;
+
+    #[test]
+    fn noise_is_recognised() {
+        assert_eq!(
+            event_kind("object:state-changed:has-tooltip"),
+            EventKind::Noise
+        );
+        assert_eq!(event_kind("object:text-caret-moved"), EventKind::Noise);
+        assert_eq!(event_kind("object:bounds-changed"), EventKind::Motion);
+        assert_eq!(
+            event_kind("object:state-changed:checked"),
+            EventKind::Change
+        );
+        assert_eq!(event_kind("object:children-changed:add"), EventKind::Change);
+    }
+
+    #[test]
+    fn focus_changes_are_told_from_other_events() {
+        assert_eq!(event_kind("object:state-changed:focused"), EventKind::Focus);
+        assert_eq!(
+            event_kind("object:state-changed:focusable"),
+            EventKind::Change
+        );
+        assert_eq!(event_kind("focus:"), EventKind::Change);
+        assert_eq!(event_kind("window:activate"), EventKind::Change);
+    }
+
     #[test]
     fn members_become_kebab_case() {
         assert_eq!(super::kebab("StateChanged"), "state-changed");

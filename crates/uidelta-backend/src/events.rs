@@ -4,12 +4,13 @@
 //! (the accessibility bus, a browser's socket): a feeder that waited for a
 //! session to read would stop the replies of every session. So the queue
 //! between them never makes the feeder wait. It keeps the latest event of
-//! each kind and element, holds at most [`EventStream::HELD`] of them, and
-//! past that drops further events and tells the reader that it missed some
-//! (it must then read the application in full). A stream left unread for
-//! its idle limit ([`EventStream::IDLE`] by default) stops its feeder and
-//! frees what it held: a session that stops listening costs nothing, and
-//! subscribes again when it comes back ([`EventStream::lapsed`]).
+//! each kind (by its platform name, [`Event::detail`]) and element, holds
+//! at most [`EventStream::HELD`] of them, and past that drops further
+//! events and tells the reader that it missed some (it must then read the
+//! application in full). A stream left unread for its idle limit
+//! ([`EventStream::IDLE`] by default) stops its feeder and frees what it
+//! held: a session that stops listening costs nothing, and subscribes again
+//! when it comes back ([`EventStream::lapsed`]).
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,10 +18,11 @@ use std::time::{Duration, Instant};
 
 use tokio::sync::Notify;
 
-use crate::Event;
+use crate::{Event, EventKind};
 
-/// The kind and source of an event: what one held event stands for.
-type Key = (String, Option<String>);
+/// The kind (with its platform name) and source of an event: what one held
+/// event stands for.
+type Key = (EventKind, String, Option<String>);
 
 /// Unread events, the latest of each kind and source, oldest first.
 #[derive(Debug)]
@@ -51,7 +53,7 @@ impl Pending {
     /// when `cap` are held is dropped, and noted as missed.
     pub fn push(&mut self, event: Event) {
         let seq = self.next;
-        let key = (event.kind, event.source);
+        let key = (event.kind, event.detail, event.source);
         let full = self.latest.len() >= self.cap;
         match self.latest.get_mut(&key) {
             Some((old, at)) => {
@@ -78,7 +80,8 @@ impl Pending {
         let (_, at) = self.latest.remove(&key)?;
         Some(Event {
             kind: key.0,
-            source: key.1,
+            detail: key.1,
+            source: key.2,
             at,
         })
     }
@@ -335,9 +338,12 @@ impl Drop for Reading<'_> {
 mod tests {
     use super::*;
 
-    fn event(kind: &str, source: &str, at: Instant) -> Event {
+    /// An event named `detail`; its kind says nothing to the queue, which
+    /// holds events by name and source.
+    fn event(detail: &str, source: &str, at: Instant) -> Event {
         Event {
-            kind: kind.to_owned(),
+            kind: EventKind::Change,
+            detail: detail.to_owned(),
             source: Some(source.to_owned()),
             at,
         }
@@ -349,7 +355,7 @@ mod tests {
 
     fn all(p: &mut Pending) -> Vec<(String, Option<String>, Instant)> {
         std::iter::from_fn(|| p.pop())
-            .map(|e| (e.kind, e.source, e.at))
+            .map(|e| (e.detail, e.source, e.at))
             .collect()
     }
 
@@ -476,7 +482,7 @@ mod tests {
         let got = stream
             .next_before(Instant::now() + Duration::from_secs(30))
             .await;
-        assert_eq!(got.map(|e| e.kind), Some("a".to_owned()));
+        assert_eq!(got.map(|e| e.detail), Some("a".to_owned()));
         assert_eq!(sender.await.ok(), Some(true));
         assert!(stream.lapsed(), "the sender is gone");
     }
@@ -489,7 +495,7 @@ mod tests {
             drop(tx);
         });
         let deadline = Instant::now() + Duration::from_secs(60);
-        assert_eq!(stream.next_before(deadline).await.map(|e| e.kind), None);
+        assert_eq!(stream.next_before(deadline).await.map(|e| e.detail), None);
         assert!(Instant::now() < deadline, "answered before the deadline");
         assert!(stream.lapsed());
         assert!(feeder.await.is_ok());

@@ -9,171 +9,9 @@ use uidelta_model::{NodeData, Rect, Snapshot};
 
 mod events;
 pub use events::{EventSender, EventStream};
-
-/// An application (or a browser) a backend can capture.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct App {
-    /// Its name (`gtk3-widget-factory`).
-    pub name: String,
-    /// Process id, when known.
-    pub pid: Option<u32>,
-    /// The backend's handle for it (AT-SPI unique bus name, CDP target id).
-    pub id: String,
-    /// Its top-level windows.
-    pub windows: Vec<Window>,
-    /// Set when it did not answer while being listed.
-    pub error: Option<String>,
-}
-
-impl App {
-    /// `gtk3-widget-factory (pid 4242)`, for messages. The name is the
-    /// application's own: what would act on a terminal is escaped (see
-    /// [`uidelta_model::printable`]).
-    pub fn label(&self) -> String {
-        let name = uidelta_model::printable(&self.name);
-        match self.pid {
-            Some(pid) => format!("{name} (pid {pid})"),
-            None => format!("{name} ({})", uidelta_model::printable(&self.id)),
-        }
-    }
-}
-
-/// A top-level window.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Window {
-    /// Title.
-    pub title: String,
-    /// Role name (`frame`, `dialog`).
-    pub role: String,
-    /// The backend's handle for it.
-    pub id: String,
-    /// Whether it is the active window.
-    pub active: bool,
-    /// Whether it is shown.
-    pub showing: bool,
-}
-
-/// What part of an application to capture.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Scope {
-    /// All its windows.
-    App,
-    /// One window, by title or unique title prefix.
-    Window(String),
-    /// The active window.
-    Focused,
-}
-
-/// The longest key chord taken, in characters. A chord is a few modifiers
-/// and a key (`ctrl+shift+Page_Down`); anything much longer is a mistake,
-/// and pressing it would hold the keyboard while its keys go down and up.
-pub const MAX_CHORD_CHARS: usize = 200;
-
-/// The most characters typed by one action. Synthesized input types them
-/// key by key (a few thousand a second at best), so more would hold the
-/// keyboard for minutes; set_value replaces a text in one call.
-pub const MAX_TYPED_CHARS: usize = 100_000;
-
-/// The most characters of a user's argument (a selector, a chord, an
-/// application name) that answers and errors repeat: enough to recognize
-/// it, never so much that repeating it floods the answer.
-pub const ECHO_CHARS: usize = 80;
-
-/// `text` as answers and errors repeat it: whole up to [`ECHO_CHARS`]
-/// characters, else its start, `…` and its length in characters
-/// (`ctrl+ctrl+…(600000 chars)`).
-pub fn echo(text: &str) -> std::borrow::Cow<'_, str> {
-    match text.char_indices().nth(ECHO_CHARS) {
-        None => std::borrow::Cow::Borrowed(text),
-        Some((cut, _)) => {
-            std::borrow::Cow::Owned(format!("{}…({} chars)", &text[..cut], text.chars().count()))
-        }
-    }
-}
-
-/// An action on one element.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Action {
-    /// The primary click.
-    Click,
-    /// A right click.
-    RightClick,
-    /// A double click.
-    DoubleClick,
-    /// Type text into the element.
-    Type(String),
-    /// Press a key or chord (`ctrl+s`, `Return`) with the element focused.
-    Key(String),
-    /// Set a number, or the whole text.
-    SetValue(String),
-    /// Select (or deselect) the element in its container.
-    SetSelected(bool),
-    /// Scroll by wheel clicks at the element; (0, 0) scrolls it into view.
-    Scroll {
-        /// Horizontal clicks, right positive.
-        dx: i32,
-        /// Vertical clicks, down positive.
-        dy: i32,
-    },
-    /// Give the element keyboard focus.
-    Focus,
-    /// Perform a named accessible action.
-    Invoke(String),
-}
-
-impl Action {
-    /// What the action is doing, for messages: `clicking`, `typing 5 characters`.
-    /// Typed text is never included: it may be a password.
-    pub fn doing(&self) -> String {
-        match self {
-            Action::Click => "clicking".into(),
-            Action::RightClick => "right-clicking".into(),
-            Action::DoubleClick => "double-clicking".into(),
-            Action::Type(t) => format!("typing {} characters into", t.chars().count()),
-            Action::Key(k) => format!("pressing {} on", echo(k)),
-            Action::SetValue(_) => "setting the value of".into(),
-            Action::SetSelected(true) => "selecting".into(),
-            Action::SetSelected(false) => "deselecting".into(),
-            Action::Scroll { .. } => "scrolling".into(),
-            Action::Focus => "focusing".into(),
-            Action::Invoke(name) => format!("invoking `{}` on", echo(name)),
-        }
-    }
-
-    /// Why the action is refused before anything is done, if it is: a
-    /// chord longer than [`MAX_CHORD_CHARS`], a text to type longer than
-    /// [`MAX_TYPED_CHARS`].
-    pub fn refusal(&self) -> Option<String> {
-        match self {
-            Action::Key(chord) => chord_refusal(chord),
-            Action::Type(text) => {
-                let count = text.chars().count();
-                (count > MAX_TYPED_CHARS).then(|| {
-                    format!(
-                        "the text to type has {count} characters, more than the \
-                         {MAX_TYPED_CHARS} one action types; type it in parts, or set the whole \
-                         text as the element's value"
-                    )
-                })
-            }
-            _ => None,
-        }
-    }
-}
-
-/// Why the key chord `chord` is refused, if it is: longer than
-/// [`MAX_CHORD_CHARS`].
-pub fn chord_refusal(chord: &str) -> Option<String> {
-    let count = chord.chars().count();
-    (count > MAX_CHORD_CHARS).then(|| {
-        format!(
-            "the key chord `{}` is {count} characters long, more than the {MAX_CHORD_CHARS} a \
-             chord may have; a chord is modifiers and one key (`ctrl+shift+s`); to enter \
-             text, type it",
-            echo(chord)
-        )
-    })
-}
+pub use uidelta_model::app::{
+    chord_refusal, echo, Action, App, Scope, Window, ECHO_CHARS, MAX_CHORD_CHARS, MAX_TYPED_CHARS,
+};
 
 /// Where a browser tab should go.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -207,11 +45,37 @@ pub struct Done {
     pub method: String,
 }
 
+/// What an event tells the engine, which settles the UI on events: each
+/// backend sorts the events of its platform into these, and the engine
+/// decides on them alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// The application's state changed, or is changing: an element
+    /// appeared, went or changed, a value, a window, a document; for a
+    /// page, a request or a load in flight too.
+    Change,
+    /// An element (the event's source, when named) gained or lost the
+    /// keyboard focus: a change, unless the action itself moved the focus.
+    Focus,
+    /// Places moving (an element's bounds changed): a layout changing or a
+    /// transition running. Not a change in itself, and never the first sign
+    /// of one, but a change that started may not be over.
+    Motion,
+    /// Nothing about the application's state: a tooltip, the caret, a text
+    /// selection, what an element paints.
+    Noise,
+}
+
 /// One change event from an application.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Event {
-    /// `object:state-changed:checked`, `object:children-changed:add`, ...
-    pub kind: String,
+    /// What it tells the engine.
+    pub kind: EventKind,
+    /// The platform's own name for it (an AT-SPI signal with its details,
+    /// a kind of DOM change), for logs and for the adapters' tests: the
+    /// engine decides on [`Event::kind`] only. The event queue keeps the
+    /// latest event of each name and element.
+    pub detail: String,
     /// The identity of the element it is about, as in snapshots.
     pub source: Option<String>,
     /// When it arrived.
@@ -406,67 +270,5 @@ pub trait Backend: Send + Sync {
                 format!("the {name} backend cannot run browser scripts"),
             ))
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn an_application_label_never_carries_terminal_controls() {
-        let app = App {
-            name: "evil\u{1b}]0;owned\u{7}\u{202e}".into(),
-            pid: Some(7),
-            id: ":1.7".into(),
-            windows: Vec::new(),
-            error: None,
-        };
-        assert_eq!(app.label(), "evil\\u{1b}]0;owned\\u{7}\\u{202e} (pid 7)");
-    }
-
-    #[test]
-    fn long_arguments_are_echoed_by_their_start_and_length() {
-        assert_eq!(echo("ctrl+s"), "ctrl+s");
-        let exact = "é".repeat(ECHO_CHARS);
-        assert_eq!(echo(&exact), exact);
-        let chord = "ctrl+".repeat(120_000);
-        assert_eq!(
-            echo(&chord),
-            format!("{}…(600000 chars)", "ctrl+".repeat(16))
-        );
-        assert_eq!(
-            Action::Key(chord.clone()).doing(),
-            format!("pressing {}…(600000 chars) on", "ctrl+".repeat(16))
-        );
-    }
-
-    #[test]
-    fn chords_and_texts_over_their_caps_are_refused() {
-        assert_eq!(Action::Key("ctrl+shift+Page_Down".into()).refusal(), None);
-        assert_eq!(Action::Key("a".repeat(MAX_CHORD_CHARS)).refusal(), None);
-        let refusal = Action::Key("ctrl+".repeat(120_000))
-            .refusal()
-            .unwrap_or_default();
-        assert!(
-            refusal.starts_with(&format!(
-                "the key chord `{}…(600000 chars)` is 600000 characters long, more than the 200",
-                "ctrl+".repeat(16)
-            )),
-            "{refusal}"
-        );
-        assert!(refusal.len() < 400, "{refusal}");
-        assert_eq!(Action::Type("x".repeat(MAX_TYPED_CHARS)).refusal(), None);
-        let refusal = Action::Type("x".repeat(MAX_TYPED_CHARS + 1))
-            .refusal()
-            .unwrap_or_default();
-        assert!(
-            refusal.starts_with("the text to type has 100001 characters, more than the 100000"),
-            "{refusal}"
-        );
-        assert_eq!(
-            Action::SetValue("x".repeat(MAX_TYPED_CHARS + 1)).refusal(),
-            None
-        );
     }
 }

@@ -24,6 +24,11 @@
 //! nothing meanwhile. The script counts the short timers (up to
 //! [`SHORT_TIMER_MS`]) that input events start, and those that such timers
 //! start in turn, and the stream beats (`dom:timer-pending`) while any runs.
+//!
+//! For settling, every event of a tab is a change ([`EventKind::Change`]):
+//! a request in flight and a timer running hold settling as changes do.
+//! Focus moving (`dom:focus`) is a focus change ([`EventKind::Focus`]),
+//! which names no element.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -39,7 +44,7 @@ use chromiumoxide::cdp::js_protocol::runtime::EventBindingCalled;
 use futures_util::stream::{BoxStream, StreamExt};
 use serde_json::json;
 use tokio::sync::broadcast;
-use uidelta_backend::{Event, EventSender, EventStream};
+use uidelta_backend::{Event, EventKind, EventSender, EventStream};
 
 use crate::capture::{document_identity, frames_of};
 use crate::error::{Error, Result};
@@ -538,13 +543,28 @@ async fn forward(
             }
         };
         let at = Instant::now();
-        for (kind, source) in events {
+        for (detail, source) in events {
             // Never waits for the reader (see `EventStream`); false when
             // nobody reads any more.
-            if !tx.send(Event { kind, source, at }) {
+            let kind = event_kind(&detail);
+            if !tx.send(Event {
+                kind,
+                detail,
+                source,
+                at,
+            }) {
                 return;
             }
         }
+    }
+}
+
+/// What the event named `name` (`dom:input`) tells the engine (see the
+/// module's doc).
+fn event_kind(name: &str) -> EventKind {
+    match name {
+        "dom:focus" => EventKind::Focus,
+        _ => EventKind::Change,
     }
 }
 
@@ -698,6 +718,23 @@ mod tests {
             Some(Raw::Finished(id)) if id == "S1/77.2"
         ));
         assert!(frame_raw("S1", 0, "Page.loadEventFired", &json!({})).is_none());
+    }
+
+    #[test]
+    fn every_event_of_a_tab_is_a_change_but_focus_moving() {
+        assert_eq!(event_kind("dom:focus"), EventKind::Focus);
+        for name in [
+            "dom:child-inserted",
+            "dom:input",
+            "dom:scroll",
+            "dom:timer-pending",
+            "network:pending",
+            "network:finished",
+            "page:navigated",
+            "page:dialog-opened",
+        ] {
+            assert_eq!(event_kind(name), EventKind::Change, "{name}");
+        }
     }
 
     #[test]

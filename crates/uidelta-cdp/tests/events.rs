@@ -27,7 +27,7 @@ async fn events_until(
 }
 
 fn kinds(events: &[Event]) -> Vec<&str> {
-    events.iter().map(|e| e.kind.as_str()).collect()
+    events.iter().map(|e| e.detail.as_str()).collect()
 }
 
 #[tokio::test]
@@ -43,7 +43,7 @@ async fn dom_changes_typing_and_focus_are_reported() {
         .await
         .expect("click");
     // textContent replaces the status's text node.
-    let seen = events_until(&mut events, |e| e.kind == "dom:child-removed").await;
+    let seen = events_until(&mut events, |e| e.detail == "dom:child-removed").await;
     assert!(
         kinds(&seen).contains(&"dom:child-inserted"),
         "{:?}",
@@ -56,7 +56,7 @@ async fn dom_changes_typing_and_focus_are_reported() {
     )
     .await
     .expect("typing");
-    let seen = events_until(&mut events, |e| e.kind == "dom:input").await;
+    let seen = events_until(&mut events, |e| e.detail == "dom:input").await;
     assert!(kinds(&seen).contains(&"dom:focus"), "{:?}", kinds(&seen));
 }
 
@@ -80,7 +80,7 @@ async fn changes_inside_a_cross_site_iframe_are_reported() {
     )
     .await
     .expect("click in the cross-site frame");
-    let seen = events_until(&mut events, |e| e.kind == "dom:child-inserted").await;
+    let seen = events_until(&mut events, |e| e.detail == "dom:child-inserted").await;
     assert!(!seen.is_empty());
     cdp.act(
         &app,
@@ -89,7 +89,7 @@ async fn changes_inside_a_cross_site_iframe_are_reported() {
     )
     .await
     .expect("typing in the cross-site frame");
-    events_until(&mut events, |e| e.kind == "dom:input").await;
+    events_until(&mut events, |e| e.detail == "dom:input").await;
 }
 
 #[tokio::test]
@@ -107,8 +107,8 @@ async fn a_slow_request_beats_until_it_answers() {
     // (the status text), in whichever order the two arrive.
     let (mut finished, mut shown) = (false, false);
     let seen = events_until(&mut events, |e| {
-        finished |= e.kind == "network:finished";
-        shown |= e.kind == "dom:child-inserted";
+        finished |= e.detail == "network:finished";
+        shown |= e.detail == "dom:child-inserted";
         finished && shown
     })
     .await;
@@ -140,11 +140,11 @@ async fn a_navigation_names_the_new_document() {
     cdp.navigate(&app, &Navigate::To(server.url("controls.html")))
         .await
         .expect("navigate");
-    let seen = events_until(&mut events, |e| e.kind == "page:navigated").await;
+    let seen = events_until(&mut events, |e| e.detail == "page:navigated").await;
     let navigated = seen.last().expect("the navigation");
     let doc = cdp.document(&app.id).await.expect("document");
     assert_eq!(navigated.source.as_deref(), Some(doc.identity().as_str()));
-    events_until(&mut events, |e| e.kind == "page:load").await;
+    events_until(&mut events, |e| e.detail == "page:load").await;
     // The new document reports its own DOM changes: the script is there too.
     let snap = capture(&cdp, &app).await;
     assert_eq!(
@@ -159,7 +159,7 @@ async fn a_navigation_names_the_new_document() {
     )
     .await
     .expect("click");
-    let seen = events_until(&mut events, |e| e.kind == "dom:change").await;
+    let seen = events_until(&mut events, |e| e.detail == "dom:change").await;
     assert!(kinds(&seen).contains(&"dom:input"), "{:?}", kinds(&seen));
 }
 
@@ -180,7 +180,7 @@ async fn short_timers_an_input_starts_beat_until_they_fire() {
     .expect("click");
     // The dialog appears 300 ms after the click; the page is silent meanwhile
     // but for the beat of its timer.
-    let seen = events_until(&mut events, |e| e.kind == "dom:child-inserted").await;
+    let seen = events_until(&mut events, |e| e.detail == "dom:child-inserted").await;
     let beats = kinds(&seen)
         .iter()
         .filter(|&&k| k == "dom:timer-pending")

@@ -175,7 +175,7 @@ async fn a_navigation_does_not_wait_for_the_previous_page_to_finish_loading() {
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
     let mut kinds = Vec::new();
     while let Some(e) = events.next_before(deadline).await {
-        kinds.push(e.kind);
+        kinds.push(e.detail);
         if kinds.iter().filter(|k| *k == "page:navigated").count() == 2 {
             break;
         }

@@ -1167,7 +1167,7 @@ impl<B: Backend> Session<B> {
         own_focus: &[String],
     ) -> Result<(Settled, Vec<Snapshot>)> {
         let own = |event: &Event| {
-            event.kind.starts_with("object:state-changed:focused")
+            event.kind == uidelta_backend::EventKind::Focus
                 && event.source.as_ref().is_some_and(|s| own_focus.contains(s))
         };
         let counts = |event: &Event| !(is_noise(&event.kind) || own(event));

@@ -10,6 +10,8 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+use uidelta_backend::EventKind;
+
 /// How to wait after an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Settle {
@@ -36,7 +38,7 @@ pub struct Quiet {
     pub window: Duration,
     /// Give up waiting after this long; the result says the cap was hit.
     pub cap: Duration,
-    /// After a change, places still moving (`bounds-changed`) keep the UI
+    /// After a change, places still moving (motion events) keep the UI
     /// unsettled for up to this long: a transition (a GTK revealer
     /// sliding shut) ends with the state change it was for, 250 ms or more
     /// after the change that started it, and sends no other event before.
@@ -64,25 +66,14 @@ impl Default for Quiet {
 /// transition running): not a change in itself, and never the first sign
 /// of one, but a change that started may not be over (see
 /// [`Quiet::motion`]).
-pub fn is_motion(kind: &str) -> bool {
-    kind.starts_with("object:bounds-changed")
+pub fn is_motion(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Motion)
 }
 
-/// Whether an event kind says nothing about the application's state.
-pub fn is_noise(kind: &str) -> bool {
-    const NOISE: [&str; 10] = [
-        "object:bounds-changed",
-        "object:visible-data-changed",
-        "object:text-caret-moved",
-        "object:text-selection-changed",
-        "object:state-changed:has-tooltip",
-        "object:state-changed:armed",
-        "object:state-changed:animated",
-        "object:state-changed:stale",
-        "object:state-changed:defunct",
-        "object:state-changed:opaque",
-    ];
-    NOISE.iter().any(|n| kind.starts_with(n))
+/// Whether an event kind says nothing about the application's state:
+/// noise, and motion (see [`is_motion`]).
+pub fn is_noise(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Noise | EventKind::Motion)
 }
 
 /// Sources of motion events (see [`is_motion`]) and how long each has been
@@ -351,10 +342,14 @@ mod tests {
     }
 
     #[test]
-    fn noise_is_recognised() {
-        assert!(is_noise("object:state-changed:has-tooltip"));
-        assert!(is_noise("object:bounds-changed"));
-        assert!(!is_noise("object:state-changed:checked"));
-        assert!(!is_noise("object:children-changed:add"));
+    fn noise_and_motion_are_recognised() {
+        assert!(is_noise(&EventKind::Noise));
+        assert!(is_noise(&EventKind::Motion));
+        assert!(!is_noise(&EventKind::Change));
+        assert!(!is_noise(&EventKind::Focus));
+        assert!(is_motion(&EventKind::Motion));
+        assert!(!is_motion(&EventKind::Noise));
+        assert!(!is_motion(&EventKind::Change));
+        assert!(!is_motion(&EventKind::Focus));
     }
 }

@@ -8,7 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use uidelta_backend::{
-    Action, App, Backend, Done, Error, ErrorKind, Event, EventSender, EventStream, Result, Scope,
+    Action, App, Backend, Done, Error, ErrorKind, Event, EventKind, EventSender, EventStream,
+    Result, Scope,
 };
 use uidelta_engine::{ActOptions, Session, Settle};
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
@@ -107,11 +108,12 @@ impl Backend for Scripted {
     }
 }
 
-fn send(backend: &Scripted, kind: &str, source: &str) -> bool {
+fn send(backend: &Scripted, kind: EventKind, detail: &str, source: &str) -> bool {
     let sender = backend.sender.lock().unwrap_or_else(|e| e.into_inner());
     sender.as_ref().is_some_and(|tx| {
         tx.send(Event {
-            kind: kind.to_owned(),
+            kind,
+            detail: detail.to_owned(),
             source: Some(source.to_owned()),
             at: Instant::now(),
         })
@@ -130,12 +132,13 @@ async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
     for k in 0..EventStream::HELD {
         assert!(send(
             &backend,
-            "object:bounds-changed",
+            EventKind::Motion,
+            "moved",
             &format!(":1.1/{}", 100 + k)
         ));
     }
     *backend.value.lock().unwrap_or_else(|e| e.into_inner()) = "after".into();
-    assert!(send(&backend, "object:text-changed:insert", ":1.1/2"));
+    assert!(send(&backend, EventKind::Change, "text inserted", ":1.1/2"));
 
     let opts = ActOptions {
         settle: Settle::None,

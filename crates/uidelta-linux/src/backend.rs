@@ -124,7 +124,8 @@ impl Backend for Linux {
         let (tx, stream) = EventStream::channel();
         let subscription = Linux::events(self, &app_ref(app), move |e| {
             tx.send(Event {
-                kind: e.kind,
+                kind: e.event_kind(),
+                detail: e.kind,
                 source: Some(format!("{}{}", e.source.bus, e.source.path)),
                 at: e.at,
             })

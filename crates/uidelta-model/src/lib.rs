@@ -4,8 +4,10 @@
 //! application, a window, a page) plus [`Meta`]. Roles are normalized to one
 //! vocabulary ([`Role`]), states are a bit set ([`StateSet`]). This crate does
 //! no I/O and knows no platform; adapters build snapshots, the diff crate
-//! compares them.
+//! compares them. The [`app`] module holds what names an application and
+//! an action on it.
 
+pub mod app;
 mod printable;
 mod role;
 mod snapshot;

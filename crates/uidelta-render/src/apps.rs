@@ -1,6 +1,6 @@
 //! The list of applications, as `uidelta apps` and `get_applications` print it.
 
-use uidelta_backend::App;
+use uidelta_model::app::App;
 
 use crate::text::{quote, shown};
 
@@ -46,7 +46,7 @@ pub fn apps_text(apps: &[App]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use uidelta_backend::Window;
+    use uidelta_model::app::Window;
 
     #[test]
     fn apps_and_windows() {
