@@ -14,7 +14,6 @@
 //!
 //! [`ErrorKind::Gone`]: uidelta_backend::ErrorKind::Gone
 
-
 mod actions;
 mod backend;
 mod capture;

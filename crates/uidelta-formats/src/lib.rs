@@ -8,7 +8,6 @@
 //! on any input: malformed text of any kind is a [`ParseError`] with a line
 //! and a column. The formats are documented in `docs/formats.md`.
 
-
 use std::fmt;
 
 use uidelta_model::Snapshot;

@@ -5,8 +5,8 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use uidelta_backend::App;
 use uidelta_diff::{Diff, Handle};
+use uidelta_model::app::App;
 
 use crate::{answer, count_tokens, diff_text, Answer, DiffOptions};
 
