@@ -21,6 +21,9 @@ use crate::filter::Rule;
 use crate::refs::{RefTable, Refs};
 use crate::view::View;
 
+mod order;
+use order::moved_positions;
+
 const UNMATCHED: u32 = u32::MAX;
 
 /// States that a whole subtree loses or gains when one ancestor does.
@@ -523,85 +526,6 @@ fn similarity(b: &View, a: &View, x: NodeId, y: NodeId) -> u32 {
     score
 }
 
-/// Matched children that are out of order: everything off the longest run
-/// that kept its relative order. Returns (new index, old index).
-fn moved_positions(pair: &[Option<usize>]) -> Vec<(usize, usize)> {
-    let seq: Vec<(usize, usize)> = pair
-        .iter()
-        .enumerate()
-        .filter_map(|(i, p)| p.map(|j| (i, j)))
-        .collect();
-    if seq.windows(2).all(|w| w[0].1 < w[1].1) {
-        return Vec::new();
-    }
-    let keep = if seq.len() <= SMALL_REORDER {
-        heaviest_increasing(&seq)
-    } else {
-        longest_increasing(&seq.iter().map(|&(_, j)| j).collect::<Vec<_>>())
-    };
-    seq.iter()
-        .enumerate()
-        .filter(|(k, _)| !keep[*k])
-        .map(|(_, &(i, j))| (i, j))
-        .collect()
-}
-
-/// Up to this many matched siblings, reorders are explained with the fewest
-/// moves that also leave elements in place where they were (quadratic).
-const SMALL_REORDER: usize = 256;
-
-/// Like [`longest_increasing`] over the old indices of `(new, old)` pairs,
-/// but among the longest runs prefers one that keeps elements whose index
-/// did not change: a swap of the first and last of three reads as two moves,
-/// not as the middle one moving.
-fn heaviest_increasing(seq: &[(usize, usize)]) -> Vec<bool> {
-    let weight = |&(i, j): &(usize, usize)| 2 * seq.len() + usize::from(i == j);
-    let mut best = vec![0usize; seq.len()];
-    let mut prev = vec![usize::MAX; seq.len()];
-    for k in 0..seq.len() {
-        best[k] = weight(&seq[k]);
-        for p in 0..k {
-            if seq[p].1 < seq[k].1 && best[p] + weight(&seq[k]) > best[k] {
-                best[k] = best[p] + weight(&seq[k]);
-                prev[k] = p;
-            }
-        }
-    }
-    let mut keep = vec![false; seq.len()];
-    let mut k = (0..seq.len())
-        .max_by_key(|&k| best[k])
-        .unwrap_or(usize::MAX);
-    while k != usize::MAX {
-        keep[k] = true;
-        k = prev[k];
-    }
-    keep
-}
-
-/// Marks the members of one longest strictly increasing subsequence.
-fn longest_increasing(xs: &[usize]) -> Vec<bool> {
-    let mut tails: Vec<usize> = Vec::new(); // indices into xs
-    let mut prev = vec![usize::MAX; xs.len()];
-    for (k, &x) in xs.iter().enumerate() {
-        let pos = tails.partition_point(|&t| xs[t] < x);
-        if pos > 0 {
-            prev[k] = tails[pos - 1];
-        }
-        if pos == tails.len() {
-            tails.push(k);
-        } else {
-            tails[pos] = k;
-        }
-    }
-    let mut keep = vec![false; xs.len()];
-    let mut k = tails.last().copied().unwrap_or(usize::MAX);
-    while k != usize::MAX {
-        keep[k] = true;
-        k = prev[k];
-    }
-    keep
-}
-
 /// Both views with their refs: what building the diff reads.
 struct Sides<'v> {
     before: &'v View,
@@ -1030,19 +954,4 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn longest_increasing_marks_a_longest_run() {
-        assert_eq!(longest_increasing(&[0, 1, 2]), vec![true, true, true]);
-        let keep = longest_increasing(&[2, 0, 1]);
-        assert_eq!(keep, vec![false, true, true]);
-        assert_eq!(moved_positions(&[Some(2), Some(0), Some(1)]), vec![(0, 2)]);
-        assert_eq!(
-            moved_positions(&[Some(2), Some(1), Some(0)]),
-            vec![(0, 2), (2, 0)]
-        );
-        assert!(moved_positions(&[Some(0), None, Some(1)]).is_empty());
-    }
-}
+mod tests;

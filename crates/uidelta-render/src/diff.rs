@@ -11,6 +11,9 @@ use uidelta_model::{Role, State};
 use crate::line::{element_line, handle_text, is_hidden, ref_and_name, Detail, Facts};
 use crate::text::{quote, rect_text, shorten_change, shown};
 
+mod churn;
+use churn::lines_with_churn;
+
 /// What a diff without changes renders as, in every text format.
 pub(crate) const NO_CHANGES: &str = "No UI changes detected\n";
 
@@ -948,116 +951,5 @@ fn value_text(v: &AttrValue) -> String {
         AttrValue::Bool(b) => b.to_string(),
         AttrValue::Rect(r) => rect_text(*r),
         AttrValue::Index(i) => i.to_string(),
-    }
-}
-
-/// Siblings that churn together: the same parent and the same root role.
-type ChurnKey = (Ref, String);
-
-/// An added or removed subtree, as far as churn is concerned.
-trait Sibling {
-    fn churn_key(&self) -> Option<ChurnKey>;
-}
-
-impl Sibling for Added {
-    fn churn_key(&self) -> Option<ChurnKey> {
-        churn_key(self.parent, &self.subtree)
-    }
-}
-
-impl Sibling for Removed {
-    fn churn_key(&self) -> Option<ChurnKey> {
-        churn_key(self.parent, &self.subtree)
-    }
-}
-
-fn churn_key(parent: Ref, subtree: &[SubtreeNode]) -> Option<ChurnKey> {
-    subtree
-        .first()
-        .map(|root| (parent, Facts::from(&root.element).role_label().into_owned()))
-}
-
-/// Writes each item with `line`, except that of a group of more than
-/// `limit` same-role siblings only the first few are written, followed by
-/// `<sign> ... and 37 more list item`.
-fn lines_with_churn<T: Sibling>(
-    out: &mut String,
-    items: &[&T],
-    sign: char,
-    opts: &DiffOptions,
-    mut line: impl FnMut(&mut String, &T),
-) {
-    let mut churn = Churn::new(items.iter().filter_map(|i| i.churn_key()), opts.churn);
-    let (mut shown, mut hidden) = (0usize, 0usize);
-    for item in items {
-        let what = churn.next(item.churn_key());
-        if matches!(what, Shown::Skipped) {
-            continue;
-        }
-        if shown >= opts.roots {
-            hidden += 1;
-            if let Shown::LineThenRest(rest, _) = what {
-                // The rest of its churn group is skipped without its summary.
-                hidden += rest;
-            }
-            continue;
-        }
-        shown += 1;
-        line(out, item);
-        if let Shown::LineThenRest(rest, role) = what {
-            out.push_str(&format!("{sign} ... and {rest} more {role}\n"));
-        }
-    }
-    if hidden > 0 {
-        let kind = if sign == '+' { "added" } else { "removed" };
-        out.push_str(&format!(
-            "{sign} ... and {hidden} more {kind} subtrees (read the tree for them)\n"
-        ));
-    }
-}
-
-/// What to print for one added or removed subtree.
-enum Shown {
-    Line,
-    /// The line, then a summary of this many more of this role.
-    LineThenRest(usize, String),
-    Skipped,
-}
-
-/// Counts same-role siblings so that large groups are summarized.
-struct Churn {
-    limit: usize,
-    totals: HashMap<ChurnKey, usize>,
-    seen: HashMap<ChurnKey, usize>,
-}
-
-impl Churn {
-    fn new(keys: impl Iterator<Item = ChurnKey>, limit: usize) -> Churn {
-        let mut totals = HashMap::new();
-        for key in keys {
-            *totals.entry(key).or_insert(0) += 1;
-        }
-        Churn {
-            limit,
-            totals,
-            seen: HashMap::new(),
-        }
-    }
-
-    fn next(&mut self, key: Option<ChurnKey>) -> Shown {
-        let Some(key) = key else {
-            return Shown::Line;
-        };
-        let total = self.totals.get(&key).copied().unwrap_or(0);
-        if total <= self.limit || total <= CHURN_SHOWN {
-            return Shown::Line;
-        }
-        let seen = self.seen.entry(key.clone()).or_insert(0);
-        *seen += 1;
-        match (*seen).cmp(&CHURN_SHOWN) {
-            std::cmp::Ordering::Less => Shown::Line,
-            std::cmp::Ordering::Equal => Shown::LineThenRest(total - CHURN_SHOWN, key.1),
-            std::cmp::Ordering::Greater => Shown::Skipped,
-        }
     }
 }

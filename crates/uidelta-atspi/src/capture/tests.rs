@@ -1,0 +1,174 @@
+use super::fixtures::*;
+use super::*;
+
+#[test]
+fn paragraphs_headings_and_nameless_labels_say_their_text() {
+    assert!(says_its_text(Role::Paragraph, "", 0));
+    assert!(says_its_text(Role::Heading, "", 0));
+    assert!(says_its_text(Role::Label, "", 0));
+    // Chromium's paragraph has its text in child runs.
+    assert!(!says_its_text(Role::Paragraph, "", 2));
+    // A label is named after its text.
+    assert!(!says_its_text(Role::Label, "Name", 0));
+    assert!(!says_its_text(Role::PushButton, "", 0));
+}
+
+#[test]
+fn only_a_menu_bar_without_room_is_left_out() {
+    let bar = |w, h| Some(Rect::new(57, 50, w, h));
+    assert!(is_roomless_menu_bar(Role::MenuBar, bar(1166, 0), true));
+    assert!(is_roomless_menu_bar(Role::MenuBar, bar(0, 25), true));
+    assert!(!is_roomless_menu_bar(Role::MenuBar, bar(1141, 25), true));
+    // No extents: nothing known.
+    assert!(!is_roomless_menu_bar(Role::MenuBar, None, true));
+    assert!(!is_roomless_menu_bar(Role::ToolBar, bar(1166, 0), true));
+    // What does not show (GTK 4's hidden page) stays, as hidden.
+    assert!(!is_roomless_menu_bar(Role::MenuBar, bar(0, 0), false));
+}
+
+#[test]
+fn a_nameless_label_around_one_text_run_is_named_after_it() {
+    let mut recs = vec![
+        rec("document web", "Form", &[1, 3, 5, 8]),
+        rec("label", "", &[2]),
+        rec("static", "Colour", &[]),
+        rec("label", "Size", &[4]),
+        rec("static", "Size of it", &[]),
+        rec("label", "", &[6, 7]),
+        rec("static", "Two", &[]),
+        rec("static", "runs", &[]),
+        rec("label", "", &[]),
+    ];
+    name_labels_after_their_text(&mut recs);
+    let tree = assemble(recs);
+    let lines: Vec<(Role, &str)> = tree
+        .nodes()
+        .iter()
+        .map(|n| (n.role, n.name.as_str()))
+        .collect();
+    // Not a label with a name of its own, with two runs, or empty.
+    assert_eq!(
+        lines,
+        [
+            (Role::DocumentWeb, "Form"),
+            (Role::Label, "Colour"),
+            (Role::Label, "Size"),
+            (Role::Static, "Size of it"),
+            (Role::Label, ""),
+            (Role::Static, "Two"),
+            (Role::Static, "runs"),
+            (Role::Label, ""),
+        ]
+    );
+}
+
+#[test]
+fn a_text_run_that_repeats_its_heading_is_left_out() {
+    let mut recs = vec![
+        rec("document web", "Sign up", &[1, 3, 5]),
+        rec("heading", "Sign up", &[2]),
+        rec("static", "Sign up", &[]),
+        rec("heading", "Terms", &[4]),
+        rec("static", "Terms of use", &[]),
+        rec("paragraph", "Sign up", &[6]),
+        rec("static", "Sign up", &[]),
+    ];
+    leave_out_repeated_labels(&mut recs);
+    let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+    // Not the text of a heading that says more, nor a paragraph's text.
+    assert_eq!(left_out, [2]);
+}
+
+#[test]
+fn a_label_that_repeats_its_button_is_left_out() {
+    let mut recs = vec![
+        rec("frame", "Window", &[1, 3, 5, 8, 9]),
+        rec("push button", "Next", &[2]),
+        rec("label", "Next", &[]),
+        rec("check box", "Wrap", &[4]),
+        rec("label", "Wrap lines", &[]),
+        rec("push button", "Open", &[6, 7]),
+        rec("label", " Open ", &[]),
+        rec("label", "Ctrl+O", &[]),
+        rec("label", "Window", &[]),
+        rec("push button", "Nick", &[10, 13]),
+        rec("panel", "", &[11, 12]),
+        rec("label", "Nick", &[]),
+        rec("filler", "", &[]),
+        rec("panel", "Sort", &[14]),
+        rec("label", "Nick", &[]),
+    ];
+    leave_out_repeated_labels(&mut recs);
+    let mut left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+    left_out.sort_unstable();
+    // Labels repeating their button, directly or in a nameless box; not
+    // a label saying more than its check box, another label of a
+    // button, a label in a window (not named after its content) or in
+    // a named box.
+    assert_eq!(left_out, [2, 6, 11]);
+    let tree = assemble(recs);
+    let names: Vec<&str> = tree.nodes().iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "Window",
+            "Next",
+            "Wrap",
+            "Wrap lines",
+            "Open",
+            "Ctrl+O",
+            "Window",
+            "Nick",
+            "",
+            "",
+            "Sort",
+            "Nick"
+        ]
+    );
+}
+
+#[test]
+fn the_label_that_named_a_field_is_left_out() {
+    let at = |mut r: Rec, path: &str| {
+        r.bus = ":1.9".into();
+        r.path = path.into();
+        r
+    };
+    let labelled = |mut r: Rec, label: &str| {
+        r.labelled_by = Some((":1.9".into(), label.into()));
+        r
+    };
+    let mut recs = vec![
+        at(
+            rec("dialog", "Interactive Dialog", &[1, 2, 3, 4, 5, 6]),
+            "/0",
+        ),
+        // Named by its label, which says nothing more: left out.
+        labelled(at(rec("text", "Entry 1", &[]), "/1"), "/2"),
+        at(rec("label", "Entry 1", &[]), "/2"),
+        // Its own name, not the label's: the label stays.
+        labelled(at(rec("text", "Search", &[]), "/3"), "/4"),
+        at(rec("label", "Find", &[]), "/4"),
+        // Labelled by a label with more in it: it stays.
+        labelled(at(rec("slider", "Volume", &[]), "/5"), "/6"),
+        at(rec("label", "Volume", &[7]), "/6"),
+        at(rec("link", "more", &[]), "/7"),
+    ];
+    leave_out_repeated_labels(&mut recs);
+    let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+    assert_eq!(left_out, [2]);
+}
+
+#[test]
+fn values_read_as_meant() {
+    let steps = (0..19).fold(0.0_f64, |v, _| v + 0.05);
+    assert_ne!(format!("{steps}"), "0.95");
+    assert_eq!(number(steps), "0.95");
+    assert_eq!(number(75.0), "75");
+    assert_eq!(number(-3.0), "-3");
+    assert_eq!(number(0.8), "0.8");
+    assert_eq!(number(1.0 / 3.0), "0.333333333");
+    assert_eq!(number(-1e-12), "0");
+    assert_eq!(number(f64::NAN), "NaN");
+    assert_eq!(number(2.5e20), "250000000000000000000");
+}
