@@ -216,7 +216,7 @@ pub(crate) enum PointerVerdict {
 /// the open menu) with no menu open and no popover open elsewhere in its
 /// window.
 pub(crate) fn pointer_verdict(f: &ClickFacts) -> PointerVerdict {
-    if !(f.display && f.pid_known) || !pointer_first(f.role) {
+    if !(f.display && f.pid_known && pointer_first(f.role)) {
         return PointerVerdict::NotApplicable;
     }
     let not_used = |why: &str| PointerVerdict::NotUsed(why.to_owned());
