@@ -2,7 +2,7 @@
 
 use std::time::Duration;
 
-use uidelta_atspi::{AppInfo, AppRef, CaptureOptions, WindowInfo};
+use uidelta_atspi::{applications, AppInfo, AppRef, CaptureOptions, WindowInfo};
 use uidelta_backend::{
     Action, App, Backend, Done, ErrorKind, Event, EventStream, Result, Scope, Window,
 };
@@ -49,7 +49,8 @@ impl From<Error> for uidelta_backend::Error {
     }
 }
 
-fn to_app(info: AppInfo) -> App {
+/// The engine's view of an application on the bus.
+pub(crate) fn to_app(info: AppInfo) -> App {
     App {
         name: info.app.name,
         pid: info.app.pid,
@@ -69,7 +70,8 @@ fn to_app(info: AppInfo) -> App {
     }
 }
 
-fn to_info(app: &App) -> AppInfo {
+/// What the bus said of an application, from the engine's view of it.
+pub(crate) fn to_info(app: &App) -> AppInfo {
     AppInfo {
         app: app_ref(app),
         windows: app
@@ -87,7 +89,8 @@ fn to_info(app: &App) -> AppInfo {
     }
 }
 
-fn app_ref(app: &App) -> AppRef {
+/// The application's handle on the bus.
+pub(crate) fn app_ref(app: &App) -> AppRef {
     AppRef {
         name: app.name.clone(),
         pid: app.pid,
@@ -101,7 +104,8 @@ impl Backend for Linux {
     }
 
     async fn apps(&self) -> Result<Vec<App>> {
-        Ok(Linux::apps(self).await?.into_iter().map(to_app).collect())
+        let apps = applications(self.bus()).await.map_err(Error::from)?;
+        Ok(apps.into_iter().map(to_app).collect())
     }
 
     async fn capture(&self, app: &App, scope: &Scope) -> Result<Snapshot> {
@@ -139,9 +143,7 @@ impl Backend for Linux {
     }
 
     async fn open(&self, program: &str, args: &[String], timeout: Duration) -> Result<App> {
-        Ok(to_app(
-            self.open_application(program, args, &[], timeout).await?,
-        ))
+        Ok(self.open_application(program, args, &[], timeout).await?)
     }
 
     async fn close_window(&self, app: &App, window: &NodeData) -> Result<Done> {

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use uidelta_atspi::{AppInfo, CaptureOptions};
+use uidelta_backend::{App, Backend};
 use uidelta_linux::{Action, Linux, Scope};
 use uidelta_model::{NodeData, Role, Snapshot, State};
 use uidelta_testkit::{require_programs, Desktop};
@@ -39,10 +39,7 @@ async fn until(linux: &Linux, name: &str, done: impl Fn(&Snapshot) -> bool) -> S
     let mut last = None;
     for _ in 0..50 {
         let app = linux.app(name).await.expect("app");
-        let s = linux
-            .capture(&app, &Scope::App, &CaptureOptions::default())
-            .await
-            .expect("capture");
+        let s = linux.capture(&app, &Scope::App).await.expect("capture");
         if done(&s) {
             return s;
         }
@@ -62,8 +59,14 @@ async fn exits(pid: u32) -> bool {
     !proc_dir.exists()
 }
 
+/// A top-level element titled `title`, as a capture has it, for window
+/// management.
+fn window(role: Role, title: &str) -> NodeData {
+    NodeData::named(role, title)
+}
+
 /// The title of an application's showing window.
-fn title_of(app: &AppInfo) -> String {
+fn title_of(app: &App) -> String {
     app.windows
         .iter()
         .find(|w| w.showing)
@@ -73,7 +76,7 @@ fn title_of(app: &AppInfo) -> String {
 
 /// Opens the widget factory, focuses its entry holding `entry`, then opens
 /// gtk3-demo over it. Returns both applications and the entry.
-async fn factory_then_demo(linux: &Linux, desktop: &Desktop) -> (AppInfo, AppInfo, NodeData) {
+async fn factory_then_demo(linux: &Linux, desktop: &Desktop) -> (App, App, NodeData) {
     let env = desktop.env();
     let factory = linux
         .open_application(FACTORY, &[], &env, Duration::from_secs(20))
@@ -86,7 +89,7 @@ async fn factory_then_demo(linux: &Linux, desktop: &Desktop) -> (AppInfo, AppInf
     .cloned()
     .expect("the enabled entry holding `entry`");
     linux
-        .act(&factory.app, &entry, &Action::Focus)
+        .act(&factory, &entry, &Action::Focus)
         .await
         .expect("focus the entry");
     let demo = linux
@@ -116,7 +119,7 @@ fn open_type_with_keys_close_and_screenshot() {
         let failed = linux
             .open_application("sh", &args, &desktop.env(), Duration::from_secs(20))
             .await
-            .map(|app| app.app.name)
+            .map(|app| app.name)
             .expect_err("sh exits at once");
         assert_eq!(
             failed.to_string(),
@@ -137,14 +140,11 @@ fn open_type_with_keys_close_and_screenshot() {
             .open_application(FACTORY, &[], &desktop.env(), Duration::from_secs(20))
             .await
             .expect("the app opens with a window");
-        assert!(app.app.pid.is_some());
+        assert!(app.pid.is_some());
         assert!(app.windows.iter().any(|w| w.showing));
 
         // Keys through XTest: focus an entry, select all, type over it.
-        let snap = linux
-            .capture(&app, &Scope::Focused, &CaptureOptions::default())
-            .await
-            .expect("capture");
+        let snap = linux.capture(&app, &Scope::Focused).await.expect("capture");
         let entry = find(&snap, |n| {
             matches!(n.role, Role::Text | Role::Entry)
                 && n.states.contains(State::Editable)
@@ -154,15 +154,15 @@ fn open_type_with_keys_close_and_screenshot() {
         .cloned()
         .expect("an entry");
         linux
-            .act(&app.app, &entry, &Action::Key("ctrl+a".into()))
+            .act(&app, &entry, &Action::Key("ctrl+a".into()))
             .await
             .expect("ctrl+a");
         let done = linux
-            .act(&app.app, &entry, &Action::Key("BackSpace".into()))
+            .act(&app, &entry, &Action::Key("BackSpace".into()))
             .await
             .expect("BackSpace");
         assert_eq!(done.method, "XTest BackSpace");
-        linux.key(&app.app, "x").expect("x");
+        linux.key(&app, "x").await.expect("x");
         let id = entry.identity.clone();
         let after = until(&linux, FACTORY, |s| {
             find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("x")
@@ -182,7 +182,7 @@ fn open_type_with_keys_close_and_screenshot() {
             .map(|w| w.title.clone())
             .expect("window");
         let bounds = linux.window_bounds(&app, &title).await.expect("bounds");
-        let png = linux.screenshot(Some(bounds)).expect("screenshot");
+        let png = linux.screenshot(Some(bounds)).await.expect("screenshot");
         assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
         let width = u32::from_be_bytes([png[16], png[17], png[18], png[19]]);
         let height = u32::from_be_bytes([png[20], png[21], png[22], png[23]]);
@@ -201,7 +201,7 @@ fn open_type_with_keys_close_and_screenshot() {
             .cloned()
             .expect("About item");
         linux
-            .act(&app.app, &about, &Action::Click)
+            .act(&app, &about, &Action::Click)
             .await
             .expect("About");
         let open = |s: &Snapshot| find(s, |n| n.role == Role::Dialog).is_some();
@@ -217,7 +217,10 @@ fn open_type_with_keys_close_and_screenshot() {
             .expect("dialog window")
             .title
             .clone();
-        let done = linux.close_window(&app, &dialog).expect("close");
+        let done = linux
+            .close_window(&app, &window(Role::Dialog, &dialog))
+            .await
+            .expect("close");
         assert!(
             done.method.starts_with("WM_DELETE_WINDOW"),
             "{}",
@@ -230,7 +233,7 @@ fn open_type_with_keys_close_and_screenshot() {
 
         // A program we opened is reaped when it exits: no zombie is left
         // behind in a long-running server.
-        let pid = app.app.pid.expect("pid");
+        let pid = app.pid.expect("pid");
         let killed = std::process::Command::new("kill")
             .arg(pid.to_string())
             .status()
@@ -250,10 +253,11 @@ fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
         // A second application, in front, gets the keyboard.
         let (factory, demo, entry) = factory_then_demo(&linux, &desktop).await;
         linux
-            .activate_window(&demo, &title_of(&demo))
+            .activate_window(&demo, &window(Role::Frame, &title_of(&demo)))
+            .await
             .expect("gtk3-demo has the keyboard");
 
-        let done = linux.key(&factory.app, "x").expect("x");
+        let done = linux.key(&factory, "x").await.expect("x");
         assert!(
             done.method.starts_with("keyboard focus to window 0x")
                 && done.method.ends_with(", then XTest x"),
@@ -262,7 +266,7 @@ fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
         );
         assert_eq!(value_of(&linux, &entry, "x").await.as_deref(), Some("x"));
         // Now that it has the keyboard, nothing is moved.
-        let done = linux.key(&factory.app, "y").expect("y");
+        let done = linux.key(&factory, "y").await.expect("y");
         assert_eq!(done.method, "XTest y");
         assert_eq!(value_of(&linux, &entry, "xy").await.as_deref(), Some("xy"));
     });
@@ -298,16 +302,17 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
             .iter()
             .find(|w| w.title == demo_title)
             .unwrap_or_else(|| panic!("no window titled {demo_title:?} in {tops:?}"));
-        assert_eq!(client.pid, demo.app.pid);
+        assert_eq!(client.pid, demo.pid);
 
         let done = linux
-            .activate_window(&demo, &demo_title)
+            .activate_window(&demo, &window(Role::Frame, &demo_title))
+            .await
             .expect("activate gtk3-demo's window");
         assert_eq!(done.method, format!("raise and focus {:#x}", client.id));
         let mut holder = None;
         for _ in 0..100 {
             holder = x11.keyboard_window().expect("the keyboard's window");
-            if holder.as_ref().is_some_and(|h| h.pid == demo.app.pid) {
+            if holder.as_ref().is_some_and(|h| h.pid == demo.pid) {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(50)).await;
@@ -315,7 +320,7 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
         assert_eq!(holder.map(|h| h.id), Some(client.id));
 
         // Keys for the widget factory go to it, not to gtk3-demo.
-        let done = linux.key(&factory.app, "x").expect("x");
+        let done = linux.key(&factory, "x").await.expect("x");
         assert!(
             done.method.starts_with("keyboard focus to window 0x"),
             "{}",
@@ -325,9 +330,10 @@ fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
 
         // Closing goes to the client window: gtk3-demo quits.
         linux
-            .close_window(&demo, &demo_title)
+            .close_window(&demo, &window(Role::Frame, &demo_title))
+            .await
             .expect("close gtk3-demo's window");
-        let pid = demo.app.pid.expect("pid");
+        let pid = demo.pid.expect("pid");
         assert!(exits(pid).await, "gtk3-demo (pid {pid}) is still running");
     });
 }
@@ -349,7 +355,7 @@ fn right_and_double_clicks_are_synthesized_at_the_centre() {
         .cloned()
         .expect("a button");
         let done = linux
-            .act(&app.app, &button, &Action::DoubleClick)
+            .act(&app, &button, &Action::DoubleClick)
             .await
             .expect("double click");
         assert!(
@@ -360,7 +366,7 @@ fn right_and_double_clicks_are_synthesized_at_the_centre() {
         let (x, y) = button.bounds.map(|b| b.center()).expect("bounds");
         assert_eq!(done.method, format!("XTest double click at {x},{y}"));
         let done = linux
-            .act(&app.app, &button, &Action::RightClick)
+            .act(&app, &button, &Action::RightClick)
             .await
             .expect("right click");
         assert_eq!(done.method, format!("XTest right click at {x},{y}"));
@@ -385,7 +391,7 @@ fn a_qt_application_opens_on_a_display_that_lost_the_bus_address() {
             .open_application(&program, &[], &desktop.env(), Duration::from_secs(20))
             .await
             .expect("the Qt calculator opens on the accessibility bus");
-        assert_eq!(app.app.name, "calculator");
+        assert_eq!(app.name, "calculator");
         assert_eq!(
             title_of(&app),
             "Calculator",

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use uidelta_atspi::AppInfo;
+use uidelta_backend::App;
 use uidelta_linux::Linux;
 use uidelta_testkit::{require_programs, Desktop};
 
@@ -27,7 +27,7 @@ async fn connect(desktop: &Desktop) -> Linux {
 }
 
 /// The titles of an application's showing windows.
-fn shown(app: &AppInfo) -> Vec<&str> {
+fn shown(app: &App) -> Vec<&str> {
     app.windows
         .iter()
         .filter(|w| w.showing)
@@ -63,8 +63,8 @@ fn the_libreoffice_script_answers_with_soffice_and_its_window() {
             .open_application("libreoffice", &args, &desktop.env(), CAP)
             .await
             .expect("LibreOffice opens through its launcher");
-        assert_eq!(app.app.name, "soffice", "{app:?}");
-        let pid = app.app.pid.expect("a pid");
+        assert_eq!(app.name, "soffice", "{app:?}");
+        let pid = app.pid.expect("a pid");
         // The script passed the profile on to the process that runs.
         let line = command_line(pid);
         assert!(line.contains("soffice.bin"), "{line}");
@@ -97,7 +97,7 @@ fn a_launcher_that_leaves_answers_with_the_application_that_appeared() {
             .open_application("sh", &args, &desktop.env(), CAP)
             .await
             .expect("the application the launcher left");
-        assert_eq!(app.app.name, "gtk3-widget-factory", "{app:?}");
+        assert_eq!(app.name, "gtk3-widget-factory", "{app:?}");
         // Its one window (which may not have its title yet).
         assert_eq!(shown(&app).len(), 1, "{app:?}");
         // A program that leaves nothing running and brings up nothing says
@@ -105,7 +105,7 @@ fn a_launcher_that_leaves_answers_with_the_application_that_appeared() {
         let nothing = linux
             .open_application("true", &[], &desktop.env(), CAP)
             .await
-            .map(|app| app.app.name)
+            .map(|app| app.name)
             .expect_err("`true` shows nothing");
         assert_eq!(
             nothing.to_string(),

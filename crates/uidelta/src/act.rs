@@ -13,7 +13,7 @@ use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Session, Settle, WindowAc
 use uidelta_render as render;
 
 use crate::carry::{self, Carried};
-use crate::place::{on_backend, Place};
+use crate::place::Place;
 
 /// What every action command takes.
 #[derive(Args, Debug)]
@@ -70,12 +70,13 @@ macro_rules! carried {
             let connected = $place.connect().await?;
             let $app = $place.app($named, &connected)?;
             let key = carry::key($place, &connected);
-            on_backend!(connected, b => {
+            {
+                let b = connected.into_backend();
                 let mut $c = Carried::open(b, key, &$app, $look).await?;
                 let out = $body;
                 $c.release();
                 anyhow::Ok(out)
-            })
+            }
         })
     };
 }
@@ -233,7 +234,8 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
         let connected = place.connect().await?;
         let app = place.app(app, &connected)?;
         let key = carry::key(place, &connected);
-        on_backend!(connected, b => {
+        {
+            let b = connected.into_backend();
             let mut c = Carried::open(b, key, &app, true).await?;
             // The session file is held only while it is written, so that
             // other commands can act meanwhile.
@@ -253,7 +255,7 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
                 c.reacquire(&app).await?;
                 c.release();
             }
-        })
+        }
     })
 }
 

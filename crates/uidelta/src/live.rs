@@ -6,8 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use anyhow::{Context, Result};
-use uidelta_atspi::CaptureOptions;
-use uidelta_backend::Backend;
+use uidelta_backend::{App, Backend};
 use uidelta_linux::Linux;
 use uidelta_model::Snapshot;
 
@@ -37,31 +36,37 @@ pub fn apps(place: &Place) -> Result<ExitCode> {
 /// Captures an application, or one of its windows (in a browser: a tab).
 pub fn capture(app: &str, scope: Scope, place: &Place) -> Result<Snapshot> {
     runtime()?.block_on(async {
-        match place.connect().await? {
-            Connected::Desktop(linux) => {
-                let info = linux.app(app).await?;
-                Ok(linux
-                    .capture(&info, &scope, &CaptureOptions::default())
-                    .await?)
-            }
-            Connected::Browser(cdp, _) => {
-                let session = uidelta_engine::Session::new(cdp.clone());
-                let tab = session.find_app(app).await?;
-                Ok(cdp.capture(&tab, &uidelta_backend::Scope::App).await?)
-            }
-        }
+        let connected = place.connect().await?;
+        // The desktop finds applications on its accessibility bus, and says
+        // so when none is named that way.
+        let on_desktop = match &connected {
+            Connected::Desktop(linux) => Some(linux.app(app).await?),
+            Connected::Browser(..) => None,
+        };
+        let backend = connected.into_backend();
+        let (found, scope) = match on_desktop {
+            Some(found) => (found, scope),
+            // In a browser, a tab is captured whole.
+            None => (
+                uidelta_engine::Session::new(backend.clone())
+                    .find_app(app)
+                    .await?,
+                Scope::App,
+            ),
+        };
+        Ok(backend.capture(&found, &scope).await?)
     })
 }
 
 /// Captures the tab opened with --url, or the active tab.
 pub fn capture_tab(place: &Place) -> Result<Snapshot> {
     runtime()?.block_on(async {
-        match place.connect().await? {
-            Connected::Browser(cdp, tab) => {
-                Ok(cdp.capture(&tab, &uidelta_backend::Scope::App).await?)
-            }
-            Connected::Desktop(_) => anyhow::bail!("give a snapshot file or --app NAME"),
-        }
+        let connected = place.connect().await?;
+        let Connected::Browser(_, tab) = &connected else {
+            anyhow::bail!("give a snapshot file or --app NAME");
+        };
+        let tab = tab.clone();
+        Ok(connected.into_backend().capture(&tab, &Scope::App).await?)
     })
 }
 
@@ -74,19 +79,18 @@ pub fn screenshot(
 ) -> Result<ExitCode> {
     if place.is_browser() {
         let png = runtime()?.block_on(async {
-            match place.connect().await? {
-                // The tab opened with --url is the active one.
-                Connected::Browser(cdp, _) => {
-                    if app.is_some() || window.is_some() {
-                        anyhow::bail!(
-                            "in a browser the screenshot is of the active tab (or --url's); \
-                             --app and --window choose desktop windows"
-                        );
-                    }
-                    anyhow::Ok(cdp.screenshot(None).await?)
-                }
-                Connected::Desktop(_) => anyhow::bail!("no browser to take a screenshot of"),
+            let connected = place.connect().await?;
+            // The tab opened with --url is the active one.
+            if let Connected::Desktop(_) = connected {
+                anyhow::bail!("no browser to take a screenshot of");
             }
+            if app.is_some() || window.is_some() {
+                anyhow::bail!(
+                    "in a browser the screenshot is of the active tab (or --url's); \
+                     --app and --window choose desktop windows"
+                );
+            }
+            anyhow::Ok(connected.into_backend().screenshot(None).await?)
         })?;
         std::fs::write(out, &png).with_context(|| format!("writing {}", out.display()))?;
         crate::emit(&format!("{} ({} bytes)\n", out.display(), png.len()))?;
@@ -96,24 +100,33 @@ pub fn screenshot(
         let linux = Linux::connect(None, None).await?;
         let area = match app {
             Some(name) => {
-                let info = linux.app(name).await?;
+                let found = linux.app(name).await?;
                 let title = match window {
                     Some(t) => t.to_owned(),
-                    None => info
+                    None => found
                         .windows
                         .iter()
                         .find(|w| w.active)
-                        .or_else(|| info.windows.iter().find(|w| w.showing))
+                        .or_else(|| found.windows.iter().find(|w| w.showing))
                         .map(|w| w.title.clone())
-                        .with_context(|| format!("{} shows no window", info.app.label()))?,
+                        .with_context(|| format!("{} shows no window", bus_label(&found)))?,
                 };
-                Some(linux.window_bounds(&info, &title).await?)
+                Some(linux.window_bounds(&found, &title).await?)
             }
             None => None,
         };
-        anyhow::Ok(linux.screenshot(area)?)
+        anyhow::Ok(linux.screenshot(area).await?)
     })?;
     std::fs::write(out, &png).with_context(|| format!("writing {}", out.display()))?;
     crate::emit(&format!("{} ({} bytes)\n", out.display(), png.len()))?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// An application of the desktop as its messages name it: its name as the
+/// bus gives it, with its process id (else its bus name).
+fn bus_label(app: &App) -> String {
+    match app.pid {
+        Some(pid) => format!("{} (pid {pid})", app.name),
+        None => format!("{} ({})", app.name, app.id),
+    }
 }

@@ -12,6 +12,7 @@ use uidelta_model::{NodeId, Snapshot, State};
 use uidelta_render as render;
 
 mod act;
+mod backend;
 mod carry;
 mod live;
 mod place;
@@ -653,9 +654,7 @@ fn mcp(mut args: McpArgs) -> Result<ExitCode> {
             place::Connected::Browser(_, tab) if args.place.url.is_some() => Some(tab.clone()),
             _ => None,
         };
-        place::on_backend!(connected, backend => {
-            serve(backend, log, output, http, default_app).await
-        })
+        serve(connected.into_backend(), log, output, http, default_app).await
     })?;
     Ok(ExitCode::SUCCESS)
 }

@@ -11,6 +11,8 @@ use uidelta_backend::{App, Backend};
 use uidelta_cdp::{Cdp, LaunchOptions};
 use uidelta_linux::{Linux, Reconnecting};
 
+use crate::backend::AnyBackend;
+
 /// How long opening a page with `--url` may take.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -105,19 +107,26 @@ impl Place {
     }
 }
 
-/// Runs `$body` with `$backend` bound to the connected backend (an
-/// `Arc<impl Backend>`), whichever it is.
-macro_rules! on_backend {
-    ($connected:expr, $backend:ident => $body:expr) => {
-        match $connected {
-            $crate::place::Connected::Desktop($backend) => $body,
-            $crate::place::Connected::Browser($backend, _) => $body,
+impl Connected {
+    /// The backend connected to, as one type (see [`AnyBackend`]).
+    pub fn backend(&self) -> AnyBackend {
+        match self {
+            Connected::Desktop(linux) => AnyBackend::Desktop(Arc::clone(linux)),
+            Connected::Browser(cdp, _) => AnyBackend::Browser(Arc::clone(cdp)),
         }
-    };
+    }
+
+    /// [`Connected::backend`], taking the connection: a browser started for
+    /// the command stops when the backend is dropped.
+    pub fn into_backend(self) -> Arc<AnyBackend> {
+        Arc::new(match self {
+            Connected::Desktop(linux) => AnyBackend::Desktop(linux),
+            Connected::Browser(cdp, _) => AnyBackend::Browser(cdp),
+        })
+    }
 }
-pub(crate) use on_backend;
 
 /// The applications (tabs, in a browser) there are.
 pub async fn apps(connected: &Connected) -> Result<Vec<App>> {
-    Ok(on_backend!(connected, b => Backend::apps(&**b).await?))
+    Ok(connected.backend().apps().await?)
 }

@@ -13,6 +13,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ExitStatus, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use procfs::process::{all_processes, Process, Stat};
+
 /// Lines kept from the end of a program's stderr.
 const LINES: usize = 8;
 /// Characters kept of one line.
@@ -149,35 +151,10 @@ pub(crate) fn reap_when_it_exits(mut child: Child, log: StderrLog) {
     }
 }
 
-/// What `/proc/<pid>/stat` says of a process: its state letter (`Z` for a
-/// zombie), parent and process group.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Stat {
-    state: char,
-    parent: u32,
-    group: u32,
-}
-
-/// Reads `/proc/<pid>/stat`; `None` when the process is gone (or there is
-/// no `/proc`).
+/// What `/proc/<pid>/stat` says of a process; `None` when it is gone (or
+/// there is no `/proc`).
 fn stat(pid: u32) -> Option<Stat> {
-    parse_stat(&std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?)
-}
-
-/// The fields of a `/proc/<pid>/stat` line that [`Stat`] keeps. The command
-/// name, in parentheses, may hold spaces and parentheses: the fields follow
-/// the last `)`.
-fn parse_stat(line: &str) -> Option<Stat> {
-    let rest = &line[line.rfind(')')? + 1..];
-    let mut fields = rest.split_whitespace();
-    let state = fields.next()?.chars().next()?;
-    let parent = fields.next()?.parse().ok()?;
-    let group = fields.next()?.parse().ok()?;
-    Some(Stat {
-        state,
-        parent,
-        group,
-    })
+    Process::new(i32::try_from(pid).ok()?).ok()?.stat().ok()
 }
 
 /// Whether process `pid` comes from the program we started as `launched`,
@@ -196,13 +173,13 @@ pub(crate) fn started_by(pid: u32, launched: u32) -> bool {
         let Some(s) = stat(at) else {
             return false;
         };
-        if s.group == launched {
+        if u32::try_from(s.pgrp) == Ok(launched) {
             return true;
         }
-        if s.parent <= 1 {
-            return false;
+        match u32::try_from(s.ppid) {
+            Ok(parent) if parent > 1 => at = parent,
+            _ => return false,
         }
-        at = s.parent;
     }
     false
 }
@@ -210,33 +187,17 @@ pub(crate) fn started_by(pid: u32, launched: u32) -> bool {
 /// Whether a process of the process group `group` still runs (a zombie
 /// does not).
 pub(crate) fn group_runs(group: u32) -> bool {
-    let Ok(dir) = std::fs::read_dir("/proc") else {
+    let Ok(all) = all_processes() else {
         return false;
     };
-    dir.filter_map(|e| e.ok())
-        .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-        .filter_map(stat)
-        .any(|s| s.group == group && s.state != 'Z')
+    all.filter_map(|p| p.ok()?.stat().ok())
+        .any(|s| u32::try_from(s.pgrp) == Ok(group) && s.state != 'Z')
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::process::Command;
-
-    #[test]
-    fn a_stat_line_is_read_after_the_command_name() {
-        let line = "4242 (soffice (x) 2) S 4200 4100 4100 0 -1 4194560 1 0";
-        assert_eq!(
-            parse_stat(line),
-            Some(Stat {
-                state: 'S',
-                parent: 4200,
-                group: 4100
-            })
-        );
-        assert_eq!(parse_stat("4242 (cut"), None);
-    }
 
     #[test]
     fn a_grandchild_and_its_group_come_from_the_program_started() -> std::io::Result<()> {

@@ -1,0 +1,128 @@
+//! Captures as the display shows them: bounds in the display's
+//! coordinates, and GTK 3's still spinners not showing.
+
+use std::time::Instant;
+
+use uidelta_atspi::{capture, AppInfo, AppRef, CaptureOptions};
+use uidelta_backend::Scope;
+use uidelta_model::{NodeId, Rect, Role, Snapshot, State};
+
+use crate::coords::place_on_display;
+use crate::windows::{focused_window, pick_window};
+use crate::{Linux, Result};
+
+impl Linux {
+    /// Captures an application or one of its windows.
+    pub(crate) async fn capture(
+        &self,
+        app: &AppInfo,
+        scope: &Scope,
+        opts: &CaptureOptions,
+    ) -> Result<Snapshot> {
+        let window = match scope {
+            Scope::App => None,
+            Scope::Window(title) => Some(pick_window(&app.windows, title, &app.app.label())?),
+            Scope::Focused => Some(focused_window(&app.windows, &app.app.label())?),
+        };
+        let snapshot = capture(
+            &self.bus,
+            &app.app,
+            window.map(|w| w.path.as_str()),
+            window.map(|w| w.title.clone()),
+            opts,
+        )
+        .await?;
+        let snapshot = self.on_display(&app.app, snapshot);
+        // Read once per application, by the capture itself: no call here.
+        let profile = self.bus.profile(&app.app).await;
+        if !profile.still_spinners_say_they_show() {
+            return Ok(snapshot);
+        }
+        Ok(self.still_spinners_hidden(&app.app, snapshot))
+    }
+
+    /// GTK 3: a spinner that is not spinning draws nothing, yet says it is
+    /// showing and visible like one that spins, and nothing it reports
+    /// tells them apart (no `animated` state; its role is `animation`, its
+    /// name `Spinner`). mousepad's search bar holds one that never spins.
+    /// A GTK 3 spinner said to be showing, in a window of its application
+    /// that is on top at its centre, where the screen is of one colour, is
+    /// not showing: its `showing` is taken away. One that spins is left as
+    /// it is, and so is one that cannot be looked at.
+    fn still_spinners_hidden(&self, app: &AppRef, snapshot: Snapshot) -> Snapshot {
+        let Some(x11) = self.x11.as_ref() else {
+            return snapshot;
+        };
+        let tree = snapshot.tree();
+        let spinners: Vec<(NodeId, Rect)> = tree
+            .ids()
+            .filter_map(|id| {
+                let n = tree.node(id);
+                let gtk3 = n.attribute("toolkit") == Some("gtk");
+                (gtk3 && n.role == Role::Animation && n.states.contains(State::Showing))
+                    .then_some(())
+                    .and(n.bounds)
+                    .filter(|b| b.w > 0 && b.h > 0)
+                    .map(|b| (id, b))
+            })
+            .collect();
+        if spinners.is_empty() || app.pid.is_none() {
+            return snapshot;
+        }
+        let still: Vec<NodeId> = spinners
+            .into_iter()
+            .filter(|&(_, b)| {
+                let (cx, cy) = b.center();
+                let ours = matches!(x11.window_at(cx, cy), Ok(Some(w)) if w.pid == app.pid);
+                let area = (b.x, b.y, b.w.unsigned_abs(), b.h.unsigned_abs());
+                ours && x11.is_plain(area).unwrap_or(false)
+            })
+            .map(|(id, _)| id)
+            .collect();
+        if still.is_empty() {
+            return snapshot;
+        }
+        let (meta, mut tree) = snapshot.into_parts();
+        for id in still {
+            tree.node_mut(id).states.remove(State::Showing);
+        }
+        Snapshot::new(meta, tree)
+    }
+
+    /// The snapshot of `app` with its bounds in the display's coordinates
+    /// (see [`place_on_display`]); as it is when there is no X display to
+    /// read the windows from, or the application is known to report the
+    /// display's places.
+    fn on_display(&self, app: &AppRef, snapshot: Snapshot) -> Snapshot {
+        let Some(x11) = self.x11.as_ref() else {
+            return snapshot;
+        };
+        let known = |set: &std::collections::HashSet<String>| set.contains(&app.bus_name);
+        if known(&self.on_display.lock().unwrap_or_else(|e| e.into_inner())) {
+            return snapshot;
+        }
+        let started = Instant::now();
+        let windows = match x11.shown_windows() {
+            Ok(windows) => windows,
+            Err(e) => {
+                tracing::debug!("bounds left as the toolkit reports them: {e}");
+                return snapshot;
+            }
+        };
+        let (mut meta, mut tree) = snapshot.into_parts();
+        let placed = place_on_display(&mut tree, &windows, meta.pid);
+        if placed.mapped > 0 {
+            tracing::debug!(placed.mapped, "top-level windows placed on the display");
+        }
+        if placed.display_places {
+            self.on_display
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(app.bus_name.clone());
+        }
+        meta.capture_ms = meta
+            .capture_ms
+            .map(|ms| ms + started.elapsed().as_secs_f64() * 1000.0);
+        Snapshot::new(meta, tree)
+    }
+}

@@ -1,0 +1,176 @@
+use super::*;
+use uidelta_model::NodeData;
+
+fn top(outer: uidelta_x11::Area, inner: uidelta_x11::Area) -> TopWindow {
+    TopWindow {
+        id: 0x80_0004,
+        pid: Some(10),
+        title: "GTK Demo".into(),
+        viewable: true,
+        override_redirect: false,
+        outer,
+        inner,
+    }
+}
+
+#[test]
+fn toolkit_coordinates_are_mapped_to_the_display() {
+    // GTK 3 with GDK_SCALE=2 under a window manager: the frame's
+    // extents, unscaled.
+    let scaled = top((140, 0, 1002, 1023), (141, 20, 1000, 998));
+    let m =
+        mapping_between(Rect::new(70, 0, 501, 512), scaled.outer, scaled.inner).expect("scale 2");
+    assert_eq!((m.scale, m.dx, m.dy), (2.0, 0.0, 0.0));
+    assert_eq!(m.point((320, 174)), (640, 348));
+    // GTK 4: within the window, whose content sits in a 5 px border.
+    let gtk4 = top((480, 424, 800, 600), (480, 424, 800, 600));
+    let m = mapping_between(Rect::new(0, 0, 790, 590), gtk4.outer, gtk4.inner)
+        .expect("window coordinates");
+    assert_eq!((m.scale, m.dx, m.dy), (1.0, 485.0, 429.0));
+    assert_eq!(
+        m.rect(Rect::new(13, 51, 197, 36)),
+        Rect::new(498, 480, 197, 36)
+    );
+    // Screen coordinates already: nothing to map.
+    let plain = top((391, 282, 500, 500), (391, 282, 500, 500));
+    let m =
+        mapping_between(Rect::new(391, 282, 500, 500), plain.outer, plain.inner).expect("the same");
+    assert_eq!(m, Mapping::SAME);
+    // Another window: no mapping.
+    let other = |e: Rect| mapping_between(e, plain.outer, plain.inner);
+    assert_eq!(other(Rect::new(10, 10, 300, 200)), None);
+    assert_eq!(other(Rect::new(0, 0, 300, 200)), None);
+    // GTK 4 at 0,0 (no window manager): the content within the border.
+    let corner = top((0, 0, 800, 600), (0, 0, 800, 600));
+    let m = mapping_between(Rect::new(0, 0, 790, 590), corner.outer, corner.inner)
+        .expect("window coordinates");
+    assert_eq!((m.dx, m.dy), (5.0, 5.0));
+}
+
+fn app_tree(title: &str, frame: Rect, button: Rect, menu: Rect) -> Tree {
+    let mut b = uidelta_model::TreeBuilder::new(NodeData::named(Role::Application, "app"));
+    let mut window = NodeData::named(Role::Frame, title);
+    window.bounds = Some(frame);
+    b.open(window);
+    let mut ok = NodeData::named(Role::PushButton, "OK");
+    ok.bounds = Some(button);
+    b.leaf(ok);
+    b.close();
+    let mut popup = NodeData::new(Role::Window);
+    popup.bounds = Some(menu);
+    b.leaf(popup);
+    b.finish()
+}
+
+fn all_bounds(tree: &Tree) -> Vec<Option<Rect>> {
+    tree.nodes().iter().map(|n| n.bounds).collect()
+}
+
+#[test]
+fn a_capture_is_placed_on_the_display() {
+    let menu = Rect::new(300, 40, 100, 80);
+    // GTK 3 at scale 2: every top-level scaled, the popup menu (which
+    // no managed window fits) with the scale of the others.
+    let mut t = app_tree(
+        "GTK Demo",
+        Rect::new(70, 0, 501, 512),
+        Rect::new(80, 10, 50, 25),
+        menu,
+    );
+    let windows = [top((140, 0, 1002, 1023), (141, 20, 1000, 998))];
+    assert_eq!(
+        place_on_display(&mut t, &windows, Some(10)),
+        Placed {
+            mapped: 2,
+            display_places: false
+        }
+    );
+    assert_eq!(
+        all_bounds(&t)[1..],
+        [
+            Some(Rect::new(140, 0, 1002, 1024)),
+            Some(Rect::new(160, 20, 100, 50)),
+            Some(Rect::new(600, 80, 200, 160)),
+        ]
+    );
+    // GTK 4 away from the corner: its window's content, offset; the
+    // popup, whose place is unknown, as it was.
+    let mut t = app_tree(
+        "GTK Demo",
+        Rect::new(0, 0, 790, 590),
+        Rect::new(13, 51, 197, 36),
+        menu,
+    );
+    let windows = [top((480, 424, 800, 600), (480, 424, 800, 600))];
+    assert_eq!(place_on_display(&mut t, &windows, Some(10)).mapped, 1);
+    assert_eq!(
+        all_bounds(&t)[1..],
+        [
+            Some(Rect::new(485, 429, 790, 590)),
+            Some(Rect::new(498, 480, 197, 36)),
+            Some(menu),
+        ]
+    );
+    // The display's places already (and so known to be the toolkit's
+    // way), another process's window, or no window: nothing moves.
+    for (windows, pid, display_places) in [
+        (
+            vec![top((391, 282, 500, 500), (391, 282, 500, 500))],
+            Some(10),
+            true,
+        ),
+        (
+            vec![top((480, 424, 800, 600), (480, 424, 800, 600))],
+            Some(11),
+            false,
+        ),
+        (vec![], Some(10), false),
+    ] {
+        let mut t = app_tree(
+            "GTK Demo",
+            Rect::new(391, 282, 500, 500),
+            Rect::new(400, 300, 50, 25),
+            menu,
+        );
+        let before = all_bounds(&t);
+        assert_eq!(
+            place_on_display(&mut t, &windows, pid),
+            Placed {
+                mapped: 0,
+                display_places
+            }
+        );
+        assert_eq!(all_bounds(&t), before);
+    }
+    // A window at the display's corner that needs no mapping proves
+    // nothing: GTK 4 with no border would look the same.
+    let mut t = app_tree(
+        "GTK Demo",
+        Rect::new(0, 0, 800, 600),
+        Rect::new(13, 51, 197, 36),
+        menu,
+    );
+    let windows = [top((0, 0, 800, 600), (0, 0, 800, 600))];
+    assert_eq!(
+        place_on_display(&mut t, &windows, Some(10)),
+        Placed {
+            mapped: 0,
+            display_places: false
+        }
+    );
+    // Two windows fit and neither has the top-level's name: which one
+    // it is cannot be told, and nothing moves.
+    let mut t = app_tree(
+        "Untitled",
+        Rect::new(0, 0, 790, 590),
+        Rect::new(13, 51, 197, 36),
+        menu,
+    );
+    let windows = [
+        top((480, 424, 800, 600), (480, 424, 800, 600)),
+        top((10, 20, 800, 600), (10, 20, 800, 600)),
+    ];
+    let before = all_bounds(&t);
+    assert_eq!(place_on_display(&mut t, &windows, Some(10)).mapped, 0);
+    assert_eq!(all_bounds(&t), before);
+}
