@@ -39,7 +39,7 @@ impl Linux {
         let combo = actor.parent(&list).await.ok()?;
         if !matches!(actor.role(&combo).await, Ok(Role::ComboBox))
             || actor
-                .has(&combo, "org.a11y.atspi.Selection")
+                .has(&combo, uidelta_atspi::interfaces::SELECTION)
                 .await
                 .unwrap_or(true)
         {
