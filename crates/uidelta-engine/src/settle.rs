@@ -10,6 +10,9 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+mod waiting;
+pub(crate) use waiting::{settled, POLL};
+
 /// How to wait after an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Settle {

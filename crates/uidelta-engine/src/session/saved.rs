@@ -9,7 +9,8 @@ use uidelta_backend::{App, Backend};
 use uidelta_diff::{Filters, Ref, RefTable, Refs, View};
 use uidelta_model::Snapshot;
 
-use super::{GoneRef, Latest, Session};
+use super::refs::GoneRef;
+use super::{Latest, Session};
 use crate::settle::Movers;
 
 /// Everything a later session needs to carry on this one's refs

@@ -7,8 +7,10 @@ use uidelta_backend::{Backend, Done, ErrorKind};
 use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
-use super::{handle_text, settled, Acted, Session};
+use super::refs::handle_text;
+use super::{Acted, Session};
 use crate::error::{Error, Result};
+use crate::settle::settled;
 use crate::settle::Settle;
 
 /// What to do with a window.
