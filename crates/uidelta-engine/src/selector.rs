@@ -36,22 +36,23 @@
 //! - `state:` takes any [`State::from_name`] spelling, plus `disabled` (not
 //!   enabled) and `hidden` (not showing).
 //! - `text:` / `text~:` test the name or the value.
-//! - `app:` / `app~:` test the scope's application name. A step made only of
-//!   `app` conditions restricts the scopes the following steps search, and
-//!   must come first; alone it matches each accepted scope's root.
+//! - `app:` / `app~:` test the application's name. A step made only of
+//!   `app` conditions restricts the applications the following steps search, and
+//!   must come first; alone it matches each accepted application's root.
 //! - `id:e12` and a bare `e12` match the node carrying that ref.
 //! - `nth:N` keeps the N-th match of its step, counted from 0 across all
-//!   scopes in order (`nth:0` first, `nth:-1` last); an index out of range
+//!   applications in order (`nth:0` first, `nth:-1` last); an index out of range
 //!   matches nothing. It must be joined to the step with `&&`, never inside
 //!   `||` or `!`.
 //!
-//! Parsing and matching do no I/O. Matching costs one pass over each scope's
+//! Parsing and matching do no I/O. Matching costs one pass over each application's
 //! nodes per step; `>>` walks the preorder ranges of the previous step's
 //! matches, so nested matches are not walked twice.
 
 use std::fmt;
 use std::str::FromStr;
 
+use crate::AppId;
 use uidelta_diff::{Ref, Refs, View};
 use uidelta_model::{normalize_space, NodeId, Role, State, Tree};
 
@@ -62,7 +63,7 @@ const MAX_DEPTH: usize = 64;
 /// Every key, as listed in error messages.
 const KEYS: &str = "role, name, value, desc (or description), text, state, app, id, nth";
 
-/// A parsed selector, ready to be matched against any number of scopes.
+/// A parsed selector, ready to be matched against any number of applications' trees.
 ///
 /// Parse once, match many times: [`Selector::find`] does no parsing.
 #[derive(Clone, Debug, PartialEq)]
@@ -85,9 +86,9 @@ pub struct SelectorError {
 
 /// One tree a selector searches: an application's view with its refs.
 #[derive(Clone, Copy, Debug)]
-pub struct Scope<'a> {
+pub struct AppView<'a> {
     /// The application's name, tested by `app:` conditions.
-    pub app: &'a str,
+    pub app_name: &'a str,
     /// The filtered tree to search.
     pub view: &'a View,
     /// The refs of `view`'s nodes. Nodes without a ref are never matched.
@@ -97,9 +98,9 @@ pub struct Scope<'a> {
 /// One element a selector matched.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Found {
-    /// Index of the scope in the slice given to [`Selector::find`].
-    pub scope: usize,
-    /// The node in that scope's view tree.
+    /// The application: its place in the slice given to [`Selector::find`].
+    pub app: AppId,
+    /// The node in that application's view tree.
     pub node: NodeId,
     /// The node's ref.
     pub r#ref: Ref,
@@ -111,8 +112,8 @@ struct Step {
     expr: Expr,
     /// Keep only this match (0-based, negative from the end).
     nth: Option<i64>,
-    /// Made only of `app` conditions: restricts scopes instead of nodes.
-    scope_only: bool,
+    /// Made only of `app` conditions: restricts applications instead of nodes.
+    apps_only: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -220,36 +221,36 @@ impl Selector {
         }
     }
 
-    /// Every element that matches, in scope order and then in preorder, each
-    /// once. Costs one pass over each scope's nodes per step.
-    pub fn find(&self, scopes: &[Scope<'_>]) -> Vec<Found> {
+    /// Every element that matches, in application order and then in preorder, each
+    /// once. Costs one pass over each application's nodes per step.
+    pub fn find(&self, apps: &[AppView<'_>]) -> Vec<Found> {
         if let Some(r) = self.as_ref() {
-            return find_ref(r, scopes);
+            return find_ref(r, apps);
         }
-        // Matches of the previous step per scope, and whether it was scope-only.
+        // Matches of the previous step per application, and whether it was application-only.
         let mut previous: Option<(Vec<Vec<NodeId>>, bool)> = None;
         for step in &self.steps {
-            let mut matched = Vec::with_capacity(scopes.len());
-            for (i, scope) in scopes.iter().enumerate() {
+            let mut matched = Vec::with_capacity(apps.len());
+            for (i, app) in apps.iter().enumerate() {
                 let before = previous
                     .as_ref()
                     .map(|(m, scoped)| (m.get(i).map_or(&[][..], Vec::as_slice), *scoped));
-                matched.push(step.matches_in(scope, before));
+                matched.push(step.matches_in(app, before));
             }
             if let Some(n) = step.nth {
                 keep_nth(&mut matched, n);
             }
-            previous = Some((matched, step.scope_only));
+            previous = Some((matched, step.apps_only));
         }
         let Some((matched, _)) = previous else {
             return Vec::new();
         };
         let mut found = Vec::new();
-        for (i, (nodes, scope)) in matched.iter().zip(scopes).enumerate() {
+        for (i, (nodes, app)) in matched.iter().zip(apps).enumerate() {
             for &node in nodes {
-                if let Some(&r) = scope.refs.as_slice().get(node.index()) {
+                if let Some(&r) = app.refs.as_slice().get(node.index()) {
                     found.push(Found {
-                        scope: i,
+                        app: AppId(i),
                         node,
                         r#ref: r,
                     });
@@ -266,9 +267,9 @@ impl Selector {
     /// `text:`), or is a few edits away from one, compared as matching
     /// compares (case and runs of white space aside). Nearest first: names
     /// that contain the asked one, shortest first, then by edits; then in
-    /// scope order and preorder. Empty when the selector asks for no name.
-    /// Costs one pass over every scope's nodes.
-    pub fn near_misses(&self, scopes: &[Scope<'_>], limit: usize) -> Vec<Found> {
+    /// application order and preorder. Empty when the selector asks for no name.
+    /// Costs one pass over every application's nodes.
+    pub fn near_misses(&self, apps: &[AppView<'_>], limit: usize) -> Vec<Found> {
         let mut asked = Vec::new();
         for step in &self.steps {
             step.expr.asked_names(&mut asked);
@@ -279,9 +280,9 @@ impl Selector {
         }
         let asked: Vec<Vec<char>> = asked.iter().map(|n| n.chars().collect()).collect();
         let mut near: Vec<((usize, usize), Found)> = Vec::new();
-        for (i, scope) in scopes.iter().enumerate() {
-            let tree = scope.view.tree();
-            for (index, &r) in scope.refs.as_slice().iter().enumerate() {
+        for (i, app) in apps.iter().enumerate() {
+            let tree = app.view.tree();
+            for (index, &r) in app.refs.as_slice().iter().enumerate() {
                 let node = NodeId(index as u32);
                 let Some(data) = tree.get(node) else {
                     break;
@@ -296,14 +297,14 @@ impl Selector {
                 near.push((
                     rank,
                     Found {
-                        scope: i,
+                        app: AppId(i),
                         node,
                         r#ref: r,
                     },
                 ));
             }
         }
-        // Stable: equal ranks stay in scope order and preorder.
+        // Stable: equal ranks stay in application order and preorder.
         near.sort_by_key(|(rank, _)| *rank);
         near.into_iter().take(limit).map(|(_, f)| f).collect()
     }
@@ -358,17 +359,15 @@ impl fmt::Display for Selector {
     }
 }
 
-fn find_ref(r: Ref, scopes: &[Scope<'_>]) -> Vec<Found> {
-    scopes
-        .iter()
+fn find_ref(r: Ref, apps: &[AppView<'_>]) -> Vec<Found> {
+    apps.iter()
         .enumerate()
-        .filter_map(|(i, scope)| {
-            scope
-                .refs
+        .filter_map(|(i, app)| {
+            app.refs
                 .find(r)
-                .filter(|node| node.index() < scope.view.len())
+                .filter(|node| node.index() < app.view.len())
                 .map(|node| Found {
-                    scope: i,
+                    app: AppId(i),
                     node,
                     r#ref: r,
                 })
@@ -376,7 +375,7 @@ fn find_ref(r: Ref, scopes: &[Scope<'_>]) -> Vec<Found> {
         .collect()
 }
 
-/// Keeps the `n`-th node over all scopes (0-based, negative from the end).
+/// Keeps the `n`-th node over all applications (0-based, negative from the end).
 fn keep_nth(matched: &mut [Vec<NodeId>], n: i64) {
     let total: usize = matched.iter().map(Vec::len).sum();
     let wanted = if n >= 0 {
@@ -409,24 +408,24 @@ struct Context<'a> {
 }
 
 impl Step {
-    /// This step's matches in one scope, in preorder. `before` is the
-    /// previous step's matches in the same scope and whether that step was
-    /// scope-only; `None` for the first step.
-    fn matches_in(&self, scope: &Scope<'_>, before: Option<(&[NodeId], bool)>) -> Vec<NodeId> {
-        let tree = scope.view.tree();
+    /// This step's matches in one application, in preorder. `before` is the
+    /// previous step's matches in the same application and whether that step was
+    /// application-only; `None` for the first step.
+    fn matches_in(&self, app: &AppView<'_>, before: Option<(&[NodeId], bool)>) -> Vec<NodeId> {
+        let tree = app.view.tree();
         let cx = Context {
-            app: scope.app,
+            app: app.app_name,
             tree,
-            refs: scope.refs,
+            refs: app.refs,
         };
         // Only nodes with a ref can be reported.
-        let reach = tree.len().min(scope.refs.len()) as u32;
+        let reach = tree.len().min(app.refs.len()) as u32;
         let mut out = Vec::new();
         if reach == 0 {
             return out;
         }
-        if self.scope_only {
-            // Parsing puts scope-only steps first, so `before` is scope-only too.
+        if self.apps_only {
+            // Parsing puts application-only steps first, so `before` is application-only too.
             let accepted = before.is_none_or(|(nodes, _)| !nodes.is_empty());
             if accepted && self.expr.matches(&cx, NodeId::ROOT) {
                 out.push(NodeId::ROOT);

@@ -85,7 +85,7 @@ impl<'a> Parser<'a> {
             let start = self.pos;
             let expr = self.or(after)?;
             let step = self.step(expr)?;
-            if step.scope_only && steps.last().is_some_and(|s| !s.scope_only) {
+            if step.apps_only && steps.last().is_some_and(|s| !s.apps_only) {
                 return Err(self.error(
                     start,
                     "a step of only `app:` conditions chooses applications, so it must come \
@@ -125,7 +125,7 @@ impl<'a> Parser<'a> {
         Ok(Step {
             expr,
             nth: nth.map(|(n, _)| n),
-            scope_only: apps > 0 && others == 0,
+            apps_only: apps > 0 && others == 0,
         })
     }
 

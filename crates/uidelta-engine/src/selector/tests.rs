@@ -73,10 +73,14 @@ impl Fixture {
         Fixture { scopes }
     }
 
-    fn scopes(&self) -> Vec<Scope<'_>> {
+    fn scopes(&self) -> Vec<AppView<'_>> {
         self.scopes
             .iter()
-            .map(|(app, view, refs)| Scope { app, view, refs })
+            .map(|(app, view, refs)| AppView {
+                app_name: app,
+                view,
+                refs,
+            })
             .collect()
     }
 
@@ -90,7 +94,7 @@ impl Fixture {
         self.find(selector)
             .into_iter()
             .map(|f| {
-                let (app, view, _) = &self.scopes[f.scope];
+                let (app, view, _) = &self.scopes[f.app.0];
                 format!("{app}/{}", view.tree().node(f.node).name)
             })
             .collect()
@@ -153,7 +157,7 @@ fn near(f: &Fixture, selector: &str) -> Vec<String> {
         .near_misses(&f.scopes(), 5)
         .into_iter()
         .map(|m| {
-            let (_, view, _) = &f.scopes[m.scope];
+            let (_, view, _) = &f.scopes[m.app.0];
             format!("{} {}", m.r#ref, view.tree().node(m.node).name)
         })
         .collect()
@@ -328,7 +332,7 @@ fn app_alone_matches_the_roots_of_its_scopes() {
 fn refs_alone_with_id_and_combined() {
     let fx = Fixture::new();
     let save = Found {
-        scope: 0,
+        app: AppId(0),
         node: NodeId(1),
         r#ref: Ref(2),
     };
@@ -339,7 +343,7 @@ fn refs_alone_with_id_and_combined() {
     assert_eq!(
         fx.find("e18"),
         [Found {
-            scope: 1,
+            app: AppId(1),
             node: NodeId(2),
             r#ref: Ref(18),
         }]
@@ -510,12 +514,12 @@ fn found_carries_scope_node_and_ref() {
         fx.find("name:OK"),
         [
             Found {
-                scope: 0,
+                app: AppId(0),
                 node: NodeId(11),
                 r#ref: Ref(12),
             },
             Found {
-                scope: 1,
+                app: AppId(1),
                 node: NodeId(2),
                 r#ref: Ref(18),
             },
@@ -695,8 +699,8 @@ fn chains_over_nested_matches_are_linear() {
     b.leaf(NodeData::named(Role::PushButton, "deep"));
     let view = View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none());
     let refs = RefTable::new().label(view.len());
-    let scopes = [Scope {
-        app: "deep",
+    let scopes = [AppView {
+        app_name: "deep",
         view: &view,
         refs: &refs,
     }];
@@ -713,8 +717,8 @@ fn chains_over_nested_matches_are_linear() {
 fn refs_shorter_than_the_view_never_panic() {
     let view = View::new(&calculator(), Filters::none());
     let refs = RefTable::new().label(2);
-    let scopes = [Scope {
-        app: "calc",
+    let scopes = [AppView {
+        app_name: "calc",
         view: &view,
         refs: &refs,
     }];
@@ -731,7 +735,7 @@ fn check_any(fx: &Fixture, text: &str) -> Result<(), TestCaseError> {
         Ok(s) => {
             prop_assert_eq!(s.text(), text);
             let found = s.find(&fx.scopes());
-            let keys: Vec<(usize, NodeId)> = found.iter().map(|f| (f.scope, f.node)).collect();
+            let keys: Vec<(usize, NodeId)> = found.iter().map(|f| (f.app.0, f.node)).collect();
             prop_assert!(keys.windows(2).all(|w| w[0] < w[1]), "{:?}", keys);
         }
         Err(e) => {
@@ -813,7 +817,7 @@ fn expression() -> impl Strategy<Value = String> {
 fn keys(fx: &Fixture, selector: &str) -> Vec<(usize, NodeId)> {
     fx.find(selector)
         .iter()
-        .map(|f| (f.scope, f.node))
+        .map(|f| (f.app.0, f.node))
         .collect()
 }
 

@@ -1,5 +1,5 @@
 //! Acting: an action on an element or an application, then settling, the
-//! after snapshot and the diff, as an [`Acted`].
+//! after snapshot and the diff, as an [`ActionOutcome`].
 
 use std::time::{Duration, Instant};
 
@@ -11,9 +11,10 @@ use super::focus::{held_focus, lost_focus};
 use super::refs::handle_text;
 use super::transients::{brings_ephemeral, transients};
 use super::wait::WAITED;
-use super::Session;
+use super::{AppDiff, Session};
 use crate::error::{Error, Result};
 use crate::settle::{settled, Quiet, Settle, Settled};
+use crate::AppId;
 
 /// The least settle cap of a navigation: a new document's requests may
 /// run for seconds.
@@ -42,7 +43,7 @@ impl Default for ActOptions {
 
 /// What an action did.
 #[derive(Clone, Debug)]
-pub struct Acted {
+pub struct ActionOutcome {
     /// How the backend carried it out.
     pub done: Done,
     /// The element acted on, as it was before.
@@ -56,11 +57,11 @@ pub struct Acted {
     /// When the focus went to another application: its name and the diff of
     /// its tree (everything added, as first seen, or against the last
     /// snapshot of it).
-    pub app_switch: Option<(App, Diff)>,
+    pub app_switch: Option<AppDiff>,
     /// Changes found before the action, since the last result (an animation
     /// that finished late, another program's doing): reported here rather
     /// than lost, each with its application.
-    pub earlier: Vec<(App, Diff)>,
+    pub earlier: Vec<AppDiff>,
     /// Why an action that changed nothing may have been ignored: the
     /// target was disabled or hidden when it was acted on; or, for a click,
     /// the other actions the target offers (a tree row's `expand or
@@ -73,8 +74,8 @@ pub struct Acted {
     pub exited: bool,
 }
 
-impl Acted {
-    /// What [`Acted::earlier`] holds, in words: `changed before this
+impl ActionOutcome {
+    /// What [`ActionOutcome::earlier`] holds, in words: `changed before this
     /// action` (or `wait`).
     pub fn earlier_heading(&self) -> &'static str {
         match self.done.method.as_str() {
@@ -90,12 +91,12 @@ impl Acted {
         self.answer_text(opts, "")
     }
 
-    /// [`Acted::text`], with the diff replaced by `tree_after` (the tree
+    /// [`ActionOutcome::text`], with the diff replaced by `tree_after` (the tree
     /// text of the application after the action) when that costs fewer
     /// tokens (see [`uidelta_render::answer`]).
     pub fn answer_text(&self, opts: &uidelta_render::DiffOptions, tree_after: &str) -> String {
         let mut out = String::new();
-        for (app, d) in &self.earlier {
+        for AppDiff { app, diff: d } in &self.earlier {
             out.push_str(&format!(
                 "# {}, in {}:\n",
                 self.earlier_heading(),
@@ -108,7 +109,7 @@ impl Acted {
             return out;
         }
         out.push_str(&uidelta_render::answer(&self.diff, tree_after, opts).text);
-        if let Some((app, d)) = &self.app_switch {
+        if let Some(AppDiff { app, diff: d }) = &self.app_switch {
             out.push_str(&format!("# focus went to {}\n", app.label()));
             out.push_str(&uidelta_render::diff_text(d, opts));
         }
@@ -124,15 +125,20 @@ impl<B: Backend> Session<B> {
     /// snapshot (reused when nothing changed since), the action, settling,
     /// the after snapshot of the whole application (dialogs it opened
     /// included), and the diff.
-    pub async fn act(&mut self, target: &str, action: &Action, opts: &ActOptions) -> Result<Acted> {
+    pub async fn act(
+        &mut self,
+        target: &str,
+        action: &Action,
+        opts: &ActOptions,
+    ) -> Result<ActionOutcome> {
         if let Some(why) = action.refusal() {
             return Err(Error::TooLong(why));
         }
         let (idx, node) = self.resolve(target).await?;
-        let handle = self.scopes[idx].handle(node);
-        let data = self.scopes[idx].node(node).clone();
-        let app = self.scopes[idx].app.clone();
-        self.scopes[idx].drain();
+        let handle = self.known[idx].handle(node);
+        let data = self.known[idx].node(node).clone();
+        let app = self.known[idx].app.clone();
+        self.known[idx].drain();
         // Clicking or typing into an element gives it the focus, as it
         // would under a person's hand: that is no news to the agent that
         // acted, so the focus moving there neither starts the wait for the
@@ -144,7 +150,7 @@ impl<B: Backend> Session<B> {
         let implied = (!focusing).then_some(handle.r#ref);
         let own_focus: Vec<String> = match implied {
             Some(_) => {
-                let view = &self.scopes[idx].view;
+                let view = &self.known[idx].view;
                 let before = view
                     .focus()
                     .and_then(|f| view.tree().node(f).identity.clone());
@@ -182,16 +188,21 @@ impl<B: Backend> Session<B> {
     /// Presses a key or chord in `app`, on its focused element (the keys go
     /// to `app` even when another application has the keyboard), then
     /// settles and diffs `app` as [`Session::act`] does.
-    pub async fn key(&mut self, app: &str, chord: &str, opts: &ActOptions) -> Result<Acted> {
+    pub async fn key(
+        &mut self,
+        app: &str,
+        chord: &str,
+        opts: &ActOptions,
+    ) -> Result<ActionOutcome> {
         if let Some(why) = uidelta_backend::chord_refusal(chord) {
             return Err(Error::TooLong(why));
         }
         // Keys to an application stuck in a handler can hang it for good
         // (see `Backend::unresponsive_hint`): none are sent.
-        if let Some(idx) = self.stuck_scope(app) {
-            if !self.backend.answers(&self.scopes[idx].app).await? {
-                let since = self.scopes[idx].stuck.clone().unwrap_or_default();
-                return Err(self.unresponsive(&self.scopes[idx].app, since));
+        if let Some(idx) = self.stuck_app(app) {
+            if !self.backend.answers(&self.known[idx].app).await? {
+                let since = self.known[idx].stuck.clone().unwrap_or_default();
+                return Err(self.unresponsive(&self.known[idx].app, since));
             }
         }
         let (idx, handle, app) = self.before_app_action(app).await?;
@@ -216,12 +227,12 @@ impl<B: Backend> Session<B> {
         (x, y): (i32, i32),
         action: &Action,
         opts: &ActOptions,
-    ) -> Result<Acted> {
-        if let Some(idx) = self.stuck_scope(app) {
+    ) -> Result<ActionOutcome> {
+        if let Some(idx) = self.stuck_app(app) {
             // No need to ask it first: the click goes through the display.
-            let app = self.scopes[idx].app.clone();
-            let handle = self.scopes[idx].handle(NodeId::ROOT);
-            self.scopes[idx].drain();
+            let app = self.known[idx].app.clone();
+            let handle = self.known[idx].handle(NodeId::ROOT);
+            self.known[idx].drain();
             let done = self.backend.click_at(&app, x, y, action).await?;
             return self.finish(idx, done, handle, opts, &[]).await;
         }
@@ -235,9 +246,9 @@ impl<B: Backend> Session<B> {
                     return Err(e);
                 };
                 let done = self.backend.click_at(&silent, x, y, action).await?;
-                match self.scopes.iter().position(|s| s.app.id == silent.id) {
+                match self.known_id(&silent.id) {
                     Some(idx) => {
-                        let handle = self.scopes[idx].handle(NodeId::ROOT);
+                        let handle = self.known[idx].handle(NodeId::ROOT);
                         self.finish(idx, done, handle, opts, &[]).await
                     }
                     None => self.first_answer(silent, done, opts).await,
@@ -246,13 +257,16 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    /// The scope of `app` (its name or backend id) when it stopped
+    /// The known application `app` (its name or backend id) when it stopped
     /// answering.
-    pub(super) fn stuck_scope(&self, app: &str) -> Option<usize> {
+    pub(super) fn stuck_app(&self, app: &str) -> Option<AppId> {
         let wanted = app.to_lowercase();
-        self.scopes.iter().position(|s| {
-            s.stuck.is_some() && (s.app.name.to_lowercase() == wanted || s.app.id == app)
-        })
+        self.known
+            .iter()
+            .position(|s| {
+                s.stuck.is_some() && (s.app.name.to_lowercase() == wanted || s.app.id == app)
+            })
+            .map(AppId)
     }
 
     /// The application `app` when `err`, met while reading it, says that it
@@ -268,7 +282,7 @@ impl<B: Backend> Session<B> {
         }
         let wanted = app.to_lowercase();
         let id = self
-            .scopes
+            .known
             .iter()
             .find(|s| s.app.name.to_lowercase() == wanted || s.app.id == app)
             .map_or(app, |s| s.app.id.as_str());
@@ -285,7 +299,7 @@ impl<B: Backend> Session<B> {
         app: App,
         done: Done,
         opts: &ActOptions,
-    ) -> Result<Acted> {
+    ) -> Result<ActionOutcome> {
         let acted = Instant::now();
         let (wait, cap) = match opts.settle {
             Settle::Auto(q) => (q.window, q.cap),
@@ -299,15 +313,15 @@ impl<B: Backend> Session<B> {
                     // Listed under its bus name while it did not answer.
                     if let Ok(apps) = self.backend.apps().await {
                         if let Some(named) = apps.into_iter().find(|a| a.id == app.id) {
-                            self.scopes[idx].app = named;
+                            self.known[idx].app = named;
                         }
                     }
                     let settled = settled(acted, false, 0);
                     diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
-                    return Ok(Acted {
+                    return Ok(ActionOutcome {
                         done,
-                        target: self.scopes[idx].handle(NodeId::ROOT),
-                        app: self.scopes[idx].app.clone(),
+                        target: self.known[idx].handle(NodeId::ROOT),
+                        app: self.known[idx].app.clone(),
                         diff,
                         settled,
                         app_switch: None,
@@ -329,12 +343,12 @@ impl<B: Backend> Session<B> {
 
     /// A capture right after an action that timed out: the application is
     /// stuck in a handler ([`Error::Unresponsive`]). Other errors pass.
-    pub(super) fn stuck(&mut self, e: uidelta_backend::Error, idx: usize, since: String) -> Error {
+    pub(super) fn stuck(&mut self, e: uidelta_backend::Error, idx: AppId, since: String) -> Error {
         if e.kind != ErrorKind::Timeout {
             return Error::Backend(e);
         }
-        self.scopes[idx].stuck = Some(since.clone());
-        self.unresponsive(&self.scopes[idx].app, since)
+        self.known[idx].stuck = Some(since.clone());
+        self.unresponsive(&self.known[idx].app, since)
     }
 
     pub(super) fn unresponsive(&self, app: &App, since: String) -> Error {
@@ -345,13 +359,13 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    /// The after snapshot of scope `idx`; a timeout is [`Session::stuck`].
+    /// The after snapshot of known application `idx`; a timeout is [`Session::stuck`].
     pub(super) async fn capture_after(
         &mut self,
-        idx: usize,
+        idx: AppId,
         since: impl Fn() -> String,
     ) -> Result<Snapshot> {
-        let app = self.scopes[idx].app.clone();
+        let app = self.known[idx].app.clone();
         match self.backend.capture(&app, &Scope::App).await {
             Ok(after) => Ok(after),
             Err(e) => Err(self.stuck(e, idx, since())),
@@ -360,18 +374,23 @@ impl<B: Backend> Session<B> {
 
     /// Before an action on a whole application: its latest snapshot (read
     /// when needed), its root's handle, and no stale events.
-    pub(super) async fn before_app_action(&mut self, app: &str) -> Result<(usize, Handle, App)> {
+    pub(super) async fn before_app_action(&mut self, app: &str) -> Result<(AppId, Handle, App)> {
         let idx = self.look(app).await?;
-        let handle = self.scopes[idx].handle(NodeId::ROOT);
-        self.scopes[idx].drain();
-        Ok((idx, handle, self.scopes[idx].app.clone()))
+        let handle = self.known[idx].handle(NodeId::ROOT);
+        self.known[idx].drain();
+        Ok((idx, handle, self.known[idx].app.clone()))
     }
 
     /// Browsers: loads a URL in the tab `app` (or goes back, forward,
     /// reloads), waits for the new document to settle, and diffs. A new
     /// document is reported as one (`Diff::new_document`), not as thousands
     /// of changes.
-    pub async fn navigate(&mut self, app: &str, to: &Navigate, opts: &ActOptions) -> Result<Acted> {
+    pub async fn navigate(
+        &mut self,
+        app: &str,
+        to: &Navigate,
+        opts: &ActOptions,
+    ) -> Result<ActionOutcome> {
         let (idx, handle, app) = self.before_app_action(app).await?;
         let done = self.backend.navigate(&app, to).await?;
         // A document takes longer to load than a widget to respond: the cap
@@ -396,7 +415,7 @@ impl<B: Backend> Session<B> {
         app: &str,
         script: &str,
         opts: &ActOptions,
-    ) -> Result<(String, Acted)> {
+    ) -> Result<(String, ActionOutcome)> {
         let (idx, handle, app) = self.before_app_action(app).await?;
         let result = self.backend.run_script(&app, script).await?;
         let done = Done {
@@ -408,14 +427,14 @@ impl<B: Backend> Session<B> {
 
     pub(super) async fn finish(
         &mut self,
-        idx: usize,
+        idx: AppId,
         done: Done,
         target: Handle,
         opts: &ActOptions,
         own_focus: &[String],
-    ) -> Result<Acted> {
+    ) -> Result<ActionOutcome> {
         let acted = Instant::now();
-        let app = self.scopes[idx].app.clone();
+        let app = self.known[idx].app.clone();
         let since = || format!("{} on {}", done.method, handle_text(&target));
         let (mut settled, mut mids) = match self.settle(idx, opts, acted, own_focus).await {
             Ok(settled) => settled,
@@ -432,7 +451,7 @@ impl<B: Backend> Session<B> {
             // A toast or spinner that just appeared usually goes again soon:
             // give it a moment, so that it is reported as transient rather
             // than as a lasting change.
-            if !settled.capped && brings_ephemeral(&self.scopes[idx].view, &after) {
+            if !settled.capped && brings_ephemeral(&self.known[idx].view, &after) {
                 let linger = ActOptions {
                     settle: Settle::Auto(Quiet {
                         floor: Duration::ZERO,
@@ -464,10 +483,10 @@ impl<B: Backend> Session<B> {
                 };
             }
         }
-        let before_view_had = held_focus(&self.scopes[idx].view);
+        let before_view_had = held_focus(&self.known[idx].view);
         // The before view is needed again only when snapshots were taken
         // while settling; copy it only then.
-        let before_view = (!mids.is_empty()).then(|| self.scopes[idx].view.clone());
+        let before_view = (!mids.is_empty()).then(|| self.known[idx].view.clone());
         let mut d = self.install(idx, after)?;
         d.settle_ms = Some(settled.elapsed.as_millis() as u64);
         d.settle_capped = settled.capped;
@@ -475,18 +494,18 @@ impl<B: Backend> Session<B> {
             // (A new document's loading states are not transient elements.)
             d.transient = transients(
                 &before_view,
-                &self.scopes[idx].view,
+                &self.known[idx].view,
                 &mids,
                 self.filters,
                 &mut self.table,
             );
         }
-        let app_switch = if lost_focus(before_view_had, held_focus(&self.scopes[idx].view)) {
+        let app_switch = if lost_focus(before_view_had, held_focus(&self.known[idx].view)) {
             self.app_switch(&app).await
         } else {
             None
         };
-        Ok(Acted {
+        Ok(ActionOutcome {
             done,
             target,
             app,
@@ -499,18 +518,18 @@ impl<B: Backend> Session<B> {
         })
     }
 
-    /// The outcome of an action after which the application of scope
+    /// The outcome of an action after which the known application
     /// `idx` exited: it is forgotten, and what changed before is kept.
     pub(super) fn exited(
         &mut self,
-        idx: usize,
+        idx: AppId,
         done: Done,
         target: Handle,
         settled: Settled,
-    ) -> Acted {
-        let app = self.scopes[idx].app.clone();
+    ) -> ActionOutcome {
+        let app = self.known[idx].app.clone();
         self.forget(&app.id);
-        Acted {
+        ActionOutcome {
             done,
             target,
             app,

@@ -2,21 +2,24 @@
 //! application, and what changed there.
 
 use uidelta_backend::{App, Backend};
-use uidelta_diff::{Diff, View};
+use uidelta_diff::View;
 use uidelta_model::{NodeId, State};
 
-use super::Session;
+use super::{AppDiff, Session};
 
 impl<B: Backend> Session<B> {
     /// When the focus left `app`: the application that has an active window
     /// now, with what changed in it.
-    pub(super) async fn app_switch(&mut self, app: &App) -> Option<(App, Diff)> {
+    pub(super) async fn app_switch(&mut self, app: &App) -> Option<AppDiff> {
         let apps = self.backend.apps().await.ok()?;
         let other = apps
             .into_iter()
             .find(|a| a.id != app.id && a.windows.iter().any(|w| w.active))?;
         let (_, d) = self.observe_app(other.clone()).await.ok()?;
-        Some((other, d))
+        Some(AppDiff {
+            app: other,
+            diff: d,
+        })
     }
 }
 

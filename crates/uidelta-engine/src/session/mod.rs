@@ -29,13 +29,68 @@ mod transients;
 mod wait;
 mod windows;
 
-pub use act::{ActOptions, Acted};
-pub use saved::{Saved, SavedScope};
-pub use wait::{Condition, Waited};
+pub use act::{ActOptions, ActionOutcome};
+
+/// What changed in one application: its diff, with the application.
+#[derive(Clone, Debug)]
+pub struct AppDiff {
+    /// The application.
+    pub app: App,
+    /// What changed in it.
+    pub diff: Diff,
+}
+pub use saved::{AwayRef, SavedApp, SavedGoneRef, SavedSession};
+pub use wait::{Condition, WaitOutcome};
 pub use windows::WindowAction;
 
+/// One of the applications a session knows: its place in
+/// [`Session::known_apps`], which it indexes. Forgetting an application
+/// ([`Session::forget`]) moves those after it down one place, so an `AppId`
+/// holds until then.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct AppId(pub(crate) usize);
+
+impl AppId {
+    /// Its place in [`Session::known_apps`].
+    pub fn index(self) -> usize {
+        self.0
+    }
+}
+
+/// The known application `id` names, as [`Session::known_apps`] lists them.
+impl std::ops::Index<AppId> for [KnownApp] {
+    type Output = KnownApp;
+
+    fn index(&self, id: AppId) -> &KnownApp {
+        &self[id.0]
+    }
+}
+
+/// The known application `id` names, to update it.
+impl std::ops::IndexMut<AppId> for [KnownApp] {
+    fn index_mut(&mut self, id: AppId) -> &mut KnownApp {
+        &mut self[id.0]
+    }
+}
+
+/// The session's own list, indexed as [`Session::known_apps`] is.
+impl std::ops::Index<AppId> for Vec<KnownApp> {
+    type Output = KnownApp;
+
+    fn index(&self, id: AppId) -> &KnownApp {
+        &self[id.0]
+    }
+}
+
+/// The session's own list, to update one of them.
+impl std::ops::IndexMut<AppId> for Vec<KnownApp> {
+    fn index_mut(&mut self, id: AppId) -> &mut KnownApp {
+        &mut self[id.0]
+    }
+}
+
 /// The latest snapshot of one application, with its view and refs.
-pub struct Latest {
+pub struct KnownApp {
     /// The application.
     pub app: App,
     /// The snapshot as captured.
@@ -56,7 +111,7 @@ pub struct Latest {
     pub(crate) stale: bool,
 }
 
-impl Latest {
+impl KnownApp {
     /// The original node behind view node `id`: what actions go to.
     pub fn node(&self, id: NodeId) -> &NodeData {
         self.snapshot.tree().node(self.view.origin(id))
@@ -191,19 +246,19 @@ impl Latest {
         self.events.lapsed()
     }
 
-    /// The next event already queued, noted (see [`Latest::note`]).
+    /// The next event already queued, noted (see [`KnownApp::note`]).
     pub(crate) fn next_queued(&mut self) -> Option<Event> {
         let e = self.events.try_next()?;
         self.note(&e);
         Some(e)
     }
 
-    /// Drops the events queued, noting them (see [`Latest::note`]).
+    /// Drops the events queued, noting them (see [`KnownApp::note`]).
     fn drain(&mut self) {
         while self.next_queued().is_some() {}
     }
 
-    /// The next event before `until`, noted (see [`Latest::note`]).
+    /// The next event before `until`, noted (see [`KnownApp::note`]).
     pub(crate) async fn next_before(&mut self, until: Instant) -> Option<Event> {
         let e = self.events.next_before(until).await?;
         self.note(&e);
@@ -243,10 +298,10 @@ pub struct Session<B: Backend> {
     /// subscription is dropped.
     event_idle: Duration,
     table: RefTable,
-    pub(crate) scopes: Vec<Latest>,
+    pub(crate) known: Vec<KnownApp>,
     gone: HashMap<Ref, GoneRef>,
     /// Changes seen while re-reading before an action, not yet reported.
-    unreported: Vec<(App, Diff)>,
+    unreported: Vec<AppDiff>,
 }
 
 impl<B: Backend> Session<B> {
@@ -257,7 +312,7 @@ impl<B: Backend> Session<B> {
             filters: Filters::all(),
             event_idle: EventStream::IDLE,
             table: RefTable::new(),
-            scopes: Vec::new(),
+            known: Vec::new(),
             gone: HashMap::new(),
             unreported: Vec::new(),
         }
@@ -290,8 +345,17 @@ impl<B: Backend> Session<B> {
     }
 
     /// The latest snapshots, one per application seen.
-    pub fn scopes(&self) -> &[Latest] {
-        &self.scopes
+    pub fn known_apps(&self) -> &[KnownApp] {
+        &self.known
+    }
+
+    /// The known application with backend id `app_id`, if this session
+    /// has read it.
+    pub fn known_id(&self, app_id: &str) -> Option<AppId> {
+        self.known
+            .iter()
+            .position(|s| s.app.id == app_id)
+            .map(AppId)
     }
 
     /// Finds an application by name (exact, case-insensitive, or a unique
@@ -337,25 +401,25 @@ impl<B: Backend> Session<B> {
     }
 
     /// A fresh snapshot of the application named `app`; refs carry over from
-    /// the previous one. Returns its index in [`Session::scopes`] and the
+    /// the previous one. Returns its id (see [`AppId`]) and the
     /// diff against the previous snapshot (everything added the first time).
-    pub async fn observe(&mut self, app: &str) -> Result<(usize, Diff)> {
+    pub async fn observe(&mut self, app: &str) -> Result<(AppId, Diff)> {
         let app = self.find_app(app).await?;
         self.observe_app(app).await
     }
 
     /// Like [`Session::observe`], for callers that do not show the diff
     /// now (they act next, or wait): what changed since the last result is
-    /// kept and reported with the next one (`Acted::earlier`), not lost.
-    pub async fn look(&mut self, app: &str) -> Result<usize> {
+    /// kept and reported with the next one (`ActionOutcome::earlier`), not lost.
+    pub async fn look(&mut self, app: &str) -> Result<AppId> {
         let app = self.find_app(app).await?;
         self.look_at(app).await
     }
 
     /// [`Session::look`] for an application already found
     /// ([`Session::find_app`]).
-    pub async fn look_at(&mut self, app: App) -> Result<usize> {
-        let known = self.scopes.iter().any(|s| s.app.id == app.id);
+    pub async fn look_at(&mut self, app: App) -> Result<AppId> {
+        let known = self.known.iter().any(|s| s.app.id == app.id);
         let (idx, d) = self.observe_app(app).await?;
         if known {
             self.keep_unreported(idx, d);
@@ -365,16 +429,19 @@ impl<B: Backend> Session<B> {
 
     /// Keeps a diff nobody has seen for the next result, when it has
     /// changes.
-    fn keep_unreported(&mut self, idx: usize, d: Diff) {
+    fn keep_unreported(&mut self, idx: AppId, d: Diff) {
         if d.has_changes() {
-            self.unreported.push((self.scopes[idx].app.clone(), d));
+            self.unreported.push(AppDiff {
+                app: self.known[idx].app.clone(),
+                diff: d,
+            });
         }
     }
 
-    async fn observe_app(&mut self, app: App) -> Result<(usize, Diff)> {
-        match self.scopes.iter().position(|s| s.app.id == app.id) {
+    async fn observe_app(&mut self, app: App) -> Result<(AppId, Diff)> {
+        match self.known_id(&app.id) {
             Some(idx) => {
-                self.scopes[idx].app = app;
+                self.known[idx].app = app;
                 self.listen_again(idx).await;
                 let d = self.refresh(idx).await?;
                 Ok((idx, d))
@@ -386,7 +453,7 @@ impl<B: Backend> Session<B> {
                 self.room_for(&view, &app)?;
                 let refs = self.table.label(view.len());
                 let first = first_sight(&view, &refs);
-                self.scopes.push(Latest {
+                self.known.push(KnownApp {
                     app,
                     snapshot,
                     view,
@@ -396,7 +463,7 @@ impl<B: Backend> Session<B> {
                     stuck: None,
                     stale: false,
                 });
-                Ok((self.scopes.len() - 1, first))
+                Ok((AppId(self.known.len() - 1), first))
             }
         }
     }
@@ -408,23 +475,23 @@ impl<B: Backend> Session<B> {
         Ok(events.with_idle_limit(self.event_idle))
     }
 
-    /// Subscribes again to the events of scope `idx` when its subscription
+    /// Subscribes again to the events of known application `idx` when its subscription
     /// lapsed (unread too long, or its source went away). What happened
     /// meanwhile is unknown, so it is read in full before use.
-    async fn listen_again(&mut self, idx: usize) {
-        if !self.scopes[idx].events.lapsed() {
+    async fn listen_again(&mut self, idx: AppId) {
+        if !self.known[idx].events.lapsed() {
             return;
         }
-        let app = self.scopes[idx].app.clone();
+        let app = self.known[idx].app.clone();
         // On failure (the application went away, most likely) the read
         // that follows says what became of it; until a subscription works
         // again, every use reads it in full (see `changed_since`).
         if let Ok(events) = self.subscribe(&app).await {
-            let latest = &mut self.scopes[idx];
+            let latest = &mut self.known[idx];
             latest.events = events;
             latest.movers = Movers::default();
         }
-        self.scopes[idx].stale = true;
+        self.known[idx].stale = true;
     }
 
     /// Drops the latest snapshot of the application with backend id `app_id`
@@ -432,10 +499,10 @@ impl<B: Backend> Session<B> {
     /// target; its refs are then reported as gone. Returns whether there was
     /// one.
     pub fn forget(&mut self, app_id: &str) -> bool {
-        let Some(idx) = self.scopes.iter().position(|s| s.app.id == app_id) else {
+        let Some(idx) = self.known_id(app_id) else {
             return false;
         };
-        let latest = self.scopes.remove(idx);
+        let latest = self.known.remove(idx.0);
         let label = latest.app.label();
         for id in latest.view.tree().ids() {
             let was = format!(
@@ -453,9 +520,9 @@ impl<B: Backend> Session<B> {
         true
     }
 
-    /// Captures scope `idx` again, carrying refs; returns the diff.
-    async fn refresh(&mut self, idx: usize) -> Result<Diff> {
-        let app = self.scopes[idx].app.clone();
+    /// Captures known `idx` again, carrying refs; returns the diff.
+    async fn refresh(&mut self, idx: AppId) -> Result<Diff> {
+        let app = self.known[idx].app.clone();
         let snapshot = self.backend.capture(&app, &Scope::App).await?;
         self.install(idx, snapshot)
     }
@@ -465,19 +532,19 @@ impl<B: Backend> Session<B> {
     /// commands act) as this session's latest of it, carrying refs, and
     /// returns the diff; nothing when this session has no snapshot of it.
     pub fn catch_up(&mut self, app_id: &str, snapshot: Snapshot) -> Option<Diff> {
-        let idx = self.scopes.iter().position(|s| s.app.id == app_id)?;
+        let idx = self.known_id(app_id)?;
         self.install(idx, snapshot).ok()
     }
 
-    /// Takes `snapshot` as the latest of scope `idx`, carrying refs; returns
+    /// Takes `snapshot` as the latest of known application `idx`, carrying refs; returns
     /// the diff. An error when the session has no refs left for it.
-    fn install(&mut self, idx: usize, snapshot: Snapshot) -> Result<Diff> {
+    fn install(&mut self, idx: AppId, snapshot: Snapshot) -> Result<Diff> {
         let view = View::new(&snapshot, self.filters);
-        self.room_for(&view, &self.scopes[idx].app)?;
-        let latest = &self.scopes[idx];
+        self.room_for(&view, &self.known[idx].app)?;
+        let latest = &self.known[idx];
         let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);
         self.remember_gone(&d);
-        let latest = &mut self.scopes[idx];
+        let latest = &mut self.known[idx];
         latest.stuck = None;
         latest.stale = false;
         latest.snapshot = snapshot;

@@ -8,6 +8,7 @@ use uidelta_model::{normalize_space, NodeId};
 use super::{list, Session};
 use crate::error::{Error, Result};
 use crate::selector::{self, Selector};
+use crate::AppId;
 
 /// A gone ref's last words.
 #[derive(Clone, Debug)]
@@ -48,19 +49,19 @@ impl<B: Backend> Session<B> {
     }
 
     /// Every element matching `selector` in the latest snapshots.
-    pub fn find(&self, selector: &Selector) -> Vec<(usize, NodeId)> {
+    pub fn find(&self, selector: &Selector) -> Vec<(AppId, NodeId)> {
         selector
-            .find(&self.selector_scopes())
+            .find(&self.app_views())
             .into_iter()
-            .map(|f| (f.scope, f.node))
+            .map(|f| (f.app, f.node))
             .collect()
     }
 
-    pub(super) fn selector_scopes(&self) -> Vec<selector::Scope<'_>> {
-        self.scopes
+    pub(super) fn app_views(&self) -> Vec<selector::AppView<'_>> {
+        self.known
             .iter()
-            .map(|s| selector::Scope {
-                app: &s.app.name,
+            .map(|s| selector::AppView {
+                app_name: &s.app.name,
                 view: &s.view,
                 refs: &s.refs,
             })
@@ -69,19 +70,19 @@ impl<B: Backend> Session<B> {
 
     /// The one element `target` (a ref or a selector) names, in the latest
     /// snapshots (refreshed first when their application changed).
-    pub async fn resolve(&mut self, target: &str) -> Result<(usize, NodeId)> {
+    pub async fn resolve(&mut self, target: &str) -> Result<(AppId, NodeId)> {
         let mut silent = Vec::new();
-        for idx in (0..self.scopes.len()).rev() {
+        for idx in (0..self.known.len()).rev().map(AppId) {
             self.listen_again(idx).await;
-            if !self.scopes[idx].changed_since() {
+            if !self.known[idx].changed_since() {
                 continue;
             }
             // One that stopped answering is asked briefly first, rather than
             // waiting for a read to time out each time.
-            let read = match self.scopes[idx].stuck.clone() {
-                Some(since) => match self.backend.answers(&self.scopes[idx].app).await {
+            let read = match self.known[idx].stuck.clone() {
+                Some(since) => match self.backend.answers(&self.known[idx].app).await {
                     Ok(false) => {
-                        silent.push((idx, self.unresponsive(&self.scopes[idx].app, since)));
+                        silent.push((idx, self.unresponsive(&self.known[idx].app, since)));
                         continue;
                     }
                     Ok(true) => self.refresh(idx).await,
@@ -94,14 +95,14 @@ impl<B: Backend> Session<B> {
                 // An application that exited, or does not answer, must not
                 // block acting on others.
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
-                    let id = self.scopes[idx].app.id.clone();
+                    let id = self.known[idx].app.id.clone();
                     self.forget(&id);
                     silent
                         .iter_mut()
-                        .for_each(|(i, _)| *i -= usize::from(*i > idx));
+                        .for_each(|(i, _)| i.0 -= usize::from(*i > idx));
                 }
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout => {
-                    self.scopes[idx].stuck = Some("a read of it timed out".into());
+                    self.known[idx].stuck = Some("a read of it timed out".into());
                     silent.push((idx, Error::Backend(e)));
                 }
                 Err(e) => return Err(e),
@@ -114,14 +115,14 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    pub(super) fn resolve_now(&self, target: &str) -> Result<(usize, NodeId)> {
+    pub(super) fn resolve_now(&self, target: &str) -> Result<(AppId, NodeId)> {
         let selector: Selector = target.trim().parse()?;
         if let Some(r) = selector.as_ref() {
             return self
-                .scopes
+                .known
                 .iter()
                 .enumerate()
-                .find_map(|(i, s)| s.refs.find(r).map(|n| (i, n)))
+                .find_map(|(i, s)| s.refs.find(r).map(|n| (AppId(i), n)))
                 .ok_or_else(|| match self.gone.get(&r) {
                     Some(g) => Error::Gone {
                         gone: r,
@@ -136,15 +137,15 @@ impl<B: Backend> Session<B> {
             [one] => Ok(*one),
             [] => Err(Error::NoMatch {
                 selector: uidelta_backend::echo(target).into_owned(),
-                hint: if self.scopes.is_empty() {
+                hint: if self.known.is_empty() {
                     "; no application has been captured yet".into()
                 } else {
-                    format!(" in {}", list(self.scopes.iter().map(|s| s.app.label())))
+                    format!(" in {}", list(self.known.iter().map(|s| s.app.label())))
                 },
                 candidates: selector
-                    .near_misses(&self.selector_scopes(), NEAR_MISSES)
+                    .near_misses(&self.app_views(), NEAR_MISSES)
                     .into_iter()
-                    .map(|f| handle_text(&self.scopes[f.scope].handle(f.node)))
+                    .map(|f| handle_text(&self.known[f.app].handle(f.node)))
                     .collect(),
             }),
             many => Err(Error::Ambiguous {
@@ -154,7 +155,7 @@ impl<B: Backend> Session<B> {
                     .iter()
                     .take(10)
                     .map(|&(i, n)| {
-                        let h = self.scopes[i].handle(n);
+                        let h = self.known[i].handle(n);
                         handle_text(&h)
                     })
                     .collect(),

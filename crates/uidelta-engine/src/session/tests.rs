@@ -121,7 +121,7 @@ fn app_with(extra: Option<(NodeData, bool)>) -> Snapshot {
 #[test]
 fn toasts_are_ephemeral_but_alerts_that_wait_for_an_answer_are_not() {
     let before = View::new(&app_with(None), Filters::all());
-    let toast = NodeData::named(Role::Notification, "Saved");
+    let toast = NodeData::named(Role::Notification, "SavedSession");
     assert!(brings_ephemeral(&before, &app_with(Some((toast, false)))));
     let alert = NodeData::named(Role::Alert, "Disk almost full");
     assert!(brings_ephemeral(
@@ -137,7 +137,7 @@ fn toasts_are_ephemeral_but_alerts_that_wait_for_an_answer_are_not() {
     modal.states.insert(State::Modal);
     assert!(!brings_ephemeral(&before, &app_with(Some((modal, false)))));
     // One already there before is no news.
-    let toast = NodeData::named(Role::Notification, "Saved");
+    let toast = NodeData::named(Role::Notification, "SavedSession");
     let shown = app_with(Some((toast, false)));
     let before = View::new(&shown, Filters::all());
     assert!(!brings_ephemeral(&before, &shown));
@@ -155,7 +155,7 @@ fn cells(generation: u32, toast: bool) -> Snapshot {
     }
     b.close();
     if toast {
-        let mut n = NodeData::named(Role::Notification, "Saved");
+        let mut n = NodeData::named(Role::Notification, "SavedSession");
         n.identity = Some(":1.1/toast".into());
         b.leaf(n);
     }
@@ -170,7 +170,7 @@ fn elements_made_anew_while_settling_are_not_transient_but_a_toast_is() {
     let mids = [cells(2, false), cells(2, true)];
     let found = transients(&before, &after, &mids, Filters::all(), &mut table);
     let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
-    assert_eq!(names, ["Saved"]);
+    assert_eq!(names, ["SavedSession"]);
 }
 
 #[test]

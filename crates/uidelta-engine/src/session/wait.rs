@@ -3,11 +3,11 @@
 
 use std::time::{Duration, Instant};
 
-use uidelta_backend::{App, Backend, Done, ErrorKind};
-use uidelta_diff::{Diff, Handle};
+use uidelta_backend::{Backend, Done, ErrorKind};
+use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
-use super::{ActOptions, Acted, Session};
+use super::{ActOptions, ActionOutcome, AppDiff, Session};
 use crate::error::{Error, Result};
 use crate::selector::Selector;
 use crate::settle::{is_noise, Quiet, Settle, POLL};
@@ -17,13 +17,13 @@ pub(super) const WAITED: &str = "waited";
 
 /// What [`Session::wait_for_element`] found.
 #[derive(Clone, Debug)]
-pub struct Waited {
+pub struct WaitOutcome {
     /// The element that met the condition (none when waiting for nothing
     /// to match).
     pub found: Option<Handle>,
     /// What changed since the last result, while waiting included, each
     /// with its application: the diffs of the snapshots taken on the way.
-    pub changes: Vec<(App, Diff)>,
+    pub changes: Vec<AppDiff>,
     /// The application exited while waiting: whatever was awaited will
     /// not come, and what was to disappear did. The session has forgotten
     /// it.
@@ -46,22 +46,22 @@ pub enum Condition {
 impl<B: Backend> Session<B> {
     /// Blocks until `app` changes (or `timeout` passes), then returns the
     /// diff; `has_changes()` is false when the time ran out.
-    pub async fn wait_for_change(&mut self, app: &str, timeout: Duration) -> Result<Acted> {
+    pub async fn wait_for_change(&mut self, app: &str, timeout: Duration) -> Result<ActionOutcome> {
         let idx = self.look(app).await?;
         let start = Instant::now();
-        let handle = self.scopes[idx].handle(NodeId::ROOT);
+        let handle = self.known[idx].handle(NodeId::ROOT);
         // What changed since the last result (between two calls) is a
         // change the caller has not seen: it is reported without waiting
         // for another, at once, or once the UI is quiet if it is still
         // changing.
-        let id = self.scopes[idx].app.id.clone();
+        let id = self.known[idx].app.id.clone();
         let seen = self
             .unreported
             .iter()
-            .any(|(a, d)| a.id == id && d.has_changes());
+            .any(|c| c.app.id == id && c.diff.has_changes());
         if seen {
             let quiet = Quiet::default();
-            let settle = match self.scopes[idx].changed_since() {
+            let settle = match self.known[idx].changed_since() {
                 true => Settle::Auto(Quiet {
                     floor: Duration::ZERO,
                     cap: quiet.cap.min(timeout),
@@ -114,7 +114,7 @@ impl<B: Backend> Session<B> {
         selector: &str,
         condition: Condition,
         timeout: Duration,
-    ) -> Result<Waited> {
+    ) -> Result<WaitOutcome> {
         let parsed: Selector = selector.trim().parse()?;
         let idx = self.look(app).await?;
         let start = Instant::now();
@@ -125,7 +125,7 @@ impl<B: Backend> Session<B> {
                 .filter(|(i, _)| *i == idx)
                 .map(|(_, n)| n)
                 .collect();
-            let scope = &self.scopes[idx];
+            let known = &self.known[idx];
             let met = match condition {
                 Condition::Appears => hits.first().copied(),
                 Condition::Disappears => {
@@ -137,14 +137,14 @@ impl<B: Backend> Session<B> {
                 Condition::Has(s) => hits
                     .iter()
                     .copied()
-                    .find(|&n| scope.view.tree().node(n).states.contains(s)),
+                    .find(|&n| known.view.tree().node(n).states.contains(s)),
                 Condition::Lacks(s) => hits
                     .iter()
                     .copied()
-                    .find(|&n| !scope.view.tree().node(n).states.contains(s)),
+                    .find(|&n| !known.view.tree().node(n).states.contains(s)),
             };
             if let Some(n) = met {
-                let found = scope.handle(n);
+                let found = known.handle(n);
                 return Ok(self.waited(Some(found)));
             }
             if start.elapsed() >= timeout {
@@ -161,7 +161,7 @@ impl<B: Backend> Session<B> {
                 + POLL
                     .max(Duration::from_millis(200))
                     .min(timeout.saturating_sub(start.elapsed()));
-            while let Some(e) = self.scopes[idx].next_before(until).await {
+            while let Some(e) = self.known[idx].next_before(until).await {
                 if !is_noise(&e.kind) {
                     tokio::time::sleep(Duration::from_millis(30)).await;
                     break;
@@ -170,7 +170,7 @@ impl<B: Backend> Session<B> {
             match self.refresh(idx).await {
                 Ok(d) => self.keep_unreported(idx, d),
                 Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
-                    let id = self.scopes[idx].app.id.clone();
+                    let id = self.known[idx].app.id.clone();
                     self.forget(&id);
                     let mut waited = self.waited(None);
                     waited.exited = true;
@@ -181,8 +181,8 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    pub(super) fn waited(&mut self, found: Option<Handle>) -> Waited {
-        Waited {
+    pub(super) fn waited(&mut self, found: Option<Handle>) -> WaitOutcome {
+        WaitOutcome {
             found,
             changes: std::mem::take(&mut self.unreported),
             exited: false,

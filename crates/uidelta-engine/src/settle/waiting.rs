@@ -10,6 +10,7 @@ use uidelta_model::{NodeId, Snapshot};
 use super::{is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
 use crate::error::Result;
 use crate::session::{ActOptions, Session};
+use crate::AppId;
 
 /// Most snapshots taken while settling, to catch transient elements.
 const MAX_MIDS: usize = 4;
@@ -27,7 +28,7 @@ impl<B: Backend> Session<B> {
     /// from) are the action's own and do not count.
     pub(crate) async fn settle(
         &mut self,
-        idx: usize,
+        idx: AppId,
         opts: &ActOptions,
         acted: Instant,
         own_focus: &[String],
@@ -45,15 +46,15 @@ impl<B: Backend> Session<B> {
             }
             Settle::Auto(q) => q,
         };
-        let quiet = match self.backend.settle_window(&self.scopes[idx].app) {
+        let quiet = match self.backend.settle_window(&self.known[idx].app) {
             Some(window) if window > quiet.window => Quiet { window, ..quiet },
             _ => quiet,
         };
-        if self.scopes[idx].events.is_silent() {
+        if self.known[idx].events.is_silent() {
             return self.settle_by_polling(idx, quiet, acted).await;
         }
-        let app = self.scopes[idx].app.clone();
-        let animations = self.scopes[idx].animations(acted);
+        let app = self.known[idx].app.clone();
+        let animations = self.known[idx].animations(acted);
         let moves = |event: &Event| {
             is_motion(&event.kind)
                 && !event
@@ -67,7 +68,7 @@ impl<B: Backend> Session<B> {
         loop {
             // The events ended: the application exited (the polling finds
             // out at once), or the subscription broke (the polling goes on).
-            if self.scopes[idx].events.lapsed() {
+            if self.known[idx].events.lapsed() {
                 let (polled, more) = self.settle_by_polling(idx, quiet, acted).await?;
                 mids.extend(more);
                 let events = watch.events() + polled.events;
@@ -75,7 +76,7 @@ impl<B: Backend> Session<B> {
             }
             // Events that queued up meanwhile (while a snapshot was taken)
             // count before deciding that the UI is quiet.
-            while let Some(event) = self.scopes[idx].next_queued() {
+            while let Some(event) = self.known[idx].next_queued() {
                 if counts(&event) {
                     watch.event(event.at);
                 } else if moves(&event) {
@@ -83,14 +84,14 @@ impl<B: Backend> Session<B> {
                 }
             }
             // Events dropped for want of room were changes too.
-            if self.scopes[idx].events.take_missed() {
+            if self.known[idx].events.take_missed() {
                 watch.event(Instant::now());
             }
             let until = match watch.next(Instant::now()) {
                 Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
                 Next::WaitUntil(t) => t,
             };
-            let Some(event) = self.scopes[idx].next_before(until).await else {
+            let Some(event) = self.known[idx].next_before(until).await else {
                 continue;
             };
             if moves(&event) {
@@ -118,13 +119,13 @@ impl<B: Backend> Session<B> {
     /// caller finds out what became of it.
     pub(crate) async fn settle_by_polling(
         &mut self,
-        idx: usize,
+        idx: AppId,
         quiet: Quiet,
         acted: Instant,
     ) -> Result<(Settled, Vec<Snapshot>)> {
-        let app = self.scopes[idx].app.clone();
+        let app = self.known[idx].app.clone();
         let mut watch = Watch::new(quiet, acted);
-        let mut last = look_of(&self.scopes[idx].view);
+        let mut last = look_of(&self.known[idx].view);
         let mut mids = Vec::new();
         loop {
             if let Next::Done { capped } = watch.next(Instant::now()) {
