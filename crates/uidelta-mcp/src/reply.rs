@@ -6,7 +6,7 @@ use rmcp::model::{CallToolResult, ContentBlock};
 use serde_json::{json, Value};
 use uidelta_backend::{App, ErrorKind};
 use uidelta_diff::{Diff, Handle};
-use uidelta_engine::Acted;
+use uidelta_engine::{Acted, AppDiff};
 use uidelta_render::{answer, count_tokens, diff_text, DiffOptions};
 
 use crate::receipt::Receipt;
@@ -196,7 +196,10 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
         json["truncated"] = Value::Bool(d.truncated);
         json["diff_tokens"] = Value::from(diff_tokens);
         json["app_switch"] = match &acted.app_switch {
-            Some((app, switched)) => {
+            Some(AppDiff {
+                app,
+                diff: switched,
+            }) => {
                 let switched_text = diff_text(switched, &DiffOptions::default());
                 text.push_str(&format!("# focus went to {}\n", app.label()));
                 text.push_str(&switched_text);
@@ -236,9 +239,9 @@ pub fn acted(tool: &str, acted: &Acted, tree_after: &str, shown: Shown) -> Reply
 /// Diffs of other moments than the answer's own (before an action, while
 /// waiting), each under a `# {heading}, in {app}:` line of `text`; the same
 /// as JSON (`[{"app": ..., "ui_diff": ...}]`).
-pub fn app_diffs(text: &mut String, heading: &str, diffs: &[(App, Diff)]) -> Value {
+pub fn app_diffs(text: &mut String, heading: &str, diffs: &[AppDiff]) -> Value {
     let mut json = Vec::new();
-    for (app, d) in diffs {
+    for AppDiff { app, diff: d } in diffs {
         let t = diff_text(d, &DiffOptions::default());
         text.push_str(&format!("# {heading}, in {}:\n{t}", app.label()));
         json.push(json!({"app": app_json(app), "ui_diff": t}));
