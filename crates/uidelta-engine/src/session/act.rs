@@ -18,10 +18,10 @@ use crate::AppId;
 
 /// The least settle cap of a navigation: a new document's requests may
 /// run for seconds.
-pub(super) const NAVIGATION_CAP: Duration = Duration::from_secs(10);
+const NAVIGATION_CAP: Duration = Duration::from_secs(10);
 
 /// How long to keep watching a toast or spinner that appeared, for it to go.
-pub(super) const LINGER: Duration = Duration::from_millis(1000);
+const LINGER: Duration = Duration::from_millis(1000);
 
 /// Options of [`Session::act`].
 #[derive(Clone, Debug, PartialEq)]
@@ -259,7 +259,7 @@ impl<B: Backend> Session<B> {
 
     /// The known application `app` (its name or backend id) when it stopped
     /// answering.
-    pub(super) fn stuck_app(&self, app: &str) -> Option<AppId> {
+    fn stuck_app(&self, app: &str) -> Option<AppId> {
         let wanted = app.to_lowercase();
         self.known
             .iter()
@@ -294,7 +294,7 @@ impl<B: Backend> Session<B> {
     /// that did not answer: its tree as first seen, once it answers again
     /// (within the settle cap; each read waits for the backend's own
     /// timeout).
-    pub(super) async fn first_answer(
+    async fn first_answer(
         &mut self,
         app: App,
         done: Done,
@@ -360,11 +360,7 @@ impl<B: Backend> Session<B> {
     }
 
     /// The after snapshot of known application `idx`; a timeout is [`Session::stuck`].
-    pub(super) async fn capture_after(
-        &mut self,
-        idx: AppId,
-        since: impl Fn() -> String,
-    ) -> Result<Snapshot> {
+    async fn capture_after(&mut self, idx: AppId, since: impl Fn() -> String) -> Result<Snapshot> {
         let app = self.known[idx].app.clone();
         match self.backend.capture(&app, &Scope::App).await {
             Ok(after) => Ok(after),
@@ -374,7 +370,7 @@ impl<B: Backend> Session<B> {
 
     /// Before an action on a whole application: its latest snapshot (read
     /// when needed), its root's handle, and no stale events.
-    pub(super) async fn before_app_action(&mut self, app: &str) -> Result<(AppId, Handle, App)> {
+    async fn before_app_action(&mut self, app: &str) -> Result<(AppId, Handle, App)> {
         let idx = self.look(app).await?;
         let handle = self.known[idx].handle(NodeId::ROOT);
         self.known[idx].drain();

@@ -30,15 +30,6 @@ mod wait;
 mod windows;
 
 pub use act::{ActOptions, ActionOutcome};
-
-/// What changed in one application: its diff, with the application.
-#[derive(Clone, Debug)]
-pub struct AppDiff {
-    /// The application.
-    pub app: App,
-    /// What changed in it.
-    pub diff: Diff,
-}
 pub use saved::{AwayRef, SavedApp, SavedGoneRef, SavedSession};
 pub use wait::{Condition, WaitOutcome};
 pub use windows::WindowAction;
@@ -87,6 +78,15 @@ impl std::ops::IndexMut<AppId> for Vec<KnownApp> {
     fn index_mut(&mut self, id: AppId) -> &mut KnownApp {
         &mut self[id.0]
     }
+}
+
+/// What changed in one application: its diff, with the application.
+#[derive(Clone, Debug)]
+pub struct AppDiff {
+    /// The application.
+    pub app: App,
+    /// What changed in it.
+    pub diff: Diff,
 }
 
 /// The latest snapshot of one application, with its view and refs.
@@ -502,15 +502,15 @@ impl<B: Backend> Session<B> {
         let Some(idx) = self.known_id(app_id) else {
             return false;
         };
-        let latest = self.known.remove(idx.0);
-        let label = latest.app.label();
-        for id in latest.view.tree().ids() {
+        let forgotten = self.known.remove(idx.0);
+        let label = forgotten.app.label();
+        for id in forgotten.view.tree().ids() {
             let was = format!(
                 "{} in {label}, which exited",
-                handle_text(&latest.handle(id))
+                handle_text(&forgotten.handle(id))
             );
             self.gone.insert(
-                latest.refs.get(id),
+                forgotten.refs.get(id),
                 GoneRef {
                     was,
                     replaced_by: None,

@@ -57,7 +57,7 @@ impl<B: Backend> Session<B> {
             .collect()
     }
 
-    pub(super) fn app_views(&self) -> Vec<selector::AppView<'_>> {
+    fn app_views(&self) -> Vec<selector::AppView<'_>> {
         self.known
             .iter()
             .map(|s| selector::AppView {
@@ -115,7 +115,7 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    pub(super) fn resolve_now(&self, target: &str) -> Result<(AppId, NodeId)> {
+    fn resolve_now(&self, target: &str) -> Result<(AppId, NodeId)> {
         let selector: Selector = target.trim().parse()?;
         if let Some(r) = selector.as_ref() {
             return self
@@ -165,7 +165,7 @@ impl<B: Backend> Session<B> {
 }
 
 /// How many elements a selector that matched nothing offers instead.
-pub(super) const NEAR_MISSES: usize = 5;
+const NEAR_MISSES: usize = 5;
 
 /// The element that took the place of `gone` (removed from under
 /// `parent`): the one added element of the same role and name (white space

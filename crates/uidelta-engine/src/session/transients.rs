@@ -6,7 +6,7 @@ use uidelta_model::{NodeId, Snapshot, State};
 
 /// Roles whose elements come and go by nature: toasts, alerts, tooltips,
 /// spinners.
-pub(super) fn is_ephemeral(role: uidelta_model::Role) -> bool {
+fn is_ephemeral(role: uidelta_model::Role) -> bool {
     use uidelta_model::Role;
     matches!(
         role,
@@ -50,7 +50,7 @@ pub(super) fn transients(
     filters: Filters,
     table: &mut RefTable,
 ) -> Vec<Element> {
-    pub(super) fn structural(t: &uidelta_model::Tree, id: NodeId) -> String {
+    fn structural(t: &uidelta_model::Tree, id: NodeId) -> String {
         let n = t.node(id);
         let (role, name) = t
             .parent(id)

@@ -190,7 +190,7 @@ impl<B: Backend> Session<B> {
     }
 }
 
-pub(super) fn condition_text(c: Condition) -> String {
+fn condition_text(c: Condition) -> String {
     match c {
         Condition::Appears => "appear".into(),
         Condition::Disappears => "disappear".into(),
