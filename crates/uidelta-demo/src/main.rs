@@ -170,7 +170,7 @@ async fn run(desktop: &Desktop) -> Result<()> {
     let mut delta_loop = 0usize;
     for app in [FACTORY, FIXTURE] {
         let (idx, _) = session.observe(app).await?;
-        let latest = &session.scopes()[idx];
+        let latest = &session.known_apps()[idx];
         let tree = tree_text(&latest.view, &latest.refs, &TreeOptions::default());
         let tokens = count_tokens(&tree);
         full_loop += tokens;
@@ -233,11 +233,11 @@ async fn run(desktop: &Desktop) -> Result<()> {
         println!("# {} via {}", acted.target.r#ref, acted.done.method);
         print!("{diff}");
         let idx = session
-            .scopes()
+            .known_apps()
             .iter()
             .position(|s| s.app.id == acted.app.id)
             .context("the acted-on application")?;
-        let latest = &session.scopes()[idx];
+        let latest = &session.known_apps()[idx];
         let full = count_tokens(&tree_text(
             &latest.view,
             &latest.refs,

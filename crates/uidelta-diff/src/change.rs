@@ -8,6 +8,15 @@ use uidelta_model::{NodeData, Rect, Role, State, StateSet};
 
 use crate::refs::Ref;
 
+/// What changed in one application: its diff, with the application.
+#[derive(Clone, Debug)]
+pub struct AppDiff {
+    /// The application.
+    pub app: uidelta_model::app::App,
+    /// What changed in it.
+    pub diff: Diff,
+}
+
 /// Everything that changed between two views.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Diff {

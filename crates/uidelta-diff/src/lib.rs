@@ -31,7 +31,7 @@ mod view;
 
 pub use apply::{apply, ApplyError};
 pub use change::{
-    Added, Attr, AttrChange, AttrValue, Change, Counts, Diff, Element, FocusMove, Handle,
+    Added, AppDiff, Attr, AttrChange, AttrValue, Change, Counts, Diff, Element, FocusMove, Handle,
     InheritedChange, Modified, Removed, SubtreeNode,
 };
 pub use filter::{Filters, Rule, UnknownRule};

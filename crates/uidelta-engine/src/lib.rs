@@ -12,6 +12,10 @@ pub mod settle;
 
 pub use error::{Error, Result};
 pub use session::{
-    ActOptions, Acted, Condition, Latest, Saved, SavedScope, Session, Waited, WindowAction,
+    ActOptions, ActionOutcome, AppDiff, AppId, AwayRef, Condition, KnownApp, SavedApp,
+    SavedGoneRef, SavedSession, Session, WaitOutcome, WindowAction,
 };
 pub use settle::{Quiet, Settle, Settled};
+
+/// The former name of [`ActionOutcome`].
+pub type Acted = ActionOutcome;

@@ -6,11 +6,18 @@
 //! a floor and never more than a cap. Events that say nothing about the
 //! application's state (tooltips, bounds, caret moves) are ignored, or an
 //! animation would keep the UI from ever settling.
+//!
+//! The rules here are pure; the loop that applies them to a session's
+//! application (reading its events, or polling its captures) is in
+//! `settle/waiting.rs`.
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
 use uidelta_backend::EventKind;
+
+mod waiting;
+pub(crate) use waiting::{settled, POLL};
 
 /// How to wait after an action.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -92,7 +92,10 @@ impl Tab {
     fn ref_of(&self, selector: &str) -> String {
         let parsed = selector.parse().expect("selector");
         match self.session.find(&parsed).as_slice() {
-            [(scope, node)] => self.session.scopes()[*scope].refs.get(*node).to_string(),
+            [(scope, node)] => self.session.known_apps()[*scope]
+                .refs
+                .get(*node)
+                .to_string(),
             hits => panic!(
                 "`{selector}` matches {} elements in\n{}",
                 hits.len(),
@@ -108,13 +111,13 @@ impl Tab {
         let [(scope, node)] = hits.as_slice() else {
             panic!("`{selector}` matches {} elements", hits.len());
         };
-        let latest = &self.session.scopes()[*scope];
+        let latest = &self.session.known_apps()[*scope];
         latest.view.tree().node(*node).states.contains(state)
     }
 
     /// The tab's latest view as text, for failure messages.
     fn tree(&self) -> String {
-        let latest = &self.session.scopes()[0];
+        let latest = &self.session.known_apps()[0];
         uidelta_render::tree_text(&latest.view, &latest.refs, &Default::default())
     }
 }
@@ -384,7 +387,7 @@ async fn typing_into_fields_is_one_value_change_each_and_passwords_stay_secret()
         text(&typed.diff)
     );
     assert!(!json.contains("hunter2"), "{json}");
-    let snapshot = &tab.session.scopes()[0].snapshot;
+    let snapshot = &tab.session.known_apps()[0].snapshot;
     for id in snapshot.tree().ids() {
         let n = snapshot.tree().node(id);
         assert!(
@@ -683,7 +686,7 @@ async fn following_a_link_is_a_new_document_in_a_few_lines_and_so_is_going_back(
         )),
         "{t}"
     );
-    let nodes = tab.session.scopes()[0].snapshot.node_count();
+    let nodes = tab.session.known_apps()[0].snapshot.node_count();
     assert!(nodes > 600, "page B has {nodes} nodes");
     assert!(t.lines().count() < 80, "{} lines:\n{t}", t.lines().count());
     assert!(t.contains("\n- the previous document ("), "{t}");
@@ -787,7 +790,7 @@ async fn a_click_at_a_point_of_the_viewport_reaches_what_is_there() {
     let status = tab.ref_of("role:status bar && name:No changes yet");
     let parsed = selector.parse().expect("selector");
     let point = match tab.session.find(&parsed).as_slice() {
-        [(scope, node)] => tab.session.scopes()[*scope]
+        [(scope, node)] => tab.session.known_apps()[*scope]
             .node(*node)
             .bounds
             .expect("the check box has bounds")

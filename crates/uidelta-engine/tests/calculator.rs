@@ -22,7 +22,7 @@ const APP: &str = "uidelta-calculator";
 
 /// The names of the push buttons, in order.
 fn buttons(s: &Session<Linux>) -> Vec<String> {
-    s.scopes()
+    s.known_apps()
         .iter()
         .flat_map(|scope| scope.view.tree().nodes())
         .filter(|n| n.role == Role::PushButton)
@@ -48,7 +48,7 @@ fn gtk4_keys_read_once_and_a_gone_key_is_succeeded_only_by_its_like() {
         // repeat the names are left out.
         assert_eq!(keys, ["7", "8", "9", "=", "Advanced"]);
         let labels: Vec<String> = s
-            .scopes()
+            .known_apps()
             .iter()
             .flat_map(|scope| scope.view.tree().nodes())
             .filter(|n| n.role == Role::Label)

@@ -106,7 +106,7 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         let found = |s: &Session<Linux>, selector: &str| {
             s.find(&selector.parse().expect("selector"))
                 .into_iter()
-                .map(|(scope, node)| s.scopes()[scope].view.tree().node(node).clone())
+                .map(|(scope, node)| s.known_apps()[scope].view.tree().node(node).clone())
                 .collect::<Vec<_>>()
         };
         let stateless = found(s, "role:push button")
@@ -254,7 +254,7 @@ fn chromium_texts_leave_out_the_characters_that_stand_for_children() {
         let found = |s: &Session<Linux>, selector: &str| {
             s.find(&selector.parse().expect("selector"))
                 .into_iter()
-                .map(|(scope, node)| s.scopes()[scope].view.tree().node(node).clone())
+                .map(|(scope, node)| s.known_apps()[scope].view.tree().node(node).clone())
                 .collect::<Vec<_>>()
         };
         let with_objects: Vec<String> = found(s, "text~:\u{fffc} || role:section")

@@ -44,7 +44,7 @@ fn xdotool_type(desktop: &Desktop, pid: u32, text: &str) -> std::process::Child 
 /// The value of the element with ref `r` in `s`'s latest snapshots.
 fn value_of(s: &Session<Linux>, r: &str) -> Option<String> {
     let wanted: uidelta_diff::Ref = r.parse().expect("a ref");
-    s.scopes().iter().find_map(|l| {
+    s.known_apps().iter().find_map(|l| {
         let node: NodeId = l.refs.find(wanted)?;
         l.view.tree().node(node).value.clone()
     })
@@ -135,7 +135,7 @@ fn events_left_unread_are_let_go_and_the_application_read_in_full_again() {
         s.act(&entry, &Action::Focus, &ActOptions::default())
             .await
             .expect("focus the entry");
-        assert!(!s.scopes()[0].lapsed());
+        assert!(!s.known_apps()[0].lapsed());
 
         // Typed after the session stopped listening: the first event ends
         // the subscription, and the ones after it are not heard.
@@ -145,13 +145,13 @@ fn events_left_unread_are_let_go_and_the_application_read_in_full_again() {
             .expect("xdotool type");
         assert!(typed.success(), "xdotool type: {typed}");
         for _ in 0..50 {
-            if s.scopes()[0].lapsed() {
+            if s.known_apps()[0].lapsed() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
         assert!(
-            s.scopes()[0].lapsed(),
+            s.known_apps()[0].lapsed(),
             "still subscribed after going unread"
         );
 
@@ -161,7 +161,7 @@ fn events_left_unread_are_let_go_and_the_application_read_in_full_again() {
             .act(&entry, &Action::Type("!".into()), &ActOptions::default())
             .await
             .expect("type after the subscription lapsed");
-        assert!(!s.scopes()[0].lapsed());
+        assert!(!s.known_apps()[0].lapsed());
         holds(
             &a,
             &format!("~ [{entry}] text | value: \"hello\" -> \"hello!\""),

@@ -73,7 +73,7 @@ fn answering_a_question_is_an_exit_not_an_error() {
             "{t}"
         );
         // The session forgot it: its refs are gone, and say why.
-        assert!(s.scopes().is_empty());
+        assert!(s.known_apps().is_empty());
         let again = s.act(&yes, &Action::Click, &patient()).await;
         let e = again.expect_err("the button went with the application");
         assert!(e.to_string().contains("which exited"), "{e}");

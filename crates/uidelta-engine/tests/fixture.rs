@@ -130,7 +130,7 @@ fn the_do_nothing_button_changes_nothing() {
             "{}",
             acted.done.method
         );
-        let view = &s.scopes()[0].view;
+        let view = &s.known_apps()[0].view;
         let focused = view.focus().map(|f| view.tree().node(f).name.clone());
         assert_eq!(focused.as_deref(), Some("Do nothing"));
     });
@@ -170,7 +170,7 @@ fn refs_stay_put_over_twenty_actions_and_a_renamed_label_keeps_its_ref() {
     rt.block_on(async {
         let mut s = session(&desktop).await;
         let refs_of = |s: &Session<Linux>| -> Vec<(String, String)> {
-            let l = &s.scopes()[0];
+            let l = &s.known_apps()[0];
             l.view
                 .tree()
                 .ids()
@@ -185,7 +185,7 @@ fn refs_stay_put_over_twenty_actions_and_a_renamed_label_keeps_its_ref() {
         };
         let first = refs_of(&s);
         let label_ref = {
-            let l = &s.scopes()[0];
+            let l = &s.known_apps()[0];
             let n = l
                 .view
                 .tree()
@@ -248,7 +248,7 @@ fn waits_refs_that_went_away_and_ambiguous_selectors() {
             .expect("the label changes");
         assert_eq!(waited.found.map(|h| h.name), Some("Count: 1".to_owned()));
         // What changed while waiting comes with the answer.
-        let seen: String = waited.changes.iter().map(|(_, d)| text(d)).collect();
+        let seen: String = waited.changes.iter().map(|c| text(&c.diff)).collect();
         assert!(
             seen.contains("| name: \"Count: 0\" -> \"Count: 1\""),
             "{seen}"
@@ -290,7 +290,7 @@ fn waits_refs_that_went_away_and_ambiguous_selectors() {
         let close_ref = {
             let hits = s.find(&"role:dialog >> name:Close".parse().expect("selector"));
             let (scope, node) = hits[0];
-            s.scopes()[scope].refs.get(node).to_string()
+            s.known_apps()[scope].refs.get(node).to_string()
         };
         s.act(&close_ref, &Action::Click, &ActOptions::default())
             .await
@@ -354,7 +354,7 @@ fn changes_that_came_late_are_reported_with_the_next_action() {
             .await
             .expect("click");
         assert_eq!(acted.earlier.len(), 1, "{:?}", acted.earlier);
-        let earlier = text(&acted.earlier[0].1);
+        let earlier = text(&acted.earlier[0].diff);
         assert!(
             earlier.contains("| name: \"Count: 0\" -> \"Count: 1\""),
             "{earlier}"
@@ -388,7 +388,7 @@ fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
             .await
             .expect("activate the fixture's window");
         assert!(!activated.exited, "{activated:?}");
-        let focused = wait_until(&mut s, |s| s.scopes()[idx].view.focus().is_some()).await;
+        let focused = wait_until(&mut s, |s| s.known_apps()[idx].view.focus().is_some()).await;
         assert!(focused, "the fixture's window has no focused element");
 
         let acted = s
@@ -401,7 +401,10 @@ fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
             .expect("click Open");
         // The other instance starts in half a second or more; the click's
         // own settle is usually over by then, and a wait reports the switch.
-        let (switched_app, switched) = match acted.app_switch {
+        let uidelta_engine::AppDiff {
+            app: switched_app,
+            diff: switched,
+        } = match acted.app_switch {
             Some(switch) => switch,
             None => s
                 .wait_for_change("uidelta-fixture", Duration::from_secs(20))
@@ -423,7 +426,7 @@ fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
             "{switched}"
         );
         // The fixture itself no longer has a focused element.
-        assert!(s.scopes()[idx].view.focus().is_none());
+        assert!(s.known_apps()[idx].view.focus().is_none());
     });
 }
 
@@ -438,7 +441,7 @@ fn activating_the_active_window_does_not_wait_for_a_change() {
             .await
             .expect("activate the fixture's window");
         let active = wait_until(&mut s, |s| {
-            let scope = &s.scopes()[idx];
+            let scope = &s.known_apps()[idx];
             scope.main_window().is_some_and(|w| {
                 scope
                     .view
@@ -657,13 +660,13 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
             .resolve("role:push button && name:Yes")
             .await
             .expect("Yes");
-        let yes = s.scopes()[idx]
+        let yes = s.known_apps()[idx]
             .node(yes)
             .bounds
             .expect("Yes has bounds")
             .center();
         let (idx, no) = s.resolve("role:push button && name:No").await.expect("No");
-        let no = s.scopes()[idx]
+        let no = s.known_apps()[idx]
             .node(no)
             .bounds
             .expect("No has bounds")
@@ -730,7 +733,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
         // A session that never saw it (a new `uidelta click --at`) knows it
         // only by its bus name while it does not answer; the answer is its
         // tree as first seen, under its own name again.
-        let bus_name = s.scopes()[0].app.id.clone();
+        let bus_name = s.known_apps()[0].app.id.clone();
         ask_through_the_bus(&mut s, &opts).await;
         let mut fresh = Session::new(Arc::new(
             Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
@@ -753,7 +756,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
         // Stuck again, then gone: a key for it says it is gone, not that it
         // does not answer.
         ask_through_the_bus(&mut fresh, &opts).await;
-        let pid = fresh.scopes()[0].app.pid.expect("pid");
+        let pid = fresh.known_apps()[0].app.pid.expect("pid");
         let killed = std::process::Command::new("kill")
             .args(["-9", &pid.to_string()])
             .status()
@@ -851,7 +854,7 @@ fn on_a_scaled_display_the_pointer_clicks_where_the_element_is() {
         let opts = ActOptions::default();
         let bounds = |s: &Session<Linux>, selector: &str| {
             let (scope, id) = s.find(&selector.parse().expect("selector"))[0];
-            s.scopes()[scope].node(id).bounds.expect("bounds")
+            s.known_apps()[scope].node(id).bounds.expect("bounds")
         };
         let frame = bounds(&s, "role:frame && name:uidelta fixture");
         let (x, y, w, h) = window.inner;

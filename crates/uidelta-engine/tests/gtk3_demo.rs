@@ -161,7 +161,7 @@ fn a_window_is_closed_even_when_another_has_its_title() {
         // closes that one, found by its place on the display.
         run_demo(s, "Pickers").await;
         let windows = || {
-            let scope = &s.scopes()[0];
+            let scope = &s.known_apps()[0];
             let tree = scope.view.tree();
             tree.children(tree.root())
                 .iter()
@@ -184,7 +184,7 @@ fn a_window_is_closed_even_when_another_has_its_title() {
         let t = text(&acted);
         assert!(t.contains("] frame \"Pickers\" (closed) (and "), "{t}");
         let windows = {
-            let scope = &s.scopes()[0];
+            let scope = &s.known_apps()[0];
             let tree = scope.view.tree();
             tree.children(tree.root())
                 .iter()

@@ -71,7 +71,7 @@ fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
                         .parse()
                         .expect("selector"),
                 )[0];
-                let latest = &s.scopes()[scope];
+                let latest = &s.known_apps()[scope];
                 let pane = latest
                     .view
                     .tree()
@@ -192,7 +192,7 @@ fn a_gtk4_window_away_from_the_corner_is_clicked_where_its_elements_are() {
         s.observe(DEMO).await.expect("observe");
         let bounds = |selector: &str| {
             let (scope, id) = s.find(&selector.parse().expect("selector"))[0];
-            s.scopes()[scope].node(id).bounds.expect("bounds")
+            s.known_apps()[scope].node(id).bounds.expect("bounds")
         };
         // GTK 4 reports its window at 0,0; the snapshot has the display's
         // place of its content, inside the window's border.
@@ -249,7 +249,7 @@ fn gtk4_widget_factory_is_named_as_it_shows_and_its_pages_switch_in_a_line_each(
         }
         assert!(tabs >= 11, "the factory shows {tabs} page tabs");
         let typed: Vec<String> = s
-            .scopes()
+            .known_apps()
             .iter()
             .flat_map(|scope| scope.view.tree().nodes())
             .filter(|n| n.name.starts_with("Gtk"))
@@ -282,7 +282,7 @@ fn gtk4_widget_factory_is_named_as_it_shows_and_its_pages_switch_in_a_line_each(
         }
         // Nameless, not named after their type: a progress bar.
         let bars: Vec<&str> = s
-            .scopes()
+            .known_apps()
             .iter()
             .flat_map(|scope| scope.view.tree().nodes())
             .filter(|n| n.role == uidelta_model::Role::ProgressBar)

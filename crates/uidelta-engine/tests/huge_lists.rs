@@ -41,7 +41,7 @@ fn read(rows: usize) -> (Vec<String>, String) {
             }
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;
         }
-        let scope = &s.scopes()[0];
+        let scope = &s.known_apps()[0];
         let tree = scope.view.tree();
         let cells: Vec<String> = tree
             .nodes()
@@ -52,7 +52,7 @@ fn read(rows: usize) -> (Vec<String>, String) {
         let hits = s.find(&"role:table".parse().expect("selector"));
         assert_eq!(hits.len(), 1, "one table");
         let (scope, node) = hits[0];
-        let line = s.scopes()[scope]
+        let line = s.known_apps()[scope]
             .subtree_text(node, &uidelta_render::TreeOptions::default())
             .lines()
             .next()

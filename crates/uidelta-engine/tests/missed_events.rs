@@ -153,7 +153,7 @@ async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
     let earlier: Vec<String> = acted
         .earlier
         .iter()
-        .map(|(_, d)| uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default()))
+        .map(|c| uidelta_render::diff_text(&c.diff, &uidelta_render::DiffOptions::default()))
         .collect();
     assert_eq!(earlier.len(), 1, "{earlier:?}");
     assert!(

@@ -93,7 +93,7 @@ fn padded_menu_items_read_and_match_without_their_padding() {
         assert!(found > 20, "mousepad shows {found} menu items");
         // No name keeps white space at either end or in runs.
         let padded: Vec<String> = s
-            .scopes()
+            .known_apps()
             .iter()
             .flat_map(|scope| scope.view.tree().nodes())
             .filter(|n| n.name != n.name.split_whitespace().collect::<Vec<_>>().join(" "))
@@ -105,9 +105,9 @@ fn padded_menu_items_read_and_match_without_their_padding() {
             assert_eq!(hits.len(), 1, "`name:Find` matches {hits:?}");
             hits[0]
         };
-        let find = s.scopes()[scope].view.tree().node(node);
+        let find = s.known_apps()[scope].view.tree().node(node);
         assert_eq!(find.name, "Find");
-        let find_ref = s.scopes()[scope].refs.get(node);
+        let find_ref = s.known_apps()[scope].refs.get(node);
 
         // A typo matches nothing and offers the item, with its ref.
         let err = s
@@ -194,7 +194,7 @@ fn the_search_bar_opens_without_its_still_spinner() {
             let hits = s.find(&"role:animation".parse().expect("selector"));
             assert_eq!(hits.len(), 1, "one spinner: {hits:?}");
             let (scope, node) = hits[0];
-            s.scopes()[scope].view.tree().node(node).clone()
+            s.known_apps()[scope].view.tree().node(node).clone()
         };
         assert_eq!(spinner.name, "Spinner");
         assert!(!spinner.states.contains(State::Showing), "{spinner:?}");

@@ -23,7 +23,7 @@ fn value_of(s: &Session<Linux>, selector: &str) -> Option<String> {
     let hits = s.find(&selector.parse().expect("selector"));
     assert_eq!(hits.len(), 1, "`{selector}` should match one element");
     let (scope, node) = hits[0];
-    s.scopes()[scope].view.tree().node(node).value.clone()
+    s.known_apps()[scope].view.tree().node(node).value.clone()
 }
 
 /// Asserts that the diff has nothing added, removed or transient.

@@ -19,7 +19,7 @@ fn spinners_that_spin_show_and_still_ones_do_not() {
         let spinners: Vec<(bool, bool)> = hits
             .iter()
             .map(|&(scope, node)| {
-                let n = s.scopes()[scope].view.tree().node(node);
+                let n = s.known_apps()[scope].view.tree().node(node);
                 assert_eq!(n.name, "Spinner");
                 (
                     n.states.contains(State::Enabled),

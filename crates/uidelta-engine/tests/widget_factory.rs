@@ -109,7 +109,7 @@ fn widget_factory_actions_report_exactly_what_changed() {
         let value = |s: &uidelta_engine::Session<uidelta_linux::Linux>| {
             let hits = s.find(&r.parse().expect("the entry's ref"));
             let (scope, node) = hits[0];
-            s.scopes()[scope].node(node).value.clone()
+            s.known_apps()[scope].node(node).value.clone()
         };
         let typed = value(&s);
         let err = s
@@ -372,10 +372,10 @@ fn a_session_with_no_refs_left_stops_with_an_error() {
         .await
         .expect("connect");
         // As resumed from a session file whose counter was edited.
-        let saved = uidelta_engine::Saved {
+        let saved = uidelta_engine::SavedSession {
             next: uidelta_diff::Ref(u32::MAX - 10),
             away: Vec::new(),
-            scopes: Vec::new(),
+            apps: Vec::new(),
             gone: Vec::new(),
         };
         let (mut s, _) = uidelta_engine::Session::resume(
@@ -399,6 +399,6 @@ fn a_session_with_no_refs_left_stops_with_an_error() {
             ) && message.contains("start a new session"),
             "{message}"
         );
-        assert!(s.scopes().is_empty());
+        assert!(s.known_apps().is_empty());
     });
 }

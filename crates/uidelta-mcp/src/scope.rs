@@ -2,13 +2,13 @@
 //! its windows, the states worth a word.
 
 use uidelta_backend::App;
-use uidelta_engine::Latest;
+use uidelta_engine::KnownApp;
 use uidelta_model::{NodeId, State, StateSet};
 
 use crate::reply::ToolError;
 
 /// The window titled `title` (exactly, in any case, or a unique prefix).
-pub(crate) fn window_named(scope: &Latest, title: &str) -> Result<NodeId, ToolError> {
+pub(crate) fn window_named(scope: &KnownApp, title: &str) -> Result<NodeId, ToolError> {
     scope.window_named(title).map_err(|message| ToolError {
         kind: "not_found",
         message,
@@ -17,7 +17,7 @@ pub(crate) fn window_named(scope: &Latest, title: &str) -> Result<NodeId, ToolEr
 
 /// The window titled `title` when one is given, else the main window; an
 /// error names what is missing.
-pub(crate) fn window_or_main(scope: &Latest, title: Option<&str>) -> Result<NodeId, ToolError> {
+pub(crate) fn window_or_main(scope: &KnownApp, title: Option<&str>) -> Result<NodeId, ToolError> {
     match title {
         Some(title) => window_named(scope, title),
         None => scope.main_window().ok_or_else(|| ToolError {
@@ -62,7 +62,7 @@ pub(crate) fn notable_states(states: StateSet) -> Vec<&'static str> {
 pub(crate) fn obvious_app(
     tool: &str,
     default: Option<&App>,
-    read: &[Latest],
+    read: &[KnownApp],
     running: &[App],
 ) -> Result<String, ToolError> {
     let runs = |app: &App| running.iter().any(|a| a.id == app.id);

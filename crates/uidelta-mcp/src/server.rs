@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use uidelta_backend::{Action, App, Backend, Navigate};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, Acted, Condition, Session, WindowAction};
+use uidelta_engine::{ActOptions, Acted, AppId, Condition, Session, WindowAction};
 use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
@@ -303,7 +303,7 @@ impl<B: Backend + 'static> Inner<B> {
             return Ok(name.to_owned());
         }
         let running = self.backend.apps().await?;
-        obvious_app(tool, self.default_app.as_ref(), s.scopes(), &running)
+        obvious_app(tool, self.default_app.as_ref(), s.known_apps(), &running)
     }
 
     /// The application a selector is limited to: the one named, else,
@@ -312,7 +312,7 @@ impl<B: Backend + 'static> Inner<B> {
     fn selector_app(&self, s: &Session<B>, named: Option<&str>) -> Option<String> {
         match named {
             Some(name) => Some(name.to_owned()),
-            None if s.scopes().is_empty() => self.default_app.as_ref().map(|a| a.id.clone()),
+            None if s.known_apps().is_empty() => self.default_app.as_ref().map(|a| a.id.clone()),
             None => None,
         }
     }
@@ -321,7 +321,7 @@ impl<B: Backend + 'static> Inner<B> {
     /// would otherwise fail every target. Costs one listing of the
     /// applications when the session has read any.
     async fn prune(&self, s: &mut Session<B>) -> Result<(), ToolError> {
-        if s.scopes().is_empty() {
+        if s.known_apps().is_empty() {
             return Ok(());
         }
         let alive: Vec<String> = self
@@ -332,7 +332,7 @@ impl<B: Backend + 'static> Inner<B> {
             .map(|a| a.id)
             .collect();
         let exited: Vec<String> = s
-            .scopes()
+            .known_apps()
             .iter()
             .filter(|l| !alive.contains(&l.app.id))
             .map(|l| l.app.id.clone())
@@ -372,7 +372,7 @@ impl<B: Backend + 'static> Inner<B> {
             .app_named("get_window_tree", &s, a.app.as_deref())
             .await?;
         let (idx, _) = s.observe(&app).await?;
-        let scope = &s.scopes()[idx];
+        let scope = &s.known_apps()[idx];
         let opts = TreeOptions { bounds: a.bounds };
         let (tree, window) = match &a.window {
             Some(title) => {
@@ -434,7 +434,8 @@ impl<B: Backend + 'static> Inner<B> {
         let only = match self.selector_app(&s, a.app.as_deref()) {
             Some(app) => Some(s.look(&app).await?),
             None => {
-                let names: Vec<String> = s.scopes().iter().map(|l| l.app.name.clone()).collect();
+                let names: Vec<String> =
+                    s.known_apps().iter().map(|l| l.app.name.clone()).collect();
                 for name in names {
                     // An application that went away keeps its last snapshot.
                     let _ = s.look(&name).await;
@@ -442,7 +443,7 @@ impl<B: Backend + 'static> Inner<B> {
                 None
             }
         };
-        if s.scopes().is_empty() {
+        if s.known_apps().is_empty() {
             return Err(ToolError {
                 kind: "no_match",
                 message: "no application has been read yet: pass `app`, or call \
@@ -450,7 +451,7 @@ impl<B: Backend + 'static> Inner<B> {
                     .into(),
             });
         }
-        let hits: Vec<(usize, NodeId)> = s
+        let hits: Vec<(AppId, NodeId)> = s
             .find(&selector)
             .into_iter()
             .filter(|(i, _)| only.is_none_or(|o| o == *i))
@@ -458,7 +459,7 @@ impl<B: Backend + 'static> Inner<B> {
         let mut text = String::new();
         let mut matches = Vec::new();
         for &(i, n) in hits.iter().take(limit) {
-            let scope = &s.scopes()[i];
+            let scope = &s.known_apps()[i];
             let node = scope.view.tree().node(n);
             let h = scope.handle(n);
             let states: Vec<&str> = node.states.iter().map(State::as_str).collect();
@@ -481,7 +482,7 @@ impl<B: Backend + 'static> Inner<B> {
             matches.push(m);
         }
         if hits.is_empty() {
-            let r#where: Vec<String> = s.scopes().iter().map(|l| l.app.label()).collect();
+            let r#where: Vec<String> = s.known_apps().iter().map(|l| l.app.label()).collect();
             text.push_str(&format!(
                 "No element matches `{}` in {}.\n",
                 a.selector.trim(),
@@ -807,7 +808,7 @@ impl<B: Backend + 'static> Inner<B> {
             Some(app) => {
                 let mut s = self.session.lock().await;
                 let idx = s.look(app).await?;
-                let scope = &s.scopes()[idx];
+                let scope = &s.known_apps()[idx];
                 let window = window_or_main(scope, a.window.as_deref())?;
                 let node = scope.view.tree().node(window);
                 let bounds =
@@ -868,7 +869,7 @@ fn told<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, shown: Shown) -> 
 }
 
 fn scope_tree<B: Backend>(s: &Session<B>, app: &App) -> String {
-    s.scopes()
+    s.known_apps()
         .iter()
         .find(|l| l.app.id == app.id)
         .map(|l| tree_text(&l.view, &l.refs, &TreeOptions::default()))
@@ -896,7 +897,7 @@ async fn prepare<B: Backend>(
         return Ok(target.to_owned());
     };
     let found = s.find_app(app).await?;
-    if !s.scopes().iter().any(|l| l.app.id == found.id) {
+    if !s.known_apps().iter().any(|l| l.app.id == found.id) {
         s.observe(app).await?;
     }
     let lower = target.to_lowercase();

@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use serde_json::{json, Value};
-use uidelta_diff::{Diff, Handle};
+use uidelta_diff::{AppDiff, Diff, Handle};
 use uidelta_model::app::App;
 
 use crate::{answer, count_tokens, diff_text, Answer, DiffOptions};
@@ -25,9 +25,9 @@ pub struct Report<'a> {
     /// What `earlier` holds, in words: `changed before this action`.
     pub earlier_heading: &'static str,
     /// Changes found before the action, each with its application.
-    pub earlier: &'a [(App, Diff)],
+    pub earlier: &'a [AppDiff],
     /// The application the focus went to, and the diff of its tree.
-    pub app_switch: Option<&'a (App, Diff)>,
+    pub app_switch: Option<&'a AppDiff>,
     /// Why an action that changed nothing may have been ignored.
     pub note: Option<&'a str>,
     /// The application exited after the action.
@@ -168,7 +168,10 @@ impl Report<'_> {
             json["truncated"] = Value::Bool(d.truncated);
             json["diff_tokens"] = Value::from(diff_tokens);
             json["app_switch"] = match self.app_switch {
-                Some((app, switched)) => json!({
+                Some(AppDiff {
+                    app,
+                    diff: switched,
+                }) => json!({
                     "app": app_json(app),
                     "ui_diff": diff_text(switched, &DiffOptions::default()),
                 }),
@@ -209,7 +212,7 @@ impl Report<'_> {
     fn diff_and_switch(&self, out: &mut String, opts: &DiffOptions) -> Answer {
         let answered = answer(self.diff, self.tree_after, opts);
         out.push_str(&answered.text);
-        if let Some((app, d)) = self.app_switch {
+        if let Some(AppDiff { app, diff: d }) = self.app_switch {
             out.push_str(&format!("# focus went to {}\n", app.label()));
             out.push_str(&diff_text(d, opts));
         }
@@ -230,9 +233,9 @@ impl Report<'_> {
 /// Diffs of other moments than the answer's own (before an action, while
 /// waiting), each under a `# {heading}, in {app}:` line of `text`; the same
 /// as JSON (`[{"app": ..., "ui_diff": ...}]`).
-pub fn app_diffs(text: &mut String, heading: &str, diffs: &[(App, Diff)]) -> Value {
+pub fn app_diffs(text: &mut String, heading: &str, diffs: &[AppDiff]) -> Value {
     let mut json = Vec::new();
-    for (app, d) in diffs {
+    for AppDiff { app, diff: d } in diffs {
         let t = diff_text(d, &DiffOptions::default());
         text.push_str(&format!("# {heading}, in {}:\n{t}", app.label()));
         json.push(json!({"app": app_json(app), "ui_diff": t}));
@@ -240,8 +243,8 @@ pub fn app_diffs(text: &mut String, heading: &str, diffs: &[(App, Diff)]) -> Val
     Value::Array(json)
 }
 
-fn earlier_text(out: &mut String, heading: &str, diffs: &[(App, Diff)], opts: &DiffOptions) {
-    for (app, d) in diffs {
+fn earlier_text(out: &mut String, heading: &str, diffs: &[AppDiff], opts: &DiffOptions) {
+    for AppDiff { app, diff: d } in diffs {
         out.push_str(&format!("# {heading}, in {}:\n", app.label()));
         out.push_str(&diff_text(d, opts));
     }
@@ -316,7 +319,7 @@ mod tests {
         target: &'a Handle,
         app: &'a App,
         diff: &'a Diff,
-        earlier: &'a [(App, Diff)],
+        earlier: &'a [AppDiff],
         exited: bool,
     ) -> Report<'a> {
         Report {
@@ -350,7 +353,10 @@ mod tests {
             name: "Bold".into(),
         };
         let (app, diff) = (gedit(), bold_checked());
-        let earlier = [(gedit(), bold_checked())];
+        let earlier = [AppDiff {
+            app: gedit(),
+            diff: bold_checked(),
+        }];
         let r = report(&target, &app, &diff, &earlier, false);
         let note = "# note: the target was disabled\n";
         assert_eq!(
@@ -405,7 +411,10 @@ mod tests {
         };
         let app = gedit();
         let nothing = Diff::default();
-        let earlier = [(gedit(), bold_checked())];
+        let earlier = [AppDiff {
+            app: gedit(),
+            diff: bold_checked(),
+        }];
         let gone = report(&target, &app, &nothing, &earlier, true);
         let exited = "# gedit (pid 42) exited\n";
         assert_eq!(

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use uidelta_backend::{Action, Backend, Navigate};
-use uidelta_engine::{ActOptions, Acted, Latest, Quiet, Session, Settle, WindowAction};
+use uidelta_engine::{ActOptions, Acted, KnownApp, Quiet, Session, Settle, WindowAction};
 use uidelta_render as render;
 
 use crate::carry::{self, Carried};
@@ -97,11 +97,11 @@ impl Common {
 pub fn with_latest(
     place: &Place,
     app: Option<&str>,
-    show: impl FnOnce(&Latest) -> Result<String>,
+    show: impl FnOnce(&KnownApp) -> Result<String>,
 ) -> Result<String> {
     carried!(place, app, true, |c, app| {
         let idx = c.scope.with_context(|| format!("{app} was not read"))?;
-        show(&c.s.scopes()[idx])?
+        show(&c.s.known_apps()[idx])?
     })
 }
 
@@ -245,8 +245,8 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
             loop {
                 let acted = c.s.wait_for_change(&app, Duration::from_secs(3600)).await?;
                 let mut text = String::new();
-                for (_, d) in acted.earlier.iter().filter(|(_, d)| d.has_changes()) {
-                    text.push_str(&render::diff_text(d, &opts));
+                for earlier in acted.earlier.iter().filter(|e| e.diff.has_changes()) {
+                    text.push_str(&render::diff_text(&earlier.diff, &opts));
                 }
                 if acted.diff.has_changes() {
                     text.push_str(&render::diff_text(&acted.diff, &opts));
@@ -264,7 +264,7 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
 /// fewer tokens than the diff.
 fn with_tree<B: Backend>(s: &Session<B>, acted: Acted) -> (Acted, String) {
     let tree = s
-        .scopes()
+        .known_apps()
         .iter()
         .find(|l| l.app.id == acted.app.id && !acted.exited)
         .map(|l| render::tree_text(&l.view, &l.refs, &render::TreeOptions::default()))

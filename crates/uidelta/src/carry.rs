@@ -6,7 +6,7 @@ use std::sync::Arc;
 use anyhow::Result;
 use uidelta_backend::Backend;
 use uidelta_diff::Filters;
-use uidelta_engine::{Saved, SavedScope, Session};
+use uidelta_engine::{AppId, SavedApp, SavedSession, Session};
 
 use crate::place::{Connected, Place};
 use crate::state::Store;
@@ -22,11 +22,11 @@ pub struct Carried<B: Backend> {
     /// The file, locked while this command holds it.
     store: Option<Store>,
     /// Saved applications this command did not touch, kept for later ones.
-    others: Vec<SavedScope>,
+    others: Vec<SavedApp>,
     /// The generation of the file as this command last read or wrote it.
     generation: u64,
     /// The application's scope in the session, once read.
-    pub scope: Option<usize>,
+    pub scope: Option<AppId>,
 }
 
 impl<B: Backend> Carried<B> {
@@ -86,28 +86,27 @@ impl<B: Backend> Carried<B> {
         };
         // This application's snapshot, and those of earlier runs of it
         // (same name, another process), whose refs are then gone.
-        let Saved {
+        let SavedSession {
             next,
             away,
-            scopes,
+            apps: scopes,
             gone,
         } = saved;
-        let (mine, others): (Vec<SavedScope>, Vec<SavedScope>) =
-            scopes.into_iter().partition(|k| {
-                found.as_ref().is_some_and(|f| {
-                    k.app.id == f.id
-                        || (k.app.name == f.name && k.app.pid.is_some() && k.app.pid != f.pid)
-                })
-            });
+        let (mine, others): (Vec<SavedApp>, Vec<SavedApp>) = scopes.into_iter().partition(|k| {
+            found.as_ref().is_some_and(|f| {
+                k.app.id == f.id
+                    || (k.app.name == f.name && k.app.pid.is_some() && k.app.pid != f.pid)
+            })
+        });
         let exited: Vec<String> = mine
             .iter()
             .filter(|k| found.as_ref().is_some_and(|f| k.app.id != f.id))
             .map(|k| k.app.id.clone())
             .collect();
-        let saved = Saved {
+        let saved = SavedSession {
             next,
             away,
-            scopes: mine,
+            apps: mine,
             gone,
         };
         let (mut s, _) = Session::resume(self.backend.clone(), Filters::all(), saved).await;
@@ -153,13 +152,13 @@ impl<B: Backend> Carried<B> {
             return Ok(());
         }
         let latest = self.scope.map(|i| {
-            let scope = &self.s.scopes()[i];
+            let scope = &self.s.known_apps()[i];
             (scope.app.id.clone(), scope.snapshot.clone())
         });
         self.take(Some(store), app, false).await?;
         if let Some((id, snapshot)) = latest {
             self.s.catch_up(&id, snapshot);
-            self.scope = self.s.scopes().iter().position(|s| s.app.id == id);
+            self.scope = self.s.known_id(&id);
         }
         Ok(())
     }

@@ -22,7 +22,7 @@ use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use uidelta_backend::App;
 use uidelta_diff::{Filters, Ref, RefTable, View};
-use uidelta_engine::{Saved, SavedScope};
+use uidelta_engine::{AwayRef, SavedApp, SavedGoneRef, SavedSession};
 
 /// Version of the file layout; a file of another is set aside.
 const LAYOUT: u32 = 1;
@@ -134,7 +134,7 @@ impl Store {
     /// file's generation. A file that cannot be read (another layout,
     /// damaged, written for another desktop) is renamed to `*.bad`, with a
     /// warning on stderr.
-    pub fn load(&self) -> (Option<Saved>, u64) {
+    pub fn load(&self) -> (Option<SavedSession>, u64) {
         let text = match fs::read_to_string(&self.path) {
             Ok(t) => t,
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => return (None, 0),
@@ -152,7 +152,7 @@ impl Store {
         }
     }
 
-    fn parse(&self, text: &str) -> std::result::Result<(Option<Saved>, u64), String> {
+    fn parse(&self, text: &str) -> std::result::Result<(Option<SavedSession>, u64), String> {
         let file: Layout =
             serde_json::from_str(text).map_err(|e| format!("it is not a session file: {e}"))?;
         if file.layout != LAYOUT || file.version != env!("CARGO_PKG_VERSION") {
@@ -178,7 +178,7 @@ impl Store {
         for s in file.scopes {
             let snapshot = uidelta_formats::json::parse(&s.snapshot)
                 .map_err(|e| format!("the snapshot of {} does not read: {e}", s.name))?;
-            scopes.push(SavedScope {
+            scopes.push(SavedApp {
                 app: App {
                     name: s.name,
                     pid: s.pid,
@@ -190,18 +190,27 @@ impl Store {
                 refs: s.refs.into_iter().map(Ref).collect(),
             });
         }
-        let saved = Saved {
+        let saved = SavedSession {
             next: Ref(file.next),
             away: file
                 .away
                 .into_iter()
-                .map(|(root, id, r, hash)| (root, id, Ref(r), hash))
+                .map(|(root, id, r, hash)| AwayRef {
+                    root_identity: root,
+                    identity: id,
+                    r#ref: Ref(r),
+                    subtree_hash: hash,
+                })
                 .collect(),
-            scopes,
+            apps: scopes,
             gone: file
                 .gone
                 .into_iter()
-                .map(|(r, was, by)| (Ref(r), was, by))
+                .map(|(r, was, by)| SavedGoneRef {
+                    r#ref: Ref(r),
+                    was,
+                    replaced_by: by,
+                })
                 .collect(),
         };
         Ok((Some(saved), file.generation))
@@ -226,12 +235,12 @@ impl Store {
     /// does not have, the most recent first, up to a limit. `loaded` is
     /// the generation [`Store::load`] read (the file is locked since);
     /// returns the one written.
-    pub fn save(&self, saved: &Saved, kept: &[SavedScope], loaded: u64) -> Result<u64> {
+    pub fn save(&self, saved: &SavedSession, kept: &[SavedApp], loaded: u64) -> Result<u64> {
         let generation = loaded + 1;
-        let mut scopes: Vec<Scope> = saved.scopes.iter().map(scope).collect();
+        let mut scopes: Vec<Scope> = saved.apps.iter().map(scope).collect();
         scopes.extend(
             kept.iter()
-                .filter(|k| saved.scopes.iter().all(|s| s.app.id != k.app.id))
+                .filter(|k| saved.apps.iter().all(|s| s.app.id != k.app.id))
                 .take(MAX_OTHERS)
                 .map(scope),
         );
@@ -244,11 +253,14 @@ impl Store {
             // Both are in ref order: the newest are last.
             away: newest(&saved.away)
                 .iter()
-                .map(|(root, id, r, hash)| (root.clone(), id.clone(), r.0, *hash))
+                .map(|a| {
+                    let (root, id) = (a.root_identity.clone(), a.identity.clone());
+                    (root, id, a.r#ref.0, a.subtree_hash)
+                })
                 .collect(),
             gone: newest(&saved.gone)
                 .iter()
-                .map(|(r, was, by)| (r.0, was.clone(), by.clone()))
+                .map(|g| (g.r#ref.0, g.was.clone(), g.replaced_by.clone()))
                 .collect(),
             scopes,
         };
@@ -274,7 +286,7 @@ fn newest<T>(items: &[T]) -> &[T] {
     &items[items.len().saturating_sub(MAX_GONE)..]
 }
 
-fn scope(s: &SavedScope) -> Scope {
+fn scope(s: &SavedApp) -> Scope {
     let whole = View::new(&s.snapshot, Filters::none());
     let labels = RefTable::new().label(whole.len());
     Scope {
@@ -360,14 +372,14 @@ mod tests {
     use super::*;
     use uidelta_diff::{Filters, RefTable};
 
-    fn saved(seed: u64) -> Saved {
+    fn saved(seed: u64) -> SavedSession {
         let mut table = RefTable::new();
         let scopes = (0..2)
             .map(|i| {
                 let snapshot = uidelta_synth::app(400, seed + i);
                 let view = View::new(&snapshot, Filters::all());
                 let refs = table.label(view.len()).as_slice().to_vec();
-                SavedScope {
+                SavedApp {
                     app: App {
                         name: format!("app{i}"),
                         pid: Some(100 + i as u32),
@@ -381,15 +393,24 @@ mod tests {
             })
             .collect();
         table.leaving(Some("/root"), Some("/node/9"), Ref(9), 77);
-        Saved {
+        SavedSession {
             next: table.peek(),
-            away: table.away(),
-            scopes,
-            gone: vec![(
-                Ref(3),
-                "[e3] push button \"Save\"".into(),
-                Some("[e900] label".into()),
-            )],
+            away: table
+                .away()
+                .into_iter()
+                .map(|(root_identity, identity, r, subtree_hash)| AwayRef {
+                    root_identity,
+                    identity,
+                    r#ref: r,
+                    subtree_hash,
+                })
+                .collect(),
+            apps: scopes,
+            gone: vec![SavedGoneRef {
+                r#ref: Ref(3),
+                was: "[e3] push button \"Save\"".into(),
+                replaced_by: Some("[e900] label".into()),
+            }],
         }
     }
 
@@ -415,8 +436,8 @@ mod tests {
             assert_eq!(after.next, before.next);
             assert_eq!(after.away, before.away);
             assert_eq!(after.gone, before.gone);
-            assert_eq!(after.scopes.len(), 2);
-            for (a, b) in after.scopes.iter().zip(&before.scopes) {
+            assert_eq!(after.apps.len(), 2);
+            for (a, b) in after.apps.iter().zip(&before.apps) {
                 assert_eq!(
                     (&a.app.name, a.app.pid, &a.app.id),
                     (&b.app.name, b.app.pid, &b.app.id)
@@ -434,7 +455,11 @@ mod tests {
         // Only the newest refs of elements gone are kept.
         let mut many = saved(3);
         many.gone = (1..=MAX_GONE as u32 + 500)
-            .map(|r| (Ref(r), format!("[e{r}] label"), None))
+            .map(|r| SavedGoneRef {
+                r#ref: Ref(r),
+                was: format!("[e{r}] label"),
+                replaced_by: None,
+            })
             .collect();
         let store = Store::open_in(&dir, "desktop: test", false).expect("open");
         let (_, loaded) = store.load();
@@ -442,7 +467,7 @@ mod tests {
         let (kept, _) = store.load();
         let kept = kept.expect("the saved session").gone;
         assert_eq!(kept.len(), MAX_GONE);
-        assert_eq!(kept.first().map(|g| g.0), Some(Ref(501)));
+        assert_eq!(kept.first().map(|g| g.r#ref), Some(Ref(501)));
         drop(store);
 
         // A ref counter edited to the end of the refs is refused, and the

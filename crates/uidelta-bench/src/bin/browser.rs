@@ -44,7 +44,7 @@ use serde_json::Value;
 use uidelta_backend::{Action, Backend, Navigate};
 use uidelta_cdp::{Cdp, LaunchOptions, CHROMIUM, INSTALL_HINT};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_engine::{ActOptions, Acted, AppDiff, AppId, Session};
 use uidelta_model::Role;
 use uidelta_render::{size, Size};
 use uidelta_testkit::web::{fixtures_dir, Server};
@@ -381,7 +381,7 @@ async fn run_ours(
     let mut rows = vec![Ours {
         diff_size: Size::default(),
         tree_size: size(&tree),
-        nodes: session.scopes()[idx].view.len(),
+        nodes: session.known_apps()[idx].view.len(),
         act_ms: open_ms,
         settle_ms: None,
         capped: false,
@@ -415,9 +415,7 @@ async fn run_ours(
             .map_err(|e| format!("uidelta, {what}: {e}"))?;
         let act_ms = ms(started.elapsed());
         let idx = session
-            .scopes()
-            .iter()
-            .position(|s| s.app.id == app.id)
+            .known_id(&app.id)
             .ok_or_else(|| format!("{what}: the tab is no longer in the session"))?;
         let diff = diff_text(&acted);
         let tree = tree_text(&session, idx);
@@ -442,7 +440,7 @@ async fn run_ours(
         rows.push(Ours {
             diff_size: size(&diff),
             tree_size: size(&tree),
-            nodes: session.scopes()[idx].view.len(),
+            nodes: session.known_apps()[idx].view.len(),
             act_ms,
             settle_ms: acted.diff.settle_ms.map(|s| s as f64),
             capped: acted.settled.capped,
@@ -537,20 +535,20 @@ async fn bounded<T>(fut: impl std::future::Future<Output = T>, what: &str) -> Fa
 fn diff_text(acted: &Acted) -> String {
     let opts = uidelta_render::DiffOptions::default();
     let mut text = String::new();
-    for (app, d) in &acted.earlier {
+    for AppDiff { app, diff: d } in &acted.earlier {
         text.push_str(&format!("# before this action, in {}:\n", app.name));
         text.push_str(&uidelta_render::diff_text(d, &opts));
     }
     text.push_str(&uidelta_render::diff_text(&acted.diff, &opts));
-    if let Some((app, d)) = &acted.app_switch {
+    if let Some(AppDiff { app, diff: d }) = &acted.app_switch {
         text.push_str(&format!("# app switch: {}\n", app.name));
         text.push_str(&uidelta_render::diff_text(d, &opts));
     }
     text
 }
 
-fn tree_text(session: &Session<Cdp>, idx: usize) -> String {
-    let l = &session.scopes()[idx];
+fn tree_text(session: &Session<Cdp>, idx: AppId) -> String {
+    let l = &session.known_apps()[idx];
     uidelta_render::tree_text(&l.view, &l.refs, &uidelta_render::TreeOptions::default())
 }
 

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::Action;
 use uidelta_diff::{Attr, AttrValue, Change, Diff, Modified};
-use uidelta_engine::{ActOptions, Acted, Session, Settle};
+use uidelta_engine::{ActOptions, Acted, AppId, Session, Settle};
 use uidelta_linux::Linux;
 use uidelta_model::{Role, State};
 use uidelta_testkit::Desktop;
@@ -336,8 +336,8 @@ async fn measure(desktop: &Desktop, opts: &Options) -> Fallible<(Vec<Sample>, Ve
 }
 
 /// The state the run starts from, read from the first trees.
-fn initial(session: &Session<Linux>, fixture: usize, factory: usize) -> Fallible<Expected> {
-    let f = &session.scopes()[fixture];
+fn initial(session: &Session<Linux>, fixture: AppId, factory: AppId) -> Fallible<Expected> {
+    let f = &session.known_apps()[fixture];
     let t = f.view.tree();
     let mut count = None;
     let mut remember = None;
@@ -356,7 +356,7 @@ fn initial(session: &Session<Linux>, fixture: usize, factory: usize) -> Fallible
             notes_len = Some(n.value.as_deref().unwrap_or("").chars().count());
         }
     }
-    let w = &session.scopes()[factory];
+    let w = &session.known_apps()[factory];
     let t = w.view.tree();
     let factory_checked = t
         .ids()

@@ -32,7 +32,7 @@ use std::process::ExitCode;
 
 use uidelta_backend::Action;
 use uidelta_bench::terminator::{self, Stripper};
-use uidelta_engine::{ActOptions, Session};
+use uidelta_engine::{ActOptions, AppId, Session};
 use uidelta_linux::Linux;
 use uidelta_render::size;
 use uidelta_testkit::Desktop;
@@ -285,7 +285,7 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
             eprintln!(
                 "== {}: first full tree, {} nodes, {} tokens",
                 step.app,
-                session.scopes()[idx].view.len(),
+                session.known_apps()[idx].view.len(),
                 s.tokens
             );
             known.extend(identities(&session, idx));
@@ -293,13 +293,16 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
                 app: step.app,
                 tokens: s.tokens,
                 bytes: s.bytes,
-                nodes: session.scopes()[idx].view.len(),
-                t_tokens: size(&terminator::render(session.scopes()[idx].snapshot.tree())).tokens,
+                nodes: session.known_apps()[idx].view.len(),
+                t_tokens: size(&terminator::render(
+                    session.known_apps()[idx].snapshot.tree(),
+                ))
+                .tokens,
             });
         }
         let idx = live::scope_of(&session, step.app)?;
         let before = identities(&session, idx);
-        let before_tree = session.scopes()[idx].snapshot.tree().clone();
+        let before_tree = session.known_apps()[idx].snapshot.tree().clone();
         let selector = format!("app:{} >> {}", step.app, step.target);
         let acted = live::act(
             &mut session,
@@ -321,10 +324,13 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
         known.extend(after);
         // What changed before the action and an app switch are read too.
         let diff = acted.text(&uidelta_render::DiffOptions::default());
-        let app_switch = acted.app_switch.as_ref().map(|(app, _)| app.name.clone());
+        let app_switch = acted
+            .app_switch
+            .as_ref()
+            .map(|switch| switch.app.name.clone());
         let full = live::tree_text(&session, idx);
         let (d, f) = (size(&diff), size(&full));
-        let after_tree = session.scopes()[idx].snapshot.tree();
+        let after_tree = session.known_apps()[idx].snapshot.tree();
         let t_lines = terminator::diff_trees(stripper, &before_tree, after_tree);
         let t_diff: String = t_lines.iter().map(|l| format!("{l}\n")).collect();
         let t_full = size(&terminator::render(after_tree));
@@ -403,8 +409,8 @@ fn has_line(text: &str, wanted: &str) -> bool {
 }
 
 /// Platform identity -> ref of every node of scope `idx` that has one.
-fn identities(session: &Session<Linux>, idx: usize) -> HashMap<String, String> {
-    let l = &session.scopes()[idx];
+fn identities(session: &Session<Linux>, idx: AppId) -> HashMap<String, String> {
+    let l = &session.known_apps()[idx];
     let t = l.view.tree();
     t.ids()
         .filter_map(|id| {

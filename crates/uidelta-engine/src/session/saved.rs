@@ -9,28 +9,56 @@ use uidelta_backend::{App, Backend};
 use uidelta_diff::{Filters, Ref, RefTable, Refs, View};
 use uidelta_model::Snapshot;
 
-use super::{GoneRef, Latest, Session};
+use super::refs::GoneRef;
+use super::{KnownApp, Session};
 use crate::settle::Movers;
 
 /// Everything a later session needs to carry on this one's refs
 /// ([`Session::save`], [`Session::resume`]). Changes not yet reported are
 /// not part of it: the next read of an application finds them again.
 #[derive(Clone, Debug)]
-pub struct Saved {
+pub struct SavedSession {
     /// The ref the next new element gets.
     pub next: Ref,
-    /// Elements that left, for when they return (see [`RefTable::away`]).
-    pub away: Vec<(String, String, Ref, u64)>,
+    /// Elements that left, for when they return (see [`RefTable::away`]),
+    /// oldest ref first.
+    pub away: Vec<AwayRef>,
     /// The latest snapshot of each application, with its refs.
-    pub scopes: Vec<SavedScope>,
-    /// Refs of elements that went away: `(ref, what it was, what took its
-    /// place)`, for the error that names them.
-    pub gone: Vec<(Ref, String, Option<String>)>,
+    pub apps: Vec<SavedApp>,
+    /// Refs of elements that went away, for the error that names them, in
+    /// ref order.
+    pub gone: Vec<SavedGoneRef>,
+}
+
+/// An element that left, kept so that it gets its ref again when it
+/// returns (see [`RefTable::away`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AwayRef {
+    /// The identity of its application's root.
+    pub root_identity: String,
+    /// Its identity.
+    pub identity: String,
+    /// Its ref.
+    pub r#ref: Ref,
+    /// The hash of its subtree as it left.
+    pub subtree_hash: u64,
+}
+
+/// A ref whose element went away, with its last words (see
+/// [`crate::Error::Gone`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SavedGoneRef {
+    /// The ref.
+    pub r#ref: Ref,
+    /// What it was.
+    pub was: String,
+    /// What took its place, when matching knows.
+    pub replaced_by: Option<String>,
 }
 
 /// The latest snapshot of one application, as saved.
 #[derive(Clone, Debug)]
-pub struct SavedScope {
+pub struct SavedApp {
     /// The application.
     pub app: App,
     /// Its latest snapshot, unfiltered.
@@ -43,20 +71,34 @@ pub struct SavedScope {
 impl<B: Backend> Session<B> {
     /// The session as it stands, for [`Session::resume`] in another
     /// process.
-    pub fn save(&self) -> Saved {
-        let mut gone: Vec<(Ref, String, Option<String>)> = self
+    pub fn save(&self) -> SavedSession {
+        let mut gone: Vec<SavedGoneRef> = self
             .gone
             .iter()
-            .map(|(r, g)| (*r, g.was.clone(), g.replaced_by.clone()))
+            .map(|(r, g)| SavedGoneRef {
+                r#ref: *r,
+                was: g.was.clone(),
+                replaced_by: g.replaced_by.clone(),
+            })
             .collect();
-        gone.sort_by_key(|(r, _, _)| *r);
-        Saved {
+        gone.sort_by_key(|g| g.r#ref);
+        SavedSession {
             next: self.table.peek(),
-            away: self.table.away(),
-            scopes: self
-                .scopes
+            away: self
+                .table
+                .away()
+                .into_iter()
+                .map(|(root_identity, identity, r, subtree_hash)| AwayRef {
+                    root_identity,
+                    identity,
+                    r#ref: r,
+                    subtree_hash,
+                })
+                .collect(),
+            apps: self
+                .known
                 .iter()
-                .map(|s| SavedScope {
+                .map(|s| SavedApp {
                     app: s.app.clone(),
                     snapshot: s.snapshot.clone(),
                     refs: s.refs.as_slice().to_vec(),
@@ -77,40 +119,52 @@ impl<B: Backend> Session<B> {
     /// save from another version) is left out, and so is one the backend
     /// no longer has: their elements get fresh refs. Returns the
     /// applications left out with the session.
-    pub async fn resume(backend: Arc<B>, filters: Filters, saved: Saved) -> (Session<B>, Vec<App>) {
+    pub async fn resume(
+        backend: Arc<B>,
+        filters: Filters,
+        saved: SavedSession,
+    ) -> (Session<B>, Vec<App>) {
         let mut session = Session::new(backend).with_filters(filters);
         let mut taken: HashSet<Ref> = HashSet::new();
         let mut left_out = Vec::new();
-        for scope in saved.scopes {
-            let view = View::new(&scope.snapshot, filters);
-            let fits = scope.refs.len() == view.len()
-                && scope.refs.iter().all(|r| r.0 != 0 && r.0 < saved.next.0)
-                && scope.refs.iter().collect::<HashSet<_>>().len() == scope.refs.len()
-                && scope.refs.iter().all(|r| !taken.contains(r));
+        for saved_app in saved.apps {
+            let view = View::new(&saved_app.snapshot, filters);
+            let fits = saved_app.refs.len() == view.len()
+                && saved_app
+                    .refs
+                    .iter()
+                    .all(|r| r.0 != 0 && r.0 < saved.next.0)
+                && saved_app.refs.iter().collect::<HashSet<_>>().len() == saved_app.refs.len()
+                && saved_app.refs.iter().all(|r| !taken.contains(r));
             let events = match fits {
-                true => session.subscribe(&scope.app).await.ok(),
+                true => session.subscribe(&saved_app.app).await.ok(),
                 false => None,
             };
             let Some(events) = events else {
-                left_out.push(scope.app);
+                left_out.push(saved_app.app);
                 continue;
             };
-            taken.extend(scope.refs.iter().copied());
-            session.scopes.push(Latest {
-                app: scope.app,
-                snapshot: scope.snapshot,
+            taken.extend(saved_app.refs.iter().copied());
+            session.known.push(KnownApp {
+                app: saved_app.app,
+                snapshot: saved_app.snapshot,
                 view,
-                refs: Refs::from_vec(scope.refs),
+                refs: Refs::from_vec(saved_app.refs),
                 events,
                 movers: Movers::default(),
                 stuck: None,
                 stale: true,
             });
         }
-        for (r, was, replaced_by) in saved.gone {
-            session.gone.insert(r, GoneRef { was, replaced_by });
+        for g in saved.gone {
+            let (was, replaced_by) = (g.was, g.replaced_by);
+            session.gone.insert(g.r#ref, GoneRef { was, replaced_by });
         }
-        session.table = RefTable::restore(saved.next, saved.away);
+        let away = saved
+            .away
+            .into_iter()
+            .map(|a| (a.root_identity, a.identity, a.r#ref, a.subtree_hash));
+        session.table = RefTable::restore(saved.next, away);
         (session, left_out)
     }
 }

@@ -7,9 +7,12 @@ use uidelta_backend::{Backend, Done, ErrorKind};
 use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
-use super::{handle_text, settled, Acted, Session};
+use super::refs::handle_text;
+use super::{ActionOutcome, Session};
 use crate::error::{Error, Result};
+use crate::settle::settled;
 use crate::settle::Settle;
+use crate::AppId;
 
 /// What to do with a window.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,30 +27,30 @@ impl<B: Backend> Session<B> {
     /// Does `what` to the window that holds `target` (a ref or selector of
     /// any element of it, the window included), then waits as `settle`
     /// says and answers with the diff of its application, or that it
-    /// exited (closing its last window may end it; [`Acted::exited`]).
+    /// exited (closing its last window may end it; [`ActionOutcome::exited`]).
     pub async fn window_action(
         &mut self,
         target: &str,
         what: WindowAction,
         settle: Settle,
-    ) -> Result<Acted> {
+    ) -> Result<ActionOutcome> {
         let (idx, node) = self.resolve(target).await?;
-        let scope = &self.scopes[idx];
-        let tree = scope.view.tree();
+        let known = &self.known[idx];
+        let tree = known.view.tree();
         let window = std::iter::once(node)
             .chain(tree.ancestors(node))
             .find(|&n| tree.parent(n) == Some(NodeId::ROOT))
             .ok_or_else(|| {
                 Error::NoWindow(format!(
                     "{} is the application {}, not an element of one of its windows",
-                    handle_text(&scope.handle(node)),
-                    scope.app.label()
+                    handle_text(&known.handle(node)),
+                    known.app.label()
                 ))
             })?;
         // The result names what was closed, or what was given the keyboard.
         let handle = match what {
-            WindowAction::Close => scope.handle(window),
-            WindowAction::Activate => scope.handle(node),
+            WindowAction::Close => known.handle(window),
+            WindowAction::Activate => known.handle(node),
         };
         self.act_on_window(idx, window, handle, what, settle).await
     }
@@ -62,29 +65,29 @@ impl<B: Backend> Session<B> {
         title: Option<&str>,
         what: WindowAction,
         settle: Settle,
-    ) -> Result<Acted> {
+    ) -> Result<ActionOutcome> {
         let idx = self.look(app).await?;
-        let scope = &self.scopes[idx];
+        let known = &self.known[idx];
         let window = match title {
-            Some(title) => scope.window_named(title).map_err(Error::NoWindow)?,
-            None => scope
+            Some(title) => known.window_named(title).map_err(Error::NoWindow)?,
+            None => known
                 .main_window()
-                .ok_or_else(|| Error::NoWindow(format!("{} shows no window", scope.app.label())))?,
+                .ok_or_else(|| Error::NoWindow(format!("{} shows no window", known.app.label())))?,
         };
-        let handle = scope.handle(window);
+        let handle = known.handle(window);
         self.act_on_window(idx, window, handle, what, settle).await
     }
 
     async fn act_on_window(
         &mut self,
-        idx: usize,
+        idx: AppId,
         window: NodeId,
         target: Handle,
         what: WindowAction,
         settle: Settle,
-    ) -> Result<Acted> {
-        let app = self.scopes[idx].app.clone();
-        let data = self.scopes[idx].node(window).clone();
+    ) -> Result<ActionOutcome> {
+        let app = self.known[idx].app.clone();
+        let data = self.known[idx].node(window).clone();
         // A window that has the keyboard already is only raised, which
         // changes nothing in the tree: waiting for a change would wait for
         // the cap.
@@ -106,12 +109,12 @@ impl<B: Backend> Session<B> {
     /// events to wait on), then diffs the application, unless it exited.
     async fn settle_after_window(
         &mut self,
-        idx: usize,
+        idx: AppId,
         done: Done,
         target: Handle,
         settle: Settle,
-    ) -> Result<Acted> {
-        let app = self.scopes[idx].app.clone();
+    ) -> Result<ActionOutcome> {
+        let app = self.known[idx].app.clone();
         let started = Instant::now();
         let settled = match settle {
             Settle::None => settled(started, false, 0),
@@ -135,7 +138,7 @@ impl<B: Backend> Session<B> {
         };
         diff.settle_ms = Some(settled.elapsed.as_millis() as u64);
         diff.settle_capped = settled.capped;
-        Ok(Acted {
+        Ok(ActionOutcome {
             done,
             target,
             app,

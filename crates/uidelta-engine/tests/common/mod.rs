@@ -54,7 +54,7 @@ pub fn ref_of(s: &Session<Linux>, selector: &str) -> String {
     let hits = s.find(&selector.parse().expect("selector"));
     assert_eq!(hits.len(), 1, "`{selector}` should match one element");
     let (scope, node) = hits[0];
-    s.scopes()[scope].refs.get(node).to_string()
+    s.known_apps()[scope].refs.get(node).to_string()
 }
 
 /// Asserts that the diff has `line` as one of its lines.

@@ -60,7 +60,7 @@ async fn observe_sheet(s: &mut Session<Linux>) -> Duration {
         let took = began.elapsed();
         let a1 = s.find(&"role:table cell && name:A1".parse().expect("selector"));
         if let [(scope, node)] = a1[..] {
-            let place = s.scopes()[scope].node(node).bounds;
+            let place = s.known_apps()[scope].node(node).bounds;
             if place.is_some() && place == last {
                 return took;
             }
@@ -77,7 +77,7 @@ fn line_of(s: &Session<Linux>, selector: &str) -> String {
     assert_eq!(hits.len(), 1, "`{selector}` should match one element");
     let (scope, node) = hits[0];
     let opts = uidelta_render::TreeOptions::default();
-    s.scopes()[scope]
+    s.known_apps()[scope]
         .subtree_text(node, &opts)
         .lines()
         .next()
@@ -170,9 +170,9 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             let named: Vec<String> = texts
                 .iter()
                 .filter(|&&(scope, node)| {
-                    s.scopes()[scope].node(node).value.as_deref() == Some("A1")
+                    s.known_apps()[scope].node(node).value.as_deref() == Some("A1")
                 })
-                .map(|&(scope, node)| s.scopes()[scope].refs.get(node).to_string())
+                .map(|&(scope, node)| s.known_apps()[scope].refs.get(node).to_string())
                 .collect();
             assert_eq!(named.len(), 1, "the Name Box: {named:?}");
             named[0].clone()

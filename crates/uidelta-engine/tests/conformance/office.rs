@@ -154,7 +154,7 @@ pub fn diff_is(a: &Acted, expected: &[String]) {
 /// `pick` holds (an element no selector tells apart: a status bar field
 /// known by its text).
 pub fn ref_where(s: &Session<Linux>, pick: impl Fn(&uidelta_model::NodeData) -> bool) -> String {
-    let scope = &s.scopes()[0];
+    let scope = &s.known_apps()[0];
     let tree = scope.view.tree();
     let hits: Vec<_> = tree.ids().filter(|&id| pick(tree.node(id))).collect();
     assert_eq!(

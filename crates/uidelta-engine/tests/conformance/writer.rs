@@ -21,7 +21,7 @@ fn writer_task() {
         // One menu bar, the one that shows: its items are named once.
         let bars = s.find(&"role:menu bar".parse().expect("selector"));
         assert_eq!(bars.len(), 1, "menu bars: {bars:?}");
-        let scope = &s.scopes()[0];
+        let scope = &s.known_apps()[0];
         let tree = uidelta_render::tree_text(&scope.view, &scope.refs, &Default::default());
         let tokens = uidelta_render::count_tokens(&tree);
         eprintln!("Writer's first tree: {tokens} tokens");
@@ -183,7 +183,7 @@ fn writer_task() {
         // bar's height above where it shows; read as reported, the click
         // would land on the Standard tool bar above.
         let (scope, node) = s.find(&bold.parse().expect("selector"))[0];
-        let at = s.scopes()[scope]
+        let at = s.known_apps()[scope]
             .view
             .tree()
             .node(node)

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::Action;
 use uidelta_diff::Diff;
-use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_engine::{ActOptions, Acted, AppId, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{App, Desktop};
 
@@ -73,8 +73,8 @@ pub fn launch(desktop: &Desktop, program: &str, bus_name: &str) -> Fallible<App>
 
 /// Observes `app` every 300 ms until its node count is the same three times
 /// in a row (GTK builds some widgets' accessibles lazily after the window
-/// maps). Returns the scope index. Bounded by [`STABLE_TIMEOUT`].
-pub async fn wait_stable(session: &mut Session<Linux>, app: &str) -> Fallible<usize> {
+/// maps). Returns its id. Bounded by [`STABLE_TIMEOUT`].
+pub async fn wait_stable(session: &mut Session<Linux>, app: &str) -> Fallible<AppId> {
     let start = Instant::now();
     let mut last = usize::MAX;
     let mut same = 0;
@@ -82,7 +82,7 @@ pub async fn wait_stable(session: &mut Session<Linux>, app: &str) -> Fallible<us
         let (idx, _) = bounded(session.observe(app), &format!("capturing {app}"))
             .await?
             .map_err(|e| format!("capturing {app}: {e}"))?;
-        let len = session.scopes()[idx].view.len();
+        let len = session.known_apps()[idx].view.len();
         if len == last {
             same += 1;
             if same >= 2 {
@@ -123,12 +123,13 @@ pub async fn act(
         .map_err(|e| format!("{what}: {e}").into())
 }
 
-/// The scope index of the application named `app` in the session.
-pub fn scope_of(session: &Session<Linux>, app: &str) -> Fallible<usize> {
+/// The id of the application named `app` in the session.
+pub fn scope_of(session: &Session<Linux>, app: &str) -> Fallible<AppId> {
     session
-        .scopes()
+        .known_apps()
         .iter()
-        .position(|s| s.app.name == app)
+        .find(|s| s.app.name == app)
+        .and_then(|s| session.known_id(&s.app.id))
         .ok_or_else(|| format!("{app} has not been observed").into())
 }
 
@@ -138,8 +139,8 @@ pub fn diff_text(d: &Diff) -> String {
 }
 
 /// The latest tree of scope `idx` as an agent reads it.
-pub fn tree_text(session: &Session<Linux>, idx: usize) -> String {
-    let l = &session.scopes()[idx];
+pub fn tree_text(session: &Session<Linux>, idx: AppId) -> String {
+    let l = &session.known_apps()[idx];
     uidelta_render::tree_text(&l.view, &l.refs, &uidelta_render::TreeOptions::default())
 }
 

@@ -1,0 +1,214 @@
+//! Resolving targets: refs and selectors to the element they name, and
+//! the last words of refs whose element went away.
+
+use uidelta_backend::{Backend, ErrorKind};
+use uidelta_diff::{Change, Diff, Element, Handle, Ref};
+use uidelta_model::{normalize_space, NodeId};
+
+use super::{list, Session};
+use crate::error::{Error, Result};
+use crate::selector::{self, Selector};
+use crate::AppId;
+
+/// A gone ref's last words.
+#[derive(Clone, Debug)]
+pub(super) struct GoneRef {
+    pub(super) was: String,
+    pub(super) replaced_by: Option<String>,
+}
+
+impl<B: Backend> Session<B> {
+    pub(super) fn remember_gone(&mut self, d: &Diff) {
+        let added: Vec<&uidelta_diff::Added> = d
+            .changes
+            .iter()
+            .filter_map(|c| match c {
+                Change::Added(a) => Some(a),
+                _ => None,
+            })
+            .collect();
+        // Elements that came back have their refs again.
+        for a in &added {
+            for node in &a.subtree {
+                self.gone.remove(&node.element.r#ref);
+            }
+        }
+        for c in &d.changes {
+            if let Change::Removed(r) = c {
+                for node in &r.subtree {
+                    self.gone.insert(
+                        node.element.r#ref,
+                        GoneRef {
+                            was: describe(&node.element),
+                            replaced_by: successor(&node.element, r.parent, &added).map(describe),
+                        },
+                    );
+                }
+            }
+        }
+    }
+
+    /// Every element matching `selector` in the latest snapshots.
+    pub fn find(&self, selector: &Selector) -> Vec<(AppId, NodeId)> {
+        selector
+            .find(&self.app_views())
+            .into_iter()
+            .map(|f| (f.app, f.node))
+            .collect()
+    }
+
+    fn app_views(&self) -> Vec<selector::AppView<'_>> {
+        self.known
+            .iter()
+            .map(|s| selector::AppView {
+                app_name: &s.app.name,
+                view: &s.view,
+                refs: &s.refs,
+            })
+            .collect()
+    }
+
+    /// The one element `target` (a ref or a selector) names, in the latest
+    /// snapshots (refreshed first when their application changed).
+    pub async fn resolve(&mut self, target: &str) -> Result<(AppId, NodeId)> {
+        let mut silent = Vec::new();
+        for idx in (0..self.known.len()).rev().map(AppId) {
+            self.listen_again(idx).await;
+            if !self.known[idx].changed_since() {
+                continue;
+            }
+            // One that stopped answering is asked briefly first, rather than
+            // waiting for a read to time out each time.
+            let read = match self.known[idx].stuck.clone() {
+                Some(since) => match self.backend.answers(&self.known[idx].app).await {
+                    Ok(false) => {
+                        silent.push((idx, self.unresponsive(&self.known[idx].app, since)));
+                        continue;
+                    }
+                    Ok(true) => self.refresh(idx).await,
+                    Err(e) => Err(Error::Backend(e)),
+                },
+                None => self.refresh(idx).await,
+            };
+            match read {
+                Ok(d) => self.keep_unreported(idx, d),
+                // An application that exited, or does not answer, must not
+                // block acting on others.
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Gone => {
+                    let id = self.known[idx].app.id.clone();
+                    self.forget(&id);
+                    silent
+                        .iter_mut()
+                        .for_each(|(i, _)| i.0 -= usize::from(*i > idx));
+                }
+                Err(Error::Backend(e)) if e.kind == ErrorKind::Timeout => {
+                    self.known[idx].stuck = Some("a read of it timed out".into());
+                    silent.push((idx, Error::Backend(e)));
+                }
+                Err(e) => return Err(e),
+            }
+        }
+        let found = self.resolve_now(target)?;
+        match silent.into_iter().find(|(idx, _)| *idx == found.0) {
+            Some((_, e)) => Err(e),
+            None => Ok(found),
+        }
+    }
+
+    fn resolve_now(&self, target: &str) -> Result<(AppId, NodeId)> {
+        let selector: Selector = target.trim().parse()?;
+        if let Some(r) = selector.as_ref() {
+            return self
+                .known
+                .iter()
+                .enumerate()
+                .find_map(|(i, s)| s.refs.find(r).map(|n| (AppId(i), n)))
+                .ok_or_else(|| match self.gone.get(&r) {
+                    Some(g) => Error::Gone {
+                        gone: r,
+                        was: g.was.clone(),
+                        replaced_by: g.replaced_by.clone(),
+                    },
+                    None => Error::UnknownRef(r),
+                });
+        }
+        let hits = self.find(&selector);
+        match hits.as_slice() {
+            [one] => Ok(*one),
+            [] => Err(Error::NoMatch {
+                selector: uidelta_backend::echo(target).into_owned(),
+                hint: if self.known.is_empty() {
+                    "; no application has been captured yet".into()
+                } else {
+                    format!(" in {}", list(self.known.iter().map(|s| s.app.label())))
+                },
+                candidates: selector
+                    .near_misses(&self.app_views(), NEAR_MISSES)
+                    .into_iter()
+                    .map(|f| handle_text(&self.known[f.app].handle(f.node)))
+                    .collect(),
+            }),
+            many => Err(Error::Ambiguous {
+                selector: uidelta_backend::echo(target).into_owned(),
+                count: many.len(),
+                candidates: many
+                    .iter()
+                    .take(10)
+                    .map(|&(i, n)| {
+                        let h = self.known[i].handle(n);
+                        handle_text(&h)
+                    })
+                    .collect(),
+            }),
+        }
+    }
+}
+
+/// How many elements a selector that matched nothing offers instead.
+const NEAR_MISSES: usize = 5;
+
+/// The element that took the place of `gone` (removed from under
+/// `parent`): the one added element of the same role and name (white space
+/// normalized), preferring those added under the same parent. Only such a
+/// one is offered: an agent that follows the hint acts on it, and a
+/// different element in the same place (the `C` key where `=` was, after a
+/// keypad switched) does something else.
+pub(super) fn successor<'a>(
+    gone: &Element,
+    parent: Ref,
+    added: &[&'a uidelta_diff::Added],
+) -> Option<&'a Element> {
+    let name = normalize_space(&gone.name);
+    let alike = |a: &&&'a uidelta_diff::Added| -> Vec<&'a Element> {
+        a.subtree
+            .iter()
+            .map(|n| &n.element)
+            .filter(|e| e.role == gone.role && normalize_space(&e.name) == name)
+            .collect()
+    };
+    let one = |found: Vec<&'a Element>| match found.as_slice() {
+        [e] => Some(*e),
+        _ => None,
+    };
+    let near: Vec<&Element> = added
+        .iter()
+        .filter(|a| a.parent == parent)
+        .flat_map(|a| alike(&a))
+        .collect();
+    if !near.is_empty() {
+        return one(near);
+    }
+    one(added.iter().flat_map(|a| alike(&a)).collect())
+}
+
+pub(super) fn describe(e: &Element) -> String {
+    handle_text(&e.handle())
+}
+
+pub(super) fn handle_text(h: &Handle) -> String {
+    if h.name.is_empty() {
+        format!("[{}] {}", h.r#ref, h.role)
+    } else {
+        format!("[{}] {} {:?}", h.r#ref, h.role, h.name)
+    }
+}

@@ -1,0 +1,249 @@
+use super::act::{ignored_because, other_actions};
+use super::focus::lost_focus;
+use super::refs::{describe, successor};
+use super::transients::{brings_ephemeral, transients};
+use uidelta_diff::{diff, Change, Filters, RefTable, View};
+use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
+
+/// A calculator's window: a keypad per `(id, keys)` (each key `(id,
+/// name)`), every element with a platform identity so that a key
+/// replaced by another is removed and added, not renamed.
+fn calculator(keypads: &[(&str, &[(&str, &str)])]) -> View {
+    let with_id = |role: Role, name: &str, id: &str| {
+        let mut n = NodeData::named(role, name);
+        n.identity = Some(format!(":1.1/{id}"));
+        n
+    };
+    let mut b = TreeBuilder::new(with_id(Role::Application, "calculator", "app"));
+    b.open(with_id(Role::Frame, "Calculator", "frame"));
+    b.leaf(with_id(Role::Label, "12", "display"));
+    for (pad, keys) in keypads {
+        b.open(with_id(Role::Panel, "", pad));
+        for (id, name) in *keys {
+            b.leaf(with_id(Role::ToggleButton, name, id));
+        }
+        b.close();
+    }
+    b.close();
+    View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+}
+
+/// For each element that went away from `before` to `after`, by name:
+/// the element offered in its place, if any.
+fn successors(before: &View, after: &View) -> Vec<(String, Option<String>)> {
+    let mut table = RefTable::new();
+    let refs = table.label(before.len());
+    let (d, _) = diff(before, &refs, after, &mut table);
+    let added: Vec<&uidelta_diff::Added> = d
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(a) => Some(a),
+            _ => None,
+        })
+        .collect();
+    let mut out = Vec::new();
+    for c in &d.changes {
+        if let Change::Removed(r) = c {
+            for n in &r.subtree {
+                let next = successor(&n.element, r.parent, &added).map(describe);
+                out.push((n.element.name.clone(), next));
+            }
+        }
+    }
+    out
+}
+
+#[test]
+fn a_gone_element_is_succeeded_only_by_one_of_its_role_and_name() {
+    let before = calculator(&[("basic", &[("seven", "7"), ("equals", "=")])]);
+    // `C` where `=` was: another key, not offered.
+    let other = calculator(&[("basic", &[("seven", "7"), ("clear", "C")])]);
+    assert_eq!(successors(&before, &other), [("=".to_owned(), None)]);
+    // A new `=` (padded, as some toolkits name it) in its place.
+    let again = calculator(&[("basic", &[("seven", "7"), ("equals2", " =  ")])]);
+    assert_eq!(
+        successors(&before, &again),
+        [(
+            "=".to_owned(),
+            Some(r#"[e7] toggle button " =  ""#.to_owned())
+        )]
+    );
+    // The keypad switched: its `=` is in the new one, `7` is nowhere.
+    let switched = calculator(&[(
+        "advanced",
+        &[("clear2", "C"), ("sin", "sin"), ("equals3", "=")],
+    )]);
+    assert_eq!(
+        successors(&before, &switched),
+        [
+            (String::new(), Some("[e7] panel".to_owned())),
+            ("7".to_owned(), None),
+            (
+                "=".to_owned(),
+                Some(r#"[e10] toggle button "=""#.to_owned())
+            ),
+        ]
+    );
+    // Two `=` in its place: which one is meant is not known.
+    let two = calculator(&[
+        ("basic", &[("seven", "7")]),
+        ("more", &[("eq-a", "="), ("eq-b", "=")]),
+    ]);
+    assert_eq!(successors(&before, &two), [("=".to_owned(), None)]);
+}
+
+/// An application with a frame holding a button, plus `extra` (with
+/// its identity) either as a window of its own or inside the frame.
+fn app_with(extra: Option<(NodeData, bool)>) -> Snapshot {
+    let mut b = TreeBuilder::new(NodeData::named(Role::Application, "app"));
+    b.open(NodeData::named(Role::Frame, "main"));
+    b.leaf(NodeData::named(Role::PushButton, "Save"));
+    let window = match extra {
+        Some((mut n, window)) => {
+            n.identity = Some(format!(":1.1/{}", n.name));
+            if !window {
+                b.leaf(n);
+                None
+            } else {
+                Some(n)
+            }
+        }
+        None => None,
+    };
+    b.close();
+    if let Some(n) = window {
+        b.leaf(n);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn toasts_are_ephemeral_but_alerts_that_wait_for_an_answer_are_not() {
+    let before = View::new(&app_with(None), Filters::all());
+    let toast = NodeData::named(Role::Notification, "SavedSession");
+    assert!(brings_ephemeral(&before, &app_with(Some((toast, false)))));
+    let alert = NodeData::named(Role::Alert, "Disk almost full");
+    assert!(brings_ephemeral(
+        &before,
+        &app_with(Some((alert.clone(), false)))
+    ));
+    // A message dialog: a window of its own, or modal.
+    assert!(!brings_ephemeral(
+        &before,
+        &app_with(Some((alert.clone(), true)))
+    ));
+    let mut modal = alert;
+    modal.states.insert(State::Modal);
+    assert!(!brings_ephemeral(&before, &app_with(Some((modal, false)))));
+    // One already there before is no news.
+    let toast = NodeData::named(Role::Notification, "SavedSession");
+    let shown = app_with(Some((toast, false)));
+    let before = View::new(&shown, Filters::all());
+    assert!(!brings_ephemeral(&before, &shown));
+}
+
+/// A frame with a list of cells made in `generation` (their identities
+/// say which), plus a toast when `toast`.
+fn cells(generation: u32, toast: bool) -> Snapshot {
+    let mut b = TreeBuilder::new(NodeData::named(Role::Frame, "main"));
+    b.open(NodeData::named(Role::List, "files"));
+    for name in ["Drive", "Home"] {
+        let mut cell = NodeData::named(Role::ListItem, name);
+        cell.identity = Some(format!(":1.1/{generation}/{name}"));
+        b.leaf(cell);
+    }
+    b.close();
+    if toast {
+        let mut n = NodeData::named(Role::Notification, "SavedSession");
+        n.identity = Some(":1.1/toast".into());
+        b.leaf(n);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn elements_made_anew_while_settling_are_not_transient_but_a_toast_is() {
+    let before = View::new(&cells(1, false), Filters::all());
+    let after = View::new(&cells(3, false), Filters::all());
+    let mut table = RefTable::new();
+    let mids = [cells(2, false), cells(2, true)];
+    let found = transients(&before, &after, &mids, Filters::all(), &mut table);
+    let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["SavedSession"]);
+}
+
+#[test]
+fn the_focus_left_when_the_element_or_the_active_window_went_without_a_successor() {
+    // (focused element, active window) before and after.
+    assert!(lost_focus((true, true), (false, false)));
+    assert!(lost_focus((true, false), (false, false)));
+    assert!(lost_focus((false, true), (false, false)));
+    // Focus moved inside the application (its own dialog took it).
+    assert!(!lost_focus((true, true), (true, true)));
+    // Nothing to lose: no window manager ever activated it.
+    assert!(!lost_focus((false, false), (false, false)));
+    // It gained the focus.
+    assert!(!lost_focus((false, false), (true, true)));
+}
+
+#[test]
+fn an_ignored_action_says_why_when_the_states_tell() {
+    let handle = uidelta_diff::Handle {
+        r#ref: uidelta_diff::Ref(7),
+        role: Role::PushButton,
+        name: "Next".into(),
+    };
+    let mut data = NodeData::named(Role::PushButton, "Next");
+    // No states at all: the source says nothing.
+    assert_eq!(ignored_because(&handle, &data), None);
+    data.states.insert(State::Showing);
+    assert_eq!(
+        ignored_because(&handle, &data).as_deref(),
+        Some(
+            "[e7] push button \"Next\" is disabled, and applications ignore actions on \
+             disabled elements"
+        )
+    );
+    data.states = uidelta_model::StateSet::of(&[State::Enabled]);
+    assert_eq!(
+        ignored_because(&handle, &data).as_deref(),
+        Some(
+            "[e7] push button \"Next\" is not showing (on a page, tab or menu that is not \
+             open, or in a collapsed section), and applications may ignore actions on it"
+        )
+    );
+    data.states.insert(State::Showing);
+    assert_eq!(ignored_because(&handle, &data), None);
+}
+
+#[test]
+fn a_click_that_changed_nothing_names_the_other_actions() {
+    let row = uidelta_diff::Handle {
+        r#ref: uidelta_diff::Ref(49),
+        role: Role::TableCell,
+        name: "Entry".into(),
+    };
+    let offered: Vec<String> = ["expand or contract", "edit", "activate"]
+        .map(String::from)
+        .to_vec();
+    assert_eq!(
+        other_actions(&row, "Action.activate", &offered).as_deref(),
+        Some(
+            "the click changed nothing; [e49] table cell \"Entry\" also offers the actions \
+             `expand or contract`, `edit` (invoke one by name)"
+        )
+    );
+    // A button whose only action is the click: nothing to add.
+    let button = uidelta_diff::Handle {
+        r#ref: uidelta_diff::Ref(5),
+        role: Role::PushButton,
+        name: "Do nothing".into(),
+    };
+    let click = vec!["click".to_owned()];
+    assert_eq!(other_actions(&button, "Action.click", &click), None);
+    // A pointer click did what `click` and `press` do.
+    let both = vec!["press".to_owned(), "click".to_owned()];
+    assert_eq!(other_actions(&button, "XTest click at 10,20", &both), None);
+    assert_eq!(other_actions(&button, "XTest click at 10,20", &[]), None);
+}

@@ -1,0 +1,93 @@
+//! Transient elements: toasts and spinners that came and went while the UI
+//! settled.
+
+use uidelta_diff::{Element, Filters, RefTable, View};
+use uidelta_model::{NodeId, Snapshot, State};
+
+/// Roles whose elements come and go by nature: toasts, alerts, tooltips,
+/// spinners.
+fn is_ephemeral(role: uidelta_model::Role) -> bool {
+    use uidelta_model::Role;
+    matches!(
+        role,
+        Role::Notification | Role::Alert | Role::ToolTip | Role::Animation | Role::InfoBar
+    )
+}
+
+/// Whether `after` has an ephemeral element that `before` did not.
+/// Reads the raw snapshot: no filter removes an ephemeral role, so building
+/// a view here would only repeat the work `install` does next.
+///
+/// An alert that is a window of its own (GTK's message dialogs), or modal,
+/// waits for an answer and does not go by itself: it is not ephemeral.
+pub(super) fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
+    let old: std::collections::HashSet<&str> = before
+        .tree()
+        .nodes()
+        .iter()
+        .filter(|n| is_ephemeral(n.role))
+        .filter_map(|n| n.identity.as_deref())
+        .collect();
+    let tree = after.tree();
+    let windows = tree.node(NodeId::ROOT).role == uidelta_model::Role::Application;
+    tree.ids().any(|id| {
+        let n = tree.node(id);
+        let waits = n.states.contains(State::Modal) || (windows && tree.depth(id) == 1);
+        is_ephemeral(n.role) && !waits && n.identity.as_deref().is_none_or(|i| !old.contains(i))
+    })
+}
+
+/// Elements present in some snapshot taken while settling but neither
+/// before nor after: a toast, a spinner. Only the top of each such subtree.
+///
+/// An element is known by its identity, or by its role and name with its
+/// parent's: an application that made an element anew under another
+/// identity (Qt's item view cells) did not show a transient one.
+pub(super) fn transients(
+    before: &View,
+    after: &View,
+    mids: &[Snapshot],
+    filters: Filters,
+    table: &mut RefTable,
+) -> Vec<Element> {
+    fn structural(t: &uidelta_model::Tree, id: NodeId) -> String {
+        let n = t.node(id);
+        let (role, name) = t
+            .parent(id)
+            .map(|p| t.node(p))
+            .map_or(("", ""), |p| (p.role.as_str(), p.name.as_str()));
+        format!("{}\u{0}{}\u{0}{role}\u{0}{name}", n.role.as_str(), n.name)
+    }
+    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
+    for view in [before, after] {
+        let t = view.tree();
+        for id in t.ids() {
+            if let Some(identity) = &t.node(id).identity {
+                known.insert(identity.clone());
+            }
+            known.insert(structural(t, id));
+        }
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for mid in mids {
+        let view = View::new(mid, filters);
+        let t = view.tree();
+        let mut skip_until = 0u32;
+        for id in t.ids() {
+            if id.0 < skip_until {
+                continue;
+            }
+            let n = t.node(id);
+            let k = structural(t, id);
+            let identified = n.identity.as_ref().is_some_and(|i| known.contains(i));
+            if !identified && !known.contains(&k) {
+                skip_until = id.0 + t.subtree_len(id) as u32;
+                if seen.insert(k) {
+                    out.push(Element::new(table.fresh(), n));
+                }
+            }
+        }
+    }
+    out
+}

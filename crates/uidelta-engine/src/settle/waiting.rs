@@ -1,0 +1,171 @@
+//! The settle loop of a [`Session`]: waiting on an application's events,
+//! or polling its captures, as [`Settle`] says.
+
+use std::time::{Duration, Instant};
+
+use uidelta_backend::{Backend, ErrorKind, Event, Scope};
+use uidelta_diff::View;
+use uidelta_model::{NodeId, Snapshot};
+
+use super::{is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
+use crate::error::Result;
+use crate::session::{ActOptions, Session};
+use crate::AppId;
+
+/// Most snapshots taken while settling, to catch transient elements.
+const MAX_MIDS: usize = 4;
+
+/// Least time between two of those snapshots.
+const MID_SPACING: Duration = Duration::from_millis(100);
+
+/// How often a backend without events is polled while settling.
+pub(crate) const POLL: Duration = Duration::from_millis(100);
+
+impl<B: Backend> Session<B> {
+    /// Waits as `opts` says; returns how it went and the snapshots taken on
+    /// the way (for transient elements). Focus events of the elements in
+    /// `own_focus` (the action's target and the element it took the focus
+    /// from) are the action's own and do not count.
+    pub(crate) async fn settle(
+        &mut self,
+        idx: AppId,
+        opts: &ActOptions,
+        acted: Instant,
+        own_focus: &[String],
+    ) -> Result<(Settled, Vec<Snapshot>)> {
+        let own = |event: &Event| {
+            event.kind == uidelta_backend::EventKind::Focus
+                && event.source.as_ref().is_some_and(|s| own_focus.contains(s))
+        };
+        let counts = |event: &Event| !(is_noise(&event.kind) || own(event));
+        let quiet = match opts.settle {
+            Settle::None => return Ok((settled(acted, false, 0), Vec::new())),
+            Settle::Fixed(d) => {
+                tokio::time::sleep(d).await;
+                return Ok((settled(acted, false, 0), Vec::new()));
+            }
+            Settle::Auto(q) => q,
+        };
+        let quiet = match self.backend.settle_window(&self.known[idx].app) {
+            Some(window) if window > quiet.window => Quiet { window, ..quiet },
+            _ => quiet,
+        };
+        if self.known[idx].events.is_silent() {
+            return self.settle_by_polling(idx, quiet, acted).await;
+        }
+        let app = self.known[idx].app.clone();
+        let animations = self.known[idx].animations(acted);
+        let moves = |event: &Event| {
+            is_motion(&event.kind)
+                && !event
+                    .source
+                    .as_ref()
+                    .is_some_and(|s| animations.contains(s))
+        };
+        let mut watch = Watch::new(quiet, acted);
+        let mut mids = Vec::new();
+        let mut last_mid = acted;
+        loop {
+            // The events ended: the application exited (the polling finds
+            // out at once), or the subscription broke (the polling goes on).
+            if self.known[idx].events.lapsed() {
+                let (polled, more) = self.settle_by_polling(idx, quiet, acted).await?;
+                mids.extend(more);
+                let events = watch.events() + polled.events;
+                return Ok((Settled { events, ..polled }, mids));
+            }
+            // Events that queued up meanwhile (while a snapshot was taken)
+            // count before deciding that the UI is quiet.
+            while let Some(event) = self.known[idx].next_queued() {
+                if counts(&event) {
+                    watch.event(event.at);
+                } else if moves(&event) {
+                    watch.motion(event.at);
+                }
+            }
+            // Events dropped for want of room were changes too.
+            if self.known[idx].events.take_missed() {
+                watch.event(Instant::now());
+            }
+            let until = match watch.next(Instant::now()) {
+                Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
+                Next::WaitUntil(t) => t,
+            };
+            let Some(event) = self.known[idx].next_before(until).await else {
+                continue;
+            };
+            if moves(&event) {
+                watch.motion(event.at);
+                continue;
+            }
+            if !counts(&event) {
+                continue;
+            }
+            watch.event(event.at);
+            if opts.transients && mids.len() < MAX_MIDS && last_mid.elapsed() >= MID_SPACING {
+                // Let the burst this event starts land, then look.
+                tokio::time::sleep(Duration::from_millis(20)).await;
+                if let Ok(s) = self.backend.capture(&app, &Scope::App).await {
+                    mids.push(s);
+                }
+                last_mid = Instant::now();
+            }
+        }
+    }
+
+    /// Settles by comparing captures, for a backend that sends no events
+    /// (and after a window operation, which sends the application none).
+    /// An application that goes away while it settles ends the wait: the
+    /// caller finds out what became of it.
+    pub(crate) async fn settle_by_polling(
+        &mut self,
+        idx: AppId,
+        quiet: Quiet,
+        acted: Instant,
+    ) -> Result<(Settled, Vec<Snapshot>)> {
+        let app = self.known[idx].app.clone();
+        let mut watch = Watch::new(quiet, acted);
+        let mut last = look_of(&self.known[idx].view);
+        let mut mids = Vec::new();
+        loop {
+            if let Next::Done { capped } = watch.next(Instant::now()) {
+                return Ok((settled(acted, capped, watch.events()), mids));
+            }
+            tokio::time::sleep(POLL).await;
+            let s = match self.backend.capture(&app, &Scope::App).await {
+                Ok(s) => s,
+                Err(e) if matches!(e.kind, ErrorKind::Gone | ErrorKind::NotFound) => {
+                    return Ok((settled(acted, false, watch.events()), mids));
+                }
+                Err(e) => return Err(e.into()),
+            };
+            let now = look_of(&View::new(&s, self.filters));
+            if now != last {
+                watch.event(Instant::now());
+                last = now;
+                if mids.len() < MAX_MIDS {
+                    mids.push(s);
+                }
+            }
+        }
+    }
+}
+
+/// What a capture looks like, to tell two apart: the tree's hash, and the
+/// focused element, which the hash leaves out (a window given the keyboard
+/// may change nothing else).
+pub(crate) fn look_of(view: &View) -> (u64, Option<String>) {
+    let focus = view
+        .focus()
+        .map(|f| view.tree().node(f))
+        .map(|n| n.identity.clone().unwrap_or_else(|| n.name.clone()));
+    (view.subtree_hash(NodeId::ROOT), focus)
+}
+
+pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
+    Settled {
+        elapsed: acted.elapsed(),
+        capped,
+        events,
+    }
+}
