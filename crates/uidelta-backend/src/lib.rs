@@ -40,7 +40,7 @@ impl Navigate {
 
 /// How an action was carried out: `Action.click`, `XTest click at 512,300`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Done {
+pub struct Performed {
     /// The interface or input used.
     pub method: String,
 }
@@ -143,12 +143,12 @@ pub trait Backend: Send + Sync {
         app: &App,
         node: &NodeData,
         action: &Action,
-    ) -> impl Future<Output = Result<Done>> + Send;
+    ) -> impl Future<Output = Result<Performed>> + Send;
 
     /// Presses a key or chord in `app`, on its focused element. The keys
     /// must reach `app` even when another application (or another tab)
     /// has the keyboard.
-    fn key(&self, app: &App, chord: &str) -> impl Future<Output = Result<Done>> + Send;
+    fn key(&self, app: &App, chord: &str) -> impl Future<Output = Result<Performed>> + Send;
 
     /// Change events of `app`. A backend without events returns
     /// [`EventStream::silent`]; the engine then polls.
@@ -172,7 +172,7 @@ pub trait Backend: Send + Sync {
         &self,
         app: &App,
         window: &NodeData,
-    ) -> impl Future<Output = Result<Done>> + Send;
+    ) -> impl Future<Output = Result<Performed>> + Send;
 
     /// Raises a window and focuses it; `window` as for
     /// [`Backend::close_window`].
@@ -180,7 +180,7 @@ pub trait Backend: Send + Sync {
         &self,
         app: &App,
         window: &NodeData,
-    ) -> impl Future<Output = Result<Done>> + Send;
+    ) -> impl Future<Output = Result<Performed>> + Send;
 
     /// The named actions `node` (an element of a snapshot of `app`) offers,
     /// as [`Action::Invoke`] takes them (`expand or contract`, `activate`).
@@ -206,7 +206,7 @@ pub trait Backend: Send + Sync {
         x: i32,
         y: i32,
         action: &Action,
-    ) -> impl Future<Output = Result<Done>> + Send {
+    ) -> impl Future<Output = Result<Performed>> + Send {
         let _ = (app, x, y, action);
         let name = self.name();
         async move {
@@ -247,7 +247,7 @@ pub trait Backend: Send + Sync {
     /// Browsers: loads a URL in the tab `app`, or moves in its history, and
     /// returns once the new document has started loading (settling waits
     /// for the rest). Other backends answer [`ErrorKind::Unsupported`].
-    fn navigate(&self, app: &App, to: &Navigate) -> impl Future<Output = Result<Done>> + Send {
+    fn navigate(&self, app: &App, to: &Navigate) -> impl Future<Output = Result<Performed>> + Send {
         let _ = (app, to);
         let name = self.name();
         async move {

@@ -11,7 +11,7 @@
 //! its quads are.
 
 use serde_json::{json, Value};
-use uidelta_backend::{Action, Done};
+use uidelta_backend::{Action, Performed};
 use uidelta_model::{NodeData, State};
 
 use crate::capture::{backend_id, frame_element};
@@ -51,7 +51,7 @@ fn target_of<'a>(node: &'a NodeData, doing: &str) -> Result<Target<'a>> {
 }
 
 /// Performs `action` on `node`, an element of a capture of the tab.
-pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> Result<Done> {
+pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> Result<Performed> {
     let target = target_of(node, &session.doing)?;
     // Every call about an element of a cross-site frame goes to that
     // frame's own session, input events included: they then land in the
@@ -105,7 +105,7 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
             None => return Err(unknown_invoke(session, name)),
         },
     };
-    Ok(Done { method })
+    Ok(Performed { method })
 }
 
 enum Invoked {
@@ -136,7 +136,7 @@ fn bad_chord(session: &Session, detail: &str) -> Error {
 
 /// Actions on the document as a whole go to the page: keys to whatever has
 /// the focus, the wheel at the middle of the viewport.
-async fn act_on_document(session: &Session, action: &Action) -> Result<Done> {
+async fn act_on_document(session: &Session, action: &Action) -> Result<Performed> {
     let (w, h) = viewport(session).await?;
     let (x, y) = (w / 2.0, h / 2.0);
     let method = match action {
@@ -178,7 +178,7 @@ async fn act_on_document(session: &Session, action: &Action) -> Result<Done> {
             )))
         }
     };
-    Ok(Done { method })
+    Ok(Performed { method })
 }
 
 /// Viewport width and height in CSS pixels.

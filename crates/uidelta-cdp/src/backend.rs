@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use uidelta_backend::{Action, App, Backend, Done, EventStream, Navigate, Result, Scope};
+use uidelta_backend::{Action, App, Backend, EventStream, Navigate, Performed, Result, Scope};
 use uidelta_model::{NodeData, Rect, Snapshot};
 
 use crate::{scope_matches, tab_app, Cdp, Error};
@@ -34,15 +34,15 @@ impl Backend for Cdp {
         Ok(self.capture_tab(&app.id).await?)
     }
 
-    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
         Ok(self.act_on(&app.id, node, action).await?)
     }
 
-    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
         Ok(Cdp::click_at(self, &app.id, x, y, action).await?)
     }
 
-    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+    async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
         Ok(self.press_key(&app.id, chord).await?)
     }
 
@@ -60,15 +60,15 @@ impl Backend for Cdp {
         Ok(tab_app(&tab))
     }
 
-    async fn close_window(&self, app: &App, _window: &NodeData) -> Result<Done> {
+    async fn close_window(&self, app: &App, _window: &NodeData) -> Result<Performed> {
         Ok(self.close_tab(&app.id).await?)
     }
 
-    async fn activate_window(&self, app: &App, _window: &NodeData) -> Result<Done> {
+    async fn activate_window(&self, app: &App, _window: &NodeData) -> Result<Performed> {
         Ok(self.switch_tab(&app.id).await?)
     }
 
-    async fn navigate(&self, app: &App, to: &Navigate) -> Result<Done> {
+    async fn navigate(&self, app: &App, to: &Navigate) -> Result<Performed> {
         Ok(self.navigate_tab(&app.id, to).await?)
     }
 

@@ -38,7 +38,7 @@ use chromiumoxide::error::CdpError;
 use chromiumoxide::{Browser, Page};
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use uidelta_backend::{Action, App, Done, EventStream, Navigate, Scope, Window};
+use uidelta_backend::{Action, App, EventStream, Navigate, Performed, Scope, Window};
 use uidelta_model::{NodeData, Rect, Snapshot};
 
 pub use capture::{
@@ -422,7 +422,7 @@ impl Cdp {
     }
 
     /// Closes a tab.
-    pub async fn close_tab(&self, id: &str) -> Result<Done> {
+    pub async fn close_tab(&self, id: &str) -> Result<Performed> {
         let doing = format!("closing {}", self.label_of(id).await);
         let answer = self
             .browser_call(
@@ -441,13 +441,13 @@ impl Cdp {
         if self.shared.active().as_deref() == Some(id) {
             self.shared.set_active(None);
         }
-        Ok(Done {
+        Ok(Performed {
             method: "Target.closeTarget".into(),
         })
     }
 
     /// Brings a tab to the front and makes it the active one.
-    pub async fn switch_tab(&self, id: &str) -> Result<Done> {
+    pub async fn switch_tab(&self, id: &str) -> Result<Performed> {
         let doing = format!("switching to {}", self.label_of(id).await);
         self.browser_call(
             (&doing, "the tab"),
@@ -462,7 +462,7 @@ impl Cdp {
         let session = self.session(id, doing).await?;
         session.call("Page.bringToFront", json!({})).await?;
         self.shared.set_active(Some(id.to_owned()));
-        Ok(Done {
+        Ok(Performed {
             method: "Target.activateTarget + Page.bringToFront".into(),
         })
     }
@@ -513,7 +513,7 @@ impl Cdp {
 
     /// Performs `action` on `node`, an element of a capture of tab `id`; the
     /// tab becomes the active one.
-    pub async fn act_on(&self, id: &str, node: &NodeData, action: &Action) -> Result<Done> {
+    pub async fn act_on(&self, id: &str, node: &NodeData, action: &Action) -> Result<Performed> {
         let label = self.label_of(id).await;
         let session = self
             .session(id, format!("{} an element of {label}", action.doing()))
@@ -527,7 +527,7 @@ impl Cdp {
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point of
     /// tab `id`'s viewport, in CSS pixels (the coordinates of its
     /// screenshot), whatever is there.
-    pub async fn click_at(&self, id: &str, x: i32, y: i32, action: &Action) -> Result<Done> {
+    pub async fn click_at(&self, id: &str, x: i32, y: i32, action: &Action) -> Result<Performed> {
         let (button, count, what) = match action {
             Action::Click => (input::Button::Left, 1, "click"),
             Action::RightClick => (input::Button::Right, 1, "right click"),
@@ -546,14 +546,14 @@ impl Cdp {
         self.shared.set_active(Some(id.to_owned()));
         let result = input::click(&session, f64::from(x), f64::from(y), button, count).await;
         self.explain(id, result).await?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("CDP Input {what} at {x},{y}"),
         })
     }
 
     /// Presses a key or chord in tab `id`, on its focused element, whichever
     /// tab is the active one. The tab becomes the active one.
-    pub async fn press_key(&self, id: &str, chord: &str) -> Result<Done> {
+    pub async fn press_key(&self, id: &str, chord: &str) -> Result<Performed> {
         let parsed = Chord::parse(chord)
             .map_err(|e| Error::Unsupported(format!("pressing {chord}: {e}")))?;
         let label = self.label_of(id).await;
@@ -563,7 +563,7 @@ impl Cdp {
         self.shared.set_active(Some(id.to_owned()));
         let result = input::press(&session, &parsed).await;
         self.explain(id, result).await?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("CDP Input key {chord}"),
         })
     }
@@ -578,7 +578,7 @@ impl Cdp {
 
     /// Loads a URL in tab `id`, or moves in its history; returns once the
     /// new document is committed. The tab becomes the active one.
-    pub async fn navigate_tab(&self, id: &str, to: &Navigate) -> Result<Done> {
+    pub async fn navigate_tab(&self, id: &str, to: &Navigate) -> Result<Performed> {
         let label = self.label_of(id).await;
         let session = self
             .session(id, format!("{} in {label}", to.doing()))

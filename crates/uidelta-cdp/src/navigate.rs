@@ -12,7 +12,7 @@ use chromiumoxide::cdp::browser_protocol::page::{
 };
 use futures_util::StreamExt;
 use serde_json::{json, Value};
-use uidelta_backend::{Done, Navigate};
+use uidelta_backend::{Navigate, Performed};
 
 use crate::actions::exception_text;
 use crate::capture::frames_of;
@@ -53,7 +53,7 @@ pub fn normalize_url(url: &str) -> String {
 
 /// Navigates the tab behind `session` and waits until the new document is
 /// committed.
-pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
+pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Performed> {
     let mut committed = session.listen::<EventFrameNavigated>().await?;
     let mut within = session.listen::<EventNavigatedWithinDocument>().await?;
     let frames = frames_of(&session.call("Page.getFrameTree", json!({})).await?);
@@ -135,7 +135,7 @@ pub(crate) async fn navigate(session: &Session, to: &Navigate) -> Result<Done> {
         Ok(result) => result?,
         Err(_) => return Err(session.timeout("waiting for the new document", COMMIT_TIMEOUT)),
     }
-    Ok(Done {
+    Ok(Performed {
         method: method.to_owned(),
     })
 }

@@ -16,6 +16,3 @@ pub use session::{
     SavedGoneRef, SavedSession, Session, WaitOutcome, WindowAction,
 };
 pub use settle::{Quiet, Settle, Settled};
-
-/// The former name of [`ActionOutcome`].
-pub type Acted = ActionOutcome;

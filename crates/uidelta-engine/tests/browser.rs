@@ -14,7 +14,7 @@ use std::time::Duration;
 use uidelta_backend::{Action, Backend, Navigate};
 use uidelta_cdp::{Cdp, LaunchOptions, INSTALL_HINT};
 use uidelta_diff::{Added, Attr, AttrValue, Change, Diff, Modified, Removed};
-use uidelta_engine::{ActOptions, Acted, Condition, Session};
+use uidelta_engine::{ActOptions, ActionOutcome, Condition, Session};
 use uidelta_model::{Role, State};
 use uidelta_testkit::web::{fixtures_dir, Server};
 
@@ -61,14 +61,14 @@ impl Tab {
 
     /// Performs `action` on the one element `selector` names, with the
     /// default settle, and returns what changed.
-    async fn act(&mut self, selector: &str, action: Action) -> Acted {
+    async fn act(&mut self, selector: &str, action: Action) -> ActionOutcome {
         self.session
             .act(selector, &action, &ActOptions::default())
             .await
             .unwrap_or_else(|e| panic!("{} `{selector}`: {e}", action.doing()))
     }
 
-    async fn navigate(&mut self, to: Navigate) -> Acted {
+    async fn navigate(&mut self, to: Navigate) -> ActionOutcome {
         let id = self.id.clone();
         self.session
             .navigate(&id, &to, &ActOptions::default())
@@ -127,12 +127,12 @@ fn text(d: &Diff) -> String {
 }
 
 /// The diff's lines without the header (whose settle time varies).
-fn body(a: &Acted) -> Vec<String> {
+fn body(a: &ActionOutcome) -> Vec<String> {
     text(&a.diff).lines().skip(1).map(str::to_owned).collect()
 }
 
 /// The header without the settle time.
-fn header(a: &Acted) -> String {
+fn header(a: &ActionOutcome) -> String {
     let t = text(&a.diff);
     let first = t.lines().next().unwrap_or_default();
     first
@@ -183,7 +183,7 @@ fn roots<'d>(
 }
 
 /// Lines every diff must be free of: bounds, DOM or accessibility ids.
-fn assert_no_noise(a: &Acted) {
+fn assert_no_noise(a: &ActionOutcome) {
     let t = text(&a.diff);
     for noise in ["@", "bounds", "ax:", "doc:", "backend"] {
         assert!(!t.contains(noise), "`{noise}` in:\n{t}");
@@ -200,7 +200,7 @@ const DIALOG: [(Role, &str); 5] = [
 
 /// What is wrong with the diff of "Open dialog", if anything: it must hold
 /// the whole dialog, opened, and only that, with the focus on "Delete".
-fn dialog_problem(a: &Acted) -> Option<String> {
+fn dialog_problem(a: &ActionOutcome) -> Option<String> {
     let d = &a.diff;
     let dialog = added(d)
         .into_iter()

@@ -166,7 +166,7 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         let a = s.act(&name, &value("Ada"), &opts).await.expect("set Name");
         assert_eq!(a.done.method, "XTest ctrl+a, then keys");
         let line = format!("~ [{name}] entry \"Name\" in [");
-        let changed = |a: &uidelta_engine::Acted, to: &str| {
+        let changed = |a: &uidelta_engine::ActionOutcome, to: &str| {
             let t = text(a);
             assert!(
                 t.lines().any(|l| l.starts_with(&line) && l.ends_with(to)),
@@ -292,7 +292,7 @@ fn chromium_texts_leave_out_the_characters_that_stand_for_children() {
 
 /// Asserts that the diff selects `option` (or deselects it): Chromium
 /// shows the selected option of a closed `<select>`.
-fn holds_selected(a: &uidelta_engine::Acted, option: &str, selected: bool) {
+fn holds_selected(a: &uidelta_engine::ActionOutcome, option: &str, selected: bool) {
     let t = text(a);
     let change = format!("| selected, showing, visible: {} -> {selected}", !selected);
     assert!(

@@ -8,7 +8,7 @@ mod common;
 use std::time::Duration;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted, Condition, Quiet, Settle};
+use uidelta_engine::{ActOptions, ActionOutcome, Condition, Quiet, Settle};
 use uidelta_testkit::{App, Desktop};
 
 use common::{ref_of, session};
@@ -35,7 +35,7 @@ fn patient() -> ActOptions {
 
 /// Asserts that `acted` says the application exited, and that settling
 /// noticed it at once rather than at the cap.
-fn exited_at_once(acted: &Acted) {
+fn exited_at_once(acted: &ActionOutcome) {
     assert!(acted.exited, "{acted:?}");
     assert!(
         !acted.settled.capped,

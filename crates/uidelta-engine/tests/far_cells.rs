@@ -6,7 +6,7 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_engine::{ActOptions, ActionOutcome, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::App;
 
@@ -25,7 +25,12 @@ fn list(columns: &[&str], rows: usize) -> Vec<String> {
 }
 
 /// Acts on the cell named `name` and checks that zenity did not answer.
-async fn on_cell(s: &mut Session<Linux>, zenity: &mut App, name: &str, action: Action) -> Acted {
+async fn on_cell(
+    s: &mut Session<Linux>,
+    zenity: &mut App,
+    name: &str,
+    action: Action,
+) -> ActionOutcome {
     let cell = ref_of(s, &format!("role:table cell && name:\"{name}\""));
     let a = s
         .act(&cell, &action, &ActOptions::default())

@@ -481,7 +481,7 @@ async fn wait_until(s: &mut Session<Linux>, done: impl Fn(&Session<Linux>) -> bo
 }
 
 /// The diff of `acted`, asserting it holds `line`.
-fn holds(acted: &uidelta_engine::Acted, line: &str) {
+fn holds(acted: &uidelta_engine::ActionOutcome, line: &str) {
     let t = text(&acted.diff);
     assert!(t.contains(line), "no `{line}` in\n{t}");
 }

@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use uidelta_backend::{
-    Action, App, Backend, Done, Error, ErrorKind, Event, EventKind, EventSender, EventStream,
+    Action, App, Backend, Error, ErrorKind, Event, EventKind, EventSender, EventStream, Performed,
     Result, Scope,
 };
 use uidelta_engine::{ActOptions, Session, Settle};
@@ -70,13 +70,13 @@ impl Backend for Scripted {
         Ok(Snapshot::new(meta, b.finish()))
     }
 
-    async fn act(&self, _app: &App, _node: &NodeData, _action: &Action) -> Result<Done> {
-        Ok(Done {
+    async fn act(&self, _app: &App, _node: &NodeData, _action: &Action) -> Result<Performed> {
+        Ok(Performed {
             method: "scripted action".into(),
         })
     }
 
-    async fn key(&self, _app: &App, _chord: &str) -> Result<Done> {
+    async fn key(&self, _app: &App, _chord: &str) -> Result<Performed> {
         unsupported("keys")
     }
 
@@ -99,11 +99,11 @@ impl Backend for Scripted {
         unsupported(&format!("opening {program}"))
     }
 
-    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
+    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Performed> {
         unsupported("windows")
     }
 
-    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
+    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Performed> {
         unsupported("windows")
     }
 }

@@ -7,7 +7,7 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_engine::{ActOptions, ActionOutcome, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{qt5_example, QT5_EXAMPLES};
 
@@ -27,7 +27,7 @@ fn value_of(s: &Session<Linux>, selector: &str) -> Option<String> {
 }
 
 /// Asserts that the diff has nothing added, removed or transient.
-fn only_modified(a: &Acted) {
+fn only_modified(a: &ActionOutcome) {
     let t = text(a);
     assert!(
         !t.lines()
@@ -37,7 +37,7 @@ fn only_modified(a: &Acted) {
 }
 
 /// The lines of a diff about `element` (that start with its ref).
-fn lines_of(a: &Acted, element: &str) -> Vec<String> {
+fn lines_of(a: &ActionOutcome, element: &str) -> Vec<String> {
     let head = format!("[{element}] ");
     text(a)
         .lines()

@@ -4,18 +4,18 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted};
+use uidelta_engine::{ActOptions, ActionOutcome};
 
 use common::{ref_of, text};
 
 const FACTORY: &str = "gtk3-widget-factory";
 
 /// The diff's lines without the header (whose settle time varies).
-fn body(a: &Acted) -> Vec<String> {
+fn body(a: &ActionOutcome) -> Vec<String> {
     text(a).lines().skip(1).map(str::to_owned).collect()
 }
 
-fn header(a: &Acted) -> String {
+fn header(a: &ActionOutcome) -> String {
     let t = text(a);
     let first = t.lines().next().unwrap_or_default();
     first
@@ -25,7 +25,7 @@ fn header(a: &Acted) -> String {
         .to_owned()
 }
 
-fn no_noise(a: &Acted) {
+fn no_noise(a: &ActionOutcome) {
     let t = text(a);
     assert!(
         !t.contains('@') && !t.contains("/org/a11y") && !t.contains("bounds"),

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use uidelta_atspi::{applications, AppInfo, AppRef, CaptureOptions, WindowInfo};
 use uidelta_backend::{
-    Action, App, Backend, Done, ErrorKind, Event, EventStream, Result, Scope, Window,
+    Action, App, Backend, ErrorKind, Event, EventStream, Performed, Result, Scope, Window,
 };
 use uidelta_model::{NodeData, Rect, Snapshot};
 
@@ -112,7 +112,7 @@ impl Backend for Linux {
         Ok(Linux::capture(self, &to_info(app), scope, &CaptureOptions::default()).await?)
     }
 
-    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
         Ok(Linux::act(self, &app_ref(app), node, action).await?)
     }
 
@@ -120,7 +120,7 @@ impl Backend for Linux {
         Ok(Linux::actions(self, &app_ref(app), node).await?)
     }
 
-    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+    async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
         Ok(Linux::key(self, &app_ref(app), chord)?)
     }
 
@@ -146,15 +146,15 @@ impl Backend for Linux {
         Ok(self.open_application(program, args, &[], timeout).await?)
     }
 
-    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Performed> {
         Ok(self.close_window_of(&to_info(app), window).await?)
     }
 
-    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Performed> {
         Ok(self.activate_window_of(&to_info(app), window).await?)
     }
 
-    async fn click_at(&self, _app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+    async fn click_at(&self, _app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
         Ok(Linux::click_at(self, x, y, action)?)
     }
 

@@ -29,7 +29,7 @@ pub use reconnect::Reconnecting;
 
 use uidelta_atspi::{find_app, subscribe_with, AppRef, Bus, Subscription, UiEvent};
 use uidelta_backend::App;
-pub use uidelta_backend::{Action, Done, Scope};
+pub use uidelta_backend::{Action, Performed, Scope};
 use uidelta_x11::X11;
 
 use crate::backend::to_app;

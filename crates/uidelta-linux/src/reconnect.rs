@@ -6,7 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use uidelta_atspi::{Bus, CALL_TIMEOUT};
-use uidelta_backend::{Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope};
+use uidelta_backend::{
+    Action, App, Backend, Error, ErrorKind, EventStream, Performed, Result, Scope,
+};
 use uidelta_model::{NodeData, Rect, Snapshot};
 use uidelta_x11::X11;
 
@@ -260,7 +262,7 @@ impl Backend for Reconnecting {
         self.checked(&linux, snapshot).await
     }
 
-    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
         let (linux, app) = self.for_app(app).await?;
         let done = Backend::act(&*linux, &app, node, action).await;
         self.checked(&linux, done).await
@@ -272,7 +274,7 @@ impl Backend for Reconnecting {
         self.checked(&linux, names).await
     }
 
-    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+    async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
         let (linux, app) = self.for_app(app).await?;
         let done = Backend::key(&*linux, &app, chord).await;
         self.checked(&linux, done).await
@@ -296,19 +298,19 @@ impl Backend for Reconnecting {
         Ok(tagged(self.checked(&linux, app).await?, n))
     }
 
-    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Performed> {
         let (linux, app) = self.for_app(app).await?;
         let done = Backend::close_window(&*linux, &app, window).await;
         self.checked(&linux, done).await
     }
 
-    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Performed> {
         let (linux, app) = self.for_app(app).await?;
         let done = Backend::activate_window(&*linux, &app, window).await;
         self.checked(&linux, done).await
     }
 
-    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
         let (linux, app) = self.for_app(app).await?;
         let done = Backend::click_at(&*linux, &app, x, y, action).await;
         self.checked(&linux, done).await

@@ -3,7 +3,7 @@
 //! screenshots.
 
 use uidelta_atspi::{Actor, AppInfo, NodeAddr, WindowInfo};
-use uidelta_backend::{App, Done};
+use uidelta_backend::{App, Performed};
 use uidelta_model::{NodeData, Rect};
 use uidelta_x11::TopWindow;
 
@@ -108,13 +108,17 @@ impl Linux {
 
     /// Closes `window`, a top-level element of a
     /// capture of `app`, told apart from others with its title.
-    pub(crate) async fn close_window_of(&self, app: &AppInfo, window: &NodeData) -> Result<Done> {
+    pub(crate) async fn close_window_of(
+        &self,
+        app: &AppInfo,
+        window: &NodeData,
+    ) -> Result<Performed> {
         self.close_x_window(self.x_window_of(app, window).await?)
     }
 
-    fn close_x_window(&self, w: TopWindow) -> Result<Done> {
+    fn close_x_window(&self, w: TopWindow) -> Result<Performed> {
         self.x11(|| "closing a window".into())?.close_window(w.id)?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("WM_DELETE_WINDOW to {:#x}", w.id),
         })
     }
@@ -125,14 +129,14 @@ impl Linux {
         &self,
         app: &AppInfo,
         window: &NodeData,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         self.activate_x_window(self.x_window_of(app, window).await?)
     }
 
-    fn activate_x_window(&self, w: TopWindow) -> Result<Done> {
+    fn activate_x_window(&self, w: TopWindow) -> Result<Performed> {
         self.x11(|| "activating a window".into())?
             .activate_window(w.id)?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("raise and focus {:#x}", w.id),
         })
     }

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use uidelta_backend::{Action, App, Backend, Navigate};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, Acted, AppId, Condition, Session, WindowAction};
+use uidelta_engine::{ActOptions, ActionOutcome, AppId, Condition, Session, WindowAction};
 use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
@@ -849,7 +849,7 @@ impl<B: Backend + 'static> Inner<B> {
 
 /// The answer of an action on `acted.app`: its diff, and its tree after for
 /// the token comparison (and when asked for); or that it exited.
-fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts) -> Reply {
+fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &ActionOutcome, opts: &ActOpts) -> Reply {
     let shown = Shown {
         diff: opts.ui_diff_before_after,
         tree: opts.include_tree_after_action,
@@ -859,7 +859,7 @@ fn answer<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, opts: &ActOpts)
 
 /// [`Report::told`](uidelta_render::Report::told) of `acted`, with the
 /// tree after it unless the application exited.
-fn told<B: Backend>(tool: &str, s: &Session<B>, acted: &Acted, shown: Shown) -> Reply {
+fn told<B: Backend>(tool: &str, s: &Session<B>, acted: &ActionOutcome, shown: Shown) -> Reply {
     let tree = if acted.exited {
         String::new()
     } else {

@@ -15,7 +15,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use serde_json::{json, Value};
-use uidelta_backend::{Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope};
+use uidelta_backend::{
+    Action, App, Backend, Error, ErrorKind, EventStream, Performed, Result, Scope,
+};
 use uidelta_mcp::{HttpOptions, LogDir, OutputDir, Server};
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
 
@@ -61,14 +63,14 @@ impl Backend for Still {
         Ok(Snapshot::new(meta, b.finish()))
     }
 
-    async fn act(&self, _app: &App, _node: &NodeData, _action: &Action) -> Result<Done> {
-        Ok(Done {
+    async fn act(&self, _app: &App, _node: &NodeData, _action: &Action) -> Result<Performed> {
+        Ok(Performed {
             method: "nothing".into(),
         })
     }
 
-    async fn key(&self, _app: &App, _chord: &str) -> Result<Done> {
-        Ok(Done {
+    async fn key(&self, _app: &App, _chord: &str) -> Result<Performed> {
+        Ok(Performed {
             method: "nothing".into(),
         })
     }
@@ -101,14 +103,14 @@ impl Backend for Still {
         ))
     }
 
-    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
-        Ok(Done {
+    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Performed> {
+        Ok(Performed {
             method: "nothing".into(),
         })
     }
 
-    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
-        Ok(Done {
+    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Performed> {
+        Ok(Performed {
             method: "nothing".into(),
         })
     }

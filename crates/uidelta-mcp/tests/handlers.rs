@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use rmcp::model::CallToolResult;
 use serde_json::{json, Value};
 use uidelta_backend::{
-    Action, App, Backend, Done, Error, ErrorKind, EventStream, Result, Scope, Window,
+    Action, App, Backend, Error, ErrorKind, EventStream, Performed, Result, Scope, Window,
 };
 use uidelta_mcp::{LogDir, Server};
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
@@ -105,7 +105,7 @@ impl Backend for Fake {
         Ok(Snapshot::new(meta, b.finish()))
     }
 
-    async fn act(&self, _app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+    async fn act(&self, _app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
         match (node.name.as_str(), action) {
             ("Hang", _) => std::future::pending().await,
             ("Panic", _) => panic!("the fake application's Panic button"),
@@ -125,13 +125,13 @@ impl Backend for Fake {
             }
             _ => {}
         }
-        Ok(Done {
+        Ok(Performed {
             method: "fake action".into(),
         })
     }
 
-    async fn key(&self, _app: &App, chord: &str) -> Result<Done> {
-        Ok(Done {
+    async fn key(&self, _app: &App, chord: &str) -> Result<Performed> {
+        Ok(Performed {
             method: format!("fake {chord}"),
         })
     }
@@ -151,14 +151,14 @@ impl Backend for Fake {
         ))
     }
 
-    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
-        Ok(Done {
+    async fn close_window(&self, _app: &App, _window: &NodeData) -> Result<Performed> {
+        Ok(Performed {
             method: "fake close".into(),
         })
     }
 
-    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Done> {
-        Ok(Done {
+    async fn activate_window(&self, _app: &App, _window: &NodeData) -> Result<Performed> {
+        Ok(Performed {
             method: "fake raise".into(),
         })
     }

@@ -9,7 +9,7 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use uidelta_backend::{Action, Backend, Navigate};
-use uidelta_engine::{ActOptions, Acted, KnownApp, Quiet, Session, Settle, WindowAction};
+use uidelta_engine::{ActOptions, ActionOutcome, KnownApp, Quiet, Session, Settle, WindowAction};
 use uidelta_render as render;
 
 use crate::carry::{self, Carried};
@@ -262,7 +262,7 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
 /// An action's result, and the tree text of its application after it
 /// (empty when it exited or was not read): the answer when that costs
 /// fewer tokens than the diff.
-fn with_tree<B: Backend>(s: &Session<B>, acted: Acted) -> (Acted, String) {
+fn with_tree<B: Backend>(s: &Session<B>, acted: ActionOutcome) -> (ActionOutcome, String) {
     let tree = s
         .known_apps()
         .iter()
@@ -275,7 +275,7 @@ fn with_tree<B: Backend>(s: &Session<B>, acted: Acted) -> (Acted, String) {
 /// Prints the diff of an action (or the tree after it, when smaller), or
 /// that the application exited after it (an outcome, not a failure: the
 /// exit code says success).
-fn print((acted, tree): &(Acted, String), format: Output) -> Result<ExitCode> {
+fn print((acted, tree): &(ActionOutcome, String), format: Output) -> Result<ExitCode> {
     let report = acted.report(tree);
     let text = match format {
         Output::Json => report.cli_json(),

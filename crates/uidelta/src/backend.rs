@@ -4,7 +4,7 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use uidelta_backend::{Action, App, Backend, Done, EventStream, Navigate, Result, Scope};
+use uidelta_backend::{Action, App, Backend, EventStream, Navigate, Performed, Result, Scope};
 use uidelta_cdp::Cdp;
 use uidelta_linux::Linux;
 use uidelta_model::{NodeData, Rect, Snapshot};
@@ -40,11 +40,11 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::capture(&**b, app, scope).await)
     }
 
-    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Done> {
+    async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
         each!(self, b => Backend::act(&**b, app, node, action).await)
     }
 
-    async fn key(&self, app: &App, chord: &str) -> Result<Done> {
+    async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
         each!(self, b => Backend::key(&**b, app, chord).await)
     }
 
@@ -60,11 +60,11 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::open(&**b, program, args, timeout).await)
     }
 
-    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+    async fn close_window(&self, app: &App, window: &NodeData) -> Result<Performed> {
         each!(self, b => Backend::close_window(&**b, app, window).await)
     }
 
-    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Done> {
+    async fn activate_window(&self, app: &App, window: &NodeData) -> Result<Performed> {
         each!(self, b => Backend::activate_window(&**b, app, window).await)
     }
 
@@ -72,7 +72,7 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::actions(&**b, app, node).await)
     }
 
-    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Done> {
+    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
         each!(self, b => Backend::click_at(&**b, app, x, y, action).await)
     }
 
@@ -88,7 +88,7 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::settle_window(&**b, app))
     }
 
-    async fn navigate(&self, app: &App, to: &Navigate) -> Result<Done> {
+    async fn navigate(&self, app: &App, to: &Navigate) -> Result<Performed> {
         each!(self, b => Backend::navigate(&**b, app, to).await)
     }
 

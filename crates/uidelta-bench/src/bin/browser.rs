@@ -44,7 +44,7 @@ use serde_json::Value;
 use uidelta_backend::{Action, Backend, Navigate};
 use uidelta_cdp::{Cdp, LaunchOptions, CHROMIUM, INSTALL_HINT};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, Acted, AppDiff, AppId, Session};
+use uidelta_engine::{ActOptions, ActionOutcome, AppDiff, AppId, Session};
 use uidelta_model::Role;
 use uidelta_render::{size, Size};
 use uidelta_testkit::web::{fixtures_dir, Server};
@@ -505,7 +505,7 @@ async fn perform(
     tab: &str,
     step: &Step,
     server: &Server,
-) -> Result<Acted, String> {
+) -> Result<ActionOutcome, String> {
     let opts = ActOptions::default();
     match (&step.act, target(&step.act)) {
         (Do::Goto(url), _) => session
@@ -532,7 +532,7 @@ async fn bounded<T>(fut: impl std::future::Future<Output = T>, what: &str) -> Fa
 
 /// The diff as the action returns it to an agent: changes found before the
 /// action first (as the MCP server reports them), then the action's own.
-fn diff_text(acted: &Acted) -> String {
+fn diff_text(acted: &ActionOutcome) -> String {
     let opts = uidelta_render::DiffOptions::default();
     let mut text = String::new();
     for AppDiff { app, diff: d } in &acted.earlier {

@@ -37,7 +37,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::Action;
 use uidelta_diff::{Attr, AttrValue, Change, Diff, Modified};
-use uidelta_engine::{ActOptions, Acted, AppId, Session, Settle};
+use uidelta_engine::{ActOptions, ActionOutcome, AppId, Session, Settle};
 use uidelta_linux::Linux;
 use uidelta_model::{Role, State};
 use uidelta_testkit::Desktop;
@@ -428,7 +428,7 @@ fn check(kind: Kind, diff: &Diff, e: &mut Expected, typed: &str) -> (bool, usize
 
 /// Whether the diff adds the `Details` dialog with all its fields and the
 /// Close button; otherwise what it added.
-fn dialog_complete(acted: &Acted) -> (bool, String) {
+fn dialog_complete(acted: &ActionOutcome) -> (bool, String) {
     let dialog = acted.diff.changes.iter().find_map(|c| match c {
         Change::Added(a) if a.root().name == "Details" => Some(a),
         _ => None,

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use uidelta_backend::{Action, App, Backend, Done, ErrorKind, Navigate, Scope};
+use uidelta_backend::{Action, App, Backend, ErrorKind, Navigate, Performed, Scope};
 use uidelta_diff::{Diff, Handle};
 use uidelta_model::{NodeData, NodeId, Snapshot, State};
 
@@ -45,7 +45,7 @@ impl Default for ActOptions {
 #[derive(Clone, Debug)]
 pub struct ActionOutcome {
     /// How the backend carried it out.
-    pub done: Done,
+    pub done: Performed,
     /// The element acted on, as it was before.
     pub target: Handle,
     /// The application.
@@ -287,7 +287,7 @@ impl<B: Backend> Session<B> {
     async fn first_answer(
         &mut self,
         app: App,
-        done: Done,
+        done: Performed,
         opts: &ActOptions,
     ) -> Result<ActionOutcome> {
         let acted = Instant::now();
@@ -404,7 +404,7 @@ impl<B: Backend> Session<B> {
     ) -> Result<(String, ActionOutcome)> {
         let (idx, handle, app) = self.before_app_action(app).await?;
         let result = self.backend.run_script(&app, script).await?;
-        let done = Done {
+        let done = Performed {
             method: "script".into(),
         };
         let acted = self.finish(idx, done, handle, opts, &[]).await?;
@@ -414,7 +414,7 @@ impl<B: Backend> Session<B> {
     pub(super) async fn finish(
         &mut self,
         idx: AppId,
-        done: Done,
+        done: Performed,
         target: Handle,
         opts: &ActOptions,
         own_focus: &[String],
@@ -509,7 +509,7 @@ impl<B: Backend> Session<B> {
     pub(super) fn exited(
         &mut self,
         idx: AppId,
-        done: Done,
+        done: Performed,
         target: Handle,
         settled: Settled,
     ) -> ActionOutcome {

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use uidelta_backend::{Backend, Done, ErrorKind};
+use uidelta_backend::{Backend, ErrorKind, Performed};
 use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
@@ -73,7 +73,7 @@ impl<B: Backend> Session<B> {
                 settle,
                 transients: true,
             };
-            let done = Done {
+            let done = Performed {
                 method: WAITED.into(),
             };
             return self.finish(idx, done, handle, &opts, &[]).await;
@@ -90,7 +90,7 @@ impl<B: Backend> Session<B> {
             let acted = self
                 .finish(
                     idx,
-                    Done {
+                    Performed {
                         method: WAITED.into(),
                     },
                     handle.clone(),

@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use uidelta_backend::{Backend, Done, ErrorKind};
+use uidelta_backend::{Backend, ErrorKind, Performed};
 use uidelta_diff::Handle;
 use uidelta_model::{NodeId, State};
 
@@ -110,7 +110,7 @@ impl<B: Backend> Session<B> {
     async fn settle_after_window(
         &mut self,
         idx: AppId,
-        done: Done,
+        done: Performed,
         target: Handle,
         settle: Settle,
     ) -> Result<ActionOutcome> {

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::runtime::Runtime;
-use uidelta_engine::{Acted, Session};
+use uidelta_engine::{ActionOutcome, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{require_programs, App, Desktop};
 
@@ -45,7 +45,7 @@ pub async fn session(desktop: &Desktop) -> Session<Linux> {
 }
 
 /// The diff of an action as text.
-pub fn text(a: &Acted) -> String {
+pub fn text(a: &ActionOutcome) -> String {
     uidelta_render::diff_text(&a.diff, &uidelta_render::DiffOptions::default())
 }
 
@@ -58,7 +58,7 @@ pub fn ref_of(s: &Session<Linux>, selector: &str) -> String {
 }
 
 /// Asserts that the diff has `line` as one of its lines.
-pub fn holds(a: &Acted, line: &str) {
+pub fn holds(a: &ActionOutcome, line: &str) {
     let t = text(a);
     assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
 }

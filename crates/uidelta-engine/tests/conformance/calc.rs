@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, Acted, Session};
+use uidelta_engine::{ActOptions, ActionOutcome, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{App, Desktop};
 
@@ -87,7 +87,7 @@ fn line_of(s: &Session<Linux>, selector: &str) -> String {
 }
 
 /// The diff's header up to how long settling took, and its other lines.
-fn split(a: &Acted) -> (String, Vec<String>) {
+fn split(a: &ActionOutcome) -> (String, Vec<String>) {
     let t = text(a);
     let mut lines = t.lines().map(str::to_owned);
     let header = lines.next().unwrap_or_default();
@@ -101,7 +101,7 @@ fn split(a: &Acted) -> (String, Vec<String>) {
 
 /// Asserts the diff is `header` (up to the settle time) and exactly
 /// `lines`, in order.
-fn exactly(a: &Acted, header: &str, lines: &[String]) {
+fn exactly(a: &ActionOutcome, header: &str, lines: &[String]) {
     let (h, got) = split(a);
     assert_eq!(h, header, "{}", text(a));
     assert_eq!(got, lines, "{}", text(a));

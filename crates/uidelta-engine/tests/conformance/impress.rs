@@ -30,7 +30,7 @@ fn impress_task() {
         });
         let zoom = ref_where(&s, |n| n.value.as_deref().is_some_and(|v| v.ends_with('%')));
         let pointer_line = format!("~ [{pointer}] label in [{pane}] root pane \"{WINDOW}\" | value: ");
-        let has_pointer_line = |a: &uidelta_engine::Acted| {
+        let has_pointer_line = |a: &uidelta_engine::ActionOutcome| {
             let got = lines(a);
             assert!(
                 got.iter().any(|l| l.starts_with(&pointer_line)),

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use tokio::runtime::Runtime;
-use uidelta_engine::{Acted, Session};
+use uidelta_engine::{ActionOutcome, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{require_programs, Desktop};
 
@@ -130,7 +130,7 @@ fn write_profile(profile: &Path) {
 }
 
 /// The diff's lines after its header (whose settle time varies).
-pub fn lines(a: &Acted) -> Vec<String> {
+pub fn lines(a: &ActionOutcome) -> Vec<String> {
     crate::common::text(a)
         .lines()
         .filter(|l| !l.starts_with("# diff:"))
@@ -139,7 +139,7 @@ pub fn lines(a: &Acted) -> Vec<String> {
 }
 
 /// Asserts that the diff is `expected`, line by line.
-pub fn diff_is(a: &Acted, expected: &[String]) {
+pub fn diff_is(a: &ActionOutcome, expected: &[String]) {
     let got = lines(a);
     assert_eq!(
         got,
@@ -169,7 +169,7 @@ pub fn ref_where(s: &Session<Linux>, pick: impl Fn(&uidelta_model::NodeData) -> 
 /// Asserts that the diff has exactly `count` lines, among them `expected`
 /// (its other lines say what LibreOffice does besides: a menu closing, the
 /// pointer's place in the status bar).
-pub fn diff_has(a: &Acted, count: usize, expected: &[String]) {
+pub fn diff_has(a: &ActionOutcome, count: usize, expected: &[String]) {
     let got = lines(a);
     for line in expected {
         assert!(

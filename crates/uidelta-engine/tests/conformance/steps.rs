@@ -9,7 +9,7 @@ use std::time::{Duration, SystemTime};
 
 use tokio::runtime::Runtime;
 use uidelta_diff::Diff;
-use uidelta_engine::Acted;
+use uidelta_engine::ActionOutcome;
 use uidelta_testkit::{require_programs, App, Desktop};
 
 /// When the known files were last modified: 1 March 2021, 12:00 UTC, so
@@ -198,7 +198,7 @@ impl Reader {
 
     /// Asserts that the answer to step `step` reads `expected`, line for
     /// line (the `· settled in N ms` of its head left out).
-    pub fn check(&self, step: &str, a: &Acted, expected: &[&str]) {
+    pub fn check(&self, step: &str, a: &ActionOutcome, expected: &[&str]) {
         self.check_text(step, &answer(a), expected);
     }
 
@@ -209,7 +209,7 @@ impl Reader {
     pub fn check_passing(
         &self,
         step: &str,
-        a: &Acted,
+        a: &ActionOutcome,
         expected: &[&str],
         passing: &str,
         head_without: &str,
@@ -254,7 +254,7 @@ impl Reader {
 
     /// The ref on the line of `a` that reads `line` (its first ref): the
     /// element the diff offers for the next step.
-    pub fn ref_on(&self, a: &Acted, line: &str) -> String {
+    pub fn ref_on(&self, a: &ActionOutcome, line: &str) -> String {
         let t = answer(a);
         let hit = t
             .lines()
@@ -267,7 +267,7 @@ impl Reader {
 }
 
 /// The answer to an action as an agent reads it.
-pub fn answer(a: &Acted) -> String {
+pub fn answer(a: &ActionOutcome) -> String {
     a.text(&uidelta_render::DiffOptions::default())
 }
 

@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome};
-use uidelta_backend::Done;
+use uidelta_backend::Performed;
 use uidelta_model::{NodeData, Role};
 use uidelta_x11::Button;
 
@@ -62,7 +62,7 @@ impl Linux {
         addr: &NodeAddr,
         combo: &Combo,
         doing: Doing<'_>,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         let x11 = self.x11(doing)?;
         let Combo { list, combo } = combo;
         let failed = |why: String| Error::NotPicked {
@@ -111,7 +111,7 @@ impl Linux {
             ));
         }
         x11.click(cx, cy, Button::Left, 1)?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("{opened}XTest click at {cx},{cy}"),
         })
     }

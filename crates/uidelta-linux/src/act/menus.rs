@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome};
-use uidelta_backend::Done;
+use uidelta_backend::Performed;
 use uidelta_model::{NodeData, Role, State};
 
 use super::plan::{plan_click, ClickFacts, ClickPlan};
@@ -55,7 +55,7 @@ impl Linux {
         facts: &ClickFacts,
         menus: &[NodeAddr],
         doing: Doing<'_>,
-    ) -> Result<Option<Done>> {
+    ) -> Result<Option<Performed>> {
         // Open them from the menu bar inwards; each must show the next step.
         // Whatever stops the way closes the menus opened so far, so that the
         // accessible action used instead starts from the UI as it was.
@@ -90,7 +90,7 @@ impl Linux {
         again.pointer = self.pointer_facts(app, actor, addr, &again).await;
         match plan_click(&again) {
             ClickPlan::Pointer { x, y } => match self.pointer_at(x, y, doing) {
-                Ok(d) => Ok(Some(Done {
+                Ok(d) => Ok(Some(Performed {
                     method: format!("menus opened, then {}", d.method),
                 })),
                 Err(e) => {
@@ -107,7 +107,7 @@ impl Linux {
 
     /// Closes up to `opened` menus this action opened, one Escape each while
     /// a menu is still open. Always `None`: the caller goes on without them.
-    fn close_menus(&self, opened: usize) -> Option<Done> {
+    fn close_menus(&self, opened: usize) -> Option<Performed> {
         let x11 = self.x11.as_ref()?;
         for _ in 0..opened {
             if !x11.menu_open().unwrap_or(false) {

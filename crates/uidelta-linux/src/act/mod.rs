@@ -7,7 +7,7 @@
 use std::time::Duration;
 
 use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome};
-use uidelta_backend::{Action, Done};
+use uidelta_backend::{Action, Performed};
 use uidelta_model::{NodeData, Rect, Role};
 use uidelta_x11::Button;
 
@@ -63,7 +63,12 @@ impl Linux {
     }
 
     /// Performs `action` on `node` (an element of a live capture of `app`).
-    pub(crate) async fn act(&self, app: &AppRef, node: &NodeData, action: &Action) -> Result<Done> {
+    pub(crate) async fn act(
+        &self,
+        app: &AppRef,
+        node: &NodeData,
+        action: &Action,
+    ) -> Result<Performed> {
         let doing = || format!("{} an element of {}", action.doing(), app.label());
         let addr = node
             .identity
@@ -94,7 +99,7 @@ impl Linux {
             | Action::Scroll { .. } => Outcome::NeedsInput,
         };
         if let Outcome::Done(method) = accessible {
-            return Ok(Done { method });
+            return Ok(Performed { method });
         }
         if matches!(action, Action::SetSelected(_))
             && node.role == Role::TableCell
@@ -115,7 +120,7 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
         doing: Doing<'_>,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         let (facts, found) = self.click_facts(app, actor, addr, node).await;
         let accessible = match plan_click(&facts) {
             ClickPlan::PickInCombo => match &found.combo {
@@ -154,7 +159,7 @@ impl Linux {
         node: &NodeData,
         plan: ClickPlan,
         doing: Doing<'_>,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         let outcome = match plan {
             // A field's accessible action is `activate`, which is pressing
             // Enter in it; clicking a field is giving it the focus, as a
@@ -171,7 +176,7 @@ impl Linux {
             _ => actor.click(addr).await?,
         };
         if let Outcome::Done(method) = outcome {
-            return Ok(Done { method });
+            return Ok(Performed { method });
         }
         self.synthesize(app, actor, addr, node, &Action::Click, doing)
             .await
@@ -191,7 +196,7 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
         doing: Doing<'_>,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         if let Outcome::Done(scrolled) = actor.scroll_into_view(addr).await? {
             let states = actor.states(addr).await.unwrap_or_default();
             let moved = NodeData {
@@ -199,13 +204,13 @@ impl Linux {
                 ..node.clone()
             };
             if let Some(d) = self.pointer_click(app, actor, addr, &moved, doing).await? {
-                return Ok(Done {
+                return Ok(Performed {
                     method: format!("{scrolled}, then {}", d.method),
                 });
             }
         }
         if let Outcome::Done(method) = actor.click_cell(addr).await? {
-            return Ok(Done { method });
+            return Ok(Performed { method });
         }
         if actor.extents(addr).await.ok().and_then(rect_of).is_none() {
             return self.cell_out_of_sight(actor, addr, doing).await;
@@ -221,7 +226,7 @@ impl Linux {
         actor: &Actor<'_>,
         addr: &NodeAddr,
         doing: Doing<'_>,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         let actions = match actor.action_names(addr).await {
             Ok(names) if !names.is_empty() => names.join(", "),
             _ => "none".to_owned(),
@@ -234,7 +239,7 @@ impl Linux {
 
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
     /// of the screen, whatever is there.
-    pub(crate) fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Done> {
+    pub(crate) fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Performed> {
         let doing = || format!("{} the point {x},{y}", action.doing());
         let x11 = self.x11(doing)?;
         let Some((button, count, what)) = pointer_of(action) else {
@@ -247,7 +252,7 @@ impl Linux {
             });
         }
         x11.click(x, y, button, count)?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("XTest {what} at {x},{y}"),
         })
     }
@@ -257,11 +262,11 @@ impl Linux {
     /// (the focused one, or with no window manager the one under the
     /// pointer), `app`'s topmost window is raised and given the keyboard
     /// first, and the method says so.
-    pub(crate) fn key(&self, app: &AppRef, chord: &str) -> Result<Done> {
+    pub(crate) fn key(&self, app: &AppRef, chord: &str) -> Result<Performed> {
         let x11 = self.x11(|| format!("pressing {chord} in {}", app.label()))?;
         let moved = keys_to(x11, app, None)?;
         x11.key(chord)?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("{moved}XTest {chord}"),
         })
     }

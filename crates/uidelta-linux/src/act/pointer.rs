@@ -3,7 +3,7 @@
 //! centre.
 
 use uidelta_atspi::{Actor, AppRef, NodeAddr};
-use uidelta_backend::{Action, Done};
+use uidelta_backend::{Action, Performed};
 use uidelta_model::{NodeData, Rect, Role};
 use uidelta_x11::{Button, X11};
 
@@ -162,7 +162,7 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
         doing: Doing<'_>,
-    ) -> Result<Option<Done>> {
+    ) -> Result<Option<Performed>> {
         let mut facts = self.element_facts(app, node);
         facts.pointer = self.pointer_facts(app, actor, addr, &facts).await;
         match plan_click(&facts) {
@@ -175,9 +175,9 @@ impl Linux {
     }
 
     /// A left click of the pointer at `x`,`y`.
-    pub(super) fn pointer_at(&self, x: i32, y: i32, doing: Doing<'_>) -> Result<Done> {
+    pub(super) fn pointer_at(&self, x: i32, y: i32, doing: Doing<'_>) -> Result<Performed> {
         self.x11(doing)?.click(x, y, Button::Left, 1)?;
-        Ok(Done {
+        Ok(Performed {
             method: format!("XTest click at {x},{y}"),
         })
     }
@@ -228,7 +228,7 @@ impl Linux {
         node: &NodeData,
         action: &Action,
         doing: Doing<'_>,
-    ) -> Result<Done> {
+    ) -> Result<Performed> {
         let x11 = self.x11(doing)?;
         let centre = || self.centre_for_input(x11, app, actor, addr, node, doing);
         let method = match action {
@@ -282,6 +282,6 @@ impl Linux {
                 return Err(Error::NoBounds { doing: doing() });
             }
         };
-        Ok(Done { method })
+        Ok(Performed { method })
     }
 }

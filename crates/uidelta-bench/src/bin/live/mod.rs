@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::Action;
 use uidelta_diff::Diff;
-use uidelta_engine::{ActOptions, Acted, AppId, Session};
+use uidelta_engine::{ActOptions, ActionOutcome, AppId, Session};
 use uidelta_linux::Linux;
 use uidelta_testkit::{App, Desktop};
 
@@ -116,7 +116,7 @@ pub async fn act(
     target: &str,
     action: &Action,
     opts: &ActOptions,
-) -> Fallible<Acted> {
+) -> Fallible<ActionOutcome> {
     let what = format!("{} `{target}`", action.doing());
     bounded(session.act(target, action, opts), &what)
         .await?
