@@ -27,9 +27,9 @@ use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
 use crate::args::{self, ActOpts, Target};
 use crate::files::OutputDir;
+use crate::known_app::{notable_states, obvious_app, window_named, window_or_main};
 use crate::receipt::LogDir;
 use crate::reply::{self, app_json, handle_json, handle_text, Reply, Shown, ToolError};
-use crate::scope::{notable_states, obvious_app, window_named, window_or_main};
 use crate::tools;
 
 /// How long a call may take beyond the waits it asks for.
@@ -372,27 +372,27 @@ impl<B: Backend + 'static> Inner<B> {
             .app_named("get_window_tree", &s, a.app.as_deref())
             .await?;
         let (idx, _) = s.observe(&app).await?;
-        let scope = &s.known_apps()[idx];
+        let known = &s.known_apps()[idx];
         let opts = TreeOptions { bounds: a.bounds };
         let (tree, window) = match &a.window {
             Some(title) => {
-                let node = window_named(scope, title)?;
-                let name = scope.view.tree().node(node).name.clone();
-                (scope.subtree_text(node, &opts), Some(name))
+                let node = window_named(known, title)?;
+                let name = known.view.tree().node(node).name.clone();
+                (known.subtree_text(node, &opts), Some(name))
             }
-            None => (tree_text(&scope.view, &scope.refs, &opts), None),
+            None => (tree_text(&known.view, &known.refs, &opts), None),
         };
         let elements = tree.lines().filter(|l| !l.starts_with('#')).count();
         let tokens = count_tokens(&tree);
         let what = match &window {
-            Some(w) => format!("{} window {w:?}", scope.app.label()),
-            None => scope.app.label(),
+            Some(w) => format!("{} window {w:?}", known.app.label()),
+            None => known.app.label(),
         };
         let mut json = json!({
-            "app": app_json(&scope.app),
+            "app": app_json(&known.app),
             "window": window,
             "elements": elements,
-            "truncated": scope.view.meta().truncated,
+            "truncated": known.view.meta().truncated,
             "tree_tokens": tokens,
         });
         let text = match &a.output_file {
@@ -459,9 +459,9 @@ impl<B: Backend + 'static> Inner<B> {
         let mut text = String::new();
         let mut matches = Vec::new();
         for &(i, n) in hits.iter().take(limit) {
-            let scope = &s.known_apps()[i];
-            let node = scope.view.tree().node(n);
-            let h = scope.handle(n);
+            let known = &s.known_apps()[i];
+            let node = known.view.tree().node(n);
+            let h = known.handle(n);
             let states: Vec<&str> = node.states.iter().map(State::as_str).collect();
             text.push_str(&handle_text(&h));
             if let Some(v) = node.value.as_deref().filter(|v| !v.is_empty()) {
@@ -473,12 +473,12 @@ impl<B: Backend + 'static> Inner<B> {
             }
             text.push_str(&format!(
                 " in {}\n",
-                uidelta_model::printable(&scope.app.name)
+                uidelta_model::printable(&known.app.name)
             ));
             let mut m = handle_json(&h);
             m["value"] = json!(node.value);
             m["states"] = json!(states);
-            m["app"] = json!(scope.app.name);
+            m["app"] = json!(known.app.name);
             matches.push(m);
         }
         if hits.is_empty() {
@@ -808,9 +808,9 @@ impl<B: Backend + 'static> Inner<B> {
             Some(app) => {
                 let mut s = self.session.lock().await;
                 let idx = s.look(app).await?;
-                let scope = &s.known_apps()[idx];
-                let window = window_or_main(scope, a.window.as_deref())?;
-                let node = scope.view.tree().node(window);
+                let known = &s.known_apps()[idx];
+                let window = window_or_main(known, a.window.as_deref())?;
+                let node = known.view.tree().node(window);
                 let bounds =
                     node.bounds
                         .filter(|b| b.w > 0 && b.h > 0)
@@ -819,12 +819,12 @@ impl<B: Backend + 'static> Inner<B> {
                             message: format!(
                                 "the window {:?} of {} reports no bounds",
                                 node.name,
-                                scope.app.label()
+                                known.app.label()
                             ),
                         })?;
                 (
                     Some(bounds),
-                    format!("{} window {:?}", scope.app.label(), node.name),
+                    format!("{} window {:?}", known.app.label(), node.name),
                 )
             }
         };

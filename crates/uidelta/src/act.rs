@@ -100,7 +100,7 @@ pub fn with_latest(
     show: impl FnOnce(&KnownApp) -> Result<String>,
 ) -> Result<String> {
     carried!(place, app, true, |c, app| {
-        let idx = c.scope.with_context(|| format!("{app} was not read"))?;
+        let idx = c.known.with_context(|| format!("{app} was not read"))?;
         show(&c.s.known_apps()[idx])?
     })
 }
@@ -220,7 +220,7 @@ pub fn wait_change(
         c.release();
         let acted = c.s.wait_for_change(&app, timeout).await?;
         if acted.exited {
-            c.scope = None;
+            c.known = None;
         }
         c.reacquire(&app).await?;
         with_tree(&c.s, acted)

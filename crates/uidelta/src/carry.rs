@@ -25,8 +25,8 @@ pub struct Carried<B: Backend> {
     others: Vec<SavedApp>,
     /// The generation of the file as this command last read or wrote it.
     generation: u64,
-    /// The application's scope in the session, once read.
-    pub scope: Option<AppId>,
+    /// Where the application is among the session's known applications, once read.
+    pub known: Option<AppId>,
 }
 
 impl<B: Backend> Carried<B> {
@@ -56,7 +56,7 @@ impl<B: Backend> Carried<B> {
             store: None,
             others: Vec::new(),
             generation: 0,
-            scope: None,
+            known: None,
         };
         c.take(store, app, look).await?;
         Ok(c)
@@ -70,12 +70,12 @@ impl<B: Backend> Carried<B> {
         };
         self.store = store;
         self.generation = generation;
-        self.scope = None;
+        self.known = None;
         let Some(saved) = saved else {
             self.s = Session::new(self.backend.clone());
             self.others = Vec::new();
             if look {
-                self.scope = Some(self.s.look(app).await?);
+                self.known = Some(self.s.look(app).await?);
             }
             return Ok(());
         };
@@ -116,7 +116,7 @@ impl<B: Backend> Carried<B> {
         self.s = s;
         self.others = others;
         if let (true, Some(found)) = (look, found) {
-            self.scope = Some(self.s.look_at(found).await?);
+            self.known = Some(self.s.look_at(found).await?);
         }
         Ok(())
     }
@@ -151,14 +151,14 @@ impl<B: Backend> Carried<B> {
             self.store = Some(store);
             return Ok(());
         }
-        let latest = self.scope.map(|i| {
+        let latest = self.known.map(|i| {
             let scope = &self.s.known_apps()[i];
             (scope.app.id.clone(), scope.snapshot.clone())
         });
         self.take(Some(store), app, false).await?;
         if let Some((id, snapshot)) = latest {
             self.s.catch_up(&id, snapshot);
-            self.scope = self.s.known_id(&id);
+            self.known = self.s.known_id(&id);
         }
         Ok(())
     }

@@ -62,11 +62,14 @@ struct Layout {
     next: u32,
     away: Vec<(String, String, u32, u64)>,
     gone: Vec<(u32, String, Option<String>)>,
-    scopes: Vec<Scope>,
+    /// The applications of the session (the key's name is the file
+    /// format's, kept so that older files still read).
+    scopes: Vec<AppRecord>,
 }
 
+/// One application of the session, as the file keeps it.
 #[derive(Serialize, Deserialize)]
-struct Scope {
+struct AppRecord {
     name: String,
     pid: Option<u32>,
     id: String,
@@ -237,12 +240,12 @@ impl Store {
     /// returns the one written.
     pub fn save(&self, saved: &SavedSession, kept: &[SavedApp], loaded: u64) -> Result<u64> {
         let generation = loaded + 1;
-        let mut scopes: Vec<Scope> = saved.apps.iter().map(scope).collect();
+        let mut scopes: Vec<AppRecord> = saved.apps.iter().map(record).collect();
         scopes.extend(
             kept.iter()
                 .filter(|k| saved.apps.iter().all(|s| s.app.id != k.app.id))
                 .take(MAX_OTHERS)
-                .map(scope),
+                .map(record),
         );
         let file = Layout {
             layout: LAYOUT,
@@ -286,10 +289,10 @@ fn newest<T>(items: &[T]) -> &[T] {
     &items[items.len().saturating_sub(MAX_GONE)..]
 }
 
-fn scope(s: &SavedApp) -> Scope {
+fn record(s: &SavedApp) -> AppRecord {
     let whole = View::new(&s.snapshot, Filters::none());
     let labels = RefTable::new().label(whole.len());
-    Scope {
+    AppRecord {
         name: s.app.name.clone(),
         pid: s.app.pid,
         id: s.app.id.clone(),

@@ -300,7 +300,7 @@ async fn task(desktop: &Desktop) -> Fallible<(Vec<First>, Vec<Row>)> {
                 .tokens,
             });
         }
-        let idx = live::scope_of(&session, step.app)?;
+        let idx = live::app_id_of(&session, step.app)?;
         let before = identities(&session, idx);
         let before_tree = session.known_apps()[idx].snapshot.tree().clone();
         let selector = format!("app:{} >> {}", step.app, step.target);

@@ -124,7 +124,7 @@ pub async fn act(
 }
 
 /// The id of the application named `app` in the session.
-pub fn scope_of(session: &Session<Linux>, app: &str) -> Fallible<AppId> {
+pub fn app_id_of(session: &Session<Linux>, app: &str) -> Fallible<AppId> {
     session
         .known_apps()
         .iter()

@@ -8,8 +8,8 @@ use uidelta_model::{NodeId, State, StateSet};
 use crate::reply::ToolError;
 
 /// The window titled `title` (exactly, in any case, or a unique prefix).
-pub(crate) fn window_named(scope: &KnownApp, title: &str) -> Result<NodeId, ToolError> {
-    scope.window_named(title).map_err(|message| ToolError {
+pub(crate) fn window_named(known: &KnownApp, title: &str) -> Result<NodeId, ToolError> {
+    known.window_named(title).map_err(|message| ToolError {
         kind: "not_found",
         message,
     })
@@ -17,12 +17,12 @@ pub(crate) fn window_named(scope: &KnownApp, title: &str) -> Result<NodeId, Tool
 
 /// The window titled `title` when one is given, else the main window; an
 /// error names what is missing.
-pub(crate) fn window_or_main(scope: &KnownApp, title: Option<&str>) -> Result<NodeId, ToolError> {
+pub(crate) fn window_or_main(known: &KnownApp, title: Option<&str>) -> Result<NodeId, ToolError> {
     match title {
-        Some(title) => window_named(scope, title),
-        None => scope.main_window().ok_or_else(|| ToolError {
+        Some(title) => window_named(known, title),
+        None => known.main_window().ok_or_else(|| ToolError {
             kind: "not_found",
-            message: format!("{} shows no window", scope.app.label()),
+            message: format!("{} shows no window", known.app.label()),
         }),
     }
 }
