@@ -157,7 +157,35 @@ pub async fn subscribe_with(
         doing: "subscribing to events on",
         who: "the accessibility registry",
     };
-    let mut streams = Vec::new();
+    // Each stream is read from the moment it exists: while the next match
+    // rule is being added, events already arrive on the earlier ones, and
+    // a stream left unread for 1,024 of them (an application busy with a
+    // big change) would stop the connection, the answer to that very
+    // `AddMatch` included.
+    let (add, mut added) = mpsc::unbounded_channel::<MessageStream>();
+    let task = tokio::spawn(async move {
+        let mut merged = select_all(Vec::<MessageStream>::new());
+        loop {
+            tokio::select! {
+                stream = added.recv() => match stream {
+                    Some(stream) => merged.push(stream),
+                    // Every stream is in: read them to their end.
+                    None => break,
+                },
+                Some(msg) = merged.next(), if !merged.is_empty() => {
+                    if !forward(msg, &mut sink) {
+                        return;
+                    }
+                }
+            }
+        }
+        while let Some(msg) = merged.next().await {
+            if !forward(msg, &mut sink) {
+                return;
+            }
+        }
+    });
+    let subscription = Subscription { task };
     for (event, iface) in KINDS {
         let mut rule = MatchRule::builder()
             .msg_type(MessageType::Signal)
@@ -166,10 +194,9 @@ pub async fn subscribe_with(
         if let Some(app) = app {
             rule = rule.sender(app).map_err(|e| connect_error(app, e))?;
         }
-        let stream = MessageStream::for_match_rule(rule.build(), bus.connection(), Some(1024))
-            .await
-            .map_err(|e| connect_error(iface, e))?;
-        streams.push(stream);
+        let stream = listen(bus, rule.build(), 1024, iface).await?;
+        // The task ends only once `add` is dropped, or its sink refused.
+        let _ = add.send(stream);
         bus.call(
             &target,
             REGISTRY_NAME,
@@ -180,22 +207,45 @@ pub async fn subscribe_with(
         .await?;
     }
     if let Some(app) = app {
-        streams.push(departure(bus, app).await?);
+        let _ = add.send(departure(bus, app).await?);
     }
-    let mut merged = select_all(streams);
-    let task = tokio::spawn(async move {
-        while let Some(Ok(msg)) = merged.next().await {
-            if left_the_bus(&msg) {
-                break;
-            }
-            if let Some(event) = decode(&msg) {
-                if !sink(event) {
-                    break;
-                }
-            }
-        }
-    });
-    Ok(Subscription { task })
+    Ok(subscription)
+}
+
+/// Passes one message of the merged streams to `sink`; false when the
+/// subscription ends: the application left the bus, the stream failed, or
+/// the sink wants no more.
+fn forward(msg: zbus::Result<zbus::Message>, sink: &mut impl FnMut(UiEvent) -> bool) -> bool {
+    let Ok(msg) = msg else {
+        return false;
+    };
+    if left_the_bus(&msg) {
+        return false;
+    }
+    match decode(&msg) {
+        Some(event) => sink(event),
+        None => true,
+    }
+}
+
+/// A stream of the signals `rule` matches, queueing at most `queued`;
+/// `AddMatch` bounded in time like every call.
+async fn listen(
+    bus: &Bus,
+    rule: MatchRule<'_>,
+    queued: usize,
+    what: &str,
+) -> Result<MessageStream> {
+    let stream = MessageStream::for_match_rule(rule, bus.connection(), Some(queued));
+    match tokio::time::timeout(bus.timeout() * 2, stream).await {
+        Ok(stream) => stream.map_err(|e| connect_error(what, e)),
+        Err(_) => Err(Error::Connect {
+            detail: format!(
+                "listening for {what}: the bus did not answer within {} ms",
+                (bus.timeout() * 2).as_millis()
+            ),
+        }),
+    }
 }
 
 /// The bus's word that the connection `app` names closed: the
@@ -209,9 +259,7 @@ async fn departure(bus: &Bus, app: &str) -> Result<MessageStream> {
         .and_then(|r| r.member("NameOwnerChanged"))
         .and_then(|r| r.arg(0, app))
         .map_err(|e| connect_error(&format!("the departure of {app}"), e))?;
-    MessageStream::for_match_rule(rule.build(), bus.connection(), Some(8))
-        .await
-        .map_err(|e| connect_error(&format!("the departure of {app}"), e))
+    listen(bus, rule.build(), 8, &format!("the departure of {app}")).await
 }
 
 /// Whether `msg` says that a name lost its owner (`NameOwnerChanged` with

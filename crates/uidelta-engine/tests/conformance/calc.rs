@@ -110,7 +110,7 @@ fn exactly(a: &ActionOutcome, header: &str, lines: &[String]) {
 #[test]
 fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
     let (desktop, app, rt) = calc_with(SHEET);
-    rt.block_on(async {
+    crate::steps::run_task(&rt, async {
         let mut s = common::session(&desktop).await;
         let took = observe_sheet(&mut s).await;
         eprintln!("capture of Calc: {} ms", took.as_millis());
@@ -156,7 +156,10 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         tokio::time::sleep(Duration::from_secs(3)).await;
         let used = cpu_ticks(app.pid) - before;
         eprintln!("Calc's CPU over 3 s after the capture: {used} ticks");
-        assert!(used < 150, "Calc used {used} ticks of CPU in 3 s after the capture");
+        assert!(
+            used < 150,
+            "Calc used {used} ticks of CPU in 3 s after the capture"
+        );
 
         let opts = ActOptions::default();
         // The Name Box: the text in the formula tool bar that names the
@@ -223,7 +226,11 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         assert!(header.starts_with("# diff: ~"), "{}", text(&a));
         let c3_line = format!("~ [{c3}] table cell \"C3\" {in_sheet} | value: none -> \"6\"");
         assert!(lines.contains(&c3_line), "no {c3_line:?} in:\n{}", text(&a));
-        assert!(lines.contains(&c3_typed), "no {c3_typed:?} in:\n{}", text(&a));
+        assert!(
+            lines.contains(&c3_typed),
+            "no {c3_typed:?} in:\n{}",
+            text(&a)
+        );
         for line in &lines {
             let edit = line.contains("menu item \"Save All\"")
                 || line.contains("menu item in ")
@@ -237,10 +244,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         }
 
         // 3. To cell D2: one line.
-        let a = s
-            .act(&d2, &Action::Focus, &opts)
-            .await
-            .expect("to D2");
+        let a = s.act(&d2, &Action::Focus, &opts).await.expect("to D2");
         exactly(&a, "# diff: ~1 modified", &[d2_moved]);
 
         // 4. A formula into D2: its value and formula on one line, and
@@ -253,9 +257,14 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         let (_, lines) = split(&a);
         let d2_line = format!("~ [{d2}] table cell \"D2\" {in_sheet} | value: none -> \"12\" | attr:Formula: \"\" -> \"B2*C2\"");
         assert!(lines.contains(&d2_line), "no {d2_line:?} in:\n{}", text(&a));
-        assert!(lines.contains(&d2_typed), "no {d2_typed:?} in:\n{}", text(&a));
+        assert!(
+            lines.contains(&d2_typed),
+            "no {d2_typed:?} in:\n{}",
+            text(&a)
+        );
         for line in &lines {
-            let repeat = line.contains("menu item \"Repeat") && line.ends_with("enabled: true -> false");
+            let repeat =
+                line.contains("menu item \"Repeat") && line.ends_with("enabled: true -> false");
             assert!(
                 *line == d2_line || *line == d2_typed || repeat,
                 "{line:?} in:\n{}",
@@ -266,7 +275,10 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         // 5. The result, read: nothing changed since, and D2 says 12.
         let (_, diff) = s.observe(APP).await.expect("observe");
         assert!(!diff.has_changes(), "{diff:?}");
-        assert_eq!(line_of(&s, &d2), format!("[{d2}] table cell \"D2\" = \"12\""));
+        assert_eq!(
+            line_of(&s, &d2),
+            format!("[{d2}] table cell \"D2\" = \"12\"")
+        );
 
         // 6. Format Cells opens, with its buttons.
         let frame = ref_of(&s, "role:frame && name:prices.fods - LibreOffice Calc");
@@ -288,7 +300,12 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         for button in ["Reset", "Help", "Cancel", "OK"] {
             let line = format!(
                 "    [{}] push button \"{button}\"",
-                ref_of(&s, &format!("role:dialog && name:Format Cells >> role:push button && name:{button}"))
+                ref_of(
+                    &s,
+                    &format!(
+                        "role:dialog && name:Format Cells >> role:push button && name:{button}"
+                    )
+                )
             );
             assert!(lines.contains(&line), "no {line:?} in:\n{t}");
         }
@@ -306,7 +323,10 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
 
         // 7. Cancel closes it: one line for all of it, and Calc's window
         // is active again.
-        let cancel = ref_of(&s, "role:dialog && name:Format Cells >> role:push button && name:Cancel");
+        let cancel = ref_of(
+            &s,
+            "role:dialog && name:Format Cells >> role:push button && name:Cancel",
+        );
         let a = s.act(&cancel, &Action::Click, &opts).await.expect("cancel");
         let (header, lines) = split(&a);
         assert_eq!(header, "# diff: -1 removed, ~1 modified", "{}", text(&a));

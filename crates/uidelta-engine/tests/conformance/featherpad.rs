@@ -22,7 +22,7 @@ fn featherpad_types_finds_and_saves_as() {
         false,
     );
     let r = run.reader();
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         // The text has the keyboard; the document's tab is not focused
@@ -76,7 +76,11 @@ fn featherpad_types_finds_and_saves_as() {
         );
         let document = ref_of(&s, "role:text && state:focused");
         let a = s
-            .act(&document, &Action::Type("hello conformance\n".into()), &opts)
+            .act(
+                &document,
+                &Action::Type("hello conformance\n".into()),
+                &opts,
+            )
             .await
             .expect("type into the document");
         r.check(
@@ -123,7 +127,10 @@ fn featherpad_types_finds_and_saves_as() {
             ],
         );
         let case = ref_of(&s, "role:check box && name:Match Case (F5)");
-        let a = s.act(&case, &Action::Click, &opts).await.expect("tick Match Case");
+        let a = s
+            .act(&case, &Action::Click, &opts)
+            .await
+            .expect("tick Match Case");
         r.check(
             "match case",
             &a,
@@ -199,7 +206,10 @@ fn featherpad_types_finds_and_saves_as() {
                 "~ [#] text \"File name:\" in [#] dialog \"Save as...\" | value: \"old.txt\" -> \"$DIR/notes/new.txt\"",
             ],
         );
-        let a = s.act(&save, &Action::Click, &opts).await.expect("click Save");
+        let a = s
+            .act(&save, &Action::Click, &opts)
+            .await
+            .expect("click Save");
         r.check(
             "save",
             &a,

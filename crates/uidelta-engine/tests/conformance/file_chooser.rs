@@ -27,7 +27,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
         true,
     );
     let r = run.reader();
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("zenity").await.expect("observe zenity");
@@ -71,7 +71,10 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
         // after three (`... and 5 more`), so `top.txt` is not read here;
         // the agent finds the cells it wants by a selector.
         let work = ref_of(&s, "role:list item && name:work");
-        let a = s.act(&work, &Action::Click, &opts).await.expect("click work");
+        let a = s
+            .act(&work, &Action::Click, &opts)
+            .await
+            .expect("click work");
         r.check(
             "work",
             &a,
@@ -128,7 +131,10 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: true -> false",
             ],
         );
-        let up = r.ref_on(&a, "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"");
+        let up = r.ref_on(
+            &a,
+            "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"",
+        );
 
         // A click on the second file's name selects its row.
         let b = ref_of(&s, "role:table cell && name:b.txt");
@@ -146,7 +152,10 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
         );
 
         // The path bar's `work` goes back up, where `docs` is selected.
-        let a = s.act(&up, &Action::Click, &opts).await.expect("click work in the path bar");
+        let a = s
+            .act(&up, &Action::Click, &opts)
+            .await
+            .expect("click work in the path bar");
         r.check(
             "up",
             &a,
@@ -189,7 +198,10 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
             ],
         );
         let b = ref_of(&s, "role:table cell && name:b.txt");
-        let a = s.act(&b, &Action::Click, &opts).await.expect("click b.txt again");
+        let a = s
+            .act(&b, &Action::Click, &opts)
+            .await
+            .expect("click b.txt again");
         r.check(
             "b.txt again",
             &a,

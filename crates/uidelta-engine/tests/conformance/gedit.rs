@@ -28,7 +28,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
         false,
     );
     let r = run.reader();
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("gedit").await.expect("observe gedit");
@@ -121,7 +121,10 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
         // The main menu, a popover, shows; its Preferences opens a window
         // of its own, which its Close button closes.
         let menu = ref_of(&s, "role:toggle button && name:Menu && nth:0");
-        let a = s.act(&menu, &Action::Click, &opts).await.expect("open the menu");
+        let a = s
+            .act(&menu, &Action::Click, &opts)
+            .await
+            .expect("open the menu");
         // Known: the popover's items are counted ("also 21 descendants"),
         // not listed, so the agent finds Preferences by a selector; and a
         // hidden popover GTK moved behind the shown one is reported moved
@@ -254,7 +257,10 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
         // Save closes the dialog; the title and labels name the file, its
         // directory shows under the title. The status bar says it is saving
         // for three seconds: the answer may come after that.
-        let a = s.act(&save, &Action::Click, &opts).await.expect("click Save");
+        let a = s
+            .act(&save, &Action::Click, &opts)
+            .await
+            .expect("click Save");
         r.check_passing(
             "save",
             &a,

@@ -16,7 +16,7 @@ const PRESENTATION: &str = "document presentation \"Untitled 1 - LibreOffice Pre
 #[test]
 fn impress_task() {
     let (_desktop, rt, mut s) = office::start("--impress", WINDOW);
-    rt.block_on(async {
+    crate::steps::run_task(&rt, async {
         let opts = ActOptions::default();
         let pane = ref_of(&s, "role:root pane");
         let doc = ref_of(&s, "role:document presentation");
@@ -26,10 +26,13 @@ fn impress_task() {
         // (its text follows the pointer, so only its line is asserted).
         let slide_of = ref_where(&s, |n| n.value.as_deref() == Some("Slide 1 of 1"));
         let pointer = ref_where(&s, |n| {
-            n.value.as_deref().is_some_and(|v| v.contains(" / ") && v.contains(" x "))
+            n.value
+                .as_deref()
+                .is_some_and(|v| v.contains(" / ") && v.contains(" x "))
         });
         let zoom = ref_where(&s, |n| n.value.as_deref().is_some_and(|v| v.ends_with('%')));
-        let pointer_line = format!("~ [{pointer}] label in [{pane}] root pane \"{WINDOW}\" | value: ");
+        let pointer_line =
+            format!("~ [{pointer}] label in [{pane}] root pane \"{WINDOW}\" | value: ");
         let has_pointer_line = |a: &uidelta_engine::ActionOutcome| {
             let got = lines(a);
             assert!(
@@ -43,9 +46,15 @@ fn impress_task() {
         // out only now (the chooser came first), the zoom, the pointer's
         // place and the sidebar's master page options change with it.
         let chooser = ref_of(&s, "role:dialog && name:\"Select a Template\"");
-        let close = ref_of(&s, "role:dialog && name:\"Select a Template\" >> role:push button && name:Close");
+        let close = ref_of(
+            &s,
+            "role:dialog && name:\"Select a Template\" >> role:push button && name:Close",
+        );
         let zoomed = format!("~ [{zoom}] label in [{pane}] root pane \"{WINDOW}\" | value: \"");
-        let a = s.act(&close, &Action::Click, &opts).await.expect("close the chooser");
+        let a = s
+            .act(&close, &Action::Click, &opts)
+            .await
+            .expect("close the chooser");
         let got = lines(&a);
         let expected = [
             format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
@@ -54,7 +63,9 @@ fn impress_task() {
             ),
         ];
         assert!(
-            got[0].starts_with(&format!("- [{chooser}] dialog \"Select a Template\" (closed) (and ")),
+            got[0].starts_with(&format!(
+                "- [{chooser}] dialog \"Select a Template\" (closed) (and "
+            )),
             "{}",
             got.join("\n")
         );
@@ -86,7 +97,8 @@ fn impress_task() {
         );
         has_pointer_line(&a);
         assert!(
-            got.iter().any(|l| l.starts_with(&zoomed) && l.ends_with('"')),
+            got.iter()
+                .any(|l| l.starts_with(&zoomed) && l.ends_with('"')),
             "no {zoomed:?} in:\n{}",
             got.join("\n")
         );
@@ -110,19 +122,41 @@ fn impress_task() {
         };
         let in_drawing = buttons(
             "Drawing",
-            &["Position and Size", "Align Objects", "Arrange", "Distribution", "Text Box", "Line Color"],
+            &[
+                "Position and Size",
+                "Align Objects",
+                "Arrange",
+                "Distribution",
+                "Text Box",
+                "Line Color",
+            ],
         );
         let in_standard = buttons(
             "Standard",
-            &["Cut", "Copy", "Clone", "Clear", "Interaction", "Text Box", "Symbol", "Undo"],
+            &[
+                "Cut",
+                "Copy",
+                "Clone",
+                "Clear",
+                "Interaction",
+                "Text Box",
+                "Symbol",
+                "Undo",
+            ],
         );
         let in_drawing = |name: &str| in_drawing[name].clone();
         let in_standard = |name: &str| in_standard[name].clone();
-        let a = s.act(&title, &Action::Click, &opts).await.expect("click the title");
+        let a = s
+            .act(&title, &Action::Click, &opts)
+            .await
+            .expect("click the title");
         let got = lines(&a);
         let selection = got
             .iter()
-            .find_map(|l| l.strip_prefix("+ [")?.split_once("] label = \"Title text 'Click to...' selected\""))
+            .find_map(|l| {
+                l.strip_prefix("+ [")?
+                    .split_once("] label = \"Title text 'Click to...' selected\"")
+            })
             .map(|(r, _)| r.to_owned())
             .unwrap_or_else(|| panic!("no selection field in:\n{}", got.join("\n")));
         diff_has(
@@ -202,13 +236,28 @@ fn impress_task() {
         // 6. Ctrl+M adds a slide, and shows it; it can be undone, deleted,
         // and gone back from.
         let presentation = ref_of(&s, "role:tool bar && name:Presentation");
-        let delete = ref_of(&s, "role:tool bar && name:Presentation >> name:\"Delete Slide\"");
-        let first = ref_of(&s, "role:tool bar && name:Presentation >> name:\"Go to First Slide\"");
-        let previous = ref_of(&s, "role:tool bar && name:Presentation >> name:\"Go to Previous Slide\"");
+        let delete = ref_of(
+            &s,
+            "role:tool bar && name:Presentation >> name:\"Delete Slide\"",
+        );
+        let first = ref_of(
+            &s,
+            "role:tool bar && name:Presentation >> name:\"Go to First Slide\"",
+        );
+        let previous = ref_of(
+            &s,
+            "role:tool bar && name:Presentation >> name:\"Go to Previous Slide\"",
+        );
         let a = s.key(APP, "ctrl+m", &opts).await.expect("ctrl+m");
         let got = lines(&a);
-        let slide1 = ref_of(&s, "role:document frame && name:\"Slides View\" >> name:\"Slide 1\"");
-        let slide2 = ref_of(&s, "role:document frame && name:\"Slides View\" >> name:\"Slide 2\"");
+        let slide1 = ref_of(
+            &s,
+            "role:document frame && name:\"Slides View\" >> name:\"Slide 1\"",
+        );
+        let slide2 = ref_of(
+            &s,
+            "role:document frame && name:\"Slides View\" >> name:\"Slide 2\"",
+        );
         diff_has(
             &a,
             20,
@@ -235,7 +284,8 @@ fn impress_task() {
             ],
         );
         assert!(
-            got.iter().any(|l| l.ends_with("] paragraph = \"Click to add Title\"")),
+            got.iter()
+                .any(|l| l.ends_with("] paragraph = \"Click to add Title\"")),
             "{}",
             got.join("\n")
         );
@@ -248,7 +298,8 @@ fn impress_task() {
             .expect("select Slide 1");
         let got = lines(&a);
         assert!(
-            got.iter().any(|l| l.ends_with("] paragraph = \"Quarterly review\"")),
+            got.iter()
+                .any(|l| l.ends_with("] paragraph = \"Quarterly review\"")),
             "{}",
             got.join("\n")
         );
@@ -271,14 +322,22 @@ fn impress_task() {
         // 8. Slide > Slide Properties...: the dialog with its buttons;
         // 9. Cancel: it goes.
         let menu = ref_of(&s, "role:menu bar >> role:menu && name:Slide");
-        let a = s.act(&menu, &Action::Click, &opts).await.expect("click Slide");
+        let a = s
+            .act(&menu, &Action::Click, &opts)
+            .await
+            .expect("click Slide");
         diff_has(
             &a,
             4,
-            &[format!("~ [{menu}] menu \"Slide\" | selected: false -> true")],
+            &[format!(
+                "~ [{menu}] menu \"Slide\" | selected: false -> true"
+            )],
         );
         let item = ref_of(&s, "role:menu item && name:\"Slide Properties...\"");
-        let a = s.act(&item, &Action::Click, &opts).await.expect("click Slide Properties...");
+        let a = s
+            .act(&item, &Action::Click, &opts)
+            .await
+            .expect("click Slide Properties...");
         let opened = a
             .diff
             .opened()
@@ -286,7 +345,10 @@ fn impress_task() {
             .unwrap_or_else(|| panic!("no dialog opened:\n{}", lines(&a).join("\n")));
         let dialog = opened.root().r#ref.to_string();
         let got = lines(&a);
-        assert_eq!(got[0], format!("+ [{dialog}] dialog \"Slide Properties\" (modal) (opened)"));
+        assert_eq!(
+            got[0],
+            format!("+ [{dialog}] dialog \"Slide Properties\" (modal) (opened)")
+        );
         let buttons: Vec<String> = ["Reset", "Help", "Cancel", "OK"]
             .iter()
             .map(|name| {
@@ -301,11 +363,16 @@ fn impress_task() {
         let mut expected = buttons;
         expected.push(format!("  ... 66 more nodes under [{dialog}] (all hidden)"));
         expected.push(format!("~ [e2] frame \"{WINDOW}\" | active: true -> false"));
-        expected.push(format!("~ [{menu}] menu \"Slide\" | selected: true -> false"));
+        expected.push(format!(
+            "~ [{menu}] menu \"Slide\" | selected: true -> false"
+        ));
         diff_has(&a, 35, &expected);
 
         let cancel = ref_of(&s, "role:dialog >> role:push button && name:Cancel");
-        let a = s.act(&cancel, &Action::Click, &opts).await.expect("click Cancel");
+        let a = s
+            .act(&cancel, &Action::Click, &opts)
+            .await
+            .expect("click Cancel");
         diff_has(
             &a,
             3,

@@ -24,7 +24,7 @@ fn mousepad_types_finds_and_saves_as() {
         .reader()
         .leaving_out("\"Spinner\"")
         .leaving_out("you are using the root account");
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("mousepad").await.expect("observe mousepad");
@@ -205,7 +205,10 @@ fn mousepad_types_finds_and_saves_as() {
 
         // Save closes the dialog; the title names the file, Save is
         // disabled until the next change, Revert is Reload again.
-        let a = s.act(&save, &Action::Click, &opts).await.expect("click Save");
+        let a = s
+            .act(&save, &Action::Click, &opts)
+            .await
+            .expect("click Save");
         r.check(
             "save",
             &a,

@@ -20,6 +20,24 @@ const KNOWN_TIME: Duration = Duration::from_secs(1_614_600_000);
 /// expected answers are first written down (and read, before trusting).
 const RECORD: &str = "UIDELTA_CONFORMANCE_RECORD";
 
+/// The longest a task may take. A task that takes longer waits on a call
+/// that never answers: it fails, saying so, rather than holding up the
+/// suite (a liveness bound, not a timing check: tasks take seconds).
+const TASK_LIMIT: Duration = Duration::from_secs(300);
+
+/// Runs a task's steps on `rt`, failing the task when it has not finished
+/// within [`TASK_LIMIT`].
+pub fn run_task<F: std::future::Future>(rt: &Runtime, task: F) -> F::Output {
+    rt.block_on(async {
+        match tokio::time::timeout(TASK_LIMIT, task).await {
+            Ok(done) => done,
+            Err(_) => panic!(
+                "the task did not finish within {TASK_LIMIT:?}: one of its calls never answered"
+            ),
+        }
+    })
+}
+
 /// An application running on a desktop of its own, in a working directory
 /// of known files, with an empty home directory.
 pub struct Started {

@@ -16,7 +16,7 @@ const WINDOW: &str = "Untitled 1 - LibreOffice Writer";
 #[test]
 fn writer_task() {
     let (_desktop, rt, mut s) = office::start("--writer", WINDOW);
-    rt.block_on(async {
+    crate::steps::run_task(&rt, async {
         let opts = ActOptions::default();
         // One menu bar, the one that shows: its items are named once.
         let bars = s.find(&"role:menu bar".parse().expect("selector"));
@@ -86,13 +86,19 @@ fn writer_task() {
         );
 
         // 4. The tool bar's Bold, by the ref the diff named: off.
-        let a = s.act(&bold, &Action::Click, &opts).await.expect("click Bold");
+        let a = s
+            .act(&bold, &Action::Click, &opts)
+            .await
+            .expect("click Bold");
         diff_is(&a, &[toggled(true, false)]);
 
         // 5. The menu bar's Format: the menu opens.
         let format = ref_of(&s, "role:menu bar >> role:menu && name:Format");
         let text_menu = ref_of(&s, "role:menu && name:Format >> role:menu && name:Text");
-        let a = s.act(&format, &Action::Click, &opts).await.expect("click Format");
+        let a = s
+            .act(&format, &Action::Click, &opts)
+            .await
+            .expect("click Format");
         let got = lines(&a);
         assert!(
             got[0].starts_with(&format!(
@@ -114,14 +120,19 @@ fn writer_task() {
         diff_has(
             &a,
             3,
-            &[format!("~ [{format}] menu \"Format\" | selected: false -> true")],
+            &[format!(
+                "~ [{format}] menu \"Format\" | selected: false -> true"
+            )],
         );
 
         // 6. Paragraph...: the dialog, with what shows on its first page
         // and its buttons; the other pages counted, not listed. The menu
         // closes.
         let item = ref_of(&s, "role:menu item && name:Paragraph...");
-        let a = s.act(&item, &Action::Click, &opts).await.expect("click Paragraph...");
+        let a = s
+            .act(&item, &Action::Click, &opts)
+            .await
+            .expect("click Paragraph...");
         let opened = a
             .diff
             .opened()
@@ -137,7 +148,10 @@ fn writer_task() {
             format!("    [{}] push button \"{name}\"", b.element.r#ref)
         };
         let got = lines(&a);
-        assert_eq!(got[0], format!("+ [{dialog}] dialog \"Paragraph\" (modal) (opened)"));
+        assert_eq!(
+            got[0],
+            format!("+ [{dialog}] dialog \"Paragraph\" (modal) (opened)")
+        );
         diff_has(
             &a,
             40,
@@ -169,7 +183,10 @@ fn writer_task() {
 
         // 7. Cancel: the dialog goes, the window is active again.
         let cancel = ref_of(&s, "role:dialog >> role:push button && name:Cancel");
-        let a = s.act(&cancel, &Action::Click, &opts).await.expect("click Cancel");
+        let a = s
+            .act(&cancel, &Action::Click, &opts)
+            .await
+            .expect("click Cancel");
         diff_is(
             &a,
             &[

@@ -58,7 +58,7 @@ fn zenity_form_is_filled_in_and_sent() {
         true,
     );
     let r = run.reader();
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("zenity").await.expect("observe zenity");
@@ -155,7 +155,7 @@ fn zenity_list_row_is_selected_and_chosen() {
         true,
     );
     let r = run.reader();
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("zenity").await.expect("observe zenity");
@@ -213,7 +213,7 @@ fn zenity_question_is_declined() {
         true,
     );
     let r = run.reader();
-    run.rt.block_on(async {
+    crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("zenity").await.expect("observe zenity");
