@@ -1,0 +1,177 @@
+//! OSWorld's XML, as uidelta-render writes it, reads back as the snapshot it
+//! was written from, for everything the format can hold; and two trees that
+//! went through it diff as the trees themselves do.
+
+use proptest::prelude::*;
+use uidelta_diff::{compare, Filters, View};
+use uidelta_model::{Meta, NodeData, NodeId, Role, Snapshot, State, Tree, TreeBuilder};
+
+fn write(snapshot: &Snapshot) -> String {
+    uidelta_render::tree_osworld(&View::new(snapshot, Filters::none()))
+}
+
+fn read(xml: &str) -> Snapshot {
+    match uidelta_formats::osworld::parse(xml) {
+        Ok(snapshot) => snapshot,
+        Err(err) => panic!("{err}\n{xml}"),
+    }
+}
+
+fn is_xml_char(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\r' | ' '..='\u{D7FF}' | '\u{E000}'..='\u{FFFD}' | '\u{10000}'..)
+}
+
+fn clean(text: &str) -> String {
+    text.chars().filter(|&c| is_xml_char(c)).collect()
+}
+
+fn is_ncname(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+}
+
+fn is_range(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Slider | Role::ScrollBar | Role::ProgressBar | Role::LevelBar | Role::Dial
+    )
+}
+
+/// What the format holds of a node: no identity; text without the
+/// characters XML cannot hold; the description in `attr:description`; only
+/// attribute keys that are XML names (or known prefixes and an XML name);
+/// no empty text, nor blank text before children; `val:value` standing in
+/// for a missing text.
+fn representable(node: &NodeData, has_children: bool) -> NodeData {
+    let mut out = NodeData::new(node.role);
+    out.raw_role = node.raw_role.clone();
+    out.name = clean(&node.name);
+    out.states = node.states;
+    out.bounds = node.bounds;
+    let description = if node.description.is_empty() {
+        node.attribute("description")
+    } else {
+        Some(node.description.as_str())
+    };
+    out.description = description.map(clean).unwrap_or_default();
+    for (key, value) in &node.attributes {
+        let keep = match key.split_once(':') {
+            None => key != "description" && is_ncname(key),
+            Some(("state", local)) if is_ncname(local) => match State::from_name(local) {
+                Some(state) => {
+                    if value == "true" {
+                        out.states.insert(state);
+                    }
+                    false
+                }
+                None => true,
+            },
+            Some(("cp", "screencoord" | "size")) => false,
+            Some((prefix, local)) => {
+                ["cp", "val", "act", "txt", "doc", "docattr", "class", "role"].contains(&prefix)
+                    && is_ncname(local)
+            }
+        };
+        if keep {
+            out.set_attribute(key.clone(), clean(value));
+        }
+    }
+    let current_value = is_range(node.role) && out.attribute("val:value").is_none();
+    out.value = if current_value {
+        node.value.as_deref().map(clean)
+    } else {
+        let text = node
+            .value
+            .as_deref()
+            .map(clean)
+            .filter(|t| !t.is_empty())
+            .filter(|t| !(has_children && t.chars().all(|c| " \t\n\r".contains(c))));
+        match text {
+            Some(text) => Some(text),
+            None => out.remove_attribute("val:value"),
+        }
+    };
+    out
+}
+
+fn representable_tree(tree: &Tree) -> Tree {
+    let data = |id: NodeId| representable(tree.node(id), !tree.children(id).is_empty());
+    let mut out = TreeBuilder::new(data(tree.root()));
+    for id in tree.ids().skip(1) {
+        let depth = tree.depth(id);
+        while out.depth() >= depth {
+            out.close();
+        }
+        out.open(data(id));
+    }
+    out.finish()
+}
+
+/// Changes that synth trees never have: odd names, values, descriptions
+/// and attribute keys, on nodes picked by index.
+fn odd_text() -> impl Strategy<Value = Vec<(usize, String, String, String)>> {
+    prop::collection::vec(
+        (
+            any::<usize>(),
+            "(?s).{0,12}",
+            "[ \t\r\n]{0,2}|(?s).{0,12}",
+            "[a-z]{1,6}|(state|val|act|cp|attr|x):[a-z_ ]{0,6}|description|image|[0-9 ]{1,3}",
+        ),
+        0..12,
+    )
+}
+
+fn with_odd_text(snapshot: &Snapshot, edits: &[(usize, String, String, String)]) -> Snapshot {
+    let mut tree = snapshot.tree().clone();
+    for (i, (pick, text, value, key)) in edits.iter().enumerate() {
+        let id = NodeId((pick % tree.len()) as u32);
+        let node = tree.node_mut(id);
+        match i % 4 {
+            0 => node.name = text.clone(),
+            1 => node.value = Some(value.clone()),
+            2 => node.description = text.clone(),
+            _ => node.set_attribute(key.clone(), text.clone()),
+        }
+    }
+    Snapshot::new(snapshot.meta.clone(), tree)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn written_xml_reads_back_as_the_snapshot(
+        seed in any::<u64>(),
+        size in 60usize..1500,
+        edits in odd_text(),
+    ) {
+        let snapshot = with_odd_text(&uidelta_synth::app(size, seed), &edits);
+        let back = read(&write(&snapshot));
+        prop_assert_eq!(&back.meta, &Meta { source: "osworld".into(), ..Meta::default() });
+        let expected = representable_tree(snapshot.tree());
+        for id in expected.ids() {
+            prop_assert_eq!(back.tree().get(id), Some(expected.node(id)), "node {}", id.0);
+            prop_assert_eq!(back.tree().children(id), expected.children(id));
+        }
+        prop_assert_eq!(back.tree().len(), expected.len());
+    }
+
+    #[test]
+    fn trees_diff_the_same_through_osworld_xml(
+        seed in any::<u64>(),
+        size in 60usize..1500,
+        fraction in 0.0f64..0.1,
+    ) {
+        let before = uidelta_synth::app(size, seed);
+        let after = uidelta_synth::mutate(&before, fraction, seed ^ 1).snapshot;
+        let direct = compare(&before, &after, Filters::all());
+        let through = compare(&read(&write(&before)), &read(&write(&after)), Filters::all());
+        prop_assert_eq!(
+            uidelta_render::diff_json(&through.diff),
+            uidelta_render::diff_json(&direct.diff)
+        );
+    }
+}
