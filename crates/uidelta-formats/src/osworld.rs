@@ -225,7 +225,11 @@ impl<'a> Reader<'a> {
                     node.set_attribute(VALUE_ATTRIBUTE, current);
                 }
             }
-            (true, current) => node.value = current,
+            (true, Some(current)) => node.value = Some(current),
+            // OSWorld writes no text when it is empty; uidelta's own
+            // capture gives a text field an empty value rather than none.
+            (true, None) if reads_as_text(node) => node.value = Some(String::new()),
+            (true, None) => node.value = None,
         }
         if open.id == NodeId::ROOT {
             self.done = true;
@@ -345,6 +349,15 @@ impl<'a> Reader<'a> {
         }
         Ok((data, current_value))
     }
+}
+
+/// Whether uidelta's AT-SPI capture reads the node's text as its value:
+/// a text role, or anything editable.
+fn reads_as_text(node: &NodeData) -> bool {
+    matches!(
+        node.role,
+        Role::Entry | Role::Text | Role::PasswordText | Role::Terminal | Role::DocumentText
+    ) || node.states.contains(State::Editable)
 }
 
 /// The kind of an OSWorld namespace (`state`, `attributes`, `component`,

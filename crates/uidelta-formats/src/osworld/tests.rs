@@ -94,7 +94,8 @@ fn text_is_the_value_and_val_value_stands_in_when_there_is_none() {
     let text = format!(
         "<frame {NS} name=\"f\"><entry name=\"Name\" st:editable=\"true\">Ada\r\nLovelace</entry>\
          <slider name=\"Volume\" val:value=\"50.0\" val:min=\"0.0\" val:max=\"100.0\" val:step=\"1.0\"/>\
-         <spin-button name=\"Count\" val:value=\"5.0\">5</spin-button><label name=\"empty\"></label></frame>"
+         <spin-button name=\"Count\" val:value=\"5.0\">5</spin-button><label name=\"empty\"></label>\
+         <text name=\"Field\"/><panel name=\"Form\" st:editable=\"true\"></panel></frame>"
     );
     let snap = read(&text);
     let tree = snap.tree();
@@ -114,6 +115,10 @@ fn text_is_the_value_and_val_value_stands_in_when_there_is_none() {
     assert_eq!(spin.value.as_deref(), Some("5"));
     assert_eq!(spin.attribute("val:value"), Some("5.0"));
     assert_eq!(tree.node(NodeId(4)).value, None);
+    // OSWorld writes no empty text; a text field has an empty value, as
+    // uidelta's capture gives it.
+    assert_eq!(tree.node(NodeId(5)).value.as_deref(), Some(""));
+    assert_eq!(tree.node(NodeId(6)).value.as_deref(), Some(""));
 }
 
 #[test]
