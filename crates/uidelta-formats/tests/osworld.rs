@@ -303,3 +303,46 @@ fn widget_factory_diffs_are_the_same_from_osworld_xml_as_from_json() {
         }
     }
 }
+
+/// Pieces of OSWorld XML, to make texts that are nearly XML.
+fn xml_piece() -> impl Strategy<Value = String> {
+    prop_oneof![
+        Just("<".to_owned()),
+        Just(">".to_owned()),
+        Just("/>".to_owned()),
+        Just("</".to_owned()),
+        Just("<push-button name=\"OK\"".to_owned()),
+        Just("<frame xmlns:st=\"https://accessibility.ubuntu.example.org/ns/state\" ".to_owned()),
+        Just(" xmlns:cp=\"https://accessibility.ubuntu.example.org/ns/component\"".to_owned()),
+        Just(" st:focused=\"true\"".to_owned()),
+        Just(" cp:screencoord=\"(1, 2)\" cp:size=\"(3, 4)\"".to_owned()),
+        Just("</frame>".to_owned()),
+        Just("&amp;&#10;&#x1F600;&".to_owned()),
+        Just("<![CDATA[x]]>".to_owned()),
+        Just("<!-- c -->".to_owned()),
+        Just("\r\n".to_owned()),
+        "(?s).{0,6}",
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(2000))]
+
+    /// No input panics, and an error points inside the text (or just past it).
+    #[test]
+    fn any_text_reads_or_fails_inside_it(pieces in prop::collection::vec(xml_piece(), 0..40)) {
+        let text: String = pieces.concat();
+        for format in [uidelta_formats::InputFormat::Osworld, uidelta_formats::InputFormat::MacosUse] {
+            match uidelta_formats::parse(&text, Some(format)) {
+                Ok(snapshot) => prop_assert!(snapshot.node_count() >= 1),
+                Err(err) => {
+                    let lines = text.split('\n').count();
+                    prop_assert!(err.line >= 1 && err.line <= lines, "{err}");
+                    let width = text.split('\n').nth(err.line - 1).map_or(0, |l| l.chars().count());
+                    prop_assert!(err.column >= 1 && err.column <= width + 1, "{err}");
+                    prop_assert_eq!(err.format, format);
+                }
+            }
+        }
+    }
+}
