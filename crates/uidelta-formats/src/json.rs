@@ -112,46 +112,57 @@ impl Ctx {
         }
     }
 
-    /// Turns serde_json's error into ours: 1-based character columns, a
-    /// node-level error moved to the node's opening brace, a value-level one
-    /// to the value's first character.
+    /// Turns serde_json's error into ours, a node-level error moved to the
+    /// node's opening brace.
     fn locate(&self, text: &str, err: &serde_json::Error) -> ParseError {
-        let full = err.to_string();
-        let suffix = format!(" at line {} column {}", err.line(), err.column());
-        let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
-        let (line, column) = if err.line() == 0 || err.is_eof() {
-            // The text ended early: point just past its end.
-            position::line_column(text, text.len())
+        locate(text, err, self.blame, InputFormat::Json)
+    }
+}
+
+/// Turns serde_json's error into ours: 1-based character columns, an error
+/// about the object at nesting `blame` moved to its opening brace, a
+/// value-level one to the value's first character.
+pub(crate) fn locate(
+    text: &str,
+    err: &serde_json::Error,
+    blame: Option<usize>,
+    format: InputFormat,
+) -> ParseError {
+    let full = err.to_string();
+    let suffix = format!(" at line {} column {}", err.line(), err.column());
+    let message = full.strip_suffix(&suffix).unwrap_or(&full).to_owned();
+    let (line, column) = if err.line() == 0 || err.is_eof() {
+        // The text ended early: point just past its end.
+        position::line_column(text, text.len())
+    } else {
+        // serde_json's column counts the bytes up to and including the
+        // character it blames. For a syntax error that is the offending
+        // character. A data error (a wrong type, a value out of range, a
+        // duplicate key) comes after the value or key was read, since
+        // every value is read with `deserialize_any`: it is moved back
+        // to the token's first character. So is a number too large for
+        // f64, which serde_json calls a syntax error.
+        let line_start = position::line_start(text, err.line());
+        let after = line_start.saturating_add(err.column());
+        let blamed = if err.column() == 0 {
+            line_start
         } else {
-            // serde_json's column counts the bytes up to and including the
-            // character it blames. For a syntax error that is the offending
-            // character. A data error (a wrong type, a value out of range, a
-            // duplicate key) comes after the value or key was read, since
-            // every value is read with `deserialize_any`: it is moved back
-            // to the token's first character. So is a number too large for
-            // f64, which serde_json calls a syntax error.
-            let line_start = position::line_start(text, err.line());
-            let after = line_start.saturating_add(err.column());
-            let blamed = if err.column() == 0 {
-                line_start
-            } else {
-                after - 1
-            };
-            let about_a_value = err.classify() == serde_json::error::Category::Data
-                || message == "number out of range";
-            let blamed = match self.blame {
-                Some(level) => opening_brace(text, after, level).unwrap_or(blamed),
-                None if about_a_value => token_start(text, blamed),
-                None => blamed,
-            };
-            position::line_column(text, blamed)
+            after - 1
         };
-        ParseError {
-            format: InputFormat::Json,
-            line,
-            column,
-            message,
-        }
+        let about_a_value =
+            err.classify() == serde_json::error::Category::Data || message == "number out of range";
+        let blamed = match blame {
+            Some(level) => opening_brace(text, after, level).unwrap_or(blamed),
+            None if about_a_value => token_start(text, blamed),
+            None => blamed,
+        };
+        position::line_column(text, blamed)
+    };
+    ParseError {
+        format,
+        line,
+        column,
+        message,
     }
 }
 

@@ -2,8 +2,10 @@
 //!
 //! `uidelta diff before.json after.json` compares snapshots that somebody
 //! else produced: a script that dumped UIA or AX as the interchange JSON, a
-//! snapshot uidelta saved earlier, or the compact YAML that terminator prints.
-//! This crate turns such text into a [`Snapshot`]. It is pure (it takes
+//! snapshot uidelta saved earlier, the compact YAML that terminator prints,
+//! the accessibility-tree XML an OSWorld harness records, or the traversal
+//! JSON of mcp-server-macos-use. This crate turns such text into a
+//! [`Snapshot`]. It is pure (it takes
 //! `&str` and does no I/O), and it never panics and never overflows the stack
 //! on any input: malformed text of any kind is a [`ParseError`] with a line
 //! and a column. The formats are documented in `docs/formats.md`.
@@ -13,6 +15,8 @@ use std::fmt;
 use uidelta_model::Snapshot;
 
 pub mod json;
+pub mod macos_use;
+pub mod osworld;
 mod position;
 pub mod terminator;
 
@@ -42,6 +46,10 @@ pub enum InputFormat {
     Json,
     /// terminator's compact YAML: `#1 [Button] Save (bounds: [..], focusable)`.
     Terminator,
+    /// OSWorld's accessibility-tree XML: `<push-button name="Save" st:enabled="true" ..>`.
+    Osworld,
+    /// mcp-server-macos-use's traversal JSON: `{"app_name": .., "elements": [..]}`.
+    MacosUse,
 }
 
 impl InputFormat {
@@ -50,6 +58,8 @@ impl InputFormat {
         match self {
             InputFormat::Json => "json",
             InputFormat::Terminator => "terminator compact YAML",
+            InputFormat::Osworld => "OSWorld XML",
+            InputFormat::MacosUse => "macos-use traversal JSON",
         }
     }
 }
@@ -79,10 +89,15 @@ pub struct ParseError {
 }
 
 /// Guesses the format of `text`, so that callers (the CLI) need no flag for
-/// the common case: JSON always starts with `{`, terminator's YAML never
-/// does (its lines start with `#N [` or `- [`).
+/// the common case: XML starts with `<`, JSON with `{`, terminator's YAML
+/// with neither (its lines start with `#N [` or `- [`). A JSON object whose
+/// first telling key is `elements` or `traversal` (rather than `root` or
+/// `role`) is macos-use's traversal; only the keys up to that one are read.
 pub fn detect(text: &str) -> InputFormat {
-    match strip_bom(text).trim_start().chars().next() {
+    let text = strip_bom(text).trim_start();
+    match text.chars().next() {
+        Some('<') => InputFormat::Osworld,
+        Some('{') if macos_use::looks_like(text) => InputFormat::MacosUse,
         Some('{') => InputFormat::Json,
         _ => InputFormat::Terminator,
     }
@@ -94,6 +109,8 @@ pub fn parse(text: &str, format: Option<InputFormat>) -> Result<Snapshot, ParseE
     match format.unwrap_or_else(|| detect(text)) {
         InputFormat::Json => json::parse(text),
         InputFormat::Terminator => terminator::parse(text),
+        InputFormat::Osworld => osworld::parse(text),
+        InputFormat::MacosUse => macos_use::parse(text),
     }
 }
 
@@ -130,6 +147,23 @@ mod tests {
         assert_eq!(detect("- [Pane]"), InputFormat::Terminator);
         assert_eq!(detect(""), InputFormat::Terminator);
         assert_eq!(detect("[1]"), InputFormat::Terminator);
+        assert_eq!(detect("\n <desktop-frame/>"), InputFormat::Osworld);
+        assert_eq!(
+            detect("\u{feff}<?xml version='1.0'?>"),
+            InputFormat::Osworld
+        );
+        assert_eq!(
+            detect(r#"{"app_name": "Notes", "elements": []}"#),
+            InputFormat::MacosUse
+        );
+        assert_eq!(
+            detect(r#"{"traversalPid": 7, "traversal": {}}"#),
+            InputFormat::MacosUse
+        );
+        assert_eq!(
+            detect(r#"{"app": "x", "root": {"role": "frame"}, "elements": []}"#),
+            InputFormat::Json
+        );
     }
 
     #[test]
@@ -146,6 +180,18 @@ mod tests {
         assert_eq!(err.format, InputFormat::Json);
         let err = parse("{}", Some(InputFormat::Terminator)).unwrap_err();
         assert_eq!(err.format, InputFormat::Terminator);
+
+        let snap = parse("<push-button name=\"OK\"/>", None).unwrap();
+        assert_eq!(snap.meta.source, "osworld");
+        let snap = parse(
+            r#"{"elements": [{"role": "AXButton", "text": "OK"}]}"#,
+            None,
+        )
+        .unwrap();
+        assert_eq!(snap.meta.source, "macos-use");
+        assert_eq!(snap.tree().node(uidelta_model::NodeId(1)).name, "OK");
+        let err = parse("{}", Some(InputFormat::MacosUse)).unwrap_err();
+        assert_eq!(err.format, InputFormat::MacosUse);
     }
 
     #[test]

@@ -31,8 +31,8 @@ struct Cli {
 
 #[derive(Subcommand, Debug)]
 enum Command {
-    /// Render a snapshot: a file (interchange JSON or terminator compact YAML),
-    /// or a live application with `--app`.
+    /// Render a snapshot: a file (interchange JSON, terminator compact YAML,
+    /// OSWorld XML or macos-use traversal JSON), or a live application with `--app`.
     Tree(TreeArgs),
     /// List the applications on the accessibility bus, with their windows (the tabs,
     /// with --browser or --cdp).
@@ -238,7 +238,9 @@ struct McpArgs {
 
 #[derive(Args, Debug)]
 struct Input {
-    /// Input format; by default JSON when the file starts with `{`, else terminator YAML.
+    /// Input format; by default OSWorld XML when the file starts with `<`, JSON when it
+    /// starts with `{` (macos-use's when its first key is `elements` or `traversal`),
+    /// else terminator YAML.
     #[arg(long, value_enum)]
     input: Option<InputKind>,
     /// Turn a noise rule off, so what it hides is shown (repeatable; see `uidelta filters`).
@@ -328,12 +330,18 @@ enum Format {
     Terminator,
     /// mcp-server-macos-use's flat lines.
     Flat,
+    /// OSWorld's accessibility-tree XML (trees only).
+    Osworld,
+    /// The table OSWorld's agents are prompted with (trees only).
+    OsworldTable,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 enum InputKind {
     Json,
     Terminator,
+    Osworld,
+    MacosUse,
 }
 
 impl From<InputKind> for InputFormat {
@@ -341,6 +349,8 @@ impl From<InputKind> for InputFormat {
         match k {
             InputKind::Json => InputFormat::Json,
             InputKind::Terminator => InputFormat::Terminator,
+            InputKind::Osworld => InputFormat::Osworld,
+            InputKind::MacosUse => InputFormat::MacosUse,
         }
     }
 }
@@ -757,6 +767,8 @@ fn tree_output(view: &View, refs: &Refs, args: &TreeArgs) -> String {
         Format::Json => render::tree_json(view, refs),
         Format::Terminator => render::tree_terminator(view),
         Format::Flat => render::tree_flat(view),
+        Format::Osworld => render::tree_osworld(view),
+        Format::OsworldTable => render::tree_osworld_table(view),
     }
 }
 
@@ -774,6 +786,9 @@ fn diff(args: DiffArgs) -> Result<ExitCode> {
         Format::Json => render::diff_json(&compared.diff),
         Format::Terminator => render::diff_terminator(&compared.diff),
         Format::Flat => render::diff_flat(&compared.diff),
+        Format::Osworld | Format::OsworldTable => anyhow::bail!(
+            "OSWorld's formats hold trees, not diffs: give --format text, json, terminator or flat"
+        ),
     };
     emit(&text)?;
     if args.stats {

@@ -236,3 +236,50 @@ fn filters_are_listed() {
         ]
     );
 }
+
+#[test]
+fn osworld_xml_and_macos_use_json_are_read_and_osworld_formats_written() {
+    let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/osworld/");
+    let before = format!("{fixtures}widget-factory-01-start.xml");
+    let after = format!("{fixtures}widget-factory-02-checked.xml");
+    let o = uidelta(&["diff", &before, &after]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "# diff: ~1 modified\n~ [e58] check box \"checkbutton\" | checked: false -> true\n"
+    );
+
+    let o = uidelta(&["tree", "--format", "osworld", &before]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let xml = stdout(&o);
+    assert!(xml.starts_with("<application xmlns:st="), "{xml}");
+    assert!(xml.contains("<check-box name=\"checkbutton\" "), "{xml}");
+    let o = uidelta(&["tree", "--format", "osworld-table", &before]);
+    let table = stdout(&o);
+    assert!(
+        table.starts_with("tag\tname\ttext\tclass\tdescription\tposition (top-left x&y)\tsize (w&h)\npush-button\tMinimize\t\"\"\t\t\t(1242, 12)\t(34, 30)\n"),
+        "{table}"
+    );
+    let o = uidelta(&["diff", "--format", "osworld", &before, &after]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("OSWorld's formats hold trees, not diffs"),
+        "{}",
+        stderr(&o)
+    );
+
+    let traversal = file(
+        "macos",
+        "calculator.json",
+        r#"{"app_name": "Calculator", "elements": [
+            {"role": "AXButton (button)", "text": "7", "x": 112, "y": 300, "width": 40, "height": 40}]}"#,
+    );
+    let o = uidelta(&["tree", "--bounds", &traversal]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert_eq!(
+        stdout(&o),
+        "[e1] application \"Calculator\"\n  [e2] push button \"7\" @112,300 40x40\n"
+    );
+    let o = uidelta(&["tree", "--input", "json", &traversal]);
+    assert_eq!(o.status.code(), Some(2));
+}
