@@ -1,0 +1,76 @@
+"""What did my last action change? Diffs of accessibility trees."""
+
+import os
+from typing import Iterable, Optional, Tuple, Union
+
+__version__: str
+
+Capture = Union[str, bytes, dict, list, "os.PathLike[str]"]
+AttrValue = Union[str, bool, int, Tuple[int, int, int, int], None]
+
+class Element:
+    """One element as a diff names it."""
+
+    ref: str
+    role: str
+    name: str
+    value: Optional[str]
+
+class Added:
+    """An element that appeared, with everything in it."""
+
+    element: Element
+    parent: str
+    subtree: list[Element]
+
+class Removed:
+    """An element that went."""
+
+    element: Element
+    parent: str
+
+class AttrChange:
+    """One attribute's change: `checked: False -> True`."""
+
+    attr: str
+    old: AttrValue
+    new: AttrValue
+
+class Modified:
+    """An element some of whose attributes changed."""
+
+    element: Element
+    changes: list[AttrChange]
+
+class FocusMove:
+    """Where the keyboard focus went."""
+
+    from_: Optional[Element]
+    to: Optional[Element]
+
+class Diff:
+    """What changed between two trees."""
+
+    @property
+    def has_changes(self) -> bool: ...
+    @property
+    def text(self) -> str: ...
+    @property
+    def added(self) -> list[Added]: ...
+    @property
+    def removed(self) -> list[Removed]: ...
+    @property
+    def modified(self) -> list[Modified]: ...
+    @property
+    def focus(self) -> Optional[FocusMove]: ...
+    def to_json(self) -> str: ...
+    def __bool__(self) -> bool: ...
+
+def diff(
+    before: Capture,
+    after: Capture,
+    *,
+    format: Optional[str] = None,
+    keep: Iterable[str] = (),
+) -> Diff:
+    """What changed from `before` to `after` (paths, capture text, or dicts)."""
