@@ -31,6 +31,8 @@ use uidelta_diff::{
 };
 use uidelta_formats::{InputFormat, MAX_INPUT_MIB};
 
+mod session;
+
 /// The module: `import uidelta`.
 #[pymodule]
 #[pyo3(name = "uidelta")]
@@ -43,6 +45,8 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Modified>()?;
     m.add_class::<AttrChange>()?;
     m.add_class::<FocusMove>()?;
+    m.add_class::<session::Desktop>()?;
+    m.add_class::<session::ActionResult>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
@@ -201,7 +205,7 @@ fn read(path: &std::path::Path) -> Result<String, String> {
 /// What changed between two trees.
 #[pyclass(frozen, module = "uidelta")]
 struct Diff {
-    inner: RsDiff,
+    pub(crate) inner: RsDiff,
 }
 
 #[pymethods]
