@@ -46,6 +46,7 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<AttrChange>()?;
     m.add_class::<FocusMove>()?;
     m.add_class::<session::Desktop>()?;
+    m.add_class::<session::Browser>()?;
     m.add_class::<session::ActionResult>()?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

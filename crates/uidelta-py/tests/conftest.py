@@ -24,6 +24,25 @@ def _require():
         pytest.fail("the live tests need: apt-get install -y " + " ".join(sorted(set(missing))))
 
 
+def _start_xvfb():
+    """Xvfb on the first free display from :90, and that display."""
+    for number in range(90, 190):
+        if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
+            continue
+        xvfb = subprocess.Popen(
+            ["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        )
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and xvfb.poll() is None:
+            if os.path.exists(f"/tmp/.X11-unix/X{number}"):
+                return xvfb, f":{number}"
+            time.sleep(0.05)
+        xvfb.kill()
+        xvfb.wait()
+    pytest.fail("Xvfb did not start on any display from :90 to :189")
+
+
 @pytest.fixture(scope="module")
 def live_desktop():
     """Yields the environment of a fresh desktop with gtk3-widget-factory;
@@ -32,15 +51,8 @@ def live_desktop():
     started = []
     saved = {k: os.environ.get(k) for k in ("DISPLAY", "DBUS_SESSION_BUS_ADDRESS", "AT_SPI_BUS_ADDRESS")}
     try:
-        read, write = os.pipe()
-        xvfb = subprocess.Popen(
-            ["Xvfb", "-displayfd", str(write), "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
-            pass_fds=(write,), stderr=subprocess.DEVNULL, start_new_session=True,
-        )
+        xvfb, display = _start_xvfb()
         started.append(xvfb)
-        os.close(write)
-        display = ":" + os.read(read, 32).decode().strip()
-        os.close(read)
         bus = subprocess.Popen(
             ["dbus-daemon", "--session", "--nofork", "--print-address"],
             stdout=subprocess.PIPE, text=True, start_new_session=True,
