@@ -31,6 +31,7 @@ use uidelta_diff::{
 };
 use uidelta_formats::{InputFormat, MAX_INPUT_MIB};
 
+#[cfg(target_os = "linux")]
 mod session;
 
 /// The module: `import uidelta`.
@@ -45,9 +46,12 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<Modified>()?;
     m.add_class::<AttrChange>()?;
     m.add_class::<FocusMove>()?;
-    m.add_class::<session::Desktop>()?;
-    m.add_class::<session::Browser>()?;
-    m.add_class::<session::ActionResult>()?;
+    #[cfg(target_os = "linux")]
+    {
+        m.add_class::<session::Desktop>()?;
+        m.add_class::<session::Browser>()?;
+        m.add_class::<session::ActionResult>()?;
+    }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }
