@@ -34,9 +34,9 @@ use uidelta_formats::{InputFormat, MAX_INPUT_MIB};
 #[cfg(target_os = "linux")]
 mod session;
 
-/// The module: `import uidelta`.
+/// The native module, `uidelta._uidelta` (the package `uidelta` re-exports it).
 #[pymodule]
-#[pyo3(name = "uidelta")]
+#[pyo3(name = "_uidelta")]
 fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(diff, m)?)?;
     m.add_class::<Diff>()?;

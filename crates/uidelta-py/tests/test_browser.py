@@ -27,3 +27,17 @@ def test_typing_and_submitting_a_form_answer_with_their_changes():
     assert status.element.role == "status bar"
     assert ("name", "", "Thanks, Ada") in [(c.attr, c.old, c.new) for c in status.changes]
     assert sent.text.splitlines()[-1].startswith("~ [e9] status bar | name: \"\" -> \"Thanks, Ada\"")
+
+
+def test_the_asyncio_session_answers_as_the_plain_one():
+    import asyncio
+
+    async def task():
+        browser = await uidelta.AsyncBrowser.open(FORM)
+        tree = await browser.tree()
+        assert '[e4] entry "Name"' in tree
+        typed = await browser.type("e4", "Grace")
+        [field] = typed.diff.modified
+        return [(c.attr, c.old, c.new) for c in field.changes]
+
+    assert asyncio.run(task()) == [("value", None, "Grace")]
