@@ -55,8 +55,8 @@ impl Layout {
     }
 
     /// [`Layout::from_snapshot_at`] for the text of a whole answer
-    /// (`{"id": .., "result": {..}}`), read without building a
-    /// `serde_json::Value` of it first.
+    /// (`{"id": .., "result": {..}}`). Its lenient parts ([`Lax`]) still
+    /// go through `serde_json::Value`, but only for the time of reading.
     pub fn from_snapshot_text(answer: &str, origin: (f64, f64)) -> Layout {
         let snapshot = super::wire::result::<DomSnapshot>(answer).unwrap_or_else(|e| {
             tracing::debug!("a DOM snapshot that does not read ({e}): no bounds");

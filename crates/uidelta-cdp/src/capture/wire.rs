@@ -287,13 +287,17 @@ async fn ask_wire(
         };
         let answers = match answers {
             Ok(answers) => answers,
+            // The tab is gone; any other refusal leaves it to the tab's
+            // own session.
             Err(WireError::Browser(message)) => {
-                return Err(from_message(
-                    doing,
-                    "Target.attachToTarget",
-                    &message,
-                    "the tab",
-                ))
+                let e = from_message(doing, "Target.attachToTarget", &message, "the tab");
+                if matches!(e, Error::Gone { .. }) {
+                    return Err(e);
+                }
+                tracing::debug!(
+                    "the capture's own connection refused: {e}; reading through the tab's"
+                );
+                return Ok(None);
             }
             Err(WireError::Closed(e)) => {
                 tracing::debug!(
