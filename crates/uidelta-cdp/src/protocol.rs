@@ -64,6 +64,9 @@ pub(crate) struct Shared {
     pub endpoint: String,
     /// The second connection, for out-of-process iframes; opened on first use.
     pub frames: tokio::sync::Mutex<Option<Arc<Frames>>>,
+    /// The capture's own connection, for its big answers; opened on first
+    /// use, held for the length of one capture's calls.
+    pub wire: tokio::sync::Mutex<Option<crate::capture::Wire>>,
 }
 
 impl Shared {

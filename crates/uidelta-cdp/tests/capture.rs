@@ -328,6 +328,26 @@ async fn caps_cut_the_tree_and_the_snapshot_says_so() {
     assert!(shallow.node_count() < whole.node_count());
 }
 
+#[tokio::test]
+async fn a_page_of_twenty_thousand_elements_is_read_whole() {
+    // 3,000 rows of a link, a button and a check box: 21,000 elements kept
+    // (rows, cells and controls), over 40,000 accessibility nodes.
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("table.html?rows=3000")).await;
+    let snap = capture(&cdp, &app).await;
+    assert!(!snap.meta.truncated);
+    let t = snap.tree();
+    let count = |role: Role| t.ids().filter(|&id| t.node(id).role == role).count();
+    assert_eq!(count(Role::CheckBox), 3000);
+    assert_eq!(count(Role::PushButton), 3000);
+    assert_eq!(count(Role::Link), 3000);
+    let last = find(&snap, Role::CheckBox, "Select 3000");
+    assert!(!last.states.contains(State::Checked));
+    assert!(last.bounds.is_some_and(|b| b.w > 0 && b.h > 0), "{last:?}");
+    assert!(snap.node_count() > 21_000, "{}", snap.node_count());
+}
+
 /// The `<iframe>` element named `name` in `snap`.
 fn iframe(snap: &uidelta_model::Snapshot, name: &str) -> NodeId {
     let t = snap.tree();

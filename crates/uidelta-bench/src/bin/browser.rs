@@ -332,6 +332,9 @@ struct Ours {
     nodes: usize,
     /// Wall time of the act; for step 0, opening the tab and the first capture.
     act_ms: f64,
+    /// Step 0 only: the first capture alone (`Session::observe`: the
+    /// backend's capture and the engine's view of it).
+    first_tree_ms: Option<f64>,
     settle_ms: Option<f64>,
     capped: bool,
     counts: String,
@@ -370,10 +373,18 @@ async fn run_ours(
         .await?
         .map_err(|e| format!("opening {url}: {e}"))?;
     let mut session = Session::new(Arc::new(cdp));
+    let observed = Instant::now();
     let (idx, _) = bounded(session.observe(&app.id), "the first capture")
         .await?
         .map_err(|e| format!("capturing {url}: {e}"))?;
+    let first_tree_ms = ms(observed.elapsed());
     let open_ms = ms(started.elapsed());
+    eprintln!(
+        "-- uidelta {}: opened in {} ms, first tree in {} ms",
+        scenario.name,
+        open_ms.round(),
+        first_tree_ms.round()
+    );
     let tree = tree_text(&session, idx);
     if show {
         eprintln!("-- {} first tree:\n{tree}", scenario.name);
@@ -383,6 +394,7 @@ async fn run_ours(
         tree_size: size(&tree),
         nodes: session.known_apps()[idx].view.len(),
         act_ms: open_ms,
+        first_tree_ms: Some(first_tree_ms),
         settle_ms: None,
         capped: false,
         counts: String::new(),
@@ -442,6 +454,7 @@ async fn run_ours(
             tree_size: size(&tree),
             nodes: session.known_apps()[idx].view.len(),
             act_ms,
+            first_tree_ms: None,
             settle_ms: acted.diff.settle_ms.map(|s| s as f64),
             capped: acted.settled.capped,
             counts: format!("+{} -{} ~{}", c.added, c.removed, c.modified),

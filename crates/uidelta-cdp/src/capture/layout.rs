@@ -51,7 +51,21 @@ impl Layout {
     /// `(0, 0)` for the page, the content corner of its `<iframe>` element
     /// for a cross-site frame (whose snapshot is in its own coordinates).
     pub fn from_snapshot_at(answer: &Value, origin: (f64, f64)) -> Layout {
-        let snapshot = DomSnapshot::deserialize(answer).unwrap_or_default();
+        Layout::from_parsed(DomSnapshot::deserialize(answer).unwrap_or_default(), origin)
+    }
+
+    /// [`Layout::from_snapshot_at`] for the text of a whole answer
+    /// (`{"id": .., "result": {..}}`). Its lenient parts ([`Lax`]) still
+    /// go through `serde_json::Value`, but only for the time of reading.
+    pub fn from_snapshot_text(answer: &str, origin: (f64, f64)) -> Layout {
+        let snapshot = super::wire::result::<DomSnapshot>(answer).unwrap_or_else(|e| {
+            tracing::debug!("a DOM snapshot that does not read ({e}): no bounds");
+            DomSnapshot::default()
+        });
+        Layout::from_parsed(snapshot, origin)
+    }
+
+    fn from_parsed(snapshot: DomSnapshot, origin: (f64, f64)) -> Layout {
         let strings = &snapshot.strings.0;
         let string = |i: &Lax<Option<i64>>| -> &str {
             i.0.and_then(|i| usize::try_from(i).ok())

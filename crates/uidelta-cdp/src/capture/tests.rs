@@ -18,7 +18,12 @@ fn nodes(v: Value) -> Vec<AxNode> {
 /// A page as Chromium reports it: ignored wrappers, inline text boxes, a
 /// text field with its inner editor, and an iframe.
 fn page() -> Vec<AxNode> {
-    nodes(json!([
+    nodes(page_json())
+}
+
+/// [`page`] as the answer's JSON.
+fn page_json() -> Value {
+    json!([
         {"nodeId": "1", "ignored": false, "role": {"type": "internalRole", "value": "RootWebArea"},
          "name": {"type": "computedString", "value": "Form page"},
          "properties": [{"name": "focusable", "value": {"type": "booleanOrUndefined", "value": true}},
@@ -57,7 +62,7 @@ fn page() -> Vec<AxNode> {
         {"nodeId": "9", "ignored": false, "role": {"type": "internalRole", "value": "Iframe"},
          "name": {"type": "computedString", "value": "Inner"},
          "parentId": "2", "childIds": [], "backendDOMNodeId": 40}
-    ]))
+    ])
 }
 
 fn inner() -> Vec<AxNode> {
@@ -345,6 +350,9 @@ fn snapshot_bounds_move_into_the_viewport_and_iframes_add_their_offset() {
         ]
     });
     let l = Layout::from_snapshot_at(&answer, (0.0, 0.0));
+    // The same answer as text reads the same.
+    let text = json!({"id": 3, "result": answer, "sessionId": "S"}).to_string();
+    assert_eq!(Layout::from_snapshot_text(&text, (0.0, 0.0)), l);
     assert!(l.known);
     assert_eq!(l.bounds[&52], Rect::new(8, 156, 304, 154));
     assert_eq!(l.bounds[&60], Rect::new(10, -480, 100, 20));
@@ -423,4 +431,24 @@ fn frame_trees_flatten_parents_first() {
     assert_eq!(backend_id(&text_identity(42, 3)), Some(42));
     assert_eq!(text_identity(42, 3), "n42:t3");
     assert_eq!(backend_id("doc:L1"), None);
+}
+
+#[test]
+fn an_answer_read_as_text_gives_the_tree_read_as_json() {
+    let info = frame("main", "L1", "http://x/form.html");
+    let json = FrameNodes::from_answer(info.clone(), json!({"nodes": page_json()})).unwrap();
+    let text = json!({"id": 7, "result": {"nodes": page_json()}, "sessionId": "S"}).to_string();
+    let read = FrameNodes::from_raw(info, Raw::Text(text.as_str().into())).unwrap();
+    let opts = CaptureOptions::default();
+    let from_json = assemble(&[json], &[layout()], &opts);
+    let from_text = assemble(&[read], &[layout()], &opts);
+    assert_eq!(
+        outline(&from_text.0)[..3],
+        [
+            "document web \"Form page\"",
+            "  heading \"Order\"",
+            "  paragraph \"Ready\""
+        ]
+    );
+    assert_eq!(from_text, from_json);
 }

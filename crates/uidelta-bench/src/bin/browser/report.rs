@@ -420,6 +420,8 @@ pub(super) fn print_report(
         })
         .collect();
     println!();
+    print_first_trees(scenarios, results);
+    println!();
     println!("uidelta ran first in: {}.", orders.join(", "));
     println!();
     println!(
@@ -427,4 +429,25 @@ pub(super) fn print_report(
          playwright-core {}",
         versions.chromium, versions.node, versions.playwright
     );
+}
+
+/// Per scenario, the first tree alone: uidelta's first capture
+/// (`Session::observe`, the page already loaded) against Playwright's first
+/// `ariaSnapshot` (the page already loaded), medians over the runs.
+fn print_first_trees(scenarios: &[Scenario], results: &[Vec<RunResult>]) {
+    println!("First tree of each page (the page already loaded), medians over the runs:");
+    println!();
+    println!("| scenario | uidelta nodes | Playwright lines | uidelta first capture ms | Playwright ariaSnapshot ms | uidelta ÷ Playwright |");
+    println!("|---|---:|---:|---:|---:|---:|");
+    for (s, runs) in scenarios.iter().zip(results) {
+        let ours = median(runs.iter().filter_map(|r| r.ours[0].first_tree_ms));
+        let theirs = median(runs.iter().map(|r| r.theirs[0].snapshot_ms));
+        let nodes = median_count(&runs.iter().map(|r| r.ours[0].nodes).collect::<Vec<_>>()).0;
+        let lines = median_count(&runs.iter().map(|r| r.theirs[0].lines).collect::<Vec<_>>()).0;
+        println!(
+            "| {} | {nodes} | {lines} | {ours:.0} | {theirs:.0} | {} |",
+            s.name,
+            times(ours, theirs)
+        );
+    }
 }
