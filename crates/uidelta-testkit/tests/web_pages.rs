@@ -96,6 +96,18 @@ const PAGES: &[(&str, &[&str])] = &[
         "toast.html",
         &[">Save</button>", "<textarea id=\"text\">Draft</textarea>"],
     ),
+    (
+        "links.html?n=3",
+        &["<a href=\"#item-3\">Link 3</a>", "<h1>Links</h1>"],
+    ),
+    (
+        "table.html?rows=2",
+        &[
+            "<a href=\"#order-2\">Order 2</a>",
+            ">Edit 2</button>",
+            "aria-label=\"Select 2\"",
+        ],
+    ),
 ];
 
 /// Loads `url` in a fresh headless Chromium and returns the DOM it dumps.
