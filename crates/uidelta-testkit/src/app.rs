@@ -1,10 +1,15 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, ExitStatus};
 use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
 
 use nix::sys::signal::Signal;
 
 use crate::procfs;
+
+/// How long a killed leader may take to be reaped before whatever traces
+/// its threads is killed too.
+const TRACED_GRACE: Duration = Duration::from_millis(500);
 
 /// A process started inside a [`crate::Desktop`], leading its own process group.
 ///
@@ -67,13 +72,24 @@ impl Process {
         }
     }
 
-    /// Kills the group with SIGKILL and waits for the leader.
+    /// Kills the group with SIGKILL and waits for the leader. A leader whose
+    /// threads another process traces (Chromium's crash handler does, from
+    /// a group of its own) is not reaped until the tracer lets go: after a
+    /// moment the tracers are killed too.
     pub(crate) fn kill(&mut self) {
         if self.status.is_some() {
             return;
         }
         self.signal_group(Signal::SIGKILL);
-        self.status = Some(self.child.wait().unwrap_or_default());
+        let tracers_killed = Instant::now() + TRACED_GRACE;
+        while self.is_running() {
+            if Instant::now() >= tracers_killed {
+                for tracer in procfs::tracers_of(self.child.id()) {
+                    procfs::signal_process(tracer, Signal::SIGKILL);
+                }
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
     }
 
     pub(crate) fn exit_status(&self) -> Option<ExitStatus> {

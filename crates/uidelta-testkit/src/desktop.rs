@@ -805,6 +805,19 @@ impl Desktop {
             std::thread::sleep(POLL);
         }
 
+        // Every process is killed before any is waited for: one left alive
+        // can keep a killed one from being reaped for good (Chromium's crash
+        // handler, in a group of its own, traces the browser's threads, and
+        // a traced thread stays until its tracer lets it go).
+        for app in &apps {
+            app::lock(app).signal_group(Signal::SIGKILL);
+        }
+        for daemon in daemons.iter().rev() {
+            daemon.process.signal_group(Signal::SIGKILL);
+        }
+        for pid in self.processes() {
+            procfs::signal_process(pid, Signal::SIGKILL);
+        }
         for app in &apps {
             app::lock(app).kill();
         }

@@ -48,6 +48,28 @@ pub(crate) fn command_line(pid: u32) -> String {
         .unwrap_or_default()
 }
 
+/// The processes tracing a thread of `pid` (a debugger, a crash handler).
+pub(crate) fn tracers_of(pid: u32) -> Vec<u32> {
+    let Ok(process) = i32::try_from(pid)
+        .map_err(|_| ())
+        .and_then(|pid| ::procfs::process::Process::new(pid).map_err(|_| ()))
+    else {
+        return Vec::new();
+    };
+    let Ok(tasks) = process.tasks() else {
+        return Vec::new();
+    };
+    let mut tracers: Vec<u32> = tasks
+        .flatten()
+        .filter_map(|task| task.status().ok())
+        .filter_map(|status| u32::try_from(status.tracerpid).ok())
+        .filter(|&tracer| tracer > 0)
+        .collect();
+    tracers.sort_unstable();
+    tracers.dedup();
+    tracers
+}
+
 /// Sends `signal` to one process; a process that is already gone is not an error.
 pub(crate) fn signal_process(pid: u32, signal: Signal) {
     if let Ok(pid) = i32::try_from(pid) {
