@@ -196,14 +196,20 @@ impl Drop for Process {
         let group = self.child.id() as i32;
         signal_group(group);
         let _ = self.child.kill();
-        let _ = self.child.wait();
-        // Members of the group outlive the leader for a moment; the crash
-        // handler is in no group of ours but names the profile.
+        // Members of the group outlive the leader for a moment. The crash
+        // handler is in no group of ours but names the profile, and it
+        // traces the browser's threads: a traced leader is not reaped while
+        // its tracer lives, so the leader is never waited for before the
+        // handler is gone.
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
             let strays = procfs::mentioning(&self.profile);
+            for &pid in &strays {
+                kill_process(pid);
+            }
+            let reaped = !matches!(self.child.try_wait(), Ok(None));
             let members = procfs::group_members(group);
-            if strays.is_empty() && members.is_empty() {
+            if reaped && strays.is_empty() && members.is_empty() {
                 break;
             }
             if Instant::now() >= deadline {
@@ -214,9 +220,6 @@ impl Drop for Process {
                 break;
             }
             signal_group(group);
-            for pid in strays {
-                kill_process(pid);
-            }
             std::thread::sleep(Duration::from_millis(10));
         }
         if let Err(e) = std::fs::remove_dir_all(&self.profile) {
