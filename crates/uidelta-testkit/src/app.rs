@@ -11,6 +11,10 @@ use crate::procfs;
 /// its threads is killed too.
 const TRACED_GRACE: Duration = Duration::from_millis(500);
 
+/// How long a killed leader may take to be reaped at all: past it, it is
+/// left to be reaped when this process ends.
+const KILL_GIVE_UP: Duration = Duration::from_secs(10);
+
 /// A process started inside a [`crate::Desktop`], leading its own process group.
 ///
 /// The desktop keeps a handle to it and kills it at teardown, so dropping an `App` does not stop
@@ -82,7 +86,13 @@ impl Process {
         }
         self.signal_group(Signal::SIGKILL);
         let tracers_killed = Instant::now() + TRACED_GRACE;
+        let given_up = Instant::now() + KILL_GIVE_UP;
         while self.is_running() {
+            if Instant::now() >= given_up {
+                // Left to be reaped when this process ends; a teardown never hangs.
+                self.status = Some(ExitStatus::default());
+                return;
+            }
             if Instant::now() >= tracers_killed {
                 for tracer in procfs::tracers_of(self.child.id()) {
                     procfs::signal_process(tracer, Signal::SIGKILL);
