@@ -105,7 +105,7 @@ impl Basic {
 }
 
 /// One object found by the walk.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Rec {
     pub(crate) bus: String,
     pub(crate) path: String,
@@ -132,6 +132,21 @@ pub(crate) struct Rec {
     pub(crate) left_out: bool,
 }
 
+impl Rec {
+    /// Takes what was read of the object, but its children, which it
+    /// gives back.
+    pub(crate) fn take(&mut self, fetched: Fetched) -> Vec<ObjRef> {
+        self.basic = fetched.basic;
+        self.bounds = fetched.bounds;
+        self.value = fetched.value;
+        self.attributes = fetched.attributes;
+        self.labelled_by = fetched.labelled_by;
+        self.shown = fetched.shown;
+        self.vanished = false;
+        fetched.children
+    }
+}
+
 /// Captures `app` from its root, or from the object at `root` (a window).
 pub async fn capture(
     bus: &Bus,
@@ -140,99 +155,171 @@ pub async fn capture(
     window: Option<String>,
     opts: &CaptureOptions,
 ) -> Result<Snapshot> {
-    let started = Instant::now();
-    let captured_at_ms = SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map(|d| d.as_millis() as u64)
-        .ok();
+    let started = Started::now();
     let label = app.label();
-    let target = Target {
-        doing: "capturing",
-        who: &label,
-    };
-    let bus = &bus.reading(&target, &app.bus_name).await;
+    let bus = &bus.reading(&target(&label), &app.bus_name).await;
     let profile = bus.profile(app).await;
     let walk = Walk {
         bus,
-        target,
+        target: target(&label),
         opts,
         profile: &profile,
     };
-    let work = walk.run(app, root.unwrap_or(ROOT_PATH));
-    let (recs, truncated) = match tokio::time::timeout(opts.deadline, work).await {
-        Ok(result) => result?,
-        Err(_) => {
-            return Err(Error::Deadline {
-                target: label,
-                after: opts.deadline,
-                nodes: 0,
-            })
-        }
-    };
-    let mut recs = recs;
-    if profile.hides_pages(&recs) {
-        walk.hidden_pages(&mut recs).await;
-    }
-    profile.fix_up(&mut recs);
-    if profile.has_roomless_menu_bars() {
-        leave_out_roomless_menu_bars(&mut recs);
-    }
-    profile.fix_up_places(&mut recs);
-    name_labels_after_their_text(&mut recs);
-    leave_out_repeated_labels(&mut recs);
-    if visible::state_sizes(&mut recs) {
-        bus.mark_holds_huge(&app.bus_name);
-    }
-    let tree = assemble(recs);
-    let meta = Meta {
-        source: "atspi".into(),
-        app: Some(app.name.clone()),
-        pid: app.pid,
-        window,
-        captured_at_ms,
-        capture_ms: Some(started.elapsed().as_secs_f64() * 1000.0),
-        truncated,
-    };
-    Ok(Snapshot::new(meta, tree))
+    let raw = walk
+        .within_deadline(walk.run(app, root.unwrap_or(ROOT_PATH)))
+        .await?;
+    Ok(walk
+        .finish(app, raw.recs, raw.truncated, &raw.cache, window, started)
+        .await)
 }
 
-struct Walk<'a> {
-    bus: &'a Bus,
-    target: Target<'a>,
-    opts: &'a CaptureOptions,
+/// What a capture reads as: `capturing gtk3-widget-factory (pid 42)`.
+pub(crate) fn target(label: &str) -> Target<'_> {
+    Target {
+        doing: "capturing",
+        who: label,
+    }
+}
+
+/// When a capture started, for its snapshot's times.
+#[derive(Clone, Copy)]
+pub(crate) struct Started {
+    pub(crate) at: Instant,
+    captured_at_ms: Option<u64>,
+}
+
+impl Started {
+    pub(crate) fn now() -> Started {
+        Started {
+            at: Instant::now(),
+            captured_at_ms: SystemTime::now()
+                .duration_since(UNIX_EPOCH)
+                .map(|d| d.as_millis() as u64)
+                .ok(),
+        }
+    }
+}
+
+/// The records of a whole walk, as read: before any rule of the toolkit
+/// or of naming is applied.
+pub(crate) struct Raw {
+    pub(crate) recs: Vec<Rec>,
+    pub(crate) truncated: bool,
+    /// The application's cache, by object path (empty without one).
+    pub(crate) cache: HashMap<String, Basic>,
+}
+
+/// One walk of an application's objects.
+pub(crate) struct Walk<'a> {
+    pub(crate) bus: &'a Bus,
+    pub(crate) target: Target<'a>,
+    pub(crate) opts: &'a CaptureOptions,
     /// The application's toolkit and its rules.
-    profile: &'a Profile,
+    pub(crate) profile: &'a Profile,
 }
 
 impl Walk<'_> {
-    async fn run(&self, app: &AppRef, root: &str) -> Result<(Vec<Rec>, bool)> {
-        let cache = async {
-            if self.opts.use_cache {
-                self.cache(&app.bus_name).await
-            } else {
-                Ok(HashMap::new())
-            }
+    /// `work`, given up with [`Error::Deadline`] past the capture's
+    /// deadline.
+    pub(crate) async fn within_deadline<T>(
+        &self,
+        work: impl std::future::Future<Output = Result<T>>,
+    ) -> Result<T> {
+        match tokio::time::timeout(self.opts.deadline, work).await {
+            Ok(result) => result,
+            Err(_) => Err(Error::Deadline {
+                target: self.target.who.to_owned(),
+                after: self.opts.deadline,
+                nodes: 0,
+            }),
+        }
+    }
+
+    /// The snapshot of records read (whole or in part): the rules of the
+    /// toolkit and of naming applied to them, then the tree built.
+    pub(crate) async fn finish(
+        &self,
+        app: &AppRef,
+        mut recs: Vec<Rec>,
+        truncated: bool,
+        cache: &HashMap<String, Basic>,
+        window: Option<String>,
+        started: Started,
+    ) -> Snapshot {
+        self.name_from_labels(&mut recs, cache).await;
+        let profile = self.profile;
+        if profile.hides_pages(&recs) {
+            self.hidden_pages(&mut recs).await;
+        }
+        profile.fix_up(&mut recs);
+        if profile.has_roomless_menu_bars() {
+            leave_out_roomless_menu_bars(&mut recs);
+        }
+        profile.fix_up_places(&mut recs);
+        name_labels_after_their_text(&mut recs);
+        leave_out_repeated_labels(&mut recs);
+        if visible::state_sizes(&mut recs) {
+            self.bus.mark_holds_huge(&app.bus_name);
+        }
+        let tree = assemble(recs);
+        let meta = Meta {
+            source: "atspi".into(),
+            app: Some(app.name.clone()),
+            pid: app.pid,
+            window,
+            captured_at_ms: started.captured_at_ms,
+            capture_ms: Some(started.at.elapsed().as_secs_f64() * 1000.0),
+            truncated,
         };
-        let cache = cache.await?;
+        Snapshot::new(meta, tree)
+    }
+
+    /// Reads the application's cache, then every object from `root` down.
+    pub(crate) async fn run(&self, app: &AppRef, root: &str) -> Result<Raw> {
+        let cache = if self.opts.use_cache {
+            self.cache(&app.bus_name).await?
+        } else {
+            HashMap::new()
+        };
         let mut recs = vec![Rec {
             bus: app.bus_name.clone(),
             path: root.to_owned(),
             ..Rec::default()
         }];
+        let truncated = self
+            .levels(&mut recs, vec![(0, 0)], &app.bus_name, &cache)
+            .await?;
+        Ok(Raw {
+            recs,
+            truncated,
+            cache,
+        })
+    }
+
+    /// Reads the records `level` names (each with its depth), then their
+    /// children, level by level, every call of a level sent at once; new
+    /// children are added to `recs`. The root (record 0) must answer; any
+    /// other object that vanished meanwhile is marked so. True when a limit
+    /// cut the walk.
+    pub(crate) async fn levels(
+        &self,
+        recs: &mut Vec<Rec>,
+        mut level: Vec<(usize, usize)>,
+        app_bus: &str,
+        cache: &HashMap<String, Basic>,
+    ) -> Result<bool> {
         let mut truncated = false;
-        let mut level: Vec<usize> = vec![0];
-        let mut depth = 0usize;
         while !level.is_empty() {
-            let descend = depth < self.opts.max_depth;
-            let fetched = join_all(level.iter().map(|&i| {
-                let cached = (recs[i].bus == app.bus_name)
+            let fetched = join_all(level.iter().map(|&(i, depth)| {
+                let cached = (recs[i].bus == app_bus)
                     .then(|| cache.get(&recs[i].path).cloned())
                     .flatten();
+                let descend = depth < self.opts.max_depth;
                 self.node(&recs[i].bus, &recs[i].path, cached, descend, i == 0)
             }))
             .await;
             let mut next = Vec::new();
-            for (&i, result) in level.iter().zip(fetched) {
+            for (&(i, depth), result) in level.iter().zip(fetched) {
                 let fetched = match result {
                     Ok(f) => f,
                     Err(e) if object_vanished(&e) && i != 0 => {
@@ -241,17 +328,11 @@ impl Walk<'_> {
                     }
                     Err(e) => return Err(e),
                 };
-                let rec = &mut recs[i];
-                rec.basic = fetched.basic;
-                rec.bounds = fetched.bounds;
-                rec.value = fetched.value;
-                rec.attributes = fetched.attributes;
-                rec.labelled_by = fetched.labelled_by;
-                rec.shown = fetched.shown;
-                if !descend && rec.basic.child_count > 0 {
+                if depth >= self.opts.max_depth && fetched.basic.child_count > 0 {
                     truncated = true;
                 }
-                for (bus_name, path) in fetched.children {
+                let children = recs[i].take(fetched);
+                for (bus_name, path) in children {
                     if recs.len() >= self.opts.max_nodes {
                         truncated = true;
                         break;
@@ -263,14 +344,12 @@ impl Walk<'_> {
                         ..Rec::default()
                     });
                     recs[i].children.push(child);
-                    next.push(child);
+                    next.push((child, depth + 1));
                 }
             }
             level = next;
-            depth += 1;
         }
-        self.name_from_labels(&mut recs, &cache).await;
-        Ok((recs, truncated))
+        Ok(truncated)
     }
 
     /// Gives each nameless field the name of the label that labels it: read
@@ -401,7 +480,10 @@ impl Walk<'_> {
             .collect())
     }
 
-    async fn node(
+    /// Reads one object: from `cached` (its cache item) or with the basic
+    /// calls, then its bounds, value, attributes and label, and, when
+    /// `descend`, its children (or the part of them that shows).
+    pub(crate) async fn node(
         &self,
         bus_name: &str,
         path: &str,
@@ -612,7 +694,8 @@ impl Walk<'_> {
     }
 }
 
-struct Fetched {
+/// What [`Walk::node`] read of one object.
+pub(crate) struct Fetched {
     basic: Basic,
     children: Vec<ObjRef>,
     shown: Option<visible::Shown>,

@@ -16,7 +16,7 @@
 use std::time::Instant;
 
 use futures_util::stream::{select_all, StreamExt};
-use tokio::sync::mpsc;
+use tokio::sync::{mpsc, oneshot};
 use uidelta_backend::EventKind;
 use zbus::message::Type as MessageType;
 use zbus::zvariant::{Structure, Value};
@@ -107,6 +107,23 @@ impl Events {
 /// Listening for events, until dropped.
 pub struct Subscription {
     task: tokio::task::JoinHandle<()>,
+    /// Asks the listening task to answer once it has handed on every
+    /// event that had arrived.
+    flush: mpsc::UnboundedSender<oneshot::Sender<()>>,
+}
+
+impl Subscription {
+    /// Returns once every event that had reached this process when it was
+    /// called has been handed to the sink (at once when the subscription
+    /// has ended). With a round trip to the application over the bus
+    /// first, that is every event the application sent before answering
+    /// it: the bus keeps one sender's messages in order.
+    pub async fn flush(&self) {
+        let (done, answered) = oneshot::channel();
+        if self.flush.send(done).is_ok() {
+            let _ = answered.await;
+        }
+    }
 }
 
 impl Drop for Subscription {
@@ -163,29 +180,37 @@ pub async fn subscribe_with(
     // big change) would stop the connection, the answer to that very
     // `AddMatch` included.
     let (add, mut added) = mpsc::unbounded_channel::<MessageStream>();
+    let (flush, mut flushes) = mpsc::unbounded_channel::<oneshot::Sender<()>>();
     let task = tokio::spawn(async move {
         let mut merged = select_all(Vec::<MessageStream>::new());
+        let mut adding = true;
         loop {
+            // Events first: a flush is answered only when none is ready.
             tokio::select! {
-                stream = added.recv() => match stream {
-                    Some(stream) => merged.push(stream),
-                    // Every stream is in: read them to their end.
-                    None => break,
-                },
-                Some(msg) = merged.next(), if !merged.is_empty() => {
-                    if !forward(msg, &mut sink) {
+                biased;
+                msg = merged.next(), if !merged.is_empty() => {
+                    let go_on = match msg {
+                        Some(msg) => forward(msg, &mut sink),
+                        // Every stream ended: so do the events.
+                        None => adding,
+                    };
+                    if !go_on {
                         return;
                     }
                 }
-            }
-        }
-        while let Some(msg) = merged.next().await {
-            if !forward(msg, &mut sink) {
-                return;
+                stream = added.recv(), if adding => match stream {
+                    Some(stream) => merged.push(stream),
+                    // Every stream is in.
+                    None => adding = false,
+                },
+                Some(done) = flushes.recv() => {
+                    let _ = done.send(());
+                }
+                else => return,
             }
         }
     });
-    let subscription = Subscription { task };
+    let subscription = Subscription { task, flush };
     for (event, iface) in KINDS {
         let mut rule = MatchRule::builder()
             .msg_type(MessageType::Signal)

@@ -139,6 +139,10 @@ pub enum Error {
         /// Why not.
         why: String,
     },
+    /// A capture read through a mirror differs from a whole walk
+    /// (`UIDELTA_MIRROR=strict`, for tests): the differences.
+    #[error("{0}")]
+    MirrorDiffers(String),
 }
 
 /// Results of this crate.

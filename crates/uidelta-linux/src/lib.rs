@@ -24,6 +24,7 @@ mod reach;
 mod reconnect;
 mod windows;
 
+pub use capture::MirrorUse;
 pub use error::{Error, Result};
 pub use reconnect::Reconnecting;
 
@@ -45,6 +46,13 @@ pub struct Linux {
     /// Applications (by bus name) seen to report the display's places (see
     /// [`crate::coords::Placed::display_places`]): their captures need no window listing.
     on_display: std::sync::Mutex<std::collections::HashSet<String>>,
+    /// Live mirrors of the trees captured (see `capture::mirrors`).
+    mirrors: capture::Mirrors,
+    /// How captures use them (`UIDELTA_MIRROR`).
+    mirror_use: capture::MirrorUse,
+    /// Whether the check of a mirror compares bounds
+    /// (`UIDELTA_MIRROR_BOUNDS=0` leaves them out).
+    mirror_bounds: bool,
 }
 
 impl Linux {
@@ -66,6 +74,9 @@ impl Linux {
             x11,
             display_why: None,
             on_display: Default::default(),
+            mirrors: Default::default(),
+            mirror_use: capture::MirrorUse::from_env(),
+            mirror_bounds: capture::compare_bounds(),
         })
     }
 

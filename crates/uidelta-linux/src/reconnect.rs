@@ -22,6 +22,9 @@ fn desktop_of(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
         x11,
         display_why: why,
         on_display: Default::default(),
+        mirrors: Default::default(),
+        mirror_use: crate::capture::MirrorUse::from_env(),
+        mirror_bounds: crate::capture::compare_bounds(),
     }
 }
 

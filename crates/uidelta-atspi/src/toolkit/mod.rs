@@ -95,6 +95,17 @@ impl Profile {
         }
     }
 
+    /// Whether the application's events say every change a capture would
+    /// see, so that a [`crate::Mirror`] may read only what they name.
+    /// GTK 3 (a mirror's capture equals a whole walk, bounds aside, after
+    /// every step of the widget factory's, gtk3-demo's and the fixture's
+    /// tests). Not Chromium: a page it loads is attached to the window
+    /// without a `children-changed` event. The others are not measured, and
+    /// are walked whole.
+    pub fn mirrors(&self) -> bool {
+        matches!(self.toolkit, Toolkit::Gtk3)
+    }
+
     /// Whether `GetText(0, end)` with `end` past the text answers the
     /// whole text. GTK 3's bridge and Chromium do; Qt 5 answers nothing,
     /// so an empty answer is asked again within `CharacterCount`.

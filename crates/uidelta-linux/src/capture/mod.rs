@@ -3,13 +3,17 @@
 
 use std::time::Instant;
 
-use uidelta_atspi::{capture, AppInfo, AppRef, CaptureOptions};
+use uidelta_atspi::{AppInfo, AppRef, CaptureOptions};
 use uidelta_backend::Scope;
 use uidelta_model::{NodeId, Rect, Role, Snapshot, State};
 
 use crate::coords::place_on_display;
 use crate::windows::{focused_window, pick_window};
 use crate::{Linux, Result};
+
+mod mirrors;
+pub use mirrors::MirrorUse;
+pub(crate) use mirrors::{compare_bounds, Mirrors};
 
 impl Linux {
     /// Captures an application or one of its windows.
@@ -24,14 +28,14 @@ impl Linux {
             Scope::Window(title) => Some(pick_window(&app.windows, title, &app.app.label())?),
             Scope::Focused => Some(focused_window(&app.windows, &app.app.label())?),
         };
-        let snapshot = capture(
-            &self.bus,
-            &app.app,
-            window.map(|w| w.path.as_str()),
-            window.map(|w| w.title.clone()),
-            opts,
-        )
-        .await?;
+        let snapshot = self
+            .mirrored(
+                &app.app,
+                window.map(|w| w.path.as_str()),
+                window.map(|w| w.title.clone()),
+                opts,
+            )
+            .await?;
         let snapshot = self.on_display(&app.app, snapshot);
         // Read once per application, by the capture itself: no call here.
         let profile = self.bus.profile(&app.app).await;

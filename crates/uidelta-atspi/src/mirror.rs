@@ -1,0 +1,603 @@
+//! A live mirror of an application's tree: after one whole walk, the
+//! records are kept, and the application's own events say which objects
+//! to read again. A capture then costs what changed, not what exists.
+//!
+//! The events are trusted only as far as they go:
+//! - an object an event names is read again whole (its basic properties,
+//!   bounds, value, attributes, label); `children-changed` reads its
+//!   children again too (those already known keep their records, new ones
+//!   are walked whole); `showing`, `visible`, `sensitive` or `enabled`
+//!   changing reads again everything below the object, whose states follow
+//!   it without events;
+//! - a table's rows or model changing reads again everything below it;
+//! - on any change, what said it had the focus is read again (focus moving
+//!   to another window sends nothing for the object that lost it);
+//! - a container that manages its descendants (a spreadsheet) has what
+//!   shows of it read again on every capture, as scrolling says nothing,
+//!   and so is an object that says it is transient (a cell a view makes on
+//!   demand), whose changes send no events;
+//! - showing or hiding an object reads its parent's children again: it
+//!   may have moved among them;
+//! - the whole tree is walked again when the mirror has no base, when
+//!   more objects were named than [`MAX_MARKS`], when the base is older
+//!   than [`MAX_AGE`] or was cut by a limit, and for a toolkit whose
+//!   profile does not vouch for its events ([`crate::Profile::mirrors`]).
+//!
+//! Before a capture the application is pinged over the bus, and every
+//! event that arrived before its answer is taken into account: the bus
+//! keeps one sender's messages in order, so no change the application
+//! announced before answering is missed.
+
+use std::collections::{BTreeSet, HashMap, HashSet};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures_util::future::join_all;
+use uidelta_model::{Snapshot, State};
+
+use crate::actions::NodeAddr;
+use crate::bus::{object_vanished, Bus};
+use crate::capture::{parents, target, CaptureOptions, Rec, Started, Walk, ROOT_PATH};
+use crate::error::Result;
+use crate::events::{subscribe_with, Subscription, UiEvent};
+use crate::AppRef;
+
+/// Most objects events may name between two captures; past that the tree
+/// is walked whole again (a change that big costs a whole walk anyway).
+pub const MAX_MARKS: usize = 2_000;
+/// Oldest a mirror's whole walk may be before the next capture walks the
+/// whole tree again.
+pub const MAX_AGE: Duration = Duration::from_secs(120);
+/// How long the ping before a capture may take; an application that does
+/// not answer in time is walked whole.
+const PING: Duration = Duration::from_secs(2);
+
+/// How a capture through a [`Mirror`] was read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The whole tree was walked, for the reason given.
+    Whole(&'static str),
+    /// Only what events named was read again: this many objects, of which
+    /// so many were new.
+    Part {
+        /// Objects read again.
+        reread: usize,
+        /// Objects read for the first time.
+        new: usize,
+    },
+}
+
+/// What events named since the last capture.
+#[derive(Debug, Default)]
+struct Marks {
+    /// Objects to read again.
+    nodes: HashSet<NodeAddr>,
+    /// Objects whose children to read again.
+    children: HashSet<NodeAddr>,
+    /// Objects below which everything is read again.
+    below: HashSet<NodeAddr>,
+    /// Too many were named: the next capture walks the whole tree.
+    overflow: bool,
+}
+
+/// What one event says must be read again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Mark {
+    /// Nothing: the event changes nothing a snapshot holds.
+    None,
+    /// The object itself.
+    Node,
+    /// The object and its list of children.
+    Children,
+    /// The object and everything below it.
+    Below,
+}
+
+/// States that the objects below one follow without events of their own:
+/// a container hidden or made insensitive (GTK 3 sends the change for the
+/// container only).
+const INHERITED: [&str; 4] = ["showing", "visible", "sensitive", "enabled"];
+
+/// A table's rows or model changing: its cells are made again (GTK 3's tree
+/// views send these, not `children-changed`, when a row expands).
+const TABLE_CHANGES: [&str; 6] = [
+    "object:row-inserted",
+    "object:row-deleted",
+    "object:row-reordered",
+    "object:column-inserted",
+    "object:column-deleted",
+    "object:model-changed",
+];
+
+/// What the event named `kind` asks to read again (see the module's
+/// rules).
+pub(crate) fn mark_of(kind: &str) -> Mark {
+    if kind.starts_with("object:children-changed") {
+        Mark::Children
+    } else if TABLE_CHANGES.iter().any(|t| kind.starts_with(t))
+        || INHERITED
+            .iter()
+            .any(|s| kind.strip_prefix("object:state-changed:") == Some(s))
+    {
+        Mark::Below
+    } else if kind.starts_with("object:text-caret-moved")
+        || kind.starts_with("object:text-selection-changed")
+    {
+        Mark::None
+    } else {
+        Mark::Node
+    }
+}
+
+impl Marks {
+    fn note(&mut self, event: &UiEvent) {
+        if self.overflow {
+            return;
+        }
+        let set = match mark_of(&event.kind) {
+            Mark::None => return,
+            Mark::Node => &mut self.nodes,
+            Mark::Children => &mut self.children,
+            Mark::Below => &mut self.below,
+        };
+        set.insert(event.source.clone());
+        if self.nodes.len() + self.children.len() + self.below.len() > MAX_MARKS {
+            *self = Marks {
+                overflow: true,
+                ..Marks::default()
+            };
+        }
+    }
+}
+
+/// The kept records of one application's tree, from one root, with the
+/// events that say what changed since.
+pub struct Mirror {
+    app: AppRef,
+    root: String,
+    /// The records, in walk order (breadth first from the root); empty
+    /// until the first capture.
+    recs: Vec<Rec>,
+    /// Where each object's record is.
+    index: HashMap<NodeAddr, usize>,
+    /// When the tree was last walked whole.
+    walked: Option<Instant>,
+    /// Whether a limit cut the last whole walk.
+    truncated: bool,
+    marks: Arc<Mutex<Marks>>,
+    events: Subscription,
+}
+
+impl Mirror {
+    /// Starts mirroring `app` from `root` (its root when `None`): listens
+    /// to its events from now on. The first capture walks the whole tree.
+    pub async fn start(bus: &Bus, app: &AppRef, root: Option<&str>) -> Result<Mirror> {
+        let marks = Arc::new(Mutex::new(Marks::default()));
+        let sink = Arc::clone(&marks);
+        let events = subscribe_with(bus, Some(&app.bus_name), move |event| {
+            if let Ok(mut marks) = sink.lock() {
+                marks.note(&event);
+            }
+            true
+        })
+        .await?;
+        Ok(Mirror {
+            app: app.clone(),
+            root: root.unwrap_or(ROOT_PATH).to_owned(),
+            recs: Vec::new(),
+            index: HashMap::new(),
+            walked: None,
+            truncated: false,
+            marks,
+            events,
+        })
+    }
+
+    /// The application mirrored.
+    pub fn app(&self) -> &AppRef {
+        &self.app
+    }
+
+    /// The object the mirror's tree starts at.
+    pub fn root(&self) -> &str {
+        &self.root
+    }
+
+    /// Captures the application as [`crate::capture`] would, reading again
+    /// only what its events named since the last capture when the rules
+    /// allow (see the module); says how it was read.
+    pub async fn capture(
+        &mut self,
+        bus: &Bus,
+        window: Option<String>,
+        opts: &CaptureOptions,
+    ) -> Result<(Snapshot, Reading)> {
+        let started = Started::now();
+        let label = self.app.label();
+        // Every event the application sent before answering is in.
+        let answered = bus.answers(&label, &self.app.bus_name, PING).await?;
+        self.events.flush().await;
+        let marks = match self.marks.lock() {
+            Ok(mut marks) => std::mem::take(&mut *marks),
+            Err(_) => Marks {
+                overflow: true,
+                ..Marks::default()
+            },
+        };
+        let bus = &bus.reading(&target(&label), &self.app.bus_name).await;
+        let profile = bus.profile(&self.app).await;
+        let walk = Walk {
+            bus,
+            target: target(&label),
+            opts,
+            profile: &profile,
+        };
+        let whole = match self.walked {
+            None => Some("first capture"),
+            Some(_) if !profile.mirrors() => Some("events not trusted for this toolkit"),
+            Some(_) if !answered => Some("the application did not answer a ping"),
+            Some(_) if marks.overflow => Some("too many changes"),
+            Some(_) if self.truncated => Some("the tree is cut by a limit"),
+            Some(at) if at.elapsed() > MAX_AGE => Some("mirror too old"),
+            Some(_) => None,
+        };
+        let reading = match whole {
+            Some(why) => {
+                let raw = walk
+                    .within_deadline(walk.run(&self.app, &self.root))
+                    .await?;
+                self.recs = raw.recs;
+                self.truncated = raw.truncated;
+                self.walked = Some(started.at);
+                Reading::Whole(why)
+            }
+            None => {
+                let part = walk.within_deadline(self.refresh(&walk, &marks)).await;
+                match part {
+                    Ok(reading) => reading,
+                    Err(e) => {
+                        self.walked = None;
+                        return Err(e);
+                    }
+                }
+            }
+        };
+        self.recs = compact(std::mem::take(&mut self.recs));
+        self.index = self
+            .recs
+            .iter()
+            .enumerate()
+            .map(|(i, r)| (addr(r), i))
+            .collect();
+        let recs = self.recs.clone();
+        let snapshot = walk
+            .finish(
+                &self.app,
+                recs,
+                self.truncated,
+                &HashMap::new(),
+                window,
+                started,
+            )
+            .await;
+        Ok((snapshot, reading))
+    }
+
+    /// Reads again what `marks` name, and walks what is new below.
+    async fn refresh(&mut self, walk: &Walk<'_>, marks: &Marks) -> Result<Reading> {
+        let parent = parents(&self.recs);
+        let mut depth = vec![0usize; self.recs.len()];
+        for i in 0..self.recs.len() {
+            if let Some(p) = parent[i] {
+                depth[i] = depth[p] + 1;
+            }
+        }
+        let mut nodes: BTreeSet<usize> = BTreeSet::new();
+        let mut lists: HashSet<usize> = HashSet::new();
+        let known = |a: &NodeAddr| self.index.get(a).copied();
+        nodes.extend(marks.nodes.iter().filter_map(known));
+        for i in marks.children.iter().filter_map(known) {
+            nodes.insert(i);
+            lists.insert(i);
+        }
+        for i in marks.below.iter().filter_map(known) {
+            // Showing or hiding may move it among its siblings (GTK 3
+            // raises a popover it shows to the front of its window's).
+            if let Some(p) = parent[i] {
+                nodes.insert(p);
+                lists.insert(p);
+            }
+            let mut stack = vec![i];
+            while let Some(j) = stack.pop() {
+                nodes.insert(j);
+                lists.insert(j);
+                stack.extend(&self.recs[j].children);
+            }
+        }
+        // What shows of a container too big to read whole moves with
+        // scrolling, which says nothing.
+        // Focus moving to another window (a menu popping up) leaves the
+        // focused object of the first unfocused without an event of its
+        // own: whatever said it had the focus is read again on any change.
+        if !(marks.nodes.is_empty() && marks.children.is_empty() && marks.below.is_empty()) {
+            for (i, r) in self.recs.iter().enumerate() {
+                if r.basic.states.contains(State::Focused) {
+                    nodes.insert(i);
+                }
+            }
+        }
+        // An object that says it is transient (a cell its view makes on
+        // demand: GTK 3's tree and combo cells) changes without events.
+        for (i, r) in self.recs.iter().enumerate() {
+            if r.shown.is_some() || r.basic.states.contains(State::Transient) {
+                nodes.insert(i);
+                lists.insert(i);
+            }
+        }
+        let level: Vec<usize> = nodes.into_iter().collect();
+        let recs = &self.recs;
+        let fetched = join_all(level.iter().map(|&i| {
+            let descend = lists.contains(&i) && depth[i] < walk.opts.max_depth;
+            walk.node(&recs[i].bus, &recs[i].path, None, descend, i == 0)
+        }))
+        .await;
+        let mut new = Vec::new();
+        for (&i, result) in level.iter().zip(fetched) {
+            let fetched = match result {
+                Ok(f) => f,
+                Err(e) if object_vanished(&e) && i != 0 => {
+                    self.recs[i].vanished = true;
+                    continue;
+                }
+                Err(e) => return Err(e),
+            };
+            let children = self.recs[i].take(fetched);
+            if !lists.contains(&i) {
+                continue;
+            }
+            let kept: HashMap<NodeAddr, usize> = self.recs[i]
+                .children
+                .iter()
+                .filter(|&&c| !self.recs[c].vanished)
+                .map(|&c| (addr(&self.recs[c]), c))
+                .collect();
+            let mut list = Vec::with_capacity(children.len());
+            for child in children {
+                let child = NodeAddr::from(child);
+                if let Some(&c) = kept.get(&child) {
+                    list.push(c);
+                    continue;
+                }
+                let c = self.recs.len();
+                self.recs.push(Rec {
+                    bus: child.bus,
+                    path: child.path,
+                    ..Rec::default()
+                });
+                list.push(c);
+                new.push((c, depth[i] + 1));
+            }
+            self.recs[i].children = list;
+        }
+        let reread = level.len();
+        if walk
+            .levels(&mut self.recs, new, &self.app.bus_name, &HashMap::new())
+            .await?
+        {
+            self.truncated = true;
+        }
+        Ok(Reading::Part {
+            reread,
+            new: self.recs.len().saturating_sub(parent.len()),
+        })
+    }
+}
+
+fn addr(r: &Rec) -> NodeAddr {
+    NodeAddr {
+        bus: r.bus.clone(),
+        path: r.path.clone(),
+    }
+}
+
+/// The records reachable from the root (record 0), breadth first, as a
+/// whole walk orders them; records no list holds any more are dropped.
+fn compact(recs: Vec<Rec>) -> Vec<Rec> {
+    if recs.is_empty() {
+        return recs;
+    }
+    let mut order = vec![0usize];
+    let mut seen = vec![false; recs.len()];
+    seen[0] = true;
+    let mut k = 0;
+    while k < order.len() {
+        for &c in &recs[order[k]].children {
+            if c < recs.len() && !seen[c] {
+                seen[c] = true;
+                order.push(c);
+            }
+        }
+        k += 1;
+    }
+    let mut place = vec![usize::MAX; recs.len()];
+    for (n, &o) in order.iter().enumerate() {
+        place[o] = n;
+    }
+    let mut slots: Vec<Option<Rec>> = recs.into_iter().map(Some).collect();
+    order
+        .iter()
+        .map(|&o| {
+            let mut r = slots[o].take().unwrap_or_default();
+            r.children = r
+                .children
+                .iter()
+                .map(|&c| place.get(c).copied().unwrap_or(usize::MAX))
+                .filter(|&c| c != usize::MAX)
+                .collect();
+            r
+        })
+        .collect()
+}
+
+/// Where two snapshots of one application differ, node for node (nodes
+/// paired by identity): the first `limit` differences, each as a line.
+/// Times are not compared, and bounds only when `bounds` is true.
+pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Vec<String> {
+    let (ta, tb) = (a.tree(), b.tree());
+    let mut out = Vec::new();
+    if a.meta.truncated != b.meta.truncated {
+        out.push(format!(
+            "truncated: {} / {}",
+            a.meta.truncated, b.meta.truncated
+        ));
+    }
+    let id = |t: &uidelta_model::Tree, n: uidelta_model::NodeId| {
+        t.node(n).identity.clone().unwrap_or_default()
+    };
+    let place = |t: &uidelta_model::Tree, n: uidelta_model::NodeId| {
+        t.parent(n)
+            .map(|p| format!("{}#{}", id(t, p), t.index_in_parent(n)))
+    };
+    let in_b: HashMap<String, uidelta_model::NodeId> = tb.ids().map(|n| (id(tb, n), n)).collect();
+    let in_a: HashSet<String> = ta.ids().map(|n| id(ta, n)).collect();
+    for y in tb.ids() {
+        if !in_a.contains(&id(tb, y)) {
+            let n = tb.node(y);
+            out.push(format!(
+                "{} only in the second ({} {:?})",
+                id(tb, y),
+                n.raw_role,
+                n.name
+            ));
+        }
+    }
+    for x in ta.ids() {
+        let at = id(ta, x);
+        let nx = ta.node(x);
+        let Some(&y) = in_b.get(&at) else {
+            out.push(format!(
+                "{at} only in the first ({} {:?})",
+                nx.raw_role, nx.name
+            ));
+            continue;
+        };
+        let ny = tb.node(y);
+        let mut field = |what: &str, l: String, r: String| {
+            if l != r {
+                out.push(format!("{at} {what}: {l} / {r}"));
+            }
+        };
+        field(
+            "place",
+            format!("{:?}", place(ta, x)),
+            format!("{:?}", place(tb, y)),
+        );
+        field("role", nx.raw_role.clone(), ny.raw_role.clone());
+        field("name", nx.name.clone(), ny.name.clone());
+        field(
+            "description",
+            nx.description.clone(),
+            ny.description.clone(),
+        );
+        field(
+            "value",
+            format!("{:?}", nx.value),
+            format!("{:?}", ny.value),
+        );
+        field(
+            "states",
+            format!("{:?}", nx.states),
+            format!("{:?}", ny.states),
+        );
+        if bounds {
+            field(
+                "bounds",
+                format!("{:?}", nx.bounds),
+                format!("{:?}", ny.bounds),
+            );
+        }
+        field(
+            "attributes",
+            format!("{:?}", nx.attributes),
+            format!("{:?}", ny.attributes),
+        );
+    }
+    out.truncate(limit);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::capture::fixtures::rec;
+
+    fn event(kind: &str, path: &str) -> UiEvent {
+        UiEvent {
+            kind: kind.into(),
+            source: NodeAddr {
+                bus: ":1.1".into(),
+                path: path.into(),
+            },
+            detail1: 0,
+            detail2: 0,
+            at: Instant::now(),
+        }
+    }
+
+    #[test]
+    fn events_name_what_to_read_again() {
+        assert_eq!(mark_of("object:children-changed:add"), Mark::Children);
+        assert_eq!(mark_of("object:children-changed:remove"), Mark::Children);
+        assert_eq!(mark_of("object:state-changed:showing"), Mark::Below);
+        assert_eq!(mark_of("object:state-changed:visible"), Mark::Below);
+        assert_eq!(mark_of("object:state-changed:sensitive"), Mark::Below);
+        assert_eq!(mark_of("object:state-changed:enabled"), Mark::Below);
+        assert_eq!(mark_of("object:state-changed:showing-x"), Mark::Node);
+        assert_eq!(mark_of("object:state-changed:checked"), Mark::Node);
+        assert_eq!(
+            mark_of("object:property-change:accessible-name"),
+            Mark::Node
+        );
+        assert_eq!(mark_of("object:bounds-changed"), Mark::Node);
+        assert_eq!(mark_of("window:activate"), Mark::Node);
+        assert_eq!(mark_of("object:text-caret-moved"), Mark::None);
+        assert_eq!(mark_of("object:row-inserted"), Mark::Below);
+        assert_eq!(mark_of("object:model-changed"), Mark::Below);
+    }
+
+    #[test]
+    fn too_many_marks_ask_for_a_whole_walk() {
+        let mut marks = Marks::default();
+        marks.note(&event("object:state-changed:checked", "/a"));
+        marks.note(&event("object:state-changed:checked", "/a"));
+        marks.note(&event("object:children-changed:add", "/b"));
+        assert_eq!(marks.nodes.len(), 1);
+        assert_eq!(marks.children.len(), 1);
+        assert!(!marks.overflow);
+        for i in 0..MAX_MARKS {
+            marks.note(&event("object:state-changed:checked", &format!("/n{i}")));
+        }
+        assert!(marks.overflow);
+        assert!(marks.nodes.is_empty());
+        marks.note(&event("object:state-changed:checked", "/c"));
+        assert!(marks.nodes.is_empty());
+    }
+
+    #[test]
+    fn compacting_keeps_what_the_root_reaches_breadth_first() {
+        // 0 -> [3, 1]; 1 -> [4]; 2 is dropped (no list holds it).
+        let recs = vec![
+            rec("frame", "root", &[3, 1]),
+            rec("panel", "one", &[4]),
+            rec("label", "gone", &[]),
+            rec("button", "three", &[]),
+            rec("label", "four", &[]),
+        ];
+        let out = compact(recs);
+        let names: Vec<&str> = out.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(names, ["root", "three", "one", "four"]);
+        assert_eq!(out[0].children, [1, 2]);
+        assert_eq!(out[2].children, [3]);
+        assert!(out[1].children.is_empty());
+    }
+}

@@ -1,0 +1,145 @@
+//! Captures through a live mirror of the tree (`UIDELTA_MIRROR`) on the
+//! real gtk3-widget-factory: after every action, a capture that read only
+//! what the application's events named equals a whole walk, node for node
+//! (the backend's strict check compares them and fails on a difference;
+//! bounds are left out, as GTK 3 sends no event when a reflow moves
+//! objects).
+
+use std::time::Duration;
+
+use uidelta_backend::{App, Backend};
+use uidelta_linux::{Action, Linux, MirrorUse, Scope};
+use uidelta_model::{NodeData, Role, Snapshot, State};
+use uidelta_testkit::{require_programs, Desktop};
+
+const FACTORY: &str = "gtk3-widget-factory";
+
+fn rt() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+fn find(s: &Snapshot, what: &str, pred: impl Fn(&NodeData) -> bool) -> NodeData {
+    s.tree()
+        .nodes()
+        .iter()
+        .find(|n| pred(n))
+        .cloned()
+        .unwrap_or_else(|| panic!("{what} in the widget factory"))
+}
+
+fn usable(n: &NodeData) -> bool {
+    n.states.contains(State::Enabled) && n.states.contains(State::Showing)
+}
+
+/// Captures (each one checked against a whole walk) until `done` holds,
+/// at most 50 times.
+async fn until(linux: &Linux, app: &App, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
+    let mut last = None;
+    for _ in 0..50 {
+        let s = linux
+            .capture(app, &Scope::App)
+            .await
+            .expect("a capture through the mirror equal to a whole walk");
+        if done(&s) {
+            return s;
+        }
+        last = Some(s);
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    last.expect("at least one capture")
+}
+
+#[test]
+fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
+    require_programs(&[("Xvfb", "xvfb"), ("gtk3-widget-factory", "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch"));
+    desktop
+        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
+        .expect("the widget factory on the accessibility bus");
+    rt().block_on(async {
+        let mut linux =
+            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+                .await
+                .expect("connect");
+        linux.set_mirror_use(MirrorUse::Strict, false);
+        let app = linux.app(FACTORY).await.expect("the app");
+        let first = until(&linux, &app, |_| true).await;
+        assert_eq!(
+            linux.mirror_readings(),
+            (1, 0),
+            "the first capture walks whole"
+        );
+
+        // Tick a check box.
+        let check = find(&first, "an enabled check box", |n| {
+            n.role == Role::CheckBox && usable(n) && !n.states.contains(State::Checked)
+        });
+        linux
+            .act(&app, &check, &Action::Click)
+            .await
+            .expect("click the check box");
+        let ticked = until(&linux, &app, |s| {
+            s.tree()
+                .nodes()
+                .iter()
+                .any(|n| n.identity == check.identity && n.states.contains(State::Checked))
+        })
+        .await;
+        assert!(
+            ticked
+                .tree()
+                .nodes()
+                .iter()
+                .any(|n| n.identity == check.identity && n.states.contains(State::Checked)),
+            "the mirror shows the check box ticked"
+        );
+
+        // Type into an entry.
+        let entry = find(&ticked, "an editable entry", |n| {
+            n.is_text_field() && usable(n) && n.states.contains(State::Editable)
+        });
+        linux
+            .act(&app, &entry, &Action::Type("mirrored".into()))
+            .await
+            .expect("type into the entry");
+        until(&linux, &app, |s| {
+            s.tree().nodes().iter().any(|n| {
+                n.identity == entry.identity
+                    && n.value.as_deref().is_some_and(|v| v.contains("mirrored"))
+            })
+        })
+        .await;
+
+        // Show the second page: a whole page of objects starts showing.
+        let page2 = find(&ticked, "Page 2", |n| {
+            n.role == Role::RadioButton && n.name == "Page 2" && usable(n)
+        });
+        linux
+            .act(&app, &page2, &Action::Click)
+            .await
+            .expect("show page 2");
+        let shown = until(&linux, &app, |s| {
+            s.tree()
+                .nodes()
+                .iter()
+                .any(|n| n.identity == page2.identity && n.states.contains(State::Checked))
+        })
+        .await;
+        assert!(
+            shown
+                .tree()
+                .nodes()
+                .iter()
+                .any(|n| n.identity == page2.identity && n.states.contains(State::Checked)),
+            "the mirror shows page 2 chosen"
+        );
+        let (whole, part) = linux.mirror_readings();
+        assert_eq!(whole, 1, "no capture but the first walked the whole tree");
+        assert!(part >= 3, "captures read in part: {part}");
+    });
+}
