@@ -99,7 +99,7 @@ pub(crate) struct Basic {
 }
 
 impl Basic {
-    fn has(&self, iface: &str) -> bool {
+    pub(crate) fn has(&self, iface: &str) -> bool {
         self.interfaces.iter().any(|i| i == iface)
     }
 }
@@ -530,11 +530,7 @@ impl Walk<'_> {
         };
         let bounds = async {
             if basic.has(COMPONENT) {
-                let (x, y, w, h) = self
-                    .call(bus_name, path, component::GET_EXTENTS, &(0u32,))
-                    .await?;
-                // GTK reports hidden widgets at G_MININT.
-                Ok::<_, Error>((x != i32::MIN && y != i32::MIN).then_some(Rect::new(x, y, w, h)))
+                self.bounds(bus_name, path).await
             } else {
                 Ok(None)
             }
@@ -559,6 +555,40 @@ impl Walk<'_> {
             attributes,
             labelled_by,
         })
+    }
+
+    /// An object's states.
+    pub(crate) async fn states(
+        &self,
+        bus_name: &str,
+        path: &str,
+    ) -> Result<uidelta_model::StateSet> {
+        let states = self
+            .call(bus_name, path, accessible::GET_STATE, &())
+            .await?;
+        Ok(state::states(&states))
+    }
+
+    /// An object's parent.
+    pub(crate) async fn parent(&self, bus_name: &str, path: &str) -> Result<crate::NodeAddr> {
+        let parent = self.property(bus_name, path, accessible::PARENT).await?;
+        let parent: (String, zbus::zvariant::OwnedObjectPath) =
+            parent.try_into().map_err(|_| Error::Call {
+                doing: self.target.doing,
+                target: self.target.who.to_owned(),
+                method: "Get",
+                detail: format!("the parent of {path} has an unexpected type"),
+            })?;
+        Ok(parent.into())
+    }
+
+    /// An object's bounds on the screen; `None` where GTK reports a hidden
+    /// widget (at `G_MININT`).
+    pub(crate) async fn bounds(&self, bus_name: &str, path: &str) -> Result<Option<Rect>> {
+        let (x, y, w, h) = self
+            .call(bus_name, path, component::GET_EXTENTS, &(0u32,))
+            .await?;
+        Ok((x != i32::MIN && y != i32::MIN).then_some(Rect::new(x, y, w, h)))
     }
 
     /// The first `labelled-by` target of a field that has no name of its

@@ -9,13 +9,16 @@
 //!   are walked whole); `showing`, `visible`, `sensitive` or `enabled`
 //!   changing reads again everything below the object, whose states follow
 //!   it without events;
-//! - a table's rows or model changing reads again everything below it;
-//! - on any change, what said it had the focus is read again (focus moving
-//!   to another window sends nothing for the object that lost it);
+//! - a table's rows or model, or a selection, changing reads again
+//!   everything below the object; a selection changing reads again the
+//!   combo boxes that hold it (named after the item chosen);
+//! - on any change, the states of what said it had the focus are read
+//!   again (focus moving to another window sends nothing for the object
+//!   that lost it), and so are those of every object that says it is
+//!   transient (a cell a view makes on demand, whose focus moves without
+//!   events);
 //! - a container that manages its descendants (a spreadsheet) has what
-//!   shows of it read again on every capture, as scrolling says nothing,
-//!   and so is an object that says it is transient (a cell a view makes on
-//!   demand), whose changes send no events;
+//!   shows of it read again on every capture, as scrolling says nothing;
 //! - showing or hiding an object reads its parent's children again: it
 //!   may have moved among them;
 //! - the whole tree is walked again when the mirror has no base, when
@@ -33,13 +36,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use uidelta_model::{Snapshot, State};
+use uidelta_model::{Role, Snapshot, State};
 
 use crate::actions::NodeAddr;
 use crate::bus::{object_vanished, Bus};
 use crate::capture::{parents, target, CaptureOptions, Rec, Started, Walk, ROOT_PATH};
 use crate::error::Result;
 use crate::events::{subscribe_with, Subscription, UiEvent};
+use crate::interfaces::COMPONENT;
 use crate::AppRef;
 
 /// Most objects events may name between two captures; past that the tree
@@ -62,6 +66,8 @@ pub enum Reading {
     Part {
         /// Objects read again.
         reread: usize,
+        /// Objects whose bounds only were read again.
+        moved: usize,
         /// Objects read for the first time.
         new: usize,
     },
@@ -76,6 +82,12 @@ struct Marks {
     children: HashSet<NodeAddr>,
     /// Objects below which everything is read again.
     below: HashSet<NodeAddr>,
+    /// Objects that moved or changed size: their bounds, and those of
+    /// everything below them, are read again.
+    moved: HashSet<NodeAddr>,
+    /// Objects whose selection changed: the combo boxes that hold them
+    /// are read again.
+    chosen: HashSet<NodeAddr>,
     /// Too many were named: the next capture walks the whole tree.
     overflow: bool,
 }
@@ -91,6 +103,8 @@ pub(crate) enum Mark {
     Children,
     /// The object and everything below it.
     Below,
+    /// The bounds of the object and of everything below it.
+    Moved,
 }
 
 /// States that the objects below one follow without events of their own:
@@ -99,8 +113,12 @@ pub(crate) enum Mark {
 const INHERITED: [&str; 4] = ["showing", "visible", "sensitive", "enabled"];
 
 /// A table's rows or model changing: its cells are made again (GTK 3's tree
-/// views send these, not `children-changed`, when a row expands).
-const TABLE_CHANGES: [&str; 6] = [
+/// views send these, not `children-changed`, when a row expands). And a
+/// selection changing: what the container shows of it changes with it
+/// (GTK 3's combo box shows the item chosen in a child, which says
+/// nothing).
+const TABLE_CHANGES: [&str; 7] = [
+    "object:selection-changed",
     "object:row-inserted",
     "object:row-deleted",
     "object:row-reordered",
@@ -114,6 +132,8 @@ const TABLE_CHANGES: [&str; 6] = [
 pub(crate) fn mark_of(kind: &str) -> Mark {
     if kind.starts_with("object:children-changed") {
         Mark::Children
+    } else if kind.starts_with("object:bounds-changed") {
+        Mark::Moved
     } else if TABLE_CHANGES.iter().any(|t| kind.starts_with(t))
         || INHERITED
             .iter()
@@ -139,14 +159,41 @@ impl Marks {
             Mark::Node => &mut self.nodes,
             Mark::Children => &mut self.children,
             Mark::Below => &mut self.below,
+            Mark::Moved => &mut self.moved,
         };
         set.insert(event.source.clone());
-        if self.nodes.len() + self.children.len() + self.below.len() > MAX_MARKS {
+        if event.kind.starts_with("object:selection-changed") {
+            self.chosen.insert(event.source.clone());
+        }
+        let held = self.nodes.len() + self.children.len() + self.below.len() + self.moved.len();
+        if held > MAX_MARKS {
             *self = Marks {
                 overflow: true,
                 ..Marks::default()
             };
         }
+    }
+}
+
+/// Most objects unknown to the mirror that events may name between two
+/// captures (each costs a walk up its parents); past that the tree is
+/// walked whole.
+const MAX_UNKNOWN: usize = 64;
+/// Most parents walked up from an unknown object to one the mirror holds.
+const MAX_CLIMB: usize = 64;
+
+/// Why a read in part did not answer.
+enum Refresh {
+    /// The tree is to be walked whole instead, for this reason.
+    Whole(&'static str),
+    /// A call failed.
+    Failed(crate::Error),
+}
+
+impl Marks {
+    /// Whether nothing but moves was named.
+    fn is_empty(&self) -> bool {
+        self.nodes.is_empty() && self.children.is_empty() && self.below.is_empty()
     }
 }
 
@@ -252,12 +299,29 @@ impl Mirror {
                 Reading::Whole(why)
             }
             None => {
-                let part = walk.within_deadline(self.refresh(&walk, &marks)).await;
+                let part = tokio::time::timeout(opts.deadline, self.refresh(&walk, &marks)).await;
                 match part {
-                    Ok(reading) => reading,
-                    Err(e) => {
+                    Ok(Ok(reading)) => reading,
+                    Ok(Err(Refresh::Whole(why))) => {
+                        let raw = walk
+                            .within_deadline(walk.run(&self.app, &self.root))
+                            .await?;
+                        self.recs = raw.recs;
+                        self.truncated = raw.truncated;
+                        self.walked = Some(started.at);
+                        Reading::Whole(why)
+                    }
+                    Ok(Err(Refresh::Failed(e))) => {
                         self.walked = None;
                         return Err(e);
+                    }
+                    Err(_) => {
+                        self.walked = None;
+                        return Err(crate::Error::Deadline {
+                            target: label.clone(),
+                            after: opts.deadline,
+                            nodes: 0,
+                        });
                     }
                 }
             }
@@ -284,7 +348,11 @@ impl Mirror {
     }
 
     /// Reads again what `marks` name, and walks what is new below.
-    async fn refresh(&mut self, walk: &Walk<'_>, marks: &Marks) -> Result<Reading> {
+    async fn refresh(
+        &mut self,
+        walk: &Walk<'_>,
+        marks: &Marks,
+    ) -> std::result::Result<Reading, Refresh> {
         let parent = parents(&self.recs);
         let mut depth = vec![0usize; self.recs.len()];
         for i in 0..self.recs.len() {
@@ -300,6 +368,18 @@ impl Mirror {
             nodes.insert(i);
             lists.insert(i);
         }
+        // A combo box is named after the item chosen in its popup, at any
+        // depth (GTK 3: `A - B` > `Albany`), and says nothing when it
+        // changes.
+        for i in marks.chosen.iter().filter_map(known) {
+            let mut at = parent[i];
+            while let Some(a) = at {
+                if Role::from_name(&self.recs[a].basic.raw_role) == Role::ComboBox {
+                    nodes.insert(a);
+                }
+                at = parent[a];
+            }
+        }
         for i in marks.below.iter().filter_map(known) {
             // Showing or hiding may move it among its siblings (GTK 3
             // raises a popover it shows to the front of its window's).
@@ -314,26 +394,48 @@ impl Mirror {
                 stack.extend(&self.recs[j].children);
             }
         }
-        // What shows of a container too big to read whole moves with
-        // scrolling, which says nothing.
         // Focus moving to another window (a menu popping up) leaves the
         // focused object of the first unfocused without an event of its
-        // own: whatever said it had the focus is read again on any change.
-        if !(marks.nodes.is_empty() && marks.children.is_empty() && marks.below.is_empty()) {
+        // own, and an object that says it is transient (a cell a view makes
+        // on demand: GTK 3's tree and combo cells) gains and loses the focus
+        // without events: on any change, the states of both are read again.
+        let mut states: Vec<usize> = Vec::new();
+        if !marks.is_empty() {
             for (i, r) in self.recs.iter().enumerate() {
-                if r.basic.states.contains(State::Focused) {
-                    nodes.insert(i);
+                let s = &r.basic.states;
+                if s.contains(State::Focused) || s.contains(State::Transient) {
+                    states.push(i);
                 }
             }
         }
-        // An object that says it is transient (a cell its view makes on
-        // demand: GTK 3's tree and combo cells) changes without events.
+        // What shows of a container too big to read whole moves with
+        // scrolling, which says nothing.
         for (i, r) in self.recs.iter().enumerate() {
-            if r.shown.is_some() || r.basic.states.contains(State::Transient) {
+            if r.shown.is_some() {
                 nodes.insert(i);
                 lists.insert(i);
             }
         }
+        // An object the mirror does not hold (made since, without a word
+        // to its parent: Chromium's page, loaded into its window) is found
+        // through its parents: the nearest one held has its children read
+        // again, which walks the new ones.
+        let unknown: Vec<&NodeAddr> = marks
+            .nodes
+            .iter()
+            .chain(&marks.children)
+            .chain(&marks.below)
+            .filter(|a| !self.index.contains_key(*a))
+            .collect();
+        if unknown.len() > MAX_UNKNOWN {
+            return Err(Refresh::Whole("too many new objects"));
+        }
+        let found = join_all(unknown.iter().map(|a| self.held_ancestor(walk, a))).await;
+        for i in found.into_iter().flatten() {
+            nodes.insert(i);
+            lists.insert(i);
+        }
+        states.retain(|i| !nodes.contains(i));
         let level: Vec<usize> = nodes.into_iter().collect();
         let recs = &self.recs;
         let fetched = join_all(level.iter().map(|&i| {
@@ -349,7 +451,7 @@ impl Mirror {
                     self.recs[i].vanished = true;
                     continue;
                 }
-                Err(e) => return Err(e),
+                Err(e) => return Err(Refresh::Failed(e)),
             };
             let children = self.recs[i].take(fetched);
             if !lists.contains(&i) {
@@ -379,15 +481,68 @@ impl Mirror {
             }
             self.recs[i].children = list;
         }
+        let recs = &self.recs;
+        let read = join_all(
+            states
+                .iter()
+                .map(|&i| walk.states(&recs[i].bus, &recs[i].path)),
+        )
+        .await;
+        for (&i, s) in states.iter().zip(read) {
+            match s {
+                Ok(s) => self.recs[i].basic.states = s,
+                Err(e) if object_vanished(&e) && i != 0 => self.recs[i].vanished = true,
+                Err(e) => return Err(Refresh::Failed(e)),
+            }
+        }
+        // An object that moved takes what is in it along without a word
+        // (GTK 3 sends `bounds-changed` for a widget whose place in its
+        // parent changed, not for the widgets inside it): the bounds of
+        // everything below it are read again, one call each, all at once.
+        let again: BTreeSet<usize> = level.iter().copied().collect();
+        let mut moved: BTreeSet<usize> = BTreeSet::new();
+        for i in marks
+            .moved
+            .iter()
+            .filter_map(|a| self.index.get(a).copied())
+        {
+            let mut stack = vec![i];
+            while let Some(j) = stack.pop() {
+                if j < parent.len() && moved.insert(j) {
+                    stack.extend(&self.recs[j].children);
+                }
+            }
+        }
+        let moved: Vec<usize> = moved
+            .into_iter()
+            .filter(|i| !again.contains(i) && !self.recs[*i].vanished)
+            .filter(|&i| self.recs[i].basic.has(COMPONENT))
+            .collect();
+        let recs = &self.recs;
+        let bounds = join_all(
+            moved
+                .iter()
+                .map(|&i| walk.bounds(&recs[i].bus, &recs[i].path)),
+        )
+        .await;
+        for (&i, b) in moved.iter().zip(bounds) {
+            match b {
+                Ok(b) => self.recs[i].bounds = b,
+                Err(e) if object_vanished(&e) => self.recs[i].vanished = true,
+                Err(e) => return Err(Refresh::Failed(e)),
+            }
+        }
         let reread = level.len();
         if walk
             .levels(&mut self.recs, new, &self.app.bus_name, &HashMap::new())
-            .await?
+            .await
+            .map_err(Refresh::Failed)?
         {
             self.truncated = true;
         }
         Ok(Reading::Part {
             reread,
+            moved: moved.len(),
             new: self.recs.len().saturating_sub(parent.len()),
         })
     }
@@ -397,6 +552,26 @@ fn addr(r: &Rec) -> NodeAddr {
     NodeAddr {
         bus: r.bus.clone(),
         path: r.path.clone(),
+    }
+}
+
+impl Mirror {
+    /// The nearest ancestor of `addr` the mirror holds, asked for parent by
+    /// parent; `None` when there is none within [`MAX_CLIMB`] (an object
+    /// outside the tree mirrored) or one cannot be asked.
+    async fn held_ancestor(&self, walk: &Walk<'_>, addr: &NodeAddr) -> Option<usize> {
+        let mut at = addr.clone();
+        for _ in 0..MAX_CLIMB {
+            let parent = walk.parent(&at.bus, &at.path).await.ok()?;
+            if let Some(&i) = self.index.get(&parent) {
+                return Some(i);
+            }
+            if parent.path == ROOT_PATH || parent == at {
+                return None;
+            }
+            at = parent;
+        }
+        None
     }
 }
 
@@ -482,9 +657,10 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
             continue;
         };
         let ny = tb.node(y);
+        let role = &nx.raw_role;
         let mut field = |what: &str, l: String, r: String| {
             if l != r {
-                out.push(format!("{at} {what}: {l} / {r}"));
+                out.push(format!("{at} ({role}) {what}: {l} / {r}"));
             }
         };
         field(
@@ -558,11 +734,12 @@ mod tests {
             mark_of("object:property-change:accessible-name"),
             Mark::Node
         );
-        assert_eq!(mark_of("object:bounds-changed"), Mark::Node);
+        assert_eq!(mark_of("object:bounds-changed"), Mark::Moved);
         assert_eq!(mark_of("window:activate"), Mark::Node);
         assert_eq!(mark_of("object:text-caret-moved"), Mark::None);
         assert_eq!(mark_of("object:row-inserted"), Mark::Below);
         assert_eq!(mark_of("object:model-changed"), Mark::Below);
+        assert_eq!(mark_of("object:selection-changed"), Mark::Below);
     }
 
     #[test]

@@ -110,7 +110,7 @@ impl Profile {
     /// whole text. GTK 3's bridge and Chromium do; Qt 5 answers nothing,
     /// so an empty answer is asked again within `CharacterCount`.
     pub(crate) fn texts_whole(&self) -> bool {
-        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Chromium)
+        matches!(self.toolkit, Toolkit::Gtk3)
     }
 
     /// A name as read from the application, without what its toolkit adds
