@@ -89,6 +89,29 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Its kind for programs, as MCP errors and the Python package's
+    /// exceptions give it: `bad_selector`, `no_match`, `ambiguous`,
+    /// `ref_gone`, `unknown_ref`, `not_found`, `timeout`, `unresponsive`,
+    /// `bad_argument`, `refs_exhausted`, or the backend's
+    /// ([`uidelta_backend::ErrorKind::name`]).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Backend(b) => b.kind.name(),
+            Error::Selector(_) => "bad_selector",
+            Error::NoMatch { .. } => "no_match",
+            Error::Ambiguous { .. } => "ambiguous",
+            Error::Gone { .. } => "ref_gone",
+            Error::UnknownRef(_) => "unknown_ref",
+            Error::NoWindow(_) => "not_found",
+            Error::TimedOut(_) => "timeout",
+            Error::Unresponsive { .. } => "unresponsive",
+            Error::TooLong(_) => "bad_argument",
+            Error::RefsExhausted { .. } => "refs_exhausted",
+        }
+    }
+}
+
 fn near(candidates: &[String]) -> String {
     if candidates.is_empty() {
         String::new()
