@@ -122,3 +122,26 @@ fn near(candidates: &[String]) -> String {
 
 /// Results of the engine.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_backend::ErrorKind;
+
+    #[test]
+    fn kinds_are_the_names_programs_read() {
+        let no_match = Error::NoMatch {
+            selector: "name:Save".into(),
+            hint: String::new(),
+            candidates: Vec::new(),
+        };
+        assert_eq!(no_match.kind(), "no_match");
+        assert_eq!(Error::UnknownRef(Ref(7)).kind(), "unknown_ref");
+        assert_eq!(Error::TimedOut("waited".into()).kind(), "timeout");
+        assert_eq!(Error::NoWindow("none".into()).kind(), "not_found");
+        let gone = uidelta_backend::Error::new(ErrorKind::Gone, "gedit exited");
+        assert_eq!(Error::from(gone).kind(), "app_gone");
+        let other = uidelta_backend::Error::new(ErrorKind::Other, "odd");
+        assert_eq!(Error::from(other).kind(), "backend");
+    }
+}
