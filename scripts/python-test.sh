@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the Python package (crates/uidelta-py) as a wheel, installs it into
 # a fresh virtual environment and runs its pytest suite. Called by
-# scripts/test.sh; needs python3 with venv (Debian: python3-venv) and PyPI.
+# scripts/test.sh; arguments go to pytest (`-k find`). Needs python3 with
+# venv (Debian: python3-venv) and PyPI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,5 +25,8 @@ python3 -m venv "$VENV"
 "$VENV/bin/maturin" build --locked --compatibility linux \
     --manifest-path crates/uidelta-py/Cargo.toml --out "$TARGET/python/wheels"
 "$VENV/bin/pip" install -q --disable-pip-version-check "$TARGET"/python/wheels/uidelta-*.whl
+# `python -m uidelta` is checked against the binary.
+cargo build --locked -p uidelta --bin uidelta
+export UIDELTA_BIN="$TARGET/debug/uidelta"
 # From another directory, so that the installed package is the one tested.
-(cd "$TARGET/python" && "$VENV/bin/python" -m pytest -q "$OLDPWD/crates/uidelta-py/tests")
+(cd "$TARGET/python" && "$VENV/bin/python" -m pytest -q "$OLDPWD/crates/uidelta-py/tests" "$@")

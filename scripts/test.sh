@@ -33,6 +33,20 @@ echo "== cargo test"
 cargo test --workspace --locked
 echo "== python package"
 scripts/python-test.sh
+# The fuzz targets (docs/fuzzing.md) build with stable Rust too, without
+# the sanitizer: each runs its seeds once, so that none falls behind the
+# readers it feeds.
+echo "== fuzz targets on their seeds"
+(
+    cd fuzz
+    cargo build --locked --bins
+    for target in parse_json parse_terminator parse_osworld parse_macos_use; do
+        "target/debug/$target" "seeds/$target"/* >/dev/null 2>&1 || {
+            echo "error: fuzz target $target fails on its seeds (run fuzz/target/debug/$target fuzz/seeds/$target/*)" >&2
+            exit 1
+        }
+    done
+)
 # The diff half (the core and the Python package without its live sessions)
 # serves Windows and macOS users too: it must build there. A check for
 # Windows (C parts through MinGW) keeps it free of Linux-only code.

@@ -101,6 +101,22 @@ pub enum ErrorKind {
     Other,
 }
 
+impl ErrorKind {
+    /// Its name for programs, as MCP errors and the Python package's
+    /// exceptions give it (`kind`): `not_found`, `timeout`, `app_gone`,
+    /// `unsupported`, `disconnected`, `backend`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ErrorKind::NotFound => "not_found",
+            ErrorKind::Timeout => "timeout",
+            ErrorKind::Gone => "app_gone",
+            ErrorKind::Unsupported => "unsupported",
+            ErrorKind::Disconnected => "disconnected",
+            ErrorKind::Other => "backend",
+        }
+    }
+}
+
 /// A backend failure with a message that names what was being done.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 #[error("{message}")]

@@ -89,6 +89,29 @@ pub enum Error {
     },
 }
 
+impl Error {
+    /// Its kind for programs, as MCP errors and the Python package's
+    /// exceptions give it: `bad_selector`, `no_match`, `ambiguous`,
+    /// `ref_gone`, `unknown_ref`, `not_found`, `timeout`, `unresponsive`,
+    /// `bad_argument`, `refs_exhausted`, or the backend's
+    /// ([`uidelta_backend::ErrorKind::name`]).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Error::Backend(b) => b.kind.name(),
+            Error::Selector(_) => "bad_selector",
+            Error::NoMatch { .. } => "no_match",
+            Error::Ambiguous { .. } => "ambiguous",
+            Error::Gone { .. } => "ref_gone",
+            Error::UnknownRef(_) => "unknown_ref",
+            Error::NoWindow(_) => "not_found",
+            Error::TimedOut(_) => "timeout",
+            Error::Unresponsive { .. } => "unresponsive",
+            Error::TooLong(_) => "bad_argument",
+            Error::RefsExhausted { .. } => "refs_exhausted",
+        }
+    }
+}
+
 fn near(candidates: &[String]) -> String {
     if candidates.is_empty() {
         String::new()
@@ -99,3 +122,26 @@ fn near(candidates: &[String]) -> String {
 
 /// Results of the engine.
 pub type Result<T> = std::result::Result<T, Error>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_backend::ErrorKind;
+
+    #[test]
+    fn kinds_are_the_names_programs_read() {
+        let no_match = Error::NoMatch {
+            selector: "name:Save".into(),
+            hint: String::new(),
+            candidates: Vec::new(),
+        };
+        assert_eq!(no_match.kind(), "no_match");
+        assert_eq!(Error::UnknownRef(Ref(7)).kind(), "unknown_ref");
+        assert_eq!(Error::TimedOut("waited".into()).kind(), "timeout");
+        assert_eq!(Error::NoWindow("none".into()).kind(), "not_found");
+        let gone = uidelta_backend::Error::new(ErrorKind::Gone, "gedit exited");
+        assert_eq!(Error::from(gone).kind(), "app_gone");
+        let other = uidelta_backend::Error::new(ErrorKind::Other, "odd");
+        assert_eq!(Error::from(other).kind(), "backend");
+    }
+}

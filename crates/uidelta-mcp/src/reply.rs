@@ -6,7 +6,6 @@ use rmcp::handler::server::tool::IntoCallToolResult;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock};
 use rmcp::ErrorData;
 use serde_json::{json, Value};
-use uidelta_backend::ErrorKind;
 use uidelta_render::Report;
 
 use crate::receipt::Receipt;
@@ -63,19 +62,7 @@ impl IntoCallToolResult for Reply {
 impl From<uidelta_engine::Error> for ToolError {
     fn from(e: uidelta_engine::Error) -> ToolError {
         use uidelta_engine::Error as E;
-        let kind = match &e {
-            E::Backend(b) => backend_kind(b.kind),
-            E::Selector(_) => "bad_selector",
-            E::NoMatch { .. } => "no_match",
-            E::Ambiguous { .. } => "ambiguous",
-            E::Gone { .. } => "ref_gone",
-            E::UnknownRef(_) => "unknown_ref",
-            E::NoWindow(_) => "not_found",
-            E::TimedOut(_) => "timeout",
-            E::Unresponsive { .. } => "unresponsive",
-            E::TooLong(_) => "bad_argument",
-            E::RefsExhausted { .. } => "refs_exhausted",
-        };
+        let kind = e.kind();
         let mut message = e.to_string();
         if let E::NoMatch { hint, .. } = &e {
             if hint.contains("no application has been captured") {
@@ -89,20 +76,9 @@ impl From<uidelta_engine::Error> for ToolError {
 impl From<uidelta_backend::Error> for ToolError {
     fn from(e: uidelta_backend::Error) -> ToolError {
         ToolError {
-            kind: backend_kind(e.kind),
+            kind: e.kind.name(),
             message: e.message,
         }
-    }
-}
-
-fn backend_kind(kind: ErrorKind) -> &'static str {
-    match kind {
-        ErrorKind::NotFound => "not_found",
-        ErrorKind::Timeout => "timeout",
-        ErrorKind::Gone => "app_gone",
-        ErrorKind::Unsupported => "unsupported",
-        ErrorKind::Disconnected => "disconnected",
-        ErrorKind::Other => "backend",
     }
 }
 

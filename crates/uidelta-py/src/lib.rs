@@ -32,6 +32,8 @@ use uidelta_diff::{
 use uidelta_formats::{InputFormat, MAX_INPUT_MIB};
 
 #[cfg(target_os = "linux")]
+mod cli;
+#[cfg(target_os = "linux")]
 mod session;
 
 /// The native module, `uidelta._uidelta` (the package `uidelta` re-exports it).
@@ -51,6 +53,9 @@ fn init(m: &Bound<'_, PyModule>) -> PyResult<()> {
         m.add_class::<session::Desktop>()?;
         m.add_class::<session::Browser>()?;
         m.add_class::<session::ActionResult>()?;
+        m.add_class::<session::Found>()?;
+        m.add_class::<session::Waited>()?;
+        m.add_function(wrap_pyfunction!(cli::main, m)?)?;
     }
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

@@ -2,19 +2,23 @@
 //! Linux desktop and in Chromium, from Python. Every action settles and
 //! answers with what it changed.
 
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyTimeoutError, PyValueError};
+use pyo3::exceptions::{PyLookupError, PyOSError, PyRuntimeError, PyTimeoutError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::PyBytes;
 
 use uidelta_backend::{Action, Backend, ErrorKind, Navigate};
 use uidelta_cdp::{Cdp, LaunchOptions};
-use uidelta_engine::{ActOptions, ActionOutcome, Error, Session};
+use uidelta_engine::selector::Selector;
+use uidelta_engine::{ActOptions, ActionOutcome, Condition, Error, Session, WaitOutcome};
 use uidelta_linux::Linux;
+use uidelta_model::State;
 use uidelta_render::TreeOptions;
 
-use crate::Diff;
+use crate::{Diff, Element};
 
 /// The live desktop (`DISPLAY` and the session bus from the environment),
 /// read through AT-SPI: `apps()`, `tree(app)`, then actions on refs
@@ -65,7 +69,11 @@ impl Desktop {
         let rt = runtime()?;
         let linux = py
             .detach(|| rt.block_on(Linux::connect(None, None)))
-            .map_err(|e| PyRuntimeError::new_err(format!("connecting to the desktop: {e}")))?;
+            .map_err(|e| {
+                let mut e = uidelta_backend::Error::from(e);
+                e.message = format!("connecting to the desktop: {}", e.message);
+                backend_error(py, &e)
+            })?;
         Ok(Desktop {
             driver: Driver::new(rt, linux),
         })
@@ -119,6 +127,51 @@ impl Desktop {
     fn wait_for_change(&self, py: Python<'_>, app: &str, timeout: f64) -> PyResult<ActionResult> {
         self.driver.wait_for_change(py, app, timeout)
     }
+
+    /// Performs `target`'s accessible action named `action` (`click`,
+    /// `activate`, `expand or contract`; case does not matter).
+    fn invoke(&self, py: Python<'_>, target: &str, action: &str) -> PyResult<ActionResult> {
+        self.driver.invoke(py, target, action)
+    }
+
+    /// The elements matching `selector` (`role:check box && state:checked`,
+    /// `name~:sav`), as `Found` objects, in the applications read so far
+    /// (each read again first), or in `app` only (read now). Nothing
+    /// matching is an empty list.
+    #[pyo3(signature = (selector, app = None))]
+    fn find(&self, py: Python<'_>, selector: &str, app: Option<&str>) -> PyResult<Vec<Found>> {
+        self.driver.find(py, selector, app)
+    }
+
+    /// Waits up to `timeout` seconds until an element of `app` matching
+    /// `selector` meets `condition`: `"appears"` (default),
+    /// `"disappears"`, `"has_state"` or `"lacks_state"` (with `state`:
+    /// `"enabled"`, `"checked"`, ...). A timeout raises `TimeoutError`
+    /// (kind `timeout`) saying how many elements match now.
+    #[pyo3(signature = (app, selector, timeout = 10.0, *, condition = "appears", state = None))]
+    fn wait_for_element(
+        &self,
+        py: Python<'_>,
+        app: &str,
+        selector: &str,
+        timeout: f64,
+        condition: &str,
+        state: Option<&str>,
+    ) -> PyResult<Waited> {
+        self.driver
+            .wait_for_element(py, app, selector, timeout, condition, state)
+    }
+
+    /// A PNG of the whole screen (`bytes`), also written to `path` when
+    /// given.
+    #[pyo3(signature = (path = None))]
+    fn screenshot<'py>(
+        &self,
+        py: Python<'py>,
+        path: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.driver.screenshot(py, path)
+    }
 }
 
 /// A web page in Chromium, read through the DevTools protocol: a headless
@@ -140,20 +193,28 @@ impl Browser {
     fn new(py: Python<'_>, url: Option<&str>, cdp: Option<&str>) -> PyResult<Browser> {
         let rt = runtime()?;
         let url = url.unwrap_or("about:blank");
-        let (browser, tab) = py.detach(|| {
+        let opened = py.detach(|| {
             rt.block_on(async {
                 let browser = match cdp {
                     Some(address) => Cdp::attach(address).await,
                     None => Cdp::launch(LaunchOptions::default()).await,
                 }
-                .map_err(|e| PyRuntimeError::new_err(format!("starting the browser: {e}")))?;
+                .map_err(|e| {
+                    let mut e = uidelta_backend::Error::from(e);
+                    e.message = format!("starting the browser: {}", e.message);
+                    e
+                })?;
                 let tab = browser
                     .open(url, &[], OPEN_TIMEOUT)
                     .await
-                    .map_err(|e| PyRuntimeError::new_err(format!("opening {url}: {e}")))?;
-                Ok::<_, PyErr>((browser, tab.id))
+                    .map_err(|mut e| {
+                        e.message = format!("opening {url}: {}", e.message);
+                        e
+                    })?;
+                Ok::<_, uidelta_backend::Error>((browser, tab.id))
             })
-        })?;
+        });
+        let (browser, tab) = opened.map_err(|e| backend_error(py, &e))?;
         Ok(Browser {
             driver: Driver::new(rt, browser),
             tab,
@@ -202,13 +263,51 @@ impl Browser {
                 .rt
                 .block_on(session.navigate(&self.tab, &to, &ActOptions::default()))
         });
-        result(py, outcome.map_err(engine_error)?)
+        result(py, outcome.map_err(|e| engine_error(py, e))?)
     }
 
     /// Waits up to `timeout` seconds for the page to change by itself.
     #[pyo3(signature = (timeout = 10.0))]
     fn wait_for_change(&self, py: Python<'_>, timeout: f64) -> PyResult<ActionResult> {
         self.driver.wait_for_change(py, &self.tab, timeout)
+    }
+
+    /// Performs `action` on `target`: `click` (also `press`, `activate`)
+    /// or `focus`, the actions a page has.
+    fn invoke(&self, py: Python<'_>, target: &str, action: &str) -> PyResult<ActionResult> {
+        self.driver.invoke(py, target, action)
+    }
+
+    /// The elements of the page matching `selector`, as `Found` objects
+    /// (the page is read again first). Nothing matching is an empty list.
+    fn find(&self, py: Python<'_>, selector: &str) -> PyResult<Vec<Found>> {
+        self.driver.find(py, selector, Some(&self.tab))
+    }
+
+    /// Waits up to `timeout` seconds until an element of the page matching
+    /// `selector` meets `condition` (as `Desktop.wait_for_element`).
+    #[pyo3(signature = (selector, timeout = 10.0, *, condition = "appears", state = None))]
+    fn wait_for_element(
+        &self,
+        py: Python<'_>,
+        selector: &str,
+        timeout: f64,
+        condition: &str,
+        state: Option<&str>,
+    ) -> PyResult<Waited> {
+        self.driver
+            .wait_for_element(py, &self.tab, selector, timeout, condition, state)
+    }
+
+    /// A PNG of the page's viewport (`bytes`), also written to `path` when
+    /// given.
+    #[pyo3(signature = (path = None))]
+    fn screenshot<'py>(
+        &self,
+        py: Python<'py>,
+        path: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        self.driver.screenshot(py, path)
     }
 }
 
@@ -238,24 +337,22 @@ impl<B: Backend + 'static> Driver<B> {
             let session = self.lock();
             self.rt.block_on(session.backend().apps())
         });
-        let apps = apps.map_err(|e| backend_error(&e))?;
+        let apps = apps.map_err(|e| backend_error(py, &e))?;
         Ok(apps.into_iter().map(|a| (a.name, a.pid)).collect())
     }
 
     fn tree(&self, py: Python<'_>, app: &str) -> PyResult<String> {
-        py.detach(|| {
+        let tree = py.detach(|| {
             let mut session = self.lock();
-            let (id, _) = self
-                .rt
-                .block_on(session.observe(app))
-                .map_err(engine_error)?;
+            let (id, _) = self.rt.block_on(session.observe(app))?;
             let known = &session.known_apps()[id];
             Ok(uidelta_render::tree_text(
                 &known.view,
                 &known.refs,
                 &TreeOptions::default(),
             ))
-        })
+        });
+        tree.map_err(|e| engine_error(py, e))
     }
 
     fn act(&self, py: Python<'_>, target: &str, action: Action) -> PyResult<ActionResult> {
@@ -264,7 +361,21 @@ impl<B: Backend + 'static> Driver<B> {
             self.rt
                 .block_on(session.act(target, &action, &ActOptions::default()))
         });
-        result(py, outcome.map_err(engine_error)?)
+        result(py, outcome.map_err(|e| engine_error(py, e))?)
+    }
+
+    fn invoke(&self, py: Python<'_>, target: &str, action: &str) -> PyResult<ActionResult> {
+        if action.trim().is_empty() {
+            return Err(with_kind(
+                py,
+                PyValueError::new_err(
+                    "invoke: `action` is empty; name one of the element's actions (`click`, \
+                     `activate`, ...)",
+                ),
+                "bad_argument",
+            ));
+        }
+        self.act(py, target, Action::Invoke(action.to_owned()))
     }
 
     fn key(&self, py: Python<'_>, app: &str, chord: &str) -> PyResult<ActionResult> {
@@ -273,18 +384,246 @@ impl<B: Backend + 'static> Driver<B> {
             self.rt
                 .block_on(session.key(app, chord, &ActOptions::default()))
         });
-        result(py, outcome.map_err(engine_error)?)
+        result(py, outcome.map_err(|e| engine_error(py, e))?)
     }
 
     fn wait_for_change(&self, py: Python<'_>, app: &str, timeout: f64) -> PyResult<ActionResult> {
-        let timeout = Duration::try_from_secs_f64(timeout)
-            .map_err(|e| PyValueError::new_err(format!("timeout: {e}")))?;
+        let timeout = seconds(py, timeout)?;
         let outcome = py.detach(|| {
             let mut session = self.lock();
             self.rt.block_on(session.wait_for_change(app, timeout))
         });
-        result(py, outcome.map_err(engine_error)?)
+        result(py, outcome.map_err(|e| engine_error(py, e))?)
     }
+
+    /// The matches of `selector` in `app`, or in every application read so
+    /// far (each read again; one that went keeps its last snapshot).
+    fn find(&self, py: Python<'_>, selector: &str, app: Option<&str>) -> PyResult<Vec<Found>> {
+        let parsed: Selector = selector
+            .trim()
+            .parse()
+            .map_err(|e| engine_error(py, Error::from(e)))?;
+        let found = py.detach(|| -> Result<Vec<Found>, Error> {
+            let mut session = self.lock();
+            let only = match app {
+                Some(app) => Some(self.rt.block_on(session.look(app))?),
+                None => {
+                    let names: Vec<String> = session
+                        .known_apps()
+                        .iter()
+                        .map(|k| k.app.name.clone())
+                        .collect();
+                    for name in names {
+                        let _ = self.rt.block_on(session.look(&name));
+                    }
+                    None
+                }
+            };
+            if session.known_apps().is_empty() {
+                return Err(Error::NoMatch {
+                    selector: selector.trim().to_owned(),
+                    hint: ": no application has been read yet; pass `app`, or read its tree \
+                           first"
+                        .to_owned(),
+                    candidates: Vec::new(),
+                });
+            }
+            let hits = session.find(&parsed);
+            Ok(hits
+                .into_iter()
+                .filter(|(i, _)| only.is_none_or(|o| o == *i))
+                .map(|(i, n)| {
+                    let known = &session.known_apps()[i];
+                    let node = known.view.tree().node(n);
+                    Found {
+                        ref_: known.refs.get(n).to_string(),
+                        role: node.role.as_str().to_owned(),
+                        name: node.name.clone(),
+                        value: node.value.clone(),
+                        states: node.states.iter().map(|s| s.as_str().to_owned()).collect(),
+                        app: known.app.name.clone(),
+                    }
+                })
+                .collect())
+        });
+        found.map_err(|e| engine_error(py, e))
+    }
+
+    fn wait_for_element(
+        &self,
+        py: Python<'_>,
+        app: &str,
+        selector: &str,
+        timeout: f64,
+        condition: &str,
+        state: Option<&str>,
+    ) -> PyResult<Waited> {
+        let timeout = seconds(py, timeout)?;
+        let condition = parse_condition(py, condition, state)?;
+        let waited = py.detach(|| {
+            let mut session = self.lock();
+            self.rt
+                .block_on(session.wait_for_element(app, selector, condition, timeout))
+        });
+        Waited::new(py, waited.map_err(|e| engine_error(py, e))?)
+    }
+
+    fn screenshot<'py>(
+        &self,
+        py: Python<'py>,
+        path: Option<PathBuf>,
+    ) -> PyResult<Bound<'py, PyBytes>> {
+        let png = py.detach(|| {
+            let session = self.lock();
+            self.rt.block_on(session.backend().screenshot(None))
+        });
+        let png = png.map_err(|e| backend_error(py, &e))?;
+        if let Some(path) = path {
+            let written = py.detach(|| std::fs::write(&path, &png));
+            written.map_err(|e| {
+                PyOSError::new_err(format!("writing the screenshot to {}: {e}", path.display()))
+            })?;
+        }
+        Ok(PyBytes::new(py, &png))
+    }
+}
+
+/// An element that matches a selector (`Desktop.find`, `Browser.find`):
+/// its `ref` (what actions take), `role`, `name`, `value` (or `None`),
+/// `states` (`["enabled", "checked", ...]`) and `app`, the application it
+/// is in.
+#[pyclass(frozen, get_all, module = "uidelta")]
+#[derive(Clone)]
+pub struct Found {
+    /// Its ref: `e12`.
+    #[pyo3(name = "ref")]
+    ref_: String,
+    /// Its role: `check box`.
+    role: String,
+    /// Its name.
+    name: String,
+    /// Its value, if it has one.
+    value: Option<String>,
+    /// Its states, by name.
+    states: Vec<String>,
+    /// The application it is in.
+    app: String,
+}
+
+#[pymethods]
+impl Found {
+    fn __repr__(&self) -> String {
+        let mut text = if self.name.is_empty() {
+            format!("[{}] {}", self.ref_, self.role)
+        } else {
+            format!("[{}] {} {:?}", self.ref_, self.role, self.name)
+        };
+        if let Some(v) = self.value.as_deref().filter(|v| !v.is_empty()) {
+            text.push_str(&format!(" = {v:?}"));
+        }
+        text.push_str(&format!(" in {}", self.app));
+        text
+    }
+}
+
+/// What `wait_for_element` found: `element` (an `Element`: ref, role,
+/// name; `None` when waiting for nothing to match), `changes` (what
+/// changed while waiting: `(application, Diff)` pairs) and `exited` (the
+/// application ended while waiting).
+#[pyclass(frozen, get_all, module = "uidelta")]
+pub struct Waited {
+    /// The element that met the condition.
+    element: Option<Element>,
+    /// What changed meanwhile, by application.
+    changes: Vec<(String, Py<Diff>)>,
+    /// Whether the application exited.
+    exited: bool,
+}
+
+impl Waited {
+    fn new(py: Python<'_>, outcome: WaitOutcome) -> PyResult<Waited> {
+        let changes = outcome
+            .changes
+            .into_iter()
+            .map(|c| Ok((c.app.name, Py::new(py, Diff { inner: c.diff })?)))
+            .collect::<PyResult<_>>()?;
+        Ok(Waited {
+            element: outcome.found.as_ref().map(Element::from),
+            changes,
+            exited: outcome.exited,
+        })
+    }
+}
+
+#[pymethods]
+impl Waited {
+    fn __repr__(&self) -> String {
+        match &self.element {
+            Some(e) => format!("<uidelta.Waited found {}>", e.__repr__()),
+            None => format!("<uidelta.Waited exited={}>", self.exited),
+        }
+    }
+}
+
+/// A `condition` and `state` of `wait_for_element`, as MCP's
+/// `wait_for_element` takes them.
+fn parse_condition(py: Python<'_>, condition: &str, state: Option<&str>) -> PyResult<Condition> {
+    let bad = |message: String| with_kind(py, PyValueError::new_err(message), "bad_argument");
+    let state_of = || -> PyResult<(State, bool)> {
+        let name = state.map(str::trim).unwrap_or_default();
+        match name.to_lowercase().as_str() {
+            "" => Err(bad(
+                "wait_for_element: `has_state` and `lacks_state` need `state` (`enabled`, \
+                 `checked`, ...)"
+                    .into(),
+            )),
+            "disabled" => Ok((State::Enabled, false)),
+            "hidden" => Ok((State::Showing, false)),
+            _ => State::from_name(name).map(|s| (s, true)).ok_or_else(|| {
+                let all: Vec<&str> = State::ALL.iter().map(|s| s.as_str()).collect();
+                bad(format!(
+                    "wait_for_element: no state `{name}`; states: {}",
+                    all.join(", ")
+                ))
+            }),
+        }
+    };
+    let appears_or_goes = matches!(condition, "appears" | "disappears");
+    if state.is_some() && appears_or_goes {
+        return Err(bad(
+            "wait_for_element: `state` goes with condition \"has_state\" or \"lacks_state\"".into(),
+        ));
+    }
+    Ok(match condition {
+        "appears" => Condition::Appears,
+        "disappears" => Condition::Disappears,
+        "has_state" => match state_of()? {
+            (s, true) => Condition::Has(s),
+            (s, false) => Condition::Lacks(s),
+        },
+        "lacks_state" => match state_of()? {
+            (s, true) => Condition::Lacks(s),
+            (s, false) => Condition::Has(s),
+        },
+        other => {
+            return Err(bad(format!(
+                "wait_for_element: condition `{other}`: give \"appears\", \"disappears\", \
+                 \"has_state\" or \"lacks_state\""
+            )))
+        }
+    })
+}
+
+/// `timeout` seconds as a duration; a negative or unending one is a
+/// `ValueError`.
+fn seconds(py: Python<'_>, timeout: f64) -> PyResult<Duration> {
+    Duration::try_from_secs_f64(timeout).map_err(|e| {
+        with_kind(
+            py,
+            PyValueError::new_err(format!("timeout: {e}")),
+            "bad_argument",
+        )
+    })
 }
 
 fn result(py: Python<'_>, outcome: ActionOutcome) -> PyResult<ActionResult> {
@@ -305,25 +644,38 @@ fn result(py: Python<'_>, outcome: ActionOutcome) -> PyResult<ActionResult> {
 /// An engine error as a Python exception: `LookupError` for targets that
 /// match nothing, are ambiguous or gone, `TimeoutError` for timeouts,
 /// `ValueError` for bad selectors and text, `RuntimeError` for the rest;
-/// the message says what happened and what to do.
-fn engine_error(e: Error) -> PyErr {
+/// the message says what happened and what to do, and `kind` names it as
+/// MCP's errors do (`no_match`, `timeout`, ...: [`Error::kind`]).
+fn engine_error(py: Python<'_>, e: Error) -> PyErr {
     let message = e.to_string();
-    match &e {
-        Error::Backend(b) => backend_error(b),
+    let err = match &e {
+        Error::Backend(b) => return backend_error(py, b),
         Error::Selector(_) | Error::TooLong(_) => PyValueError::new_err(message),
         Error::NoMatch { .. }
         | Error::Ambiguous { .. }
         | Error::Gone { .. }
-        | Error::UnknownRef(_) => PyLookupError::new_err(message),
+        | Error::UnknownRef(_)
+        | Error::NoWindow(_) => PyLookupError::new_err(message),
+        Error::TimedOut(_) => PyTimeoutError::new_err(message),
         _ => PyRuntimeError::new_err(message),
-    }
+    };
+    with_kind(py, err, e.kind())
 }
 
-fn backend_error(e: &uidelta_backend::Error) -> PyErr {
+/// A backend error as a Python exception (see [`engine_error`]).
+fn backend_error(py: Python<'_>, e: &uidelta_backend::Error) -> PyErr {
     let message = e.to_string();
-    match e.kind {
+    let err = match e.kind {
         ErrorKind::Timeout => PyTimeoutError::new_err(message),
         ErrorKind::NotFound | ErrorKind::Gone => PyLookupError::new_err(message),
         _ => PyRuntimeError::new_err(message),
-    }
+    };
+    with_kind(py, err, e.kind.name())
+}
+
+/// `err` with attribute `kind`.
+fn with_kind(py: Python<'_>, err: PyErr, kind: &'static str) -> PyErr {
+    // Setting an attribute on a built-in exception's instance does not fail.
+    let _ = err.value(py).setattr("kind", kind);
+    err
 }

@@ -8,7 +8,15 @@ import pytest
 
 import uidelta
 
-FORM = (pathlib.Path(__file__).resolve().parents[3] / "fixtures/web/form.html").as_uri()
+WEB = pathlib.Path(__file__).resolve().parents[3] / "fixtures/web"
+FORM = (WEB / "form.html").as_uri()
+DIALOG = (WEB / "dialog.html").as_uri()
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+def need_chromium():
+    if shutil.which("chromium") is None:
+        pytest.fail("the browser test needs Chromium: apt-get install -y chromium")
 
 
 def test_typing_and_submitting_a_form_answer_with_their_changes():
@@ -41,3 +49,53 @@ def test_the_asyncio_session_answers_as_the_plain_one():
         return [(c.attr, c.old, c.new) for c in field.changes]
 
     assert asyncio.run(task()) == [("value", None, "Grace")]
+
+
+def test_find_and_invoke_in_a_page():
+    need_chromium()
+    browser = uidelta.Browser(FORM)
+    [button] = browser.find("role:push button")
+    assert (button.ref, button.role, button.name) == ("e8", "push button", "Create account")
+    assert "enabled" in button.states
+    [entry] = browser.find("role:entry && name:Name")
+    assert (entry.ref, entry.value) == ("e4", None)
+    assert browser.find("role:push button && name:Delete") == []
+    sent = browser.invoke(button.ref, "press")
+    [status] = sent.diff.modified
+    assert ("name", "", "Thanks, stranger") in [(c.attr, c.old, c.new) for c in status.changes]
+    with pytest.raises(RuntimeError, match="no action `explode`") as unknown:
+        browser.invoke("e8", "explode")
+    assert unknown.value.kind == "unsupported"
+    with pytest.raises(LookupError) as nothing:
+        browser.click("role:push button && name:Delete")
+    assert nothing.value.kind == "no_match"
+
+
+def test_wait_for_element_returns_the_dialogs_last_button():
+    need_chromium()
+    browser = uidelta.Browser(DIALOG)
+    assert '"Open dialog"' in browser.tree()
+    browser.click("role:push button && name:Open dialog")
+    # The dialog opens 300 ms after the click; "Delete" comes last.
+    waited = browser.wait_for_element("role:dialog >> role:push button && name:Delete",
+                                      timeout=30)
+    assert (waited.element.role, waited.element.name) == ("push button", "Delete")
+    [delete] = browser.find("role:push button && name:Delete")
+    assert delete.ref == waited.element.ref
+    browser.click(delete.ref)
+    gone = browser.wait_for_element("role:dialog", timeout=30, condition="disappears")
+    assert gone.element is None
+
+
+def test_screenshot_is_a_png_of_the_page(tmp_path):
+    import struct
+
+    need_chromium()
+    browser = uidelta.Browser(FORM)
+    out = tmp_path / "page.png"
+    png = browser.screenshot(str(out))
+    assert png[:8] == PNG
+    width, height = struct.unpack(">II", png[16:24])
+    # The 1280x1024 window less the bars a browser window has.
+    assert width == 1280 and 800 < height < 1024
+    assert out.read_bytes() == png

@@ -3,7 +3,7 @@
 //! `close-window`, `activate-window`, `navigate`, `script`, `wait-change`,
 //! `watch`.
 
-use std::process::ExitCode;
+use crate::Status;
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -106,7 +106,7 @@ pub fn with_latest(
 }
 
 /// Runs `action` on `target` in the application and prints the diff.
-pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
+pub fn act(common: &Common, target: &str, action: Action) -> Result<Status> {
     let acted = carried!(&common.place, common.app.as_deref(), true, |c, _app| {
         let acted = c.s.act(target, &action, &common.options()).await?;
         with_tree(&c.s, acted)
@@ -116,7 +116,7 @@ pub fn act(common: &Common, target: &str, action: Action) -> Result<ExitCode> {
 
 /// Clicks at a point of the screen (or of a tab's viewport) and prints the
 /// diff of the application `--app`, which may be one that does not answer.
-pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<ExitCode> {
+pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<Status> {
     let Some(app) = common.app.as_deref() else {
         anyhow::bail!(
             "click --at: name the application whose diff to print with --app (see `uidelta apps`)"
@@ -135,7 +135,7 @@ pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<Ex
 
 /// Presses a chord on the application's focused element (or on `target`)
 /// and prints the diff.
-pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<ExitCode> {
+pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<Status> {
     if let Some(t) = target {
         return act(common, t, Action::Key(chord.to_owned()));
     }
@@ -154,7 +154,7 @@ pub fn window(
     target: Option<&str>,
     window: Option<&str>,
     what: WindowAction,
-) -> Result<ExitCode> {
+) -> Result<Status> {
     if target.is_none() && common.app.is_none() {
         anyhow::bail!(
             "name the window: give a ref or selector of an element of it, or --app (and \
@@ -176,7 +176,7 @@ pub fn window(
 
 /// Loads a URL in a browser tab (or goes back, forward, reloads) and prints
 /// the diff.
-pub fn navigate(common: &Common, to: &str) -> Result<ExitCode> {
+pub fn navigate(common: &Common, to: &str) -> Result<Status> {
     if !common.place.is_browser() {
         anyhow::bail!("navigate acts in a browser: add --browser (with --url) or --cdp URL");
     }
@@ -194,7 +194,7 @@ pub fn navigate(common: &Common, to: &str) -> Result<ExitCode> {
 }
 
 /// Runs JavaScript in a browser tab; prints its result and the diff.
-pub fn script(common: &Common, script: &str) -> Result<ExitCode> {
+pub fn script(common: &Common, script: &str) -> Result<Status> {
     if !common.place.is_browser() {
         anyhow::bail!("script runs in a browser: add --browser (with --url) or --cdp URL");
     }
@@ -214,7 +214,7 @@ pub fn wait_change(
     place: &Place,
     timeout: Duration,
     format: Output,
-) -> Result<ExitCode> {
+) -> Result<Status> {
     let acted = carried!(place, app, true, |c, app| {
         // Other commands may act while this one waits.
         c.release();
@@ -229,7 +229,7 @@ pub fn wait_change(
 }
 
 /// Prints every change of the application as it happens, until interrupted.
-pub fn watch(app: Option<&str>, place: &Place) -> Result<ExitCode> {
+pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
     runtime()?.block_on(async {
         let connected = place.connect().await?;
         let app = place.app(app, &connected)?;
@@ -275,12 +275,12 @@ fn with_tree<B: Backend>(s: &Session<B>, acted: ActionOutcome) -> (ActionOutcome
 /// Prints the diff of an action (or the tree after it, when smaller), or
 /// that the application exited after it (an outcome, not a failure: the
 /// exit code says success).
-fn print((acted, tree): &(ActionOutcome, String), format: Output) -> Result<ExitCode> {
+fn print((acted, tree): &(ActionOutcome, String), format: Output) -> Result<Status> {
     let report = acted.report(tree);
     let text = match format {
         Output::Json => report.cli_json(),
         Output::Text => report.cli_text(),
     };
     crate::emit(&text)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }

@@ -2,8 +2,8 @@
 //! session in the environment: `DISPLAY`, `DBUS_SESSION_BUS_ADDRESS`) or in
 //! a browser (`--browser`, `--cdp URL`).
 
+use crate::Status;
 use std::path::Path;
-use std::process::ExitCode;
 
 use anyhow::{Context, Result};
 use uidelta_backend::{App, Backend};
@@ -23,14 +23,14 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 
 /// `uidelta apps`: one line per application, windows indented under it
 /// (in a browser: one per tab).
-pub fn apps(place: &Place) -> Result<ExitCode> {
+pub fn apps(place: &Place) -> Result<Status> {
     let apps = runtime()?.block_on(async {
         let connected = place.connect().await?;
         crate::place::apps(&connected).await
     })?;
     let out = uidelta_render::apps_text(&apps);
     crate::emit(&out)?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }
 
 /// Captures an application, or one of its windows (in a browser: a tab).
@@ -76,7 +76,7 @@ pub fn screenshot(
     app: Option<&str>,
     window: Option<&str>,
     place: &Place,
-) -> Result<ExitCode> {
+) -> Result<Status> {
     if place.is_browser() {
         let png = runtime()?.block_on(async {
             let connected = place.connect().await?;
@@ -94,7 +94,7 @@ pub fn screenshot(
         })?;
         std::fs::write(out, &png).with_context(|| format!("writing {}", out.display()))?;
         crate::emit(&format!("{} ({} bytes)\n", out.display(), png.len()))?;
-        return Ok(ExitCode::SUCCESS);
+        return Ok(Status::SUCCESS);
     }
     let png = runtime()?.block_on(async {
         let linux = Linux::connect(None, None).await?;
@@ -119,7 +119,7 @@ pub fn screenshot(
     })?;
     std::fs::write(out, &png).with_context(|| format!("writing {}", out.display()))?;
     crate::emit(&format!("{} ({} bytes)\n", out.display(), png.len()))?;
-    Ok(ExitCode::SUCCESS)
+    Ok(Status::SUCCESS)
 }
 
 /// An application of the desktop as its messages name it: its name as the

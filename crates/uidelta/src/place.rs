@@ -73,8 +73,8 @@ impl Place {
             // is answered: the action is made by a helper that stays until
             // then (see `Bus::keep_actions_with`). A server (see `desktop`)
             // keeps the action's connection open itself.
-            if let Ok(me) = std::env::current_exe() {
-                linux.keep_actions_with(me);
+            if let Some(helper) = crate::action_helper() {
+                linux.keep_actions_with(helper);
             }
             return Ok(Connected::Desktop(Arc::new(linux)));
         }

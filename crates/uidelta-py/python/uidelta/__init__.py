@@ -4,7 +4,9 @@ delta loop on the live desktop and in Chromium.
 `diff` compares two captures; `Desktop` and `Browser` act and answer with
 what each action changed; `AsyncDesktop` and `AsyncBrowser` are the same
 for asyncio (each call runs in a worker thread; the native code releases
-the GIL while it reads and waits)."""
+the GIL while it reads and waits). Errors of the desktop and the browser
+carry `kind`, the name MCP's errors give them (`no_match`, `timeout`, ...).
+`python -m uidelta` is the `uidelta` command line."""
 
 import asyncio as _asyncio
 import functools as _functools
@@ -13,9 +15,9 @@ from ._uidelta import *  # noqa: F401,F403
 from ._uidelta import __version__, diff  # noqa: F401
 
 try:
-    from ._uidelta import Browser, Desktop
+    from ._uidelta import Browser, Desktop, Found, Waited
 except ImportError:  # Not built on this platform: the diff half only.
-    Browser = Desktop = None
+    Browser = Desktop = Found = Waited = None
 
 
 class _Async:

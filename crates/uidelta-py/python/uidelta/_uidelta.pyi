@@ -1,11 +1,12 @@
 """What did my last action change? Diffs of accessibility trees."""
 
 import os
-from typing import Iterable, Optional, Tuple, Union
+from typing import Iterable, Literal, Optional, Tuple, Union
 
 __version__: str
 
 Capture = Union[str, bytes, dict, list, "os.PathLike[str]"]
+PathArg = Union[str, "os.PathLike[str]"]
 AttrValue = Union[str, bool, int, Tuple[int, int, int, int], None]
 
 class Element:
@@ -76,12 +77,40 @@ def diff(
     """What changed from `before` to `after` (paths, capture text, or dicts)."""
 
 class ActionResult:
-    """What an action did."""
+    """What an action did: `diff`, `text` (the answer an agent reads),
+    `method` (how it was done), `exited` (the application ended)."""
 
     diff: Diff
     text: str
     method: str
     exited: bool
+
+class Found:
+    """An element that matches a selector, as `find` gives it."""
+
+    ref: str
+    role: str
+    name: str
+    value: Optional[str]
+    states: list[str]
+    app: str
+
+class Waited:
+    """What `wait_for_element` found: the element (None when waiting for
+    nothing to match), what changed meanwhile by application, and whether
+    the application exited."""
+
+    element: Optional[Element]
+    changes: list[Tuple[str, Diff]]
+    exited: bool
+
+Condition = Literal["appears", "disappears", "has_state", "lacks_state"]
+
+# Errors of the desktop and the browser are LookupError (kinds no_match,
+# ambiguous, ref_gone, unknown_ref, not_found, app_gone), TimeoutError
+# (timeout), ValueError (bad_selector, bad_argument) or RuntimeError (the
+# others: unresponsive, unsupported, disconnected, refs_exhausted,
+# backend), each with a `kind` attribute naming it as MCP's errors do.
 
 class Desktop:
     """The live Linux desktop (DISPLAY and the session bus from the
@@ -97,6 +126,22 @@ class Desktop:
     def select(self, target: str, selected: bool = True) -> ActionResult: ...
     def key(self, app: str, chord: str) -> ActionResult: ...
     def wait_for_change(self, app: str, timeout: float = 10.0) -> ActionResult: ...
+    def invoke(self, target: str, action: str) -> ActionResult:
+        """Performs `target`'s accessible action named `action` (`click`, `activate`)."""
+    def find(self, selector: str, app: Optional[str] = None) -> list[Found]:
+        """The elements matching `selector`, in `app` or every application read so far."""
+    def wait_for_element(
+        self,
+        app: str,
+        selector: str,
+        timeout: float = 10.0,
+        *,
+        condition: Condition = "appears",
+        state: Optional[str] = None,
+    ) -> Waited:
+        """Waits until an element of `app` matching `selector` meets `condition`."""
+    def screenshot(self, path: Optional[PathArg] = None) -> bytes:
+        """A PNG of the screen, also written to `path` when given."""
 
 class Browser:
     """A page in Chromium (headless, started for it; or the one at `cdp`),
@@ -111,3 +156,21 @@ class Browser:
     def key(self, chord: str) -> ActionResult: ...
     def navigate(self, url: str) -> ActionResult: ...
     def wait_for_change(self, timeout: float = 10.0) -> ActionResult: ...
+    def invoke(self, target: str, action: str) -> ActionResult:
+        """Performs `action` (`click`, `focus`) on `target`."""
+    def find(self, selector: str) -> list[Found]:
+        """The elements of the page matching `selector`."""
+    def wait_for_element(
+        self,
+        selector: str,
+        timeout: float = 10.0,
+        *,
+        condition: Condition = "appears",
+        state: Optional[str] = None,
+    ) -> Waited:
+        """Waits until an element of the page matching `selector` meets `condition`."""
+    def screenshot(self, path: Optional[PathArg] = None) -> bytes:
+        """A PNG of the page's viewport, also written to `path` when given."""
+
+def main(argv: list[str], helper: Optional[str] = None) -> int:
+    """Runs the `uidelta` command line (`python -m uidelta` calls it)."""
