@@ -256,6 +256,7 @@ pub(super) fn measure(
         }
     }
     report.filtered = report.uidelta.elements.last().copied().unwrap_or(0);
+    save(&name, &last);
     for (xml, into, label) in [
         (&last[0], &mut report.ours, "uidelta"),
         (&last[1], &mut report.theirs, "OSWorld"),
@@ -275,6 +276,26 @@ pub(super) fn measure(
         }
     }
     report
+}
+
+/// Keeps the last XML of each in target/osworld/out (`NAME-uidelta.xml`,
+/// unfiltered, and `NAME-osworld.xml`), for a look at what differs.
+fn save(name: &str, last: &[Option<String>; 2]) {
+    let dir = target_dir().join("osworld/out");
+    if let Err(e) = std::fs::create_dir_all(&dir) {
+        eprintln!("not keeping the XML: creating {}: {e}", dir.display());
+        return;
+    }
+    for (xml, tool) in last.iter().zip(["uidelta", "osworld"]) {
+        let Some(xml) = xml else {
+            continue;
+        };
+        let path = dir.join(format!("{name}-{tool}.xml"));
+        match std::fs::write(&path, xml) {
+            Ok(()) => eprintln!("{name}: {tool}'s last XML in {}", path.display()),
+            Err(e) => eprintln!("not keeping the XML: writing {}: {e}", path.display()),
+        }
+    }
 }
 
 /// `runs` runs of OSWorld's whole endpoint on the desktop as it is.
