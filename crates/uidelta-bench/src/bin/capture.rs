@@ -137,9 +137,11 @@ fn options() -> Fallible<Options> {
                 Some("osworld") => opts.against_osworld = true,
                 Some("pyatspi") => opts.against_osworld = false,
                 other => {
-                    return Err(
-                        format!("--against takes `pyatspi` or `osworld`, not {other:?}").into(),
+                    return Err(format!(
+                        "--against takes `pyatspi` or `osworld`, not `{}`",
+                        other.unwrap_or_default()
                     )
+                    .into())
                 }
             },
             "--osworld-server" => {
