@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the diff benchmarks (uidelta against a terminator-style baseline), the
 # noise count and the capture benchmark on real applications (uidelta against
-# pyatspi; installs its Debian packages when missing), then prints the tables
-# that BENCHMARKS.md shows.
+# pyatspi, and against OSWorld's capture code when it is there; installs its
+# Debian packages and the venv when missing), then prints the tables that
+# BENCHMARKS.md shows.
 # Extra arguments go to criterion, e.g. `scripts/bench.sh 10k` runs only the
 # 10k-node cases. Takes a few minutes on 2 cores.
 set -euo pipefail
@@ -36,6 +37,24 @@ echo
 echo "== capture time: uidelta against pyatspi on real applications (about 2 minutes)"
 echo
 cargo run --release -q -p uidelta-bench --bin capture
+
+# The same applications against OSWorld's own capture code, run in a venv with
+# Debian's pyatspi and lxml from PyPI. OSWorld's server module is not on PyPI
+# (its desktop-env package holds only the client): the comparison runs when
+# desktop_env/server/main.py of OSWorld's repository is at target/osworld/main.py
+# or named by OSWORLD_SERVER (BENCHMARKS.md, "Capture against OSWorld").
+osworld_server="${OSWORLD_SERVER:-$target/osworld/main.py}"
+echo
+if [ -f "$osworld_server" ]; then
+    scripts/osworld-venv.sh >/dev/null
+    echo "== capture time: uidelta against OSWorld's capture code (about 5 minutes)"
+    echo
+    OSWORLD_SERVER="$osworld_server" cargo run --release -q -p uidelta-bench --bin capture -- \
+        --against osworld
+else
+    echo "== capture time against OSWorld: skipped, $osworld_server is missing" \
+        "(desktop_env/server/main.py of OSWorld's repository)"
+fi
 
 # The delta loop on a scripted task of 38 real actions (gtk3-widget-factory,
 # gtk3-demo, the fixture): tokens of the full tree after every step against one

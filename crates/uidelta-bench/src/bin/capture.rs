@@ -20,6 +20,13 @@
 //! Prints markdown tables on stdout, progress on stderr. Every wait is
 //! bounded; the desktop and everything in it is torn down at the end, also
 //! on error.
+//!
+//! `--against osworld` compares with OSWorld's own capture code instead
+//! (`scripts/capture_osworld.py`, run by the venv `scripts/osworld-venv.sh`
+//! makes, on OSWorld's server module): uidelta's capture written as OSWorld's
+//! XML against OSWorld's `_create_atspi_node` of the same application, in
+//! rotating order, then the elements each wrote compared and OSWorld's whole
+//! `/accessibility` endpoint timed (`--endpoint-runs`).
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::fs::File;
@@ -38,6 +45,12 @@ type Fallible<T> = Result<T, Box<dyn std::error::Error>>;
 
 #[path = "capture/report.rs"]
 mod report;
+
+#[path = "capture/elements.rs"]
+mod elements;
+
+#[path = "capture/osworld.rs"]
+mod osworld;
 
 use report::{median, print_report};
 
@@ -82,6 +95,12 @@ struct Options {
     rows: usize,
     count_calls: bool,
     probes: bool,
+    /// Compare with OSWorld's capture instead of pyatspi's full walk.
+    against_osworld: bool,
+    /// OSWorld's server module (`--osworld-server`).
+    osworld_server: Option<std::path::PathBuf>,
+    /// Runs of OSWorld's whole endpoint (`--endpoint-runs`).
+    endpoint_runs: usize,
 }
 
 fn options() -> Fallible<Options> {
@@ -90,6 +109,9 @@ fn options() -> Fallible<Options> {
         rows: 300,
         count_calls: true,
         probes: true,
+        against_osworld: false,
+        osworld_server: None,
+        endpoint_runs: 3,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -110,10 +132,27 @@ fn options() -> Fallible<Options> {
             "--rows" => opts.rows = number("--rows")?,
             "--no-call-count" => opts.count_calls = false,
             "--no-probes" => opts.probes = false,
+            "--endpoint-runs" => opts.endpoint_runs = number("--endpoint-runs")?,
+            "--against" => match args.next().as_deref() {
+                Some("osworld") => opts.against_osworld = true,
+                Some("pyatspi") => opts.against_osworld = false,
+                other => {
+                    return Err(format!(
+                        "--against takes `pyatspi` or `osworld`, not `{}`",
+                        other.unwrap_or_default()
+                    )
+                    .into())
+                }
+            },
+            "--osworld-server" => {
+                let path = args.next().ok_or("--osworld-server needs a file")?;
+                opts.osworld_server = Some(path.into());
+            }
             "-h" | "--help" => {
                 println!(
                     "usage: capture [--runs N (10)] [--rows N (300, rows of the Chromium page)] \
-                     [--no-call-count] [--no-probes]"
+                     [--no-call-count] [--no-probes] [--against pyatspi|osworld] \
+                     [--osworld-server FILE (target/osworld/main.py)] [--endpoint-runs N (3)]"
                 );
                 std::process::exit(0);
             }
@@ -126,6 +165,11 @@ fn options() -> Fallible<Options> {
 fn run() -> Fallible<()> {
     let opts = options()?;
     check_programs()?;
+    let osworld = if opts.against_osworld {
+        Some(osworld::locate(opts.osworld_server.clone())?)
+    } else {
+        None
+    };
     let load_start = load_average();
     let desktop = Desktop::start()?;
     eprintln!(
@@ -154,6 +198,7 @@ fn run() -> Fallible<()> {
         .block_on(Bus::connect(Some(desktop.session_bus_address())))
         .map_err(|e| format!("connecting to the accessibility bus: {e}"))?;
     let mut reports = Vec::new();
+    let mut osworld_reports = Vec::new();
     for (name, min_nodes, needle) in [
         (FACTORY, 1, None),
         (chromium_name.as_str(), MIN_CHROMIUM_NODES, Some(PAGE_TITLE)),
@@ -163,6 +208,11 @@ fn run() -> Fallible<()> {
             .map_err(|e| format!("finding {name}: {e}"))?;
         let (nodes, levels, paths) = settle(&rt, &bus, &app, min_nodes, needle)?;
         eprintln!("{name}: tree settled at {nodes} nodes in {levels} levels");
+        if let Some(osworld) = &osworld {
+            let report = osworld::measure(&rt, &bus, &desktop, &app, osworld, opts.runs);
+            osworld_reports.push(report);
+            continue;
+        }
         let tools: &[Tool] = if opts.probes { &ALL } else { &TOOLS };
         let mut report = measure(&rt, &bus, &desktop, &app, &paths, tools, opts.runs);
         report.levels = levels;
@@ -173,12 +223,19 @@ fn run() -> Fallible<()> {
         reports.push(report);
     }
     drop(bus);
+    let endpoint = osworld
+        .as_ref()
+        .map(|o| osworld::endpoint(&desktop, o, opts.endpoint_runs));
     let machine = format!(
         "machine: {} cores, load average {load_start} at the start and {} at the end",
         std::thread::available_parallelism().map_or(0, |n| n.get()),
         load_average()
     );
-    print_report(&reports, &opts, &machine);
+    if osworld.is_some() {
+        osworld::print_report(&osworld_reports, endpoint.as_ref(), opts.runs, &machine);
+    } else {
+        print_report(&reports, &opts, &machine);
+    }
     // Dropping the desktop stops the apps, the buses and Xvfb.
     drop(desktop);
     Ok(())
