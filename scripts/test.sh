@@ -30,7 +30,9 @@ cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
 echo "== cargo test"
-cargo test --workspace --locked
+# Every capture a live mirror reads in part is compared with a whole walk,
+# node for node; a difference is an error (docs/architecture.md).
+UIDELTA_MIRROR=strict cargo test --workspace --locked
 echo "== python package"
 scripts/python-test.sh
 # The fuzz targets (docs/fuzzing.md) build with stable Rust too, without

@@ -548,6 +548,10 @@ impl Mirror {
     }
 }
 
+fn addr_of(r: &Rec) -> NodeAddr {
+    addr(r)
+}
+
 fn addr(r: &Rec) -> NodeAddr {
     NodeAddr {
         bus: r.bus.clone(),
@@ -556,6 +560,56 @@ fn addr(r: &Rec) -> NodeAddr {
 }
 
 impl Mirror {
+    /// Whether events that arrived since the last capture (the application
+    /// pinged first) name every node of `differences` or something above
+    /// it: a capture that differs from a later whole walk only there saw
+    /// the application before a change still coming in, and is not wrong.
+    pub async fn explains(&self, bus: &Bus, differences: &[Difference]) -> bool {
+        let label = self.app.label();
+        if !matches!(
+            bus.answers(&label, &self.app.bus_name, PING).await,
+            Ok(true)
+        ) {
+            return false;
+        }
+        self.events.flush().await;
+        let Ok(marks) = self.marks.lock() else {
+            return false;
+        };
+        if marks.overflow {
+            return true;
+        }
+        let parent = parents(&self.recs);
+        let named = |a: &NodeAddr| {
+            marks.nodes.contains(a)
+                || marks.children.contains(a)
+                || marks.below.contains(a)
+                || marks.moved.contains(a)
+        };
+        differences.iter().all(|d| {
+            let Some(addr) = NodeAddr::from_identity(&d.identity) else {
+                return false;
+            };
+            if named(&addr) {
+                return true;
+            }
+            // Something above it changed (new or gone objects, a whole
+            // subtree): its nearest held ancestor, then theirs.
+            let mut at = self.index.get(&addr).and_then(|&i| parent[i]);
+            if !self.index.contains_key(&addr) {
+                // Not held: only in the whole walk, new since.
+                return !marks.is_empty();
+            }
+            while let Some(i) = at {
+                if named(&addr_of(&self.recs[i])) {
+                    return true;
+                }
+                at = parent[i];
+            }
+            false
+        })
+    }
+
     /// The nearest ancestor of `addr` the mirror holds, asked for parent by
     /// parent; `None` when there is none within [`MAX_CLIMB`] (an object
     /// outside the tree mirrored) or one cannot be asked.
@@ -614,17 +668,33 @@ fn compact(recs: Vec<Rec>) -> Vec<Rec> {
         .collect()
 }
 
+/// One way two snapshots differ: at the node with `identity` (empty for
+/// the snapshot as a whole), `what`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Difference {
+    /// The node's identity (`:1.4/org/a11y/atspi/accessible/12`).
+    pub identity: String,
+    /// What differs, first snapshot's then second's.
+    pub what: String,
+}
+
+impl std::fmt::Display for Difference {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} {}", self.identity, self.what)
+    }
+}
+
 /// Where two snapshots of one application differ, node for node (nodes
 /// paired by identity): the first `limit` differences, each as a line.
 /// Times are not compared, and bounds only when `bounds` is true.
-pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Vec<String> {
+pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Vec<Difference> {
     let (ta, tb) = (a.tree(), b.tree());
     let mut out = Vec::new();
     if a.meta.truncated != b.meta.truncated {
-        out.push(format!(
-            "truncated: {} / {}",
-            a.meta.truncated, b.meta.truncated
-        ));
+        out.push(Difference {
+            identity: String::new(),
+            what: format!("truncated: {} / {}", a.meta.truncated, b.meta.truncated),
+        });
     }
     let id = |t: &uidelta_model::Tree, n: uidelta_model::NodeId| {
         t.node(n).identity.clone().unwrap_or_default()
@@ -638,29 +708,30 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
     for y in tb.ids() {
         if !in_a.contains(&id(tb, y)) {
             let n = tb.node(y);
-            out.push(format!(
-                "{} only in the second ({} {:?})",
-                id(tb, y),
-                n.raw_role,
-                n.name
-            ));
+            out.push(Difference {
+                identity: id(tb, y),
+                what: format!("only in the second ({} {:?})", n.raw_role, n.name),
+            });
         }
     }
     for x in ta.ids() {
         let at = id(ta, x);
         let nx = ta.node(x);
         let Some(&y) = in_b.get(&at) else {
-            out.push(format!(
-                "{at} only in the first ({} {:?})",
-                nx.raw_role, nx.name
-            ));
+            out.push(Difference {
+                identity: at.clone(),
+                what: format!("only in the first ({} {:?})", nx.raw_role, nx.name),
+            });
             continue;
         };
         let ny = tb.node(y);
         let role = &nx.raw_role;
         let mut field = |what: &str, l: String, r: String| {
             if l != r {
-                out.push(format!("{at} ({role}) {what}: {l} / {r}"));
+                out.push(Difference {
+                    identity: at.clone(),
+                    what: format!("({role}) {what}: {l} / {r}"),
+                });
             }
         };
         field(

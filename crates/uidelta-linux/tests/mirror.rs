@@ -1,9 +1,8 @@
 //! Captures through a live mirror of the tree (`UIDELTA_MIRROR`) on the
 //! real gtk3-widget-factory: after every action, a capture that read only
 //! what the application's events named equals a whole walk, node for node
-//! (the backend's strict check compares them and fails on a difference;
-//! bounds are left out, as GTK 3 sends no event when a reflow moves
-//! objects).
+//! (the backend's strict check compares them, bounds included, and fails
+//! on a difference no later event explains).
 
 use std::time::Duration;
 
@@ -66,7 +65,7 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
             Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
                 .await
                 .expect("connect");
-        linux.set_mirror_use(MirrorUse::Strict, false);
+        linux.set_mirror_use(MirrorUse::Strict, true);
         let app = linux.app(FACTORY).await.expect("the app");
         let first = until(&linux, &app, |_| true).await;
         assert_eq!(

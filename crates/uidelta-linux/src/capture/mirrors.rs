@@ -2,15 +2,13 @@
 //! [`uidelta_atspi::Mirror`]): one per application and window captured, at
 //! most [`MAX_MIRRORS`], each listening to its application's events.
 //!
-//! `UIDELTA_MIRROR` chooses: `off` (the default: every capture walks the
-//! whole tree), `on` (read only what events named, for the toolkits whose
-//! events are trusted: GTK 3), `check` (a capture read in part is compared
-//! with a whole walk, node for node; on a difference the differences are
-//! logged and the whole walk is answered) and `strict` (the same, but a
-//! difference is an error: for tests). Off by default because no toolkit
-//! measured sends events when a reflow moves its objects: a mirror's bounds
-//! can be out of date (`UIDELTA_MIRROR_BOUNDS=0` leaves them out of the
-//! check).
+//! `UIDELTA_MIRROR` chooses: `on` (the default: read only what events
+//! named, for the toolkits whose events are vouched for: GTK 3), `off`
+//! (every capture walks the whole tree), `check` (a capture read in part is
+//! compared with a whole walk, node for node; a difference that no event
+//! since explains is logged and the whole walk answered) and `strict` (the
+//! same, but such a difference is an error: for tests).
+//! `UIDELTA_MIRROR_BOUNDS=0` leaves bounds out of the comparison.
 
 use std::sync::{Arc, Mutex};
 
@@ -26,11 +24,11 @@ pub(crate) const MAX_MIRRORS: usize = 16;
 /// (`UIDELTA_MIRROR`, or [`Linux::set_mirror_use`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum MirrorUse {
-    /// Walk the whole tree every time.
-    #[default]
-    Off,
     /// Read only what events named, where the toolkit's events are trusted.
+    #[default]
     On,
+    /// Walk the whole tree every time.
+    Off,
     /// Compare a capture read in part with a whole walk; log differences.
     Check,
     /// Compare, and fail on a difference.
@@ -38,11 +36,11 @@ pub enum MirrorUse {
 }
 
 impl MirrorUse {
-    /// From `UIDELTA_MIRROR`; an unknown word is `off`, with a warning.
+    /// From `UIDELTA_MIRROR`; an unknown word is `on`, with a warning.
     pub(crate) fn from_env() -> MirrorUse {
         match std::env::var("UIDELTA_MIRROR").as_deref() {
-            Err(_) | Ok("") | Ok("off") => MirrorUse::Off,
-            Ok("on") => MirrorUse::On,
+            Err(_) | Ok("") | Ok("on") => MirrorUse::On,
+            Ok("off") => MirrorUse::Off,
             Ok("check") => MirrorUse::Check,
             Ok("strict") => MirrorUse::Strict,
             Ok(other) => {
@@ -176,18 +174,17 @@ impl Linux {
             return Ok(snapshot);
         }
         let whole = capture(&self.bus, app, root, window.clone(), opts).await?;
-        if differences(&snapshot, &whole, 1, self.mirror_bounds).is_empty() {
+        let differ = differences(&snapshot, &whole, 20, self.mirror_bounds);
+        // The application may have changed between the two reads: the
+        // mirror is wrong only where no event since names the difference.
+        if differ.is_empty() || mirror.explains(&self.bus, &differ).await {
             return Ok(snapshot);
         }
-        // The application may have changed between the two reads: the
-        // mirror is wrong only if it still differs once it caught up.
-        let (again, reading) = mirror.capture(&self.bus, window.clone(), opts).await?;
-        let whole = capture(&self.bus, app, root, window, opts).await?;
-        let differ = differences(&again, &whole, 20, self.mirror_bounds);
-        if differ.is_empty() {
-            return Ok(again);
-        }
-        let report = differ.join("; ");
+        let report = differ
+            .iter()
+            .map(|d| d.to_string())
+            .collect::<Vec<_>>()
+            .join("; ");
         tracing::warn!(
             "the mirror of {} differs from a whole walk ({reading:?}): {report}",
             app.label()
