@@ -12,6 +12,12 @@
 //! - a table's rows or model, or a selection, changing reads again
 //!   everything below the object; a selection changing reads again the
 //!   combo boxes that hold it (named after the item chosen);
+//! - the states of the siblings of a changed object and of each of its
+//!   ancestors are read again (a list box makes all its rows selectable);
+//!   a scroll bar's value changing reads the bounds of everything in its
+//!   scroll pane again, and what started or stopped showing has its bounds
+//!   read once more at the next capture (a stack slides its page into
+//!   place without events);
 //! - on any change, the states of what said it had the focus are read
 //!   again (focus moving to another window sends nothing for the object
 //!   that lost it), and so are those of every object that says it is
@@ -213,6 +219,10 @@ pub struct Mirror {
     truncated: bool,
     marks: Arc<Mutex<Marks>>,
     events: Subscription,
+    /// Objects that started or stopped showing at the last capture: they
+    /// may still have been sliding into place (a stack's transition moves
+    /// its page without events), so their bounds are read once more.
+    settling: Vec<NodeAddr>,
 }
 
 impl Mirror {
@@ -237,6 +247,7 @@ impl Mirror {
             truncated: false,
             marks,
             events,
+            settling: Vec::new(),
         })
     }
 
@@ -435,6 +446,27 @@ impl Mirror {
             nodes.insert(i);
             lists.insert(i);
         }
+        // A change may change its neighbours' states without a word (GTK
+        // 3's list box makes every row `selectable` when a switch in one of
+        // them changes its selection mode): the states of the siblings of
+        // what changed, and of each of its ancestors, are read again.
+        let mut near: BTreeSet<usize> = BTreeSet::new();
+        for &i in &nodes {
+            let mut at = parent.get(i).copied().flatten();
+            while let Some(a) = at {
+                near.extend(
+                    self.recs[a]
+                        .children
+                        .iter()
+                        .copied()
+                        .filter(|&c| c < parent.len()),
+                );
+                at = parent[a];
+            }
+        }
+        states.extend(near);
+        states.sort_unstable();
+        states.dedup();
         states.retain(|i| !nodes.contains(i));
         let level: Vec<usize> = nodes.into_iter().collect();
         let recs = &self.recs;
@@ -496,16 +528,30 @@ impl Mirror {
             }
         }
         // An object that moved takes what is in it along without a word
-        // (GTK 3 sends `bounds-changed` for a widget whose place in its
-        // parent changed, not for the widgets inside it): the bounds of
-        // everything below it are read again, one call each, all at once.
+        // (GTK 3 sends `bounds-changed` for a widget laid out again, not
+        // for the cells and tabs in it): the bounds of everything below it
+        // are read again, one call each, all at once.
         let again: BTreeSet<usize> = level.iter().copied().collect();
         let mut moved: BTreeSet<usize> = BTreeSet::new();
-        for i in marks
+        // A scroll bar's value moving scrolls what is beside it in its
+        // scroll pane, which says nothing of it.
+        let scrolled = level.iter().filter_map(|&i| {
+            (Role::from_name(&self.recs[i].basic.raw_role) == Role::ScrollBar)
+                .then(|| parent.get(i).copied().flatten())
+                .flatten()
+        });
+        let settling = std::mem::replace(&mut self.settling, marks.below.iter().cloned().collect());
+        let moved_roots: Vec<usize> = marks
             .moved
             .iter()
+            .chain(&settling)
             .filter_map(|a| self.index.get(a).copied())
-        {
+            .chain(scrolled)
+            .collect();
+        // Cells and page tabs are not widgets, and say nothing when their
+        // widget is laid out again, even in the same place: everything in
+        // an object said to move is read.
+        for i in moved_roots {
             let mut stack = vec![i];
             while let Some(j) = stack.pop() {
                 if j < parent.len() && moved.insert(j) {

@@ -42,6 +42,31 @@ def test_osworld_xml_diffs_as_the_json_of_the_same_captures():
     assert forced.text.splitlines()[1] == TICKED
 
 
+def changes(d):
+    """The typed changes of a diff: (ref, attribute, old, new)."""
+    return [(m.element.ref, c.attr, c.old, c.new) for m in d.modified for c in m.changes]
+
+
+@pytest.mark.parametrize("pair", [("01-start", "02-checked"), ("02-checked", "03-typed")])
+def test_terminator_yaml_diffs_as_the_json_of_the_same_captures(pair):
+    # terminator's compact YAML of the same captures (fixtures/terminator,
+    # written by `uidelta tree --format terminator`): the same typed changes
+    # on the same refs; terminator's roles are coarser (a text field is
+    # `static`), so only the role names differ in the text.
+    a, b = pair
+    yaml = uidelta.diff(
+        ROOT / f"fixtures/terminator/widget-factory-{a}.yaml",
+        ROOT / f"fixtures/terminator/widget-factory-{b}.yaml",
+    )
+    json_ = uidelta.diff(
+        ROOT / f"examples/widget-factory/{a}.json",
+        ROOT / f"examples/widget-factory/{b}.json",
+    )
+    assert changes(yaml) == changes(json_)
+    assert changes(yaml) != []
+    assert yaml.added == json_.added == [] and yaml.removed == json_.removed == []
+
+
 def test_the_json_holds_the_same_change():
     d = json.loads(uidelta.diff(START, CHECKED).to_json())
     assert d["has_changes"] is True

@@ -1,6 +1,8 @@
-//! What the live benchmarks (`tokens`, `settle`) share: a private virtual
-//! desktop with real applications, an engine session on it, bounded waits,
-//! and small statistics.
+//! What the live benchmarks (`tokens`, `settle`, `mirror`) share: a
+//! private virtual desktop with real applications, an engine session on it,
+//! bounded waits, small statistics, and the token study's task.
+
+pub mod task;
 
 use std::path::Path;
 use std::sync::Arc;
