@@ -6,7 +6,9 @@
 //! - an object an event names is read again whole (its basic properties,
 //!   bounds, value, attributes, label); `children-changed` reads its
 //!   children again too (those already known keep their records, new ones
-//!   are walked whole); `showing`, `visible`, `sensitive` or `enabled`
+//!   are walked whole); `bounds-changed` reads the object's bounds, then
+//!   those of everything below it if they changed, else those of its cells
+//!   and tabs (see `follows_silently`); `showing`, `visible`, `sensitive` or `enabled`
 //!   changing reads again everything below the object, whose states follow
 //!   it without events;
 //! - a table's rows or model, or a selection, changing reads again
@@ -28,7 +30,8 @@
 //! - showing or hiding an object reads its parent's children again: it
 //!   may have moved among them;
 //! - the whole tree is walked again when the mirror has no base, when
-//!   more objects were named than [`MAX_MARKS`], when the base is older
+//!   more objects were named than [`MAX_MARKS`] or more than a quarter of
+//!   the tree is to be read again (a whole walk is then cheaper), when the base is older
 //!   than [`MAX_AGE`] or was cut by a limit, and for a toolkit whose
 //!   profile does not vouch for its events ([`crate::Profile::mirrors`]).
 //!
@@ -441,6 +444,11 @@ impl Mirror {
         if unknown.len() > MAX_UNKNOWN {
             return Err(Refresh::Whole("too many new objects"));
         }
+        // Reading an object again costs some ten calls; a whole walk about
+        // three per object, most of them in the cache's one answer.
+        if (nodes.len() + unknown.len()) * 4 > parent.len() {
+            return Err(Refresh::Whole("most of the tree changed"));
+        }
         let found = join_all(unknown.iter().map(|a| self.held_ancestor(walk, a))).await;
         for i in found.into_iter().flatten() {
             nodes.insert(i);
@@ -468,6 +476,9 @@ impl Mirror {
         states.sort_unstable();
         states.dedup();
         states.retain(|i| !nodes.contains(i));
+        if nodes.len() * 4 > parent.len() {
+            return Err(Refresh::Whole("most of the tree changed"));
+        }
         let level: Vec<usize> = nodes.into_iter().collect();
         let recs = &self.recs;
         let fetched = join_all(level.iter().map(|&i| {
@@ -548,20 +559,54 @@ impl Mirror {
             .filter_map(|a| self.index.get(a).copied())
             .chain(scrolled)
             .collect();
-        // Cells and page tabs are not widgets, and say nothing when their
-        // widget is laid out again, even in the same place: everything in
-        // an object said to move is read.
-        for i in moved_roots {
-            let mut stack = vec![i];
-            while let Some(j) = stack.pop() {
-                if j < parent.len() && moved.insert(j) {
-                    stack.extend(&self.recs[j].children);
+        // The objects said to move first. One whose bounds changed takes
+        // everything in it along; one laid out again in the same place
+        // moves only what is in it that is no widget of its own and says
+        // nothing when its widget is laid out again (cells, tabs: see
+        // `follows_silently`); widgets that move say so themselves.
+        let roots: Vec<usize> = moved_roots
+            .into_iter()
+            .filter(|&i| i < parent.len() && !self.recs[i].vanished)
+            .filter(|&i| self.recs[i].basic.has(COMPONENT))
+            .collect::<BTreeSet<usize>>()
+            .into_iter()
+            .collect();
+        let recs = &self.recs;
+        let placed = join_all(
+            roots
+                .iter()
+                .map(|&i| walk.bounds(&recs[i].bus, &recs[i].path)),
+        )
+        .await;
+        let mut below: Vec<(usize, bool)> = Vec::new();
+        for (&i, b) in roots.iter().zip(placed) {
+            match b {
+                Ok(b) => {
+                    below.push((i, self.recs[i].bounds != b));
+                    self.recs[i].bounds = b;
+                    moved.insert(i);
                 }
+                Err(e) if object_vanished(&e) && i != 0 => self.recs[i].vanished = true,
+                Err(e) => return Err(Refresh::Failed(e)),
+            }
+        }
+        let placed_already = moved.clone();
+        for (i, changed) in below {
+            let mut stack = self.recs[i].children.clone();
+            while let Some(j) = stack.pop() {
+                if j >= parent.len() {
+                    continue;
+                }
+                if changed || follows_silently(&self.recs[j]) {
+                    moved.insert(j);
+                }
+                stack.extend(&self.recs[j].children);
             }
         }
         let moved: Vec<usize> = moved
             .into_iter()
-            .filter(|i| !again.contains(i) && !self.recs[*i].vanished)
+            .filter(|i| !again.contains(i) && !placed_already.contains(i))
+            .filter(|i| !self.recs[*i].vanished)
             .filter(|&i| self.recs[i].basic.has(COMPONENT))
             .collect();
         let recs = &self.recs;
@@ -592,6 +637,16 @@ impl Mirror {
             new: self.recs.len().saturating_sub(parent.len()),
         })
     }
+}
+
+/// Whether an object is laid out by the widget it is in without a word of
+/// its own when that widget is laid out again: GTK 3's page tabs, table and
+/// tree cells, and any object that says it is transient.
+fn follows_silently(r: &Rec) -> bool {
+    matches!(
+        Role::from_name(&r.basic.raw_role),
+        Role::PageTab | Role::TableCell | Role::TreeItem | Role::ListItem
+    ) || r.basic.states.contains(State::Transient)
 }
 
 fn addr_of(r: &Rec) -> NodeAddr {
@@ -857,6 +912,17 @@ mod tests {
         assert_eq!(mark_of("object:row-inserted"), Mark::Below);
         assert_eq!(mark_of("object:model-changed"), Mark::Below);
         assert_eq!(mark_of("object:selection-changed"), Mark::Below);
+    }
+
+    #[test]
+    fn cells_and_tabs_follow_their_widget_silently() {
+        assert!(follows_silently(&rec("page tab", "Info", &[])));
+        assert!(follows_silently(&rec("table cell", "Otto", &[])));
+        assert!(follows_silently(&rec("tree item", "src", &[])));
+        assert!(!follows_silently(&rec("push button", "OK", &[])));
+        let mut label = rec("label", "cell text", &[]);
+        label.basic.states.insert(State::Transient);
+        assert!(follows_silently(&label));
     }
 
     #[test]
