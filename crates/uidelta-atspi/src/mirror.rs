@@ -524,20 +524,8 @@ impl Mirror {
             }
             self.recs[i].children = list;
         }
-        let recs = &self.recs;
-        let read = join_all(
-            states
-                .iter()
-                .map(|&i| walk.states(&recs[i].bus, &recs[i].path)),
-        )
-        .await;
-        for (&i, s) in states.iter().zip(read) {
-            match s {
-                Ok(s) => self.recs[i].basic.states = s,
-                Err(e) if object_vanished(&e) && i != 0 => self.recs[i].vanished = true,
-                Err(e) => return Err(Refresh::Failed(e)),
-            }
-        }
+        let read = ask_each(&self.recs, &states, |bus, path| walk.states(bus, path)).await;
+        keep_each(&mut self.recs, &states, read, |_, r, s| r.basic.states = s)?;
         // An object that moved takes what is in it along without a word
         // (GTK 3 sends `bounds-changed` for a widget laid out again, not
         // for the cells and tabs in it): the bounds of everything below it
@@ -571,25 +559,13 @@ impl Mirror {
             .collect::<BTreeSet<usize>>()
             .into_iter()
             .collect();
-        let recs = &self.recs;
-        let placed = join_all(
-            roots
-                .iter()
-                .map(|&i| walk.bounds(&recs[i].bus, &recs[i].path)),
-        )
-        .await;
+        let placed = ask_each(&self.recs, &roots, |bus, path| walk.bounds(bus, path)).await;
         let mut below: Vec<(usize, bool)> = Vec::new();
-        for (&i, b) in roots.iter().zip(placed) {
-            match b {
-                Ok(b) => {
-                    below.push((i, self.recs[i].bounds != b));
-                    self.recs[i].bounds = b;
-                    moved.insert(i);
-                }
-                Err(e) if object_vanished(&e) && i != 0 => self.recs[i].vanished = true,
-                Err(e) => return Err(Refresh::Failed(e)),
-            }
-        }
+        keep_each(&mut self.recs, &roots, placed, |i, r, b| {
+            below.push((i, r.bounds != b));
+            r.bounds = b;
+        })?;
+        moved.extend(roots.iter().copied());
         let placed_already = moved.clone();
         for (i, changed) in below {
             let mut stack = self.recs[i].children.clone();
@@ -609,20 +585,8 @@ impl Mirror {
             .filter(|i| !self.recs[*i].vanished)
             .filter(|&i| self.recs[i].basic.has(COMPONENT))
             .collect();
-        let recs = &self.recs;
-        let bounds = join_all(
-            moved
-                .iter()
-                .map(|&i| walk.bounds(&recs[i].bus, &recs[i].path)),
-        )
-        .await;
-        for (&i, b) in moved.iter().zip(bounds) {
-            match b {
-                Ok(b) => self.recs[i].bounds = b,
-                Err(e) if object_vanished(&e) => self.recs[i].vanished = true,
-                Err(e) => return Err(Refresh::Failed(e)),
-            }
-        }
+        let bounds = ask_each(&self.recs, &moved, |bus, path| walk.bounds(bus, path)).await;
+        keep_each(&mut self.recs, &moved, bounds, |_, r, b| r.bounds = b)?;
         let reread = level.len();
         if walk
             .levels(&mut self.recs, new, &self.app.bus_name, &HashMap::new())
@@ -637,6 +601,36 @@ impl Mirror {
             new: self.recs.len().saturating_sub(parent.len()),
         })
     }
+}
+
+/// Asks `read` of the object of every record in `which`, all at once.
+async fn ask_each<'r, T, F>(
+    recs: &'r [Rec],
+    which: &[usize],
+    read: impl Fn(&'r str, &'r str) -> F,
+) -> Vec<Result<T>>
+where
+    F: std::future::Future<Output = Result<T>>,
+{
+    join_all(which.iter().map(|&i| read(&recs[i].bus, &recs[i].path))).await
+}
+
+/// Hands each answer of [`ask_each`] to `store` with its record; an
+/// object that vanished meanwhile is marked so (the root must answer).
+fn keep_each<T>(
+    recs: &mut [Rec],
+    which: &[usize],
+    answers: Vec<Result<T>>,
+    mut store: impl FnMut(usize, &mut Rec, T),
+) -> std::result::Result<(), Refresh> {
+    for (&i, answer) in which.iter().zip(answers) {
+        match answer {
+            Ok(v) => store(i, &mut recs[i], v),
+            Err(e) if object_vanished(&e) && i != 0 => recs[i].vanished = true,
+            Err(e) => return Err(Refresh::Failed(e)),
+        }
+    }
+    Ok(())
 }
 
 /// Whether an object is laid out by the widget it is in without a word of
