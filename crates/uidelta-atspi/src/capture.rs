@@ -4,8 +4,12 @@
 //! the cost is one round trip per level rather than one per property. The
 //! application's own cache (`org.a11y.atspi.Cache.GetItems`, one call) gives
 //! role, name, description, states and interfaces of the objects it has
-//! exported; the structure is always read live with `GetChildren`, and only
-//! objects missing from the cache cost extra calls.
+//! exported, and, for the toolkits whose cache is known to agree with
+//! `GetChildren` (see `Profile::cache_lists_children`), the children of
+//! every object whose children it holds all of (these join the walk's
+//! current wave without a `GetChildren`);
+//! other structure is read live with `GetChildren`, and objects missing
+//! from the cache cost extra calls.
 //!
 //! A field without a name of its own (a GTK entry next to a mnemonic label)
 //! is named after the label its `labelled-by` relation points at, as a
@@ -102,6 +106,77 @@ impl Basic {
     pub(crate) fn has(&self, iface: &str) -> bool {
         self.interfaces.iter().any(|i| i == iface)
     }
+}
+
+/// An application's cache (`GetItems`), as the walk uses it: what it says
+/// of each object, by path, and the children of the objects whose children
+/// it holds all of, in order.
+#[derive(Debug, Default)]
+pub(crate) struct Cache {
+    items: HashMap<String, Basic>,
+    lists: HashMap<String, Vec<String>>,
+}
+
+impl Cache {
+    /// Built from `GetItems`'s answer for the application `bus_name`.
+    fn new(bus_name: &str, items: Vec<CacheItem>) -> Cache {
+        let mut by_parent: HashMap<String, Vec<(i32, String)>> = HashMap::new();
+        for item in &items {
+            if item.parent.0 == bus_name && item.object.0 == bus_name {
+                by_parent
+                    .entry(item.parent.1.as_str().to_owned())
+                    .or_default()
+                    .push((item.index, item.object.1.as_str().to_owned()));
+            }
+        }
+        let items: HashMap<String, Basic> = items
+            .into_iter()
+            .map(|item| {
+                (
+                    item.object.1.as_str().to_owned(),
+                    Basic {
+                        raw_role: state::role_name(item.role),
+                        name: item.name,
+                        description: item.description,
+                        states: state::states(&item.states),
+                        interfaces: item.interfaces,
+                        child_count: item.children,
+                    },
+                )
+            })
+            .collect();
+        let lists = by_parent
+            .into_iter()
+            .filter_map(|(parent, mut children)| {
+                let count = items.get(&parent)?.child_count;
+                children.sort_unstable();
+                whole_list(count, &children)
+                    .then(|| (parent, children.into_iter().map(|(_, c)| c).collect()))
+            })
+            .collect();
+        Cache { items, lists }
+    }
+
+    /// What the cache says of the object at `path`.
+    pub(crate) fn get(&self, path: &str) -> Option<&Basic> {
+        self.items.get(path)
+    }
+
+    /// The children of the object at `path`, in order, when the cache
+    /// holds all of them.
+    fn children(&self, path: &str) -> Option<&[String]> {
+        self.lists.get(path).map(Vec::as_slice)
+    }
+}
+
+/// Whether children sorted by their index in the parent are all of a
+/// parent's `count`: indices `0..count`, each once.
+fn whole_list(count: i32, children: &[(i32, String)]) -> bool {
+    usize::try_from(count).is_ok_and(|n| n == children.len())
+        && children
+            .iter()
+            .enumerate()
+            .all(|(k, (index, _))| usize::try_from(*index).is_ok_and(|x| x == k))
 }
 
 /// One object found by the walk.
@@ -206,7 +281,7 @@ pub(crate) struct Raw {
     pub(crate) recs: Vec<Rec>,
     pub(crate) truncated: bool,
     /// The application's cache, by object path (empty without one).
-    pub(crate) cache: HashMap<String, Basic>,
+    pub(crate) cache: Cache,
 }
 
 /// One walk of an application's objects.
@@ -242,7 +317,7 @@ impl Walk<'_> {
         app: &AppRef,
         mut recs: Vec<Rec>,
         truncated: bool,
-        cache: &HashMap<String, Basic>,
+        cache: &Cache,
         window: Option<String>,
         started: Started,
     ) -> Snapshot {
@@ -279,7 +354,7 @@ impl Walk<'_> {
         let cache = if self.opts.use_cache {
             self.cache(&app.bus_name).await?
         } else {
-            HashMap::new()
+            Cache::default()
         };
         let mut recs = vec![Rec {
             bus: app.bus_name.clone(),
@@ -306,15 +381,50 @@ impl Walk<'_> {
         recs: &mut Vec<Rec>,
         mut level: Vec<(usize, usize)>,
         app_bus: &str,
-        cache: &HashMap<String, Basic>,
+        cache: &Cache,
     ) -> Result<bool> {
         let mut truncated = false;
         while !level.is_empty() {
-            let fetched = join_all(level.iter().map(|&(i, depth)| {
+            // The children the cache holds all of join this level at once:
+            // no `GetChildren` for their parent, and no wait for a level of
+            // its own.
+            let mut listed: Vec<bool> = Vec::new();
+            let mut k = 0;
+            while k < level.len() {
+                let (i, depth) = level[k];
+                k += 1;
+                let kids = (i != 0
+                    && self.profile.cache_lists_children()
+                    && recs[i].bus == app_bus
+                    && depth < self.opts.max_depth)
+                    .then(|| cache.children(&recs[i].path))
+                    .flatten()
+                    .filter(|_| {
+                        cache.get(&recs[i].path).is_some_and(|b| {
+                            !b.states.contains(uidelta_model::State::ManagesDescendants)
+                        })
+                    });
+                listed.push(kids.is_some());
+                for path in kids.unwrap_or_default() {
+                    if recs.len() >= self.opts.max_nodes {
+                        truncated = true;
+                        break;
+                    }
+                    let child = recs.len();
+                    recs.push(Rec {
+                        bus: app_bus.to_owned(),
+                        path: path.clone(),
+                        ..Rec::default()
+                    });
+                    recs[i].children.push(child);
+                    level.push((child, depth + 1));
+                }
+            }
+            let fetched = join_all(level.iter().zip(&listed).map(|(&(i, depth), &listed)| {
                 let cached = (recs[i].bus == app_bus)
                     .then(|| cache.get(&recs[i].path).cloned())
                     .flatten();
-                let descend = depth < self.opts.max_depth;
+                let descend = depth < self.opts.max_depth && !listed;
                 self.node(&recs[i].bus, &recs[i].path, cached, descend, i == 0)
             }))
             .await;
@@ -331,6 +441,7 @@ impl Walk<'_> {
                 if depth >= self.opts.max_depth && fetched.basic.child_count > 0 {
                     truncated = true;
                 }
+                // Children taken from the cache are in already.
                 let children = recs[i].take(fetched);
                 for (bus_name, path) in children {
                     if recs.len() >= self.opts.max_nodes {
@@ -356,7 +467,7 @@ impl Walk<'_> {
     /// in this walk, else from the cache, else asked for (a label outside
     /// the window captured). A label that cannot be read leaves the field
     /// nameless.
-    async fn name_from_labels(&self, recs: &mut [Rec], cache: &HashMap<String, Basic>) {
+    async fn name_from_labels(&self, recs: &mut [Rec], cache: &Cache) {
         let walked: HashMap<(&str, &str), usize> = recs
             .iter()
             .enumerate()
@@ -449,35 +560,19 @@ impl Walk<'_> {
         }
     }
 
-    async fn cache(&self, bus_name: &str) -> Result<HashMap<String, Basic>> {
+    async fn cache(&self, bus_name: &str) -> Result<Cache> {
         let items: Result<Vec<CacheItem>> = self
             .bus
             .call(&self.target, bus_name, CACHE_PATH, cache::GET_ITEMS, &())
             .await;
-        let items = match items {
-            Ok(items) => items,
-            Err(e @ (Error::Timeout { .. } | Error::Gone { .. })) => return Err(e),
+        match items {
+            Ok(items) => Ok(Cache::new(bus_name, items)),
+            Err(e @ (Error::Timeout { .. } | Error::Gone { .. })) => Err(e),
             Err(e) => {
                 tracing::debug!("no usable cache: {e}");
-                return Ok(HashMap::new());
+                Ok(Cache::default())
             }
-        };
-        Ok(items
-            .into_iter()
-            .map(|item| {
-                (
-                    item.object.1.as_str().to_owned(),
-                    Basic {
-                        raw_role: state::role_name(item.role),
-                        name: item.name,
-                        description: item.description,
-                        states: state::states(&item.states),
-                        interfaces: item.interfaces,
-                        child_count: item.children,
-                    },
-                )
-            })
-            .collect())
+        }
     }
 
     /// Reads one object: from `cached` (its cache item) or with the basic

@@ -49,7 +49,7 @@ use uidelta_model::{Role, Snapshot, State};
 
 use crate::actions::NodeAddr;
 use crate::bus::{object_vanished, Bus};
-use crate::capture::{parents, target, CaptureOptions, Rec, Started, Walk, ROOT_PATH};
+use crate::capture::{parents, target, Cache, CaptureOptions, Rec, Started, Walk, ROOT_PATH};
 use crate::error::Result;
 use crate::events::{subscribe_with, Subscription, UiEvent};
 use crate::interfaces::COMPONENT;
@@ -353,7 +353,7 @@ impl Mirror {
                 &self.app,
                 recs,
                 self.truncated,
-                &HashMap::new(),
+                &Cache::default(),
                 window,
                 started,
             )
@@ -589,7 +589,7 @@ impl Mirror {
         keep_each(&mut self.recs, &moved, bounds, |_, r, b| r.bounds = b)?;
         let reread = level.len();
         if walk
-            .levels(&mut self.recs, new, &self.app.bus_name, &HashMap::new())
+            .levels(&mut self.recs, new, &self.app.bus_name, &Cache::default())
             .await
             .map_err(Refresh::Failed)?
         {
