@@ -5,7 +5,7 @@
 //! application's own cache (`org.a11y.atspi.Cache.GetItems`, one call) gives
 //! role, name, description, states and interfaces of the objects it has
 //! exported, and, for the toolkits whose cache is known to agree with
-//! `GetChildren` (see `Profile::cache_lists_children`), the children of
+//! `GetChildren` (Chromium: see `Profile::cache_lists_children`), the children of
 //! every object whose children it holds all of (these join the walk's
 //! current wave without a `GetChildren`);
 //! other structure is read live with `GetChildren`, and objects missing
