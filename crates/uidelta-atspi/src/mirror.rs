@@ -6,11 +6,14 @@
 //! - an object an event names is read again whole (its basic properties,
 //!   bounds, value, attributes, label); `children-changed` reads its
 //!   children again too (those already known keep their records, new ones
-//!   are walked whole); `bounds-changed` reads the object's bounds, then
-//!   those of everything below it if they changed, else those of its cells
-//!   and tabs (see `follows_silently`); `showing`, `visible`, `sensitive` or `enabled`
-//!   changing reads again everything below the object, whose states follow
-//!   it without events;
+//!   are walked whole);
+//! - `bounds-changed` reads the object's bounds, then those of everything
+//!   below it if they changed, else those of its cells and tabs (see
+//!   `follows_silently`);
+//! - `showing`, `visible`, `sensitive` or `enabled` changing reads again
+//!   everything below the object, whose states follow it without events;
+//!   showing or hiding also reads its parent's children again (it may have
+//!   moved among them);
 //! - a table's rows or model, or a selection, changing reads again
 //!   everything below the object; a selection changing reads again the
 //!   combo boxes that hold it (named after the item chosen);
@@ -27,13 +30,14 @@
 //!   events);
 //! - a container that manages its descendants (a spreadsheet) has what
 //!   shows of it read again on every capture, as scrolling says nothing;
-//! - showing or hiding an object reads its parent's children again: it
-//!   may have moved among them;
+//! - an object the mirror does not hold, named by an event, is placed by
+//!   climbing its parents to one it holds, whose children are read again;
 //! - the whole tree is walked again when the mirror has no base, when
 //!   more objects were named than [`MAX_MARKS`] or more than a quarter of
-//!   the tree is to be read again (a whole walk is then cheaper), when the base is older
-//!   than [`MAX_AGE`] or was cut by a limit, and for a toolkit whose
-//!   profile does not vouch for its events ([`crate::Profile::mirrors`]).
+//!   the tree is to be read again (a whole walk is then cheaper), when the
+//!   base is older than [`MAX_AGE`] or was cut by a limit, and for a
+//!   toolkit whose profile does not vouch for its events
+//!   ([`crate::Profile::mirrors`]).
 //!
 //! Before a capture the application is pinged over the bus, and every
 //! event that arrived before its answer is taken into account: the bus
