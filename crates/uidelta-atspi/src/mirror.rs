@@ -547,10 +547,19 @@ impl Mirror {
         let moved_roots: Vec<usize> = marks
             .moved
             .iter()
-            .chain(&settling)
             .filter_map(|a| self.index.get(a).copied())
             .chain(scrolled)
             .collect();
+        // What slides into place (a stack's page, a revealer's bar) moves
+        // inside a container that stays put: everything in it is read.
+        for i in settling.iter().filter_map(|a| self.index.get(a).copied()) {
+            let mut stack = vec![i];
+            while let Some(j) = stack.pop() {
+                if j < parent.len() && moved.insert(j) {
+                    stack.extend(&self.recs[j].children);
+                }
+            }
+        }
         // The objects said to move first. One whose bounds changed takes
         // everything in it along; one laid out again in the same place
         // moves only what is in it that is no widget of its own and says
@@ -773,8 +782,19 @@ fn compact(recs: Vec<Rec>) -> Vec<Rec> {
 pub struct Difference {
     /// The node's identity (`:1.4/org/a11y/atspi/accessible/12`).
     pub identity: String,
+    /// What of it differs: `bounds`, `states`, `name`, `place`, …, or
+    /// `presence` for a node in one snapshot only, `truncated` for the
+    /// snapshots as a whole.
+    pub field: &'static str,
     /// What differs, first snapshot's then second's.
     pub what: String,
+}
+
+impl Difference {
+    /// Whether it is the node's bounds that differ.
+    pub fn is_bounds(&self) -> bool {
+        self.field == "bounds"
+    }
 }
 
 impl std::fmt::Display for Difference {
@@ -792,6 +812,7 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
     if a.meta.truncated != b.meta.truncated {
         out.push(Difference {
             identity: String::new(),
+            field: "truncated",
             what: format!("truncated: {} / {}", a.meta.truncated, b.meta.truncated),
         });
     }
@@ -809,6 +830,7 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
             let n = tb.node(y);
             out.push(Difference {
                 identity: id(tb, y),
+                field: "presence",
                 what: format!("only in the second ({} {:?})", n.raw_role, n.name),
             });
         }
@@ -819,16 +841,18 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
         let Some(&y) = in_b.get(&at) else {
             out.push(Difference {
                 identity: at.clone(),
+                field: "presence",
                 what: format!("only in the first ({} {:?})", nx.raw_role, nx.name),
             });
             continue;
         };
         let ny = tb.node(y);
         let role = &nx.raw_role;
-        let mut field = |what: &str, l: String, r: String| {
+        let mut field = |what: &'static str, l: String, r: String| {
             if l != r {
                 out.push(Difference {
                     identity: at.clone(),
+                    field: what,
                     what: format!("({role}) {what}: {l} / {r}"),
                 });
             }
