@@ -656,10 +656,6 @@ fn follows_silently(r: &Rec) -> bool {
     ) || r.basic.states.contains(State::Transient)
 }
 
-fn addr_of(r: &Rec) -> NodeAddr {
-    addr(r)
-}
-
 fn addr(r: &Rec) -> NodeAddr {
     NodeAddr {
         bus: r.bus.clone(),
@@ -695,21 +691,21 @@ impl Mirror {
                 || marks.moved.contains(a)
         };
         differences.iter().all(|d| {
-            let Some(addr) = NodeAddr::from_identity(&d.identity) else {
+            let Some(node) = NodeAddr::from_identity(&d.identity) else {
                 return false;
             };
-            if named(&addr) {
+            if named(&node) {
                 return true;
             }
+            // Not held: only in the whole walk, new since.
+            let Some(&held) = self.index.get(&node) else {
+                return !marks.is_empty();
+            };
             // Something above it changed (new or gone objects, a whole
             // subtree): its nearest held ancestor, then theirs.
-            let mut at = self.index.get(&addr).and_then(|&i| parent[i]);
-            if !self.index.contains_key(&addr) {
-                // Not held: only in the whole walk, new since.
-                return !marks.is_empty();
-            }
+            let mut at = parent[held];
             while let Some(i) = at {
-                if named(&addr_of(&self.recs[i])) {
+                if named(&addr(&self.recs[i])) {
                     return true;
                 }
                 at = parent[i];
