@@ -10,7 +10,10 @@
 //! then for each application runs `--runs` captures of each tool in rotating
 //! order: uidelta (the application's cache plus a pipelined walk), uidelta
 //! without the cache (pipelined walk only), and pyatspi (its `capture_ms`,
-//! the walk timed inside Python, so interpreter start-up is excluded), plus
+//! the walk timed inside Python, so interpreter start-up is excluded),
+//! uidelta through a live mirror (`uidelta_atspi::Mirror`, started before
+//! the first capture: what the Linux backend answers after its first
+//! capture of an application), plus
 //! two probes that bound a capture taking its structure from the cache
 //! (`--no-probes` leaves them out). Each capture also records the CPU time
 //! of the application, of the accessibility bus daemon and of this process.
@@ -37,7 +40,7 @@ use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
 use serde_json::Value;
-use uidelta_atspi::{capture, find_app, AppInfo, Bus, CaptureOptions};
+use uidelta_atspi::{capture, find_app, AppInfo, Bus, CaptureOptions, Mirror, Reading};
 use uidelta_model::Snapshot;
 use uidelta_testkit::{require_programs, Desktop};
 
@@ -213,7 +216,7 @@ fn run() -> Fallible<()> {
             osworld_reports.push(report);
             continue;
         }
-        let tools: &[Tool] = if opts.probes { &ALL } else { &TOOLS };
+        let tools: &[Tool] = if opts.probes { &ALL } else { &WITH_MIRROR };
         let mut report = measure(&rt, &bus, &desktop, &app, &paths, tools, opts.runs);
         report.levels = levels;
         report.round_trip_ms = round_trip(&rt, &bus, &app);
@@ -379,6 +382,12 @@ enum Tool {
     Uidelta,
     UideltaNoCache,
     Pyatspi,
+    /// `uidelta_atspi::Mirror::capture`, what the Linux backend answers
+    /// after its first capture of an application: only what the
+    /// application's events named since the last capture is read again,
+    /// where its toolkit's profile vouches for its events; else a whole
+    /// walk.
+    UideltaMirror,
     /// Not a capture: what a capture that takes the structure from the
     /// cache would cost at least. `GetItems`, then `GetExtents` and
     /// `GetAttributes` of every node all at once, over the same bus.
@@ -389,11 +398,19 @@ enum Tool {
 
 /// The tools compared.
 const TOOLS: [Tool; 3] = [Tool::Uidelta, Tool::UideltaNoCache, Tool::Pyatspi];
-/// The tools and the probes, timed in one rotation.
-const ALL: [Tool; 5] = [
+/// The tools with the live mirror, timed in one rotation.
+const WITH_MIRROR: [Tool; 4] = [
     Tool::Uidelta,
     Tool::UideltaNoCache,
     Tool::Pyatspi,
+    Tool::UideltaMirror,
+];
+/// The tools, the live mirror and the probes, timed in one rotation.
+const ALL: [Tool; 6] = [
+    Tool::Uidelta,
+    Tool::UideltaNoCache,
+    Tool::Pyatspi,
+    Tool::UideltaMirror,
     Tool::WaveFull,
     Tool::WaveExtents,
 ];
@@ -404,6 +421,7 @@ impl Tool {
             Tool::Uidelta => "uidelta",
             Tool::UideltaNoCache => "uidelta, no cache",
             Tool::Pyatspi => "pyatspi",
+            Tool::UideltaMirror => "uidelta, live mirror",
             Tool::WaveFull => "probe: GetItems + one wave of GetExtents, GetAttributes",
             Tool::WaveExtents => "probe: GetItems + one wave of GetExtents",
         }
@@ -422,6 +440,10 @@ struct Series {
     bus_cpu: Vec<f64>,
     /// CPU time of this process during each capture (uidelta only), in ms.
     client_cpu: Vec<f64>,
+    /// Captures through the live mirror that read only what events named.
+    in_part: usize,
+    /// Why the others walked the whole tree, and how often.
+    whole: BTreeMap<&'static str, usize>,
 }
 
 /// What one capture saw, for comparing the tools node by node.
@@ -489,9 +511,13 @@ fn measure(
     };
     let app_pids = app.app.pid.map(group_of).unwrap_or_default();
     let bus_pids = bus_daemon(desktop);
+    // The mirror listens from before its first (whole, unrecorded) capture.
+    let mut mirror = tools
+        .contains(&Tool::UideltaMirror)
+        .then(|| rt.block_on(Mirror::start(bus, &app.app, None)));
     // One unrecorded run of each, so that no tool pays for first contact.
     for &tool in tools {
-        let _ = one_capture(rt, bus, desktop, app, paths, tool);
+        let _ = one_capture(rt, bus, desktop, app, paths, tool, &mut mirror);
     }
     for run in 0..runs {
         eprintln!("{name}: run {}/{runs}", run + 1);
@@ -503,7 +529,7 @@ fn measure(
             // it to do, so that the next one does not pay for it.
             std::thread::sleep(PAUSE);
             let before = (cpu_ms(&app_pids), cpu_ms(&bus_pids), self_cpu_ms());
-            let result = one_capture(rt, bus, desktop, app, paths, tool);
+            let result = one_capture(rt, bus, desktop, app, paths, tool, &mut mirror);
             let after = (cpu_ms(&app_pids), cpu_ms(&bus_pids), self_cpu_ms());
             match result {
                 Ok(c) => {
@@ -521,7 +547,12 @@ fn measure(
                     series.ms.push(c.ms);
                     series.nodes.push(c.seen.len());
                     series.truncated += usize::from(c.truncated);
-                    if TOOLS.contains(&tool) {
+                    match c.reading {
+                        Some(Reading::Part { .. }) => series.in_part += 1,
+                        Some(Reading::Whole(why)) => *series.whole.entry(why).or_default() += 1,
+                        None => {}
+                    }
+                    if WITH_MIRROR.contains(&tool) {
                         report.seen.insert(tool.label(), c.seen);
                     }
                 }
@@ -539,7 +570,13 @@ struct Captured {
     ms: f64,
     truncated: bool,
     seen: Seen,
+    /// How the live mirror read it (its captures only).
+    reading: Option<Reading>,
 }
+
+/// The live mirror of the application measured, when one is: `Err` when it
+/// could not start.
+type LiveMirror = Option<Result<Mirror, uidelta_atspi::Error>>;
 
 fn one_capture(
     rt: &tokio::runtime::Runtime,
@@ -548,8 +585,26 @@ fn one_capture(
     app: &AppInfo,
     paths: &[String],
     tool: Tool,
+    mirror: &mut LiveMirror,
 ) -> Fallible<Captured> {
     match tool {
+        Tool::UideltaMirror => {
+            let mirror = match mirror {
+                Some(Ok(m)) => m,
+                Some(Err(e)) => return Err(format!("starting the live mirror: {e}").into()),
+                None => return Err("no live mirror was started".into()),
+            };
+            let started = Instant::now();
+            let (snap, reading) =
+                rt.block_on(mirror.capture(bus, None, &CaptureOptions::default()))?;
+            let ms = started.elapsed().as_secs_f64() * 1000.0;
+            Ok(Captured {
+                ms,
+                truncated: snap.meta.truncated,
+                seen: seen_in_snapshot(&snap),
+                reading: Some(reading),
+            })
+        }
         Tool::Uidelta | Tool::UideltaNoCache => {
             let opts = CaptureOptions {
                 use_cache: tool == Tool::Uidelta,
@@ -562,6 +617,7 @@ fn one_capture(
                 ms,
                 truncated: snap.meta.truncated,
                 seen: seen_in_snapshot(&snap),
+                reading: None,
             })
         }
         Tool::Pyatspi => pyatspi_walk(desktop, &app.app.name),
@@ -575,6 +631,7 @@ fn one_capture(
                     .iter()
                     .map(|p| (p.clone(), Default::default()))
                     .collect(),
+                reading: None,
             })
         }
     }
@@ -699,6 +756,7 @@ fn pyatspi_walk(desktop: &Desktop, name: &str) -> Fallible<Captured> {
         ms,
         truncated,
         seen,
+        reading: None,
     })
 }
 
@@ -833,7 +891,7 @@ fn count_calls(
             .map_err(|e| format!("starting dbus-monitor: {e}"))?;
         let result = (|| {
             wait_for_monitor(&log)?;
-            let captured = one_capture(rt, bus, desktop, app, &[], tool)?;
+            let captured = one_capture(rt, bus, desktop, app, &[], tool, &mut None)?;
             // Let the last replies reach the monitor's log.
             std::thread::sleep(Duration::from_millis(300));
             Ok::<_, Box<dyn std::error::Error>>(captured)

@@ -82,6 +82,7 @@ pub(super) fn print_report(reports: &[AppReport], opts: &Options, machine: &str)
             ratio(Tool::UideltaNoCache),
         );
     }
+    print_mirror(reports);
     let failures: Vec<String> = reports
         .iter()
         .flat_map(|r| {
@@ -274,4 +275,74 @@ pub(super) fn print_report(reports: &[AppReport], opts: &Options, machine: &str)
          tokio runtime); pyatspi times are the walker's own `capture_ms` (the walk inside \
          Python, interpreter start-up and JSON output excluded)."
     );
+}
+
+/// The captures through the live mirror: what the Linux backend answers
+/// after its first capture, against the whole walk and pyatspi of the same
+/// run, how each was read, and whether it saw the whole walk's nodes.
+fn print_mirror(reports: &[AppReport]) {
+    if !reports
+        .iter()
+        .any(|r| r.series.contains_key(Tool::UideltaMirror.label()))
+    {
+        return;
+    }
+    println!(
+        "\n## Through a live mirror (the capture after the first, as the Linux backend answers it)\n"
+    );
+    println!(
+        "| app | uidelta, live mirror | read in part | read whole (why) | \
+         pyatspi ÷ live mirror | whole walk ÷ live mirror | nodes as the whole walk's |"
+    );
+    println!("|---|---:|---:|---|---:|---:|---|");
+    for r in reports {
+        let s = |t: Tool| r.series.get(t.label());
+        let Some(m) = s(Tool::UideltaMirror) else {
+            continue;
+        };
+        let (med, p) = stats(Some(m));
+        let over = |t: Tool| match (stats(s(t)).0, med) {
+            (Some(x), Some(ours)) if ours > 0.0 => format!("{:.1}×", x / ours),
+            _ => "-".into(),
+        };
+        let whole = if m.whole.is_empty() {
+            "0".to_owned()
+        } else {
+            m.whole
+                .iter()
+                .map(|(why, n)| format!("{n} ({why})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let same = match (
+            r.seen.get(Tool::UideltaMirror.label()),
+            r.seen.get(Tool::Uidelta.label()),
+        ) {
+            (Some(a), Some(b)) if a == b => "the same".to_owned(),
+            (Some(a), Some(b)) => {
+                let only_mirror = a.keys().filter(|k| !b.contains_key(*k)).count();
+                let only_walk = b.keys().filter(|k| !a.contains_key(*k)).count();
+                let other = a
+                    .iter()
+                    .filter(|(k, v)| b.get(*k).is_some_and(|w| w != *v))
+                    .count();
+                format!(
+                    "differ: {only_mirror} only in the mirror's, {only_walk} only in the walk's, \
+                     {other} with another role or name"
+                )
+            }
+            _ => "-".into(),
+        };
+        println!(
+            "| {} | {} / {} | {} | {} | {} | {} | {} |",
+            r.name,
+            ms_text(med),
+            ms_text(p),
+            m.in_part,
+            whole,
+            over(Tool::Pyatspi),
+            over(Tool::Uidelta),
+            same,
+        );
+    }
 }
