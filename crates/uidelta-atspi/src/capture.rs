@@ -405,19 +405,32 @@ impl Walk<'_> {
                         })
                     });
                 listed.push(kids.is_some());
+                let parent = cache.get(&recs[i].path);
                 for path in kids.unwrap_or_default() {
                     if recs.len() >= self.opts.max_nodes {
                         truncated = true;
                         break;
                     }
                     let child = recs.len();
+                    // A text run that only says its element's name again is
+                    // left out of the tree (see `leave_out_repeated_labels`):
+                    // what the cache says of both is enough to tell, so it is
+                    // not read.
+                    let again = parent
+                        .zip(cache.get(path))
+                        .filter(|(p, c)| repeats_in_cache(self.profile, p, c))
+                        .map(|(_, c)| c.clone());
                     recs.push(Rec {
                         bus: app_bus.to_owned(),
                         path: path.clone(),
+                        says_again: again.is_some(),
+                        basic: again.clone().unwrap_or_default(),
                         ..Rec::default()
                     });
                     recs[i].children.push(child);
-                    level.push((child, depth + 1));
+                    if again.is_none() {
+                        level.push((child, depth + 1));
+                    }
                 }
             }
             let fetched = join_all(level.iter().zip(&listed).map(|(&(i, depth), &listed)| {
@@ -632,7 +645,13 @@ impl Walk<'_> {
         };
         let value = self.value(bus_name, path, &basic);
         let label = self.label_of(bus_name, path, &basic);
+        let reads_attributes = self
+            .profile
+            .reads_attributes(Role::from_name(&basic.raw_role));
         let attributes = async {
+            if !reads_attributes {
+                return Ok(HashMap::new());
+            }
             self.call(bus_name, path, accessible::GET_ATTRIBUTES, &())
                 .await
         };
@@ -946,24 +965,59 @@ pub(crate) fn leave_out_repeated_labels(recs: &mut [Rec]) {
         let mut stack: Vec<usize> = r.children.clone();
         while let Some(c) = stack.pop() {
             let child = &recs[c];
-            match role(child) {
-                // Chromium's text run (`static`) of a heading, a link or a
-                // button says its name again.
-                Role::Label | Role::Static
-                    if child.children.is_empty() && child.basic.name.trim() == name =>
-                {
-                    repeats.push(c);
-                }
-                Role::Filler | Role::Panel if child.basic.name.trim().is_empty() => {
-                    stack.extend(&child.children);
-                }
-                _ => {}
+            let (child_role, childless) = (role(child), child.children.is_empty());
+            if says_name_again(role(r), name, child_role, &child.basic.name, childless) {
+                repeats.push(c);
+            } else if matches!(child_role, Role::Filler | Role::Panel)
+                && child.basic.name.trim().is_empty()
+            {
+                stack.extend(&child.children);
             }
         }
     }
     for c in repeats {
         recs[c].says_again = true;
     }
+}
+
+/// Whether `child`, as the cache says it, only says again the name of
+/// `parent`, as the cache says it (see [`says_name_again`]), with the names
+/// as a read gives them.
+fn repeats_in_cache(profile: &Profile, parent: &Basic, child: &Basic) -> bool {
+    let name = |b: &Basic| {
+        let role = Role::from_name(&b.raw_role);
+        let mut name = normalize_space(&b.name).into_owned();
+        profile.clean_name(role, &mut name);
+        (role, name)
+    };
+    let (parent_role, parent_name) = name(parent);
+    let (child_role, child_name) = name(child);
+    says_name_again(
+        parent_role,
+        &parent_name,
+        child_role,
+        &child_name,
+        child.child_count == 0,
+    )
+}
+
+/// Whether a child of an element of `role` named `name` only says that
+/// name again: a label or a text run with nothing in it and the same name
+/// (Chromium's text run of a heading, a link or a button; GTK 4's label of
+/// a button), in an element named by its content or a heading.
+fn says_name_again(
+    role: Role,
+    name: &str,
+    child_role: Role,
+    child_name: &str,
+    childless: bool,
+) -> bool {
+    let name = name.trim();
+    !name.is_empty()
+        && (named_by_content(role) || role == Role::Heading)
+        && matches!(child_role, Role::Label | Role::Static)
+        && childless
+        && child_name.trim() == name
 }
 
 /// Whether an element's text (the `Text` interface) is what it says, to be

@@ -172,3 +172,61 @@ fn values_read_as_meant() {
     assert_eq!(number(f64::NAN), "NaN");
     assert_eq!(number(2.5e20), "250000000000000000000");
 }
+
+#[test]
+fn a_text_run_the_cache_shows_repeating_its_element_is_known_before_it_is_read() {
+    let chromium = Profile::detect("Chromium", "156", "Chromium");
+    let basic = |role: &str, name: &str, children: i32| Basic {
+        raw_role: role.into(),
+        name: name.into(),
+        child_count: children,
+        ..Basic::default()
+    };
+    let link = basic("link", "Open  item 1", 1);
+    // Names as a read gives them: spaces that align are one.
+    assert!(repeats_in_cache(
+        &chromium,
+        &link,
+        &basic("static", "Open item 1", 0)
+    ));
+    assert!(!repeats_in_cache(
+        &chromium,
+        &link,
+        &basic("static", "Open item 12", 0)
+    ));
+    // A run with something in it, a run in what is not named after its
+    // content, and what is not a run are read.
+    assert!(!repeats_in_cache(
+        &chromium,
+        &link,
+        &basic("static", "Open item 1", 1)
+    ));
+    let cell = basic("table cell", "Open item 1", 1);
+    assert!(!repeats_in_cache(
+        &chromium,
+        &cell,
+        &basic("static", "Open item 1", 0)
+    ));
+    assert!(!repeats_in_cache(
+        &chromium,
+        &link,
+        &basic("image", "Open item 1", 0)
+    ));
+    // A tab's name without Chromium's memory readout.
+    let tab = basic("page tab", "Inbox - Memory usage - 23.4 MB", 1);
+    assert!(repeats_in_cache(
+        &chromium,
+        &tab,
+        &basic("static", "Inbox", 0)
+    ));
+}
+
+#[test]
+fn chromium_text_runs_have_no_attributes_read() {
+    let chromium = Profile::detect("Chromium", "156", "Chromium");
+    assert!(!chromium.reads_attributes(Role::Static));
+    assert!(chromium.reads_attributes(Role::Link));
+    assert!(chromium.reads_attributes(Role::TableCell));
+    let gtk = Profile::detect("gtk", "3.24", "gtk3-widget-factory");
+    assert!(gtk.reads_attributes(Role::Static));
+}

@@ -39,6 +39,13 @@ fn without_memory_usage(name: &str) -> &str {
     }
 }
 
+/// Whether Chromium's attributes of an element of `role` say anything: not
+/// those of a text run (`static`, a DOM text node, which carries no ARIA),
+/// which only say how the run is laid out.
+pub(crate) fn attributes_say_something(role: Role) -> bool {
+    role != Role::Static
+}
+
 /// Chromium's placeholders for the page actions of its address bar, two
 /// dozen nameless buttons of no size: an object that reports no state at
 /// all and that Chromium calls hidden (`hidden:true`). Neither it nor

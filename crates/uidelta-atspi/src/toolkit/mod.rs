@@ -120,6 +120,15 @@ impl Profile {
         self.toolkit == Toolkit::Chromium
     }
 
+    /// Whether the attributes of an element of `role` are read. Not those
+    /// of Chromium's text runs (`static`): a run of text has no attributes
+    /// of its own in a page, and Chromium gives it only how it is laid out
+    /// (`display`, `text-align`, `name-from`), a call per run for nothing an
+    /// agent reads (see [`chromium::attributes_say_something`]).
+    pub(crate) fn reads_attributes(&self, role: Role) -> bool {
+        self.toolkit != Toolkit::Chromium || chromium::attributes_say_something(role)
+    }
+
     /// Whether `GetText(0, end)` with `end` past the text answers the
     /// whole text. GTK 3's bridge and Chromium do; Qt 5 answers nothing,
     /// so an empty answer is asked again within `CharacterCount`.
