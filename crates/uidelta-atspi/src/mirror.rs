@@ -49,7 +49,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use uidelta_model::{Role, Snapshot, State};
+use uidelta_model::{NodeId, Role, Snapshot, State};
 
 use crate::actions::NodeAddr;
 use crate::bus::{object_vanished, Bus};
@@ -668,7 +668,10 @@ impl Mirror {
     /// pinged first) name every node of `differences` or something above
     /// it: a capture that differs from a later whole walk only there saw
     /// the application before a change still coming in, and is not wrong.
-    pub async fn explains(&self, bus: &Bus, differences: &[Difference]) -> bool {
+    /// `whole` is that walk: a node new since is placed by its ancestors
+    /// there, and explained only when the nearest one the mirror holds (or
+    /// one above that) is named.
+    pub async fn explains(&self, bus: &Bus, differences: &[Difference], whole: &Snapshot) -> bool {
         let label = self.app.label();
         if !matches!(
             bus.answers(&label, &self.app.bus_name, PING).await,
@@ -684,6 +687,11 @@ impl Mirror {
             return true;
         }
         let parent = parents(&self.recs);
+        let tree = whole.tree();
+        let in_whole: HashMap<&str, NodeId> = tree
+            .ids()
+            .filter_map(|id| tree.node(id).identity.as_deref().map(|i| (i, id)))
+            .collect();
         let named = |a: &NodeAddr| {
             marks.nodes.contains(a)
                 || marks.children.contains(a)
@@ -697,10 +705,37 @@ impl Mirror {
             if named(&node) {
                 return true;
             }
-            // Not held: only in the whole walk, new since.
-            let Some(&held) = self.index.get(&node) else {
-                return !marks.is_empty();
+            // Not held: only in the whole walk, new since; what holds it
+            // there, up to something held, is new too or was named.
+            let held = match self.index.get(&node) {
+                Some(&held) => held,
+                None => {
+                    let mut at = in_whole
+                        .get(d.identity.as_str())
+                        .and_then(|&id| tree.parent(id));
+                    loop {
+                        let Some(id) = at else { return false };
+                        let Some(a) = tree
+                            .node(id)
+                            .identity
+                            .as_deref()
+                            .and_then(NodeAddr::from_identity)
+                        else {
+                            return false;
+                        };
+                        if named(&a) {
+                            return true;
+                        }
+                        if let Some(&held) = self.index.get(&a) {
+                            break held;
+                        }
+                        at = tree.parent(id);
+                    }
+                }
             };
+            if named(&addr(&self.recs[held])) {
+                return true;
+            }
             // Something above it changed (new or gone objects, a whole
             // subtree): its nearest held ancestor, then theirs.
             let mut at = parent[held];

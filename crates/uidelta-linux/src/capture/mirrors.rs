@@ -179,7 +179,7 @@ impl Linux {
         let differ = differences(&snapshot, &whole, 20, self.mirror_bounds);
         // The application may have changed between the two reads: the
         // mirror is wrong only where no event since names the difference.
-        if differ.is_empty() || mirror.explains(&self.bus, &differ).await {
+        if differ.is_empty() || mirror.explains(&self.bus, &differ, &whole).await {
             return Ok(snapshot);
         }
         // What slides into place after its events (a revealer's bar, a
@@ -189,7 +189,7 @@ impl Linux {
             let (again, _) = mirror.capture(&self.bus, window.clone(), opts).await?;
             let whole = capture(&self.bus, app, root, window, opts).await?;
             let still = differences(&again, &whole, 20, self.mirror_bounds);
-            if still.is_empty() || mirror.explains(&self.bus, &still).await {
+            if still.is_empty() || mirror.explains(&self.bus, &still, &whole).await {
                 return Ok(again);
             }
         }
