@@ -228,17 +228,20 @@ impl Browser {
 
     /// Clicks `target` (a ref such as `e12`, or a selector).
     fn click(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
+        self.read_first(py)?;
         self.driver.act(py, target, Action::Click)
     }
 
     /// Types `text` into `target`.
     #[pyo3(name = "type")]
     fn type_text(&self, py: Python<'_>, target: &str, text: &str) -> PyResult<ActionResult> {
+        self.read_first(py)?;
         self.driver.act(py, target, Action::Type(text.to_owned()))
     }
 
     /// Sets the value of `target` (a field's text, a `<select>`'s option).
     fn set_value(&self, py: Python<'_>, target: &str, value: &str) -> PyResult<ActionResult> {
+        self.read_first(py)?;
         self.driver
             .act(py, target, Action::SetValue(value.to_owned()))
     }
@@ -246,6 +249,7 @@ impl Browser {
     /// Selects (or, with `selected=False`, deselects) `target`.
     #[pyo3(signature = (target, selected = true))]
     fn select(&self, py: Python<'_>, target: &str, selected: bool) -> PyResult<ActionResult> {
+        self.read_first(py)?;
         self.driver.act(py, target, Action::SetSelected(selected))
     }
 
@@ -275,6 +279,7 @@ impl Browser {
     /// Performs `action` on `target`: `click` (also `press`, `activate`)
     /// or `focus`, the actions a page has.
     fn invoke(&self, py: Python<'_>, target: &str, action: &str) -> PyResult<ActionResult> {
+        self.read_first(py)?;
         self.driver.invoke(py, target, action)
     }
 
@@ -308,6 +313,22 @@ impl Browser {
         path: Option<PathBuf>,
     ) -> PyResult<Bound<'py, PyBytes>> {
         self.driver.screenshot(py, path)
+    }
+}
+
+impl Browser {
+    /// Reads the page once before the first action, so that an action's
+    /// selector has a page to match in without a `tree()` first. What the
+    /// read finds is not lost: it comes with the action's answer.
+    fn read_first(&self, py: Python<'_>) -> PyResult<()> {
+        let read = py.detach(|| {
+            let mut session = self.driver.lock();
+            if session.known_apps().iter().any(|k| k.app.id == self.tab) {
+                return Ok(());
+            }
+            self.driver.rt.block_on(session.look(&self.tab)).map(|_| ())
+        });
+        read.map_err(|e| engine_error(py, e))
     }
 }
 

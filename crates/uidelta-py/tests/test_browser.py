@@ -37,6 +37,18 @@ def test_typing_and_submitting_a_form_answer_with_their_changes():
     assert sent.text.splitlines()[-1].startswith("~ [e9] status bar | name: \"\" -> \"Thanks, Ada\"")
 
 
+def test_an_action_needs_no_tree_first():
+    need_chromium()
+    browser = uidelta.Browser(FORM)
+    typed = browser.type("role:entry && name:Name", "Ada")
+    [field] = typed.diff.modified
+    assert (field.element.role, field.element.name) == ("entry", "Name")
+    assert [(c.attr, c.old, c.new) for c in field.changes] == [("value", None, "Ada")]
+    sent = browser.click("role:push button && name:Create account")
+    [status] = sent.diff.modified
+    assert ("name", "", "Thanks, Ada") in [(c.attr, c.old, c.new) for c in status.changes]
+
+
 def test_the_asyncio_session_answers_as_the_plain_one():
     import asyncio
 

@@ -145,7 +145,8 @@ class Desktop:
 
 class Browser:
     """A page in Chromium (headless, started for it; or the one at `cdp`),
-    read through the DevTools protocol; `url` opens in a tab of its own."""
+    read through the DevTools protocol; `url` opens in a tab of its own.
+    The first action reads the page when `tree()` or `find()` has not."""
 
     def __init__(self, url: Optional[str] = None, *, cdp: Optional[str] = None) -> None: ...
     def tree(self) -> str: ...
