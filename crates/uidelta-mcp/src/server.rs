@@ -481,6 +481,7 @@ impl<B: Backend + 'static> Inner<B> {
             m["app"] = json!(known.app.name);
             matches.push(m);
         }
+        let mut near = Vec::new();
         if hits.is_empty() {
             let r#where: Vec<String> = s.known_apps().iter().map(|l| l.app.label()).collect();
             text.push_str(&format!(
@@ -488,6 +489,22 @@ impl<B: Backend + 'static> Inner<B> {
                 a.selector.trim(),
                 r#where.join(", ")
             ));
+            let misses: Vec<(AppId, NodeId)> = s
+                .near_misses(&selector)
+                .into_iter()
+                .filter(|(i, _)| only.is_none_or(|o| o == *i))
+                .collect();
+            if !misses.is_empty() {
+                text.push_str("Nearest by name:\n");
+            }
+            for (i, n) in misses {
+                let known = &s.known_apps()[i];
+                let h = known.handle(n);
+                text.push_str(&format!("  {}\n", handle_text(&h)));
+                let mut m = handle_json(&h);
+                m["app"] = json!(known.app.name);
+                near.push(m);
+            }
         } else if hits.len() > limit {
             text.push_str(&format!(
                 "# ... and {} more; narrow the selector or raise `limit`\n",
@@ -496,7 +513,11 @@ impl<B: Backend + 'static> Inner<B> {
         }
         Ok(Reply {
             text,
-            json: json!({"matches": matches, "total": hits.len()}),
+            json: if near.is_empty() {
+                json!({"matches": matches, "total": hits.len()})
+            } else {
+                json!({"matches": matches, "total": 0, "near": near})
+            },
             png: None,
             receipt: None,
         })

@@ -668,3 +668,35 @@ async fn a_change_a_search_saw_is_reported_with_the_next_action() {
         .unwrap_or_default();
     assert!(earlier.contains("checked: false -> true"), "{j}");
 }
+
+#[tokio::test]
+async fn a_search_that_finds_nothing_names_the_nearest_elements() {
+    let s = Server::new(Arc::new(Fake::default()));
+    ok(&s, "get_window_tree", json!({"app": "fake"})).await;
+    let r = ok(
+        &s,
+        "find_elements",
+        json!({"selector": "role:check box && name:Agre", "app": "fake"}),
+    )
+    .await;
+    let t = text(&r);
+    assert!(t.contains("No element matches"), "{t}");
+    assert!(
+        t.contains("Nearest by name:\n  [e3] check box \"Agree\""),
+        "{t}"
+    );
+    let j = r.structured_content.as_ref().expect("structured");
+    assert_eq!(j["total"], 0, "{j}");
+    assert_eq!(j["near"][0]["ref"], "e3", "{j}");
+    assert_eq!(j["near"][0]["app"], "fake", "{j}");
+    // A selector that asks for no name has nothing to come near to.
+    let r = ok(
+        &s,
+        "find_elements",
+        json!({"selector": "role:slider", "app": "fake"}),
+    )
+    .await;
+    assert!(!text(&r).contains("Nearest"), "{}", text(&r));
+    let j = r.structured_content.as_ref().expect("structured");
+    assert!(j.get("near").is_none(), "{j}");
+}

@@ -57,6 +57,17 @@ impl<B: Backend> Session<B> {
             .collect()
     }
 
+    /// The elements that come nearest to matching `selector` when nothing
+    /// does: those whose names are closest to a name it asks for (the
+    /// candidates a failed action lists), at most five.
+    pub fn near_misses(&self, selector: &Selector) -> Vec<(AppId, NodeId)> {
+        selector
+            .near_misses(&self.app_views(), NEAR_MISSES)
+            .into_iter()
+            .map(|f| (f.app, f.node))
+            .collect()
+    }
+
     fn app_views(&self) -> Vec<selector::AppView<'_>> {
         self.known
             .iter()
