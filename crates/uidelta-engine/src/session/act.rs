@@ -442,6 +442,9 @@ impl<B: Backend> Session<B> {
                     settle: Settle::Auto(Quiet {
                         floor: Duration::ZERO,
                         cap: LINGER.min(quiet.cap),
+                        // Waits for it to go, even by a CSS animation's end
+                        // that a page does not count as pending.
+                        grace: None,
                         ..quiet
                     }),
                     transients: opts.transients,
