@@ -832,6 +832,25 @@ async fn a_dialog_built_800_ms_after_the_click_is_complete_in_the_diff() {
     assert!(problems.is_empty(), "{}", problems.join("\n\n"));
 }
 
+/// A script's own timer is not one the page counts as pending (only input
+/// starts those), so after a script the first change is waited for as
+/// before: the paragraph it adds 500 ms later is in the diff.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_a_script_makes_later_is_waited_for() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let id = tab.id.clone();
+    let script = "setTimeout(() => { const p = document.createElement('p'); \
+                  p.textContent = 'Later'; document.querySelector('main').append(p); }, 500); 1";
+    let (_, ran) = tab
+        .session
+        .run_script(&id, script, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("running the script: {e}"));
+    let got: Vec<(Role, &str)> = roots(added(&ran.diff).iter().map(|a| a.root()));
+    assert_eq!(got, [(Role::Paragraph, "Later")], "{}", text(&ran.diff));
+    assert!(!ran.settled.capped, "{}", text(&ran.diff));
+}
+
 /// A request in flight holds settling however idle the page is otherwise:
 /// the status the answer 700 ms later sets is in the diff, also when the
 /// click changes nothing before (`?quiet`).

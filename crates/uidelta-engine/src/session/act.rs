@@ -407,7 +407,19 @@ impl<B: Backend> Session<B> {
         let done = Performed {
             method: "script".into(),
         };
-        let acted = self.finish(idx, done, handle, opts, &[]).await?;
+        // A page counts the timers input starts, not a script's: a script
+        // that changes nothing at once is waited on as before.
+        let opts = match opts.settle {
+            Settle::Auto(quiet) => ActOptions {
+                settle: Settle::Auto(Quiet {
+                    grace: None,
+                    ..quiet
+                }),
+                ..opts.clone()
+            },
+            _ => opts.clone(),
+        };
+        let acted = self.finish(idx, done, handle, &opts, &[]).await?;
         Ok((result, acted))
     }
 
