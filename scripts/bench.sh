@@ -69,3 +69,9 @@ echo
 echo "== settle latency: auto settle against a fixed 1500 ms sleep (about 5 minutes)"
 echo
 cargo run --release -q -p uidelta-bench --bin settle
+echo
+echo "== settle in the browser: no-op actions and an 800 ms dialog, against auto" \
+    "settle deaf to the page's idle (about 4 minutes)"
+echo
+need_packages chromium
+cargo run --release -q -p uidelta-bench --bin settle -- --browser

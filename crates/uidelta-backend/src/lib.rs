@@ -64,6 +64,11 @@ pub enum EventKind {
     /// Nothing about the application's state: a tooltip, the caret, a text
     /// selection, what an element paints.
     Noise,
+    /// The application says that it has nothing pending (a page: no
+    /// request, load or short timer started by input in flight): unless
+    /// something changed, nothing will. Sent repeatedly while it holds, by
+    /// backends that can tell (a page); never a change in itself.
+    Idle,
 }
 
 /// One change event from an application.

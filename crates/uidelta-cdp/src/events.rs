@@ -24,11 +24,14 @@
 //! nothing meanwhile. The script counts the short timers (up to
 //! [`SHORT_TIMER_MS`]) that input events start, and those that such timers
 //! start in turn, and the stream beats (`dom:timer-pending`) while any runs.
+//! When none of these is in flight the stream beats `page:idle` instead: the
+//! page says that nothing it started will change it later, and an action
+//! that changed nothing need not wait for the settle cap.
 //!
 //! For settling, every event of a tab is a change ([`EventKind::Change`]):
 //! a request in flight and a timer running hold settling as changes do.
 //! Focus moving (`dom:focus`) is a focus change ([`EventKind::Focus`]),
-//! which names no element.
+//! which names no element; `page:idle` is [`EventKind::Idle`].
 
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
@@ -54,12 +57,16 @@ use crate::protocol::Session;
 /// The page function the change script reports through.
 pub const BINDING: &str = "__uidelta_changed";
 
-/// How often the stream beats while requests or loads are in flight.
+/// How often the stream beats: while requests, loads or short timers are
+/// in flight, and (`page:idle`) while none is.
 pub const HEARTBEAT: Duration = Duration::from_millis(50);
 
 /// A request or load older than this no longer holds settling: long polls,
 /// streams and stuck requests would otherwise keep a page from ever settling.
 pub const LONG_REQUEST: Duration = Duration::from_secs(10);
+
+/// The beat that says that nothing is in flight (see the module's doc).
+const IDLE: &str = "page:idle";
 
 /// Timers longer than this (in ms) are not waited for: they are polls and
 /// delays, not the reaction to an input.
@@ -526,6 +533,9 @@ async fn forward(
     ticker.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let events: Vec<(String, Option<String>)> = tokio::select! {
+            // What the page reported comes before a beat that would say
+            // that nothing is pending.
+            biased;
             next = raw.next() => match next {
                 Some(r) => translate(r, &mut inflight),
                 None => return,
@@ -538,6 +548,9 @@ async fn forward(
                 }
                 if inflight.timers_pending(now) {
                     beats.push(("dom:timer-pending".to_owned(), None));
+                }
+                if beats.is_empty() {
+                    beats.push((IDLE.to_owned(), None));
                 }
                 beats
             }
@@ -564,6 +577,7 @@ async fn forward(
 fn event_kind(name: &str) -> EventKind {
     match name {
         "dom:focus" => EventKind::Focus,
+        IDLE => EventKind::Idle,
         _ => EventKind::Change,
     }
 }
@@ -721,8 +735,9 @@ mod tests {
     }
 
     #[test]
-    fn every_event_of_a_tab_is_a_change_but_focus_moving() {
+    fn every_event_of_a_tab_is_a_change_but_focus_moving_and_idle() {
         assert_eq!(event_kind("dom:focus"), EventKind::Focus);
+        assert_eq!(event_kind("page:idle"), EventKind::Idle);
         for name in [
             "dom:child-inserted",
             "dom:input",

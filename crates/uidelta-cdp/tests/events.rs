@@ -6,7 +6,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{browser, capture, find, find_text, fixtures, open, pages};
-use uidelta_backend::{Action, Backend, Event, EventStream, Navigate};
+use uidelta_backend::{Action, Backend, Event, EventKind, EventStream, Navigate};
 use uidelta_model::{NodeId, Role};
 
 /// Events until one of kind `last` arrives (included), or 10 s pass.
@@ -193,4 +193,48 @@ async fn short_timers_an_input_starts_beat_until_they_fire() {
     );
     let snap = capture(&cdp, &app).await;
     find(&snap, Role::Dialog, "Confirm delete");
+}
+
+/// The engine ends the wait of an action that changed nothing when the page
+/// says it is idle this long after it (`Quiet::grace` of uidelta-engine).
+const GRACE: Duration = Duration::from_millis(100);
+
+#[tokio::test]
+async fn the_page_says_it_is_idle_only_while_nothing_it_started_is_in_flight() {
+    let server = fixtures();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("dialog.html?delay=800")).await;
+    let mut events = cdp.events(&app).await.expect("events");
+    let snap = capture(&cdp, &app).await;
+    // Nothing in flight: the page says so, as an idle event.
+    let seen = events_until(&mut events, |e| e.detail == "page:idle").await;
+    assert_eq!(seen.last().map(|e| e.kind), Some(EventKind::Idle));
+    events.drain();
+    cdp.act(
+        &app,
+        find(&snap, Role::PushButton, "Open dialog"),
+        &Action::Click,
+    )
+    .await
+    .expect("click");
+    let acted = Instant::now();
+    // The dialog comes 800 ms after the click: never idle meanwhile, once
+    // the click's own report has had its grace.
+    let seen = events_until(&mut events, |e| e.detail == "dom:child-inserted").await;
+    let idle: Vec<Duration> = seen
+        .iter()
+        .filter(|e| e.detail == "page:idle" && e.at >= acted + GRACE)
+        .map(|e| e.at - acted)
+        .collect();
+    assert!(idle.is_empty(), "idle at {idle:?} after the click");
+    assert!(
+        kinds(&seen).contains(&"dom:timer-pending"),
+        "{:?}",
+        kinds(&seen)
+    );
+    // Filled in (three more timers of 70 ms each), the page is idle again.
+    let inserted = Instant::now();
+    events_until(&mut events, |e| e.detail == "page:idle" && e.at > inserted).await;
+    let snap = capture(&cdp, &app).await;
+    find(&snap, Role::PushButton, "Delete");
 }

@@ -7,6 +7,14 @@
 //! application's state (tooltips, bounds, caret moves) are ignored, or an
 //! animation would keep the UI from ever settling.
 //!
+//! An application that can tell whether work is pending (a page: requests,
+//! loads, short timers started by input) ends the first wait early: when
+//! nothing changed and it says that nothing is pending a short grace after
+//! the action ([`Quiet::grace`], [`EventKind::Idle`]), the action changed
+//! nothing. While work is pending it says so with events that count as
+//! changes, so a late dialog is waited for as before. The desktop says
+//! nothing of the kind, and waits for the cap.
+//!
 //! The rules here are pure; the loop that applies them to a session's
 //! application (reading its events, or polling its captures) is in
 //! `settle/waiting.rs`.
@@ -51,20 +59,30 @@ pub struct Quiet {
     /// after the change that started it, and sends no other event before.
     /// Longer motion (an animation that never stops) is not waited for.
     pub motion: Duration,
+    /// When nothing changed and the application said that nothing is
+    /// pending ([`EventKind::Idle`]) at least this long after the action
+    /// (and not before the floor), the action changed nothing: settled at
+    /// once, not at the cap. The grace lets the action's own reports (a
+    /// timer or a request it started) arrive first. `None`: always wait for
+    /// a change up to the cap.
+    pub grace: Option<Duration>,
 }
 
 impl Default for Quiet {
     /// Defaults chosen by measurement (BENCHMARKS.md, "Settle"): GTK sends
     /// the events of one update within a few milliseconds of each other and
     /// of the change itself; 150 ms of quiet separates updates reliably, and
-    /// a 2 s cap bounds actions that change nothing; GTK's transitions
-    /// last 250 ms.
+    /// a 2 s cap bounds actions that change nothing on the desktop; GTK's
+    /// transitions last 250 ms. A page reports the timer or request an
+    /// action starts within a few milliseconds; 100 ms of grace leaves
+    /// room for a busy machine.
     fn default() -> Self {
         Quiet {
             floor: Duration::from_millis(30),
             window: Duration::from_millis(150),
             cap: Duration::from_millis(2000),
             motion: Duration::from_millis(400),
+            grace: Some(Duration::from_millis(100)),
         }
     }
 }
@@ -78,9 +96,17 @@ pub fn is_motion(kind: &EventKind) -> bool {
 }
 
 /// Whether an event kind says nothing about the application's state:
-/// noise, and motion (see [`is_motion`]).
+/// noise, motion (see [`is_motion`]), and the application saying that it
+/// is idle (see [`is_idle`]).
 pub fn is_noise(kind: &EventKind) -> bool {
-    matches!(kind, EventKind::Noise | EventKind::Motion)
+    matches!(kind, EventKind::Noise | EventKind::Motion | EventKind::Idle)
+}
+
+/// Whether an event kind says that the application has nothing pending:
+/// no change in itself, but when nothing changed since the action, nothing
+/// will (see [`Quiet::grace`]).
+pub fn is_idle(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Idle)
 }
 
 /// Sources of motion events (see [`is_motion`]) and how long each has been
@@ -158,6 +184,8 @@ pub struct Watch {
     last: Option<Instant>,
     /// The last motion event (see [`is_motion`]).
     moved: Option<Instant>,
+    /// The last time the application said it was idle (see [`is_idle`]).
+    idle: Option<Instant>,
     events: usize,
 }
 
@@ -181,6 +209,7 @@ impl Watch {
             start,
             last: None,
             moved: None,
+            idle: None,
             events: 0,
         }
     }
@@ -188,6 +217,12 @@ impl Watch {
     /// Records a motion event (see [`is_motion`]).
     pub fn motion(&mut self, at: Instant) {
         self.moved = Some(self.moved.map_or(at, |m| m.max(at)));
+    }
+
+    /// Records the application saying that nothing is pending (see
+    /// [`is_idle`]).
+    pub fn idle(&mut self, at: Instant) {
+        self.idle = Some(self.idle.map_or(at, |i| i.max(at)));
     }
 
     /// Records a meaningful event.
@@ -205,7 +240,14 @@ impl Watch {
     pub fn next(&self, now: Instant) -> Next {
         let cap = self.start + self.quiet.cap;
         let floor = self.start + self.quiet.floor;
+        // The application said, after the grace, that nothing is pending.
+        let idle = self.quiet.grace.is_some_and(|grace| {
+            self.idle
+                .is_some_and(|i| i >= self.start + grace.max(self.quiet.floor))
+        });
         match self.last {
+            // Nothing changed, and nothing will.
+            None if idle => Next::Done { capped: false },
             // Nothing changed yet: wait for the first change, up to the cap.
             None if now >= cap => Next::Done { capped: true },
             None => Next::WaitUntil(cap),
@@ -245,6 +287,7 @@ mod tests {
             window: ms(150),
             cap: ms(2000),
             motion: ms(500),
+            grace: None,
         };
         let mut w = Watch::new(q, t0);
         assert_eq!(w.next(t0), Next::WaitUntil(t0 + ms(2000)));
@@ -265,6 +308,7 @@ mod tests {
             window: ms(150),
             cap: ms(500),
             motion: ms(500),
+            grace: None,
         };
         let w = Watch::new(q, t0);
         assert_eq!(w.next(t0 + ms(500)), Next::Done { capped: true });
@@ -284,6 +328,7 @@ mod tests {
             window: ms(150),
             cap: ms(2000),
             motion: ms(500),
+            grace: None,
         };
         // Motion alone is no change: still waiting for the first.
         let mut w = Watch::new(q, t0);
@@ -334,6 +379,49 @@ mod tests {
     }
 
     #[test]
+    fn an_application_idle_after_the_grace_with_nothing_changed_is_settled() {
+        let t0 = Instant::now();
+        let q = Quiet {
+            floor: ms(30),
+            window: ms(150),
+            cap: ms(2000),
+            motion: ms(400),
+            grace: Some(ms(100)),
+        };
+        // Idle within the grace says nothing: the action's own reports may
+        // not have arrived yet.
+        let mut w = Watch::new(q, t0);
+        w.idle(t0 + ms(20));
+        w.idle(t0 + ms(70));
+        assert_eq!(w.next(t0 + ms(90)), Next::WaitUntil(t0 + ms(2000)));
+        w.idle(t0 + ms(120));
+        assert_eq!(w.next(t0 + ms(121)), Next::Done { capped: false });
+        assert_eq!(w.events(), 0);
+        // Once something changed, idle ends nothing: the quiet window does.
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(10));
+        w.idle(t0 + ms(120));
+        assert_eq!(w.next(t0 + ms(121)), Next::WaitUntil(t0 + ms(160)));
+        assert_eq!(w.next(t0 + ms(160)), Next::Done { capped: false });
+        // Without a grace (a wait for a change), idle is not listened to.
+        let mut w = Watch::new(Quiet { grace: None, ..q }, t0);
+        w.idle(t0 + ms(500));
+        assert_eq!(w.next(t0 + ms(501)), Next::WaitUntil(t0 + ms(2000)));
+        // The floor holds over a shorter grace.
+        let mut w = Watch::new(
+            Quiet {
+                floor: ms(300),
+                ..q
+            },
+            t0,
+        );
+        w.idle(t0 + ms(200));
+        assert_eq!(w.next(t0 + ms(201)), Next::WaitUntil(t0 + ms(2000)));
+        w.idle(t0 + ms(300));
+        assert_eq!(w.next(t0 + ms(301)), Next::Done { capped: false });
+    }
+
+    #[test]
     fn the_floor_holds_even_when_quiet_comes_sooner() {
         let t0 = Instant::now();
         let q = Quiet {
@@ -341,6 +429,7 @@ mod tests {
             window: ms(50),
             cap: ms(2000),
             motion: ms(500),
+            grace: None,
         };
         let mut w = Watch::new(q, t0);
         w.event(t0 + ms(1));
@@ -352,6 +441,10 @@ mod tests {
     fn noise_and_motion_are_recognised() {
         assert!(is_noise(&EventKind::Noise));
         assert!(is_noise(&EventKind::Motion));
+        assert!(is_noise(&EventKind::Idle));
+        assert!(is_idle(&EventKind::Idle));
+        assert!(!is_idle(&EventKind::Change));
+        assert!(!is_motion(&EventKind::Idle));
         assert!(!is_noise(&EventKind::Change));
         assert!(!is_noise(&EventKind::Focus));
         assert!(is_motion(&EventKind::Motion));

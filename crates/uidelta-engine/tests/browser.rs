@@ -782,6 +782,103 @@ async fn clicking_a_heading_changes_nothing() {
     assert_eq!(text(&a.diff), "No UI changes detected\n");
 }
 
+/// A click and a key press that change nothing end as soon as the page says
+/// that nothing is pending, not at the cap: the page has no handler for
+/// either, starts no timer and no request.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_click_and_a_key_that_change_nothing_end_without_the_cap() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let id = tab.id.clone();
+    for run in 0..3 {
+        let clicked = tab.act("role:heading && name:Files", Action::Click).await;
+        assert_eq!(text(&clicked.diff), "No UI changes detected\n", "run {run}");
+        assert!(
+            !clicked.settled.capped,
+            "run {run}: the click waited for the cap"
+        );
+        let pressed = tab
+            .session
+            .key(&id, "x", &ActOptions::default())
+            .await
+            .unwrap_or_else(|e| panic!("pressing x: {e}"));
+        assert_eq!(text(&pressed.diff), "No UI changes detected\n", "run {run}");
+        assert!(
+            !pressed.settled.capped,
+            "run {run}: the key waited for the cap"
+        );
+    }
+}
+
+/// A dialog built 800 ms after the click, with nothing sent meanwhile but
+/// the page's word that a timer the click started runs, is caught whole.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_dialog_built_800_ms_after_the_click_is_complete_in_the_diff() {
+    let mut tab = Tab::fixture("dialog.html?delay=800").await;
+    let mut problems = Vec::new();
+    for run in 0..3 {
+        let opened = tab
+            .act("role:push button && name:Open dialog", Action::Click)
+            .await;
+        if let Some(problem) = dialog_problem(&opened) {
+            problems.push(format!("run {run}: {problem}:\n{}", text(&opened.diff)));
+            tab.wait_for("role:push button && name:Cancel").await;
+        }
+        let closed = tab
+            .act("role:push button && name:Cancel", Action::Click)
+            .await;
+        let gone: Vec<(Role, &str)> = roots(removed(&closed.diff).iter().map(|r| r.root()));
+        assert_eq!(gone, [(Role::Dialog, "Confirm delete")], "run {run}");
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n\n"));
+}
+
+/// A script's own timer is not one the page counts as pending (only input
+/// starts those), so after a script the first change is waited for as
+/// before: the paragraph it adds 500 ms later is in the diff.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_change_a_script_makes_later_is_waited_for() {
+    let mut tab = Tab::fixture("dialog.html").await;
+    let id = tab.id.clone();
+    let script = "setTimeout(() => { const p = document.createElement('p'); \
+                  p.textContent = 'Later'; document.querySelector('main').append(p); }, 500); 1";
+    let (_, ran) = tab
+        .session
+        .run_script(&id, script, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("running the script: {e}"));
+    let got: Vec<(Role, &str)> = roots(added(&ran.diff).iter().map(|a| a.root()));
+    assert_eq!(got, [(Role::Paragraph, "Later")], "{}", text(&ran.diff));
+    assert!(!ran.settled.capped, "{}", text(&ran.diff));
+}
+
+/// A request in flight holds settling however idle the page is otherwise:
+/// the status the answer 700 ms later sets is in the diff, also when the
+/// click changes nothing before (`?quiet`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_fetch_is_waited_for() {
+    for page in ["slow.html", "slow.html?quiet"] {
+        fetch_shows_its_answer(page).await;
+    }
+}
+
+async fn fetch_shows_its_answer(page: &str) {
+    let mut tab = Tab::fixture(page).await;
+    let status = tab.ref_of("role:status bar");
+    let fetched = tab
+        .act("role:push button && name:Fetch", Action::Click)
+        .await;
+    assert!(!fetched.settled.capped, "{page}: {}", text(&fetched.diff));
+    assert_eq!(
+        body(&fetched),
+        [format!(
+            "~ [{status}] status bar | name: \"\" -> \"Loaded 3 records\" \
+             | showing, visible: false -> true"
+        )],
+        "{page}: {}",
+        text(&fetched.diff)
+    );
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_click_at_a_point_of_the_viewport_reaches_what_is_there() {
     let mut tab = Tab::fixture("controls.html").await;

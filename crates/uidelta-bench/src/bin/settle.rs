@@ -31,6 +31,11 @@
 //! (`Field 1`..`Field 5` and `Close`), and closes it again. Every wait is
 //! bounded; the desktop is torn down at the end, also on error. Markdown
 //! on stdout, every action on stderr.
+//!
+//! With `--browser` it measures settling in a page instead (`settle/browser.rs`):
+//! actions that change nothing, and a dialog built 800 ms after the click,
+//! with auto settle against auto settle deaf to the page's word that nothing
+//! is pending.
 
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
@@ -42,6 +47,8 @@ use uidelta_linux::Linux;
 use uidelta_model::{Role, State};
 use uidelta_testkit::Desktop;
 
+#[path = "settle/browser.rs"]
+mod browser;
 #[allow(dead_code)]
 mod live;
 
@@ -65,12 +72,15 @@ fn main() -> ExitCode {
 struct Options {
     runs: usize,
     dialogs: usize,
+    /// Measure in a page instead (`settle/browser.rs`).
+    browser: bool,
 }
 
 fn options() -> Fallible<Option<Options>> {
     let mut opts = Options {
         runs: 30,
         dialogs: 20,
+        browser: false,
     };
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -89,10 +99,12 @@ fn options() -> Fallible<Option<Options>> {
         match arg.as_str() {
             "--runs" => opts.runs = number("--runs")?,
             "--dialogs" => opts.dialogs = number("--dialogs")?,
+            "--browser" => opts.browser = true,
             "-h" | "--help" => {
                 println!(
                     "usage: settle [--runs N (30, per action and mode)] \
-                     [--dialogs N (20, Open details runs)]"
+                     [--dialogs N (20, Open details runs, per mode with --browser)] \
+                     [--browser (in a page, headless Chromium)]"
                 );
                 return Ok(None);
             }
@@ -195,6 +207,9 @@ fn run() -> Fallible<()> {
     let Some(opts) = options()? else {
         return Ok(());
     };
+    if opts.browser {
+        return browser::run(&opts);
+    }
     live::require(&[
         (FACTORY, "gtk-3-examples"),
         ("/usr/bin/python3", "python3-gi gir1.2-gtk-3.0"),

@@ -407,7 +407,19 @@ impl<B: Backend> Session<B> {
         let done = Performed {
             method: "script".into(),
         };
-        let acted = self.finish(idx, done, handle, opts, &[]).await?;
+        // A page counts the timers input starts, not a script's: a script
+        // that changes nothing at once is waited on as before.
+        let opts = match opts.settle {
+            Settle::Auto(quiet) => ActOptions {
+                settle: Settle::Auto(Quiet {
+                    grace: None,
+                    ..quiet
+                }),
+                ..opts.clone()
+            },
+            _ => opts.clone(),
+        };
+        let acted = self.finish(idx, done, handle, &opts, &[]).await?;
         Ok((result, acted))
     }
 
@@ -442,6 +454,9 @@ impl<B: Backend> Session<B> {
                     settle: Settle::Auto(Quiet {
                         floor: Duration::ZERO,
                         cap: LINGER.min(quiet.cap),
+                        // Waits for it to go, even by a CSS animation's end
+                        // that a page does not count as pending.
+                        grace: None,
                         ..quiet
                     }),
                     transients: opts.transients,

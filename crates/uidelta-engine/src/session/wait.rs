@@ -81,8 +81,10 @@ impl<B: Backend> Session<B> {
         loop {
             let left = timeout.saturating_sub(start.elapsed());
             let opts = ActOptions {
+                // Waiting for a change: an idle application is waited on.
                 settle: Settle::Auto(Quiet {
                     cap: left,
+                    grace: None,
                     ..Quiet::default()
                 }),
                 transients: true,

@@ -7,7 +7,7 @@ use uidelta_backend::{Backend, ErrorKind, Event, Scope};
 use uidelta_diff::View;
 use uidelta_model::{NodeId, Snapshot};
 
-use super::{is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
+use super::{is_idle, is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
 use crate::error::Result;
 use crate::session::{ActOptions, Session};
 use crate::AppId;
@@ -77,7 +77,9 @@ impl<B: Backend> Session<B> {
             // Events that queued up meanwhile (while a snapshot was taken)
             // count before deciding that the UI is quiet.
             while let Some(event) = self.known[idx].next_queued() {
-                if counts(&event) {
+                if is_idle(&event.kind) {
+                    watch.idle(event.at);
+                } else if counts(&event) {
                     watch.event(event.at);
                 } else if moves(&event) {
                     watch.motion(event.at);
@@ -94,6 +96,10 @@ impl<B: Backend> Session<B> {
             let Some(event) = self.known[idx].next_before(until).await else {
                 continue;
             };
+            if is_idle(&event.kind) {
+                watch.idle(event.at);
+                continue;
+            }
             if moves(&event) {
                 watch.motion(event.at);
                 continue;
