@@ -9,8 +9,10 @@
 //! events and tells the reader that it missed some (it must then read the
 //! application in full). A stream left unread for its idle limit
 //! ([`EventStream::IDLE`] by default) stops its feeder and frees what it
-//! held: a session that stops listening costs nothing, and subscribes again
-//! when it comes back ([`EventStream::lapsed`]).
+//! held at its next event: a session that stops listening costs nothing,
+//! and subscribes again when it comes back ([`EventStream::lapsed`]). An
+//! application saying it is idle ([`EventKind::Idle`], a page's beat while
+//! nothing is pending) is not such an event: a quiet page does not lapse.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -149,7 +151,11 @@ impl EventSender {
         if state.dropped || state.ended {
             return false;
         }
-        if !state.reading && event.at.saturating_duration_since(state.read_at) >= state.idle {
+        // An application saying it is idle (a page beats it while nothing
+        // is pending) is no news: it never ends a quiet stream.
+        let news = event.kind != EventKind::Idle;
+        if news && !state.reading && event.at.saturating_duration_since(state.read_at) >= state.idle
+        {
             state.ended = true;
             state.pending.clear();
             return false;
@@ -453,6 +459,26 @@ mod tests {
         assert!(stream.lapsed());
         assert_eq!(stream.drain(), 0, "what it held is freed");
         assert!(!tx.send(event("d", "x", Instant::now())));
+    }
+
+    #[test]
+    fn an_application_saying_it_is_idle_does_not_end_an_unread_stream() {
+        let (tx, stream) = EventStream::channel();
+        let read_at = stream.shared.lock().read_at;
+        let idle = |at| Event {
+            kind: EventKind::Idle,
+            detail: "page:idle".to_owned(),
+            source: None,
+            at,
+        };
+        assert!(tx.send(idle(read_at + EventStream::IDLE)));
+        assert!(tx.send(idle(read_at + EventStream::IDLE * 3)));
+        assert!(!stream.lapsed());
+        // One held, however many beats.
+        assert_eq!(stream.shared.lock().pending.len(), 1);
+        // News after the idle limit still ends it.
+        assert!(!tx.send(event("a", "x", read_at + EventStream::IDLE * 3)));
+        assert!(stream.lapsed());
     }
 
     #[tokio::test]
