@@ -24,6 +24,8 @@ use uidelta_testkit::Desktop;
 
 #[allow(dead_code)]
 mod live;
+#[path = "mirror/times.rs"]
+mod times;
 
 use live::task::TASK;
 use live::{Fallible, DEMO, FACTORY};
@@ -53,10 +55,19 @@ fn main() -> ExitCode {
 }
 
 fn run() -> Fallible<()> {
-    if let Some(arg) = std::env::args().nth(1) {
+    let mut args = std::env::args().skip(1);
+    if let Some(arg) = args.next() {
         if arg == "-h" || arg == "--help" {
-            println!("usage: mirror (no options; markdown on stdout, progress on stderr)");
+            println!(
+                "usage: mirror            replays the token study (markdown on stdout, progress \
+                 on stderr)\n       mirror --times FILE  sums up the times a run with \
+                 UIDELTA_MIRROR=check UIDELTA_MIRROR_TIMES=FILE wrote"
+            );
             return Ok(());
+        }
+        if arg == "--times" {
+            let path = args.next().ok_or("--times needs a file")?;
+            return times::report(std::path::Path::new(&path));
         }
         return Err(format!("unknown argument `{arg}` (try --help)").into());
     }

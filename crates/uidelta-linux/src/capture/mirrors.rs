@@ -9,8 +9,15 @@
 //! since explains is logged and the whole walk answered) and `strict` (the
 //! same, but such a difference is an error: for tests).
 //! `UIDELTA_MIRROR_BOUNDS=0` leaves bounds out of the comparison.
+//! `UIDELTA_MIRROR_TIMES=FILE`, with `check` or `strict`, appends one line
+//! per capture to FILE: the application, how the mirror read it, and the
+//! milliseconds of the capture through the mirror and of a whole walk right
+//! after it (`uidelta-bench --bin mirror -- --times FILE` sums them up).
 
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use uidelta_atspi::{
     capture, differences, AppRef, CaptureOptions, Difference, Mirror, Reading, ROOT_PATH,
@@ -67,11 +74,39 @@ type Shared = Arc<tokio::sync::Mutex<Mirror>>;
 type MirrorKey = (String, String);
 
 /// The mirrors of one backend, by application bus name and root path.
-#[derive(Default)]
 pub(crate) struct Mirrors {
     kept: Mutex<Vec<(MirrorKey, Shared)>>,
     /// Captures through mirrors so far: (walked whole, read in part).
     pub(crate) readings: Mutex<(u64, u64)>,
+    /// Where the times of checked captures go (`UIDELTA_MIRROR_TIMES`).
+    times: Option<PathBuf>,
+}
+
+impl Default for Mirrors {
+    fn default() -> Self {
+        Mirrors {
+            kept: Mutex::default(),
+            readings: Mutex::default(),
+            times: std::env::var_os("UIDELTA_MIRROR_TIMES")
+                .filter(|p| !p.is_empty())
+                .map(PathBuf::from),
+        }
+    }
+}
+
+/// One line of `UIDELTA_MIRROR_TIMES`: `app`, how the mirror read it
+/// (`part` or `whole:REASON`), then the milliseconds of the capture through
+/// the mirror and of the whole walk, tab-separated.
+fn times_line(app: &str, reading: &Reading, mirror_ms: f64, whole_ms: f64) -> String {
+    let how = match reading {
+        Reading::Part { .. } => "part".to_owned(),
+        Reading::Whole(why) => format!("whole:{why}"),
+    };
+    let app: String = app
+        .chars()
+        .map(|c| if c.is_control() { ' ' } else { c })
+        .collect();
+    format!("{app}\t{how}\t{mirror_ms:.3}\t{whole_ms:.3}\n")
 }
 
 impl Mirrors {
@@ -150,7 +185,9 @@ impl Linux {
             },
         };
         let mut mirror = mirror.lock().await;
+        let started = Instant::now();
         let read = mirror.capture(&self.bus, window.clone(), opts).await;
+        let mirror_ms = started.elapsed().as_secs_f64() * 1000.0;
         let (snapshot, reading) = match read {
             Ok(read) => read,
             Err(e) => {
@@ -170,12 +207,29 @@ impl Linux {
                 Reading::Part { .. } => counts.1 += 1,
             }
         }
-        if !matches!(reading, Reading::Part { .. })
-            || !matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict)
-        {
+        let checked = matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict);
+        let timed = checked.then_some(self.mirrors.times.as_ref()).flatten();
+        if !matches!(reading, Reading::Part { .. }) && timed.is_none() || !checked {
             return Ok(snapshot);
         }
+        let started = Instant::now();
         let whole = capture(&self.bus, app, root, window.clone(), opts).await?;
+        if let Some(path) = timed {
+            let whole_ms = started.elapsed().as_secs_f64() * 1000.0;
+            let line = times_line(&app.name, &reading, mirror_ms, whole_ms);
+            let written = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .and_then(|mut f| f.write_all(line.as_bytes()));
+            if let Err(e) = written {
+                tracing::warn!("writing the mirror's times to {}: {e}", path.display());
+            }
+        }
+        // A whole walk is compared with nothing: it was timed only.
+        if !matches!(reading, Reading::Part { .. }) {
+            return Ok(snapshot);
+        }
         let differ = differences(&snapshot, &whole, 20, self.mirror_bounds);
         // The application may have changed between the two reads: the
         // mirror is wrong only where no event since names the difference.
@@ -212,5 +266,27 @@ impl Linux {
             )));
         }
         Ok(whole)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_times_line_says_the_app_the_reading_and_both_times() {
+        let part = Reading::Part {
+            reread: 3,
+            moved: 0,
+            new: 1,
+        };
+        assert_eq!(
+            times_line("gedit", &part, 4.25, 31.5),
+            "gedit\tpart\t4.250\t31.500\n"
+        );
+        assert_eq!(
+            times_line("odd\tname", &Reading::Whole("first capture"), 30.0, 29.0),
+            "odd name\twhole:first capture\t30.000\t29.000\n"
+        );
     }
 }
