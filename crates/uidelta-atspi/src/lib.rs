@@ -24,6 +24,6 @@ pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};
 pub use error::{Error, Result};
 pub use events::{subscribe, subscribe_with, Events, Subscription, UiEvent};
-pub use mirror::{differences, Difference, Mirror, Reading, MAX_AGE, MAX_MARKS};
+pub use mirror::{differences, Difference, Mirror, Reading, MAX_AGE, MAX_MARKS, NOT_TRUSTED};
 pub use toolkit::libreoffice::settle_window;
 pub use toolkit::{Profile, Toolkit};

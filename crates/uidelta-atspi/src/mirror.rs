@@ -69,6 +69,11 @@ pub const MAX_AGE: Duration = Duration::from_secs(120);
 /// not answer in time is walked whole.
 const PING: Duration = Duration::from_secs(2);
 
+/// Why a capture through a [`Mirror`] walks the whole tree when its
+/// toolkit's events are not vouched for (see [`crate::Profile::mirrors`]):
+/// every capture of such an application.
+pub const NOT_TRUSTED: &str = "events not trusted for this toolkit";
+
 /// How a capture through a [`Mirror`] was read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Reading {
@@ -299,7 +304,7 @@ impl Mirror {
         };
         let whole = match self.walked {
             None => Some("first capture"),
-            Some(_) if !profile.mirrors() => Some("events not trusted for this toolkit"),
+            Some(_) if !profile.mirrors() => Some(NOT_TRUSTED),
             Some(_) if !answered => Some("the application did not answer a ping"),
             Some(_) if marks.overflow => Some("too many changes"),
             Some(_) if self.truncated => Some("the tree is cut by a limit"),

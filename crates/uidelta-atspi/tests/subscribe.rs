@@ -61,7 +61,7 @@ fn subscribing_while_events_flood_in_neither_fails_nor_stops_the_connection() {
                     // a flood that does not depend on how busy the machine
                     // is (flat out, it starved the registry past the 2 s a
                     // call may take on a loaded machine).
-                    if sent % 100 == 0 {
+                    if sent.is_multiple_of(100) {
                         tokio::time::sleep(Duration::from_millis(10)).await;
                     }
                 }

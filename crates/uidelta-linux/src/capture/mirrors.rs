@@ -20,7 +20,8 @@ use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use uidelta_atspi::{
-    capture, differences, AppRef, CaptureOptions, Difference, Mirror, Reading, ROOT_PATH,
+    capture, differences, AppRef, CaptureOptions, Difference, Mirror, Reading, NOT_TRUSTED,
+    ROOT_PATH,
 };
 use uidelta_model::Snapshot;
 
@@ -208,7 +209,11 @@ impl Linux {
             }
         }
         let checked = matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict);
-        let timed = checked.then_some(self.mirrors.times.as_ref()).flatten();
+        // Toolkits not mirrored walk whole every time: nothing to time.
+        let timed = checked
+            .then_some(self.mirrors.times.as_ref())
+            .flatten()
+            .filter(|_| reading != Reading::Whole(NOT_TRUSTED));
         if !matches!(reading, Reading::Part { .. }) && timed.is_none() || !checked {
             return Ok(snapshot);
         }

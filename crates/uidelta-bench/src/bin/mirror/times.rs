@@ -47,7 +47,7 @@ pub(super) fn report(path: &Path) -> Fallible<()> {
             match how.strip_prefix("whole:") {
                 None if *how == "part" => a.part += 1,
                 None => return Err(bad().into()),
-                Some(why @ ("first capture" | "events not trusted for this toolkit")) => {
+                Some(why) if why == "first capture" || why == uidelta_atspi::NOT_TRUSTED => {
                     *a.skipped.entry(why.to_owned()).or_default() += 1;
                     continue;
                 }
