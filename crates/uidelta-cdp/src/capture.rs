@@ -56,6 +56,7 @@ use crate::protocol::Session;
 use crate::roles::{self, PropValue};
 
 mod layout;
+mod prune;
 mod wire;
 pub(crate) use layout::Layout;
 pub(crate) use wire::Wire;
@@ -72,6 +73,11 @@ pub struct CaptureOptions {
     pub max_frames: usize,
     /// The whole capture gives up after this long.
     pub deadline: Duration,
+    /// Read every node of Chromium's accessibility tree, also the leaves
+    /// that the DOM snapshot gives as well (plain text, plain links: see
+    /// the module's documentation). The tree is the same either way; off,
+    /// big pages of such leaves are read in a fraction of the time.
+    pub whole_tree: bool,
 }
 
 impl Default for CaptureOptions {
@@ -81,8 +87,20 @@ impl Default for CaptureOptions {
             max_depth: 128,
             max_frames: 64,
             deadline: Duration::from_secs(30),
+            whole_tree: false,
         }
     }
+}
+
+/// Where the nodes of a capture came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaptureRead {
+    /// Nodes read from Chromium's accessibility trees, ignored ones and
+    /// per-line text boxes included.
+    pub read_from_chromium: usize,
+    /// Nodes made from the DOM snapshot instead (plain text and links of
+    /// big pages, see [`CaptureOptions::whole_tree`]).
+    pub made_from_dom: usize,
 }
 
 /// A frame of a tab, from `Page.getFrameTree`.
@@ -236,6 +254,9 @@ pub(crate) struct FrameNodes {
     /// For frames of an out-of-process iframe, its target id: backend node
     /// ids are per renderer process, so its elements' identities carry it.
     pub prefix: Option<String>,
+    /// How many of `nodes` were made from the DOM snapshot rather than read
+    /// from Chromium's tree.
+    pub from_dom: usize,
 }
 
 /// The part of an answer of `Accessibility.getFullAXTree` read here.
@@ -637,12 +658,12 @@ fn mark_showing(tree: &mut Tree, own_box: &[bool], hidden: &[bool], known: bool)
     }
 }
 
-/// Captures the tab behind `session`.
+/// Captures the tab behind `session`; says where its nodes came from.
 pub(crate) async fn capture(
     session: &Session,
     title: &str,
     opts: &CaptureOptions,
-) -> Result<Snapshot> {
+) -> Result<(Snapshot, CaptureRead)> {
     let started = Instant::now();
     let captured_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -654,6 +675,11 @@ pub(crate) async fn capture(
         Err(_) => return Err(session.timeout("the whole capture", opts.deadline)),
     };
     let read_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let made_from_dom: usize = frames.iter().map(|f| f.from_dom).sum();
+    let read = CaptureRead {
+        read_from_chromium: frames.iter().map(|f| f.nodes.len()).sum::<usize>() - made_from_dom,
+        made_from_dom,
+    };
     let (tree, truncated) = assemble(&frames, &layouts, opts);
     tracing::debug!(
         "capture: read in {read_ms:.0} ms, assembled {} nodes in {:.0} ms",
@@ -679,14 +705,14 @@ pub(crate) async fn capture(
         capture_ms: Some(started.elapsed().as_secs_f64() * 1000.0),
         truncated: truncated || frames_cut,
     };
-    Ok(Snapshot::new(meta, tree))
+    Ok((Snapshot::new(meta, tree), read))
 }
 
 async fn read_tab(
     session: &Session,
     opts: &CaptureOptions,
 ) -> Result<(Vec<FrameNodes>, Vec<Layout>, bool)> {
-    let page = read_target(session, opts.max_frames, (0.0, 0.0)).await?;
+    let page = read_target(session, opts.max_frames, (0.0, 0.0), !opts.whole_tree).await?;
     let mut cut = page.cut;
     let mut frames = page.frames;
     // Most pages have every frame in their own process: then nothing more
@@ -781,15 +807,16 @@ async fn read_cross_site(
         .copied()
         .unwrap_or_default();
     let child = parent.in_frame(target).await?;
-    let read = read_target(&child, max_frames, origin).await?;
+    let read = read_target(&child, max_frames, origin, false).await?;
     Ok((child, owner, read))
 }
 
-/// `DOMSnapshot.captureSnapshot`, with the DOM rects of every box or not.
+/// `DOMSnapshot.captureSnapshot`, with the DOM rects of every box or not,
+/// and the `visibility` of every box (whether a text reads in the tree).
 fn snapshot_call(rects: bool) -> (&'static str, Value) {
     (
         "DOMSnapshot.captureSnapshot",
-        json!({"computedStyles": [], "includeDOMRects": rects}),
+        json!({"computedStyles": ["visibility"], "includeDOMRects": rects}),
     )
 }
 
@@ -810,11 +837,14 @@ fn read_layout(answer: Option<Result<Raw>>, origin: (f64, f64)) -> Result<Layout
 
 /// Reads the frames of one target: its frame tree, one DOM snapshot and
 /// the accessibility tree of each frame. A frame that cannot be read is
-/// left out; the target's main frame is an error.
+/// left out; the target's main frame is an error. With `against_dom`, a
+/// target of one frame has only the part of its tree read that the DOM
+/// snapshot does not give ([`read_main_frame`]).
 async fn read_target(
     session: &Session,
     max_frames: usize,
     origin: (f64, f64),
+    against_dom: bool,
 ) -> Result<TargetRead> {
     let tree = session.call("Page.getFrameTree", json!({})).await?;
     let mut frames = frames_of(&tree);
@@ -828,17 +858,22 @@ async fn read_target(
     let frame_ids: Vec<String> = frames.iter().map(|f| f.id.clone()).collect();
     let cut = frames.len() > max_frames;
     frames.truncate(max_frames);
+    // The main frame alone is read against its DOM snapshot, so that the
+    // leaves the snapshot gives are not asked of Chromium (`prune`).
+    let against_dom = against_dom && frames.len() == 1;
     // The DOM snapshot without DOM rects: those cost Chromium more than
     // the rest of the snapshot, and only frame elements need them.
     let mut calls: Vec<(&'static str, Value)> = vec![snapshot_call(false)];
-    calls.extend(frames.iter().enumerate().map(|(k, f)| {
-        let params = if k == 0 {
-            json!({})
-        } else {
-            json!({"frameId": f.id})
-        };
-        ("Accessibility.getFullAXTree", params)
-    }));
+    if !against_dom {
+        calls.extend(frames.iter().enumerate().map(|(k, f)| {
+            let params = if k == 0 {
+                json!({})
+            } else {
+                json!({"frameId": f.id})
+            };
+            ("Accessibility.getFullAXTree", params)
+        }));
+    }
     let asked = Instant::now();
     let mut answers = ask(session, &calls).await?.into_iter();
     tracing::debug!("capture: answered in {:?}", asked.elapsed());
@@ -849,6 +884,22 @@ async fn read_target(
         // which the client rects of the snapshot with DOM rects give.
         let mut again = ask(session, &[snapshot_call(true)]).await?.into_iter();
         layout = read_layout(again.next(), origin)?;
+    }
+    if against_dom {
+        if let Some(main) = frames.into_iter().next() {
+            let nodes = read_main_frame(session, main, &layout).await?;
+            return Ok(TargetRead {
+                frames: vec![nodes],
+                layout,
+                frame_ids,
+                cut,
+            });
+        }
+        return Err(Error::Protocol {
+            doing: session.doing.clone(),
+            method: "Page.getFrameTree".into(),
+            detail: "the answer names no main frame".into(),
+        });
     }
     let trees = answers;
     let mut out = Vec::with_capacity(frames.len());
@@ -876,6 +927,61 @@ async fn read_target(
         frame_ids,
         cut,
     })
+}
+
+/// Reads the accessibility tree of a target's only frame, laid out as
+/// `layout`: only as deep as the DOM snapshot does not say (see the
+/// `prune` module), and whole when that is not worth it or the answer does
+/// not check out.
+async fn read_main_frame(
+    session: &Session,
+    frame: FrameInfo,
+    layout: &Layout,
+) -> Result<FrameNodes> {
+    let depth = if layout.frame_elements.is_empty() {
+        prune::depth(&layout.dom)
+    } else {
+        None
+    };
+    if let Some(depth) = depth {
+        let asked = Instant::now();
+        let mut nodes = full_tree(session, frame.clone(), json!({ "depth": depth })).await?;
+        let given = nodes.nodes.len();
+        match prune::complete(&mut nodes.nodes, &layout.dom) {
+            Ok(made) => {
+                tracing::debug!(
+                    "capture: {given} nodes read to depth {depth} and {made} from the DOM \
+                     in {:?}",
+                    asked.elapsed()
+                );
+                return Ok(FrameNodes {
+                    from_dom: made,
+                    ..nodes
+                });
+            }
+            Err(why) => tracing::debug!("capture: reading the whole tree: {why}"),
+        }
+    }
+    full_tree(session, frame, json!({})).await
+}
+
+/// `Accessibility.getFullAXTree` of a target's main frame, read.
+async fn full_tree(session: &Session, frame: FrameInfo, params: Value) -> Result<FrameNodes> {
+    let method = "Accessibility.getFullAXTree";
+    let protocol = |detail: String| Error::Protocol {
+        doing: session.doing.clone(),
+        method: method.into(),
+        detail,
+    };
+    let answer = ask(session, &[(method, params)])
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| protocol("no answer".into()))??;
+    let parsing = Instant::now();
+    let nodes = FrameNodes::from_raw(frame, answer).map_err(protocol)?;
+    tracing::debug!("capture: the tree read in {:?}", parsing.elapsed());
+    Ok(nodes)
 }
 
 #[cfg(test)]

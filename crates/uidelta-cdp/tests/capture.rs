@@ -355,3 +355,79 @@ fn iframe(snap: &uidelta_model::Snapshot, name: &str) -> NodeId {
         .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == name)
         .unwrap_or_else(|| panic!("no iframe {name:?} in\n{}", outline(snap)))
 }
+
+/// The first node where two trees differ, with its path, or `None`.
+fn first_difference(a: &uidelta_model::Snapshot, b: &uidelta_model::Snapshot) -> Option<String> {
+    let (ta, tb) = (a.tree(), b.tree());
+    let (ia, ib): (Vec<NodeId>, Vec<NodeId>) = (ta.ids().collect(), tb.ids().collect());
+    for (k, (&x, &y)) in ia.iter().zip(&ib).enumerate() {
+        let (na, nb) = (ta.node(x), tb.node(y));
+        let parents = (
+            ta.parent(x).map(NodeId::index),
+            tb.parent(y).map(NodeId::index),
+        );
+        if na != nb || parents.0 != parents.1 {
+            return Some(format!(
+                "node {k}: {na:?} under {:?}\nagainst {nb:?} under {:?}",
+                parents.0, parents.1
+            ));
+        }
+    }
+    (ia.len() != ib.len()).then(|| format!("{} nodes against {}", ia.len(), ib.len()))
+}
+
+#[tokio::test]
+async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
+    // Each page captured twice, the usual way (the leaves the DOM snapshot
+    // gives are made from it) and with the whole accessibility tree read
+    // from Chromium: the trees must be the same node for node.
+    let fixtures_server = fixtures();
+    let pages_server = pages();
+    let mut cdp = browser().await;
+    let urls = [
+        fixtures_server.url("links.html?n=2000"),
+        fixtures_server.url("table.html?rows=600"),
+        fixtures_server.url("nav-a.html"),
+        fixtures_server.url("list.html"),
+        fixtures_server.url("form.html"),
+        fixtures_server.url("controls.html"),
+        fixtures_server.url("dialog.html"),
+        fixtures_server.url("iframe.html"),
+        pages_server.url("leaves.html"),
+        pages_server.url("leaves.html?n=4000"),
+        pages_server.url("widgets.html"),
+    ];
+    let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
+        whole_tree,
+        ..uidelta_cdp::CaptureOptions::default()
+    };
+    let mut made_from_dom = Vec::new();
+    for url in &urls {
+        let app = open(&cdp, url).await;
+        cdp.set_capture_options(whole_tree(false));
+        let pruned = capture(&cdp, &app).await;
+        made_from_dom.push((url.clone(), cdp.last_capture().made_from_dom));
+        cdp.set_capture_options(whole_tree(true));
+        let whole = capture(&cdp, &app).await;
+        assert_eq!(cdp.last_capture().made_from_dom, 0);
+        assert!(!whole.meta.truncated && !pruned.meta.truncated, "{url}");
+        if let Some(difference) = first_difference(&pruned, &whole) {
+            panic!("{url}: {difference}");
+        }
+    }
+    // Where the DOM gave leaves: the big lists of plain links and texts;
+    // not the small pages, which are read whole.
+    let made = |page: &str| {
+        made_from_dom
+            .iter()
+            .find(|(url, _)| url.ends_with(page))
+            .map(|&(_, n)| n)
+    };
+    assert_eq!(made("links.html?n=2000"), Some(4000), "{made_from_dom:?}");
+    assert!(
+        made("leaves.html?n=4000").is_some_and(|n| n > 1000),
+        "{made_from_dom:?}"
+    );
+    assert_eq!(made("nav-a.html"), Some(0), "{made_from_dom:?}");
+    assert_eq!(made("leaves.html"), Some(0), "{made_from_dom:?}");
+}

@@ -30,6 +30,55 @@ pub(crate) struct Layout {
     /// it in this process until the other process commits, and a frame that
     /// stays blank has it for good.
     pub blank_frames: Vec<i64>,
+    /// The main document's nodes, for what the DOM alone says (see the
+    /// `prune` module).
+    pub dom: Dom,
+}
+
+/// The nodes of a snapshot's main document, in document order (pseudo
+/// elements under their element), with what tells whether the DOM alone
+/// says what Chromium's accessibility tree would of a node.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct Dom {
+    /// The document's base URL, against which links resolve.
+    pub base_url: String,
+    pub nodes: Vec<DomNode>,
+    /// Backend node id -> index in `nodes`.
+    pub by_backend: HashMap<i64, usize>,
+}
+
+/// One node of [`Dom`].
+#[derive(Clone, Debug, Default, PartialEq)]
+pub(crate) struct DomNode {
+    pub backend: Option<i64>,
+    pub parent: Option<usize>,
+    pub children: Vec<usize>,
+    /// DOM node type: 1 element, 3 text, 9 document, 11 fragment, ...
+    pub kind: i64,
+    /// The node name as the snapshot gives it (`A`, `#text`, `::marker`, `svg`).
+    pub name: String,
+    /// Names and values of the element's attributes.
+    pub attributes: Vec<(String, String)>,
+    /// Whether the node has a layout box.
+    pub laid_out: bool,
+    /// The computed `visibility` of its first layout box.
+    pub visibility: String,
+    /// The rendered text of a text node (whitespace collapsed as laid out).
+    pub text: Option<String>,
+    /// The pseudo element it is (`marker`, `before`, ...).
+    pub pseudo: Option<String>,
+    /// The element has a click handler, or is a link.
+    pub clickable: bool,
+}
+
+impl DomNode {
+    /// The value of attribute `key`.
+    pub fn attribute(&self, key: &str) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
+    }
 }
 
 impl Layout {
@@ -75,6 +124,10 @@ impl Layout {
         let documents = &snapshot.documents.0;
         let mut layout = Layout {
             known: !documents.is_empty(),
+            dom: documents
+                .first()
+                .map(|d| Dom::read(&d.0, strings))
+                .unwrap_or_default(),
             ..Layout::default()
         };
         // Offsets of documents in the main viewport; parents come first.
@@ -205,6 +258,98 @@ impl Layout {
     }
 }
 
+impl Dom {
+    fn read(doc: &DocumentSnapshot, strings: &[Lax<String>]) -> Dom {
+        let string = |i: &StringIndex| -> &str {
+            i.0.and_then(|i| usize::try_from(i).ok())
+                .and_then(|i| strings.get(i))
+                .map_or("", |s| s.0.as_str())
+        };
+        let nodes = &doc.nodes.0;
+        let count = nodes.parent_index.0.len();
+        let mut out: Vec<DomNode> = (0..count)
+            .map(|i| {
+                let number = |list: &Numbers<i64>| list.0.get(i).and_then(|v| v.0);
+                DomNode {
+                    backend: number(&nodes.backend_node_id),
+                    parent: number(&nodes.parent_index).and_then(|p| usize::try_from(p).ok()),
+                    kind: number(&nodes.node_type).unwrap_or_default(),
+                    name: nodes
+                        .node_name
+                        .0
+                        .get(i)
+                        .map(|n| string(n).to_owned())
+                        .unwrap_or_default(),
+                    attributes: nodes
+                        .attributes
+                        .0
+                        .get(i)
+                        .and_then(|a| a.0.as_ref())
+                        .map(|list| {
+                            list.chunks(2)
+                                .map(|pair| {
+                                    let value = pair.get(1).map(string).unwrap_or_default();
+                                    (string(&pair[0]).to_owned(), value.to_owned())
+                                })
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                    ..DomNode::default()
+                }
+            })
+            .collect();
+        let rare = &nodes.pseudo_type.0;
+        for (i, v) in rare.index.0.iter().zip(&rare.value.0) {
+            if let Some(node) = i.0.and_then(|i| out.get_mut(i as usize)) {
+                let v = v.0.and_then(|v| i64::try_from(v).ok());
+                node.pseudo = Some(string(&Lax(v)).to_owned());
+            }
+        }
+        for i in &nodes.is_clickable.0.index.0 {
+            if let Some(node) = i.0.and_then(|i| out.get_mut(i as usize)) {
+                node.clickable = true;
+            }
+        }
+        let lay = &doc.layout.0;
+        for (k, ni) in lay.node_index.0.iter().enumerate() {
+            let Some(node) = ni.0.and_then(|n| out.get_mut(n as usize)) else {
+                continue;
+            };
+            if !node.laid_out {
+                node.laid_out = true;
+                node.visibility = lay
+                    .styles
+                    .0
+                    .get(k)
+                    .and_then(|s| s.0.first())
+                    .map(|s| string(s).to_owned())
+                    .unwrap_or_default();
+            }
+            if let Some(text) = lay.text.0.get(k).and_then(|t| t.0) {
+                if text >= 0 {
+                    let text = string(&Lax(Some(text)));
+                    node.text.get_or_insert_with(String::new).push_str(text);
+                }
+            }
+        }
+        for i in 0..out.len() {
+            if let Some(p) = out[i].parent.filter(|&p| p < out.len()) {
+                out[p].children.push(i);
+            }
+        }
+        let by_backend = out
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.backend.map(|b| (b, i)))
+            .collect();
+        Dom {
+            base_url: string(&doc.base_url).to_owned(),
+            nodes: out,
+            by_backend,
+        }
+    }
+}
+
 /// A value read leniently: one of another type (or of a shape that does not
 /// fit) reads as the default, so that one odd field or list entry of a DOM
 /// snapshot costs only itself.
@@ -241,6 +386,8 @@ struct DocumentSnapshot {
     frame_id: StringIndex,
     #[serde(rename = "documentURL")]
     document_url: StringIndex,
+    #[serde(rename = "baseURL")]
+    base_url: StringIndex,
     scroll_offset_x: Lax<f64>,
     scroll_offset_y: Lax<f64>,
     nodes: Lax<NodeTreeSnapshot>,
@@ -258,6 +405,20 @@ struct NodeTreeSnapshot {
     attributes: Lax<Vec<Lax<Option<Vec<StringIndex>>>>>,
     /// Frame elements and the index of the document each holds.
     content_document_index: Lax<RareIntegers>,
+    /// Each node's parent, by index.
+    parent_index: Numbers<i64>,
+    node_type: Numbers<i64>,
+    /// Pseudo elements and which they are, as string indices.
+    pseudo_type: Lax<RareIntegers>,
+    /// Nodes that answer clicks.
+    is_clickable: Lax<RareBooleans>,
+}
+
+/// A flag that only some nodes have: the nodes that have it.
+#[derive(Debug, Default, Deserialize)]
+#[serde(default)]
+struct RareBooleans {
+    index: Numbers<u64>,
 }
 
 /// A property that only some nodes have: the nodes and their values.
@@ -278,6 +439,10 @@ struct LayoutTreeSnapshot {
     bounds: Lax<Vec<Quad>>,
     /// Each box's client rect: where its content starts inside its border.
     client_rects: Lax<Vec<Quad>>,
+    /// The text of each text box, as a string index.
+    text: Numbers<i64>,
+    /// Each box's computed styles asked for, as string indices.
+    styles: Lax<Vec<Lax<Vec<StringIndex>>>>,
 }
 
 /// `[x, y, width, height]` (an entry that is not a number reads as 0).

@@ -1,0 +1,372 @@
+//! Reading less of Chromium's accessibility tree where the DOM snapshot
+//! already says what it would.
+//!
+//! `Accessibility.getFullAXTree` costs Chromium about 25 µs a node, and far
+//! more for a link to an anchor of the page that does not exist: Chromium
+//! looks for the link's target (`InPageLinkTarget`) by walking the whole
+//! document, once per link. On 10,000 links to `#item-<k>` in list items
+//! that is 3 of the 4 to 5 seconds of the call; the same page with links
+//! to other pages takes 1.4 s.
+//!
+//! Much of a big page is leaves whose nodes the DOM snapshot gives as well
+//! as the accessibility tree would: plain text (a `StaticText` named with
+//! its laid-out text), plain links (`<a href>` holding one plain text and
+//! nothing else: a `link` named with that text, focusable, with its
+//! resolved URL) and list markers (left out of the tree anyway). The call
+//! takes a `depth`, counted in nodes that are not ignored; so the tree is
+//! asked only as deep as the deepest node that is not one of those leaves
+//! (an estimate from the DOM that can only be too deep, never too shallow:
+//! every element but `<html>` and a plain `<body>` counts as a level), and
+//! the leaves below are made from the DOM snapshot ([`complete`]).
+//!
+//! Whatever the estimate, [`complete`] checks the answer: every child the
+//! answer names but does not give must be one of those leaves, the nodes
+//! must be named by their DOM node (the accessibility node id of an element
+//! is its backend node id), and some node given must hold the focus (a
+//! focused link would be focused in the tree); else the capture reads the
+//! whole tree. Pages where the DOM may not say what the tree would are read
+//! whole from the start: frames, shadow roots, modal dialogs, `aria-owns`,
+//! editable content; and leaves under `aria-hidden`, `inert`, controls
+//! whose children are presentational, or not visible, are read from
+//! Chromium.
+
+use std::collections::HashSet;
+
+use serde_json::Value;
+
+use super::layout::{Dom, DomNode};
+use super::{AxNode, AxProperty, AxValue};
+
+/// Fewest nodes left out for a depth-limited read to be worth it.
+const WORTH_IT: usize = 1000;
+
+/// The depth to ask `Accessibility.getFullAXTree` for, `None` to read the
+/// whole tree.
+pub(super) fn depth(dom: &Dom) -> Option<usize> {
+    let kinds = Kinds::of(dom)?;
+    let mut deepest = 0;
+    let mut left_out = 0;
+    // Depth estimate per node: unignored ancestors at most.
+    let mut est = vec![0usize; dom.nodes.len()];
+    for (i, node) in dom.nodes.iter().enumerate() {
+        let Some(p) = node.parent else { continue };
+        let parent = &dom.nodes[p];
+        est[i] = est[p] + usize::from(counts_as_level(parent));
+        match kinds.of[i] {
+            Kind::Needed => deepest = deepest.max(est[i]),
+            Kind::Leaf | Kind::InLeaf => left_out += 1,
+            Kind::Outside => {}
+        }
+    }
+    let kept = dom.nodes.iter().zip(&kinds.of).zip(&est);
+    let left_out_below = kept
+        .filter(|((_, k), &e)| matches!(k, Kind::Leaf | Kind::InLeaf) && e > deepest)
+        .count();
+    tracing::debug!(
+        "capture: the DOM gives {left_out} leaves, {left_out_below} below depth {deepest}"
+    );
+    (left_out_below >= WORTH_IT).then_some(deepest)
+}
+
+/// Whether `node` may be a node of the tree that is not ignored, and so a
+/// level of `depth`: anything but `<html>` and a `<body>` without
+/// attributes or click handlers.
+fn counts_as_level(node: &DomNode) -> bool {
+    match node.name.as_str() {
+        "HTML" => !node.attributes.iter().all(|(k, _)| plain_attribute(k)),
+        "BODY" => node.clickable || !node.attributes.iter().all(|(k, _)| plain_attribute(k)),
+        _ => true,
+    }
+}
+
+fn plain_attribute(key: &str) -> bool {
+    matches!(key, "id" | "class" | "style" | "lang" | "dir") || key.starts_with("data-")
+}
+
+/// What a DOM node is to a depth-limited read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// Not in the accessibility tree's body (the head, the document type).
+    Outside,
+    /// Must come from Chromium.
+    Needed,
+    /// A plain text, a plain link or a list marker: the DOM says it.
+    Leaf,
+    /// Inside a leaf (a link's text, a marker's).
+    InLeaf,
+}
+
+struct Kinds {
+    of: Vec<Kind>,
+}
+
+impl Kinds {
+    /// The kind of every node; `None` when the page is one to read whole.
+    fn of(dom: &Dom) -> Option<Kinds> {
+        let n = dom.nodes.len();
+        let mut of = vec![Kind::Outside; n];
+        // Whether the node or an ancestor makes leaves under it unsafe.
+        let mut blocked = vec![false; n];
+        let mut in_body = vec![false; n];
+        for (i, node) in dom.nodes.iter().enumerate() {
+            if whole_page_reason(node) {
+                tracing::debug!("capture: {} asks for the whole tree", node.name);
+                return None;
+            }
+            let parent = node.parent.filter(|&p| p < i);
+            let parent_kind = parent.map(|p| of[p]);
+            blocked[i] = parent.is_some_and(|p| blocked[p]) || blocks(node);
+            in_body[i] = parent.is_some_and(|p| in_body[p]) || node.name == "BODY";
+            of[i] = if !in_body[i] {
+                Kind::Outside
+            } else if matches!(parent_kind, Some(Kind::Leaf | Kind::InLeaf)) {
+                Kind::InLeaf
+            } else if node.pseudo.as_deref() == Some("marker")
+                || (!blocked[i] && (plain_text(node).is_some() || plain_link(dom, node)))
+            {
+                Kind::Leaf
+            } else if node.kind == 3 && !node.laid_out {
+                // Text that is not laid out has no node in the tree.
+                Kind::Outside
+            } else {
+                Kind::Needed
+            };
+        }
+        Some(Kinds { of })
+    }
+}
+
+/// Whether this node makes the DOM an unsafe guide for the whole page.
+fn whole_page_reason(node: &DomNode) -> bool {
+    let name = node.name.to_ascii_uppercase();
+    node.kind == 11
+        || matches!(
+            name.as_str(),
+            "IFRAME" | "FRAME" | "SLOT" | "PORTAL" | "FENCEDFRAME"
+        )
+        || (name == "DIALOG" && node.attribute("open").is_some())
+        || node.attributes.iter().any(|(k, v)| {
+            matches!(k.as_str(), "aria-owns" | "aria-modal")
+                || (k == "contenteditable" && v != "false")
+        })
+}
+
+/// Whether leaves under this node (or it) must come from Chromium.
+fn blocks(node: &DomNode) -> bool {
+    let name = node.name.to_ascii_uppercase();
+    let presentational_children = matches!(
+        node.attribute("role").map(str::trim),
+        Some(
+            "button"
+                | "checkbox"
+                | "img"
+                | "image"
+                | "math"
+                | "menuitemcheckbox"
+                | "menuitemradio"
+                | "meter"
+                | "option"
+                | "progressbar"
+                | "radio"
+                | "scrollbar"
+                | "separator"
+                | "slider"
+                | "switch"
+                | "tab"
+                | "presentation"
+                | "none"
+        )
+    );
+    presentational_children
+        || node.attribute("aria-hidden").is_some()
+        || node.attribute("inert").is_some()
+        || (node.kind == 1
+            && !matches!(node.name.as_str(), "HTML" | "BODY")
+            && node.name.chars().any(|c| c.is_ascii_lowercase()))
+        || matches!(
+            name.as_str(),
+            "BUTTON"
+                | "SELECT"
+                | "OPTION"
+                | "OPTGROUP"
+                | "DATALIST"
+                | "TEXTAREA"
+                | "INPUT"
+                | "SVG"
+                | "MATH"
+                | "CANVAS"
+                | "OBJECT"
+                | "EMBED"
+                | "VIDEO"
+                | "AUDIO"
+                | "METER"
+                | "PROGRESS"
+                | "TEMPLATE"
+                | "LABEL"
+                | "LEGEND"
+                | "SUMMARY"
+                | "MAP"
+                | "AREA"
+                | "PICTURE"
+                | "IMG"
+        )
+}
+
+/// The laid-out text of a text node that reads the same in the tree:
+/// visible, one line, no space at either end or twice in a row.
+fn plain_text(node: &DomNode) -> Option<&str> {
+    let text = node.text.as_deref()?;
+    let plain = node.kind == 3
+        && node.visibility == "visible"
+        && !text.is_empty()
+        && text.trim() == text
+        && !text.contains("  ")
+        && !text.contains(['\n', '\r', '\t', '\u{a0}', '\u{ad}', '\u{200b}']);
+    plain.then_some(text)
+}
+
+/// Attributes of a plain link: none that changes its role, name,
+/// description, states or focus.
+fn link_attribute(key: &str) -> bool {
+    matches!(
+        key,
+        "href"
+            | "id"
+            | "class"
+            | "style"
+            | "target"
+            | "rel"
+            | "hreflang"
+            | "type"
+            | "download"
+            | "referrerpolicy"
+            | "ping"
+            | "lang"
+            | "dir"
+    ) || key.starts_with("data-")
+}
+
+/// Whether `node` is a plain link: `<a href>` with plain attributes, laid
+/// out and visible, holding one plain text and nothing else.
+fn plain_link(dom: &Dom, node: &DomNode) -> bool {
+    node.kind == 1
+        && node.name == "A"
+        && node.attribute("href").is_some()
+        && node.attributes.iter().all(|(k, _)| link_attribute(k))
+        && node.laid_out
+        && node.visibility == "visible"
+        && matches!(node.children.as_slice(), [only] if plain_text(&dom.nodes[*only]).is_some())
+}
+
+/// Completes the nodes of a depth-limited read with the leaves the DOM
+/// gives; returns how many it made, or why the whole tree must be read.
+pub(super) fn complete(nodes: &mut Vec<AxNode>, dom: &Dom) -> Result<usize, String> {
+    let given: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
+    if !nodes.iter().any(is_focused) {
+        return Err("no node given holds the focus".into());
+    }
+    if let Some(n) = nodes
+        .iter()
+        .find(|n| n.backend.is_some_and(|b| b.to_string() != n.id))
+    {
+        return Err(format!(
+            "node {} is not named by its DOM node {:?}",
+            n.id, n.backend
+        ));
+    }
+    let mut made = Vec::new();
+    for node in nodes.iter() {
+        for child in &node.children {
+            if given.contains(child.as_str()) {
+                continue;
+            }
+            let id: i64 = child
+                .parse()
+                .map_err(|_| format!("child {child} of {} is not a number", node.id))?;
+            let role = AxValue::text(&node.role);
+            if id < 0 && matches!(role.as_str(), "StaticText" | "ListMarker" | "InlineTextBox") {
+                // Per-line text boxes, which the tree leaves out.
+                continue;
+            }
+            let dom_node = dom
+                .by_backend
+                .get(&id)
+                .map(|&i| &dom.nodes[i])
+                .ok_or_else(|| format!("child {child} of {} is not in the DOM", node.id))?;
+            leaf(dom, dom_node, id, &node.id, &mut made)
+                .ok_or_else(|| format!("child {child} ({}) was not read", dom_node.name))?;
+        }
+    }
+    let count = made.len();
+    nodes.extend(made);
+    Ok(count)
+}
+
+/// Makes the nodes of the leaf `node` (backend id `id`, child of `parent`).
+fn leaf(dom: &Dom, node: &DomNode, id: i64, parent: &str, out: &mut Vec<AxNode>) -> Option<()> {
+    if node.pseudo.as_deref() == Some("marker") {
+        // Left out of the tree: nothing to make.
+        return Some(());
+    }
+    if let Some(text) = plain_text(node) {
+        out.push(text_node(id, text, parent));
+        return Some(());
+    }
+    if !plain_link(dom, node) {
+        return None;
+    }
+    let text_index = *node.children.first()?;
+    let text_node_dom = &dom.nodes[text_index];
+    let text = plain_text(text_node_dom)?;
+    let text_id = text_node_dom.backend?;
+    let href = node.attribute("href")?;
+    let url = url::Url::parse(&dom.base_url).ok()?.join(href).ok()?;
+    out.push(AxNode {
+        id: id.to_string(),
+        role: Some(string("link")),
+        name: Some(string(text)),
+        properties: vec![
+            AxProperty {
+                name: "focusable".into(),
+                value: AxValue {
+                    value: Some(Value::Bool(true)),
+                    ..AxValue::default()
+                },
+            },
+            AxProperty {
+                name: "url".into(),
+                value: string(url.as_str()),
+            },
+        ],
+        parent: Some(parent.to_owned()),
+        children: vec![text_id.to_string()],
+        backend: Some(id),
+        ..AxNode::default()
+    });
+    out.push(text_node(text_id, text, &id.to_string()));
+    Some(())
+}
+
+fn text_node(id: i64, text: &str, parent: &str) -> AxNode {
+    AxNode {
+        id: id.to_string(),
+        role: Some(string("StaticText")),
+        name: Some(string(text)),
+        parent: Some(parent.to_owned()),
+        backend: Some(id),
+        ..AxNode::default()
+    }
+}
+
+fn string(text: &str) -> AxValue {
+    AxValue {
+        value: Some(Value::String(text.to_owned())),
+        ..AxValue::default()
+    }
+}
+
+fn is_focused(node: &AxNode) -> bool {
+    node.properties
+        .iter()
+        .any(|p| p.name == "focused" && p.value.value == Some(Value::Bool(true)))
+}
