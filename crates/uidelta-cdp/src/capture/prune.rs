@@ -370,3 +370,172 @@ fn is_focused(node: &AxNode) -> bool {
         .iter()
         .any(|p| p.name == "focused" && p.value.value == Some(Value::Bool(true)))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A DOM of `<main><ul>` and `items` list items, each a marker and a
+    /// plain link `Link k` to `#item-<k>`; `extra(li)` adds more to a list
+    /// item. Backend ids are indices + 1.
+    fn list(items: usize, extra: impl Fn(&mut Vec<DomNode>, usize)) -> Dom {
+        let mut nodes: Vec<DomNode> = Vec::new();
+        let push = |nodes: &mut Vec<DomNode>, parent: Option<usize>, kind: i64, name: &str| {
+            let i = nodes.len();
+            nodes.push(DomNode {
+                backend: Some(i as i64 + 1),
+                parent,
+                kind,
+                name: name.into(),
+                laid_out: kind != 9,
+                visibility: "visible".into(),
+                ..DomNode::default()
+            });
+            if let Some(p) = parent {
+                nodes[p].children.push(i);
+            }
+            i
+        };
+        let doc = push(&mut nodes, None, 9, "#document");
+        let html = push(&mut nodes, Some(doc), 1, "HTML");
+        let body = push(&mut nodes, Some(html), 1, "BODY");
+        let main = push(&mut nodes, Some(body), 1, "MAIN");
+        let ul = push(&mut nodes, Some(main), 1, "UL");
+        for k in 1..=items {
+            let li = push(&mut nodes, Some(ul), 1, "LI");
+            let marker = push(&mut nodes, Some(li), 1, "::marker");
+            nodes[marker].pseudo = Some("marker".into());
+            let a = push(&mut nodes, Some(li), 1, "A");
+            nodes[a].attributes = vec![("href".into(), format!("#item-{k}"))];
+            let text = push(&mut nodes, Some(a), 3, "#text");
+            nodes[text].text = Some(format!("Link {k}"));
+            extra(&mut nodes, li);
+        }
+        let by_backend = nodes
+            .iter()
+            .enumerate()
+            .filter_map(|(i, n)| n.backend.map(|b| (b, i)))
+            .collect();
+        Dom {
+            base_url: "http://x/dir/links.html".into(),
+            nodes,
+            by_backend,
+        }
+    }
+
+    #[test]
+    fn a_big_list_of_plain_links_is_read_down_to_its_items() {
+        // Root 0, main 1, list 2, items 3; `<html>` and `<body>` are ignored.
+        assert_eq!(depth(&list(600, |_, _| {})), Some(3));
+        // Too few leaves below: read whole.
+        assert_eq!(depth(&list(100, |_, _| {})), None);
+    }
+
+    #[test]
+    fn what_the_dom_does_not_say_is_read_however_deep() {
+        // A button in every item: its text must come from Chromium.
+        let with_buttons = list(600, |nodes, li| {
+            let b = nodes.len();
+            nodes.push(DomNode {
+                backend: Some(b as i64 + 1),
+                parent: Some(li),
+                kind: 1,
+                name: "BUTTON".into(),
+                laid_out: true,
+                visibility: "visible".into(),
+                ..DomNode::default()
+            });
+            nodes[li].children.push(b);
+            nodes.push(DomNode {
+                backend: Some(b as i64 + 2),
+                parent: Some(b),
+                kind: 3,
+                name: "#text".into(),
+                laid_out: true,
+                visibility: "visible".into(),
+                text: Some("Edit".into()),
+                ..DomNode::default()
+            });
+            nodes[b].children.push(b + 1);
+        });
+        // The button's text is at depth 5, below the links (4): nothing left out.
+        assert_eq!(depth(&with_buttons), None);
+        // An editable page is read whole.
+        let mut editable = list(600, |_, _| {});
+        editable.nodes[3].attributes = vec![("contenteditable".into(), "true".into())];
+        assert_eq!(depth(&editable), None);
+    }
+
+    fn ax(id: usize, role: &str, children: &[usize], focused: bool) -> AxNode {
+        AxNode {
+            id: id.to_string(),
+            role: Some(string(role)),
+            children: children.iter().map(usize::to_string).collect(),
+            backend: Some(id as i64),
+            properties: focused
+                .then(|| AxProperty {
+                    name: "focused".into(),
+                    value: AxValue {
+                        value: Some(Value::Bool(true)),
+                        ..AxValue::default()
+                    },
+                })
+                .into_iter()
+                .collect(),
+            ..AxNode::default()
+        }
+    }
+
+    #[test]
+    fn the_leaves_below_the_depth_read_are_made_from_the_dom() {
+        let dom = list(2, |_, _| {});
+        // Backend ids: li 6 (marker 7, link 8, text 9), li 10 (11, 12, 13).
+        let mut nodes = vec![
+            ax(1, "RootWebArea", &[4], true),
+            ax(4, "main", &[5], false),
+            ax(5, "list", &[6, 10], false),
+            ax(6, "listitem", &[7, 8], false),
+            ax(10, "listitem", &[11, 12], false),
+        ];
+        assert_eq!(complete(&mut nodes, &dom), Ok(4));
+        let link = &nodes[5];
+        assert_eq!(link.id, "8");
+        assert_eq!(link.parent.as_deref(), Some("6"));
+        assert_eq!(AxValue::text(&link.role), "link");
+        assert_eq!(AxValue::text(&link.name), "Link 1");
+        assert_eq!(link.children, vec!["9".to_owned()]);
+        let url = link.properties.iter().find(|p| p.name == "url");
+        assert_eq!(
+            url.map(|p| AxValue::text(&Some(p.value.clone()))),
+            Some("http://x/dir/links.html#item-1".to_owned())
+        );
+        let text = &nodes[6];
+        assert_eq!((text.id.as_str(), text.parent.as_deref()), ("9", Some("8")));
+        assert_eq!(AxValue::text(&text.role), "StaticText");
+        assert_eq!(AxValue::text(&text.name), "Link 1");
+    }
+
+    #[test]
+    fn an_answer_that_does_not_check_out_asks_for_the_whole_tree() {
+        let dom = list(2, |_, _| {});
+        let answer = |focused| {
+            vec![
+                ax(1, "RootWebArea", &[4], focused),
+                ax(4, "main", &[5], false),
+                ax(5, "list", &[6, 10], false),
+                ax(6, "listitem", &[7, 8], false),
+                ax(10, "listitem", &[11, 12], false),
+            ]
+        };
+        // The focus is on none of the nodes given: maybe on a link made here.
+        assert!(complete(&mut answer(false), &dom).is_err());
+        // A list item not given: the DOM does not say what it is.
+        let mut cut = answer(true);
+        cut.truncate(4);
+        assert!(complete(&mut cut, &dom).is_err());
+        // A node not named by its DOM node.
+        let mut renamed = answer(true);
+        renamed[1].id = "40".into();
+        assert!(complete(&mut renamed, &dom).is_err());
+    }
+}
