@@ -845,7 +845,7 @@ fn read_layout(answer: Option<Result<Raw>>, origin: (f64, f64)) -> Result<Layout
 /// the accessibility tree of each frame. A frame that cannot be read is
 /// left out; the target's main frame is an error. With `against_dom`, a
 /// target of one frame has only the part of its tree read that the DOM
-/// snapshot does not give ([`read_main_frame`]).
+/// snapshot does not give (`prune::read_main_frame`).
 async fn read_target(
     session: &Session,
     max_frames: usize,
@@ -893,7 +893,7 @@ async fn read_target(
     }
     if against_dom {
         if let Some(main) = frames.into_iter().next() {
-            let nodes = read_main_frame(session, main, &layout).await?;
+            let nodes = prune::read_main_frame(session, main, &layout).await?;
             return Ok(TargetRead {
                 frames: vec![nodes],
                 layout,
@@ -933,61 +933,6 @@ async fn read_target(
         frame_ids,
         cut,
     })
-}
-
-/// Reads the accessibility tree of a target's only frame, laid out as
-/// `layout`: only as deep as the DOM snapshot does not say (see the
-/// `prune` module), and whole when that is not worth it or the answer does
-/// not check out.
-async fn read_main_frame(
-    session: &Session,
-    frame: FrameInfo,
-    layout: &Layout,
-) -> Result<FrameNodes> {
-    let depth = if layout.frame_elements.is_empty() {
-        prune::depth(&layout.dom)
-    } else {
-        None
-    };
-    if let Some(depth) = depth {
-        let asked = Instant::now();
-        let mut nodes = full_tree(session, frame.clone(), json!({ "depth": depth })).await?;
-        let given = nodes.nodes.len();
-        match prune::complete(&mut nodes.nodes, &layout.dom) {
-            Ok(made) => {
-                tracing::debug!(
-                    "capture: {given} nodes read to depth {depth} and {made} from the DOM \
-                     in {:?}",
-                    asked.elapsed()
-                );
-                return Ok(FrameNodes {
-                    from_dom: made,
-                    ..nodes
-                });
-            }
-            Err(why) => tracing::debug!("capture: reading the whole tree: {why}"),
-        }
-    }
-    full_tree(session, frame, json!({})).await
-}
-
-/// `Accessibility.getFullAXTree` of a target's main frame, read.
-async fn full_tree(session: &Session, frame: FrameInfo, params: Value) -> Result<FrameNodes> {
-    let method = "Accessibility.getFullAXTree";
-    let protocol = |detail: String| Error::Protocol {
-        doing: session.doing.clone(),
-        method: method.into(),
-        detail,
-    };
-    let answer = ask(session, &[(method, params)])
-        .await?
-        .into_iter()
-        .next()
-        .ok_or_else(|| protocol("no answer".into()))??;
-    let parsing = Instant::now();
-    let nodes = FrameNodes::from_raw(frame, answer).map_err(protocol)?;
-    tracing::debug!("capture: the tree read in {:?}", parsing.elapsed());
-    Ok(nodes)
 }
 
 #[cfg(test)]

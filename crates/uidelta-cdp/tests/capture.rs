@@ -431,3 +431,35 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
     assert_eq!(made("nav-a.html"), Some(0), "{made_from_dom:?}");
     assert_eq!(made("leaves.html"), Some(0), "{made_from_dom:?}");
 }
+
+#[tokio::test]
+async fn a_clicked_link_made_from_the_dom_snapshot_is_focused_as_in_chromiums_tree() {
+    // A click on a link keeps the focus on it; the link is one of the leaves
+    // made from the DOM snapshot, and Chromium says where the focus is.
+    let server = fixtures();
+    let mut cdp = browser().await;
+    let app = open(&cdp, &server.url("links.html?n=2000")).await;
+    let before = capture(&cdp, &app).await;
+    let link = find(&before, Role::Link, "Link 5").clone();
+    assert!(!link.states.contains(State::Focused));
+    uidelta_backend::Backend::act(&cdp, &app, &link, &uidelta_backend::Action::Click)
+        .await
+        .expect("clicking Link 5");
+    let pruned = capture(&cdp, &app).await;
+    assert_eq!(cdp.last_capture().made_from_dom, 4000);
+    assert!(
+        find(&pruned, Role::Link, "Link 5")
+            .states
+            .contains(State::Focused),
+        "{}",
+        outline(&pruned)
+    );
+    cdp.set_capture_options(uidelta_cdp::CaptureOptions {
+        whole_tree: true,
+        ..uidelta_cdp::CaptureOptions::default()
+    });
+    let whole = capture(&cdp, &app).await;
+    if let Some(difference) = first_difference(&pruned, &whole) {
+        panic!("{difference}");
+    }
+}

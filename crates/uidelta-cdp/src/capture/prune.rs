@@ -20,22 +20,155 @@
 //! the leaves below are made from the DOM snapshot ([`complete`]).
 //!
 //! Whatever the estimate, [`complete`] checks the answer: every child the
-//! answer names but does not give must be one of those leaves, the nodes
-//! must be named by their DOM node (the accessibility node id of an element
-//! is its backend node id), and some node given must hold the focus (a
-//! focused link would be focused in the tree); else the capture reads the
-//! whole tree. Pages where the DOM may not say what the tree would are read
+//! answer names but does not give must be one of those leaves, and the
+//! nodes must be named by their DOM node (the accessibility node id of an
+//! element is its backend node id); else the capture reads the whole tree.
+//! The focus is asked of Chromium (the node of `document.activeElement`,
+//! two small calls): a link clicked keeps it, and is `focused` in the tree
+//! (as is the document while the page has the focus) though it may be a
+//! leaf made here. Pages where the DOM may not say what the tree would are read
 //! whole from the start: frames, shadow roots, modal dialogs, `aria-owns`,
-//! editable content; and leaves under `aria-hidden`, `inert`, controls
+//! `aria-activedescendant`, editable content; and leaves under `aria-hidden`, `inert`, controls
 //! whose children are presentational, or not visible, are read from
 //! Chromium.
 
 use std::collections::HashSet;
+use std::time::Instant;
 
-use serde_json::Value;
+use serde_json::{json, Value};
 
-use super::layout::{Dom, DomNode};
-use super::{AxNode, AxProperty, AxValue};
+use super::layout::{Dom, DomNode, Layout};
+use super::wire::ask;
+use super::{AxNode, AxProperty, AxValue, FrameInfo, FrameNodes};
+use crate::error::{Error, Result};
+use crate::protocol::Session;
+
+/// Reads the accessibility tree of a target's only frame, laid out as
+/// `layout`: only as deep as the DOM snapshot does not say, and whole when
+/// that is not worth it or the answer does not check out.
+pub(super) async fn read_main_frame(
+    session: &Session,
+    frame: FrameInfo,
+    layout: &Layout,
+) -> Result<FrameNodes> {
+    let depth = if layout.frame_elements.is_empty() {
+        depth(&layout.dom)
+    } else {
+        None
+    };
+    if let Some(depth) = depth {
+        let asked = Instant::now();
+        let mut nodes = full_tree(session, frame.clone(), json!({ "depth": depth })).await?;
+        let given = nodes.nodes.len();
+        let focus = focused_element(session).await;
+        match complete(&mut nodes.nodes, &layout.dom, focus) {
+            Ok(made) => {
+                tracing::debug!(
+                    "capture: {given} nodes read to depth {depth} and {made} from the DOM \
+                     in {:?}",
+                    asked.elapsed()
+                );
+                return Ok(FrameNodes {
+                    from_dom: made,
+                    ..nodes
+                });
+            }
+            Err(why) => tracing::debug!("capture: reading the whole tree: {why}"),
+        }
+    }
+    full_tree(session, frame, json!({})).await
+}
+
+/// `Accessibility.getFullAXTree` of a target's main frame, read.
+async fn full_tree(session: &Session, frame: FrameInfo, params: Value) -> Result<FrameNodes> {
+    let method = "Accessibility.getFullAXTree";
+    let protocol = |detail: String| Error::Protocol {
+        doing: session.doing.clone(),
+        method: method.into(),
+        detail,
+    };
+    let answer = ask(session, &[(method, params)])
+        .await?
+        .into_iter()
+        .next()
+        .ok_or_else(|| protocol("no answer".into()))??;
+    let parsing = Instant::now();
+    let nodes = FrameNodes::from_raw(frame, answer).map_err(protocol)?;
+    tracing::debug!("capture: the tree read in {:?}", parsing.elapsed());
+    Ok(nodes)
+}
+
+/// Where the focus is. The document says `focused` as long as the page has
+/// the focus, and so does the element that holds it: a link clicked keeps
+/// it, and it may be a leaf made here.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Focus {
+    /// On the element of this backend node id, by Chromium's own word.
+    On(i64),
+    /// Nowhere: the page's focused element is not focused in the tree (the
+    /// page itself does not have the focus).
+    Nowhere,
+    /// Not known.
+    Unknown,
+}
+
+impl Focus {
+    /// `self`, or `Nowhere` when the focus is on a node read (which says so).
+    fn filter_made(self, given: &HashSet<&str>) -> Focus {
+        match self {
+            Focus::On(b) if given.contains(b.to_string().as_str()) => Focus::Nowhere,
+            other => other,
+        }
+    }
+}
+
+/// Asks Chromium's tree about the page's focused element: two small calls.
+async fn focused_element(session: &Session) -> Focus {
+    const GROUP: &str = "uidelta-capture-focus";
+    let active = session
+        .call(
+            "Runtime.evaluate",
+            json!({"expression": "document.activeElement", "objectGroup": GROUP}),
+        )
+        .await;
+    let Some(object) = active
+        .ok()
+        .and_then(|a| a["result"]["objectId"].as_str().map(str::to_owned))
+    else {
+        return Focus::Unknown;
+    };
+    let node = session
+        .call(
+            "Accessibility.getPartialAXTree",
+            json!({"objectId": object, "fetchRelatives": false}),
+        )
+        .await;
+    if let Err(e) = session
+        .call("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}))
+        .await
+    {
+        tracing::debug!("capture: releasing the focused element's handle: {e}");
+    }
+    let Ok(node) = node else {
+        return Focus::Unknown;
+    };
+    let Some(node) = node["nodes"].get(0) else {
+        return Focus::Unknown;
+    };
+    let Some(backend) = node["backendDOMNodeId"].as_i64() else {
+        return Focus::Unknown;
+    };
+    let focused = node["properties"].as_array().is_some_and(|props| {
+        props
+            .iter()
+            .any(|p| p["name"] == "focused" && p["value"]["value"] == Value::Bool(true))
+    });
+    if focused {
+        Focus::On(backend)
+    } else {
+        Focus::Nowhere
+    }
+}
 
 /// Fewest nodes left out for a depth-limited read to be worth it.
 const WORTH_IT: usize = 1000;
@@ -146,8 +279,10 @@ fn whole_page_reason(node: &DomNode) -> bool {
         )
         || (name == "DIALOG" && node.attribute("open").is_some())
         || node.attributes.iter().any(|(k, v)| {
-            matches!(k.as_str(), "aria-owns" | "aria-modal")
-                || (k == "contenteditable" && v != "false")
+            matches!(
+                k.as_str(),
+                "aria-owns" | "aria-modal" | "aria-activedescendant"
+            ) || (k == "contenteditable" && v != "false")
         })
 }
 
@@ -259,11 +394,24 @@ fn plain_link(dom: &Dom, node: &DomNode) -> bool {
 }
 
 /// Completes the nodes of a depth-limited read with the leaves the DOM
-/// gives; returns how many it made, or why the whole tree must be read.
-pub(super) fn complete(nodes: &mut Vec<AxNode>, dom: &Dom) -> Result<usize, String> {
+/// gives, the focus as `focus` says; returns how many it made, or why the
+/// whole tree must be read.
+pub(super) fn complete(
+    nodes: &mut Vec<AxNode>,
+    dom: &Dom,
+    focus: Focus,
+) -> std::result::Result<usize, String> {
     let given: HashSet<&str> = nodes.iter().map(|n| n.id.as_str()).collect();
-    if !nodes.iter().any(is_focused) {
-        return Err("no node given holds the focus".into());
+    match focus {
+        Focus::Nowhere => {}
+        Focus::On(b) if given.contains(b.to_string().as_str()) => {
+            let id = b.to_string();
+            if !nodes.iter().any(|n| n.id == id && is_focused(n)) {
+                return Err(format!("the focused node {b} was read but not as focused"));
+            }
+        }
+        Focus::On(_) => {}
+        Focus::Unknown => return Err("where the focus is is not known".into()),
     }
     if let Some(n) = nodes
         .iter()
@@ -296,6 +444,22 @@ pub(super) fn complete(nodes: &mut Vec<AxNode>, dom: &Dom) -> Result<usize, Stri
             leaf(dom, dom_node, id, &node.id, &mut made)
                 .ok_or_else(|| format!("child {child} ({}) was not read", dom_node.name))?;
         }
+    }
+    if let Focus::On(b) = focus.filter_made(&given) {
+        let node = made
+            .iter_mut()
+            .find(|n| n.backend == Some(b))
+            .ok_or_else(|| format!("the focused node {b} is neither read nor made"))?;
+        node.properties.insert(
+            1,
+            AxProperty {
+                name: "focused".into(),
+                value: AxValue {
+                    value: Some(Value::Bool(true)),
+                    ..AxValue::default()
+                },
+            },
+        );
     }
     let count = made.len();
     nodes.extend(made);
@@ -497,7 +661,7 @@ mod tests {
             ax(6, "listitem", &[7, 8], false),
             ax(10, "listitem", &[11, 12], false),
         ];
-        assert_eq!(complete(&mut nodes, &dom), Ok(4));
+        assert_eq!(complete(&mut nodes, &dom, Focus::On(1)), Ok(4));
         let link = &nodes[5];
         assert_eq!(link.id, "8");
         assert_eq!(link.parent.as_deref(), Some("6"));
@@ -516,6 +680,31 @@ mod tests {
     }
 
     #[test]
+    fn a_focused_link_made_here_says_so() {
+        let dom = list(2, |_, _| {});
+        // The document says it has the focus; the link holds it.
+        let mut nodes = vec![
+            ax(1, "RootWebArea", &[4], true),
+            ax(4, "main", &[5], false),
+            ax(5, "list", &[6, 10], false),
+            ax(6, "listitem", &[7, 8], false),
+            ax(10, "listitem", &[11, 12], false),
+        ];
+        assert_eq!(complete(&mut nodes, &dom, Focus::On(12)), Ok(4));
+        let focused: Vec<&str> = nodes
+            .iter()
+            .filter(|n| is_focused(n))
+            .map(|n| n.id.as_str())
+            .collect();
+        assert_eq!(focused, vec!["1", "12"]);
+        // A page without the focus: none.
+        let mut unfocused = nodes[..5].to_vec();
+        unfocused[0].properties.clear();
+        assert_eq!(complete(&mut unfocused, &dom, Focus::Nowhere), Ok(4));
+        assert!(!unfocused.iter().any(is_focused));
+    }
+
+    #[test]
     fn an_answer_that_does_not_check_out_asks_for_the_whole_tree() {
         let dom = list(2, |_, _| {});
         let answer = |focused| {
@@ -527,15 +716,19 @@ mod tests {
                 ax(10, "listitem", &[11, 12], false),
             ]
         };
-        // The focus is on none of the nodes given: maybe on a link made here.
-        assert!(complete(&mut answer(false), &dom).is_err());
+        // Where the focus is is not known, or Chromium says it is on a node
+        // read but the node does not say so, or on one neither read nor made.
+        assert!(complete(&mut answer(true), &dom, Focus::Unknown).is_err());
+        assert!(complete(&mut answer(true), &dom, Focus::On(6)).is_err());
+        assert!(complete(&mut answer(true), &dom, Focus::On(7)).is_err());
+        assert_eq!(complete(&mut answer(true), &dom, Focus::On(1)), Ok(4));
         // A list item not given: the DOM does not say what it is.
         let mut cut = answer(true);
         cut.truncate(4);
-        assert!(complete(&mut cut, &dom).is_err());
+        assert!(complete(&mut cut, &dom, Focus::On(1)).is_err());
         // A node not named by its DOM node.
         let mut renamed = answer(true);
         renamed[1].id = "40".into();
-        assert!(complete(&mut renamed, &dom).is_err());
+        assert!(complete(&mut renamed, &dom, Focus::On(1)).is_err());
     }
 }
