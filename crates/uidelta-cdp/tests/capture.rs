@@ -424,6 +424,8 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
             .map(|&(_, n)| n)
     };
     assert_eq!(made("links.html?n=2000"), Some(4000), "{made_from_dom:?}");
+    // The text of each row's link and button.
+    assert_eq!(made("table.html?rows=600"), Some(1200), "{made_from_dom:?}");
     assert!(
         made("leaves.html?n=4000").is_some_and(|n| n > 1000),
         "{made_from_dom:?}"

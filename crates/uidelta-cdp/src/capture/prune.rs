@@ -28,9 +28,10 @@
 //! (as is the document while the page has the focus) though it may be a
 //! leaf made here. Pages where the DOM may not say what the tree would are read
 //! whole from the start: frames, shadow roots, modal dialogs, `aria-owns`,
-//! `aria-activedescendant`, editable content; and leaves under `aria-hidden`, `inert`, controls
-//! whose children are presentational, or not visible, are read from
-//! Chromium.
+//! `aria-activedescendant`, editable content; and leaves under
+//! `aria-hidden`, `inert`, form controls other than buttons, elements of
+//! ARIA roles whose children are presentational, or not visible, are read
+//! from Chromium.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -320,8 +321,7 @@ fn blocks(node: &DomNode) -> bool {
             && node.name.chars().any(|c| c.is_ascii_lowercase()))
         || matches!(
             name.as_str(),
-            "BUTTON"
-                | "SELECT"
+            "SELECT"
                 | "OPTION"
                 | "OPTGROUP"
                 | "DATALIST"
@@ -597,14 +597,15 @@ mod tests {
 
     #[test]
     fn what_the_dom_does_not_say_is_read_however_deep() {
-        // A button in every item: its text must come from Chromium.
-        let with_buttons = list(600, |nodes, li| {
+        // A check box of ARIA in every item: its text must come from Chromium.
+        let with_boxes = list(600, |nodes, li| {
             let b = nodes.len();
             nodes.push(DomNode {
                 backend: Some(b as i64 + 1),
                 parent: Some(li),
                 kind: 1,
-                name: "BUTTON".into(),
+                name: "SPAN".into(),
+                attributes: vec![("role".into(), "checkbox".into())],
                 laid_out: true,
                 visibility: "visible".into(),
                 ..DomNode::default()
@@ -617,13 +618,13 @@ mod tests {
                 name: "#text".into(),
                 laid_out: true,
                 visibility: "visible".into(),
-                text: Some("Edit".into()),
+                text: Some("Select".into()),
                 ..DomNode::default()
             });
             nodes[b].children.push(b + 1);
         });
-        // The button's text is at depth 5, below the links (4): nothing left out.
-        assert_eq!(depth(&with_buttons), None);
+        // The box's text is at depth 5, below the links (4): nothing left out.
+        assert_eq!(depth(&with_boxes), None);
         // An editable page is read whole.
         let mut editable = list(600, |_, _| {});
         editable.nodes[3].attributes = vec![("contenteditable".into(), "true".into())];
