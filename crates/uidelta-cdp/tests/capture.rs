@@ -396,6 +396,10 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         pages_server.url("leaves.html"),
         pages_server.url("leaves.html?n=4000"),
         pages_server.url("widgets.html"),
+        pages_server.url("regions.html"),
+        pages_server.url("regions.html?live"),
+        pages_server.url("regions.html?status"),
+        pages_server.url("regions.html?disabled"),
     ];
     let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
         whole_tree,
@@ -432,6 +436,10 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
     );
     assert_eq!(made("nav-a.html"), Some(0), "{made_from_dom:?}");
     assert_eq!(made("leaves.html"), Some(0), "{made_from_dom:?}");
+    // Links in a disabled region are disabled, which the DOM of the link
+    // does not say: read from Chromium.
+    assert_eq!(made("regions.html?disabled"), Some(0), "{made_from_dom:?}");
+    assert_eq!(made("regions.html"), Some(3000), "{made_from_dom:?}");
 }
 
 #[tokio::test]

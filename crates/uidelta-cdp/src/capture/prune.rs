@@ -29,9 +29,9 @@
 //! leaf made here. Pages where the DOM may not say what the tree would are read
 //! whole from the start: frames, shadow roots, modal dialogs, `aria-owns`,
 //! `aria-activedescendant`, editable content; and leaves under
-//! `aria-hidden`, `inert`, form controls other than buttons, elements of
-//! ARIA roles whose children are presentational, or not visible, are read
-//! from Chromium.
+//! `aria-hidden`, `inert`, `aria-disabled`, live regions, form controls
+//! other than buttons, elements of ARIA roles whose children are
+//! presentational, or not visible, are read from Chromium.
 
 use std::collections::HashSet;
 use std::time::Instant;
@@ -313,7 +313,17 @@ fn blocks(node: &DomNode) -> bool {
                 | "none"
         )
     );
+    // Live regions give their nodes `live` and the like; a disabled one
+    // makes everything in it disabled.
+    let region = matches!(
+        node.attribute("role").map(str::trim),
+        Some("status" | "alert" | "log" | "marquee" | "timer")
+    ) || node
+        .attribute("aria-live")
+        .is_some_and(|v| v.trim() != "off")
+        || node.attribute("aria-disabled").is_some();
     presentational_children
+        || region
         || node.attribute("aria-hidden").is_some()
         || node.attribute("inert").is_some()
         || (node.kind == 1
@@ -344,6 +354,7 @@ fn blocks(node: &DomNode) -> bool {
                 | "AREA"
                 | "PICTURE"
                 | "IMG"
+                | "OUTPUT"
         )
 }
 
