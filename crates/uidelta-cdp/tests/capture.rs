@@ -400,6 +400,11 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         pages_server.url("regions.html?live"),
         pages_server.url("regions.html?status"),
         pages_server.url("regions.html?disabled"),
+        pages_server.url("regions.html?busy"),
+        pages_server.url("regions.html?invalid"),
+        pages_server.url("regions.html?fieldset"),
+        pages_server.url("regions.html?menu"),
+        pages_server.url("regions.html?base"),
     ];
     let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
         whole_tree,
@@ -440,6 +445,7 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
     // does not say: read from Chromium.
     assert_eq!(made("regions.html?disabled"), Some(0), "{made_from_dom:?}");
     assert_eq!(made("regions.html"), Some(3000), "{made_from_dom:?}");
+    assert_eq!(made("regions.html?base"), Some(3000), "{made_from_dom:?}");
 }
 
 #[tokio::test]
