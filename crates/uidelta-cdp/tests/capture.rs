@@ -405,6 +405,8 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         pages_server.url("regions.html?fieldset"),
         pages_server.url("regions.html?menu"),
         pages_server.url("regions.html?base"),
+        pages_server.url("regions.html?spaced"),
+        pages_server.url("regions.html?hidden"),
     ];
     let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
         whole_tree,
@@ -446,6 +448,10 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
     assert_eq!(made("regions.html?disabled"), Some(0), "{made_from_dom:?}");
     assert_eq!(made("regions.html"), Some(3000), "{made_from_dom:?}");
     assert_eq!(made("regions.html?base"), Some(3000), "{made_from_dom:?}");
+    // Spaces of the source between elements, and a menu of `display: none`
+    // as deep as the links, have no node in the tree.
+    assert_eq!(made("regions.html?spaced"), Some(3000), "{made_from_dom:?}");
+    assert_eq!(made("regions.html?hidden"), Some(3000), "{made_from_dom:?}");
 }
 
 #[tokio::test]

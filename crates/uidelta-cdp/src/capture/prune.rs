@@ -242,6 +242,14 @@ impl Kinds {
         // Whether the node or an ancestor makes leaves under it unsafe.
         let mut blocked = vec![false; n];
         let mut in_body = vec![false; n];
+        // Whether the node or a descendant has a box (an element of
+        // `display: contents` has none, but its children do).
+        let mut shown: Vec<bool> = dom.nodes.iter().map(|d| d.laid_out).collect();
+        for i in (0..n).rev() {
+            if let Some(p) = dom.nodes[i].parent.filter(|&p| p < i) {
+                shown[p] |= shown[i];
+            }
+        }
         for (i, node) in dom.nodes.iter().enumerate() {
             if whole_page_reason(node) {
                 tracing::debug!("capture: {} asks for the whole tree", node.name);
@@ -259,8 +267,12 @@ impl Kinds {
                 || (!blocked[i] && (plain_text(node).is_some() || plain_link(dom, node)))
             {
                 Kind::Leaf
-            } else if node.kind == 3 && !node.laid_out {
-                // Text that is not laid out has no node in the tree.
+            } else if !shown[i]
+                || (node.kind == 3 && node.text.as_deref().is_some_and(|t| t.trim().is_empty()))
+            {
+                // Nothing laid out (`display: none`), or only spaces between
+                // elements: no node in the tree. Should the tree have one
+                // all the same, the check of the answer finds it.
                 Kind::Outside
             } else {
                 Kind::Needed
