@@ -107,6 +107,9 @@ pub struct CaptureRead {
     /// Nodes made from the DOM snapshot instead (plain text and links of
     /// big pages, see [`CaptureOptions::whole_tree`]).
     pub made_from_dom: usize,
+    /// Whether the tree read only as deep as the DOM snapshot does not say
+    /// did not check out, and the whole tree was read after it.
+    pub read_twice: bool,
 }
 
 /// A frame of a tab, from `Page.getFrameTree`.
@@ -263,6 +266,9 @@ pub(crate) struct FrameNodes {
     /// How many of `nodes` were made from the DOM snapshot rather than read
     /// from Chromium's tree.
     pub from_dom: usize,
+    /// Whether a depth-limited read did not check out and the whole tree was
+    /// read after it.
+    pub read_twice: bool,
 }
 
 /// The part of an answer of `Accessibility.getFullAXTree` read here.
@@ -685,6 +691,7 @@ pub(crate) async fn capture(
     let read = CaptureRead {
         read_from_chromium: frames.iter().map(|f| f.nodes.len()).sum::<usize>() - made_from_dom,
         made_from_dom,
+        read_twice: frames.iter().any(|f| f.read_twice),
     };
     let (tree, truncated) = assemble(&frames, &layouts, opts);
     tracing::debug!(

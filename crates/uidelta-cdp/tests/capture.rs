@@ -407,6 +407,7 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         pages_server.url("regions.html?base"),
         pages_server.url("regions.html?spaced"),
         pages_server.url("regions.html?hidden"),
+        pages_server.url("regions.html?before"),
     ];
     let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
         whole_tree,
@@ -418,6 +419,8 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         cdp.set_capture_options(whole_tree(false));
         let pruned = capture(&cdp, &app).await;
         made_from_dom.push((url.clone(), cdp.last_capture().made_from_dom));
+        // The depth asked covered all that the DOM does not say.
+        assert!(!cdp.last_capture().read_twice, "{url}");
         cdp.set_capture_options(whole_tree(true));
         let whole = capture(&cdp, &app).await;
         assert_eq!(cdp.last_capture().made_from_dom, 0);

@@ -74,7 +74,14 @@ pub(super) async fn read_main_frame(
                     ..nodes
                 });
             }
-            Err(why) => tracing::debug!("capture: reading the whole tree: {why}"),
+            Err(why) => {
+                tracing::debug!("capture: reading the whole tree: {why}");
+                let whole = full_tree(session, frame, json!({})).await?;
+                return Ok(FrameNodes {
+                    read_twice: true,
+                    ..whole
+                });
+            }
         }
     }
     full_tree(session, frame, json!({})).await

@@ -226,6 +226,7 @@ fn a_label_for_a_field_that_the_field_names_is_left_out() {
         target: 0,
         prefix: None,
         from_dom: 0,
+        read_twice: false,
     }];
     let (t, _) = assemble(&frames, &[Layout::default()], &CaptureOptions::default());
     assert_eq!(
