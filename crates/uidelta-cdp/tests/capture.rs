@@ -408,6 +408,7 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         pages_server.url("regions.html?spaced"),
         pages_server.url("regions.html?hidden"),
         pages_server.url("regions.html?before"),
+        pages_server.url("regions.html?bad"),
     ];
     let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
         whole_tree,
@@ -455,6 +456,9 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
     // as deep as the links, have no node in the tree.
     assert_eq!(made("regions.html?spaced"), Some(3000), "{made_from_dom:?}");
     assert_eq!(made("regions.html?hidden"), Some(3000), "{made_from_dom:?}");
+    // A link whose address does not parse is read from Chromium, and the
+    // links as deep as it with it: only their text is made.
+    assert_eq!(made("regions.html?bad"), Some(1500), "{made_from_dom:?}");
 }
 
 #[tokio::test]

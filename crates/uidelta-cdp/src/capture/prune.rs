@@ -416,11 +416,19 @@ fn link_attribute(key: &str) -> bool {
 fn plain_link(dom: &Dom, node: &DomNode) -> bool {
     node.kind == 1
         && node.name == "A"
-        && node.attribute("href").is_some()
+        && node
+            .attribute("href")
+            .is_some_and(|href| link_url(dom, href).is_some())
         && node.attributes.iter().all(|(k, _)| link_attribute(k))
         && node.laid_out
         && node.visibility == "visible"
         && matches!(node.children.as_slice(), [only] if plain_text(&dom.nodes[*only]).is_some())
+}
+
+/// The address of a link, `href` resolved against the document's base URL;
+/// `None` when it does not resolve (the tree says what it makes of it).
+fn link_url(dom: &Dom, href: &str) -> Option<url::Url> {
+    url::Url::parse(&dom.base_url).ok()?.join(href).ok()
 }
 
 /// Completes the nodes of a depth-limited read with the leaves the DOM
@@ -513,8 +521,7 @@ fn leaf(dom: &Dom, node: &DomNode, id: i64, parent: &str, out: &mut Vec<AxNode>)
     let text_node_dom = &dom.nodes[text_index];
     let text = plain_text(text_node_dom)?;
     let text_id = text_node_dom.backend?;
-    let href = node.attribute("href")?;
-    let url = url::Url::parse(&dom.base_url).ok()?.join(href).ok()?;
+    let url = link_url(dom, node.attribute("href")?)?;
     out.push(AxNode {
         id: id.to_string(),
         role: Some(string("link")),
