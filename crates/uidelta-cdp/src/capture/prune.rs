@@ -15,8 +15,9 @@
 //! resolved URL) and list markers (left out of the tree anyway). The call
 //! takes a `depth`, counted in nodes that are not ignored; so the tree is
 //! asked only as deep as the deepest node that is not one of those leaves
-//! (an estimate from the DOM that can only be too deep, never too shallow:
-//! every element but `<html>` and a plain `<body>` counts as a level), and
+//! (an estimate from the DOM meant to be too deep rather than too shallow:
+//! every element but `<html>` and a plain `<body>` counts as a level, a
+//! select box as two), and
 //! the leaves below are made from the DOM snapshot ([`complete`]).
 //!
 //! Whatever the estimate, [`complete`] checks the answer: every child the
@@ -192,9 +193,9 @@ pub(super) fn depth(dom: &Dom) -> Option<usize> {
     for (i, node) in dom.nodes.iter().enumerate() {
         let Some(p) = node.parent else { continue };
         let parent = &dom.nodes[p];
-        est[i] = est[p] + usize::from(counts_as_level(parent));
+        est[i] = est[p] + levels(parent);
         match kinds.of[i] {
-            Kind::Needed => deepest = deepest.max(est[i]),
+            Kind::Needed => deepest = deepest.max(est[i] + levels_inside(node)),
             Kind::Leaf | Kind::InLeaf => left_out += 1,
             Kind::Outside => {}
         }
@@ -209,14 +210,39 @@ pub(super) fn depth(dom: &Dom) -> Option<usize> {
     (left_out_below >= WORTH_IT).then_some(deepest)
 }
 
-/// Whether `node` may be a node of the tree that is not ignored, and so a
-/// level of `depth`: anything but `<html>` and a `<body>` without
-/// attributes or click handlers.
-fn counts_as_level(node: &DomNode) -> bool {
+/// How many levels of `depth` `node` may put between itself and its
+/// children (nodes of the tree that are not ignored): one for anything but
+/// `<html>` and a `<body>` without attributes or click handlers, none for
+/// those, two for a select box (its options are in a pop-up of the tree's
+/// own).
+fn levels(node: &DomNode) -> usize {
+    let plain = || node.attributes.iter().all(|(k, _)| plain_attribute(k));
     match node.name.as_str() {
-        "HTML" => !node.attributes.iter().all(|(k, _)| plain_attribute(k)),
-        "BODY" => node.clickable || !node.attributes.iter().all(|(k, _)| plain_attribute(k)),
-        _ => true,
+        "HTML" => usize::from(!plain()),
+        "BODY" => usize::from(node.clickable || !plain()),
+        "SELECT" => 2,
+        _ => 1,
+    }
+}
+
+/// How many levels of the tree an element may hold that are not in the DOM
+/// snapshot: the parts of a browser's own controls (the inner editor of a
+/// text field and its text, a media player's buttons).
+fn levels_inside(node: &DomNode) -> usize {
+    let input_type = || {
+        node.attribute("type")
+            .map(|t| t.trim().to_ascii_lowercase())
+            .unwrap_or_default()
+    };
+    match node.name.as_str() {
+        "INPUT" => match input_type().as_str() {
+            "checkbox" | "radio" | "hidden" => 0,
+            "button" | "submit" | "reset" | "image" => 1,
+            _ => 3,
+        },
+        "TEXTAREA" | "DETAILS" | "SUMMARY" | "METER" | "PROGRESS" => 3,
+        "VIDEO" | "AUDIO" | "OBJECT" | "EMBED" => 10,
+        _ => 0,
     }
 }
 
@@ -249,6 +275,7 @@ impl Kinds {
         // Whether the node or an ancestor makes leaves under it unsafe.
         let mut blocked = vec![false; n];
         let mut in_body = vec![false; n];
+        let mut in_select = vec![false; n];
         // Whether the node or a descendant has a box (an element of
         // `display: contents` has none, but its children do).
         let mut shown: Vec<bool> = dom.nodes.iter().map(|d| d.laid_out).collect();
@@ -266,6 +293,7 @@ impl Kinds {
             let parent_kind = parent.map(|p| of[p]);
             blocked[i] = parent.is_some_and(|p| blocked[p]) || blocks(node);
             in_body[i] = parent.is_some_and(|p| in_body[p]) || node.name == "BODY";
+            in_select[i] = parent.is_some_and(|p| in_select[p]) || node.name == "SELECT";
             of[i] = if !in_body[i] {
                 Kind::Outside
             } else if matches!(parent_kind, Some(Kind::Leaf | Kind::InLeaf)) {
@@ -274,12 +302,14 @@ impl Kinds {
                 || (!blocked[i] && (plain_text(node).is_some() || plain_link(dom, node)))
             {
                 Kind::Leaf
-            } else if !shown[i]
+            } else if (!shown[i] && !in_select[i])
                 || (node.kind == 3 && node.text.as_deref().is_some_and(|t| t.trim().is_empty()))
             {
-                // Nothing laid out (`display: none`), or only spaces between
-                // elements: no node in the tree. Should the tree have one
-                // all the same, the check of the answer finds it.
+                // Nothing laid out (`display: none`; the options of a closed
+                // select box are not laid out but in the tree), or only
+                // spaces between elements: no node in the tree. Should the
+                // tree have one all the same, the check of the answer finds
+                // it.
                 Kind::Outside
             } else {
                 Kind::Needed
