@@ -411,6 +411,7 @@ async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
         pages_server.url("regions.html?bad"),
         pages_server.url("regions.html?select"),
         pages_server.url("regions.html?field"),
+        pages_server.url("regions.html?br"),
     ];
     let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
         whole_tree,

@@ -500,7 +500,12 @@ pub(super) fn complete(
                 .parse()
                 .map_err(|_| format!("child {child} of {} is not a number", node.id))?;
             let role = AxValue::text(&node.role);
-            if id < 0 && matches!(role.as_str(), "StaticText" | "ListMarker" | "InlineTextBox") {
+            if id < 0
+                && matches!(
+                    role.as_str(),
+                    "StaticText" | "ListMarker" | "InlineTextBox" | "LineBreak"
+                )
+            {
                 // Per-line text boxes, which the tree leaves out.
                 continue;
             }
