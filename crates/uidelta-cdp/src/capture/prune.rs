@@ -191,9 +191,12 @@ pub(super) fn depth(dom: &Dom) -> Option<usize> {
     // Depth estimate per node: unignored ancestors at most.
     let mut est = vec![0usize; dom.nodes.len()];
     for (i, node) in dom.nodes.iter().enumerate() {
-        let Some(p) = node.parent else { continue };
-        let parent = &dom.nodes[p];
-        est[i] = est[p] + levels(parent);
+        // Parents come first in a snapshot; a node that says otherwise
+        // counts from the top.
+        let Some(p) = node.parent.filter(|&p| p < i) else {
+            continue;
+        };
+        est[i] = est[p] + levels(&dom.nodes[p]);
         match kinds.of[i] {
             Kind::Needed => deepest = deepest.max(est[i] + levels_inside(node)),
             Kind::Leaf | Kind::InLeaf => left_out += 1,
@@ -701,6 +704,14 @@ mod tests {
         let mut editable = list(600, |_, _| {});
         editable.nodes[3].attributes = vec![("contenteditable".into(), "true".into())];
         assert_eq!(depth(&editable), None);
+    }
+
+    #[test]
+    fn a_snapshot_whose_parents_do_not_come_first_is_no_panic() {
+        let mut dom = list(600, |_, _| {});
+        dom.nodes[7].parent = Some(999_999);
+        dom.nodes[9].parent = Some(12);
+        assert_eq!(depth(&dom), Some(3));
     }
 
     fn ax(id: usize, role: &str, children: &[usize], focused: bool) -> AxNode {
