@@ -2,8 +2,8 @@
 //!
 //! One capture is a handful of calls whatever the page's size:
 //! `Page.getFrameTree`, `Accessibility.getFullAXTree` once per frame, and
-//! `DOMSnapshot.captureSnapshot` once for the bounds of every element of
-//! every frame (without DOM rects, which cost Chromium more than the rest of
+//! `DOMSnapshot.captureSnapshot` once for the bounds (and `visibility`) of
+//! every element of every frame (without DOM rects, which cost Chromium more than the rest of
 //! the snapshot: a second snapshot with them is asked only when the page has
 //! frame elements, whose borders they give). Measured on a page of 1,170
 //! accessibility nodes (a loaded two-core machine): the accessibility tree
@@ -12,11 +12,17 @@
 //!
 //! The two big calls go over the capture's own connection (the `wire`
 //! module) and their answers are read from text into typed structs, never
-//! into `serde_json::Value`. On big pages nearly all of the time is then
-//! Chromium's: for 10,000 links in a list (60,000 accessibility nodes), on
-//! the loaded two-core machine, about 0.3 s for the DOM snapshot (4 MB) and
-//! 4 to 6 s for the accessibility tree (23 MB); reading both here takes
-//! about 0.25 s, building the tree 70 ms.
+//! into `serde_json::Value`.
+//!
+//! The main frame's accessibility tree is asked after its DOM snapshot, and
+//! on big pages only as deep as the snapshot does not say (the `prune`
+//! module): plain text, plain links and list markers below everything else
+//! are made from the snapshot. Chromium spends about 25 µs a node of
+//! `Accessibility.getFullAXTree`, and for each link to an anchor of the page
+//! a walk of the whole document: for 10,000 links to `#item-<k>` in a list
+//! (60,000 accessibility nodes), on the loaded two-core machine, the whole
+//! tree took 4 to 6 s (23 MB), the tree down to the list items 0.35 to
+//! 0.6 s (10,007 nodes, 4.7 MB), the DOM snapshot 0.3 to 0.4 s (4 MB).
 //!
 //! The tree is Chromium's, cleaned: ignored nodes are left out and their
 //! children lifted to the nearest kept ancestor; per-line text boxes, list
@@ -56,6 +62,7 @@ use crate::protocol::Session;
 use crate::roles::{self, PropValue};
 
 mod layout;
+mod prune;
 mod wire;
 pub(crate) use layout::Layout;
 pub(crate) use wire::Wire;
@@ -72,6 +79,11 @@ pub struct CaptureOptions {
     pub max_frames: usize,
     /// The whole capture gives up after this long.
     pub deadline: Duration,
+    /// Read every node of Chromium's accessibility tree, also the leaves
+    /// that the DOM snapshot gives as well (plain text, plain links: see
+    /// the module's documentation). The tree is the same either way; off,
+    /// big pages of such leaves are read in a fraction of the time.
+    pub whole_tree: bool,
 }
 
 impl Default for CaptureOptions {
@@ -81,8 +93,23 @@ impl Default for CaptureOptions {
             max_depth: 128,
             max_frames: 64,
             deadline: Duration::from_secs(30),
+            whole_tree: false,
         }
     }
+}
+
+/// Where the nodes of a capture came from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CaptureRead {
+    /// Nodes read from Chromium's accessibility trees, ignored ones and
+    /// per-line text boxes included.
+    pub read_from_chromium: usize,
+    /// Nodes made from the DOM snapshot instead (plain text and links of
+    /// big pages, see [`CaptureOptions::whole_tree`]).
+    pub made_from_dom: usize,
+    /// Whether the tree read only as deep as the DOM snapshot does not say
+    /// did not check out, and the whole tree was read after it.
+    pub read_twice: bool,
 }
 
 /// A frame of a tab, from `Page.getFrameTree`.
@@ -236,6 +263,12 @@ pub(crate) struct FrameNodes {
     /// For frames of an out-of-process iframe, its target id: backend node
     /// ids are per renderer process, so its elements' identities carry it.
     pub prefix: Option<String>,
+    /// How many of `nodes` were made from the DOM snapshot rather than read
+    /// from Chromium's tree.
+    pub from_dom: usize,
+    /// Whether a depth-limited read did not check out and the whole tree was
+    /// read after it.
+    pub read_twice: bool,
 }
 
 /// The part of an answer of `Accessibility.getFullAXTree` read here.
@@ -637,12 +670,12 @@ fn mark_showing(tree: &mut Tree, own_box: &[bool], hidden: &[bool], known: bool)
     }
 }
 
-/// Captures the tab behind `session`.
+/// Captures the tab behind `session`; says where its nodes came from.
 pub(crate) async fn capture(
     session: &Session,
     title: &str,
     opts: &CaptureOptions,
-) -> Result<Snapshot> {
+) -> Result<(Snapshot, CaptureRead)> {
     let started = Instant::now();
     let captured_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
@@ -654,6 +687,12 @@ pub(crate) async fn capture(
         Err(_) => return Err(session.timeout("the whole capture", opts.deadline)),
     };
     let read_ms = started.elapsed().as_secs_f64() * 1000.0;
+    let made_from_dom: usize = frames.iter().map(|f| f.from_dom).sum();
+    let read = CaptureRead {
+        read_from_chromium: frames.iter().map(|f| f.nodes.len()).sum::<usize>() - made_from_dom,
+        made_from_dom,
+        read_twice: frames.iter().any(|f| f.read_twice),
+    };
     let (tree, truncated) = assemble(&frames, &layouts, opts);
     tracing::debug!(
         "capture: read in {read_ms:.0} ms, assembled {} nodes in {:.0} ms",
@@ -679,14 +718,14 @@ pub(crate) async fn capture(
         capture_ms: Some(started.elapsed().as_secs_f64() * 1000.0),
         truncated: truncated || frames_cut,
     };
-    Ok(Snapshot::new(meta, tree))
+    Ok((Snapshot::new(meta, tree), read))
 }
 
 async fn read_tab(
     session: &Session,
     opts: &CaptureOptions,
 ) -> Result<(Vec<FrameNodes>, Vec<Layout>, bool)> {
-    let page = read_target(session, opts.max_frames, (0.0, 0.0)).await?;
+    let page = read_target(session, opts.max_frames, (0.0, 0.0), !opts.whole_tree).await?;
     let mut cut = page.cut;
     let mut frames = page.frames;
     // Most pages have every frame in their own process: then nothing more
@@ -781,15 +820,16 @@ async fn read_cross_site(
         .copied()
         .unwrap_or_default();
     let child = parent.in_frame(target).await?;
-    let read = read_target(&child, max_frames, origin).await?;
+    let read = read_target(&child, max_frames, origin, false).await?;
     Ok((child, owner, read))
 }
 
-/// `DOMSnapshot.captureSnapshot`, with the DOM rects of every box or not.
+/// `DOMSnapshot.captureSnapshot`, with the DOM rects of every box or not,
+/// and the `visibility` of every box (whether a text reads in the tree).
 fn snapshot_call(rects: bool) -> (&'static str, Value) {
     (
         "DOMSnapshot.captureSnapshot",
-        json!({"computedStyles": [], "includeDOMRects": rects}),
+        json!({"computedStyles": ["visibility"], "includeDOMRects": rects}),
     )
 }
 
@@ -810,11 +850,14 @@ fn read_layout(answer: Option<Result<Raw>>, origin: (f64, f64)) -> Result<Layout
 
 /// Reads the frames of one target: its frame tree, one DOM snapshot and
 /// the accessibility tree of each frame. A frame that cannot be read is
-/// left out; the target's main frame is an error.
+/// left out; the target's main frame is an error. With `against_dom`, a
+/// target of one frame has only the part of its tree read that the DOM
+/// snapshot does not give (`prune::read_main_frame`).
 async fn read_target(
     session: &Session,
     max_frames: usize,
     origin: (f64, f64),
+    against_dom: bool,
 ) -> Result<TargetRead> {
     let tree = session.call("Page.getFrameTree", json!({})).await?;
     let mut frames = frames_of(&tree);
@@ -828,17 +871,22 @@ async fn read_target(
     let frame_ids: Vec<String> = frames.iter().map(|f| f.id.clone()).collect();
     let cut = frames.len() > max_frames;
     frames.truncate(max_frames);
+    // The main frame alone is read against its DOM snapshot, so that the
+    // leaves the snapshot gives are not asked of Chromium (`prune`).
+    let against_dom = against_dom && frames.len() == 1;
     // The DOM snapshot without DOM rects: those cost Chromium more than
     // the rest of the snapshot, and only frame elements need them.
     let mut calls: Vec<(&'static str, Value)> = vec![snapshot_call(false)];
-    calls.extend(frames.iter().enumerate().map(|(k, f)| {
-        let params = if k == 0 {
-            json!({})
-        } else {
-            json!({"frameId": f.id})
-        };
-        ("Accessibility.getFullAXTree", params)
-    }));
+    if !against_dom {
+        calls.extend(frames.iter().enumerate().map(|(k, f)| {
+            let params = if k == 0 {
+                json!({})
+            } else {
+                json!({"frameId": f.id})
+            };
+            ("Accessibility.getFullAXTree", params)
+        }));
+    }
     let asked = Instant::now();
     let mut answers = ask(session, &calls).await?.into_iter();
     tracing::debug!("capture: answered in {:?}", asked.elapsed());
@@ -849,6 +897,22 @@ async fn read_target(
         // which the client rects of the snapshot with DOM rects give.
         let mut again = ask(session, &[snapshot_call(true)]).await?.into_iter();
         layout = read_layout(again.next(), origin)?;
+    }
+    if against_dom {
+        if let Some(main) = frames.into_iter().next() {
+            let nodes = prune::read_main_frame(session, main, &layout).await?;
+            return Ok(TargetRead {
+                frames: vec![nodes],
+                layout,
+                frame_ids,
+                cut,
+            });
+        }
+        return Err(Error::Protocol {
+            doing: session.doing.clone(),
+            method: "Page.getFrameTree".into(),
+            detail: "the answer names no main frame".into(),
+        });
     }
     let trees = answers;
     let mut out = Vec::with_capacity(frames.len());

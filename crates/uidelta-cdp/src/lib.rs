@@ -43,7 +43,7 @@ use uidelta_model::{NodeData, Rect, Snapshot};
 
 pub use capture::{
     backend_id, document_identity, frame_element, frame_identity, node_identity, text_identity,
-    CaptureOptions, FrameInfo,
+    CaptureOptions, CaptureRead, FrameInfo,
 };
 pub use error::{Error, Result};
 pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
@@ -133,6 +133,8 @@ pub struct Cdp {
     startup_tab: std::sync::Mutex<Option<String>>,
     endpoint: String,
     capture: CaptureOptions,
+    /// Where the nodes of the last capture came from.
+    last_capture: std::sync::Mutex<CaptureRead>,
 }
 
 impl Drop for Cdp {
@@ -230,6 +232,7 @@ impl Cdp {
             process,
             endpoint: ws,
             capture: CaptureOptions::default(),
+            last_capture: std::sync::Mutex::new(CaptureRead::default()),
         };
         cdp.follow_targets().await;
         Ok(cdp)
@@ -273,6 +276,11 @@ impl Cdp {
     /// Sets the caps of later captures.
     pub fn set_capture_options(&mut self, opts: CaptureOptions) {
         self.capture = opts;
+    }
+
+    /// Where the nodes of the last capture that succeeded came from.
+    pub fn last_capture(&self) -> CaptureRead {
+        self.last_capture.lock().map(|r| *r).unwrap_or_default()
     }
 
     /// The process id of a browser this connection started.
@@ -508,6 +516,12 @@ impl Cdp {
                 _ => break,
             }
         }
+        let result = result.map(|(snapshot, read)| {
+            if let Ok(mut last) = self.last_capture.lock() {
+                *last = read;
+            }
+            snapshot
+        });
         self.explain(id, result).await
     }
 

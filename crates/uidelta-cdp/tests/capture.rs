@@ -355,3 +355,144 @@ fn iframe(snap: &uidelta_model::Snapshot, name: &str) -> NodeId {
         .find(|&id| t.node(id).role == Role::InternalFrame && t.node(id).name == name)
         .unwrap_or_else(|| panic!("no iframe {name:?} in\n{}", outline(snap)))
 }
+
+/// The first node where two trees differ, with its path, or `None`.
+fn first_difference(a: &uidelta_model::Snapshot, b: &uidelta_model::Snapshot) -> Option<String> {
+    let (ta, tb) = (a.tree(), b.tree());
+    let (ia, ib): (Vec<NodeId>, Vec<NodeId>) = (ta.ids().collect(), tb.ids().collect());
+    for (k, (&x, &y)) in ia.iter().zip(&ib).enumerate() {
+        let (na, nb) = (ta.node(x), tb.node(y));
+        let parents = (
+            ta.parent(x).map(NodeId::index),
+            tb.parent(y).map(NodeId::index),
+        );
+        if na != nb || parents.0 != parents.1 {
+            return Some(format!(
+                "node {k}: {na:?} under {:?}\nagainst {nb:?} under {:?}",
+                parents.0, parents.1
+            ));
+        }
+    }
+    (ia.len() != ib.len()).then(|| format!("{} nodes against {}", ia.len(), ib.len()))
+}
+
+#[tokio::test]
+async fn leaves_made_from_the_dom_snapshot_equal_chromiums_own() {
+    // Each page captured twice, the usual way (the leaves the DOM snapshot
+    // gives are made from it) and with the whole accessibility tree read
+    // from Chromium: the trees must be the same node for node.
+    let fixtures_server = fixtures();
+    let pages_server = pages();
+    let mut cdp = browser().await;
+    let urls = [
+        fixtures_server.url("links.html?n=2000"),
+        fixtures_server.url("table.html?rows=600"),
+        fixtures_server.url("nav-a.html"),
+        fixtures_server.url("list.html"),
+        fixtures_server.url("form.html"),
+        fixtures_server.url("controls.html"),
+        fixtures_server.url("dialog.html"),
+        fixtures_server.url("iframe.html"),
+        pages_server.url("leaves.html"),
+        pages_server.url("leaves.html?n=4000"),
+        pages_server.url("widgets.html"),
+        pages_server.url("regions.html"),
+        pages_server.url("regions.html?live"),
+        pages_server.url("regions.html?status"),
+        pages_server.url("regions.html?disabled"),
+        pages_server.url("regions.html?busy"),
+        pages_server.url("regions.html?invalid"),
+        pages_server.url("regions.html?fieldset"),
+        pages_server.url("regions.html?menu"),
+        pages_server.url("regions.html?base"),
+        pages_server.url("regions.html?spaced"),
+        pages_server.url("regions.html?hidden"),
+        pages_server.url("regions.html?before"),
+        pages_server.url("regions.html?bad"),
+        pages_server.url("regions.html?select"),
+        pages_server.url("regions.html?field"),
+        pages_server.url("regions.html?br"),
+    ];
+    let whole_tree = |whole_tree| uidelta_cdp::CaptureOptions {
+        whole_tree,
+        ..uidelta_cdp::CaptureOptions::default()
+    };
+    let mut made_from_dom = Vec::new();
+    for url in &urls {
+        let app = open(&cdp, url).await;
+        cdp.set_capture_options(whole_tree(false));
+        let pruned = capture(&cdp, &app).await;
+        made_from_dom.push((url.clone(), cdp.last_capture().made_from_dom));
+        // The depth asked covered all that the DOM does not say (a select box's
+        // pop-up and a text field's inner editor are not in the DOM snapshot).
+        assert!(!cdp.last_capture().read_twice, "{url}");
+        cdp.set_capture_options(whole_tree(true));
+        let whole = capture(&cdp, &app).await;
+        assert_eq!(cdp.last_capture().made_from_dom, 0);
+        assert!(!whole.meta.truncated && !pruned.meta.truncated, "{url}");
+        if let Some(difference) = first_difference(&pruned, &whole) {
+            panic!("{url}: {difference}");
+        }
+    }
+    // Where the DOM gave leaves: the big lists of plain links and texts;
+    // not the small pages, which are read whole.
+    let made = |page: &str| {
+        made_from_dom
+            .iter()
+            .find(|(url, _)| url.ends_with(page))
+            .map(|&(_, n)| n)
+    };
+    assert_eq!(made("links.html?n=2000"), Some(4000), "{made_from_dom:?}");
+    // The text of each row's link and button.
+    assert_eq!(made("table.html?rows=600"), Some(1200), "{made_from_dom:?}");
+    assert!(
+        made("leaves.html?n=4000").is_some_and(|n| n > 1000),
+        "{made_from_dom:?}"
+    );
+    assert_eq!(made("nav-a.html"), Some(0), "{made_from_dom:?}");
+    assert_eq!(made("leaves.html"), Some(0), "{made_from_dom:?}");
+    // Links in a disabled region are disabled, which the DOM of the link
+    // does not say: read from Chromium.
+    assert_eq!(made("regions.html?disabled"), Some(0), "{made_from_dom:?}");
+    assert_eq!(made("regions.html"), Some(3000), "{made_from_dom:?}");
+    assert_eq!(made("regions.html?base"), Some(3000), "{made_from_dom:?}");
+    // Spaces of the source between elements, and a menu of `display: none`
+    // as deep as the links, have no node in the tree.
+    assert_eq!(made("regions.html?spaced"), Some(3000), "{made_from_dom:?}");
+    assert_eq!(made("regions.html?hidden"), Some(3000), "{made_from_dom:?}");
+    // A link whose address does not parse is read from Chromium, and the
+    // links as deep as it with it: only their text is made.
+    assert_eq!(made("regions.html?bad"), Some(1500), "{made_from_dom:?}");
+}
+
+#[tokio::test]
+async fn a_clicked_link_made_from_the_dom_snapshot_is_focused_as_in_chromiums_tree() {
+    // A click on a link keeps the focus on it; the link is one of the leaves
+    // made from the DOM snapshot, and Chromium says where the focus is.
+    let server = fixtures();
+    let mut cdp = browser().await;
+    let app = open(&cdp, &server.url("links.html?n=2000")).await;
+    let before = capture(&cdp, &app).await;
+    let link = find(&before, Role::Link, "Link 5").clone();
+    assert!(!link.states.contains(State::Focused));
+    uidelta_backend::Backend::act(&cdp, &app, &link, &uidelta_backend::Action::Click)
+        .await
+        .expect("clicking Link 5");
+    let pruned = capture(&cdp, &app).await;
+    assert_eq!(cdp.last_capture().made_from_dom, 4000);
+    assert!(
+        find(&pruned, Role::Link, "Link 5")
+            .states
+            .contains(State::Focused),
+        "{}",
+        outline(&pruned)
+    );
+    cdp.set_capture_options(uidelta_cdp::CaptureOptions {
+        whole_tree: true,
+        ..uidelta_cdp::CaptureOptions::default()
+    });
+    let whole = capture(&cdp, &app).await;
+    if let Some(difference) = first_difference(&pruned, &whole) {
+        panic!("{difference}");
+    }
+}

@@ -225,6 +225,8 @@ fn a_label_for_a_field_that_the_field_names_is_left_out() {
         ])),
         target: 0,
         prefix: None,
+        from_dom: 0,
+        read_twice: false,
     }];
     let (t, _) = assemble(&frames, &[Layout::default()], &CaptureOptions::default());
     assert_eq!(
@@ -451,4 +453,49 @@ fn an_answer_read_as_text_gives_the_tree_read_as_json() {
         ]
     );
     assert_eq!(from_text, from_json);
+}
+
+#[test]
+fn odd_entries_of_a_dom_snapshot_cost_only_themselves() {
+    // A string where a box is, `null` attributes, a backend id that is not
+    // a number, a string index that is a string, a document whose nodes
+    // are a number: the rest still reads, from text as from JSON.
+    let answer = json!({
+        "strings": ["#document", "DIV", "id", "x", 7, "visible", "A", "href", "#k", "Link", "#text"],
+        "documents": [
+            {"baseURL": 8,
+             "nodes": {"backendNodeId": [1, 2, "three", 4, 5], "nodeName": [0, 1, 1, 6, 10],
+                       "parentIndex": [-1, 0, 0, 0, 3], "nodeType": [9, 1, 1, 1, 3],
+                       "attributes": [null, [2, 3], [2, "x"], [7, 8], []]},
+             "layout": {"nodeIndex": [1, 2, 3, 4],
+                        "bounds": ["wide", [0, 10, 50, 20], [0, 30, 40, 20], [1, 31, 38, 18]],
+                        "text": [-1, -1, -1, 9], "styles": [[5], [5], [5], 5]}},
+            {"nodes": 12, "layout": {"nodeIndex": [0], "bounds": [[0, 0, 1, 1]]}}
+        ]
+    });
+    let text = json!({"id": 1, "result": answer}).to_string();
+    let l = Layout::from_snapshot_text(&text, (0.0, 0.0));
+    assert_eq!(l, Layout::from_snapshot_at(&answer, (0.0, 0.0)));
+    assert!(l.known);
+    // The box that is a string is left out; the others are read.
+    assert_eq!(l.bounds.get(&2), None);
+    assert_eq!(l.bounds.get(&4), Some(&Rect::new(0, 30, 40, 20)));
+    assert_eq!(l.bounds.len(), 2, "{:?}", l.bounds);
+    let dom = &l.dom;
+    assert_eq!(dom.nodes.len(), 5);
+    assert_eq!(dom.nodes[2].backend, None);
+    assert_eq!(
+        dom.nodes[1].attributes,
+        vec![("id".to_owned(), "x".to_owned())]
+    );
+    assert_eq!(
+        dom.nodes[2].attributes,
+        vec![("id".to_owned(), String::new())]
+    );
+    assert_eq!(dom.nodes[3].attribute("href"), Some("#k"));
+    assert_eq!(dom.nodes[4].text.as_deref(), Some("Link"));
+    assert_eq!(dom.nodes[4].visibility, "");
+    assert_eq!(dom.nodes[3].visibility, "visible");
+    assert_eq!(dom.nodes[3].children, vec![4]);
+    assert_eq!(dom.by_backend.get(&5), Some(&4));
 }
