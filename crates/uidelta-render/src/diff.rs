@@ -820,7 +820,8 @@ fn same_change_runs<'d>(modified: impl Iterator<Item = &'d Modified>) -> Vec<Vec
 }
 
 /// `~ [e12] push button "Save" in [e3] ... | enabled: true -> false (also 4 descendants)`;
-/// elements that changed the same way follow as `(same on [e13] "Open", [e14])`.
+/// elements that changed the same way follow as `(same on [e13] "Open", [e14])`,
+/// at most [`SAME_ON_SHOWN`] of them, then `and 12 more`.
 /// A changed name is said once, in the change.
 fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
     let Some((m, same)) = run.split_first() else {
@@ -842,14 +843,23 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
     out.push_str(&changes_text(&m.changes, opts.text_limit));
     out.push_str(&descendants_note(m));
     if !same.is_empty() {
-        let others: Vec<String> = same
+        let mut others: Vec<String> = same
             .iter()
+            .take(SAME_ON_SHOWN)
             .map(|o| ref_and_name(o.element.r#ref, &o.element.name))
             .collect();
+        if same.len() > SAME_ON_SHOWN {
+            others.push(format!("and {} more", same.len() - SAME_ON_SHOWN));
+        }
         out.push_str(&format!(" (same on {})", others.join(", ")));
     }
     out.push('\n');
 }
+
+/// Most elements named after `same on`: a change shared by hundreds (every
+/// item of a list whose size grew: `setsize: "10" -> "210"`) costs a line,
+/// not a line's worth of refs per item.
+const SAME_ON_SHOWN: usize = 10;
 
 /// What the descendants that changed with a modified element did:
 /// ` (also 4 descendants)` when they changed as it did, ` (hides 6

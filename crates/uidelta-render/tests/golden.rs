@@ -1224,6 +1224,28 @@ fn diff_text_puts_elements_that_changed_alike_on_one_line_wherever_they_are() {
     );
 }
 
+#[test]
+fn diff_text_names_ten_elements_that_changed_alike_and_counts_the_rest() {
+    let items = |size: &str| {
+        let mut list = node(Role::List, "Results", None);
+        list.identity = Some("results".into());
+        let mut b = TreeBuilder::new(list);
+        for i in 0..40 {
+            let mut item = node(Role::ListItem, "", None);
+            item.identity = Some(format!("item {i}"));
+            item.set_attribute("setsize", size);
+            b.leaf(item);
+        }
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    assert_eq!(
+        last_diff_text(&[items("40"), items("240")]),
+        "# diff: ~40 modified\n\
+         ~ [e2] list item | attr:setsize: \"40\" -> \"240\" (same on [e3], [e4], [e5], [e6], \
+         [e7], [e8], [e9], [e10], [e11], [e12], and 29 more)\n"
+    );
+}
+
 /// A browser tab's document: a root with an identity per load.
 fn document(load: u32, title: &str, links: usize) -> Snapshot {
     let mut root = node(Role::DocumentWeb, title, None);
