@@ -20,9 +20,9 @@
 //! - the states of the siblings of a changed object and of each of its
 //!   ancestors are read again (a list box makes all its rows selectable);
 //!   a scroll bar's value changing reads the bounds of everything in its
-//!   scroll pane again, and what started or stopped showing has its bounds
-//!   read once more at the next capture (a stack slides its page into
-//!   place without events);
+//!   scroll pane again, and what started or stopped showing has the bounds
+//!   of all in it read again at every capture of the next second (a stack
+//!   slides its page into place without events);
 //! - on any change, the states of what said it had the focus are read
 //!   again (focus moving to another window sends nothing for the object
 //!   that lost it), and so are those of every object that says it is
@@ -231,11 +231,17 @@ pub struct Mirror {
     truncated: bool,
     marks: Arc<Mutex<Marks>>,
     events: Subscription,
-    /// Objects that started or stopped showing at the last capture: they
-    /// may still have been sliding into place (a stack's transition moves
-    /// its page without events), so their bounds are read once more.
-    settling: Vec<NodeAddr>,
+    /// Objects that started or stopped showing, and when: they may still
+    /// be sliding into place (a stack's transition moves its page without
+    /// events), so the bounds of everything in them are read again at each
+    /// capture for [`SETTLING`] after.
+    settling: Vec<(NodeAddr, Instant)>,
 }
+
+/// How long what started or stopped showing may still slide into place
+/// without events: GTK's transitions take 250 ms, longer on a busy
+/// machine.
+const SETTLING: Duration = Duration::from_secs(1);
 
 impl Mirror {
     /// Starts mirroring `app` from `root` (its root when `None`): listens
@@ -548,7 +554,12 @@ impl Mirror {
                 .then(|| parent.get(i).copied().flatten())
                 .flatten()
         });
-        let settling = std::mem::replace(&mut self.settling, marks.below.iter().cloned().collect());
+        let now = Instant::now();
+        self.settling
+            .retain(|(_, at)| now.saturating_duration_since(*at) < SETTLING);
+        let settling: Vec<NodeAddr> = self.settling.iter().map(|(a, _)| a.clone()).collect();
+        self.settling
+            .extend(marks.below.iter().map(|a| (a.clone(), now)));
         let moved_roots: Vec<usize> = marks
             .moved
             .iter()

@@ -27,6 +27,12 @@ use uidelta_model::Snapshot;
 
 use crate::{Error, Linux, Result};
 
+/// How many times a check takes the mirror's capture and a whole walk
+/// again when they differ in bounds only, and how long it waits before
+/// each: what slides into place after its events is still moving.
+const CATCH_UP_ROUNDS: usize = 3;
+const CATCH_UP_PAUSE: std::time::Duration = std::time::Duration::from_millis(150);
+
 /// Most mirrors kept; past that the one captured longest ago goes.
 pub(crate) const MAX_MIRRORS: usize = 16;
 
@@ -242,14 +248,21 @@ impl Linux {
             return Ok(snapshot);
         }
         // What slides into place after its events (a revealer's bar, a
-        // stack's page) has its bounds read again at the next capture: a
-        // difference of bounds only is wrong if that one still has it.
+        // stack's page) has its bounds read again at the captures of the
+        // next second: a difference of bounds only is wrong if it is still
+        // there once the slide is over.
         if differ.iter().all(Difference::is_bounds) {
-            let (again, _) = mirror.capture(&self.bus, window.clone(), opts).await?;
-            let whole = capture(&self.bus, app, root, window, opts).await?;
-            let still = differences(&again, &whole, 20, self.mirror_bounds);
-            if still.is_empty() || mirror.explains(&self.bus, &still, &whole).await {
-                return Ok(again);
+            for _ in 0..CATCH_UP_ROUNDS {
+                tokio::time::sleep(CATCH_UP_PAUSE).await;
+                let (again, _) = mirror.capture(&self.bus, window.clone(), opts).await?;
+                let whole = capture(&self.bus, app, root, window.clone(), opts).await?;
+                let still = differences(&again, &whole, 20, self.mirror_bounds);
+                if still.is_empty() || mirror.explains(&self.bus, &still, &whole).await {
+                    return Ok(again);
+                }
+                if !still.iter().all(Difference::is_bounds) {
+                    break;
+                }
             }
         }
         let report = differ
