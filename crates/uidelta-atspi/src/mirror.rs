@@ -21,8 +21,8 @@
 //!   ancestors are read again (a list box makes all its rows selectable);
 //!   a scroll bar's value changing reads the bounds of everything in its
 //!   scroll pane again, and what started or stopped showing has the bounds
-//!   of all in it read again at every capture of the next second (a stack
-//!   slides its page into place without events);
+//!   of all in it read again at the next capture and at every one of the
+//!   next second (a stack slides its page into place without events);
 //! - on any change, the states of what said it had the focus are read
 //!   again (focus moving to another window sends nothing for the object
 //!   that lost it), and so are those of every object that says it is
@@ -233,8 +233,8 @@ pub struct Mirror {
     events: Subscription,
     /// Objects that started or stopped showing, and when: they may still
     /// be sliding into place (a stack's transition moves its page without
-    /// events), so the bounds of everything in them are read again at each
-    /// capture for [`SETTLING`] after.
+    /// events), so the bounds of everything in them are read again at the
+    /// next capture, and at each one after it within [`SETTLING`].
     settling: Vec<(NodeAddr, Instant)>,
 }
 
@@ -554,10 +554,12 @@ impl Mirror {
                 .then(|| parent.get(i).copied().flatten())
                 .flatten()
         });
+        // Read at the next capture however late it comes, and at those
+        // after it for as long as they may still slide.
         let now = Instant::now();
+        let settling: Vec<NodeAddr> = self.settling.iter().map(|(a, _)| a.clone()).collect();
         self.settling
             .retain(|(_, at)| now.saturating_duration_since(*at) < SETTLING);
-        let settling: Vec<NodeAddr> = self.settling.iter().map(|(a, _)| a.clone()).collect();
         self.settling
             .extend(marks.below.iter().map(|a| (a.clone(), now)));
         let moved_roots: Vec<usize> = marks
