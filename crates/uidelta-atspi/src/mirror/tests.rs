@@ -1,0 +1,112 @@
+use super::*;
+use crate::capture::fixtures::rec;
+
+fn event(kind: &str, path: &str) -> UiEvent {
+    UiEvent {
+        kind: kind.into(),
+        source: NodeAddr {
+            bus: ":1.1".into(),
+            path: path.into(),
+        },
+        detail1: 0,
+        detail2: 0,
+        at: Instant::now(),
+    }
+}
+
+#[test]
+fn events_name_what_to_read_again() {
+    assert_eq!(mark_of("object:children-changed:add"), Mark::Children);
+    assert_eq!(mark_of("object:children-changed:remove"), Mark::Children);
+    assert_eq!(mark_of("object:state-changed:showing"), Mark::Below);
+    assert_eq!(mark_of("object:state-changed:visible"), Mark::Below);
+    assert_eq!(mark_of("object:state-changed:sensitive"), Mark::Below);
+    assert_eq!(mark_of("object:state-changed:enabled"), Mark::Below);
+    assert_eq!(mark_of("object:state-changed:showing-x"), Mark::Node);
+    assert_eq!(mark_of("object:state-changed:checked"), Mark::Node);
+    assert_eq!(
+        mark_of("object:property-change:accessible-name"),
+        Mark::Node
+    );
+    assert_eq!(mark_of("object:bounds-changed"), Mark::Moved);
+    assert_eq!(mark_of("window:activate"), Mark::Node);
+    assert_eq!(mark_of("object:text-caret-moved"), Mark::None);
+    assert_eq!(mark_of("object:row-inserted"), Mark::Below);
+    assert_eq!(mark_of("object:model-changed"), Mark::Below);
+    assert_eq!(mark_of("object:selection-changed"), Mark::Below);
+}
+
+#[test]
+fn cells_and_tabs_follow_their_widget_silently() {
+    assert!(follows_silently(&rec("page tab", "Info", &[])));
+    assert!(follows_silently(&rec("table cell", "Otto", &[])));
+    assert!(follows_silently(&rec("tree item", "src", &[])));
+    assert!(!follows_silently(&rec("push button", "OK", &[])));
+    let mut label = rec("label", "cell text", &[]);
+    label.basic.states.insert(State::Transient);
+    assert!(follows_silently(&label));
+}
+
+#[test]
+fn too_many_marks_ask_for_a_whole_walk() {
+    let mut marks = Marks::default();
+    marks.note(&event("object:state-changed:checked", "/a"));
+    marks.note(&event("object:state-changed:checked", "/a"));
+    marks.note(&event("object:children-changed:add", "/b"));
+    assert_eq!(marks.nodes.len(), 1);
+    assert_eq!(marks.children.len(), 1);
+    assert!(!marks.overflow);
+    for i in 0..MAX_MARKS {
+        marks.note(&event("object:state-changed:checked", &format!("/n{i}")));
+    }
+    assert!(marks.overflow);
+    assert!(marks.nodes.is_empty());
+    marks.note(&event("object:state-changed:checked", "/c"));
+    assert!(marks.nodes.is_empty());
+}
+
+#[test]
+fn compacting_keeps_what_the_root_reaches_breadth_first() {
+    // 0 -> [3, 1]; 1 -> [4]; 2 is dropped (no list holds it).
+    let recs = vec![
+        rec("frame", "root", &[3, 1]),
+        rec("panel", "one", &[4]),
+        rec("label", "gone", &[]),
+        rec("button", "three", &[]),
+        rec("label", "four", &[]),
+    ];
+    let out = compact(recs);
+    let names: Vec<&str> = out.iter().map(|r| r.basic.name.as_str()).collect();
+    assert_eq!(names, ["root", "three", "one", "four"]);
+    assert_eq!(out[0].children, [1, 2]);
+    assert_eq!(out[2].children, [3]);
+    assert!(out[1].children.is_empty());
+}
+
+#[test]
+fn a_node_a_few_pixels_off_is_nudged_and_one_further_moved() {
+    use uidelta_model::{Meta, NodeData, Rect, TreeBuilder};
+    let at = |x: i32, y: i32, w: i32| {
+        let mut root = NodeData::named(Role::Frame, "Window");
+        root.identity = Some(":1.1/root".into());
+        let mut b = TreeBuilder::new(root);
+        let mut icon = NodeData::named(Role::Icon, "");
+        icon.identity = Some(":1.1/icon".into());
+        icon.bounds = Some(Rect::new(x, y, w, 16));
+        b.leaf(icon);
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let fields = |a: &Snapshot, b: &Snapshot| -> Vec<&'static str> {
+        differences(a, b, 20, true)
+            .iter()
+            .map(|d| d.field)
+            .collect()
+    };
+    assert_eq!(fields(&at(564, 64, 16), &at(564, 66, 16)), ["nudge"]);
+    assert_eq!(fields(&at(564, 64, 16), &at(560, 60, 16)), ["nudge"]);
+    assert_eq!(fields(&at(564, 64, 16), &at(564, 69, 16)), ["bounds"]);
+    assert_eq!(fields(&at(564, 64, 16), &at(564, 64, 18)), ["bounds"]);
+    assert!(differences(&at(564, 64, 16), &at(564, 66, 16), 20, true)
+        .iter()
+        .all(|d| d.is_bounds() && d.is_nudge()));
+}
