@@ -14,7 +14,8 @@ use uidelta_model::{State, StateSet};
 pub enum Rule {
     /// Bounds and position are never compared.
     Bounds,
-    /// Id-like attributes (`id`, `index`, `runtime-id`, ...) are dropped.
+    /// Id-like attributes (`id`, `index`, `table-cell-index`, `runtime-id`,
+    /// ...) are dropped.
     VolatileIds,
     /// Scroll bars and value indicators are dropped with their subtrees.
     Scrollbars,
@@ -203,6 +204,7 @@ fn is_volatile_id(key: &str) -> bool {
     matches!(
         k.as_str(),
         "id" | "index"
+            | "table-cell-index"
             | "runtime-id"
             | "runtimeid"
             | "backend-node-id"
@@ -244,6 +246,9 @@ mod tests {
             .compared_states()
             .contains(State::Sensitive));
         assert!(Filters::all().drops_attribute("runtime_id"));
+        // Chromium's cell position: every cell below an inserted row's.
+        assert!(Filters::all().drops_attribute("table-cell-index"));
+        assert!(!Filters::all().drops_attribute("setsize"));
         assert!(!Filters::all().keep(Rule::VolatileIds).drops_attribute("id"));
     }
 }
