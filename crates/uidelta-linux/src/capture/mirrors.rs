@@ -252,8 +252,10 @@ impl Linux {
         // next second: a difference of bounds only is wrong if it is still
         // there once the slide is over.
         let mut later: Vec<Difference> = Vec::new();
+        let mut rounds = 0;
         if differ.iter().all(Difference::is_bounds) {
-            for _ in 0..CATCH_UP_ROUNDS {
+            while rounds < CATCH_UP_ROUNDS {
+                rounds += 1;
                 tokio::time::sleep(CATCH_UP_PAUSE).await;
                 let (again, _) = mirror.capture(&self.bus, window.clone(), opts).await?;
                 let whole = capture(&self.bus, app, root, window.clone(), opts).await?;
@@ -291,7 +293,7 @@ impl Linux {
         if !later.is_empty() {
             let last: Vec<String> = later.iter().map(|d| d.to_string()).collect();
             report.push_str(&format!(
-                "; and after {CATCH_UP_ROUNDS} more captures: {}",
+                "; and after {rounds} more captures: {}",
                 last.join("; ")
             ));
         }
