@@ -52,6 +52,7 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
+use rustc_hash::FxHashMap;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use uidelta_model::{Meta, NodeData, NodeId, Role, Snapshot, State, Tree, TreeBuilder};
@@ -62,9 +63,12 @@ use crate::protocol::Session;
 use crate::roles::{self, PropValue};
 
 mod layout;
+mod mirror;
 mod prune;
 mod wire;
 pub(crate) use layout::Layout;
+pub use mirror::MirrorUse;
+pub(crate) use mirror::{difference, PageMirror, MAX_DIRTY};
 pub(crate) use wire::Wire;
 use wire::{ask, Raw};
 
@@ -110,6 +114,16 @@ pub struct CaptureRead {
     /// Whether the tree read only as deep as the DOM snapshot does not say
     /// did not check out, and the whole tree was read after it.
     pub read_twice: bool,
+    /// Whether the capture read only what changed since the last one (the
+    /// page's live mirror); `read_from_chromium` then counts the nodes read
+    /// again.
+    pub through_mirror: bool,
+    /// Why a capture with a mirror (`UIDELTA_MIRROR` not `off`) read the
+    /// whole page: `first capture` (no mirror yet, or no change script in
+    /// the page), `page` (the script said so: see the `mirror` module),
+    /// `new URL`, `old` (the mirror's age), `large` (too much to read
+    /// again). Empty otherwise.
+    pub why_whole: &'static str,
 }
 
 /// A frame of a tab, from `Page.getFrameTree`.
@@ -179,6 +193,10 @@ pub(crate) struct AxNode {
 struct AxValue {
     #[serde(default)]
     value: Option<Value>,
+    /// The nodes a value is made of (the labels of a name, the targets of
+    /// a relation).
+    #[serde(rename = "relatedNodes", default)]
+    related: Vec<AxRelatedNode>,
     /// Where a name came from (only names have them).
     #[serde(default)]
     sources: Vec<AxSource>,
@@ -193,6 +211,9 @@ struct AxSource {
     native: Option<String>,
     #[serde(rename = "nativeSourceValue", default)]
     native_value: Option<AxRelated>,
+    /// The value of the attribute looked at (`aria-labelledby`'s nodes).
+    #[serde(rename = "attributeValue", default)]
+    attribute_value: Option<AxRelated>,
     /// A source looked at but not used.
     #[serde(default)]
     superseded: bool,
@@ -213,9 +234,27 @@ struct AxRelatedNode {
 }
 
 impl AxNode {
+    /// The elements whose contents this node's name, description or
+    /// relations are made of, by backend node id.
+    fn refers_to(&self) -> impl Iterator<Item = i64> + '_ {
+        let values = [&self.name, &self.description, &self.value]
+            .into_iter()
+            .flatten()
+            .chain(self.properties.iter().map(|p| &p.value));
+        values.flat_map(|v| {
+            let sources = v.sources.iter().flat_map(|s| {
+                s.native_value
+                    .iter()
+                    .chain(&s.attribute_value)
+                    .flat_map(|r| &r.related)
+            });
+            v.related.iter().chain(sources).filter_map(|r| r.backend)
+        })
+    }
+
     /// The `<label for=...>` elements that gave this field its whole name.
     fn named_by_labels(&self) -> impl Iterator<Item = i64> + '_ {
-        let name = AxValue::text(&self.name);
+        let name = AxValue::str(&self.name);
         self.name
             .iter()
             .flat_map(|n| &n.sources)
@@ -235,6 +274,14 @@ struct AxProperty {
 }
 
 impl AxValue {
+    /// A string value as it is (roles are strings); `""` for any other.
+    fn str(v: &Option<AxValue>) -> &str {
+        match v.as_ref().and_then(|v| v.value.as_ref()) {
+            Some(Value::String(s)) => s,
+            _ => "",
+        }
+    }
+
     fn text(v: &Option<AxValue>) -> String {
         match v.as_ref().and_then(|v| v.value.as_ref()) {
             Some(Value::String(s)) => s.clone(),
@@ -362,9 +409,25 @@ pub(crate) fn assemble(
     layouts: &[Layout],
     opts: &CaptureOptions,
 ) -> (Tree, bool) {
+    assemble_with(frames, layouts, opts, None)
+}
+
+/// What a node reads as by itself, by node id: kept by a page's mirror
+/// between captures for the nodes not read again.
+pub(crate) type Readings = FxHashMap<String, Reading>;
+
+/// [`assemble`], with the readings of nodes unchanged since the last
+/// assembly in `known` (and those read now added to it).
+pub(crate) fn assemble_with(
+    frames: &[FrameNodes],
+    layouts: &[Layout],
+    opts: &CaptureOptions,
+    known: Option<&mut Readings>,
+) -> (Tree, bool) {
+    let known = known.map(std::cell::RefCell::new);
     let unknown = Layout::default();
     let layout_of = |f: usize| layouts.get(frames[f].target).unwrap_or(&unknown);
-    let index: Vec<HashMap<&str, usize>> = frames
+    let index: Vec<FxHashMap<&str, usize>> = frames
         .iter()
         .map(|f| {
             f.nodes
@@ -404,7 +467,7 @@ pub(crate) fn assemble(
             && ax.children.iter().all(|c| {
                 index[f].get(c.as_str()).is_none_or(|&c| {
                     matches!(
-                        AxValue::text(&frames[f].nodes[c].role).as_str(),
+                        AxValue::str(&frames[f].nodes[c].role),
                         "StaticText" | "InlineTextBox"
                     )
                 })
@@ -423,36 +486,49 @@ pub(crate) fn assemble(
     // Text leaves are named after their parent element and their place
     // among its texts: replacing a text node (`textContent = ...`) then
     // reads as a change of text, not as one text removed and another added.
-    let text_slots: Vec<HashMap<usize, String>> = frames
-        .iter()
-        .enumerate()
-        .map(|(f, frame)| {
-            let mut slots = HashMap::new();
-            for parent in &frame.nodes {
-                let Some(owner) = parent.backend else {
-                    continue;
-                };
-                let mut k = 0;
-                for child in &parent.children {
-                    let Some(&c) = index[f].get(child.as_str()) else {
-                        continue;
-                    };
-                    if AxValue::text(&frame.nodes[c].role) == "StaticText" {
-                        slots.insert(c, prefixed(f, text_identity(owner, k)));
-                        k += 1;
-                    }
-                }
+    // Worked out for the texts kept only, all texts of a parent at once.
+    let text_slots: std::cell::RefCell<FxHashMap<(usize, usize), String>> = Default::default();
+    let slot_of = |f: usize, i: usize| -> Option<String> {
+        let frame = &frames[f];
+        let parent = frame.nodes[i].parent.as_deref()?;
+        let &p = index[f].get(parent)?;
+        if let Some(slot) = text_slots.borrow().get(&(f, i)) {
+            return Some(slot.clone());
+        }
+        let owner = frame.nodes[p].backend?;
+        let mut slots = text_slots.borrow_mut();
+        let mut k = 0;
+        for child in &frame.nodes[p].children {
+            let Some(&c) = index[f].get(child.as_str()) else {
+                continue;
+            };
+            if AxValue::str(&frame.nodes[c].role) == "StaticText" {
+                slots.insert((f, c), prefixed(f, text_identity(owner, k)));
+                k += 1;
             }
-            slots
-        })
-        .collect();
+        }
+        slots.get(&(f, i)).cloned()
+    };
     let reading = |f: usize, i: usize| -> Reading {
         let frame = &frames[f];
         let ax = &frame.nodes[i];
         let is_root = ax.parent.is_none() || i == root_of(f).unwrap_or(usize::MAX);
-        let mut r = read_node(ax, &frame.frame, is_root, layout_of(f));
-        if let Some(slot) = text_slots[f].get(&i) {
-            r.data.identity = Some(slot.clone());
+        let mut r = match known.as_ref().map(|k| k.borrow_mut()) {
+            Some(mut known) => match known.get(ax.id.as_str()) {
+                Some(r) => r.clone(),
+                None => {
+                    let r = read_node(ax, &frame.frame, is_root, layout_of(f));
+                    known.insert(ax.id.clone(), r.clone());
+                    r
+                }
+            },
+            None => read_node(ax, &frame.frame, is_root, layout_of(f)),
+        };
+        let slot = (AxValue::str(&ax.role) == "StaticText")
+            .then(|| slot_of(f, i))
+            .flatten();
+        if let Some(slot) = slot {
+            r.data.identity = Some(slot);
         } else if ax.backend.is_some() && !is_root {
             r.data.identity = r.data.identity.map(|id| prefixed(f, id));
         }
@@ -491,8 +567,8 @@ pub(crate) fn assemble(
             Step::Visit(f, i) => (f, i),
         };
         let ax = &frames[f].nodes[i];
-        let raw = AxValue::text(&ax.role);
-        if roles::is_dropped(&raw) {
+        let raw = AxValue::str(&ax.role);
+        if roles::is_dropped(raw) {
             continue;
         }
         if ax.ignored {
@@ -506,6 +582,18 @@ pub(crate) fn assemble(
             truncated = true;
             continue;
         }
+        // Text that only repeats its parent's name (a button's label, a
+        // link's text) says nothing twice.
+        if raw == "StaticText" {
+            let parent = builder.current();
+            let parent_name = builder.node_mut(parent).name.trim();
+            if !parent_name.is_empty() && parent_name == AxValue::str(&ax.name).trim() {
+                if has_box(ax, layout_of(f)) {
+                    own_box[parent.index()] = true;
+                }
+                continue;
+            }
+        }
         let mut r = reading(f, i);
         // A nameless element holding one text and nothing else (a list
         // item, a paragraph, a cell, a label) is named after it, and the
@@ -514,18 +602,6 @@ pub(crate) fn assemble(
         if raw != "StaticText" && !r.skip_children && r.data.name.trim().is_empty() {
             if let Some(text) = sole_text(&frames[f].nodes, &index[f], ax) {
                 r.data.name = text.to_owned();
-            }
-        }
-        // Text that only repeats its parent's name (a button's label, a
-        // link's text) says nothing twice.
-        if raw == "StaticText" {
-            let parent = builder.current();
-            let parent_name = builder.node_mut(parent).name.trim().to_owned();
-            if !parent_name.is_empty() && parent_name == r.data.name.trim() {
-                if r.own_box {
-                    own_box[parent.index()] = true;
-                }
-                continue;
             }
         }
         let skip_children = r.skip_children;
@@ -560,16 +636,16 @@ pub(crate) fn assemble(
 /// markers and inline text boxes aside).
 fn sole_text<'a>(
     nodes: &'a [AxNode],
-    index: &HashMap<&str, usize>,
+    index: &FxHashMap<&str, usize>,
     ax: &AxNode,
 ) -> Option<&'a str> {
     let mut kept = ax
         .children
         .iter()
         .filter_map(|c| index.get(c.as_str()).map(|&c| &nodes[c]))
-        .filter(|c| !roles::is_dropped(&AxValue::text(&c.role)));
+        .filter(|c| !roles::is_dropped(AxValue::str(&c.role)));
     let only = kept.next()?;
-    if kept.next().is_some() || only.ignored || AxValue::text(&only.role) != "StaticText" {
+    if kept.next().is_some() || only.ignored || AxValue::str(&only.role) != "StaticText" {
         return None;
     }
     let text = only.name.as_ref()?.value.as_ref()?.as_str()?;
@@ -577,7 +653,8 @@ fn sole_text<'a>(
 }
 
 /// A node as the tree shows it, with what showing depends on.
-struct Reading {
+#[derive(Clone, Debug)]
+pub(crate) struct Reading {
     data: NodeData,
     own_box: bool,
     hidden: bool,
@@ -585,11 +662,11 @@ struct Reading {
 }
 
 fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layout) -> Reading {
-    let raw = AxValue::text(&ax.role);
+    let raw = AxValue::str(&ax.role);
     let role = if is_frame_root && raw.is_empty() {
         Role::DocumentWeb
     } else {
-        roles::role(&raw)
+        roles::role(raw)
     };
     let props: Vec<(String, PropValue)> = ax
         .properties
@@ -605,7 +682,7 @@ fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layou
     let reading = roles::read(role, &props);
     let mut data = NodeData {
         role,
-        raw_role: raw,
+        raw_role: raw.to_owned(),
         name: AxValue::text(&ax.name),
         value: AxValue::optional(&ax.value),
         description: AxValue::text(&ax.description),
@@ -617,14 +694,10 @@ fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layou
     if reading.plain_text_field && data.value.is_none() {
         data.value = Some(String::new());
     }
-    // A frame read without its layout counts as shown.
-    let mut own_box = !layout.known;
+    let mut own_box = has_box(ax, layout);
     if let Some(backend) = ax.backend {
-        if let Some(&r) = layout.bounds.get(&backend) {
-            own_box = r.w > 0 && r.h > 0;
-            if own_box {
-                data.bounds = Some(r);
-            }
+        if own_box {
+            data.bounds = layout.bounds.get(&backend).copied();
         }
         if let Some(attrs) = layout.attributes.get(&backend) {
             for (k, v) in attrs {
@@ -645,6 +718,15 @@ fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layou
         own_box,
         hidden: reading.hidden,
         skip_children: reading.plain_text_field,
+    }
+}
+
+/// Whether `ax` has a box of its own in `layout`; in a frame read without
+/// its layout, every node counts as shown.
+fn has_box(ax: &AxNode, layout: &Layout) -> bool {
+    match ax.backend.and_then(|b| layout.bounds.get(&b)) {
+        Some(r) => r.w > 0 && r.h > 0,
+        None => !layout.known,
     }
 }
 
@@ -671,27 +753,125 @@ fn mark_showing(tree: &mut Tree, own_box: &[bool], hidden: &[bool], known: bool)
 }
 
 /// Captures the tab behind `session`; says where its nodes came from.
+/// With `mirror`, the tab's live mirror (see the `mirror` module): read
+/// through when it can be, and left as the capture leaves the page.
 pub(crate) async fn capture(
     session: &Session,
     title: &str,
     opts: &CaptureOptions,
+    mirror: Option<&mut Option<PageMirror>>,
 ) -> Result<(Snapshot, CaptureRead)> {
     let started = Instant::now();
     let captured_at_ms = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_millis() as u64)
         .ok();
-    let work = read_tab(session, opts);
-    let (frames, layouts, frames_cut) = match tokio::time::timeout(opts.deadline, work).await {
+    let work = async {
+        match mirror {
+            Some(slot) => read_mirrored(session, opts, slot).await,
+            None => read_whole(session, opts, None).await,
+        }
+    };
+    let (tree, read, url, truncated) = match tokio::time::timeout(opts.deadline, work).await {
         Ok(result) => result?,
         Err(_) => return Err(session.timeout("the whole capture", opts.deadline)),
     };
+    let mut snapshot = snapshot(tree, title, url, truncated, started);
+    snapshot.meta.captured_at_ms = captured_at_ms;
+    Ok((snapshot, read))
+}
+
+/// A capture's tree, what it read, the page's URL and whether caps cut it.
+type Read = (Tree, CaptureRead, String, bool);
+
+/// Reads through the tab's mirror in `slot` when it is current, else
+/// whole (and starts a mirror from that read).
+async fn read_mirrored(
+    session: &Session,
+    opts: &CaptureOptions,
+    slot: &mut Option<PageMirror>,
+) -> Result<Read> {
+    let dirty = match mirror::take(session).await {
+        Ok(dirty) => dirty,
+        Err(e @ (Error::Gone { .. } | Error::Timeout { .. })) => {
+            *slot = None;
+            return Err(e);
+        }
+        Err(e) => {
+            tracing::debug!("the page's changes could not be asked: {e}");
+            mirror::Dirty::Absent
+        }
+    };
+    let mut why = match (&dirty, slot.as_ref()) {
+        (mirror::Dirty::Absent, _) | (_, None) => "first capture",
+        (mirror::Dirty::Whole(_), _) => "page",
+        (mirror::Dirty::Part(epoch, _, _), Some(m)) if m.epoch != *epoch => "first capture",
+        (mirror::Dirty::Part(_, url, _), Some(m)) if m.frame.url != *url => "new URL",
+        (_, Some(m)) if m.since.elapsed() >= mirror::MAX_AGE => "old",
+        _ => "",
+    };
+    if let (Some(m), mirror::Dirty::Part(_, _, changes), "") = (slot.as_mut(), &dirty, why) {
+        {
+            let started = Instant::now();
+            match mirror::update(session, m, changes).await {
+                Ok(Some(part)) => {
+                    let (frame, mut known) = m.frame_nodes();
+                    let frames = std::slice::from_ref(&frame);
+                    let layouts = std::slice::from_ref(&m.layout);
+                    let (tree, truncated) = assemble_with(frames, layouts, opts, Some(&mut known));
+                    let url = frame.frame.url.clone();
+                    m.put_back(frame, known);
+                    tracing::debug!(
+                        "capture: {} changes, {} nodes read again in {} round trips, {:.1} ms",
+                        changes.len(),
+                        part.nodes,
+                        part.rounds,
+                        started.elapsed().as_secs_f64() * 1000.0
+                    );
+                    let read = CaptureRead {
+                        read_from_chromium: part.nodes,
+                        through_mirror: true,
+                        ..CaptureRead::default()
+                    };
+                    return Ok((tree, read, url, truncated));
+                }
+                Ok(None) => {
+                    tracing::debug!("capture: the mirror is read whole");
+                    why = "large";
+                }
+                Err(e) => {
+                    *slot = None;
+                    return Err(e);
+                }
+            }
+        }
+    }
+    *slot = None;
+    let epoch = dirty.epoch().map(str::to_owned);
+    let (tree, read, url, cut) = read_whole(session, opts, epoch.map(|e| (e, slot))).await?;
+    let read = CaptureRead {
+        why_whole: why,
+        ..read
+    };
+    Ok((tree, read, url, cut))
+}
+
+/// Reads the tab whole; with `keep`, the change script's epoch and where
+/// to keep a mirror of what was read (a page of one frame, not cut short).
+async fn read_whole(
+    session: &Session,
+    opts: &CaptureOptions,
+    keep: Option<(String, &mut Option<PageMirror>)>,
+) -> Result<Read> {
+    let started = Instant::now();
+    let (frames, mut layouts, frames_cut) = read_tab(session, opts).await?;
     let read_ms = started.elapsed().as_secs_f64() * 1000.0;
     let made_from_dom: usize = frames.iter().map(|f| f.from_dom).sum();
     let read = CaptureRead {
         read_from_chromium: frames.iter().map(|f| f.nodes.len()).sum::<usize>() - made_from_dom,
         made_from_dom,
         read_twice: frames.iter().any(|f| f.read_twice),
+        ..CaptureRead::default()
     };
     let (tree, truncated) = assemble(&frames, &layouts, opts);
     tracing::debug!(
@@ -703,6 +883,19 @@ pub(crate) async fn capture(
         .first()
         .map(|f| f.frame.url.clone())
         .unwrap_or_default();
+    let cut = truncated || frames_cut;
+    if let Some((epoch, slot)) = keep {
+        if frames.len() == 1 && layouts.len() == 1 && frames[0].prefix.is_none() && !cut {
+            let layout = layouts.remove(0);
+            let frame = frames.into_iter().next().unwrap_or_default();
+            *slot = Some(PageMirror::new(epoch, frame, layout));
+        }
+    }
+    Ok((tree, read, url, cut))
+}
+
+/// The snapshot of a tab's tree.
+fn snapshot(tree: Tree, title: &str, url: String, truncated: bool, started: Instant) -> Snapshot {
     let doc_title = tree.node(NodeId::ROOT).name.clone();
     let app = [doc_title.as_str(), title, url.as_str()]
         .into_iter()
@@ -714,11 +907,11 @@ pub(crate) async fn capture(
         app: Some(app),
         pid: None,
         window: Some(url),
-        captured_at_ms,
+        captured_at_ms: None,
         capture_ms: Some(started.elapsed().as_secs_f64() * 1000.0),
-        truncated: truncated || frames_cut,
+        truncated,
     };
-    Ok((Snapshot::new(meta, tree), read))
+    Snapshot::new(meta, tree)
 }
 
 async fn read_tab(

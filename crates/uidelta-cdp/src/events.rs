@@ -95,18 +95,103 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
     if (!scheduled) { scheduled = true; queueMicrotask(flush); }
   };
   const note = (kind) => { pending.add(kind); wake(); };
+  // What changed since the last capture, for the capture's mirror of the
+  // page (the `mirror` module): nodes, each with what of it to read again
+  // (1 itself, 2 its children, 4 its whole subtree).
+  const dirty = new Map();
+  let whole = false;
+  const epoch = Date.now().toString(36) + Math.random().toString(36).slice(2);
+  const mark = (node, how) => {
+    if (!node || whole) return;
+    if (node.nodeType === 11) { node = node.host; how = 4; }
+    if (!node) return;
+    if (dirty.size >= __MAX_DIRTY__ && !dirty.has(node)) { whole = true; dirty.clear(); return; }
+    dirty.set(node, (dirty.get(node) || 0) | how);
+  };
+  const SELF_ONLY = new Set(['aria-checked', 'aria-pressed', 'aria-selected', 'aria-expanded',
+    'aria-valuenow', 'aria-valuetext', 'aria-label', 'aria-current', 'aria-busy', 'value',
+    'checked', 'selected', 'title', 'placeholder', 'href', 'aria-description']);
   const observer = new MutationObserver((records) => {
     for (const r of records) {
       if (r.type === 'childList') {
         if (r.addedNodes.length) note('dom:child-inserted');
         if (r.removedNodes.length) note('dom:child-removed');
+        mark(r.target, 2);
       } else if (r.type === 'attributes') {
         note('dom:attribute-modified');
+        mark(r.target, SELF_ONLY.has(r.attributeName) ? 1 : 4);
       } else {
         note('dom:character-data-modified');
+        mark(r.target, 1);
+        mark(r.target.parentNode, 2);
       }
     }
   });
+  // What an event changes without a mutation: a field's value, a box's
+  // check (and the other radio buttons of its group), the focus, what a
+  // transition or an animation shows at its end.
+  const dirtyOn = [['input', 1], ['change', 1], ['focusin', 1], ['focusout', 1], ['toggle', 4],
+                   ['transitionend', 4], ['animationend', 4], ['animationstart', 4]];
+  for (const [type, how] of dirtyOn)
+    addEventListener(type, (e) => {
+      const t = e.composedPath ? e.composedPath()[0] : e.target;
+      if (!t || t === window) return;
+      mark(t, t.tagName === 'SELECT' ? 4 : how);
+      if (type === 'change' && t.type === 'radio' && t.name && t.getRootNode)
+        for (const r of t.getRootNode().querySelectorAll('input[type=radio]'))
+          if (r.name === t.name) mark(r, 1);
+    }, { capture: true, passive: true });
+  for (const type of ['hashchange', 'popstate'])
+    addEventListener(type, () => { whole = true; dirty.clear(); }, { capture: true, passive: true });
+  // Style rules that show or hide by state (`:hover`, `:checked`, ...)
+  // change the tree without a mutation: a page with any is read whole.
+  const STATE = /:(hover|focus|focus-within|focus-visible|active|checked|target|has|valid|invalid|placeholder-shown|open|popover-open|indeterminate|default|enabled|disabled|empty|user-invalid|user-valid|autofill|fullscreen|modal|read-only|read-write|required|optional|in-range|out-of-range)\b/;
+  const shows = (rules) => {
+    for (const r of rules) {
+      if (r.cssRules && r.cssRules.length && shows(r.cssRules)) return true;
+      const st = r.style;
+      if (r.selectorText && STATE.test(r.selectorText) && st
+          && (st.display || st.visibility || st.content || st.contentVisibility)) return true;
+    }
+    return false;
+  };
+  const byState = () => {
+    try {
+      for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
+        let rules;
+        try { rules = sheet.cssRules; } catch (e) { return true; }
+        if (rules && shows(rules)) return true;
+      }
+      return false;
+    } catch (e) { return true; }
+  };
+  const modalNow = () => {
+    try { return !!document.querySelector(':modal, [aria-modal=true]'); } catch (e) { return true; }
+  };
+  let modal = modalNow();
+  let stated = true;
+  // The capture's question: `[epoch, whole, URL, node, how, node, how, ...]`
+  // (the URL without its fragment, as the frame tree gives it),
+  // and a fresh start. Such rules there now or at the last question
+  // (removing one shows what it hid) make it whole.
+  Object.defineProperty(globalThis, Symbol.for('uidelta.dirty'), { value: () => {
+    const m = modalNow();
+    const s = byState();
+    const all = whole || m !== modal || s || stated;
+    modal = m;
+    stated = s;
+    const out = [epoch, all ? 1 : 0, document.URL.split('#')[0]];
+    if (!all)
+      for (const [n, how] of dirty) {
+        if (!n.isConnected) continue;
+        let covered = false;
+        for (let p = n.parentNode; p && !covered; p = p.parentNode) covered = ((dirty.get(p) || 0) & 4) !== 0;
+        if (!covered) out.push(n, how);
+      }
+    dirty.clear();
+    whole = false;
+    return out;
+  } });
   const options = { childList: true, subtree: true, attributes: true, characterData: true };
   const watch = (root) => { try { observer.observe(root, options); } catch (e) {} };
   watch(document);
@@ -163,7 +248,9 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
 
 /// The change script with its limits filled in.
 pub(crate) fn change_script() -> String {
-    CHANGE_SCRIPT.replace("__SHORT_TIMER_MS__", &SHORT_TIMER_MS.to_string())
+    CHANGE_SCRIPT
+        .replace("__SHORT_TIMER_MS__", &SHORT_TIMER_MS.to_string())
+        .replace("__MAX_DIRTY__", &crate::capture::MAX_DIRTY.to_string())
 }
 
 /// Requests, document loads and short timers in flight.

@@ -43,7 +43,7 @@ use uidelta_model::{NodeData, Rect, Snapshot};
 
 pub use capture::{
     backend_id, document_identity, frame_element, frame_identity, node_identity, text_identity,
-    CaptureOptions, CaptureRead, FrameInfo,
+    CaptureOptions, CaptureRead, FrameInfo, MirrorUse,
 };
 pub use error::{Error, Result};
 pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
@@ -135,7 +135,23 @@ pub struct Cdp {
     capture: CaptureOptions,
     /// Where the nodes of the last capture came from.
     last_capture: std::sync::Mutex<CaptureRead>,
+    /// How captures use the tabs' live mirrors.
+    mirror_use: MirrorUse,
+    /// The tabs' live mirrors, by tab id, the most recently used last.
+    mirrors: std::sync::Mutex<Vec<(String, capture::PageMirror)>>,
+    /// Where checked captures' times go (`UIDELTA_MIRROR_TIMES`).
+    mirror_times: Option<std::path::PathBuf>,
 }
+
+/// Most tabs with a live mirror kept; past that the one captured longest
+/// ago goes.
+const MAX_MIRRORS: usize = 8;
+
+/// How many times a check of a mirror reads both ways again when they
+/// differ, and how long it waits before each: the page may still be
+/// changing.
+const CHECK_ROUNDS: usize = 3;
+const CHECK_PAUSE: Duration = Duration::from_millis(150);
 
 impl Drop for Cdp {
     fn drop(&mut self) {
@@ -233,6 +249,11 @@ impl Cdp {
             endpoint: ws,
             capture: CaptureOptions::default(),
             last_capture: std::sync::Mutex::new(CaptureRead::default()),
+            mirror_use: MirrorUse::from_env(),
+            mirrors: std::sync::Mutex::new(Vec::new()),
+            mirror_times: std::env::var_os("UIDELTA_MIRROR_TIMES")
+                .filter(|p| !p.is_empty())
+                .map(std::path::PathBuf::from),
         };
         cdp.follow_targets().await;
         Ok(cdp)
@@ -276,6 +297,24 @@ impl Cdp {
     /// Sets the caps of later captures.
     pub fn set_capture_options(&mut self, opts: CaptureOptions) {
         self.capture = opts;
+    }
+
+    /// Sets how later captures use the tabs' live mirrors (by default from
+    /// `UIDELTA_MIRROR`).
+    pub fn set_mirror_use(&mut self, mirror_use: MirrorUse) {
+        self.mirror_use = mirror_use;
+        if mirror_use == MirrorUse::Off {
+            self.mirrors
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .clear();
+        }
+    }
+
+    /// Sets where checked captures' times go (by default
+    /// `UIDELTA_MIRROR_TIMES`): one line per capture, see `write_times`.
+    pub fn set_mirror_times(&mut self, path: Option<std::path::PathBuf>) {
+        self.mirror_times = path;
     }
 
     /// Where the nodes of the last capture that succeeded came from.
@@ -504,17 +543,34 @@ impl Cdp {
         let session = self
             .session(id, format!("capturing {}", tab.label()))
             .await?;
-        let mut result = capture::capture(&session, tab.name(), &self.capture).await;
+        let mut slot = (self.mirror_use != MirrorUse::Off).then(|| self.take_mirror(id));
+        let mut result = capture::capture(&session, tab.name(), &self.capture, slot.as_mut()).await;
         // A document replaced while it was being read fails the read; the
         // next read sees the new one.
         for _ in 0..2 {
             match &result {
                 Err(Error::Protocol { detail, .. }) if is_transient(detail) => {
                     tokio::time::sleep(Duration::from_millis(50)).await;
-                    result = capture::capture(&session, tab.name(), &self.capture).await;
+                    result =
+                        capture::capture(&session, tab.name(), &self.capture, slot.as_mut()).await;
                 }
                 _ => break,
             }
+        }
+        if matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict) {
+            if let (Ok(first), Some(slot)) = (&result, slot.as_mut()) {
+                if first.1.through_mirror {
+                    let first = (first.0.clone(), first.1);
+                    result = self.check_mirror(&session, tab.name(), first, slot).await;
+                } else {
+                    let ms = first.0.meta.capture_ms.unwrap_or_default();
+                    let how = format!("whole:{}", first.1.why_whole);
+                    self.write_times(&first.0, &how, ms, ms);
+                }
+            }
+        }
+        if let Some(Some(mirror)) = slot {
+            self.keep_mirror(id, mirror);
         }
         let result = result.map(|(snapshot, read)| {
             if let Ok(mut last) = self.last_capture.lock() {
@@ -523,6 +579,96 @@ impl Cdp {
             snapshot
         });
         self.explain(id, result).await
+    }
+
+    /// The live mirror of tab `id`, taken out while it is read through.
+    fn take_mirror(&self, id: &str) -> Option<capture::PageMirror> {
+        let mut kept = self.mirrors.lock().unwrap_or_else(|e| e.into_inner());
+        let at = kept.iter().position(|(tab, _)| tab == id)?;
+        Some(kept.remove(at).1)
+    }
+
+    fn keep_mirror(&self, id: &str, mirror: capture::PageMirror) {
+        let mut kept = self.mirrors.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(tab, _)| tab != id);
+        kept.push((id.to_owned(), mirror));
+        if kept.len() > MAX_MIRRORS {
+            kept.remove(0);
+        }
+    }
+
+    /// Appends a line to `UIDELTA_MIRROR_TIMES`: the page, how the capture
+    /// read it (`part`, `whole:REASON`), the milliseconds of the capture
+    /// and of a whole read (the format of the desktop's mirrors).
+    fn write_times(&self, snapshot: &Snapshot, how: &str, mirror_ms: f64, whole_ms: f64) {
+        use std::io::Write;
+        let Some(path) = &self.mirror_times else {
+            return;
+        };
+        let app: String = snapshot
+            .meta
+            .app
+            .as_deref()
+            .unwrap_or_default()
+            .chars()
+            .map(|c| if c.is_control() { ' ' } else { c })
+            .collect();
+        let line = format!("{app}\t{how}\t{mirror_ms:.3}\t{whole_ms:.3}\n");
+        let written = std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .and_then(|mut f| f.write_all(line.as_bytes()));
+        if let Err(e) = written {
+            tracing::warn!("writing the mirror's times to {}: {e}", path.display());
+        }
+    }
+
+    /// `UIDELTA_MIRROR=check` or `strict`: compares a capture read through
+    /// the mirror with a whole read, bounds aside. The page may change
+    /// between the two: on a difference both are read again, up to
+    /// [`CHECK_ROUNDS`] times. What still differs is logged and the whole
+    /// read answered (`check`), or an error (`strict`).
+    async fn check_mirror(
+        &self,
+        session: &Session,
+        title: &str,
+        first: (Snapshot, CaptureRead),
+        slot: &mut Option<capture::PageMirror>,
+    ) -> Result<(Snapshot, CaptureRead)> {
+        let mut mirrored = first;
+        let mut rounds = 0;
+        loop {
+            if !mirrored.1.through_mirror {
+                return Ok(mirrored);
+            }
+            let whole = capture::capture(session, title, &self.capture, None).await?;
+            if rounds == 0 {
+                let ms = |s: &Snapshot| s.meta.capture_ms.unwrap_or_default();
+                self.write_times(&mirrored.0, "part", ms(&mirrored.0), ms(&whole.0));
+            }
+            let Some(difference) = capture::difference(mirrored.0.tree(), whole.0.tree()) else {
+                return Ok(mirrored);
+            };
+            if rounds == CHECK_ROUNDS {
+                *slot = None;
+                let message = format!(
+                    "the page's live mirror differs from a whole read after {rounds} more \
+                     captures: {difference}"
+                );
+                if self.mirror_use == MirrorUse::Strict {
+                    return Err(Error::Page {
+                        doing: session.doing.clone(),
+                        detail: message,
+                    });
+                }
+                tracing::warn!("{message}");
+                return Ok(whole);
+            }
+            rounds += 1;
+            tokio::time::sleep(CHECK_PAUSE).await;
+            mirrored = capture::capture(session, title, &self.capture, Some(slot)).await?;
+        }
     }
 
     /// Performs `action` on `node`, an element of a capture of tab `id`; the

@@ -22,6 +22,8 @@ use uidelta_engine::ActOptions;
 use uidelta_linux::{Linux, MirrorUse, Scope};
 use uidelta_testkit::Desktop;
 
+#[path = "mirror/browser.rs"]
+mod browser;
 #[allow(dead_code)]
 mod live;
 #[path = "mirror/times.rs"]
@@ -60,10 +62,14 @@ fn run() -> Fallible<()> {
         if arg == "-h" || arg == "--help" {
             println!(
                 "usage: mirror            replays the token study (markdown on stdout, progress \
-                 on stderr)\n       mirror --times FILE  sums up the times a run with \
-                 UIDELTA_MIRROR=check UIDELTA_MIRROR_TIMES=FILE wrote"
+                 on stderr)\n       mirror --browser     one-item changes of the big pages, \
+                 through the page's mirror and read whole\n       mirror --times FILE  sums \
+                 up the times a run with UIDELTA_MIRROR=check UIDELTA_MIRROR_TIMES=FILE wrote"
             );
             return Ok(());
+        }
+        if arg == "--browser" {
+            return browser::run();
         }
         if arg == "--times" {
             let path = args.next().ok_or("--times needs a file")?;

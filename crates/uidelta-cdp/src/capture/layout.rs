@@ -191,31 +191,16 @@ impl Layout {
                     continue;
                 }
                 let tag = names.get(ni).map(string).unwrap_or_default();
-                let field =
-                    tag.eq_ignore_ascii_case("input") || tag.eq_ignore_ascii_case("textarea");
-                let mut found = Vec::new();
-                for pair in list.chunks(2) {
-                    let (key, value) = (
-                        string(&pair[0]),
-                        pair.get(1).map(string).unwrap_or_default(),
-                    );
-                    match key {
-                        "type" if tag.eq_ignore_ascii_case("input") => {
-                            found.push(("input-type".to_owned(), value.to_ascii_lowercase()))
-                        }
-                        "placeholder" if field && !value.is_empty() => {
-                            found.push(("placeholder".to_owned(), value.to_owned()))
-                        }
-                        // Which page, step or item is the current one: the
-                        // accessibility tree does not say.
-                        "aria-current" if !value.is_empty() && value != "false" => {
-                            found.push(("current".to_owned(), value.to_owned()))
-                        }
-                        _ => {}
-                    }
-                }
+                let found = element_attributes(
+                    tag,
+                    list.chunks(2).map(|pair| {
+                        (
+                            string(&pair[0]),
+                            pair.get(1).map(string).unwrap_or_default(),
+                        )
+                    }),
+                );
                 if !found.is_empty() {
-                    found.sort();
                     layout.attributes.insert(id, found);
                 }
             }
@@ -256,6 +241,33 @@ impl Layout {
         }
         layout
     }
+}
+
+/// The attributes of the element `tag` (as the DOM names it: `INPUT`)
+/// with DOM attributes `pairs` that the accessibility tree lacks, sorted.
+pub(crate) fn element_attributes<'a>(
+    tag: &str,
+    pairs: impl Iterator<Item = (&'a str, &'a str)>,
+) -> Vec<(String, String)> {
+    let input = tag.eq_ignore_ascii_case("input");
+    let field = input || tag.eq_ignore_ascii_case("textarea");
+    let mut found = Vec::new();
+    for (key, value) in pairs {
+        match key {
+            "type" if input => found.push(("input-type".to_owned(), value.to_ascii_lowercase())),
+            "placeholder" if field && !value.is_empty() => {
+                found.push(("placeholder".to_owned(), value.to_owned()))
+            }
+            // Which page, step or item is the current one: the
+            // accessibility tree does not say.
+            "aria-current" if !value.is_empty() && value != "false" => {
+                found.push(("current".to_owned(), value.to_owned()))
+            }
+            _ => {}
+        }
+    }
+    found.sort();
+    found
 }
 
 impl Dom {
@@ -700,7 +712,7 @@ fn union(a: (f64, f64, f64, f64), b: (f64, f64, f64, f64)) -> (f64, f64, f64, f6
     (x0, y0, x1 - x0, y1 - y0)
 }
 
-fn to_rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
+pub(crate) fn to_rect(x: f64, y: f64, w: f64, h: f64) -> Rect {
     Rect::new(
         x.round() as i32,
         y.round() as i32,

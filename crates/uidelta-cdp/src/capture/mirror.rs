@@ -1,0 +1,800 @@
+//! A live mirror of a page's accessibility tree: after a whole read, a
+//! capture reads again only what changed.
+//!
+//! The change script (the `events` module) notes the DOM nodes that changed
+//! since the last capture, each with what of it to read again: itself (an
+//! attribute such as `aria-checked`, a value typed, the focus), its
+//! children (nodes inserted or removed), or its whole subtree (a class or a
+//! style changed, a transition ended). A capture asks for them first
+//! ([`take`]): the DOM nodes come back as backend node ids, which are also
+//! the ids of their accessibility nodes. The mirror then reads those nodes
+//! again (`Accessibility.getPartialAXTree`), with their ancestors whose
+//! names come from their contents (a button's name changes with its text),
+//! the children of those whose children changed
+//! (`Accessibility.getChildAXNodes`), and the whole subtree of anything new,
+//! one level per round trip. A node the DOM names but the accessibility
+//! tree does not hold (it was not rendered) has its nearest ancestor in the
+//! tree listed again. The boxes and the few DOM attributes the tree lacks
+//! are read for the nodes read again (`DOM.getBoxModel`,
+//! `DOM.describeNode`); the others keep theirs, so bounds of nodes that
+//! moved without changing (below an inserted item) are as of the whole
+//! read. Then the tree is assembled as after a whole read.
+//!
+//! Whatever the script cannot vouch for is read whole: a new document (the
+//! script's epoch changed), more than [`MAX_DIRTY`] nodes changed, a
+//! navigation within the document (`:target`), a modal dialog opened or
+//! closed (everything else leaves the tree), style rules that show or hide
+//! by state (`:hover`, `:checked`: they change the tree without a
+//! mutation), pages with frames, a mirror older than [`MAX_AGE`], and more
+//! than [`MAX_READ`] nodes to read again.
+
+use std::collections::{HashMap, HashSet};
+
+use rustc_hash::FxHashMap;
+use std::time::{Duration, Instant};
+
+use serde_json::{json, Value};
+
+use super::layout::{element_attributes, to_rect, Layout};
+use super::wire::{self, ask, Raw};
+use uidelta_model::{NodeId, Tree};
+
+use super::{AxNode, AxValue, FrameInfo, FrameNodes, Readings};
+use crate::error::Result;
+use crate::protocol::Session;
+
+/// Most DOM nodes the script notes between two captures; past that the
+/// next capture is whole.
+pub(crate) const MAX_DIRTY: usize = 200;
+
+/// Most accessibility nodes read again; past that a whole read is cheaper.
+pub(crate) const MAX_READ: usize = 3000;
+
+/// A mirror older than this is read whole again.
+pub(crate) const MAX_AGE: Duration = Duration::from_secs(120);
+
+/// The object group of the capture's questions to the page.
+const GROUP: &str = "uidelta-mirror";
+
+/// The question to the change script.
+const TAKE: &str = "(() => { const f = globalThis[Symbol.for('uidelta.dirty')]; \
+                    return typeof f === 'function' ? f() : null; })()";
+
+/// Roles whose names Chromium may compute from their contents: when
+/// something below them changes, they are read again.
+const NAMED_FROM_CONTENTS: &[&str] = &[
+    "button",
+    "cell",
+    "checkbox",
+    "columnheader",
+    "gridcell",
+    "heading",
+    "link",
+    "listitem",
+    "menuitem",
+    "menuitemcheckbox",
+    "menuitemradio",
+    "option",
+    "radio",
+    "row",
+    "rowheader",
+    "switch",
+    "tab",
+    "tooltip",
+    "treeitem",
+    "LabelText",
+    "legend",
+    "caption",
+    "DescriptionListTerm",
+    "term",
+];
+
+/// The main frame's nodes and layout as of the last capture.
+pub(crate) struct PageMirror {
+    /// The change script's epoch (one per document).
+    pub epoch: String,
+    pub frame: FrameInfo,
+    nodes: Vec<AxNode>,
+    /// Node id -> place in `nodes`.
+    index: FxHashMap<String, usize>,
+    /// Backend node id -> the nodes whose name, description or relations
+    /// it is part of (a label -> its field). Kept as nodes are read again;
+    /// ids of nodes gone since are skipped.
+    referrers: FxHashMap<i64, Vec<String>>,
+    /// What the nodes not read again since read as.
+    readings: Readings,
+    pub layout: Layout,
+    /// When the tree was last read whole.
+    pub since: Instant,
+}
+
+/// What the change script says.
+#[derive(Debug, PartialEq, Eq)]
+pub(crate) enum Dirty {
+    /// No script in the page (nothing observed it yet).
+    Absent,
+    /// Read the page whole.
+    Whole(String),
+    /// The document's URL now (without its fragment), and these backend
+    /// node ids changed, each with how (1 itself, 2 its children, 4 its
+    /// subtree).
+    Part(String, String, Vec<(i64, u8)>),
+}
+
+impl Dirty {
+    pub fn epoch(&self) -> Option<&str> {
+        match self {
+            Dirty::Absent => None,
+            Dirty::Whole(e) | Dirty::Part(e, _, _) => Some(e),
+        }
+    }
+}
+
+/// The `result` of an answer.
+fn value(answer: Result<Raw>) -> Option<Value> {
+    match answer.ok()? {
+        Raw::Json(v) => Some(v),
+        Raw::Text(text) => wire::result::<Value>(&text).ok(),
+    }
+}
+
+/// Asks the change script what changed since it was asked last, and
+/// starts it afresh.
+pub(crate) async fn take(session: &Session) -> Result<Dirty> {
+    let asked = ask(
+        session,
+        &[(
+            "Runtime.evaluate",
+            json!({"expression": TAKE, "objectGroup": GROUP, "returnByValue": false}),
+        )],
+    )
+    .await?;
+    let Some(answer) = asked.into_iter().next().and_then(value) else {
+        return Ok(Dirty::Absent);
+    };
+    let Some(array) = answer["result"]["objectId"].as_str().map(str::to_owned) else {
+        return Ok(Dirty::Absent);
+    };
+    let asked = ask(
+        session,
+        &[(
+            "Runtime.getProperties",
+            json!({"objectId": array, "ownProperties": true}),
+        )],
+    )
+    .await?;
+    let properties = asked.into_iter().next().and_then(value);
+    let mut items: Vec<(usize, Value)> = properties
+        .as_ref()
+        .and_then(|p| p["result"].as_array())
+        .into_iter()
+        .flatten()
+        .filter_map(|p| Some((p["name"].as_str()?.parse().ok()?, p["value"].clone())))
+        .collect();
+    items.sort_by_key(|(k, _)| *k);
+    let release = ("Runtime.releaseObjectGroup", json!({"objectGroup": GROUP}));
+    let dirty = read_items(&items);
+    let Dirty::Part(epoch, url, _) = &dirty else {
+        let _ = ask(session, &[release]).await;
+        return Ok(dirty);
+    };
+    // Each node's backend id.
+    let nodes: Vec<(&str, u8)> = items[3..]
+        .chunks(2)
+        .filter_map(|pair| {
+            let object = pair[0].1["objectId"].as_str()?;
+            let how = pair.get(1)?.1["value"].as_u64()?;
+            Some((object, u8::try_from(how).ok()?))
+        })
+        .collect();
+    let mut calls: Vec<(&'static str, Value)> = nodes
+        .iter()
+        .map(|(object, _)| ("DOM.describeNode", json!({"objectId": object})))
+        .collect();
+    calls.push(release);
+    let answers = ask(session, &calls).await?;
+    let mut out = Vec::with_capacity(nodes.len());
+    for ((_, how), answer) in nodes.iter().zip(answers) {
+        // A node gone since is covered by its parent's change.
+        if let Some(id) = value(answer).and_then(|a| a["node"]["backendNodeId"].as_i64()) {
+            out.push((id, *how));
+        }
+    }
+    Ok(Dirty::Part(epoch.clone(), url.clone(), out))
+}
+
+/// The script's answer, in order: epoch, whole, URL, then node and how.
+fn read_items(items: &[(usize, Value)]) -> Dirty {
+    let in_order = items.iter().enumerate().all(|(k, (i, _))| k == *i);
+    let epoch = items.first().and_then(|(_, v)| v["value"].as_str());
+    let whole = items.get(1).and_then(|(_, v)| v["value"].as_u64());
+    let url = items.get(2).and_then(|(_, v)| v["value"].as_str());
+    match (in_order, epoch, whole, url) {
+        (true, Some(epoch), Some(0), Some(url)) if items.len() % 2 == 1 && !epoch.is_empty() => {
+            Dirty::Part(epoch.to_owned(), url.to_owned(), Vec::new())
+        }
+        // Whole, or not as the script writes it: read whole.
+        (true, Some(epoch), Some(_), _) if !epoch.is_empty() => Dirty::Whole(epoch.to_owned()),
+        _ => Dirty::Absent,
+    }
+}
+
+/// What a partial read did.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct PartRead {
+    /// Accessibility nodes read again.
+    pub nodes: usize,
+    /// Round trips to the page.
+    pub rounds: usize,
+}
+
+/// One question about the accessibility tree.
+enum Ask {
+    /// A node by its id (a backend node id).
+    Node(String),
+    /// A node's children; with `true`, their whole subtrees after them.
+    Children(String, bool),
+}
+
+/// The children of these roles are not read: text boxes and markers,
+/// which the tree leaves out.
+fn reads_children(node: &AxNode) -> bool {
+    !matches!(
+        AxValue::str(&node.role),
+        "StaticText" | "InlineTextBox" | "ListMarker"
+    )
+}
+
+/// The nodes of an answer of `getPartialAXTree` or `getChildAXNodes`.
+fn nodes_of(answer: Result<Raw>) -> Option<Vec<AxNode>> {
+    let v = value(answer)?;
+    serde_json::from_value(v.get("nodes")?.clone()).ok()
+}
+
+/// Brings `mirror` up to date with the changes `dirty` names. `None` when
+/// that is not worth it or not possible: then the page is read whole.
+pub(crate) async fn update(
+    session: &Session,
+    mirror: &mut PageMirror,
+    dirty: &[(i64, u8)],
+) -> Result<Option<PartRead>> {
+    let mut read = PartRead::default();
+    let index = &mirror.index;
+    let Some(root) = mirror.nodes.iter().position(|n| n.parent.is_none()) else {
+        return Ok(None);
+    };
+    let root_id = mirror.nodes[root].id.clone();
+    // Nodes read again (`selves`): each with its children the mirror does
+    // not hold, and some with their whole subtrees (`whole`).
+    let mut selves: Vec<String> = vec![root_id.clone()];
+    let mut whole: HashSet<String> = HashSet::new();
+    let mut unknown: Vec<i64> = Vec::new();
+    for &(backend, how) in dirty {
+        let id = backend.to_string();
+        let Some(&at) = index.get(&id) else {
+            unknown.push(backend);
+            continue;
+        };
+        selves.push(id.clone());
+        if how & 4 != 0 {
+            whole.insert(id.clone());
+        }
+        // Ancestors that may be named after what changed.
+        let mut parent = mirror.nodes[at].parent.clone();
+        while let Some(p) = parent {
+            let Some(&pi) = index.get(&p) else { break };
+            let ancestor = &mirror.nodes[pi];
+            let role = AxValue::str(&ancestor.role);
+            if NAMED_FROM_CONTENTS.contains(&role)
+                || !AxValue::text(&ancestor.name).trim().is_empty()
+            {
+                selves.push(p.clone());
+            }
+            parent = ancestor.parent.clone();
+        }
+    }
+    // A node not in the tree: its nearest ancestor that is lists its
+    // children again.
+    if !unknown.is_empty() {
+        let calls: Vec<(&'static str, Value)> = unknown
+            .iter()
+            .map(|b| {
+                (
+                    "Accessibility.getPartialAXTree",
+                    json!({"backendNodeId": b, "fetchRelatives": true}),
+                )
+            })
+            .collect();
+        read.rounds += 1;
+        for (b, answer) in unknown.iter().zip(ask(session, &calls).await?) {
+            // A node not rendered, nor anything above it up to the root:
+            // nothing of the tree changed.
+            let Some(nodes) = nodes_of(answer) else {
+                continue;
+            };
+            let by_id: HashMap<&str, &AxNode> = nodes.iter().map(|n| (n.id.as_str(), n)).collect();
+            let mut at = by_id
+                .get(b.to_string().as_str())
+                .and_then(|n| n.parent.clone());
+            let mut found = None;
+            while let Some(p) = at {
+                if index.contains_key(&p) {
+                    found = Some(p);
+                    break;
+                }
+                at = by_id.get(p.as_str()).and_then(|n| n.parent.clone());
+            }
+            // Nothing above it is in the tree (it is in the head): the
+            // tree did not change.
+            if let Some(p) = found {
+                selves.push(p);
+            }
+        }
+    }
+    selves.sort();
+    selves.dedup();
+    let mut fresh: HashMap<String, AxNode> = HashMap::new();
+    // Round one: the nodes themselves, and the children of those read
+    // whole. Then, round by round: the children of a node read again that
+    // the mirror does not hold (by themselves, by id: a list of 10,000
+    // items that gained one reads one), and the whole subtrees of those.
+    let mut asks: Vec<Ask> = selves.iter().map(|id| Ask::Node(id.clone())).collect();
+    asks.extend(whole.iter().map(|id| Ask::Children(id.clone(), true)));
+    let mut asked: HashSet<String> = selves.iter().cloned().collect();
+    let mut listed: HashSet<String> = whole.clone();
+    // Nodes new to the mirror, whose subtrees are read whole.
+    let mut new: HashSet<String> = HashSet::new();
+    while !asks.is_empty() {
+        let mut calls: Vec<(&'static str, Value)> = Vec::new();
+        // `getChildAXNodes` needs the domain on (kept on: then Chromium
+        // keeps its tree between calls).
+        let enable = asks.iter().any(|a| matches!(a, Ask::Children(..)));
+        if enable {
+            calls.push(("Accessibility.enable", json!({})));
+        }
+        for ask in &asks {
+            calls.push(match ask {
+                Ask::Node(id) => {
+                    let Some(backend) = id.parse::<i64>().ok().filter(|b| *b > 0) else {
+                        return Ok(None);
+                    };
+                    (
+                        "Accessibility.getPartialAXTree",
+                        json!({"backendNodeId": backend, "fetchRelatives": false}),
+                    )
+                }
+                Ask::Children(id, _) => ("Accessibility.getChildAXNodes", json!({ "id": id })),
+            });
+        }
+        read.rounds += 1;
+        let mut answers = ask(session, &calls).await?.into_iter();
+        if enable {
+            answers.next();
+        }
+        // What arrived, and whether its whole subtree is read.
+        let mut arrived: Vec<(String, bool)> = Vec::new();
+        for (asked_for, answer) in asks.iter().zip(answers) {
+            let Some(nodes) = nodes_of(answer) else {
+                return Ok(None);
+            };
+            match asked_for {
+                Ask::Node(id) => {
+                    let Some(node) = nodes.into_iter().find(|n| &n.id == id) else {
+                        return Ok(None);
+                    };
+                    arrived.push((id.clone(), new.contains(id)));
+                    fresh.insert(id.clone(), node);
+                }
+                Ask::Children(parent, all) => {
+                    for mut child in nodes {
+                        child.parent = Some(parent.clone());
+                        arrived.push((child.id.clone(), *all || !index.contains_key(&child.id)));
+                        fresh.insert(child.id.clone(), child);
+                    }
+                }
+            }
+        }
+        let mut next = Vec::new();
+        for (id, all) in arrived {
+            let Some(node) = fresh.get(&id) else { continue };
+            if !reads_children(node) || node.children.is_empty() {
+                continue;
+            }
+            if all {
+                if listed.insert(id.clone()) {
+                    next.push(Ask::Children(id, true));
+                }
+                continue;
+            }
+            for child in &node.children {
+                if fresh.contains_key(child) || index.contains_key(child) {
+                    continue;
+                }
+                if child.parse::<i64>().is_ok_and(|b| b > 0) {
+                    if asked.insert(child.clone()) {
+                        new.insert(child.clone());
+                        next.push(Ask::Node(child.clone()));
+                    }
+                } else if listed.insert(id.clone()) {
+                    next.push(Ask::Children(id.clone(), false));
+                }
+            }
+        }
+        if fresh.len() > MAX_READ || read.rounds > 64 {
+            return Ok(None);
+        }
+        asks = next;
+    }
+    // Nodes named or described by what changed (a field by its label's
+    // text) are read again too.
+    let mut touched: HashSet<i64> = dirty.iter().map(|(b, _)| *b).collect();
+    let index = &mirror.index;
+    touched.extend(fresh.values().filter_map(|n| n.backend));
+    for &(backend, _) in dirty {
+        let mut at = index.get(&backend.to_string()).copied();
+        while let Some(i) = at {
+            touched.extend(mirror.nodes[i].backend);
+            at = mirror.nodes[i]
+                .parent
+                .as_ref()
+                .and_then(|p| index.get(p))
+                .copied();
+        }
+    }
+    // What is no longer there: the children a node read again lost, with
+    // everything below them.
+    let mut gone: Vec<usize> = Vec::new();
+    for node in fresh.values() {
+        let Some(&was) = index.get(&node.id) else {
+            continue;
+        };
+        let now: HashSet<&str> = node.children.iter().map(String::as_str).collect();
+        gone.extend(
+            mirror.nodes[was]
+                .children
+                .iter()
+                .filter(|c| !now.contains(c.as_str()))
+                .filter_map(|c| index.get(c).copied()),
+        );
+    }
+    while let Some(i) = gone.pop() {
+        touched.extend(mirror.nodes[i].backend);
+        gone.extend(
+            mirror.nodes[i]
+                .children
+                .iter()
+                .filter_map(|c| index.get(c).copied()),
+        );
+        if gone.len() > MAX_READ {
+            return Ok(None);
+        }
+    }
+    let mut referring: Vec<String> = touched
+        .iter()
+        .filter_map(|b| mirror.referrers.get(b))
+        .flatten()
+        .filter(|id| !fresh.contains_key(*id) && index.contains_key(*id))
+        .cloned()
+        .collect();
+    referring.sort();
+    referring.dedup();
+    if !referring.is_empty() {
+        let mut calls = Vec::new();
+        for id in &referring {
+            let Ok(backend) = id.parse::<i64>() else {
+                return Ok(None);
+            };
+            calls.push((
+                "Accessibility.getPartialAXTree",
+                json!({"backendNodeId": backend, "fetchRelatives": false}),
+            ));
+        }
+        read.rounds += 1;
+        for (id, answer) in referring.iter().zip(ask(session, &calls).await?) {
+            let node = nodes_of(answer).and_then(|n| n.into_iter().find(|n| &n.id == id));
+            let Some(node) = node else {
+                return Ok(None);
+            };
+            fresh.insert(id.clone(), node);
+        }
+    }
+    read.nodes = fresh.len();
+    relayout(session, &mut mirror.layout, &fresh).await?;
+    read.rounds += 1;
+    splice(mirror, fresh, &root_id);
+    Ok(Some(read))
+}
+
+/// Reads the boxes and DOM attributes of the nodes read again.
+async fn relayout(
+    session: &Session,
+    layout: &mut Layout,
+    fresh: &HashMap<String, AxNode>,
+) -> Result<()> {
+    let mut calls: Vec<(&'static str, Value)> = Vec::new();
+    let mut asked: Vec<(i64, bool)> = Vec::new();
+    for node in fresh.values() {
+        let Some(backend) = node.backend else {
+            continue;
+        };
+        calls.push(("DOM.getBoxModel", json!({ "backendNodeId": backend })));
+        let element = AxValue::str(&node.role) != "StaticText";
+        if element {
+            calls.push(("DOM.describeNode", json!({ "backendNodeId": backend })));
+        }
+        asked.push((backend, element));
+    }
+    if calls.is_empty() {
+        return Ok(());
+    }
+    let mut answers = ask(session, &calls).await?.into_iter();
+    for (backend, element) in asked {
+        let model = answers.next().and_then(value);
+        let border: Option<Vec<f64>> = model
+            .as_ref()
+            .and_then(|m| m["model"]["border"].as_array())
+            .map(|q| q.iter().filter_map(Value::as_f64).collect());
+        match border.filter(|q| q.len() == 8) {
+            Some(q) => {
+                let span = |k: usize| {
+                    let v = [q[k], q[k + 2], q[k + 4], q[k + 6]];
+                    let lo = v.iter().copied().fold(f64::MAX, f64::min);
+                    (lo, v.iter().copied().fold(f64::MIN, f64::max) - lo)
+                };
+                let ((x, w), (y, h)) = (span(0), span(1));
+                layout.bounds.insert(backend, to_rect(x, y, w, h));
+            }
+            None => {
+                layout.bounds.remove(&backend);
+            }
+        }
+        if element {
+            let described = answers.next().and_then(value);
+            let node = described.as_ref().map(|d| &d["node"]);
+            let tag = node
+                .and_then(|n| n["nodeName"].as_str())
+                .unwrap_or_default();
+            let list: Vec<&str> = node
+                .and_then(|n| n["attributes"].as_array())
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+                .collect();
+            let found = element_attributes(
+                tag,
+                list.chunks(2)
+                    .map(|p| (p[0], p.get(1).copied().unwrap_or_default())),
+            );
+            if found.is_empty() {
+                layout.attributes.remove(&backend);
+            } else {
+                layout.attributes.insert(backend, found);
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Notes what `node`'s name, description and relations are made of.
+fn note_referrer(referrers: &mut FxHashMap<i64, Vec<String>>, node: &AxNode) {
+    for backend in node.refers_to() {
+        let list = referrers.entry(backend).or_default();
+        if !list.contains(&node.id) {
+            list.push(node.id.clone());
+        }
+    }
+}
+
+/// Puts the nodes read again in the mirror's place and drops what is no
+/// longer reached from the root. The nodes' order does not matter (their
+/// children say it): a node dropped takes the last one in its place.
+fn splice(mirror: &mut PageMirror, fresh: HashMap<String, AxNode>, root_id: &str) {
+    for (id, node) in &fresh {
+        mirror.readings.remove(id);
+        note_referrer(&mut mirror.referrers, node);
+    }
+    let nodes = &mut mirror.nodes;
+    let index = &mut mirror.index;
+    for (id, node) in fresh {
+        match index.get(&id) {
+            Some(&i) => nodes[i] = node,
+            None => {
+                index.insert(id, nodes.len());
+                nodes.push(node);
+            }
+        }
+    }
+    // Which nodes the root still reaches; each one's parent as it is now.
+    let mut reached = vec![false; nodes.len()];
+    let mut stack: Vec<usize> = index.get(root_id).copied().into_iter().collect();
+    if let Some(&root) = stack.first() {
+        nodes[root].parent = None;
+    }
+    let mut children = Vec::new();
+    while let Some(i) = stack.pop() {
+        if std::mem::replace(&mut reached[i], true) {
+            continue;
+        }
+        children.clear();
+        children.extend(
+            nodes[i]
+                .children
+                .iter()
+                .filter_map(|c| index.get(c).copied()),
+        );
+        for &c in &children {
+            if reached[c] {
+                continue;
+            }
+            if nodes[c].parent.as_deref() != Some(nodes[i].id.as_str()) {
+                nodes[c].parent = Some(nodes[i].id.clone());
+            }
+            stack.push(c);
+        }
+    }
+    for dead in (0..nodes.len()).rev().filter(|&i| !reached[i]) {
+        index.remove(&nodes[dead].id);
+        nodes.swap_remove(dead);
+        if let Some(moved) = nodes.get(dead) {
+            if let Some(at) = index.get_mut(&moved.id) {
+                *at = dead;
+            }
+        }
+    }
+}
+
+impl PageMirror {
+    /// A mirror of a whole read of a page of one frame. The layout's DOM
+    /// (what the next whole read finds out again) is not kept.
+    pub fn new(epoch: String, frame: FrameNodes, mut layout: Layout) -> PageMirror {
+        layout.dom = Default::default();
+        let index = frame
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, n)| (n.id.clone(), i))
+            .collect();
+        let mut referrers = FxHashMap::default();
+        for node in &frame.nodes {
+            note_referrer(&mut referrers, node);
+        }
+        PageMirror {
+            epoch,
+            frame: frame.frame,
+            nodes: frame.nodes,
+            index,
+            referrers,
+            readings: Readings::default(),
+            layout,
+            since: Instant::now(),
+        }
+    }
+
+    /// The frame's nodes and their readings for assembling, which
+    /// [`PageMirror::put_back`] returns.
+    pub fn frame_nodes(&mut self) -> (FrameNodes, Readings) {
+        let frame = FrameNodes {
+            frame: self.frame.clone(),
+            nodes: std::mem::take(&mut self.nodes),
+            ..FrameNodes::default()
+        };
+        (frame, std::mem::take(&mut self.readings))
+    }
+
+    pub fn put_back(&mut self, frame: FrameNodes, mut readings: Readings) {
+        self.nodes = frame.nodes;
+        // Readings of nodes gone since are let go now and then.
+        if readings.len() > 2 * self.nodes.len() + 1000 {
+            readings.clear();
+        }
+        self.readings = readings;
+    }
+}
+
+/// How captures use the pages' live mirrors (`UIDELTA_MIRROR`, or
+/// [`crate::Cdp::set_mirror_use`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum MirrorUse {
+    /// Read only what changed, when the page's change script vouches for it.
+    #[default]
+    On,
+    /// Read the whole page every time.
+    Off,
+    /// Compare a capture read through the mirror with a whole read, without
+    /// bounds; on a difference, log it and answer the whole read.
+    Check,
+    /// Compare, and fail on a difference (for tests).
+    Strict,
+}
+
+impl MirrorUse {
+    /// From `UIDELTA_MIRROR` (the words of the desktop's mirrors); an
+    /// unknown word is `off`, with a warning.
+    pub fn from_env() -> MirrorUse {
+        match std::env::var("UIDELTA_MIRROR").as_deref() {
+            Err(_) | Ok("") | Ok("on") => MirrorUse::On,
+            Ok("off") => MirrorUse::Off,
+            Ok("check") => MirrorUse::Check,
+            Ok("strict") => MirrorUse::Strict,
+            Ok(other) => {
+                tracing::warn!(
+                    "UIDELTA_MIRROR={other:?} is not one of off, on, check, strict: off"
+                );
+                MirrorUse::Off
+            }
+        }
+    }
+}
+
+/// Where a tree read through a mirror differs from a whole read, bounds
+/// aside: the first node that does, or `None` when they are the same.
+pub(crate) fn difference(mirrored: &Tree, whole: &Tree) -> Option<String> {
+    let line = |t: &Tree, id: NodeId| {
+        let mut n = t.node(id).clone();
+        n.bounds = None;
+        let parent = t.parent(id).and_then(|p| t.node(p).identity.clone());
+        format!(
+            "{:?} {:?} name {:?} value {:?} description {:?} states {:?} attributes {:?} under {:?}",
+            n.identity, n.raw_role, n.name, n.value, n.description, n.states, n.attributes, parent
+        )
+    };
+    let (a, b) = (mirrored.ids(), whole.ids());
+    for (x, y) in a.zip(b) {
+        let (l, r) = (line(mirrored, x), line(whole, y));
+        if l != r {
+            return Some(format!(
+                "node {}: through the mirror {l}; whole {r}",
+                x.index()
+            ));
+        }
+    }
+    (mirrored.len() != whole.len()).then(|| {
+        format!(
+            "{} nodes through the mirror, {} in the whole read",
+            mirrored.len(),
+            whole.len()
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_scripts_answer_is_read_strictly() {
+        let item = |k: usize, v: Value| (k, v);
+        let s = |t: &str| json!({"type": "string", "value": t});
+        let n = |x: u64| json!({"type": "number", "value": x});
+        assert_eq!(
+            read_items(&[item(0, s("e1")), item(1, n(0)), item(2, s("http://x/"))]),
+            Dirty::Part("e1".into(), "http://x/".into(), vec![])
+        );
+        assert_eq!(
+            read_items(&[item(0, s("e1")), item(1, n(1))]),
+            Dirty::Whole("e1".into())
+        );
+        // Out of order, no epoch, or a node without its how: not trusted.
+        assert_eq!(
+            read_items(&[item(1, n(0)), item(0, s("e1"))]),
+            Dirty::Absent
+        );
+        assert_eq!(read_items(&[item(0, n(3)), item(1, n(0))]), Dirty::Absent);
+        assert_eq!(read_items(&[item(0, s("")), item(1, n(0))]), Dirty::Absent);
+        // No URL, or a node without its how: read whole.
+        assert_eq!(
+            read_items(&[item(0, s("e1")), item(1, n(0))]),
+            Dirty::Whole("e1".into())
+        );
+        assert_eq!(
+            read_items(&[
+                item(0, s("e1")),
+                item(1, n(0)),
+                item(2, s("http://x/")),
+                item(3, json!({}))
+            ]),
+            Dirty::Whole("e1".into())
+        );
+        assert_eq!(read_items(&[]), Dirty::Absent);
+    }
+}

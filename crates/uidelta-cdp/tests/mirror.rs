@@ -1,0 +1,221 @@
+//! Captures through a page's live mirror: after each kind of change, the
+//! tree read again in part equals a whole read, node for node (bounds
+//! aside), and only what changed was read.
+
+mod common;
+
+use common::{browser, capture, find, fixtures, has, has_text, open, outline, pages};
+use uidelta_backend::Backend;
+use uidelta_cdp::MirrorUse;
+use uidelta_model::{Role, State};
+
+/// Runs `script` in the page, then captures: strict, so a capture through
+/// the mirror that differs from a whole read fails. Returns the snapshot
+/// and whether it was read through the mirror, with how many nodes.
+async fn after(
+    cdp: &uidelta_cdp::Cdp,
+    app: &uidelta_backend::App,
+    script: &str,
+) -> (uidelta_model::Snapshot, bool, usize) {
+    cdp.evaluate(&app.id, script)
+        .await
+        .unwrap_or_else(|e| panic!("running {script}: {e}"));
+    let snap = capture(cdp, app).await;
+    let read = cdp.last_capture();
+    (snap, read.through_mirror, read.read_from_chromium)
+}
+
+/// A change: what, the script making it, and what the tree shows after.
+type Step = (
+    &'static str,
+    &'static str,
+    fn(&uidelta_model::Snapshot) -> bool,
+);
+
+/// Logs to the test's output with `RUST_LOG`.
+fn logs() {
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(tracing_subscriber::EnvFilter::from_default_env())
+        .with_test_writer()
+        .try_init();
+}
+
+#[tokio::test]
+async fn each_kind_of_change_is_read_in_part_and_equals_a_whole_read() {
+    logs();
+    let server = pages();
+    let mut cdp = browser().await;
+    cdp.set_mirror_use(MirrorUse::Strict);
+    let app = open(&cdp, &server.url("changes.html")).await;
+    // The change script comes with the tab's events.
+    let _events = cdp.events(&app).await.expect("the tab's events");
+    let first = capture(&cdp, &app).await;
+    assert!(!cdp.last_capture().through_mirror);
+    assert!(has(&first, Role::ListItem, "Second"), "{}", outline(&first));
+
+    let steps: &[Step] = &[
+        (
+            "an item inserted",
+            "const li = document.createElement('li'); li.textContent = 'Zeroth'; \
+             list.prepend(li)",
+            |s| has(s, Role::ListItem, "Zeroth"),
+        ),
+        ("an item removed", "list.children[2].remove()", |s| {
+            !has(s, Role::ListItem, "Second") && has(s, Role::ListItem, "Third")
+        }),
+        (
+            "a text changed inside a button",
+            "document.getElementById('save-text').firstChild.data = 'Keep'",
+            |s| has(s, Role::PushButton, "Keep draft"),
+        ),
+        (
+            "a label's text changed",
+            "document.getElementById('name-label').textContent = 'Full name'",
+            |s| has(s, Role::Entry, "Full name"),
+        ),
+        (
+            "a box checked",
+            "document.getElementById('agree').click()",
+            |s| {
+                find(s, Role::CheckBox, "Agree")
+                    .states
+                    .contains(State::Checked)
+            },
+        ),
+        (
+            "the other radio button of a group",
+            "document.querySelector('input[value=l]').click()",
+            |s| {
+                find(s, Role::RadioButton, "Large")
+                    .states
+                    .contains(State::Checked)
+                    && !find(s, Role::RadioButton, "Small")
+                        .states
+                        .contains(State::Checked)
+            },
+        ),
+        (
+            "a hidden part shown",
+            "document.getElementById('later').hidden = false",
+            |s| has(s, Role::PushButton, "Later button") && has_text(s, "Shown later"),
+        ),
+        (
+            "a value typed",
+            "const f = document.getElementById('name'); f.focus(); f.value = 'Ada'; \
+             f.dispatchEvent(new Event('input', {bubbles: true}))",
+            |s| {
+                let f = find(s, Role::Entry, "Full name");
+                f.value.as_deref() == Some("Ada") && f.states.contains(State::Focused)
+            },
+        ),
+        (
+            "an ARIA state",
+            "document.getElementById('power').setAttribute('aria-checked', 'true')",
+            |s| {
+                s.tree()
+                    .nodes()
+                    .iter()
+                    .any(|n| n.name == "Power" && n.states.contains(State::Checked))
+            },
+        ),
+        (
+            "a class that hides a section",
+            "document.getElementById('box').className = 'gone'",
+            |s| !has_text(s, "In the box"),
+        ),
+        (
+            "a described field's description changed",
+            "document.getElementById('hint-span').firstChild.data = 'Two words'",
+            |s| find(s, Role::Entry, "Code").description == "Two words",
+        ),
+        (
+            "a label removed",
+            "document.getElementById('name-label').remove()",
+            |s| !has(s, Role::Entry, "Full name"),
+        ),
+        ("the title", "document.title = 'Changed'", |s| {
+            s.tree().node(uidelta_model::NodeId::ROOT).name == "Changed"
+        }),
+    ];
+    for (what, script, holds) in steps {
+        let (snap, mirrored, nodes) = after(&cdp, &app, script).await;
+        assert!(holds(&snap), "{what}: {}", outline(&snap));
+        assert!(mirrored, "{what}: read whole");
+        assert!(nodes < 40, "{what}: {nodes} nodes read again");
+    }
+    // Nothing changed: the root alone is read again.
+    let (_, mirrored, nodes) = after(&cdp, &app, "0").await;
+    assert!(mirrored);
+    assert_eq!(nodes, 1);
+}
+
+#[tokio::test]
+async fn what_the_script_cannot_vouch_for_is_read_whole() {
+    logs();
+    let server = pages();
+    let mut cdp = browser().await;
+    cdp.set_mirror_use(MirrorUse::Strict);
+    let app = open(&cdp, &server.url("changes.html")).await;
+    let _events = cdp.events(&app).await.expect("the tab's events");
+    capture(&cdp, &app).await;
+    // A style rule that shows by state changes the tree without a mutation.
+    let (_, mirrored, _) = after(
+        &cdp,
+        &app,
+        "const s = document.createElement('style'); \
+         s.textContent = 'li:hover + li { display: none }'; document.head.append(s)",
+    )
+    .await;
+    assert!(!mirrored);
+    let (_, mirrored, _) = after(
+        &cdp,
+        &app,
+        "document.querySelector('style:last-of-type').remove()",
+    )
+    .await;
+    assert!(!mirrored, "the rule was there when the changes were taken");
+    let (_, mirrored, _) = after(&cdp, &app, "0").await;
+    assert!(mirrored);
+    // More changes than the script keeps.
+    let (snap, mirrored, _) = after(
+        &cdp,
+        &app,
+        "for (let k = 0; k < 300; k++) { const li = document.createElement('li'); \
+         li.textContent = 'Item ' + k; list.append(li); li.dataset.k = k }",
+    )
+    .await;
+    assert!(!mirrored);
+    assert!(has(&snap, Role::ListItem, "Item 299"));
+    // A new document.
+    cdp.evaluate(&app.id, "location.reload()")
+        .await
+        .expect("reloading");
+    tokio::time::sleep(std::time::Duration::from_millis(500)).await;
+    let snap = capture(&cdp, &app).await;
+    assert!(!cdp.last_capture().through_mirror);
+    assert!(!has(&snap, Role::ListItem, "Item 299"));
+}
+
+#[tokio::test]
+async fn one_item_added_to_ten_thousand_links_is_read_alone() {
+    logs();
+    let server = fixtures();
+    let mut cdp = browser().await;
+    cdp.set_mirror_use(MirrorUse::Strict);
+    let app = open(&cdp, &server.url("links.html")).await;
+    let _events = cdp.events(&app).await.expect("the tab's events");
+    let first = capture(&cdp, &app).await;
+    assert!(first.tree().len() > 10_000);
+    let (snap, mirrored, nodes) = after(
+        &cdp,
+        &app,
+        "const li = document.createElement('li'); const a = document.createElement('a'); \
+         a.href = '#new'; a.textContent = 'New link'; li.append(a); \
+         document.getElementById('links').prepend(li)",
+    )
+    .await;
+    assert!(mirrored);
+    assert!(has(&snap, Role::Link, "New link"));
+    assert!(nodes < 10, "{nodes} nodes read again");
+    assert_eq!(snap.tree().len(), first.tree().len() + 2);
+}
