@@ -68,7 +68,7 @@ mod prune;
 mod wire;
 pub(crate) use layout::Layout;
 pub use mirror::MirrorUse;
-pub(crate) use mirror::{difference, PageMirror, MAX_DIRTY};
+pub(crate) use mirror::{difference, PageMirror, MAX_DIRTY, MIN_NODES};
 pub(crate) use wire::Wire;
 use wire::{ask, Raw};
 
@@ -120,7 +120,8 @@ pub struct CaptureRead {
     pub through_mirror: bool,
     /// Why a capture with a mirror (`UIDELTA_MIRROR` not `off`) read the
     /// whole page: `first capture` (no mirror yet, or no change script in
-    /// the page), `page` (the script said so: see the `mirror` module),
+    /// the page), `small` (a page read whole is cheaper), `page` (the
+    /// script said so: see the `mirror` module),
     /// `new URL`, `old` (the mirror's age), `large` (too much to read
     /// again). Empty otherwise.
     pub why_whole: &'static str,
@@ -753,13 +754,14 @@ fn mark_showing(tree: &mut Tree, own_box: &[bool], hidden: &[bool], known: bool)
 }
 
 /// Captures the tab behind `session`; says where its nodes came from.
-/// With `mirror`, the tab's live mirror (see the `mirror` module): read
-/// through when it can be, and left as the capture leaves the page.
+/// With `mirror`, the tab's live mirror (see the `mirror` module) and the
+/// fewest nodes it is read through at: read through when it can be, and
+/// left as the capture leaves the page.
 pub(crate) async fn capture(
     session: &Session,
     title: &str,
     opts: &CaptureOptions,
-    mirror: Option<&mut Option<PageMirror>>,
+    mirror: Option<(&mut Option<PageMirror>, usize)>,
 ) -> Result<(Snapshot, CaptureRead)> {
     let started = Instant::now();
     let captured_at_ms = SystemTime::now()
@@ -768,7 +770,7 @@ pub(crate) async fn capture(
         .ok();
     let work = async {
         match mirror {
-            Some(slot) => read_mirrored(session, opts, slot).await,
+            Some((slot, min_nodes)) => read_mirrored(session, opts, slot, min_nodes).await,
             None => read_whole(session, opts, None).await,
         }
     };
@@ -790,8 +792,16 @@ async fn read_mirrored(
     session: &Session,
     opts: &CaptureOptions,
     slot: &mut Option<PageMirror>,
+    min_nodes: usize,
 ) -> Result<Read> {
-    let dirty = match mirror::take(session).await {
+    // A small page is read whole: only the script's epoch is asked.
+    let small = slot.as_ref().is_some_and(|m| m.len() < min_nodes);
+    let asked = if small {
+        mirror::reset(session).await
+    } else {
+        mirror::take(session).await
+    };
+    let dirty = match asked {
         Ok(dirty) => dirty,
         Err(e @ (Error::Gone { .. } | Error::Timeout { .. })) => {
             *slot = None;
@@ -804,6 +814,7 @@ async fn read_mirrored(
     };
     let mut why = match (&dirty, slot.as_ref()) {
         (mirror::Dirty::Absent, _) | (_, None) => "first capture",
+        _ if small => "small",
         (mirror::Dirty::Whole(_), _) => "page",
         (mirror::Dirty::Part(epoch, _, _), Some(m)) if m.epoch != *epoch => "first capture",
         (mirror::Dirty::Part(_, url, _), Some(m)) if m.frame.url != *url => "new URL",

@@ -174,14 +174,15 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   // (the URL without its fragment, as the frame tree gives it),
   // and a fresh start. Such rules there now or at the last question
   // (removing one shows what it hid) make it whole.
-  Object.defineProperty(globalThis, Symbol.for('uidelta.dirty'), { value: () => {
+  // Without `nodes`, the answer stops after the URL (read whole anyway).
+  Object.defineProperty(globalThis, Symbol.for('uidelta.dirty'), { value: (nodes) => {
     const m = modalNow();
     const s = byState();
     const all = whole || m !== modal || s || stated;
     modal = m;
     stated = s;
     const out = [epoch, all ? 1 : 0, document.URL.split('#')[0]];
-    if (!all)
+    if (!all && nodes)
       for (const [n, how] of dirty) {
         if (!n.isConnected) continue;
         let covered = false;

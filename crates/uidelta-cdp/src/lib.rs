@@ -138,10 +138,13 @@ pub struct Cdp {
     /// How captures use the tabs' live mirrors.
     mirror_use: MirrorUse,
     /// The tabs' live mirrors, by tab id, the most recently used last.
-    mirrors: std::sync::Mutex<Vec<(String, capture::PageMirror)>>,
+    mirrors: std::sync::Mutex<Vec<(String, SharedMirror)>>,
     /// Where checked captures' times go (`UIDELTA_MIRROR_TIMES`).
     mirror_times: Option<std::path::PathBuf>,
 }
+
+/// A tab's live mirror, held by one capture at a time.
+type SharedMirror = Arc<tokio::sync::Mutex<Option<capture::PageMirror>>>;
 
 /// Most tabs with a live mirror kept; past that the one captured longest
 /// ago goes.
@@ -543,22 +546,45 @@ impl Cdp {
         let session = self
             .session(id, format!("capturing {}", tab.label()))
             .await?;
-        let mut slot = (self.mirror_use != MirrorUse::Off).then(|| self.take_mirror(id));
-        let mut result = capture::capture(&session, tab.name(), &self.capture, slot.as_mut()).await;
+        // Captures of one tab take turns with its mirror: each asks the page
+        // what changed since the last one, and the answer is the mirror's.
+        let shared = (self.mirror_use != MirrorUse::Off).then(|| self.mirror_of(id));
+        let mut guard = match &shared {
+            Some(shared) => Some(shared.lock().await),
+            None => None,
+        };
+        let mut slot = guard.as_deref_mut();
+        // Checks read every page through its mirror, small ones too.
+        let min_nodes = match self.mirror_use {
+            MirrorUse::On => capture::MIN_NODES,
+            _ => 0,
+        };
+        let mut result = capture::capture(
+            &session,
+            tab.name(),
+            &self.capture,
+            slot.as_deref_mut().map(|s| (s, min_nodes)),
+        )
+        .await;
         // A document replaced while it was being read fails the read; the
         // next read sees the new one.
         for _ in 0..2 {
             match &result {
                 Err(Error::Protocol { detail, .. }) if is_transient(detail) => {
                     tokio::time::sleep(Duration::from_millis(50)).await;
-                    result =
-                        capture::capture(&session, tab.name(), &self.capture, slot.as_mut()).await;
+                    result = capture::capture(
+                        &session,
+                        tab.name(),
+                        &self.capture,
+                        slot.as_deref_mut().map(|s| (s, min_nodes)),
+                    )
+                    .await;
                 }
                 _ => break,
             }
         }
         if matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict) {
-            if let (Ok(first), Some(slot)) = (&result, slot.as_mut()) {
+            if let (Ok(first), Some(slot)) = (&result, slot) {
                 if first.1.through_mirror {
                     let first = (first.0.clone(), first.1);
                     result = self.check_mirror(&session, tab.name(), first, slot).await;
@@ -569,9 +595,6 @@ impl Cdp {
                 }
             }
         }
-        if let Some(Some(mirror)) = slot {
-            self.keep_mirror(id, mirror);
-        }
         let result = result.map(|(snapshot, read)| {
             if let Ok(mut last) = self.last_capture.lock() {
                 *last = read;
@@ -581,20 +604,19 @@ impl Cdp {
         self.explain(id, result).await
     }
 
-    /// The live mirror of tab `id`, taken out while it is read through.
-    fn take_mirror(&self, id: &str) -> Option<capture::PageMirror> {
+    /// The live mirror of tab `id` (empty until a whole read starts it),
+    /// now the most recently used.
+    fn mirror_of(&self, id: &str) -> SharedMirror {
         let mut kept = self.mirrors.lock().unwrap_or_else(|e| e.into_inner());
-        let at = kept.iter().position(|(tab, _)| tab == id)?;
-        Some(kept.remove(at).1)
-    }
-
-    fn keep_mirror(&self, id: &str, mirror: capture::PageMirror) {
-        let mut kept = self.mirrors.lock().unwrap_or_else(|e| e.into_inner());
-        kept.retain(|(tab, _)| tab != id);
-        kept.push((id.to_owned(), mirror));
+        let mirror = match kept.iter().position(|(tab, _)| tab == id) {
+            Some(at) => kept.remove(at).1,
+            None => SharedMirror::default(),
+        };
+        kept.push((id.to_owned(), Arc::clone(&mirror)));
         if kept.len() > MAX_MIRRORS {
             kept.remove(0);
         }
+        mirror
     }
 
     /// Appends a line to `UIDELTA_MIRROR_TIMES`: the page, how the capture
@@ -667,7 +689,7 @@ impl Cdp {
             }
             rounds += 1;
             tokio::time::sleep(CHECK_PAUSE).await;
-            mirrored = capture::capture(session, title, &self.capture, Some(slot)).await?;
+            mirrored = capture::capture(session, title, &self.capture, Some((slot, 0))).await?;
         }
     }
 

@@ -219,3 +219,38 @@ async fn one_item_added_to_ten_thousand_links_is_read_alone() {
     assert!(nodes < 10, "{nodes} nodes read again");
     assert_eq!(snap.tree().len(), first.tree().len() + 2);
 }
+
+#[tokio::test]
+async fn small_pages_are_read_whole_and_big_ones_through_the_mirror() {
+    logs();
+    let server = fixtures();
+    let mut cdp = browser().await;
+    cdp.set_mirror_use(MirrorUse::On);
+    let small = open(&cdp, &server.url("links.html?n=20")).await;
+    let _small_events = cdp.events(&small).await.expect("the tab's events");
+    capture(&cdp, &small).await;
+    let (snap, mirrored, _) = after(
+        &cdp,
+        &small,
+        "{ const li = document.createElement('li'); li.textContent = 'Added'; \
+         document.getElementById('links').append(li) }",
+    )
+    .await;
+    assert!(!mirrored);
+    assert_eq!(cdp.last_capture().why_whole, "small");
+    assert!(has(&snap, Role::ListItem, "Added"));
+
+    let big = open(&cdp, &server.url("links.html?n=1000")).await;
+    let _big_events = cdp.events(&big).await.expect("the tab's events");
+    capture(&cdp, &big).await;
+    let (snap, mirrored, nodes) = after(
+        &cdp,
+        &big,
+        "{ const li = document.createElement('li'); li.textContent = 'Added'; \
+         document.getElementById('links').append(li) }",
+    )
+    .await;
+    assert!(mirrored, "{}", cdp.last_capture().why_whole);
+    assert!(nodes < 10, "{nodes} nodes read again");
+    assert!(has(&snap, Role::ListItem, "Added"));
+}

@@ -58,7 +58,18 @@ const GROUP: &str = "uidelta-mirror";
 
 /// The question to the change script.
 const TAKE: &str = "(() => { const f = globalThis[Symbol.for('uidelta.dirty')]; \
-                    return typeof f === 'function' ? f() : null; })()";
+                    return typeof f === 'function' ? f(true) : null; })()";
+
+/// The same question when the page is read whole anyway: the script starts
+/// afresh and says only its epoch, in one round trip.
+const RESET: &str = "(() => { const f = globalThis[Symbol.for('uidelta.dirty')]; \
+                     return typeof f === 'function' ? f(false) : null; })()";
+
+/// Below this many nodes a page is read whole (with `MirrorUse::On`): a
+/// whole read of a small page costs less than the round trips of a read
+/// in part (measured on the browser benchmark's pages: 2-30 ms whole,
+/// 3-60 ms in part).
+pub(crate) const MIN_NODES: usize = 1500;
 
 /// Roles whose names Chromium may compute from their contents: when
 /// something below them changes, they are read again.
@@ -136,6 +147,26 @@ fn value(answer: Result<Raw>) -> Option<Value> {
         Raw::Json(v) => Some(v),
         Raw::Text(text) => wire::result::<Value>(&text).ok(),
     }
+}
+
+/// Tells the change script to start afresh, for a page read whole anyway:
+/// says only its epoch (as [`Dirty::Whole`]).
+pub(crate) async fn reset(session: &Session) -> Result<Dirty> {
+    let asked = ask(
+        session,
+        &[(
+            "Runtime.evaluate",
+            json!({"expression": RESET, "returnByValue": true}),
+        )],
+    )
+    .await?;
+    let epoch = asked
+        .into_iter()
+        .next()
+        .and_then(value)
+        .and_then(|a| a["result"]["value"][0].as_str().map(str::to_owned))
+        .filter(|e| !e.is_empty());
+    Ok(epoch.map_or(Dirty::Absent, Dirty::Whole))
 }
 
 /// Asks the change script what changed since it was asked last, and
@@ -644,6 +675,11 @@ fn splice(mirror: &mut PageMirror, fresh: HashMap<String, AxNode>, root_id: &str
 }
 
 impl PageMirror {
+    /// How many accessibility nodes it holds.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
     /// A mirror of a whole read of a page of one frame. The layout's DOM
     /// (what the next whole read finds out again) is not kept.
     pub fn new(epoch: String, frame: FrameNodes, mut layout: Layout) -> PageMirror {
