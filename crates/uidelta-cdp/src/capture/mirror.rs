@@ -442,9 +442,14 @@ pub(crate) async fn update(
                     continue;
                 }
                 if child.parse::<i64>().is_ok_and(|b| b > 0) {
+                    // A new node and its children in the same round trip:
+                    // its whole subtree is read.
                     if asked.insert(child.clone()) {
                         new.insert(child.clone());
                         next.push(Ask::Node(child.clone()));
+                        if listed.insert(child.clone()) {
+                            next.push(Ask::Children(child.clone(), true));
+                        }
                     }
                 } else if listed.insert(id.clone()) {
                     next.push(Ask::Children(id.clone(), false));
