@@ -319,7 +319,8 @@ pub(crate) struct FrameNodes {
     pub read_twice: bool,
 }
 
-/// The part of an answer of `Accessibility.getFullAXTree` read here.
+/// The part of an answer of `Accessibility.getFullAXTree` (and of the
+/// other calls that answer nodes) read here.
 #[derive(Deserialize)]
 struct AxTree {
     nodes: Vec<AxNode>,

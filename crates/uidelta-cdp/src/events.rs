@@ -130,17 +130,23 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   // What an event changes without a mutation: a field's value, a box's
   // check (and the other radio buttons of its group), the focus, what a
   // transition or an animation shows at its end.
+  // Listened to on the window and on every shadow root: `change`,
+  // `toggle` and the transition and animation events do not leave their
+  // shadow tree.
   const dirtyOn = [['input', 1], ['change', 1], ['focusin', 1], ['focusout', 1], ['toggle', 4],
                    ['transitionend', 4], ['animationend', 4], ['animationstart', 4]];
-  for (const [type, how] of dirtyOn)
-    addEventListener(type, (e) => {
-      const t = e.composedPath ? e.composedPath()[0] : e.target;
-      if (!t || t === window) return;
-      mark(t, t.tagName === 'SELECT' ? 4 : how);
-      if (type === 'change' && t.type === 'radio' && t.name && t.getRootNode)
-        for (const r of t.getRootNode().querySelectorAll('input[type=radio]'))
-          if (r.name === t.name) mark(r, 1);
-    }, { capture: true, passive: true });
+  const listen = (target) => {
+    for (const [type, how] of dirtyOn)
+      target.addEventListener(type, (e) => {
+        const t = e.composedPath ? e.composedPath()[0] : e.target;
+        if (!t || t === window) return;
+        mark(t, t.tagName === 'SELECT' ? 4 : how);
+        if (type === 'change' && t.type === 'radio' && t.name && t.getRootNode)
+          for (const r of t.getRootNode().querySelectorAll('input[type=radio]'))
+            if (r.name === t.name) mark(r, 1);
+      }, { capture: true, passive: true });
+  };
+  listen(window);
   for (const type of ['hashchange', 'popstate'])
     addEventListener(type, () => { whole = true; dirty.clear(); }, { capture: true, passive: true });
   // Style rules that show or hide by state (`:hover`, `:checked`, ...)
@@ -194,7 +200,10 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
     return out;
   } });
   const options = { childList: true, subtree: true, attributes: true, characterData: true };
-  const watch = (root) => { try { observer.observe(root, options); } catch (e) {} };
+  const watch = (root) => {
+    try { observer.observe(root, options); } catch (e) {}
+    if (root !== document) try { listen(root); } catch (e) {}
+  };
   watch(document);
   const attach = Element.prototype.attachShadow;
   Element.prototype.attachShadow = function (init) {
@@ -202,11 +211,13 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
     watch(root);
     return root;
   };
-  const existing = () => {
-    for (const el of document.querySelectorAll('*')) if (el.shadowRoot) watch(el.shadowRoot);
+  const existing = (root) => {
+    for (const el of root.querySelectorAll('*'))
+      if (el.shadowRoot) { watch(el.shadowRoot); existing(el.shadowRoot); }
   };
-  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', existing);
-  else existing();
+  if (document.readyState === 'loading')
+    document.addEventListener('DOMContentLoaded', () => existing(document));
+  else existing(document);
   const events = [['input', 'dom:input'], ['change', 'dom:change'], ['focusin', 'dom:focus'],
                   ['focusout', 'dom:focus'], ['scroll', 'dom:scroll'], ['toggle', 'dom:toggle']];
   for (const [type, kind] of events)

@@ -39,7 +39,7 @@ use super::layout::{element_attributes, to_rect, Layout};
 use super::wire::{self, ask, Raw};
 use uidelta_model::{NodeId, Tree};
 
-use super::{AxNode, AxValue, FrameInfo, FrameNodes, Readings};
+use super::{AxNode, AxTree, AxValue, FrameInfo, FrameNodes, Readings};
 use crate::error::Result;
 use crate::protocol::Session;
 
@@ -52,6 +52,15 @@ pub(crate) const MAX_READ: usize = 3000;
 
 /// A mirror older than this is read whole again.
 pub(crate) const MAX_AGE: Duration = Duration::from_secs(120);
+
+/// Nodes new to the mirror are read again by themselves (with their boxes)
+/// at each capture this long after they came: a node may be laid out, or
+/// leave a modal dialog's shade, a moment after it is inserted, without a
+/// change the script sees.
+pub(crate) const SETTLING: Duration = Duration::from_secs(1);
+
+/// Most nodes read again while they settle.
+const MAX_SETTLING: usize = 200;
 
 /// The object group of the capture's questions to the page.
 const GROUP: &str = "uidelta-mirror";
@@ -114,6 +123,9 @@ pub(crate) struct PageMirror {
     referrers: FxHashMap<i64, Vec<String>>,
     /// What the nodes not read again since read as.
     readings: Readings,
+    /// Nodes new since a read in part, with when they came (see
+    /// [`SETTLING`]).
+    settling: Vec<(String, Instant)>,
     pub layout: Layout,
     /// When the tree was last read whole.
     pub since: Instant,
@@ -276,10 +288,13 @@ fn reads_children(node: &AxNode) -> bool {
     )
 }
 
-/// The nodes of an answer of `getPartialAXTree` or `getChildAXNodes`.
+/// The nodes of an answer of `getPartialAXTree` or `getChildAXNodes`, read
+/// from its text into typed nodes (a list's answer names all its children).
 fn nodes_of(answer: Result<Raw>) -> Option<Vec<AxNode>> {
-    let v = value(answer)?;
-    serde_json::from_value(v.get("nodes")?.clone()).ok()
+    match answer.ok()? {
+        Raw::Text(text) => wire::result::<AxTree>(&text).ok().map(|t| t.nodes),
+        Raw::Json(mut v) => serde_json::from_value(v.get_mut("nodes")?.take()).ok(),
+    }
 }
 
 /// Brings `mirror` up to date with the changes `dirty` names. `None` when
@@ -324,6 +339,14 @@ pub(crate) async fn update(
             parent = ancestor.parent.clone();
         }
     }
+    // Nodes still settling; one gone since is no reason to read whole.
+    let settling: HashSet<String> = mirror
+        .settling
+        .iter()
+        .filter(|(id, at)| at.elapsed() < SETTLING && index.contains_key(id))
+        .map(|(id, _)| id.clone())
+        .collect();
+    selves.extend(settling.iter().cloned());
     // A node not in the tree: its nearest ancestor that is lists its
     // children again.
     if !unknown.is_empty() {
@@ -406,11 +429,17 @@ pub(crate) async fn update(
         let mut arrived: Vec<(String, bool)> = Vec::new();
         for (asked_for, answer) in asks.iter().zip(answers) {
             let Some(nodes) = nodes_of(answer) else {
+                if matches!(asked_for, Ask::Node(id) if settling.contains(id)) {
+                    continue;
+                }
                 return Ok(None);
             };
             match asked_for {
                 Ask::Node(id) => {
                     let Some(node) = nodes.into_iter().find(|n| &n.id == id) else {
+                        if settling.contains(id) {
+                            continue;
+                        }
                         return Ok(None);
                     };
                     arrived.push((id.clone(), new.contains(id)));
@@ -535,9 +564,23 @@ pub(crate) async fn update(
         }
     }
     read.nodes = fresh.len();
+    let added: Vec<String> = fresh
+        .keys()
+        .filter(|id| !mirror.index.contains_key(*id) && id.parse::<i64>().is_ok_and(|b| b > 0))
+        .cloned()
+        .collect();
     relayout(session, &mut mirror.layout, &fresh).await?;
     read.rounds += 1;
     splice(mirror, fresh, &root_id);
+    let now = Instant::now();
+    mirror
+        .settling
+        .retain(|(_, at)| now.duration_since(*at) < SETTLING);
+    mirror
+        .settling
+        .extend(added.into_iter().map(|id| (id, now)));
+    let over = mirror.settling.len().saturating_sub(MAX_SETTLING);
+    mirror.settling.drain(..over);
     Ok(Some(read))
 }
 
@@ -706,6 +749,7 @@ impl PageMirror {
             index,
             referrers,
             readings: Readings::default(),
+            settling: Vec::new(),
             layout,
             since: Instant::now(),
         }
