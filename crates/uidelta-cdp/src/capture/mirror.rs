@@ -126,6 +126,8 @@ pub(crate) struct PageMirror {
     /// Nodes new since a read in part, with when they came (see
     /// [`SETTLING`]).
     settling: Vec<(String, Instant)>,
+    /// Whether no read in part followed the whole read yet.
+    after_whole: bool,
     pub layout: Layout,
     /// When the tree was last read whole.
     pub since: Instant,
@@ -569,7 +571,45 @@ pub(crate) async fn update(
         .filter(|id| !mirror.index.contains_key(*id) && id.parse::<i64>().is_ok_and(|b| b > 0))
         .cloned()
         .collect();
-    relayout(session, &mut mirror.layout, &fresh).await?;
+    // The first time after a whole read: its layout was read before its
+    // accessibility tree, so a node that came in between is held without
+    // its box. Below what changed since, such nodes have theirs read.
+    let mut unboxed: Vec<&AxNode> = Vec::new();
+    if std::mem::take(&mut mirror.after_whole) {
+        let mut stack: Vec<usize> = dirty
+            .iter()
+            .filter_map(|(b, _)| mirror.index.get(&b.to_string()).copied())
+            .collect();
+        let mut seen: HashSet<usize> = HashSet::new();
+        while let Some(i) = stack.pop() {
+            if !seen.insert(i) || seen.len() > MAX_READ {
+                continue;
+            }
+            let node = &mirror.nodes[i];
+            if !fresh.contains_key(&node.id)
+                && node
+                    .backend
+                    .is_some_and(|b| !mirror.layout.bounds.contains_key(&b))
+            {
+                unboxed.push(node);
+            }
+            stack.extend(
+                node.children
+                    .iter()
+                    .filter_map(|c| mirror.index.get(c).copied()),
+            );
+        }
+    }
+    let unboxed: Vec<AxNode> = unboxed.into_iter().cloned().collect();
+    for node in &unboxed {
+        mirror.readings.remove(&node.id);
+    }
+    relayout(
+        session,
+        &mut mirror.layout,
+        fresh.values().chain(unboxed.iter()),
+    )
+    .await?;
     read.rounds += 1;
     splice(mirror, fresh, &root_id);
     let now = Instant::now();
@@ -585,14 +625,14 @@ pub(crate) async fn update(
 }
 
 /// Reads the boxes and DOM attributes of the nodes read again.
-async fn relayout(
+async fn relayout<'a>(
     session: &Session,
     layout: &mut Layout,
-    fresh: &HashMap<String, AxNode>,
+    nodes: impl Iterator<Item = &'a AxNode>,
 ) -> Result<()> {
     let mut calls: Vec<(&'static str, Value)> = Vec::new();
     let mut asked: Vec<(i64, bool)> = Vec::new();
-    for node in fresh.values() {
+    for node in nodes {
         let Some(backend) = node.backend else {
             continue;
         };
@@ -750,6 +790,7 @@ impl PageMirror {
             referrers,
             readings: Readings::default(),
             settling: Vec::new(),
+            after_whole: true,
             layout,
             since: Instant::now(),
         }
