@@ -21,8 +21,10 @@
 //!   ancestors are read again (a list box makes all its rows selectable);
 //!   a scroll bar's value changing reads the bounds of everything in its
 //!   scroll pane again, and what started or stopped showing has the bounds
-//!   of all in it read again at the next capture and at every one of the
-//!   next second (a stack slides its page into place without events);
+//!   of all in it read again at the next capture and at every one until a
+//!   second after anything in it last moved (a stack slides its page into
+//!   place without events; on a busy machine a revealer's slide outlasts a
+//!   second);
 //! - on any change, the states of what said it had the focus are read
 //!   again (focus moving to another window sends nothing for the object
 //!   that lost it), and so are those of every object that says it is
@@ -231,17 +233,23 @@ pub struct Mirror {
     truncated: bool,
     marks: Arc<Mutex<Marks>>,
     events: Subscription,
-    /// Objects that started or stopped showing, and when: they may still
-    /// be sliding into place (a stack's transition moves its page without
-    /// events), so the bounds of everything in them are read again at the
-    /// next capture, and at each one after it within [`SETTLING`].
-    settling: Vec<(NodeAddr, Instant)>,
+    /// Objects that started or stopped showing, when they did, and when
+    /// something in them last moved: they may still be sliding into place
+    /// (a stack's transition moves its page without events), so the bounds
+    /// of everything in them are read again at the next capture, and at
+    /// each one after it within [`SETTLING`] of the last move seen (at most
+    /// [`MAX_SLIDE`] after they started).
+    settling: Vec<(NodeAddr, Instant, Instant)>,
 }
 
 /// How long what started or stopped showing may still slide into place
-/// without events: GTK's transitions take 250 ms, longer on a busy
-/// machine.
+/// without events after it was last seen moving: GTK's transitions take
+/// 250 ms, longer on a busy machine (a revealer's bar in gedit was still
+/// 2-5 px from its place past a second, under load).
 const SETTLING: Duration = Duration::from_secs(1);
+
+/// The longest anything is followed while it slides.
+const MAX_SLIDE: Duration = Duration::from_secs(5);
 
 impl Mirror {
     /// Starts mirroring `app` from `root` (its root when `None`): listens
@@ -557,11 +565,7 @@ impl Mirror {
         // Read at the next capture however late it comes, and at those
         // after it for as long as they may still slide.
         let now = Instant::now();
-        let settling: Vec<NodeAddr> = self.settling.iter().map(|(a, _)| a.clone()).collect();
-        self.settling
-            .retain(|(_, at)| now.saturating_duration_since(*at) < SETTLING);
-        self.settling
-            .extend(marks.below.iter().map(|a| (a.clone(), now)));
+        let settling: Vec<NodeAddr> = self.settling.iter().map(|(a, _, _)| a.clone()).collect();
         let moved_roots: Vec<usize> = marks
             .moved
             .iter()
@@ -570,10 +574,12 @@ impl Mirror {
             .collect();
         // What slides into place (a stack's page, a revealer's bar) moves
         // inside a container that stays put: everything in it is read.
+        let mut sliding: BTreeSet<usize> = BTreeSet::new();
         for i in settling.iter().filter_map(|a| self.index.get(a).copied()) {
             let mut stack = vec![i];
             while let Some(j) = stack.pop() {
                 if j < parent.len() && moved.insert(j) {
+                    sliding.insert(j);
                     stack.extend(&self.recs[j].children);
                 }
             }
@@ -617,7 +623,31 @@ impl Mirror {
             .filter(|&i| self.recs[i].basic.has(COMPONENT))
             .collect();
         let bounds = ask_each(&self.recs, &moved, |bus, path| walk.bounds(bus, path)).await;
-        keep_each(&mut self.recs, &moved, bounds, |_, r, b| r.bounds = b)?;
+        let mut slid = false;
+        keep_each(&mut self.recs, &moved, bounds, |i, r, b| {
+            slid |= sliding.contains(&i) && r.bounds != b;
+            r.bounds = b;
+        })?;
+        // Something still sliding: what was settling is followed on (for
+        // at most `MAX_SLIDE`); the rest of it settled a second after it
+        // last moved. What started or stopped showing now starts settling.
+        let mut next: Vec<(NodeAddr, Instant, Instant)> = Vec::new();
+        for (addr, started, last) in std::mem::take(&mut self.settling) {
+            let last = if slid && now.saturating_duration_since(started) < MAX_SLIDE {
+                now
+            } else {
+                last
+            };
+            if now.saturating_duration_since(last) < SETTLING {
+                next.push((addr, started, last));
+            }
+        }
+        for addr in &marks.below {
+            if !next.iter().any(|(a, _, _)| a == addr) {
+                next.push((addr.clone(), now, now));
+            }
+        }
+        self.settling = next;
         let reread = level.len();
         if walk
             .levels(&mut self.recs, new, &self.app.bus_name, &Cache::default())
