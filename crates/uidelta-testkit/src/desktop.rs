@@ -227,6 +227,25 @@ impl Desktop {
     /// restarts does. What lived on the display goes with it: applications, and the
     /// accessibility bus launcher (restart it with [`Desktop::restart_accessibility_bus`]).
     pub fn restart_display(&mut self) -> Result<(), TestkitError> {
+        // The old server's sockets may outlive it for a moment (a child it
+        // forked still holding them): the new one on the same display
+        // then finds the display taken, and is started again.
+        let deadline = Instant::now() + START_TIMEOUT;
+        loop {
+            self.stop_xvfb();
+            match self.start_xvfb() {
+                Err(e)
+                    if Instant::now() < deadline && e.to_string().contains("already running") =>
+                {
+                    std::thread::sleep(POLL);
+                }
+                other => return other,
+            }
+        }
+    }
+
+    /// Stops the X server, if it runs, and removes its lock and socket.
+    fn stop_xvfb(&mut self) {
         let xvfb = {
             let mut daemons = self.daemons();
             daemons
@@ -243,7 +262,6 @@ impl Desktop {
             xvfb.process.kill();
             remove_stale_x_lock(&self.display, xvfb.process.pid());
         }
-        self.start_xvfb()
     }
 
     /// The X display, such as `:7`.
