@@ -117,6 +117,9 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
         if (r.addedNodes.length) note('dom:child-inserted');
         if (r.removedNodes.length) note('dom:child-removed');
         mark(r.target, 2);
+        // Shadow roots made from markup (`<template shadowrootmode>`)
+        // come without `attachShadow`.
+        for (const n of r.addedNodes) if (n.nodeType === 1) adopt(n);
       } else if (r.type === 'attributes') {
         note('dom:attribute-modified');
         mark(r.target, SELF_ONLY.has(r.attributeName) ? 1 : 4);
@@ -215,6 +218,17 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
     for (const el of root.querySelectorAll('*'))
       if (el.shadowRoot) { watch(el.shadowRoot); existing(el.shadowRoot); }
   };
+  const watched = new WeakSet();
+  function adopt(el) {
+    try {
+      for (const e of [el, ...el.querySelectorAll('*')])
+        if (e.shadowRoot && !watched.has(e.shadowRoot)) {
+          watched.add(e.shadowRoot);
+          watch(e.shadowRoot);
+          existing(e.shadowRoot);
+        }
+    } catch (e) {}
+  }
   if (document.readyState === 'loading')
     document.addEventListener('DOMContentLoaded', () => existing(document));
   else existing(document);
