@@ -823,38 +823,36 @@ async fn read_mirrored(
         _ => "",
     };
     if let (Some(m), mirror::Dirty::Part(_, _, changes), "") = (slot.as_mut(), &dirty, why) {
-        {
-            let started = Instant::now();
-            match mirror::update(session, m, changes).await {
-                Ok(Some(part)) => {
-                    let (frame, mut known) = m.frame_nodes();
-                    let frames = std::slice::from_ref(&frame);
-                    let layouts = std::slice::from_ref(&m.layout);
-                    let (tree, truncated) = assemble_with(frames, layouts, opts, Some(&mut known));
-                    let url = frame.frame.url.clone();
-                    m.put_back(frame, known);
-                    tracing::debug!(
-                        "capture: {} changes, {} nodes read again in {} round trips, {:.1} ms",
-                        changes.len(),
-                        part.nodes,
-                        part.rounds,
-                        started.elapsed().as_secs_f64() * 1000.0
-                    );
-                    let read = CaptureRead {
-                        read_from_chromium: part.nodes,
-                        through_mirror: true,
-                        ..CaptureRead::default()
-                    };
-                    return Ok((tree, read, url, truncated));
-                }
-                Ok(None) => {
-                    tracing::debug!("capture: the mirror is read whole");
-                    why = "large";
-                }
-                Err(e) => {
-                    *slot = None;
-                    return Err(e);
-                }
+        let started = Instant::now();
+        match mirror::update(session, m, changes).await {
+            Ok(Some(part)) => {
+                let (frame, mut known) = m.frame_nodes();
+                let frames = std::slice::from_ref(&frame);
+                let layouts = std::slice::from_ref(&m.layout);
+                let (tree, truncated) = assemble_with(frames, layouts, opts, Some(&mut known));
+                let url = frame.frame.url.clone();
+                m.put_back(frame, known);
+                tracing::debug!(
+                    "capture: {} changes, {} nodes read again in {} round trips, {:.1} ms",
+                    changes.len(),
+                    part.nodes,
+                    part.rounds,
+                    started.elapsed().as_secs_f64() * 1000.0
+                );
+                let read = CaptureRead {
+                    read_from_chromium: part.nodes,
+                    through_mirror: true,
+                    ..CaptureRead::default()
+                };
+                return Ok((tree, read, url, truncated));
+            }
+            Ok(None) => {
+                tracing::debug!("capture: the mirror is read whole");
+                why = "large";
+            }
+            Err(e) => {
+                *slot = None;
+                return Err(e);
             }
         }
     }
