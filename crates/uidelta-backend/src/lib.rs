@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 use uidelta_model::{NodeData, Rect, Snapshot};
 
 mod events;
+pub mod mirror;
 pub use events::{EventSender, EventStream};
+pub use mirror::MirrorUse;
 pub use uidelta_model::app::{
     chord_refusal, echo, Action, App, Scope, Window, ECHO_CHARS, MAX_CHORD_CHARS, MAX_TYPED_CHARS,
 };

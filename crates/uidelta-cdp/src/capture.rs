@@ -67,8 +67,7 @@ mod mirror;
 mod prune;
 mod wire;
 pub(crate) use layout::Layout;
-pub use mirror::MirrorUse;
-pub(crate) use mirror::{difference, PageMirror, MAX_DIRTY, MIN_NODES};
+pub(crate) use mirror::{PageMirror, MAX_DIRTY, MIN_NODES};
 pub(crate) use wire::Wire;
 use wire::{ask, Raw};
 

@@ -43,7 +43,7 @@ use uidelta_model::{NodeData, Rect, Snapshot};
 
 pub use capture::{
     backend_id, document_identity, frame_element, frame_identity, node_identity, text_identity,
-    CaptureOptions, CaptureRead, FrameInfo, MirrorUse,
+    CaptureOptions, CaptureRead, FrameInfo,
 };
 pub use error::{Error, Result};
 pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
@@ -51,6 +51,7 @@ pub use input::keys::{Chord, Key};
 pub use launch::{LaunchOptions, CHROMIUM, INSTALL_HINT};
 pub use navigate::normalize_url;
 pub use protocol::CALL_TIMEOUT;
+pub use uidelta_backend::MirrorUse;
 
 use launch::{Endpoint, Process};
 use protocol::{browser_call, Session, Shared};
@@ -254,9 +255,7 @@ impl Cdp {
             last_capture: std::sync::Mutex::new(CaptureRead::default()),
             mirror_use: MirrorUse::from_env(),
             mirrors: std::sync::Mutex::new(Vec::new()),
-            mirror_times: std::env::var_os("UIDELTA_MIRROR_TIMES")
-                .filter(|p| !p.is_empty())
-                .map(std::path::PathBuf::from),
+            mirror_times: uidelta_backend::mirror::times_file(),
         };
         cdp.follow_targets().await;
         Ok(cdp)
@@ -583,7 +582,7 @@ impl Cdp {
                 _ => break,
             }
         }
-        if matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict) {
+        if self.mirror_use.checks() {
             if let (Ok(first), Some(slot)) = (&result, slot) {
                 if first.1.through_mirror {
                     let first = (first.0.clone(), first.1);
@@ -619,30 +618,13 @@ impl Cdp {
         mirror
     }
 
-    /// Appends a line to `UIDELTA_MIRROR_TIMES`: the page, how the capture
-    /// read it (`part`, `whole:REASON`), the milliseconds of the capture
-    /// and of a whole read (the format of the desktop's mirrors).
+    /// Appends a line to `UIDELTA_MIRROR_TIMES` (when set): the page, how
+    /// the capture read it (`part`, `whole:REASON`), the milliseconds of
+    /// the capture and of a whole read.
     fn write_times(&self, snapshot: &Snapshot, how: &str, mirror_ms: f64, whole_ms: f64) {
-        use std::io::Write;
-        let Some(path) = &self.mirror_times else {
-            return;
-        };
-        let app: String = snapshot
-            .meta
-            .app
-            .as_deref()
-            .unwrap_or_default()
-            .chars()
-            .map(|c| if c.is_control() { ' ' } else { c })
-            .collect();
-        let line = format!("{app}\t{how}\t{mirror_ms:.3}\t{whole_ms:.3}\n");
-        let written = std::fs::OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .and_then(|mut f| f.write_all(line.as_bytes()));
-        if let Err(e) = written {
-            tracing::warn!("writing the mirror's times to {}: {e}", path.display());
+        if let Some(path) = &self.mirror_times {
+            let app = snapshot.meta.app.as_deref().unwrap_or_default();
+            uidelta_backend::mirror::write_times(path, app, how, mirror_ms, whole_ms);
         }
     }
 
@@ -669,9 +651,17 @@ impl Cdp {
                 let ms = |s: &Snapshot| s.meta.capture_ms.unwrap_or_default();
                 self.write_times(&mirrored.0, "part", ms(&mirrored.0), ms(&whole.0));
             }
-            let Some(difference) = capture::difference(mirrored.0.tree(), whole.0.tree()) else {
+            // Bounds aside: those of nodes not read again are the last
+            // whole read's.
+            let found = uidelta_model::compare::differences(&mirrored.0, &whole.0, 5, false);
+            if found.is_empty() {
                 return Ok(mirrored);
-            };
+            }
+            let difference = found
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ");
             if rounds == CHECK_ROUNDS {
                 *slot = None;
                 let message = format!(

@@ -26,6 +26,10 @@ async fn after(
     (snap, read.through_mirror, read.read_from_chromium)
 }
 
+/// Adds an item `Added` to the list of `links.html`.
+const ADD_ITEM: &str = "const li = document.createElement('li'); li.textContent = 'Added'; \
+                        document.getElementById('links').append(li)";
+
 /// A change: what, the script making it, and what the tree shows after.
 type Step = (
     &'static str,
@@ -41,17 +45,37 @@ fn logs() {
         .try_init();
 }
 
+/// A browser of the test's own whose captures use the pages' mirrors as
+/// `how` says (logging with `RUST_LOG`).
+async fn browser_with(how: MirrorUse) -> uidelta_cdp::Cdp {
+    logs();
+    let mut cdp = browser().await;
+    cdp.set_mirror_use(how);
+    cdp
+}
+
+/// Opens `url` with its events, which bring the change script a mirror
+/// needs, and captures it once (a whole read that starts the mirror).
+async fn observed(
+    cdp: &uidelta_cdp::Cdp,
+    url: &str,
+) -> (
+    uidelta_backend::App,
+    uidelta_backend::EventStream,
+    uidelta_model::Snapshot,
+) {
+    let app = open(cdp, url).await;
+    let events = cdp.events(&app).await.expect("the tab's events");
+    let first = capture(cdp, &app).await;
+    assert!(!cdp.last_capture().through_mirror);
+    (app, events, first)
+}
+
 #[tokio::test]
 async fn each_kind_of_change_is_read_in_part_and_equals_a_whole_read() {
-    logs();
     let server = pages();
-    let mut cdp = browser().await;
-    cdp.set_mirror_use(MirrorUse::Strict);
-    let app = open(&cdp, &server.url("changes.html")).await;
-    // The change script comes with the tab's events.
-    let _events = cdp.events(&app).await.expect("the tab's events");
-    let first = capture(&cdp, &app).await;
-    assert!(!cdp.last_capture().through_mirror);
+    let cdp = browser_with(MirrorUse::Strict).await;
+    let (app, _events, first) = observed(&cdp, &server.url("changes.html")).await;
     assert!(has(&first, Role::ListItem, "Second"), "{}", outline(&first));
 
     let steps: &[Step] = &[
@@ -179,13 +203,9 @@ async fn each_kind_of_change_is_read_in_part_and_equals_a_whole_read() {
 
 #[tokio::test]
 async fn what_the_script_cannot_vouch_for_is_read_whole() {
-    logs();
     let server = pages();
-    let mut cdp = browser().await;
-    cdp.set_mirror_use(MirrorUse::Strict);
-    let app = open(&cdp, &server.url("changes.html")).await;
-    let _events = cdp.events(&app).await.expect("the tab's events");
-    capture(&cdp, &app).await;
+    let cdp = browser_with(MirrorUse::Strict).await;
+    let (app, _events, _) = observed(&cdp, &server.url("changes.html")).await;
     // A style rule that shows by state changes the tree without a mutation.
     let (_, mirrored, _) = after(
         &cdp,
@@ -226,13 +246,9 @@ async fn what_the_script_cannot_vouch_for_is_read_whole() {
 
 #[tokio::test]
 async fn one_item_added_to_ten_thousand_links_is_read_alone() {
-    logs();
     let server = fixtures();
-    let mut cdp = browser().await;
-    cdp.set_mirror_use(MirrorUse::Strict);
-    let app = open(&cdp, &server.url("links.html")).await;
-    let _events = cdp.events(&app).await.expect("the tab's events");
-    let first = capture(&cdp, &app).await;
+    let cdp = browser_with(MirrorUse::Strict).await;
+    let (app, _events, first) = observed(&cdp, &server.url("links.html")).await;
     assert!(first.tree().len() > 10_000);
     let (snap, mirrored, nodes) = after(
         &cdp,
@@ -250,34 +266,16 @@ async fn one_item_added_to_ten_thousand_links_is_read_alone() {
 
 #[tokio::test]
 async fn small_pages_are_read_whole_and_big_ones_through_the_mirror() {
-    logs();
     let server = fixtures();
-    let mut cdp = browser().await;
-    cdp.set_mirror_use(MirrorUse::On);
-    let small = open(&cdp, &server.url("links.html?n=20")).await;
-    let _small_events = cdp.events(&small).await.expect("the tab's events");
-    capture(&cdp, &small).await;
-    let (snap, mirrored, _) = after(
-        &cdp,
-        &small,
-        "{ const li = document.createElement('li'); li.textContent = 'Added'; \
-         document.getElementById('links').append(li) }",
-    )
-    .await;
+    let cdp = browser_with(MirrorUse::On).await;
+    let (small, _small_events, _) = observed(&cdp, &server.url("links.html?n=20")).await;
+    let (snap, mirrored, _) = after(&cdp, &small, ADD_ITEM).await;
     assert!(!mirrored);
     assert_eq!(cdp.last_capture().why_whole, "small");
     assert!(has(&snap, Role::ListItem, "Added"));
 
-    let big = open(&cdp, &server.url("links.html?n=1000")).await;
-    let _big_events = cdp.events(&big).await.expect("the tab's events");
-    capture(&cdp, &big).await;
-    let (snap, mirrored, nodes) = after(
-        &cdp,
-        &big,
-        "{ const li = document.createElement('li'); li.textContent = 'Added'; \
-         document.getElementById('links').append(li) }",
-    )
-    .await;
+    let (big, _big_events, _) = observed(&cdp, &server.url("links.html?n=1000")).await;
+    let (snap, mirrored, nodes) = after(&cdp, &big, ADD_ITEM).await;
     assert!(mirrored, "{}", cdp.last_capture().why_whole);
     assert!(nodes < 10, "{nodes} nodes read again");
     assert!(has(&snap, Role::ListItem, "Added"));

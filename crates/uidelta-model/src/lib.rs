@@ -8,6 +8,7 @@
 //! an action on it.
 
 pub mod app;
+pub mod compare;
 mod printable;
 mod role;
 mod snapshot;

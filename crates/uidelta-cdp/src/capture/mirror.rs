@@ -37,8 +37,6 @@ use serde_json::{json, Value};
 
 use super::layout::{element_attributes, to_rect, Layout};
 use super::wire::{self, ask, Raw};
-use uidelta_model::{NodeId, Tree};
-
 use super::{AxNode, AxTree, AxValue, FrameInfo, FrameNodes, Readings};
 use crate::error::Result;
 use crate::protocol::Session;
@@ -815,72 +813,6 @@ impl PageMirror {
         }
         self.readings = readings;
     }
-}
-
-/// How captures use the pages' live mirrors (`UIDELTA_MIRROR`, or
-/// [`crate::Cdp::set_mirror_use`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MirrorUse {
-    /// Read only what changed, when the page's change script vouches for it.
-    #[default]
-    On,
-    /// Read the whole page every time.
-    Off,
-    /// Compare a capture read through the mirror with a whole read, without
-    /// bounds; on a difference, log it and answer the whole read.
-    Check,
-    /// Compare, and fail on a difference (for tests).
-    Strict,
-}
-
-impl MirrorUse {
-    /// From `UIDELTA_MIRROR` (the words of the desktop's mirrors); an
-    /// unknown word is `off`, with a warning.
-    pub fn from_env() -> MirrorUse {
-        match std::env::var("UIDELTA_MIRROR").as_deref() {
-            Err(_) | Ok("") | Ok("on") => MirrorUse::On,
-            Ok("off") => MirrorUse::Off,
-            Ok("check") => MirrorUse::Check,
-            Ok("strict") => MirrorUse::Strict,
-            Ok(other) => {
-                tracing::warn!(
-                    "UIDELTA_MIRROR={other:?} is not one of off, on, check, strict: off"
-                );
-                MirrorUse::Off
-            }
-        }
-    }
-}
-
-/// Where a tree read through a mirror differs from a whole read, bounds
-/// aside: the first node that does, or `None` when they are the same.
-pub(crate) fn difference(mirrored: &Tree, whole: &Tree) -> Option<String> {
-    let line = |t: &Tree, id: NodeId| {
-        let mut n = t.node(id).clone();
-        n.bounds = None;
-        let parent = t.parent(id).and_then(|p| t.node(p).identity.clone());
-        format!(
-            "{:?} {:?} name {:?} value {:?} description {:?} states {:?} attributes {:?} under {:?}",
-            n.identity, n.raw_role, n.name, n.value, n.description, n.states, n.attributes, parent
-        )
-    };
-    let (a, b) = (mirrored.ids(), whole.ids());
-    for (x, y) in a.zip(b) {
-        let (l, r) = (line(mirrored, x), line(whole, y));
-        if l != r {
-            return Some(format!(
-                "node {}: through the mirror {l}; whole {r}",
-                x.index()
-            ));
-        }
-    }
-    (mirrored.len() != whole.len()).then(|| {
-        format!(
-            "{} nodes through the mirror, {} in the whole read",
-            mirrored.len(),
-            whole.len()
-        )
-    })
 }
 
 #[cfg(test)]

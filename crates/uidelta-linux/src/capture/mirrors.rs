@@ -14,7 +14,6 @@
 //! milliseconds of the capture through the mirror and of a whole walk right
 //! after it (`uidelta-bench --bin mirror -- --times FILE` sums them up).
 
-use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -36,38 +35,7 @@ const CATCH_UP_PAUSE: std::time::Duration = std::time::Duration::from_millis(150
 /// Most mirrors kept; past that the one captured longest ago goes.
 pub(crate) const MAX_MIRRORS: usize = 16;
 
-/// How captures use live mirrors of the applications' trees
-/// (`UIDELTA_MIRROR`, or [`Linux::set_mirror_use`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub enum MirrorUse {
-    /// Read only what events named, where the toolkit's events are trusted.
-    #[default]
-    On,
-    /// Walk the whole tree every time.
-    Off,
-    /// Compare a capture read in part with a whole walk; log differences.
-    Check,
-    /// Compare, and fail on a difference.
-    Strict,
-}
-
-impl MirrorUse {
-    /// From `UIDELTA_MIRROR`; an unknown word is `on`, with a warning.
-    pub(crate) fn from_env() -> MirrorUse {
-        match std::env::var("UIDELTA_MIRROR").as_deref() {
-            Err(_) | Ok("") | Ok("on") => MirrorUse::On,
-            Ok("off") => MirrorUse::Off,
-            Ok("check") => MirrorUse::Check,
-            Ok("strict") => MirrorUse::Strict,
-            Ok(other) => {
-                tracing::warn!(
-                    "UIDELTA_MIRROR={other:?} is not one of off, on, check, strict: off"
-                );
-                MirrorUse::Off
-            }
-        }
-    }
-}
+pub use uidelta_backend::MirrorUse;
 
 /// Whether a check of a mirror compares bounds: yes, unless
 /// `UIDELTA_MIRROR_BOUNDS=0`.
@@ -94,26 +62,18 @@ impl Default for Mirrors {
         Mirrors {
             kept: Mutex::default(),
             readings: Mutex::default(),
-            times: std::env::var_os("UIDELTA_MIRROR_TIMES")
-                .filter(|p| !p.is_empty())
-                .map(PathBuf::from),
+            times: uidelta_backend::mirror::times_file(),
         }
     }
 }
 
-/// One line of `UIDELTA_MIRROR_TIMES`: `app`, how the mirror read it
-/// (`part` or `whole:REASON`), then the milliseconds of the capture through
-/// the mirror and of the whole walk, tab-separated.
-fn times_line(app: &str, reading: &Reading, mirror_ms: f64, whole_ms: f64) -> String {
-    let how = match reading {
+/// How a capture through a mirror read: `part` or `whole:REASON` (a line
+/// of `UIDELTA_MIRROR_TIMES`, see [`uidelta_backend::mirror::times_line`]).
+fn how(reading: &Reading) -> String {
+    match reading {
         Reading::Part { .. } => "part".to_owned(),
         Reading::Whole(why) => format!("whole:{why}"),
-    };
-    let app: String = app
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
-    format!("{app}\t{how}\t{mirror_ms:.3}\t{whole_ms:.3}\n")
+    }
 }
 
 impl Mirrors {
@@ -214,7 +174,7 @@ impl Linux {
                 Reading::Part { .. } => counts.1 += 1,
             }
         }
-        let checked = matches!(self.mirror_use, MirrorUse::Check | MirrorUse::Strict);
+        let checked = self.mirror_use.checks();
         // Toolkits not mirrored walk whole every time: nothing to time.
         let timed = checked
             .then_some(self.mirrors.times.as_ref())
@@ -227,15 +187,13 @@ impl Linux {
         let whole = capture(&self.bus, app, root, window.clone(), opts).await?;
         if let Some(path) = timed {
             let whole_ms = started.elapsed().as_secs_f64() * 1000.0;
-            let line = times_line(&app.name, &reading, mirror_ms, whole_ms);
-            let written = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .and_then(|mut f| f.write_all(line.as_bytes()));
-            if let Err(e) = written {
-                tracing::warn!("writing the mirror's times to {}: {e}", path.display());
-            }
+            uidelta_backend::mirror::write_times(
+                path,
+                &app.name,
+                &how(&reading),
+                mirror_ms,
+                whole_ms,
+            );
         }
         // A whole walk is compared with nothing: it was timed only.
         if !matches!(reading, Reading::Part { .. }) {
@@ -319,19 +277,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_times_line_says_the_app_the_reading_and_both_times() {
+    fn a_reading_says_how_it_read() {
         let part = Reading::Part {
             reread: 3,
             moved: 0,
             new: 1,
         };
-        assert_eq!(
-            times_line("gedit", &part, 4.25, 31.5),
-            "gedit\tpart\t4.250\t31.500\n"
-        );
-        assert_eq!(
-            times_line("odd\tname", &Reading::Whole("first capture"), 30.0, 29.0),
-            "odd name\twhole:first capture\t30.000\t29.000\n"
-        );
+        assert_eq!(how(&part), "part");
+        assert_eq!(how(&Reading::Whole("first capture")), "whole:first capture");
     }
 }
