@@ -67,7 +67,7 @@ mod mirror;
 mod prune;
 mod wire;
 pub(crate) use layout::Layout;
-pub(crate) use mirror::{PageMirror, MAX_DIRTY, MIN_NODES};
+pub(crate) use mirror::{PageMirror, MAX_DIRTY, MAX_RESTYLED, MIN_NODES, STATE_RULES};
 pub(crate) use wire::Wire;
 use wire::{ask, Raw};
 

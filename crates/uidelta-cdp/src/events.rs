@@ -99,6 +99,8 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   // page (the `mirror` module): nodes, each with what of it to read again
   // (1 itself, 2 its children, 4 its whole subtree).
   const dirty = new Map();
+  // The shadow roots watched (their style sheets count).
+  const roots = [];
   let whole = false;
   const epoch = Date.now().toString(36) + Math.random().toString(36).slice(2);
   const mark = (node, how) => {
@@ -152,44 +154,21 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   listen(window);
   for (const type of ['hashchange', 'popstate'])
     addEventListener(type, () => { whole = true; dirty.clear(); }, { capture: true, passive: true });
-  // Style rules that show or hide by state (`:hover`, `:checked`, ...)
-  // change the tree without a mutation: a page with any is read whole.
-  const STATE = /:(hover|focus|focus-within|focus-visible|active|checked|target|has|valid|invalid|placeholder-shown|open|popover-open|indeterminate|default|enabled|disabled|empty|user-invalid|user-valid|autofill|fullscreen|modal|read-only|read-write|required|optional|in-range|out-of-range)\b/;
-  const shows = (rules) => {
-    for (const r of rules) {
-      if (r.cssRules && r.cssRules.length && shows(r.cssRules)) return true;
-      const st = r.style;
-      if (r.selectorText && STATE.test(r.selectorText) && st
-          && (st.display || st.visibility || st.content || st.contentVisibility)) return true;
-    }
-    return false;
-  };
-  const byState = () => {
-    try {
-      for (const sheet of [...document.styleSheets, ...(document.adoptedStyleSheets || [])]) {
-        let rules;
-        try { rules = sheet.cssRules; } catch (e) { return true; }
-        if (rules && shows(rules)) return true;
-      }
-      return false;
-    } catch (e) { return true; }
-  };
-  const modalNow = () => {
+  // Style rules that show or hide without a mutation of what they show
+  // (`:hover`, `:checked`, a sibling's class): see `mirror::STATE_RULES`.
+__STATE_RULES__  const modalNow = () => {
     try { return !!document.querySelector(':modal, [aria-modal=true]'); } catch (e) { return true; }
   };
   let modal = modalNow();
-  let stated = true;
   // The capture's question: `[epoch, whole, URL, node, how, node, how, ...]`
   // (the URL without its fragment, as the frame tree gives it),
-  // and a fresh start. Such rules there now or at the last question
-  // (removing one shows what it hid) make it whole.
+  // and a fresh start.
   // Without `nodes`, the answer stops after the URL (read whole anyway).
   Object.defineProperty(globalThis, Symbol.for('uidelta.dirty'), { value: (nodes) => {
+    const s = restyled(dirty.size > 0 || whole);
     const m = modalNow();
-    const s = byState();
-    const all = whole || m !== modal || s || stated;
+    const all = whole || m !== modal || s;
     modal = m;
-    stated = s;
     const out = [epoch, all ? 1 : 0, document.URL.split('#')[0]];
     if (!all && nodes)
       for (const [n, how] of dirty) {
@@ -205,7 +184,10 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
   const options = { childList: true, subtree: true, attributes: true, characterData: true };
   const watch = (root) => {
     try { observer.observe(root, options); } catch (e) {}
-    if (root !== document) try { listen(root); } catch (e) {}
+    if (root !== document) {
+      roots.push(new WeakRef(root));
+      try { listen(root); } catch (e) {}
+    }
   };
   watch(document);
   const attach = Element.prototype.attachShadow;
@@ -276,7 +258,12 @@ pub(crate) const CHANGE_SCRIPT: &str = r#"(() => {
 pub(crate) fn change_script() -> String {
     CHANGE_SCRIPT
         .replace("__SHORT_TIMER_MS__", &SHORT_TIMER_MS.to_string())
+        .replace("__STATE_RULES__", crate::capture::STATE_RULES)
         .replace("__MAX_DIRTY__", &crate::capture::MAX_DIRTY.to_string())
+        .replace(
+            "__MAX_RESTYLED__",
+            &crate::capture::MAX_RESTYLED.to_string(),
+        )
 }
 
 /// Requests, document loads and short timers in flight.

@@ -4,7 +4,7 @@
 
 mod common;
 
-use common::{browser, capture, find, fixtures, has, has_text, open, outline, pages};
+use common::{all_text, browser, capture, find, fixtures, has, has_text, open, outline, pages};
 use uidelta_backend::Backend;
 use uidelta_cdp::MirrorUse;
 use uidelta_model::{Role, State};
@@ -279,4 +279,130 @@ async fn small_pages_are_read_whole_and_big_ones_through_the_mirror() {
     assert!(mirrored, "{}", cdp.last_capture().why_whole);
     assert!(nodes < 10, "{nodes} nodes read again");
     assert!(has(&snap, Role::ListItem, "Added"));
+}
+
+#[tokio::test]
+async fn style_rules_by_state_and_by_sibling_are_followed_in_part() {
+    let server = pages();
+    let cdp = browser_with(MirrorUse::Strict).await;
+    let (app, _events, first) = observed(&cdp, &server.url("states.html")).await;
+    assert!(!has(&first, Role::ListItem, "Open"), "{}", outline(&first));
+    assert!(has_text(&first, "No results"), "{}", outline(&first));
+
+    // The pointer over the menu's first item shows its submenu
+    // (`li:hover > .sub`), and leaving it hides it again.
+    let file = find(&first, Role::ListItem, "File").clone();
+    cdp.act(&app, &file, &uidelta_backend::Action::Click)
+        .await
+        .expect("clicking File");
+    let snap = capture(&cdp, &app).await;
+    let read = cdp.last_capture();
+    assert!(has(&snap, Role::ListItem, "Open"), "{}", outline(&snap));
+    assert!(!has(&snap, Role::ListItem, "Undo"), "{}", outline(&snap));
+    assert!(
+        read.through_mirror,
+        "hover: read whole ({})",
+        read.why_whole
+    );
+    assert!(
+        read.read_from_chromium < 40,
+        "{} nodes",
+        read.read_from_chromium
+    );
+    let heading = find(&snap, Role::Heading, "States").clone();
+    cdp.act(&app, &heading, &uidelta_backend::Action::Click)
+        .await
+        .expect("clicking the heading");
+    let snap = capture(&cdp, &app).await;
+    let read = cdp.last_capture();
+    assert!(!has(&snap, Role::ListItem, "Open"), "{}", outline(&snap));
+    assert!(
+        read.through_mirror,
+        "hover gone: read whole ({})",
+        read.why_whole
+    );
+
+    let steps: &[Step] = &[
+        (
+            "a check box shows what follows it (:checked ~)",
+            "document.getElementById('more').click()",
+            |s| has_text(s, "Extra details"),
+        ),
+        (
+            "the focus in a form shows its tip (:focus-within)",
+            "document.querySelector('#search input').focus()",
+            |s| has_text(s, "Press Enter"),
+        ),
+        (
+            "a check box adds generated content (::after)",
+            "document.getElementById('bold').click()",
+            |s| has_text(s, " (on)") || has_text(s, "(on)"),
+        ),
+        (
+            "an attribute read as its element's own shows a sibling",
+            "document.getElementById('toggle').setAttribute('aria-expanded', 'true')",
+            |s| has_text(s, "Panel text"),
+        ),
+        (
+            "a list no longer empty hides what follows it (:not(:empty))",
+            "const li = document.createElement('li'); li.textContent = 'Found'; \
+             document.getElementById('results').append(li)",
+            |s| has(s, Role::ListItem, "Found") && !has_text(s, "No results"),
+        ),
+        (
+            "a class on a sibling shows a paragraph (~ by visibility)",
+            "document.getElementById('step').className = 'shown'",
+            |s| has_text(s, "Step two"),
+        ),
+        (
+            "a rule of a shadow root's own sheet",
+            "document.getElementById('host').shadowRoot.getElementById('notes').click()",
+            |s| has_text(s, "Shadow note"),
+        ),
+        (
+            "an item appended gives the one before it a separator (:last-child)",
+            "const li = document.createElement('li'); li.textContent = 'blue'; \
+             document.getElementById('tags').append(li)",
+            |s| all_text(s, ", ").len() == 2,
+        ),
+    ];
+    for (what, script, holds) in steps {
+        let (snap, mirrored, nodes) = after(&cdp, &app, script).await;
+        assert!(holds(&snap), "{what}: {}", outline(&snap));
+        assert!(
+            mirrored,
+            "{what}: read whole ({})",
+            cdp.last_capture().why_whole
+        );
+        assert!(nodes < 40, "{what}: {nodes} nodes read again");
+    }
+}
+
+#[tokio::test]
+async fn style_rules_that_cannot_be_followed_read_the_page_whole() {
+    let server = pages();
+    let cdp = browser_with(MirrorUse::Strict).await;
+    let (app, _events, _) = observed(&cdp, &server.url("states.html")).await;
+    // A rule inserted into a sheet changes what shows anywhere.
+    let (snap, mirrored, _) = after(
+        &cdp,
+        &app,
+        "document.styleSheets[0].insertRule('#top { display: none }', 0)",
+    )
+    .await;
+    assert!(!mirrored);
+    assert!(!has(&snap, Role::Heading, "States"), "{}", outline(&snap));
+    let (_, mirrored, _) = after(&cdp, &app, "0").await;
+    assert!(mirrored, "{}", cdp.last_capture().why_whole);
+    // A nested rule by state is not followed: every capture is whole.
+    let (_, mirrored, _) = after(
+        &cdp,
+        &app,
+        "const s = document.createElement('style'); \
+         s.textContent = '#menu { & li:hover { display: none } }'; document.head.append(s)",
+    )
+    .await;
+    assert!(!mirrored);
+    let (_, mirrored, _) = after(&cdp, &app, "0").await;
+    assert!(!mirrored);
 }

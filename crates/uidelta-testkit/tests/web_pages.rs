@@ -101,6 +101,15 @@ const PAGES: &[(&str, &[&str])] = &[
         &["<a href=\"#item-3\">Link 3</a>", "<h1>Links</h1>"],
     ),
     (
+        "shop.html?n=2",
+        &[
+            ">Garden</button>",
+            "<a href=\"#sale-8\">Sale 8</a>",
+            "<a href=\"#product-2\">Product 2</a>",
+            "aria-pressed=\"false\">Add 2</button>",
+        ],
+    ),
+    (
         "table.html?rows=2",
         &[
             "<a href=\"#order-2\">Order 2</a>",

@@ -20,13 +20,17 @@
 //! moved without changing (below an inserted item) are as of the whole
 //! read. Then the tree is assembled as after a whole read.
 //!
+//! Style rules that show or hide by state (`:hover`, `:checked`), by a
+//! sibling or by an attribute change the tree without a mutation of what
+//! they show: the script follows them ([`STATE_RULES`]) and marks what
+//! they showed or hid.
+//!
 //! Whatever the script cannot vouch for is read whole: a new document (the
 //! script's epoch changed), more than [`MAX_DIRTY`] nodes changed, a
 //! navigation within the document (`:target`), a modal dialog opened or
-//! closed (everything else leaves the tree), style rules that show or hide
-//! by state (`:hover`, `:checked`: they change the tree without a
-//! mutation), pages with frames, a mirror older than [`MAX_AGE`], and more
-//! than [`MAX_READ`] nodes to read again.
+//! closed (everything else leaves the tree), style sheets changed or style
+//! rules it cannot follow, pages with frames, a mirror older than
+//! [`MAX_AGE`], and more than [`MAX_READ`] nodes to read again.
 
 use std::collections::{HashMap, HashSet};
 
@@ -106,6 +110,235 @@ const NAMED_FROM_CONTENTS: &[&str] = &[
     "DescriptionListTerm",
     "term",
 ];
+
+/// Most elements that style rules by state may show or hide, compared at
+/// each capture; past that the page is read whole.
+pub(crate) const MAX_RESTYLED: usize = 3000;
+
+/// The part of the change script (the `events` module) that follows the
+/// style rules that show or hide without a mutation of what they show:
+/// rules by state (`li:hover > ul { display: block }`, `:checked + .panel`,
+/// `:focus-within`, `:has()`, `:empty`, `:invalid`), by an attribute the
+/// script reads as a change of its element alone (`[aria-expanded=true] +
+/// .panel`), by a sibling (`.open ~ .panel`) or by place among siblings
+/// (`li:not(:last-child)::after { content: ", " }`). Such a rule that sets
+/// display, visibility or generated content names, by its last compound
+/// with those conditions taken as met, the elements it may show or hide. At
+/// each question their computed display, visibility and generated content
+/// are compared with the last question's, and those that changed are
+/// marked with their subtrees. A change of the style sheets themselves (one
+/// added, removed or disabled, a rule inserted or deleted) makes the page
+/// read whole, as does a rule that cannot be followed so (a sheet of
+/// another origin, nested rules, `@scope`, `:host`, `::slotted`, `::part`,
+/// an escaped character) and more than [`MAX_RESTYLED`] elements to
+/// compare. The elements are compared only when something happened that
+/// may change them (the script marked a node, the pointer moved, a
+/// scroll). It needs `mark`, `roots` (the shadow roots watched) and
+/// `SELF_ONLY` of the script; `restyled(marked)` says whether the page
+/// must be read whole.
+pub(crate) const STATE_RULES: &str = r#"
+  const restyled = (() => {
+    const STATE = /:(hover|focus|focus-within|focus-visible|active|checked|target|target-within|has|valid|invalid|placeholder-shown|open|closed|popover-open|indeterminate|default|defined|enabled|disabled|empty|user-invalid|user-valid|autofill|fullscreen|modal|read-only|read-write|required|optional|in-range|out-of-range|state|playing|paused|picture-in-picture|blank|first-child|last-child|only-child|first-of-type|last-of-type|only-of-type|nth-child|nth-last-child|nth-of-type|nth-last-of-type)(?![\w-])/;
+    const ATTRIBUTE = new RegExp('\\[\\s*(' + [...SELF_ONLY].join('|') + ')\\s*[\\]~|^$*=]', 'i');
+    const DYNAMIC = (sel) => STATE.test(sel) || ATTRIBUTE.test(sel);
+    const FOLLOWED = ['display', 'visibility', 'content', 'contentVisibility'];
+    const PSEUDO = { before: 1, after: 2, marker: 4 };
+    const DEEP = 8;
+    // Where the bracket or parenthesis opened at `open` closes, or -1.
+    const closing = (s, open) => {
+      let depth = 0;
+      for (let i = open; i < s.length; i++) {
+        if (s[i] === '(' || s[i] === '[') depth++;
+        else if ((s[i] === ')' || s[i] === ']') && --depth === 0) return i;
+      }
+      return -1;
+    };
+    // A selector list split at its top-level commas.
+    const split = (list) => {
+      const out = [];
+      let depth = 0, from = 0;
+      for (let i = 0; i < list.length; i++) {
+        const c = list[i];
+        if (c === '(' || c === '[') depth++;
+        else if (c === ')' || c === ']') depth--;
+        else if (c === ',' && depth === 0) { out.push(list.slice(from, i)); from = i + 1; }
+      }
+      out.push(list.slice(from));
+      return out;
+    };
+    // A complex selector's last compound, and whether a sibling combinator
+    // comes before it.
+    const last = (sel) => {
+      sel = sel.trim();
+      let depth = 0, from = 0, sibling = false;
+      for (let i = 0; i < sel.length; i++) {
+        const c = sel[i];
+        if (c === '(' || c === '[') depth++;
+        else if (c === ')' || c === ']') depth--;
+        else if (depth === 0 && /[\s>+~]/.test(c)) { from = i + 1; if (c === '+' || c === '~') sibling = true; }
+      }
+      return [sel.slice(from), sibling];
+    };
+    // A compound with its states and changing attributes taken as met:
+    // [selector, pseudo elements whose content counts], or null.
+    const loosen = (sel) => {
+      let out = '', pseudos = 0, i = 0;
+      while (i < sel.length) {
+        const c = sel[i];
+        if (c === '[') {
+          const end = closing(sel, i);
+          if (end < 0) return null;
+          const part = sel.slice(i, end + 1);
+          out += ATTRIBUTE.test(part) ? ':is(*)' : part;
+          i = end + 1;
+          continue;
+        }
+        if (c !== ':') { out += c; i++; continue; }
+        const m = /^::?([\w-]+)(\()?/.exec(sel.slice(i));
+        if (!m) return null;
+        const name = m[1].toLowerCase();
+        let end = i + m[0].length - 1;
+        if (m[2]) { end = closing(sel, end); if (end < 0) return null; }
+        const inner = m[2] ? sel.slice(i + m[0].length, end) : '';
+        if (PSEUDO[name]) { pseudos |= PSEUDO[name]; out += ':is(*)'; }
+        else if (m[0].startsWith('::') || name === 'first-line' || name === 'first-letter') out += ':is(*)';
+        else if (name === 'has' || name === 'state' || STATE.test(':' + name)) out += ':is(*)';
+        else if (name === 'not') out += DYNAMIC(inner) ? ':is(*)' : sel.slice(i, end + 1);
+        else if (/^(is|where|matches|-webkit-any)$/.test(name) && DYNAMIC(inner)) {
+          const parts = split(inner).map((p) => loosen(last(p)[0]));
+          if (parts.some((p) => !p)) return null;
+          for (const p of parts) pseudos |= p[1];
+          out += ':is(' + parts.map((p) => p[0]).join(',') + ')';
+        } else out += sel.slice(i, end + 1);
+        i = end + 1;
+      }
+      try { document.createDocumentFragment().querySelector(out); } catch (e) { return null; }
+      return [out, pseudos];
+    };
+    const follows = (style) => {
+      for (const p of FOLLOWED) if (style[p]) return true;
+      return false;
+    };
+    // The rules of `rules` to follow, added to `out`; false when one
+    // cannot be followed.
+    const collect = (rules, root, out, nested) => {
+      for (const r of rules) {
+        if ('start' in r && 'end' in r) return false;
+        if (r.styleSheet) {
+          let inner;
+          try { inner = r.styleSheet.cssRules; } catch (e) { return false; }
+          if (inner && !collect(inner, root, out, nested)) return false;
+          continue;
+        }
+        const sel = r.selectorText;
+        if (sel && r.style && follows(r.style)) {
+          for (const one of split(sel)) {
+            const [subject, sibling] = last(one);
+            if (!sibling && !DYNAMIC(one)) continue;
+            if (nested || /&|:host|::slotted|::part|\\/.test(one)) return false;
+            const loose = loosen(subject);
+            if (!loose) return false;
+            // Whether the rule may give a box of its own (`display:
+            // contents`) or skip its contents (`content-visibility`):
+            // then the computed style is compared, not only whether it
+            // shows.
+            const deep = r.style.display === 'contents' || !!r.style.contentVisibility;
+            out.push([root, loose[0], loose[1] | (deep ? DEEP : 0)]);
+          }
+        }
+        if (r.cssRules && r.cssRules.length && !collect(r.cssRules, root, out, nested || !!sel)) return false;
+      }
+      return true;
+    };
+    // Every style sheet that applies, each as its root, itself, and what
+    // tells that it changed.
+    const WIDTH = 5;
+    const sheets = () => {
+      const out = [];
+      const add = (root) => {
+        for (const list of [root.styleSheets, root.adoptedStyleSheets])
+          for (const sheet of list || []) {
+            let count = -1;
+            try { count = sheet.cssRules.length; } catch (e) {}
+            out.push(root, sheet, count, sheet.disabled, sheet.media ? sheet.media.mediaText : '');
+          }
+      };
+      add(document);
+      for (const ref of roots) {
+        const root = ref.deref();
+        if (root && root.host && root.host.isConnected) add(root);
+      }
+      return out;
+    };
+    let seenSheets = null;
+    let followed = null;
+    let seen = new WeakMap();
+    // What an element shows: whether it shows at all (`checkVisibility`
+    // is several times cheaper than reading its computed style), its
+    // computed display and content visibility where a rule may change
+    // those alone, and its generated contents.
+    const look = (el, pseudos) => {
+      let sig = el.checkVisibility({ visibilityProperty: true }) ? 'v' : 'h';
+      if (pseudos & DEEP) {
+        const cs = getComputedStyle(el);
+        sig += cs.display + '|' + cs.contentVisibility;
+      }
+      for (const [name, bit] of Object.entries(PSEUDO))
+        if (pseudos & bit) {
+          const ps = getComputedStyle(el, '::' + name);
+          sig += '|' + ps.content + '|' + ps.display;
+        }
+      return sig;
+    };
+    // Whether anything that may change what such a rule matches happened
+    // since the last question, besides what the script marks (mutations,
+    // inputs, the focus, transitions): the pointer over another element,
+    // a scroll, the window resized, media played or paused.
+    let stirred = true;
+    const stir = () => { stirred = true; };
+    for (const type of ['mouseover', 'mouseout', 'scroll', 'resize', 'fullscreenchange', 'play',
+                        'pause', 'ended'])
+      addEventListener(type, stir, { capture: true, passive: true });
+    // `marked`: whether the script marked anything (or gave up marking)
+    // since the last question.
+    return (marked) => {
+      try {
+        const now = sheets();
+        const changed = !seenSheets || now.length !== seenSheets.length
+          || now.some((x, k) => x !== seenSheets[k]);
+        if (!changed && !stirred && !marked && followed) return false;
+        stirred = false;
+        if (changed) {
+          seenSheets = now;
+          seen = new WeakMap();
+          followed = [];
+          for (let k = 0; k < now.length; k += WIDTH) {
+            let rules;
+            try { rules = now[k + 1].cssRules; } catch (e) { followed = null; break; }
+            if (rules && !collect(rules, now[k], followed, false)) { followed = null; break; }
+          }
+        }
+        if (!followed) return true;
+        const elements = new Map();
+        for (const [root, sel, pseudos] of followed)
+          for (const el of root.querySelectorAll(sel)) {
+            elements.set(el, (elements.get(el) || 0) | pseudos);
+            if (elements.size > __MAX_RESTYLED__) { seenSheets = null; return true; }
+          }
+        for (const [el, pseudos] of elements) {
+          const sig = look(el, pseudos);
+          const was = seen.get(el);
+          if (was !== undefined && was !== sig) mark(el, 4);
+          seen.set(el, sig);
+        }
+        return changed;
+      } catch (e) {
+        seenSheets = null;
+        return true;
+      }
+    };
+  })();
+"#;
 
 /// The main frame's nodes and layout as of the last capture.
 pub(crate) struct PageMirror {

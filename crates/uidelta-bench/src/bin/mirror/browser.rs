@@ -2,10 +2,14 @@
 //! pages of the browser benchmark (`links.html`: 10,000 links in list
 //! items; `table.html`: 2,500 rows of a link, a button and a check box),
 //! after changes of one item each: one added, one removed, one renamed,
-//! one box checked.
+//! one box checked; and on `shop.html` (2,000 products under six menus
+//! that style rules show while the pointer is over them), after clicks:
+//! a menu opened by the pointer, a product added to the cart (which shows
+//! a paragraph by a rule on its button's sibling, closes the menu and
+//! changes the cart's generated content).
 //!
-//! Per change: the change is made by a script in the page, which is left
-//! 300 ms to render it; the capture after it goes through the page's mirror, and right after it the same
+//! Per change: the change is made by a script in the page or a click, and
+//! the page is left 300 ms to render it; the capture after it goes through the page's mirror, and right after it the same
 //! connection reads the page whole (`MirrorUse::Strict`: the two trees
 //! must be the same node for node, bounds aside, or the run fails). Both
 //! are timed as their snapshots say (`capture_ms`), through
@@ -13,8 +17,9 @@
 
 use std::path::Path;
 
-use uidelta_backend::{Backend, Scope};
+use uidelta_backend::{Action, Backend, Scope};
 use uidelta_cdp::{Cdp, LaunchOptions, MirrorUse};
+use uidelta_model::Role;
 use uidelta_testkit::web::{fixtures_dir, Server};
 
 use super::live::{self, Fallible};
@@ -28,54 +33,72 @@ const ROUNDS: usize = 5;
 /// page (30-60 ms on these pages) and answers nothing else.
 const SETTLE: std::time::Duration = std::time::Duration::from_millis(300);
 
-/// The changes of one page: what, and the script making it for round `k`.
-type Change = (&'static str, fn(usize) -> String);
+/// How a change is made.
+enum Make {
+    /// By this script in the page.
+    Script(String),
+    /// By a click on the element with this role and name.
+    Click(Role, String),
+}
+
+/// The changes of one page: what, and how it is made in round `k`.
+type Change = (&'static str, fn(usize) -> Make);
 
 const LINKS: &[Change] = &[
     ("a link added", |k| {
-        format!(
+        Make::Script(format!(
             "const li = document.createElement('li'); const a = document.createElement('a'); \
              a.href = '#new-{k}'; a.textContent = 'New link {k}'; li.append(a); \
              const list = document.getElementById('links'); \
              list.insertBefore(li, list.children[{}])",
             k * 1999 % 9000
-        )
+        ))
     }),
     ("a link removed", |k| {
-        format!(
+        Make::Script(format!(
             "document.getElementById('links').children[{}].remove()",
             k * 2503 % 9000 + 1
-        )
+        ))
     }),
     ("a link renamed", |k| {
-        format!(
+        Make::Script(format!(
             "document.getElementById('links').children[{}].firstChild.textContent = 'Renamed {k}'",
             k * 3001 % 9000 + 2
-        )
+        ))
     }),
 ];
 
 const TABLE: &[Change] = &[
     ("a box checked", |k| {
-        format!(
+        Make::Script(format!(
             "document.querySelectorAll('#rows input')[{}].click()",
             k * 499 % 2400
-        )
+        ))
     }),
     ("a row added", |k| {
-        format!(
+        Make::Script(format!(
             "const body = document.getElementById('rows'); \
              const row = body.children[0].cloneNode(true); \
              row.querySelector('a').textContent = 'Order new {k}'; \
              body.insertBefore(row, body.children[{}])",
             k * 613 % 2400
-        )
+        ))
     }),
     ("an order renamed", |k| {
-        format!(
+        Make::Script(format!(
             "document.querySelectorAll('#rows a')[{}].textContent = 'Order renamed {k}'",
             k * 701 % 2400 + 3
-        )
+        ))
+    }),
+];
+
+const SHOP: &[Change] = &[
+    ("a menu opened by the pointer", |k| {
+        let menus = ["Women", "Men", "Children", "Home", "Garden", "Sale"];
+        Make::Click(Role::PushButton, menus[k % menus.len()].to_owned())
+    }),
+    ("a product added to the cart", |k| {
+        Make::Click(Role::ToggleButton, format!("Add {}", k * 397 % 1900 + 1))
     }),
 ];
 
@@ -108,21 +131,40 @@ async fn measure(server: &Server, times: &Path) -> Fallible<Vec<Row>> {
     cdp.set_mirror_use(MirrorUse::Strict);
     cdp.set_mirror_times(Some(times.to_owned()));
     let mut rows = Vec::new();
-    for (page, changes) in [("links.html", LINKS), ("table.html", TABLE)] {
+    for (page, changes) in [
+        ("links.html", LINKS),
+        ("table.html", TABLE),
+        ("shop.html", SHOP),
+    ] {
         let app = cdp
             .open(&server.url(page), &[], std::time::Duration::from_secs(30))
             .await
             .map_err(|e| format!("opening {page}: {e}"))?;
         let _events = cdp.events(&app).await?;
-        let first = live::bounded(cdp.capture(&app, &Scope::App), "the first capture").await??;
-        eprintln!("{page}: {} nodes", first.node_count());
+        let mut last = live::bounded(cdp.capture(&app, &Scope::App), "the first capture").await??;
+        eprintln!("{page}: {} nodes", last.node_count());
         for k in 0..ROUNDS {
-            for (what, script) in changes {
+            for (what, make) in changes {
                 let before = lines(times);
-                // In a block: the page's own script has globals of its own.
-                cdp.evaluate(&app.id, &format!("{{ {} }}", script(k + 1)))
-                    .await
-                    .map_err(|e| format!("{page}, {what}: {e}"))?;
+                match make(k + 1) {
+                    // In a block: the page's own script has globals of its own.
+                    Make::Script(script) => {
+                        cdp.evaluate(&app.id, &format!("{{ {script} }}"))
+                            .await
+                            .map_err(|e| format!("{page}, {what}: {e}"))?;
+                    }
+                    Make::Click(role, name) => {
+                        let tree = last.tree();
+                        let node = tree
+                            .ids()
+                            .map(|id| tree.node(id))
+                            .find(|n| n.role == role && n.name == name)
+                            .ok_or_else(|| format!("{page}: no {role:?} {name:?} to click"))?;
+                        cdp.act(&app, node, &Action::Click)
+                            .await
+                            .map_err(|e| format!("{page}, {what}: {e}"))?;
+                    }
+                }
                 // The page renders the change first, as the engine's
                 // settling waits for it to.
                 tokio::time::sleep(SETTLE).await;
@@ -140,6 +182,7 @@ async fn measure(server: &Server, times: &Path) -> Fallible<Vec<Row>> {
                     read.read_from_chromium,
                     snap.meta.capture_ms.unwrap_or_default()
                 );
+                last = snap;
                 rows.push(Row {
                     page,
                     what,
