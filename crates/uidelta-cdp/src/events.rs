@@ -161,15 +161,15 @@ __STATE_RULES__  const modalNow = () => {
   };
   let modal = modalNow();
   // The capture's question: `[epoch, whole, URL, node, how, node, how, ...]`
-  // (the URL without its fragment, as the frame tree gives it),
-  // and a fresh start.
+  // (the URL without its fragment, as the frame tree gives it; whole is 2
+  // when style sheets of another origin are wanted), and a fresh start.
   // Without `nodes`, the answer stops after the URL (read whole anyway).
   Object.defineProperty(globalThis, Symbol.for('uidelta.dirty'), { value: (nodes) => {
     const s = restyled(dirty.size > 0 || whole);
     const m = modalNow();
     const all = whole || m !== modal || s;
     modal = m;
-    const out = [epoch, all ? 1 : 0, document.URL.split('#')[0]];
+    const out = [epoch, all ? (restyled.wanting() ? 2 : 1) : 0, document.URL.split('#')[0]];
     if (!all && nodes)
       for (const [n, how] of dirty) {
         if (!n.isConnected) continue;

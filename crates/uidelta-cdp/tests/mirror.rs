@@ -379,6 +379,33 @@ async fn style_rules_by_state_and_by_sibling_are_followed_in_part() {
 }
 
 #[tokio::test]
+async fn style_rules_of_a_sheet_of_another_origin_are_followed_from_its_text() {
+    let server = pages();
+    let cdp = browser_with(MirrorUse::Strict).await;
+    let url = server.url("other-origin.html");
+    assert!(url.starts_with("http://127.0.0.1:"), "{url}");
+    let app = open(&cdp, &url).await;
+    let _events = cdp.events(&app).await.expect("the tab's events");
+    // The sheet loads after the page: until then the menu shows.
+    let first = common::until(&cdp, &app, "the menu hidden by its sheet", |s| {
+        !has(s, Role::ListItem, "Open")
+    })
+    .await;
+    // The capture that saw the sheet unreadable gave the script its text:
+    // from the next one on, the page is read in part.
+    let (_, mirrored, _) = after(&cdp, &app, "0").await;
+    assert!(mirrored, "{}", cdp.last_capture().why_whole);
+    let file = find(&first, Role::ListItem, "File").clone();
+    cdp.act(&app, &file, &uidelta_backend::Action::Click)
+        .await
+        .expect("clicking File");
+    let snap = capture(&cdp, &app).await;
+    assert!(has(&snap, Role::ListItem, "Open"), "{}", outline(&snap));
+    let read = cdp.last_capture();
+    assert!(read.through_mirror, "{}", read.why_whole);
+}
+
+#[tokio::test]
 async fn style_rules_that_cannot_be_followed_read_the_page_whole() {
     let server = pages();
     let cdp = browser_with(MirrorUse::Strict).await;

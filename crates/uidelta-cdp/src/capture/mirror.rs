@@ -128,10 +128,12 @@ pub(crate) const MAX_RESTYLED: usize = 3000;
 /// are compared with the last question's, and those that changed are
 /// marked with their subtrees. A change of the style sheets themselves (one
 /// added, removed or disabled, a rule inserted or deleted) makes the page
-/// read whole, as does a rule that cannot be followed so (a sheet of
-/// another origin, nested rules, `@scope`, `:host`, `::slotted`, `::part`,
-/// an escaped character) and more than [`MAX_RESTYLED`] elements to
-/// compare. The elements are compared only when something happened that
+/// read whole, as does a rule that cannot be followed so (nested rules,
+/// `@scope`, `:host`, `::slotted`, `::part`, an escaped character) and
+/// more than [`MAX_RESTYLED`] elements to compare. The rules of a sheet of
+/// another origin, which the page cannot read, are followed from its text
+/// once the capture gave it ([`give_sheets`]); until then, and for good if
+/// it cannot be had, the page is read whole. The elements are compared only when something happened that
 /// may change them (the script marked a node, the pointer moved, a
 /// scroll). It needs `mark`, `roots` (the shadow roots watched) and
 /// `SELF_ONLY` of the script; `restyled(marked)` says whether the page
@@ -215,6 +217,20 @@ pub(crate) const STATE_RULES: &str = r#"
       try { document.createDocumentFragment().querySelector(out); } catch (e) { return null; }
       return [out, pseudos];
     };
+    // The sheets of another origin, which the page cannot read: their
+    // text as the capture gave it (`Page.getResourceContent`), as sheets of
+    // the script's own (null: it could not be had), and those wanted.
+    const texts = new Map();
+    const wanted = new Set();
+    // A sheet's rules, or null when they cannot be read.
+    const rulesOf = (sheet) => {
+      try { return sheet.cssRules; } catch (e) {}
+      const href = sheet.href;
+      if (!href) return null;
+      if (!texts.has(href)) { wanted.add(href); return null; }
+      const own = texts.get(href);
+      return own ? own.cssRules : null;
+    };
     const follows = (style) => {
       for (const p of FOLLOWED) if (style[p]) return true;
       return false;
@@ -225,9 +241,8 @@ pub(crate) const STATE_RULES: &str = r#"
       for (const r of rules) {
         if ('start' in r && 'end' in r) return false;
         if (r.styleSheet) {
-          let inner;
-          try { inner = r.styleSheet.cssRules; } catch (e) { return false; }
-          if (inner && !collect(inner, root, out, nested)) return false;
+          const inner = rulesOf(r.styleSheet);
+          if (!inner || !collect(inner, root, out, nested)) return false;
           continue;
         }
         const sel = r.selectorText;
@@ -301,7 +316,7 @@ pub(crate) const STATE_RULES: &str = r#"
       addEventListener(type, stir, { capture: true, passive: true });
     // `marked`: whether the script marked anything (or gave up marking)
     // since the last question.
-    return (marked) => {
+    const check = (marked) => {
       try {
         const now = sheets();
         const changed = !seenSheets || now.length !== seenSheets.length
@@ -312,11 +327,12 @@ pub(crate) const STATE_RULES: &str = r#"
           seenSheets = now;
           seen = new WeakMap();
           followed = [];
+          let all = true;
           for (let k = 0; k < now.length; k += WIDTH) {
-            let rules;
-            try { rules = now[k + 1].cssRules; } catch (e) { followed = null; break; }
-            if (rules && !collect(rules, now[k], followed, false)) { followed = null; break; }
+            const rules = rulesOf(now[k + 1]);
+            if (!rules || !collect(rules, now[k], followed, false)) all = false;
           }
+          if (!all) followed = null;
         }
         if (!followed) return true;
         const elements = new Map();
@@ -337,6 +353,29 @@ pub(crate) const STATE_RULES: &str = r#"
         return true;
       }
     };
+    // The capture's side: the sheets wanted, and their texts given (by
+    // URL; anything but a string is a sheet that could not be had). The
+    // rules are collected again at once, and what the elements show then
+    // is what the next question compares with: the capture reads the page
+    // whole right after.
+    const give = (given) => {
+      for (const href of wanted) {
+        const text = given && given[href];
+        let own = null;
+        // A sheet of its own ignores `@import`: such a text is not followed.
+        if (typeof text === 'string' && !/@import/i.test(text))
+          try { own = new CSSStyleSheet(); own.replaceSync(text); } catch (e) { own = null; }
+        texts.set(href, own);
+      }
+      wanted.clear();
+      seenSheets = null;
+      check(true);
+    };
+    Object.defineProperty(globalThis, Symbol.for('uidelta.styles'), {
+      value: { wanted: () => Array.from(wanted), give },
+    });
+    check.wanting = () => wanted.size > 0;
+    return check;
   })();
 "#;
 
@@ -394,6 +433,105 @@ fn value(answer: Result<Raw>) -> Option<Value> {
     }
 }
 
+/// The question for the style sheets of another origin the change script
+/// wants (see [`STATE_RULES`]).
+const WANTED: &str = "(() => { const s = globalThis[Symbol.for('uidelta.styles')]; \
+                      return s ? s.wanted() : []; })()";
+
+/// Most sheets of another origin given to the change script at once, and
+/// the longest text of one.
+const MAX_SHEETS: usize = 32;
+const MAX_SHEET_TEXT: usize = 4 << 20;
+
+/// Gives the change script the texts of the style sheets of another origin
+/// it wants (the page cannot read their rules; the browser holds their
+/// text: `Page.getResourceContent`), so that it can follow their rules by
+/// state. A sheet whose text cannot be had is given as such: the page
+/// then stays read whole, without asking again.
+async fn give_sheets(session: &Session) -> Result<()> {
+    let asked = ask(
+        session,
+        &[
+            (
+                "Runtime.evaluate",
+                json!({"expression": WANTED, "returnByValue": true}),
+            ),
+            ("Page.getFrameTree", json!({})),
+        ],
+    )
+    .await?;
+    let mut asked = asked.into_iter().map(value);
+    let hrefs: Vec<String> = asked
+        .next()
+        .flatten()
+        .and_then(|a| a["result"]["value"].as_array().cloned())
+        .unwrap_or_default()
+        .into_iter()
+        .filter_map(|h| h.as_str().map(str::to_owned))
+        .filter(|h| h.starts_with("http:") || h.starts_with("https:") || h.starts_with("file:"))
+        .take(MAX_SHEETS)
+        .collect();
+    let frame = asked
+        .next()
+        .flatten()
+        .and_then(|t| t["frameTree"]["frame"]["id"].as_str().map(str::to_owned));
+    let (Some(frame), false) = (frame, hrefs.is_empty()) else {
+        return Ok(());
+    };
+    let mut calls: Vec<(&'static str, Value)> = vec![("Page.enable", json!({}))];
+    calls.extend(hrefs.iter().map(|url| {
+        (
+            "Page.getResourceContent",
+            json!({"frameId": frame, "url": url}),
+        )
+    }));
+    let answers = ask(session, &calls).await?;
+    let mut given = serde_json::Map::new();
+    for (href, answer) in hrefs.iter().zip(answers.into_iter().skip(1).map(value)) {
+        let text = answer.and_then(|a| sheet_text(&a));
+        if text.is_none() {
+            tracing::debug!("the text of the style sheet {href} could not be had");
+        }
+        given.insert(href.clone(), text.map_or(Value::Null, Value::String));
+    }
+    let give = format!(
+        "(() => {{ const s = globalThis[Symbol.for('uidelta.styles')]; \
+         if (s) s.give({}); }})()",
+        Value::Object(given)
+    );
+    // Not disabled with the texts asked: Chromium drops the answers still
+    // being read.
+    ask(
+        session,
+        &[
+            ("Runtime.evaluate", json!({"expression": give})),
+            ("Page.disable", json!({})),
+        ],
+    )
+    .await?;
+    Ok(())
+}
+
+/// The text of a `Page.getResourceContent` answer, if it is one and not
+/// too long.
+fn sheet_text(answer: &Value) -> Option<String> {
+    use base64::Engine;
+    let content = answer["content"].as_str()?;
+    let text = if answer["base64Encoded"].as_bool().unwrap_or(false) {
+        let bytes = base64::engine::general_purpose::STANDARD
+            .decode(content)
+            .ok()?;
+        String::from_utf8(bytes).ok()?
+    } else {
+        content.to_owned()
+    };
+    (text.len() <= MAX_SHEET_TEXT).then_some(text)
+}
+
+/// The script's "whole" when it also wants the texts of style sheets of
+/// another origin.
+const WANTS_SHEETS: u64 = 2;
+
 /// Tells the change script to start afresh, for a page read whole anyway:
 /// says only its epoch (as [`Dirty::Whole`]).
 pub(crate) async fn reset(session: &Session) -> Result<Dirty> {
@@ -405,12 +543,14 @@ pub(crate) async fn reset(session: &Session) -> Result<Dirty> {
         )],
     )
     .await?;
-    let epoch = asked
-        .into_iter()
-        .next()
-        .and_then(value)
+    let answer = asked.into_iter().next().and_then(value);
+    let epoch = answer
+        .as_ref()
         .and_then(|a| a["result"]["value"][0].as_str().map(str::to_owned))
         .filter(|e| !e.is_empty());
+    if answer.is_some_and(|a| a["result"]["value"][1].as_u64() == Some(WANTS_SHEETS)) {
+        give_sheets(session).await?;
+    }
     Ok(epoch.map_or(Dirty::Absent, Dirty::Whole))
 }
 
@@ -452,6 +592,9 @@ pub(crate) async fn take(session: &Session) -> Result<Dirty> {
     let dirty = read_items(&items);
     let Dirty::Part(epoch, url, _) = &dirty else {
         let _ = ask(session, &[release]).await;
+        if items.get(1).and_then(|(_, v)| v["value"].as_u64()) == Some(WANTS_SHEETS) {
+            give_sheets(session).await?;
+        }
         return Ok(dirty);
     };
     // Each node's backend id.
@@ -1087,5 +1230,33 @@ mod tests {
             Dirty::Whole("e1".into())
         );
         assert_eq!(read_items(&[]), Dirty::Absent);
+        // Whole, wanting the texts of sheets of another origin.
+        assert_eq!(
+            read_items(&[
+                item(0, s("e1")),
+                item(1, n(WANTS_SHEETS)),
+                item(2, s("http://x/"))
+            ]),
+            Dirty::Whole("e1".into())
+        );
+    }
+
+    #[test]
+    fn a_sheets_text_is_taken_plain_or_from_base64_and_not_too_long() {
+        assert_eq!(
+            sheet_text(&json!({"content": "a:hover { display: none }", "base64Encoded": false})),
+            Some("a:hover { display: none }".into())
+        );
+        assert_eq!(
+            sheet_text(&json!({"content": "YTpob3ZlciB7fQ==", "base64Encoded": true})),
+            Some("a:hover {}".into())
+        );
+        assert_eq!(
+            sheet_text(&json!({"content": "not base64!", "base64Encoded": true})),
+            None
+        );
+        assert_eq!(sheet_text(&json!({"error": "no resource"})), None);
+        let long = "x".repeat(MAX_SHEET_TEXT + 1);
+        assert_eq!(sheet_text(&json!({ "content": long })), None);
     }
 }
