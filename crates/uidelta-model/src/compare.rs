@@ -68,6 +68,19 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
         t.parent(n)
             .map(|p| format!("{}#{}", id(t, p), t.index_in_parent(n)))
     };
+    // Where a node only one side holds is: its parent, and its place there.
+    let under = |t: &crate::Tree, n: crate::NodeId| {
+        t.parent(n).map_or_else(String::new, |p| {
+            let parent = t.node(p);
+            format!(
+                ", child {} of {} {:?} {}",
+                t.index_in_parent(n),
+                parent.raw_role,
+                parent.name,
+                id(t, p)
+            )
+        })
+    };
     let in_b: HashMap<String, crate::NodeId> = tb.ids().map(|n| (id(tb, n), n)).collect();
     let in_a: HashSet<String> = ta.ids().map(|n| id(ta, n)).collect();
     for y in tb.ids() {
@@ -76,7 +89,12 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
             out.push(Difference {
                 identity: id(tb, y),
                 field: "presence",
-                what: format!("only in the second ({} {:?})", n.raw_role, n.name),
+                what: format!(
+                    "only in the second ({} {:?}{})",
+                    n.raw_role,
+                    n.name,
+                    under(tb, y)
+                ),
             });
         }
     }
@@ -87,7 +105,12 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
             out.push(Difference {
                 identity: at.clone(),
                 field: "presence",
-                what: format!("only in the first ({} {:?})", nx.raw_role, nx.name),
+                what: format!(
+                    "only in the first ({} {:?}{})",
+                    nx.raw_role,
+                    nx.name,
+                    under(ta, x)
+                ),
             });
             continue;
         };
@@ -139,4 +162,42 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
     }
     out.truncate(limit);
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Meta, NodeData, Role, TreeBuilder};
+
+    #[test]
+    fn a_node_one_side_lacks_is_said_with_its_parent() {
+        let window = |with_document: bool| {
+            let mut root = NodeData::named(Role::Frame, "Browser");
+            root.identity = Some(":1.5/root".into());
+            let mut b = TreeBuilder::new(root);
+            let mut panel = NodeData::named(Role::Panel, "");
+            panel.raw_role = "panel".into();
+            panel.identity = Some(":1.5/20".into());
+            b.open(panel);
+            if with_document {
+                let mut doc = NodeData::named(Role::DocumentWeb, "");
+                doc.raw_role = "document web".into();
+                doc.identity = Some(":1.5/263".into());
+                b.leaf(doc);
+            }
+            b.close();
+            Snapshot::new(Meta::default(), b.finish())
+        };
+        let found = differences(&window(false), &window(true), 20, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].what,
+            r#"only in the second (document web "", child 0 of panel "" :1.5/20)"#
+        );
+        let found = differences(&window(true), &window(false), 20, true);
+        assert_eq!(
+            found[0].what,
+            r#"only in the first (document web "", child 0 of panel "" :1.5/20)"#
+        );
+    }
 }
