@@ -183,8 +183,22 @@ pub struct Modified {
 pub struct InheritedChange {
     /// The descendant.
     pub r#ref: Ref,
+    /// Its depth below the ancestor (a child is at 1).
+    pub depth: usize,
+    /// The descendant as it is now: renderers list those that came to show
+    /// with their ancestor (a popover's items), as an added subtree's.
+    pub element: Element,
     /// Its changes, the same as some of the ancestor's.
     pub changes: Vec<AttrChange>,
+}
+
+impl InheritedChange {
+    /// Whether the descendant came to show with its ancestor.
+    pub fn shown(&self) -> bool {
+        self.changes
+            .iter()
+            .any(|c| c.attr == Attr::State(State::Showing) && c.new == AttrValue::Bool(true))
+    }
 }
 
 /// One attribute's old and new value.

@@ -919,6 +919,7 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
             absorbed[k][c] = Some(absorbed[pk][pc].unwrap_or(pk));
         }
     }
+    let nodes: Vec<NodeId> = modified.iter().map(|(n, _)| *n).collect();
     let mut out: Vec<Option<Modified>> = Vec::with_capacity(modified.len());
     let mut moved_in: Vec<Vec<InheritedChange>> = vec![Vec::new(); modified.len()];
     for (k, (_, mut m)) in modified.into_iter().enumerate() {
@@ -936,6 +937,8 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
                 Some(last) if last.r#ref == m.element.r#ref => last.changes.push(ch),
                 _ => list.push(InheritedChange {
                     r#ref: m.element.r#ref,
+                    depth: depth_below(t, nodes[k], nodes[target]),
+                    element: m.element.clone(),
                     changes: vec![ch],
                 }),
             }
@@ -951,6 +954,20 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
             (!m.changes.is_empty() || !m.descendants.is_empty()).then_some(m)
         })
         .collect()
+}
+
+/// How many levels `node` is below its ancestor `above` (1 for a child).
+fn depth_below(t: &Tree, node: NodeId, above: NodeId) -> usize {
+    let mut depth = 0;
+    let mut at = Some(node);
+    while let Some(n) = at {
+        if n == above {
+            return depth;
+        }
+        depth += 1;
+        at = t.parent(n);
+    }
+    depth
 }
 
 #[cfg(test)]

@@ -343,6 +343,18 @@ fn hiding_a_panel_is_one_line_with_its_descendants() {
     assert_eq!(m.element.name, "Options");
     assert_eq!(m.changes[0].attr, Attr::State(State::Showing));
     assert_eq!(m.descendants.len(), 3);
+    // Each descendant as it is now, at its depth below the panel.
+    assert!(m.descendants.iter().all(|d| d.depth == 1 && !d.shown()));
+    assert!(m
+        .descendants
+        .iter()
+        .all(|d| d.element.r#ref == d.r#ref && !d.element.states.contains(State::Showing)));
+
+    // Shown again: the same descendants, now shown.
+    let c = compare(&after, &before, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.descendants.len(), 3);
+    assert!(m.descendants.iter().all(|d| d.depth == 1 && d.shown()));
 }
 
 #[test]

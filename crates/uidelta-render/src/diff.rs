@@ -114,7 +114,7 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
         flipped_group(&mut out, members, opts);
     }
     for run in same_change_runs(modified.into_iter()) {
-        modified_line(&mut out, &run, opts);
+        modified_line(&mut out, &run, opts, &mut budget);
     }
     for e in &diff.transient {
         transient_line(&mut out, e, opts);
@@ -488,11 +488,7 @@ fn full(opts: &DiffOptions, parent_hidden: bool) -> Detail {
     }
 }
 
-/// The root line, then descendants indented under it while the budget
-/// lasts, then a count of the rest. Elements that do not show, with all
-/// that is under them, are not listed and spend nothing: they are counted
-/// in that last line. A dialog's buttons are listed whatever is left of
-/// the budget, which keeps room for them.
+/// The root line, then its descendants ([`subtree_lines`]).
 fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usize) {
     let Some((root, descendants)) = a.subtree.split_first() else {
         return;
@@ -513,6 +509,22 @@ fn added_lines(out: &mut String, a: &Added, opts: &DiffOptions, budget: &mut usi
         return;
     }
     out.push('\n');
+    subtree_lines(out, root, descendants, opts, budget);
+}
+
+/// The descendants of an added subtree, or of an element that came to
+/// show, under its line: indented, while the budget lasts, then a count
+/// of the rest. Elements that do not show, with all that is under them,
+/// are not listed and spend nothing: they are counted in that last line. A
+/// dialog's buttons are listed whatever is left of the budget, which keeps
+/// room for them.
+fn subtree_lines(
+    out: &mut String,
+    root: &SubtreeNode,
+    descendants: &[SubtreeNode],
+    opts: &DiffOptions,
+    budget: &mut usize,
+) {
     let shown = shown_descendants(root, descendants);
     // A subtree that does not fit what is left of the budget has its long
     // runs of same-role siblings (the rows of a list) cut to their first
@@ -822,8 +834,10 @@ fn same_change_runs<'d>(modified: impl Iterator<Item = &'d Modified>) -> Vec<Vec
 /// `~ [e12] push button "Save" in [e3] ... | enabled: true -> false (also 4 descendants)`;
 /// elements that changed the same way follow as `(same on [e13] "Open", [e14])`,
 /// at most [`SAME_ON_SHOWN`] of them, then `and 12 more`.
-/// A changed name is said once, in the change.
-fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
+/// A changed name is said once, in the change. An element that came to
+/// show has the descendants that came to show with it listed under it, as
+/// an added subtree's (a popover's items): for the agent they are new.
+fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget: &mut usize) {
     let Some((m, same)) = run.split_first() else {
         return;
     };
@@ -854,6 +868,22 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions) {
         out.push_str(&format!(" (same on {})", others.join(", ")));
     }
     out.push('\n');
+    let shown: Vec<SubtreeNode> = m
+        .descendants
+        .iter()
+        .filter(|d| d.shown())
+        .map(|d| SubtreeNode {
+            depth: d.depth,
+            element: d.element.clone(),
+        })
+        .collect();
+    if !shown.is_empty() && !is_hidden(m.element.states) {
+        let root = SubtreeNode {
+            depth: 0,
+            element: m.element.clone(),
+        };
+        subtree_lines(out, &root, &shown, opts, budget);
+    }
 }
 
 /// Most elements named after `same on`: a change shared by hundreds (every

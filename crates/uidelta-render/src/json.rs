@@ -263,9 +263,21 @@ fn modified(w: &mut JsonWriter, m: &Modified) {
     opt_handle(w, m.context.as_ref());
     attr_changes(w, &m.changes);
     w.key("descendants").begin_array();
-    for InheritedChange { r#ref, changes } in &m.descendants {
+    for d in &m.descendants {
+        let InheritedChange {
+            r#ref,
+            depth,
+            element: e,
+            changes,
+        } = d;
         w.begin_object();
         w.key("ref").string(&r#ref.to_string());
+        // What came to show is new to the reader: it is said in full.
+        if d.shown() {
+            w.key("depth").uint(*depth as u64);
+            w.key("element");
+            element(w, e);
+        }
         attr_changes(w, changes);
         w.end_object();
     }

@@ -248,13 +248,19 @@ fn document_modified() -> Modified {
 }
 
 fn sidebar_hidden() -> Modified {
-    let showing = |r| InheritedChange {
-        r#ref: Ref(r),
-        changes: vec![change(
-            Attr::State(State::Showing),
-            AttrValue::Bool(true),
-            AttrValue::Bool(false),
-        )],
+    let showing = |r| {
+        let mut element = el(r, Role::PushButton, "");
+        element.states.remove(State::Showing);
+        InheritedChange {
+            r#ref: Ref(r),
+            depth: 1,
+            element,
+            changes: vec![change(
+                Attr::State(State::Showing),
+                AttrValue::Bool(true),
+                AttrValue::Bool(false),
+            )],
+        }
     };
     let mut sidebar = el(10, Role::Panel, "Sidebar");
     sidebar.states.remove(State::Showing);
@@ -287,6 +293,64 @@ fn bold_moved() -> Modified {
         ],
         descendants: vec![],
     }
+}
+
+/// A popover that came to show with its items (GTK keeps a popover in the
+/// tree while it is hidden): the items are listed under it, as an added
+/// subtree's.
+fn popover_shown() -> Modified {
+    let shown = |r, depth, role, name: &str| {
+        let element = el(r, role, name);
+        InheritedChange {
+            r#ref: Ref(r),
+            depth,
+            element,
+            changes: vec![
+                change(
+                    Attr::State(State::Showing),
+                    AttrValue::Bool(false),
+                    AttrValue::Bool(true),
+                ),
+                change(
+                    Attr::State(State::Visible),
+                    AttrValue::Bool(false),
+                    AttrValue::Bool(true),
+                ),
+            ],
+        }
+    };
+    Modified {
+        element: el(70, Role::Panel, "Main menu"),
+        context: editor_frame(),
+        changes: shown(70, 0, Role::Panel, "").changes,
+        descendants: vec![
+            shown(71, 1, Role::Panel, "Actions"),
+            shown(72, 2, Role::PushButton, "New Window"),
+            shown(73, 2, Role::PushButton, "Preferences"),
+            shown(74, 2, Role::PushButton, "Help"),
+        ],
+    }
+}
+
+#[test]
+fn diff_text_lists_what_came_to_show_with_a_popover() {
+    let diff = Diff {
+        changes: vec![Change::Modified(popover_shown())],
+        ..Diff::default()
+    };
+    let text = diff_text(&diff, &DiffOptions::default());
+    assert_snapshot!(text);
+    // Within the budget: past it, what is left is counted.
+    let short = diff_text(
+        &diff,
+        &DiffOptions {
+            budget: 2,
+            ..DiffOptions::default()
+        },
+    );
+    assert!(short.contains("  ... 2 more nodes under [e70]"), "{short}");
+    let json = diff_json(&diff);
+    assert!(json.contains("\"New Window\""), "{json}");
 }
 
 /// One of everything: opened dialog, removed subtrees, modifications of

@@ -88,6 +88,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             &[
                 "# diff: ~3 modified · focus [#] text -> [#] text \"Search\"",
                 "~ [#] text \"Search\" | description: \"\" -> \"String you want to search for\" | showing: false -> true (also 1 descendant)",
+                "    [#] icon \"edit-find-symbolic\"",
                 "~ [#] push button | showing: false -> true (same on [#])",
             ],
         );
@@ -125,9 +126,9 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             .act(&menu, &Action::Click, &opts)
             .await
             .expect("open the menu");
-        // Known: the popover's items are counted ("also 21 descendants"),
-        // not listed, so the agent finds Preferences by a selector; and a
-        // hidden popover GTK moved behind the shown one is reported moved
+        // The popover's items came to show with it: they are listed, and
+        // the agent takes Preferences' ref from the answer. Known: a hidden
+        // popover GTK moved behind the shown one is reported moved
         // (`position: 9 -> 10`), which an agent cannot see.
         r.check(
             "menu",
@@ -136,10 +137,31 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "# diff: ~3 modified · focus [#] text -> [#] push button \"Print…\"",
                 "~ [#] toggle button \"Menu\" | checked: false -> true",
                 "~ [#] panel | showing, visible: false -> true (also 21 descendants)",
+                "    [#] push button \"Reload\" (disabled)",
+                "    [#] push button \"Print…\" (focused)",
+                "    [#] check box \"Fullscreen\"",
+                "    [#] push button \"New Window\"",
+                "    [#] separator",
+                "    [#] push button \"Save As…\"",
+                "    [#] push button \"Save All\"",
+                "    [#] separator",
+                "    [#] push button \"Find…\"",
+                "    [#] push button \"Find and Replace…\"",
+                "    [#] push button \"Clear Highlight\" (disabled)",
+                "    [#] push button \"Go to Line…\"",
+                "    [#] separator",
+                "    [#] push button \"View\"",
+                "    [#] push button \"Tools\"",
+                "    [#] separator",
+                "    [#] push button \"Preferences\"",
+                "    [#] separator",
+                "    [#] push button \"Keyboard Shortcuts\"",
+                "    [#] push button \"Help\"",
+                "    [#] push button \"About gedit\"",
                 "~ [#] panel | position: 9 -> 10",
             ],
         );
-        let preferences = ref_of(&s, "role:push button && name:Preferences && state:showing");
+        let preferences = r.ref_on(&a, "    [#] push button \"Preferences\"");
         let a = s
             .act(&preferences, &Action::Click, &opts)
             .await
