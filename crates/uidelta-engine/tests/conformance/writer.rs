@@ -117,9 +117,20 @@ fn writer_task() {
             "{}",
             got.join("\n")
         );
+        // A submenu that opened within the diff has its items listed under
+        // it: they came to show with it.
+        let listed = got.iter().filter(|l| l.starts_with("    [")).count();
+        if got[2] != text_line {
+            assert_eq!(listed, 25, "{}", got.join("\n"));
+            assert!(
+                got[3].ends_with("] check menu item \"Bold\""),
+                "{}",
+                got.join("\n")
+            );
+        }
         diff_has(
             &a,
-            3,
+            3 + listed,
             &[format!(
                 "~ [{format}] menu \"Format\" | selected: false -> true"
             )],
