@@ -2,7 +2,7 @@
 //! rows and fields without a mnemonic label nameless. LibreOffice's
 //! dialogs are GTK 3 widgets, and follow these rules too.
 
-use uidelta_model::{normalize_space, Role};
+use uidelta_model::{normalize_space, Rect, Role, State};
 
 use crate::capture::{named_by_content, Rec};
 
@@ -107,12 +107,55 @@ pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
     }
 }
 
+/// GTK 3's grid (`GtkGrid`) gives its children last added first, so that a
+/// form built row by row reads bottom-up (zenity's `--forms`: the combo
+/// box, its label `Size`, then `City`'s field and label, and the text that
+/// asks last, in the box around the grid). A container of two or more
+/// children that all show, with a box, each reading before the one listed
+/// before it (top to bottom, then left to right), has its children put back
+/// in reading order, as a screen reader's reading by position would give
+/// them. Containers in any
+/// other order are left as the toolkit gives them (a header bar's
+/// buttons packed at its end).
+pub(crate) fn read_grids_in_reading_order(recs: &mut [Rec]) {
+    for i in 0..recs.len() {
+        let children = &recs[i].children;
+        if children.len() < 2 {
+            continue;
+        }
+        let boxes: Option<Vec<Rect>> = children
+            .iter()
+            .map(|&c| {
+                let r = &recs[c];
+                let shows = !r.vanished && r.basic.states.contains(State::Showing);
+                r.bounds.filter(|b| shows && b.w > 0 && b.h > 0)
+            })
+            .collect();
+        let Some(boxes) = boxes else { continue };
+        if boxes.windows(2).all(|w| reads_before(&w[1], &w[0])) {
+            recs[i].children.reverse();
+        }
+    }
+}
+
+/// Whether `a` reads before `b`: on the same row (the middle of either
+/// within the other's height) when it starts left of it, else when its
+/// middle is higher.
+fn reads_before(a: &Rect, b: &Rect) -> bool {
+    let (am, bm) = (a.y + a.h / 2, b.y + b.h / 2);
+    let same_row = (am >= b.y && am < b.y + b.h) || (bm >= a.y && bm < a.y + a.h);
+    if same_row {
+        a.x < b.x
+    } else {
+        am < bm
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::capture::fixtures::rec;
     use crate::capture::leave_out_repeated_labels;
-    use uidelta_model::Rect;
 
     #[test]
     fn gtk3_fields_are_named_after_the_label_before_them_on_their_row() {
@@ -160,6 +203,59 @@ mod tests {
         );
         // The labels stay.
         assert!(recs.iter().all(|r| !r.says_again));
+    }
+
+    #[test]
+    fn gtk3_grids_given_last_child_first_are_read_in_reading_order() {
+        let placed = |mut r: Rec, (x, y, w, h): (i32, i32, i32, i32)| {
+            r.basic.states = uidelta_model::StateSet::of(&[State::Showing, State::Visible]);
+            r.bounds = Some(Rect { x, y, w, h });
+            r
+        };
+        // zenity --forms: the grid's children last added first.
+        let mut recs = vec![
+            placed(rec("panel", "", &[1, 2, 3, 4, 5]), (0, 0, 300, 200)),
+            placed(rec("combo box", "", &[]), (60, 80, 200, 30)),
+            placed(rec("label", "Size", &[]), (10, 85, 40, 20)),
+            placed(rec("text", "", &[]), (60, 40, 200, 30)),
+            placed(rec("label", "City", &[]), (10, 45, 40, 20)),
+            placed(rec("label", "Who are you?", &[]), (10, 0, 200, 20)),
+            // Already in reading order: left as it is.
+            placed(rec("panel", "", &[7, 8, 9]), (0, 300, 300, 30)),
+            placed(rec("push button", "Open", &[]), (0, 300, 50, 30)),
+            placed(rec("push button", "Menu", &[]), (250, 300, 50, 30)),
+            placed(rec("push button", "Search", &[]), (200, 300, 50, 30)),
+        ];
+        recs[0].children.push(6);
+        read_grids_in_reading_order(&mut recs);
+        let names = |recs: &[Rec], of: usize| -> Vec<String> {
+            recs[of]
+                .children
+                .iter()
+                .map(|&c| format!("{} {}", recs[c].basic.raw_role, recs[c].basic.name))
+                .collect()
+        };
+        // The last child (a panel below the form) is not before the one
+        // listed before it: the grid stays as it is.
+        assert_eq!(recs[0].children, [1, 2, 3, 4, 5, 6]);
+        recs[0].children.pop();
+        read_grids_in_reading_order(&mut recs);
+        assert_eq!(
+            names(&recs, 0),
+            [
+                "label Who are you?",
+                "label City",
+                "text ",
+                "label Size",
+                "combo box "
+            ]
+        );
+        assert_eq!(recs[6].children, [7, 8, 9]);
+        // A child that does not show leaves the order as the toolkit gives it.
+        recs[0].children.reverse();
+        recs[3].basic.states = uidelta_model::StateSet::of(&[State::Visible]);
+        read_grids_in_reading_order(&mut recs);
+        assert_eq!(recs[0].children, [1, 2, 3, 4, 5]);
     }
 
     #[test]

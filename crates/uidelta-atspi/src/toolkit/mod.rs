@@ -193,6 +193,7 @@ impl Profile {
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
             // LibreOffice's dialogs are GTK 3's widgets.
             Toolkit::Gtk3 | Toolkit::LibreOffice => {
+                gtk3::read_grids_in_reading_order(recs);
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);
             }

@@ -22,6 +22,12 @@ fn impress_task() {
         let doc = ref_of(&s, "role:document presentation");
         let slides = ref_of(&s, "role:document frame && name:\"Slides View\"");
         let title_slide = ref_of(&s, "role:list && name:Layouts >> name:\"Title Slide\"");
+        let layouts = ref_of(&s, "role:list && name:Layouts");
+        let properties = ref_of(&s, "role:root pane >> role:panel && name:Properties");
+        let master_background = ref_of(
+            &s,
+            "role:panel && name:Properties >> role:check box && name:\"Master Background\"",
+        );
         // The status bar's fields: which slide, and where the pointer is
         // (its text follows the pointer, so only its line is asserted).
         let slide_of = ref_where(&s, |n| n.value.as_deref() == Some("Slide 1 of 1"));
@@ -59,7 +65,7 @@ fn impress_task() {
         let expected = [
             format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
             format!(
-                "~ [{title_slide}] list item \"Title Slide\" in [e818] list \"Layouts\" | selected: false -> true"
+                "~ [{title_slide}] list item \"Title Slide\" in [{layouts}] list \"Layouts\" | selected: false -> true"
             ),
         ];
         assert!(
@@ -72,7 +78,7 @@ fn impress_task() {
         for (i, line) in got.iter().enumerate().skip(1) {
             let laid_out = line.starts_with(&pointer_line)
                 || line.starts_with(&zoomed)
-                || line.starts_with("~ [e806] check box \"Master Background\" in [e732] panel \"Properties\" | checked: false -> true");
+                || line.starts_with(&format!("~ [{master_background}] check box \"Master Background\" in [{properties}] panel \"Properties\" | checked: false -> true"));
             assert!(
                 expected.contains(line) || laid_out,
                 "line {i} {line:?} is not expected in:\n{}",
@@ -85,7 +91,7 @@ fn impress_task() {
 
         // 2. Ctrl+F5 hides the sidebar: one line for all of it; the slide
         // zooms to the room it leaves.
-        let sidebar = ref_of(&s, "role:root pane >> role:panel && name:Properties");
+        let sidebar = properties;
         let a = s.key(APP, "ctrl+F5", &opts).await.expect("ctrl+F5");
         let got = lines(&a);
         assert!(
