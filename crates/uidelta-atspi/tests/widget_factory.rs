@@ -443,7 +443,8 @@ fn a_nameless_entry_takes_the_name_of_its_mnemonic_label_which_is_then_left_out(
     // The Dialogs demo: "_Entry 1" is the mnemonic label of the first
     // entry, which says it once named; the second entry's label points at
     // nothing: the entry is named after it, the label before it on its
-    // row, and it stays.
+    // row, and it stays. The grid's children come in reading order (GTK
+    // gives them last added first).
     std::mem::forget(
         desktop
             .launch("gtk3-demo", &["--run=dialog"])
@@ -479,9 +480,9 @@ fn a_nameless_entry_takes_the_name_of_its_mnemonic_label_which_is_then_left_out(
         assert_eq!(
             texts,
             [
-                ("text", "Entry 2"),
+                ("text", "Entry 1"),
                 ("label", "Entry 2"),
-                ("text", "Entry 1")
+                ("text", "Entry 2")
             ]
         );
     });

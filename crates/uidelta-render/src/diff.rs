@@ -836,7 +836,8 @@ fn same_change_runs<'d>(modified: impl Iterator<Item = &'d Modified>) -> Vec<Vec
 /// at most [`SAME_ON_SHOWN`] of them, then `and 12 more`.
 /// A changed name is said once, in the change. An element that came to
 /// show has the descendants that came to show with it listed under it, as
-/// an added subtree's (a popover's items): for the agent they are new.
+/// an added subtree's (a popover's items): for the agent they are new; at
+/// most [`SHOWN_LISTED`] of them, else none.
 fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget: &mut usize) {
     let Some((m, same)) = run.split_first() else {
         return;
@@ -877,7 +878,7 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget
             element: d.element.clone(),
         })
         .collect();
-    if !shown.is_empty() && !is_hidden(m.element.states) {
+    if !shown.is_empty() && shown.len() <= SHOWN_LISTED && !is_hidden(m.element.states) {
         let root = SubtreeNode {
             depth: 0,
             element: m.element.clone(),
@@ -885,6 +886,11 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget
         subtree_lines(out, &root, &shown, opts, budget);
     }
 }
+
+/// Most descendants that came to show with an element for them to be
+/// listed under its line: a popover or a menu is, a page of a notebook or a
+/// table shown as a whole stays one line (read the tree for it).
+const SHOWN_LISTED: usize = 30;
 
 /// Most elements named after `same on`: a change shared by hundreds (every
 /// item of a list whose size grew: `setsize: "10" -> "210"`) costs a line,

@@ -351,6 +351,25 @@ fn diff_text_lists_what_came_to_show_with_a_popover() {
     assert!(short.contains("  ... 2 more nodes under [e70]"), "{short}");
     let json = diff_json(&diff);
     assert!(json.contains("\"New Window\""), "{json}");
+    // A page of more than thirty shown as a whole stays one line.
+    let mut page = popover_shown();
+    let item = page.descendants[1].clone();
+    page.descendants = (0..31)
+        .map(|k| {
+            let mut d = item.clone();
+            d.r#ref = Ref(100 + k);
+            d.element.r#ref = Ref(100 + k);
+            d.depth = 1;
+            d
+        })
+        .collect();
+    let diff = Diff {
+        changes: vec![Change::Modified(page)],
+        ..Diff::default()
+    };
+    let text = diff_text(&diff, &DiffOptions::default());
+    assert_eq!(text.lines().count(), 2, "{text}");
+    assert!(text.contains("(also 31 descendants)"), "{text}");
 }
 
 /// One of everything: opened dialog, removed subtrees, modifications of

@@ -110,29 +110,29 @@ pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
 /// GTK 3's grid (`GtkGrid`) gives its children last added first, so that a
 /// form built row by row reads bottom-up (zenity's `--forms`: the combo
 /// box, its label `Size`, then `City`'s field and label, and the text that
-/// asks last, in the box around the grid). A container of two or more
-/// children that all show, with a box, each reading before the one listed
-/// before it (top to bottom, then left to right), has its children put back
-/// in reading order, as a screen reader's reading by position would give
-/// them. Containers in any
+/// asks last, in the box around the grid). A container whose children
+/// with a box (two or more) each read before the one listed before them
+/// (top to bottom, then left to right) has its children put back in
+/// reading order, as a screen reader's reading by position would give
+/// them. Two children in either order are common: a box of two is
+/// turned round whenever its second child reads first. Containers in any
 /// other order are left as the toolkit gives them (a header bar's
 /// buttons packed at its end).
 pub(crate) fn read_grids_in_reading_order(recs: &mut [Rec]) {
     for i in 0..recs.len() {
-        let children = &recs[i].children;
-        if children.len() < 2 {
-            continue;
-        }
-        let boxes: Option<Vec<Rect>> = children
+        // The children's boxes, whether they show or not: GTK keeps the
+        // place of one that stopped showing (a revealer's label slid shut),
+        // so that a child hiding turns nothing round. Those without a box
+        // are turned round with the others.
+        let boxes: Vec<Rect> = recs[i]
+            .children
             .iter()
-            .map(|&c| {
+            .filter_map(|&c| {
                 let r = &recs[c];
-                let shows = !r.vanished && r.basic.states.contains(State::Showing);
-                r.bounds.filter(|b| shows && b.w > 0 && b.h > 0)
+                r.bounds.filter(|b| !r.vanished && b.w > 1 && b.h > 1)
             })
             .collect();
-        let Some(boxes) = boxes else { continue };
-        if boxes.windows(2).all(|w| reads_before(&w[1], &w[0])) {
+        if boxes.len() >= 2 && boxes.windows(2).all(|w| reads_before(&w[1], &w[0])) {
             recs[i].children.reverse();
         }
     }
@@ -251,9 +251,18 @@ mod tests {
             ]
         );
         assert_eq!(recs[6].children, [7, 8, 9]);
-        // A child that does not show leaves the order as the toolkit gives it.
+        // A child that stopped showing keeps its place; one without a box
+        // is turned round with the others.
         recs[0].children.reverse();
         recs[3].basic.states = uidelta_model::StateSet::of(&[State::Visible]);
+        recs[4].bounds = None;
+        read_grids_in_reading_order(&mut recs);
+        assert_eq!(recs[0].children, [5, 4, 3, 2, 1]);
+        // Fewer than two with a box: as the toolkit gives them.
+        recs[0].children.reverse();
+        for k in [1, 2, 3] {
+            recs[k].bounds = None;
+        }
         read_grids_in_reading_order(&mut recs);
         assert_eq!(recs[0].children, [1, 2, 3, 4, 5]);
     }

@@ -193,7 +193,11 @@ impl Profile {
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
             // LibreOffice's dialogs are GTK 3's widgets.
             Toolkit::Gtk3 | Toolkit::LibreOffice => {
-                gtk3::read_grids_in_reading_order(recs);
+                // Not LibreOffice's: its windows are its own toolkit's,
+                // whose order is its own.
+                if self.toolkit == Toolkit::Gtk3 {
+                    gtk3::read_grids_in_reading_order(recs);
+                }
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);
             }
