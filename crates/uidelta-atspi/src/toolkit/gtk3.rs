@@ -2,7 +2,7 @@
 //! rows and fields without a mnemonic label nameless. LibreOffice's
 //! dialogs are GTK 3 widgets, and follow these rules too.
 
-use uidelta_model::{normalize_space, Rect, Role, State};
+use uidelta_model::{normalize_space, Rect, Role};
 
 use crate::capture::{named_by_content, Rec};
 
@@ -156,6 +156,7 @@ mod tests {
     use super::*;
     use crate::capture::fixtures::rec;
     use crate::capture::leave_out_repeated_labels;
+    use uidelta_model::State;
 
     #[test]
     fn gtk3_fields_are_named_after_the_label_before_them_on_their_row() {
