@@ -279,10 +279,15 @@ pub(crate) const STATE_RULES: &str = r#"
           }
       };
       add(document);
+      // Shadow roots gone since are forgotten.
+      let kept = 0;
       for (const ref of roots) {
         const root = ref.deref();
-        if (root && root.host && root.host.isConnected) add(root);
+        if (!root) continue;
+        roots[kept++] = ref;
+        if (root.host && root.host.isConnected) add(root);
       }
+      roots.length = kept;
       return out;
     };
     let seenSheets = null;
