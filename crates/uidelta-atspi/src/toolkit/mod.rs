@@ -100,9 +100,12 @@ impl Profile {
     /// GTK 3 (a mirror's capture equals a whole walk, bounds included,
     /// after every step of the tests on the widget factory, gtk3-demo,
     /// mousepad, gedit, zenity, the file chooser and the fixture). Not
-    /// Chromium: its blank documents come and its reload button's
-    /// description changes without events. The others are not measured,
-    /// and are walked whole.
+    /// Chromium: the browser's own window changes without events (blank
+    /// documents come as the first child of its unnamed panels, the reload
+    /// button's description turns to `Stop loading this page` and back),
+    /// and it sends no `bounds-changed` at all, so that a document's size
+    /// changes silently; web content is announced. The others are not
+    /// measured, and are walked whole.
     pub fn mirrors(&self) -> bool {
         matches!(self.toolkit, Toolkit::Gtk3)
     }
