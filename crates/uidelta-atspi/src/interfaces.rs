@@ -6,7 +6,7 @@
 //! `GetAll` (Qt 5.15 crashes on `GetAll` of the Accessible interface).
 //!
 //! Roles, states and interfaces travel as the numbers and names the
-//! application sends, and are read into the model by [`crate::state`]: a
+//! application sends, and are read into the model by the `state` module: a
 //! role or an interface newer than this list is kept, not an error that
 //! loses the whole answer.
 
