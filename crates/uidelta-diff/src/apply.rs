@@ -71,6 +71,12 @@ pub fn apply(before: &View, before_refs: &Refs, diff: &Diff) -> Result<(Tree, Re
             Change::Removed(_) => {}
         }
     }
+    for moved in &diff.hidden_moves {
+        let slot = arena.find(moved.r#ref)?;
+        let parent = arena.parent_of(slot)?;
+        arena.slots[parent].children.retain(|&x| x != slot);
+        placed.entry(parent).or_default().push((moved.new, slot));
+    }
     for (parent, mut items) in placed {
         items.sort_unstable();
         let stayers = std::mem::take(&mut arena.slots[parent].children);

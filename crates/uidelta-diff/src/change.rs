@@ -38,6 +38,24 @@ pub struct Diff {
     pub settle_capped: bool,
     /// Whether either snapshot was cut short by a cap.
     pub truncated: bool,
+    /// Elements that do not show, before or after, and moved among their
+    /// siblings (GTK raises a hidden popover past the one it shows). No
+    /// agent can see that: it is no change (not in [`Diff::has_changes`],
+    /// the counts or any rendering), but [`crate::apply`] replays it, so
+    /// that the diff stays complete.
+    pub hidden_moves: Vec<HiddenMove>,
+}
+
+/// An element that does not show moved among its siblings (see
+/// [`Diff::hidden_moves`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HiddenMove {
+    /// The element.
+    pub r#ref: Ref,
+    /// Its index among its siblings before.
+    pub old: usize,
+    /// Its index among its siblings after.
+    pub new: usize,
 }
 
 impl Diff {

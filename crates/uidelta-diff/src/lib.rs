@@ -32,7 +32,7 @@ mod view;
 pub use apply::{apply, ApplyError};
 pub use change::{
     Added, AppDiff, Attr, AttrChange, AttrValue, Change, Counts, Diff, Element, FocusMove, Handle,
-    InheritedChange, Modified, Removed, SubtreeNode,
+    HiddenMove, InheritedChange, Modified, Removed, SubtreeNode,
 };
 pub use filter::{Filters, Rule, UnknownRule};
 pub use matching::diff;

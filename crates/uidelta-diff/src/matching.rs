@@ -14,17 +14,26 @@ use rustc_hash::{FxHashMap, FxHashSet};
 use uidelta_model::{NodeData, NodeId, Role, State, StateSet, Tree};
 
 use crate::change::{
-    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, InheritedChange,
-    Modified, Removed, SubtreeNode,
+    Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, HiddenMove,
+    InheritedChange, Modified, Removed, SubtreeNode,
 };
 use crate::filter::Rule;
 use crate::refs::{RefTable, Refs};
 use crate::view::View;
 
 mod order;
+#[cfg(test)]
 use order::moved_positions;
+use order::moved_positions_seen;
 
 const UNMATCHED: u32 = u32::MAX;
+
+/// Whether a node does not show: its source reports states, and `showing`
+/// is not among them. What does not show can still move among its
+/// siblings, which no agent can see (see [`HiddenMove`]).
+fn hidden(n: &NodeData) -> bool {
+    !n.states.is_empty() && !n.states.contains(State::Showing)
+}
 
 /// States that a whole subtree loses or gains when one ancestor does.
 const INHERITABLE: [State; 4] = [
@@ -255,7 +264,8 @@ fn match_children(
         by_subtree_hash(b, a, bc, ac, ids, &mut pair, &mut used);
         by_key(b, a, bc, ac, ids, &mut pair, &mut used);
         by_similarity(b, a, bc, ac, ids, &mut pair, &mut used);
-        for (new, old) in moved_positions(&pair) {
+        let shown = |i: usize| !hidden(a.tree().node(ac[i]));
+        for (new, old) in moved_positions_seen(&pair, shown) {
             moved.insert(ac[new], (old, new));
         }
     }
@@ -542,16 +552,17 @@ impl Sides<'_> {
         let mut added = Vec::new();
         let mut removed = Vec::new();
         let mut modified: Vec<(NodeId, Modified)> = Vec::new();
+        let mut hidden_moves: Vec<(NodeId, HiddenMove)> = Vec::new();
 
         let mut dirty = m.dirty.clone();
         dirty.sort_by_key(|&(_, an)| an);
         for &(bn, an) in &dirty {
             if an == NodeId::ROOT {
-                self.push_modified(bn, an, m, &mut modified);
+                self.push_modified(bn, an, m, &mut modified, &mut hidden_moves);
             }
             for (index, &ac) in at.children(an).iter().enumerate() {
                 match m.partner_of_after(ac) {
-                    Some(bc) => self.push_modified(bc, ac, m, &mut modified),
+                    Some(bc) => self.push_modified(bc, ac, m, &mut modified, &mut hidden_moves),
                     None => added.push((ac, self.added(an, index, ac))),
                 }
             }
@@ -563,6 +574,7 @@ impl Sides<'_> {
         }
         removed.sort_by_key(|(bc, _)| *bc);
         modified.sort_by_key(|(an, _)| *an);
+        hidden_moves.sort_by_key(|(an, _)| *an);
         let modified = collapse_inherited(at, modified);
 
         // Groups are numbered from 1, added ones first.
@@ -584,6 +596,7 @@ impl Sides<'_> {
             new_document: m.new_document,
             focus: self.focus_move(),
             truncated: self.before.meta().truncated || self.after.meta().truncated,
+            hidden_moves: hidden_moves.into_iter().map(|(_, h)| h).collect(),
             ..Diff::default()
         }
     }
@@ -594,23 +607,36 @@ impl Sides<'_> {
         an: NodeId,
         m: &Matching,
         out: &mut Vec<(NodeId, Modified)>,
+        hidden_moves: &mut Vec<(NodeId, HiddenMove)>,
     ) {
         let same_content = self.before.content_hash(bn) == self.after.content_hash(an);
         let moved = m.moved.get(&an);
         if same_content && moved.is_none() {
             return;
         }
+        let (x, y) = (self.before.tree().node(bn), self.after.tree().node(an));
         let mut changes = if same_content {
             Vec::new()
         } else {
-            self.attr_changes(self.before.tree().node(bn), self.after.tree().node(an))
+            self.attr_changes(x, y)
         };
         if let Some(&(old, new)) = moved {
-            changes.push(AttrChange {
-                attr: Attr::Position,
-                old: AttrValue::Index(old),
-                new: AttrValue::Index(new),
-            });
+            if hidden(x) && hidden(y) {
+                hidden_moves.push((
+                    an,
+                    HiddenMove {
+                        r#ref: self.after_refs.get(an),
+                        old,
+                        new,
+                    },
+                ));
+            } else {
+                changes.push(AttrChange {
+                    attr: Attr::Position,
+                    old: AttrValue::Index(old),
+                    new: AttrValue::Index(new),
+                });
+            }
         }
         if changes.is_empty() {
             return;

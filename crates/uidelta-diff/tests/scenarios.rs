@@ -888,3 +888,60 @@ fn the_focus_of_a_dialog_that_is_not_marked_active_counts() {
     let to = focus.to.as_ref().map(|h| h.name.as_str());
     assert_eq!(to, Some("Close"));
 }
+
+/// A window's children, each `(name, shows)`, in order; each keeps its
+/// platform identity wherever it is.
+fn panels(children: &[(&str, bool)]) -> Snapshot {
+    let mut root = NodeData::named(Role::Frame, "gedit");
+    root.states = base_states();
+    root.identity = Some(":1.5/root".into());
+    let mut b = TreeBuilder::new(root);
+    for (name, shows) in children {
+        let mut n = NodeData::named(Role::Panel, *name);
+        n.states = base_states();
+        n.states.set(State::Showing, *shows);
+        n.states.set(State::Visible, *shows);
+        n.identity = Some(format!(":1.5/{name}"));
+        b.leaf(n);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn a_hidden_element_moved_past_a_shown_one_is_no_change_and_still_replays() {
+    // GTK raises a hidden popover past the one it shows: the hidden one
+    // moved, whichever way the reorder could be told.
+    let before = panels(&[("Toolbar", true), ("Popover", false), ("Menu", false)]);
+    let after = panels(&[("Toolbar", true), ("Menu", true), ("Popover", false)]);
+    let c = compare(&before, &after, Filters::all());
+    let menu = only_modified(&c.diff.changes);
+    assert_eq!(menu.element.name, "Menu");
+    assert!(
+        menu.changes.iter().all(|ch| ch.attr != Attr::Position),
+        "{:#?}",
+        menu.changes
+    );
+    assert_eq!(c.diff.hidden_moves.len(), 1, "{:#?}", c.diff.hidden_moves);
+    assert_eq!(
+        (c.diff.hidden_moves[0].old, c.diff.hidden_moves[0].new),
+        (1, 2)
+    );
+    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    let names: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
+    assert_eq!(names, ["gedit", "Toolbar", "Menu", "Popover"]);
+
+    // With nothing else changed, nothing is reported.
+    let before = panels(&[("Toolbar", true), ("Popover", false), ("Menu", false)]);
+    let after = panels(&[("Toolbar", true), ("Menu", false), ("Popover", false)]);
+    let c = compare(&before, &after, Filters::all());
+    assert!(!c.diff.has_changes(), "{:#?}", c.diff);
+    assert_eq!(c.diff.hidden_moves.len(), 1);
+
+    // An element on screen that moves is reported, as before.
+    let before = panels(&[("Toolbar", true), ("Popover", true), ("Menu", true)]);
+    let after = panels(&[("Toolbar", true), ("Menu", true), ("Popover", true)]);
+    let c = compare(&before, &after, Filters::all());
+    let moved = only_modified(&c.diff.changes);
+    assert_eq!(moved.changes[0].attr, Attr::Position);
+    assert!(c.diff.hidden_moves.is_empty());
+}

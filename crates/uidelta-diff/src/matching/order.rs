@@ -3,7 +3,19 @@
 
 /// Matched children that are out of order: everything off the longest run
 /// that kept its relative order. Returns (new index, old index).
+#[cfg(test)]
 pub(super) fn moved_positions(pair: &[Option<usize>]) -> Vec<(usize, usize)> {
+    moved_positions_seen(pair, |_| true)
+}
+
+/// [`moved_positions`], where `shown(new index)` tells the children an
+/// agent can see: among the ways to explain a reorder, the one that moves
+/// the fewest of those is taken (GTK raises a hidden popover past a shown
+/// one: the hidden one moved, not the one on screen).
+pub(super) fn moved_positions_seen(
+    pair: &[Option<usize>],
+    shown: impl Fn(usize) -> bool,
+) -> Vec<(usize, usize)> {
     let seq: Vec<(usize, usize)> = pair
         .iter()
         .enumerate()
@@ -13,7 +25,7 @@ pub(super) fn moved_positions(pair: &[Option<usize>]) -> Vec<(usize, usize)> {
         return Vec::new();
     }
     let keep = if seq.len() <= SMALL_REORDER {
-        heaviest_increasing(&seq)
+        heaviest_increasing(&seq, &shown)
     } else {
         longest_increasing(&seq.iter().map(|&(_, j)| j).collect::<Vec<_>>())
     };
@@ -29,11 +41,15 @@ pub(super) fn moved_positions(pair: &[Option<usize>]) -> Vec<(usize, usize)> {
 const SMALL_REORDER: usize = 256;
 
 /// Like [`longest_increasing`] over the old indices of `(new, old)` pairs,
-/// but among the longest runs prefers one that keeps elements whose index
-/// did not change: a swap of the first and last of three reads as two moves,
-/// not as the middle one moving.
-fn heaviest_increasing(seq: &[(usize, usize)]) -> Vec<bool> {
-    let weight = |&(i, j): &(usize, usize)| 2 * seq.len() + usize::from(i == j);
+/// but keeps first as many shown elements as it can, then as many elements
+/// as it can, then elements whose index did not change: a swap of the first
+/// and last of three reads as two moves, not as the middle one moving.
+fn heaviest_increasing(seq: &[(usize, usize)], shown: &impl Fn(usize) -> bool) -> Vec<bool> {
+    // Each tier outweighs every sum of the tiers below it.
+    let element = 2 * seq.len() + 1;
+    let seen = element * (seq.len() + 1);
+    let weight =
+        |&(i, j): &(usize, usize)| element + usize::from(i == j) + if shown(i) { seen } else { 0 };
     let mut best = vec![0usize; seq.len()];
     let mut prev = vec![usize::MAX; seq.len()];
     for k in 0..seq.len() {
