@@ -37,7 +37,8 @@ pub struct DiffOptions {
     pub budget: usize,
     /// When more than this many same-role siblings are added (or removed)
     /// under one parent, the first three are shown and the rest summarized
-    /// (`+ ... and 37 more list item`). More than this many elements only
+    /// (`+ ... and 37 more list item`), added ones with the refs and names
+    /// of up to twenty of them (`: [e103] "file03.txt", ...`). More than this many elements only
     /// shown, or only hidden, in one place are one line (`~ 45 elements
     /// hid together ...`). Default 5.
     pub churn: usize,

@@ -395,6 +395,7 @@ fn full_diff() -> Diff {
         settle_capped: false,
         truncated: false,
         new_document: false,
+        hidden_moves: Vec::new(),
     }
 }
 

@@ -67,9 +67,8 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
 
         // The working directory is in the places list: the path bar and
         // its files show (the first row selected), Recent's Location
-        // column goes, and OK is enabled. Known: the added cells are cut
-        // after three (`... and 5 more`), so `top.txt` is not read here;
-        // the agent finds the cells it wants by a selector.
+        // column goes, and OK is enabled. The cells past the first three
+        // are counted and named: `top.txt` is read here.
         let work = ref_of(&s, "role:list item && name:work");
         let a = s
             .act(&work, &Action::Click, &opts)
@@ -87,7 +86,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "+ [#] table cell \"docs\" (selected) in [#] table \"Files\"",
                 "+ [#] table cell (selected) in [#] table \"Files\"",
                 "+ [#] table cell (selected) in [#] table \"Files\"",
-                "+ ... and 5 more table cell",
+                "+ ... and 5 more table cell: [#] \"top.txt\", [#] \"4 bytes\", [#] \"Text\"",
                 "- [#] toggle button \"File System Root\" in [#] filler \"PathBar Layer\"",
                 "- [#] table column header \"Location\" in [#] table \"Files\"",
                 "~ [#] list item \"Recent\" in [#] scroll pane \"Places\" | selected: true -> false",
@@ -122,7 +121,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "+ [#] table cell \"a.txt\" (focused, selected) in [#] table \"Files\"",
                 "+ [#] table cell \"2 bytes\" (selected) in [#] table \"Files\"",
                 "+ [#] table cell \"Text\" (selected) in [#] table \"Files\"",
-                "+ ... and 5 more table cell",
+                "+ ... and 5 more table cell: [#] \"b.txt\", [#] \"3 bytes\", [#] \"Text\"",
                 "- [#] toggle button \"work\" in [#] filler \"PathBar Layer\"",
                 "- [#] toggle button \"$RUN\" in [#] filler \"PathBar Layer\"",
                 "- [#] toggle button \"tmp\" in [#] filler \"PathBar Layer\"",
@@ -139,8 +138,12 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
             "+ [#] toggle button \"work\" in [#] filler \"PathBar Layer\"",
         );
 
-        // A click on the second file's name selects its row.
-        let b = ref_of(&s, "role:table cell && name:b.txt");
+        // A click on the second file's name, its ref taken from the
+        // answer's summary of the cells, selects its row.
+        let b = r.ref_on(
+            &a,
+            "+ ... and 5 more table cell: [#] \"b.txt\", [#] \"3 bytes\", [#] \"Text\"",
+        );
         let a = s.act(&b, &Action::Click, &opts).await.expect("click b.txt");
         r.check(
             "b.txt",
@@ -167,7 +170,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "+ [#] table cell \"docs\" (focused, selected) in [#] table \"Files\"",
                 "+ [#] table cell (selected) in [#] table \"Files\"",
                 "+ [#] table cell (selected) in [#] table \"Files\"",
-                "+ ... and 5 more table cell",
+                "+ ... and 5 more table cell: [#] \"top.txt\", [#] \"4 bytes\", [#] \"Text\"",
                 "- [#] table cell \"a.txt\" in [#] table \"Files\"",
                 "- [#] table cell \"2 bytes\" in [#] table \"Files\"",
                 "- [#] table cell \"Text\" in [#] table \"Files\"",
@@ -190,7 +193,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "+ [#] table cell \"a.txt\" (focused, selected) in [#] table \"Files\"",
                 "+ [#] table cell \"2 bytes\" (selected) in [#] table \"Files\"",
                 "+ [#] table cell \"Text\" (selected) in [#] table \"Files\"",
-                "+ ... and 5 more table cell",
+                "+ ... and 5 more table cell: [#] \"b.txt\", [#] \"3 bytes\", [#] \"Text\"",
                 "- [#] table cell \"docs\" in [#] table \"Files\"",
                 "- [#] table cell in [#] table \"Files\"",
                 "- [#] table cell in [#] table \"Files\"",
