@@ -5,8 +5,9 @@
 
 use std::time::Duration;
 
-use uidelta_backend::App;
-use uidelta_linux::Linux;
+use uidelta_backend::{App, Backend};
+use uidelta_linux::{Linux, Scope};
+use uidelta_model::Role;
 use uidelta_testkit::{require_programs, Desktop};
 
 /// A wait far beyond what any start takes: reaching it means the
@@ -112,6 +113,48 @@ fn a_launcher_that_leaves_answers_with_the_application_that_appeared() {
             "opening true: it exited before showing a window (exit status: 0; it wrote \
              nothing to stderr), leaving nothing running, and no new application showed a \
              window on the accessibility bus within 10000 ms"
+        );
+    });
+}
+
+#[test]
+fn a_gtk2_application_joins_the_bus_when_opened() {
+    // GTK 2 loads its accessibility bridge only when asked to
+    // (`GTK2_MODULES`); the launcher asks, whatever the caller's
+    // environment says.
+    require_programs(&[("Xvfb", "xvfb"), ("gtk-demo", "gtk2.0-examples")]).expect("programs");
+    let bridge = std::path::Path::new("/usr/lib/x86_64-linux-gnu/gtk-2.0/modules/libgail.so");
+    assert!(
+        bridge.exists(),
+        "GTK 2's accessibility module is missing: apt-get install libgail-common libatk-adaptor"
+    );
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let env: Vec<(String, String)> = desktop
+        .env()
+        .into_iter()
+        .filter(|(k, _)| k != "GTK2_MODULES")
+        .collect();
+    rt().block_on(async {
+        let linux = connect(&desktop).await;
+        let app = linux
+            .open_application("gtk-demo", &[], &env, CAP)
+            .await
+            .expect("GTK 2's demo opens and joins the bus");
+        assert_eq!(app.name, "gtk-demo", "{app:?}");
+        assert_eq!(shown(&app), ["GTK+ Code Demos"], "{app:?}");
+        let snap = linux.capture(&app, &Scope::App).await.expect("capture");
+        let cells: Vec<&str> = snap
+            .tree()
+            .nodes()
+            .iter()
+            .filter(|n| n.role == Role::TableCell)
+            .map(|n| n.name.as_str())
+            .take(3)
+            .collect();
+        assert_eq!(
+            cells,
+            ["Application main window", "Assistant", "Builder"],
+            "{snap:?}"
         );
     });
 }

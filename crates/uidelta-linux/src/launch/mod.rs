@@ -68,12 +68,19 @@ impl Linux {
         };
         let (log, stderr) = StderrLog::create(program);
         let mut command = std::process::Command::new(program);
+        let asked_modules = extra_env
+            .iter()
+            .rev()
+            .find(|(k, _)| k == GTK2_MODULES)
+            .map(|(_, v)| v.clone())
+            .or_else(|| std::env::var(GTK2_MODULES).ok());
         command
             .args(args)
             .env("NO_AT_BRIDGE", "0")
             .env("GTK_A11Y", "atspi")
             .env("ACCESSIBILITY_ENABLED", "1")
             .envs(extra_env.iter().map(|(k, v)| (k, v)))
+            .env(GTK2_MODULES, gtk2_modules(asked_modules.as_deref()))
             .stdin(std::process::Stdio::null())
             .stdout(std::process::Stdio::null())
             .stderr(stderr);
@@ -199,5 +206,41 @@ impl Linux {
             },
             Err(e) => tracing::warn!("{e}"),
         }
+    }
+}
+
+/// The variable GTK 2, and only GTK 2, reads the modules to load from.
+const GTK2_MODULES: &str = "GTK2_MODULES";
+
+/// GTK 2 loads its accessibility bridge only when asked to: without
+/// `gail` and `atk-bridge` among its modules, a GTK 2 application (GIMP
+/// 2.10) never joins the accessibility bus. `asked` (the caller's, else
+/// this process's) is kept, with those two added when missing. GTK 3 and
+/// 4 do not read the variable.
+fn gtk2_modules(asked: Option<&str>) -> String {
+    let mut modules: Vec<&str> = asked
+        .unwrap_or("")
+        .split(':')
+        .filter(|m| !m.is_empty())
+        .collect();
+    for bridge in ["gail", "atk-bridge"] {
+        if !modules.contains(&bridge) {
+            modules.push(bridge);
+        }
+    }
+    modules.join(":")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::gtk2_modules;
+
+    #[test]
+    fn gtk2_gets_its_bridge_and_keeps_the_modules_asked_for() {
+        assert_eq!(gtk2_modules(None), "gail:atk-bridge");
+        assert_eq!(gtk2_modules(Some("")), "gail:atk-bridge");
+        assert_eq!(gtk2_modules(Some("canberra")), "canberra:gail:atk-bridge");
+        assert_eq!(gtk2_modules(Some("atk-bridge:gail")), "atk-bridge:gail");
+        assert_eq!(gtk2_modules(Some("gail::x:")), "gail:x:atk-bridge");
     }
 }
