@@ -50,6 +50,48 @@ pub(crate) fn name_list_rows_after_their_labels(recs: &mut [Rec]) {
     }
 }
 
+/// GTK 3 gives a column of a tree view that draws more than one thing (an
+/// icon and a name, a date and a time) as a nameless cell holding a cell
+/// per renderer, each named after the row's text: the file chooser's
+/// `Modified` reads `table cell` with `table cell "16:10"` twice under it,
+/// Thunar's places `table cell` with `"Places"` twice. Such a cell is
+/// named after the text its cells share, and they, which say nothing
+/// more, are left out. Not when its cells say different things, or one of
+/// them is a check box's (a toggle renderer, which is acted on itself).
+pub(crate) fn name_cells_after_the_cells_they_hold(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut named = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if r.vanished
+            || role(r) != Role::TableCell
+            || !r.basic.name.trim().is_empty()
+            || r.children.is_empty()
+        {
+            continue;
+        }
+        let mut shared: Option<&str> = None;
+        let alike = r.children.iter().all(|&c| {
+            let cell = &recs[c];
+            let name = cell.basic.name.trim();
+            let plain = !cell.vanished
+                && role(cell) == Role::TableCell
+                && cell.children.is_empty()
+                && !cell.basic.states.contains(uidelta_model::State::Checkable);
+            let same = name.is_empty() || *shared.get_or_insert(name) == name;
+            plain && same
+        });
+        if let (true, Some(name)) = (alike, shared) {
+            named.push((i, name.to_owned()));
+        }
+    }
+    for (i, name) in named {
+        recs[i].basic.name = name;
+        for c in recs[i].children.clone() {
+            recs[c].says_again = true;
+        }
+    }
+}
+
 /// GTK 3: a label set beside an entry in a grid without being its
 /// mnemonic label (zenity's `--forms`: `Name` left of its entry) names
 /// nothing, so the entry is nameless. A screen reader reads the label
@@ -157,6 +199,38 @@ mod tests {
     use crate::capture::fixtures::rec;
     use crate::capture::leave_out_repeated_labels;
     use uidelta_model::State;
+
+    #[test]
+    fn gtk3_cells_of_renderers_that_repeat_one_text_read_as_one_cell() {
+        let mut recs = vec![
+            rec("table", "", &[1, 4, 7, 10]),
+            // The file chooser's Modified: a date and a time, alike.
+            rec("table cell", "", &[2, 3]),
+            rec("table cell", "16:10", &[]),
+            rec("table cell", "16:10", &[]),
+            // Different texts: each says something.
+            rec("table cell", "", &[5, 6]),
+            rec("table cell", "a.txt", &[]),
+            rec("table cell", "2 bytes", &[]),
+            // A toggle renderer is acted on itself.
+            rec("table cell", "", &[8, 9]),
+            rec("table cell", "Done", &[]),
+            rec("table cell", "Done", &[]),
+            // An icon without a text and a text.
+            rec("table cell", "", &[11, 12]),
+            rec("table cell", "", &[]),
+            rec("table cell", "Places", &[]),
+        ];
+        recs[8].basic.states.insert(State::Checkable);
+        name_cells_after_the_cells_they_hold(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(names[1], "16:10");
+        assert_eq!(names[4], "");
+        assert_eq!(names[7], "");
+        assert_eq!(names[10], "Places");
+        let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+        assert_eq!(left_out, [2, 3, 11, 12]);
+    }
 
     #[test]
     fn gtk3_fields_are_named_after_the_label_before_them_on_their_row() {

@@ -200,6 +200,7 @@ impl Profile {
                 // whose order is its own.
                 if self.toolkit == Toolkit::Gtk3 {
                     gtk3::read_grids_in_reading_order(recs);
+                    gtk3::name_cells_after_the_cells_they_hold(recs);
                 }
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);

@@ -6,6 +6,7 @@
 use std::io::Read;
 
 use uidelta_backend::Action;
+use uidelta_diff::Change;
 use uidelta_engine::ActOptions;
 
 use crate::common::{ref_of, session};
@@ -219,6 +220,37 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "~ [#] table cell \"3 bytes\" in [#] table \"Files\" | selected: false -> true (same on [#] \"Text\", [#], [#] \"1 Mar 2021\", [#] \"12\\u{200e}∶00\")",
             ],
         );
+
+        // A file written now joins the folder. GTK draws today's files'
+        // `Modified` with two renderers that say the same time, each a
+        // cell under a nameless one: that reads as one cell with the time.
+        std::fs::write(run.dir.join("docs/c.txt"), "ccc\n").expect("write c.txt");
+        let a = s
+            .wait_for_change("zenity", std::time::Duration::from_secs(10))
+            .await
+            .expect("c.txt joins the list");
+        // (Said as changed before the wait when it came before it.)
+        let cells: Vec<(&str, usize)> = a
+            .earlier
+            .iter()
+            .map(|e| &e.diff)
+            .chain([&a.diff])
+            .flat_map(|d| &d.changes)
+            .filter_map(|c| match c {
+                Change::Added(a) => Some((a.root().name.as_str(), a.subtree.len())),
+                _ => None,
+            })
+            .collect();
+        let t = crate::steps::answer(&a);
+        assert_eq!(cells.len(), 4, "{t}");
+        assert_eq!(
+            &cells[..3],
+            &[("c.txt", 1), ("4 bytes", 1), ("Text", 1)],
+            "{t}"
+        );
+        let (time, held) = cells[3];
+        assert!(time.contains(':') || time.contains('∶'), "{t}");
+        assert_eq!(held, 1, "{t}");
 
         let ok = ref_of(&s, "role:push button && name:OK");
         let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
