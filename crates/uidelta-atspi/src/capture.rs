@@ -321,8 +321,11 @@ impl Walk<'_> {
         window: Option<String>,
         started: Started,
     ) -> Snapshot {
-        self.name_from_labels(&mut recs, cache).await;
         let profile = self.profile;
+        if profile.names_combo_boxes_by_choice() {
+            combo_boxes_show_their_choice_as_value(&mut recs);
+        }
+        self.name_from_labels(&mut recs, cache).await;
         if profile.hides_pages(&recs) {
             self.hidden_pages(&mut recs).await;
         }
@@ -706,15 +709,18 @@ impl Walk<'_> {
     }
 
     /// The first `labelled-by` target of a field that has no name of its
-    /// own; `None` for everything else, and when the relations cannot be
-    /// read (the field then stays nameless, as before).
+    /// own, or of a combo box its toolkit names after its option; `None`
+    /// for everything else, and when the relations cannot be read (the
+    /// field then stays nameless, as before).
     async fn label_of(
         &self,
         bus_name: &str,
         path: &str,
         basic: &Basic,
     ) -> Option<(String, String)> {
-        if !basic.name.trim().is_empty() || !is_field(basic) {
+        let by_choice = self.profile.names_combo_boxes_by_choice()
+            && Role::from_name(&basic.raw_role) == Role::ComboBox;
+        if (!basic.name.trim().is_empty() && !by_choice) || !is_field(basic) {
             return None;
         }
         let relations = self

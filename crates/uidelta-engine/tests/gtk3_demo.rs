@@ -240,9 +240,9 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
 
         // The Combo Boxes demo: choosing an option through selection sets
         // the combo box, whether the option is in its menu or in a submenu
-        // of it (`A - B` > `Albany`).
+        // of it (`A - B` > `Albany`). The option is its value.
         run_demo(s, "Combo Boxes").await;
-        let places = ref_of(s, "role:combo box && name:Boston");
+        let places = ref_of(s, "role:combo box && value:Boston");
         let a = s
             .act(
                 &format!("{places} >> role:menu item && name:Albany"),
@@ -255,7 +255,7 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
         let panel = ref_of(s, "role:panel && name:\"Where are we ?\"");
         assert!(
             text(&a).contains(&format!(
-                "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | name: \"Boston\" -> \"Albany\"\n"
+                "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | value: \"Boston\" -> \"Albany\"\n"
             )),
             "{}",
             text(&a)
@@ -267,7 +267,7 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
             .expect("set the combo box to Denver");
         assert!(
             text(&a).contains(&format!(
-                "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | name: \"Albany\" -> \"Denver\"\n"
+                "\n~ [{places}] combo box in [{panel}] panel \"Where are we ?\" | value: \"Albany\" -> \"Denver\"\n"
             )),
             "{}",
             text(&a)

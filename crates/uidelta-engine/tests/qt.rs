@@ -140,7 +140,7 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
         // Qt's combo box keeps its items in the tree while its popup is
         // closed, and offers no selection: the popup is opened, then the
         // item clicked in it.
-        let combo = ref_of(&s, "role:combo box && name:Fusion");
+        let combo = ref_of(&s, "role:combo box && value:Fusion");
         let a = s
             .act(
                 "role:list item && name:Windows",
@@ -159,7 +159,7 @@ fn qt_gallery_changes_are_diffed_without_remade_cells() {
         let changed = lines_of(&a, &combo);
         assert_eq!(changed.len(), 1, "{}", text(&a));
         assert!(
-            changed[0].ends_with(" | name: \"Fusion\" -> \"Windows\""),
+            changed[0].ends_with(" | value: \"Fusion\" -> \"Windows\""),
             "{}",
             text(&a)
         );

@@ -134,10 +134,10 @@ fn widget_factory_actions_report_exactly_what_changed() {
         let still = "role:text && state:focused";
         assert_eq!(ref_of(&s, still), r);
 
-        // A combo box option is chosen: the combo box takes its name. (The
+        // A combo box option is chosen: it is the combo box's value. (The
         // option sits in the combo box's hidden menu; selecting it there
         // would only highlight it.)
-        let combo = ref_of(&s, "role:combo box && name:Left");
+        let combo = ref_of(&s, "role:combo box && value:Left");
         let a = s
             .act(
                 &format!("{combo} >> role:menu item && name:Right"),
@@ -151,7 +151,7 @@ fn widget_factory_actions_report_exactly_what_changed() {
         assert_eq!(
             body(&a),
             [format!(
-                "~ [{combo}] combo box | name: \"Left\" -> \"Right\""
+                "~ [{combo}] combo box | value: \"Left\" -> \"Right\""
             )]
         );
 
@@ -163,7 +163,7 @@ fn widget_factory_actions_report_exactly_what_changed() {
             .expect("set the combo box");
         assert_eq!(
             body(&a),
-            [format!("~ [{combo}] combo box | name: \"Right\" -> \"Middle\"")]
+            [format!("~ [{combo}] combo box | value: \"Right\" -> \"Middle\"")]
         );
         let err = s
             .act(&combo, &Action::SetValue("Nowhere".into()), &opts)

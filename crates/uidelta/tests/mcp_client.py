@@ -198,10 +198,10 @@ async def scenario(session, transport):
 
     # The other actions, each answering with its diff.
     r = await call(session, "select_option",
-                   {"target": "role:combo box && name:Left", "app": FACTORY, "option": "Middle"})
+                   {"target": "role:combo box && value:Left", "app": FACTORY, "option": "Middle"})
     check(not r.is_error
-          and 'combo box | name: "Left" -> "Middle"' in r.structured_content["ui_diff"],
-          "select_option chooses the option: the combo box takes its name", r)
+          and 'combo box | value: "Left" -> "Middle"' in r.structured_content["ui_diff"],
+          "select_option chooses the option: it is the combo box's value", r)
     r = await call(session, "set_value", {"target": "role:spin button && state:enabled", "app": FACTORY, "value": "42"})
     check(not r.is_error and 'value: "50" -> "42"' in r.structured_content["ui_diff"], "set_value", r)
     r = await call(session, "set_selected", {"target": 'role:page tab && name:"page 2" && nth:0', "app": FACTORY})

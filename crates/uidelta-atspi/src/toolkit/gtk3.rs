@@ -99,15 +99,15 @@ pub(crate) fn name_cells_after_the_cells_they_hold(recs: &mut [Rec]) {
 /// `labelled-by` is named after the sibling that ends nearest left of it
 /// on its row (that sibling's middle within the field's height) when that
 /// sibling is a label. The label stays: unlike a mnemonic label, nothing
-/// says it belongs to the field. Combo boxes are left alone: GTK 3 names
-/// them after their choice.
+/// says it belongs to the field. So is a nameless combo box (its choice is
+/// its value, see [`crate::capture::combo_boxes_show_their_choice_as_value`]).
 pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let text_field = |r: &Rec| {
         matches!(
             role(r),
-            Role::Entry | Role::Text | Role::PasswordText | Role::SpinButton
-        ) || (r.basic.states.contains(uidelta_model::State::Editable) && role(r) != Role::ComboBox)
+            Role::Entry | Role::Text | Role::PasswordText | Role::SpinButton | Role::ComboBox
+        ) || r.basic.states.contains(uidelta_model::State::Editable)
     };
     let mut named = Vec::new();
     for parent in recs.iter() {
@@ -266,7 +266,7 @@ mod tests {
             names,
             [
                 "",
-                "",
+                "Size",
                 "Size",
                 "City",
                 "City",

@@ -157,6 +157,14 @@ impl Profile {
         self.toolkit != Toolkit::LibreOffice || libreoffice::value_says_something(role)
     }
 
+    /// Whether a combo box is named after the option it shows, not after
+    /// its label (GTK 3, Qt 5): the option is taken as its value, and its
+    /// label, read for every combo box, names it (see
+    /// [`crate::capture::combo_boxes_show_their_choice_as_value`]).
+    pub(crate) fn names_combo_boxes_by_choice(&self) -> bool {
+        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Qt)
+    }
+
     /// Whether a menu bar that says it shows but has no room shows
     /// nothing: in every toolkit but web content, where a box of no height
     /// shows what overflows it (floated items).
