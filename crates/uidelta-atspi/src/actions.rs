@@ -153,7 +153,10 @@ impl<'a> Actor<'a> {
         }
     }
 
-    /// Inserts text at the caret (EditableText), or asks for typing.
+    /// Inserts text at the caret (EditableText), in place of the text
+    /// selected when there is some, as typing does (a rename dialog
+    /// selects the old name so that what is typed replaces it); or asks
+    /// for typing.
     pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
         if !self.has(node, EDITABLE_TEXT).await? {
             return Ok(Outcome::NeedsInput);
@@ -168,11 +171,28 @@ impl<'a> Actor<'a> {
             .property::<i32>(node, text::CHARACTER_COUNT)
             .await
             .unwrap_or(0);
-        let at = if caret < 0 || caret > count {
+        let mut at = if caret < 0 || caret > count {
             count
         } else {
             caret
         };
+        let mut method = "EditableText.InsertText";
+        if let Some((start, end)) = self.selected_text(node, count).await {
+            let deleted: bool = self
+                .bus
+                .call(
+                    &t,
+                    &node.bus,
+                    &node.path,
+                    editable_text::DELETE_TEXT,
+                    &(start, end),
+                )
+                .await?;
+            if deleted {
+                at = start;
+                method = "EditableText.DeleteText of the selection, then InsertText";
+            }
+        }
         let length = text.chars().count() as i32;
         let ok: bool = self
             .bus
@@ -185,10 +205,32 @@ impl<'a> Actor<'a> {
             )
             .await?;
         if ok {
-            Ok(Outcome::Done("EditableText.InsertText".into()))
+            Ok(Outcome::Done(method.into()))
         } else {
             Ok(Outcome::NeedsInput)
         }
+    }
+
+    /// The first stretch of text selected in a text of `count` characters,
+    /// when some is (start before end, both within the text); `None` when
+    /// nothing is, or the text does not say.
+    async fn selected_text(&self, node: &NodeAddr, count: i32) -> Option<(i32, i32)> {
+        let t = self.target("reading the selection of");
+        let n: i32 = self
+            .bus
+            .call(&t, &node.bus, &node.path, text::GET_N_SELECTIONS, &())
+            .await
+            .ok()?;
+        if n < 1 {
+            return None;
+        }
+        let (a, b): (i32, i32) = self
+            .bus
+            .call(&t, &node.bus, &node.path, text::GET_SELECTION, &(0,))
+            .await
+            .ok()?;
+        let (start, end) = (a.min(b).max(0), a.max(b).min(count));
+        (start < end).then_some((start, end))
     }
 
     /// Sets a value: a number through Value, text through EditableText, a

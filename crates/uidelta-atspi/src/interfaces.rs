@@ -235,6 +235,8 @@ pub mod editable_text {
     pub const INSERT_TEXT: Method<(i32, String, i32), bool> = method(EDITABLE_TEXT, "InsertText");
     /// Replaces all its text.
     pub const SET_TEXT_CONTENTS: Method<(String,), bool> = method(EDITABLE_TEXT, "SetTextContents");
+    /// Deletes the text between two offsets.
+    pub const DELETE_TEXT: Method<(i32, i32), bool> = method(EDITABLE_TEXT, "DeleteText");
 }
 
 /// `org.a11y.atspi.Registry`.
@@ -285,6 +287,10 @@ pub mod text {
     pub const GET_TEXT: Method<(i32, i32), String> = method(TEXT, "GetText");
     /// Where the caret is.
     pub const GET_CARET_OFFSET: Method<(), i32> = method(TEXT, "GetCaretOffset");
+    /// How many stretches of text are selected.
+    pub const GET_N_SELECTIONS: Method<(), i32> = method(TEXT, "GetNSelections");
+    /// Where a selected stretch starts and ends.
+    pub const GET_SELECTION: Method<(i32,), (i32, i32)> = method(TEXT, "GetSelection");
     /// How many characters it has.
     pub const CHARACTER_COUNT: Property = property(TEXT, "CharacterCount");
 }

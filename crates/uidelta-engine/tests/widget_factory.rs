@@ -134,6 +134,26 @@ fn widget_factory_actions_report_exactly_what_changed() {
         let still = "role:text && state:focused";
         assert_eq!(ref_of(&s, still), r);
 
+        // Text typed where some is selected takes its place, as keys do (a
+        // rename dialog selects the old name for what is typed to replace).
+        s.key(FACTORY, "ctrl+a", &opts).await.expect("select all");
+        let a = s
+            .act(&r, &Action::Type("world".into()), &opts)
+            .await
+            .expect("type over the selection");
+        assert_eq!(
+            a.done.method,
+            "EditableText.DeleteText of the selection, then InsertText"
+        );
+        let lines = body(&a);
+        assert_eq!(lines.len(), 1, "{}", text(&a));
+        assert!(
+            lines[0].starts_with(&format!("~ [{r}] text | value: \"")),
+            "{}",
+            text(&a)
+        );
+        assert!(lines[0].ends_with(" -> \"world\""), "{}", text(&a));
+
         // A combo box option is chosen: it is the combo box's value. (The
         // option sits in the combo box's hidden menu; selecting it there
         // would only highlight it.)
