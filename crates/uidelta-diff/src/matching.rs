@@ -35,6 +35,68 @@ fn hidden(n: &NodeData) -> bool {
     !n.states.is_empty() && !n.states.contains(State::Showing)
 }
 
+/// What a parent's children show, before and after, when some of them say
+/// they are `transient`: a view's snapshot of what is at a place in it
+/// (GTK 3's tree view cells). Such an object stays at its place whatever
+/// row is there: after a row is renamed and sorted elsewhere, the cell of
+/// the first row shows the row that is first now. Its identity tells
+/// elements apart as any other, but says they are one only when what it
+/// shows did not move: the same text, or a text none of the others had
+/// before for one that none has after (a cell edited in place). And two
+/// identities tell it apart from another element only when its own is gone
+/// (the view made new cells: another folder); one that is still there
+/// shows another row now, and says nothing of where its own went.
+struct Shown<'v> {
+    before: FxHashSet<&'v str>,
+    after: FxHashSet<&'v str>,
+    /// The identities of the after children.
+    after_ids: FxHashSet<&'v str>,
+}
+
+impl<'v> Shown<'v> {
+    /// `None` when no child is transient: identities then say it all.
+    fn of(b: &'v View, a: &'v View, bc: &[NodeId], ac: &[NodeId]) -> Option<Shown<'v>> {
+        let transient = |v: &View, n: NodeId| v.tree().node(n).states.contains(State::Transient);
+        if !bc.iter().any(|&x| transient(b, x)) && !ac.iter().any(|&y| transient(a, y)) {
+            return None;
+        }
+        let names = |v: &'v View, ns: &[NodeId]| -> FxHashSet<&'v str> {
+            ns.iter().map(|&n| v.tree().node(n).name.as_str()).collect()
+        };
+        Some(Shown {
+            before: names(b, bc),
+            after: names(a, ac),
+            after_ids: ac
+                .iter()
+                .filter_map(|&y| a.tree().node(y).identity.as_deref())
+                .collect(),
+        })
+    }
+
+    /// Whether `x`, a before child, is a transient object still there
+    /// after, whatever it shows now.
+    fn reused(shown: Option<&Shown<'_>>, x: &NodeData) -> bool {
+        shown.is_some_and(|s| {
+            x.states.contains(State::Transient)
+                && x.identity
+                    .as_deref()
+                    .is_some_and(|id| s.after_ids.contains(id))
+        })
+    }
+
+    /// Whether `x` (before) and `y` (after), which share an identity, are
+    /// one element.
+    fn one(shown: Option<&Shown<'_>>, x: &NodeData, y: &NodeData) -> bool {
+        let Some(s) = shown else {
+            return true;
+        };
+        let transient = x.states.contains(State::Transient) || y.states.contains(State::Transient);
+        !transient
+            || x.name == y.name
+            || (!s.before.contains(y.name.as_str()) && !s.after.contains(x.name.as_str()))
+    }
+}
+
 /// States that a whole subtree loses or gains when one ancestor does.
 const INHERITABLE: [State; 4] = [
     State::Showing,
@@ -241,6 +303,22 @@ impl Ids {
     }
 }
 
+/// How one parent's children are told apart: identities, and what the
+/// transient ones show.
+struct Judge<'v> {
+    ids: Ids,
+    shown: Option<Shown<'v>>,
+}
+
+impl Judge<'_> {
+    /// Whether `x` (before) and `y` (after) may be one element: same role,
+    /// and no trusted identities that disagree, unless `x`'s is that of a
+    /// transient object still there (see [`Shown`]).
+    fn compatible(&self, x: &NodeData, y: &NodeData) -> bool {
+        self.ids.compatible(x, y) || (same_role(x, y) && Shown::reused(self.shown.as_ref(), x))
+    }
+}
+
 /// Matches the children of a matched pair; returns pairs in after order.
 fn match_children(
     b: &View,
@@ -255,15 +333,20 @@ fn match_children(
     let mut pair: Vec<Option<usize>> = vec![None; ac.len()];
     let mut used = vec![false; bc.len()];
 
-    if bc.len() == ac.len() && (positional_fit(b, a, bc, ac, ids) || regenerated(b, a, bc, ac)) {
+    let judge = Judge {
+        ids,
+        shown: Shown::of(b, a, bc, ac),
+    };
+    let fits = || positional_fit(b, a, bc, ac, &judge) || regenerated(b, a, bc, ac);
+    if bc.len() == ac.len() && fits() {
         for (i, p) in pair.iter_mut().enumerate() {
             *p = Some(i);
         }
     } else {
-        by_identity(b, a, bc, ac, &mut pair, &mut used);
-        by_subtree_hash(b, a, bc, ac, ids, &mut pair, &mut used);
-        by_key(b, a, bc, ac, ids, &mut pair, &mut used);
-        by_similarity(b, a, bc, ac, ids, &mut pair, &mut used);
+        by_identity(b, a, bc, ac, judge.shown.as_ref(), &mut pair, &mut used);
+        by_subtree_hash(b, a, bc, ac, &judge, &mut pair, &mut used);
+        by_key(b, a, bc, ac, &judge, &mut pair, &mut used);
+        by_similarity(b, a, bc, ac, &judge, &mut pair, &mut used);
         let shown = |i: usize| !hidden(a.tree().node(ac[i]));
         for (new, old) in moved_positions_seen(&pair, shown) {
             moved.insert(ac[new], (old, new));
@@ -278,14 +361,14 @@ fn match_children(
 /// Whether the children line up one to one: same roles, and each pair has
 /// the same name, identity or subtree. The common case (a few attributes
 /// changed somewhere below) needs no maps at all.
-fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId], ids: Ids) -> bool {
+fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId], judge: &Judge) -> bool {
     bc.iter().zip(ac).all(|(&x, &y)| {
         let (nx, ny) = (b.tree().node(x), a.tree().node(y));
-        if !ids.compatible(nx, ny) {
+        if !judge.compatible(nx, ny) {
             return false;
         }
         match (&nx.identity, &ny.identity) {
-            (Some(ix), Some(iy)) if ix == iy => true,
+            (Some(ix), Some(iy)) if ix == iy && Shown::one(judge.shown.as_ref(), nx, ny) => true,
             _ => nx.name == ny.name || b.subtree_hash(x) == a.subtree_hash(y),
         }
     }) && !identity_crosses(b, a, bc, ac)
@@ -354,6 +437,7 @@ fn by_identity(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
+    shown: Option<&Shown<'_>>,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
@@ -370,7 +454,8 @@ fn by_identity(
         let Some(j) = ny.identity.as_deref().and_then(|id| index.get(id)).copied() else {
             continue;
         };
-        if !used[j] && same_role(b.tree().node(bc[j]), ny) {
+        let nx = b.tree().node(bc[j]);
+        if !used[j] && same_role(nx, ny) && Shown::one(shown, nx, ny) {
             pair[i] = Some(j);
             used[j] = true;
         }
@@ -382,11 +467,17 @@ fn by_subtree_hash(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
-    ids: Ids,
+    judge: &Judge,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
-    let sides = Pairing { b, a, bc, ac, ids };
+    let sides = Pairing {
+        b,
+        a,
+        bc,
+        ac,
+        judge,
+    };
     sides.in_order(pair, used, |v, n| v.subtree_hash(n));
 }
 
@@ -395,24 +486,30 @@ fn by_key(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
-    ids: Ids,
+    judge: &Judge,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
-    let sides = Pairing { b, a, bc, ac, ids };
+    let sides = Pairing {
+        b,
+        a,
+        bc,
+        ac,
+        judge,
+    };
     sides.in_order(pair, used, |v, n| key(v.tree().node(n)));
 }
 
 /// The children of one matched pair, for the passes that pair by a key.
-struct Pairing<'v> {
+struct Pairing<'v, 'j> {
     b: &'v View,
     a: &'v View,
     bc: &'v [NodeId],
     ac: &'v [NodeId],
-    ids: Ids,
+    judge: &'j Judge<'j>,
 }
 
-impl<'v> Pairing<'v> {
+impl<'v> Pairing<'v, '_> {
     /// Pairs unpaired after children with unpaired before children of the
     /// same key, first with first: the k-th before child with a key goes
     /// with the k-th after child with it (skipping incompatible ones).
@@ -441,7 +538,7 @@ impl<'v> Pairing<'v> {
             let ny = self.a.tree().node(y);
             let fit = queue
                 .iter()
-                .position(|&j| self.ids.compatible(self.b.tree().node(self.bc[j]), ny));
+                .position(|&j| self.judge.compatible(self.b.tree().node(self.bc[j]), ny));
             if let Some(j) = fit.and_then(|k| queue.remove(k)) {
                 pair[i] = Some(j);
                 used[j] = true;
@@ -470,7 +567,7 @@ fn by_similarity(
     a: &View,
     bc: &[NodeId],
     ac: &[NodeId],
-    ids: Ids,
+    judge: &Judge,
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
@@ -489,7 +586,7 @@ fn by_similarity(
         // when a whole list was replaced.
         let window = hi.min(lo + 4 * MAX_CANDIDATES);
         let candidates: Vec<usize> = (lo..window)
-            .filter(|&j| !used[j] && ids.compatible(b.tree().node(bc[j]), ny))
+            .filter(|&j| !used[j] && judge.compatible(b.tree().node(bc[j]), ny))
             .take(MAX_CANDIDATES)
             .collect();
         let rivals = (i..ac.len().min(i + 4 * MAX_CANDIDATES))

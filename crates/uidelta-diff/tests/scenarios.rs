@@ -945,3 +945,110 @@ fn a_hidden_element_moved_past_a_shown_one_is_no_change_and_still_replays() {
     assert_eq!(moved.changes[0].attr, Attr::Position);
     assert!(c.diff.hidden_moves.is_empty());
 }
+
+/// A folder's list as GTK 3 gives it: cells flat under the table, each
+/// `transient`, the object at each place kept whatever row is there.
+fn folder(rows: &[&str]) -> Snapshot {
+    folder_of(rows, "cell")
+}
+
+/// [`folder`], the cells' objects named with `objects`: another name is
+/// cells made anew (the view shows another folder).
+fn folder_of(rows: &[&str], objects: &str) -> Snapshot {
+    let mut root = NodeData::named(Role::Table, "Files");
+    root.states = base_states();
+    root.identity = Some(":1.5/table".into());
+    let mut b = TreeBuilder::new(root);
+    for header in ["Name", "Size", "Type", "Modified"] {
+        let mut n = NodeData::named(Role::TableColumnHeader, header);
+        n.states = base_states();
+        n.identity = Some(format!(":1.5/header/{header}"));
+        b.leaf(n);
+    }
+    for (r, name) in rows.iter().enumerate() {
+        for (c, text) in [*name, "4.0 KiB", "folder", "Today"].iter().enumerate() {
+            let mut n = NodeData::named(Role::TableCell, *text);
+            n.states = base_states();
+            n.states.insert(State::Transient);
+            n.identity = Some(format!(":1.5/{objects}/{}", r * 4 + c));
+            b.leaf(n);
+        }
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn cells_that_say_they_are_transient_are_matched_by_what_they_show() {
+    // `Annual` renamed `Zeta` sorts last: the cell objects stay in place.
+    // Matched by place, it would read as three renames; by what they
+    // show, `Annual` went, `Zeta` came, and the rows between moved up.
+    let before = folder(&["Annual", "Documents", "Pictures"]);
+    let after = folder(&["Documents", "Pictures", "Zeta"]);
+    let c = compare(&before, &after, Filters::all());
+    let renamed: Vec<(String, String)> = c
+        .diff
+        .changes
+        .iter()
+        .filter_map(|ch| match ch {
+            Change::Modified(m) => m
+                .changes
+                .iter()
+                .find(|x| x.attr == Attr::Name)
+                .map(|x| (format!("{:?}", x.old), format!("{:?}", x.new))),
+            _ => None,
+        })
+        .collect();
+    assert!(renamed.is_empty(), "{:#?}", c.diff.changes);
+    let names = |pick: fn(&Change) -> Option<&str>| -> Vec<&str> {
+        c.diff.changes.iter().filter_map(pick).collect()
+    };
+    assert_eq!(
+        names(|ch| match ch {
+            Change::Added(a) => Some(a.root().name.as_str()),
+            _ => None,
+        }),
+        ["Zeta"],
+        "{:#?}",
+        c.diff.changes
+    );
+    assert_eq!(
+        names(|ch| match ch {
+            Change::Removed(r) => Some(r.root().name.as_str()),
+            _ => None,
+        }),
+        ["Annual"],
+        "{:#?}",
+        c.diff.changes
+    );
+    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    let got: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
+    let want: Vec<&str> = c
+        .after
+        .tree()
+        .nodes()
+        .iter()
+        .map(|n| n.name.as_str())
+        .collect();
+    assert_eq!(got, want);
+
+    // A cell edited in place (its text new, the old one gone) is one
+    // element that changed.
+    let after = folder(&["Annual", "Documents", "Photos"]);
+    let c = compare(&before, &after, Filters::all());
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Photos");
+    assert_eq!(m.changes[0].attr, Attr::Name);
+
+    // Cells made anew for another folder are other elements, whatever
+    // place they take.
+    let after = folder_of(&["a.txt", "b.txt"], "other");
+    let c = compare(&before, &after, Filters::all());
+    assert!(
+        c.diff
+            .changes
+            .iter()
+            .all(|ch| !matches!(ch, Change::Modified(_))),
+        "{:#?}",
+        c.diff.changes
+    );
+}
