@@ -231,6 +231,13 @@ impl Watch {
         self.last = Some(self.last.map_or(at, |l| l.max(at)));
     }
 
+    /// Forgets the changes seen so far (they left the application as it
+    /// was): the wait for a first change goes on, up to the cap.
+    pub fn restart(&mut self) {
+        self.last = None;
+        self.moved = None;
+    }
+
     /// Meaningful events so far.
     pub fn events(&self) -> usize {
         self.events
@@ -297,6 +304,27 @@ mod tests {
         w.event(t0 + ms(860));
         assert_eq!(w.next(t0 + ms(950)), Next::WaitUntil(t0 + ms(1010)));
         assert_eq!(w.next(t0 + ms(1010)), Next::Done { capped: false });
+        assert_eq!(w.events(), 2);
+    }
+
+    #[test]
+    fn changes_that_left_the_ui_as_it_was_are_forgotten_and_the_wait_goes_on() {
+        let t0 = Instant::now();
+        let q = Quiet {
+            floor: ms(30),
+            window: ms(150),
+            cap: ms(2000),
+            motion: ms(500),
+            grace: None,
+        };
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(10));
+        assert_eq!(w.next(t0 + ms(160)), Next::Done { capped: false });
+        w.restart();
+        assert_eq!(w.next(t0 + ms(160)), Next::WaitUntil(t0 + ms(2000)));
+        w.event(t0 + ms(400));
+        assert_eq!(w.next(t0 + ms(500)), Next::WaitUntil(t0 + ms(550)));
+        assert_eq!(w.next(t0 + ms(550)), Next::Done { capped: false });
         assert_eq!(w.events(), 2);
     }
 

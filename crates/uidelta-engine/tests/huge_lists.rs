@@ -31,12 +31,20 @@ fn read(rows: usize) -> (Vec<String>, String) {
     let (desktop, rt) = common::desktop_with(ZENITY, &args, ZENITY, ZENITY);
     rt.block_on(async {
         let mut s = common::session(&desktop).await;
+        // Until the first row is read and the table has the keyboard: the
+        // window is up and laid out (read sooner, on a busy machine, it
+        // had four rows and no focus yet).
+        let ready = |s: &uidelta_engine::Session<uidelta_linux::Linux>| {
+            [
+                "role:table cell && name:item1",
+                "role:table && state:focused",
+            ]
+            .iter()
+            .all(|q| !s.find(&q.parse().expect("selector")).is_empty())
+        };
         for _ in 0..50 {
             s.observe(ZENITY).await.expect("observe");
-            if !s
-                .find(&"role:table cell && name:item1".parse().expect("selector"))
-                .is_empty()
-            {
+            if ready(&s) {
                 break;
             }
             tokio::time::sleep(std::time::Duration::from_millis(200)).await;

@@ -90,6 +90,19 @@ impl<B: Backend> Session<B> {
                 watch.event(Instant::now());
             }
             let until = match watch.next(Instant::now()) {
+                Next::Done { capped: false } if watch.events() > 0 => {
+                    // Events that left the application as it was are not
+                    // the change the action makes: Thunar's rename dialog
+                    // stirs when Return is pressed, then renames and
+                    // closes 300 ms later. The wait for a first change
+                    // goes on, up to the cap, as after an action that
+                    // sent nothing.
+                    if self.unchanged(&app, idx).await {
+                        watch.restart();
+                        continue;
+                    }
+                    return Ok((settled(acted, false, watch.events()), mids));
+                }
                 Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
                 Next::WaitUntil(t) => t,
             };
@@ -116,6 +129,16 @@ impl<B: Backend> Session<B> {
                 }
                 last_mid = Instant::now();
             }
+        }
+    }
+
+    /// Whether the application looks as it did before the action (its
+    /// tree and focus), as far as a capture now tells; `false` when it
+    /// cannot be read.
+    async fn unchanged(&mut self, app: &uidelta_backend::App, idx: AppId) -> bool {
+        match self.backend.capture(app, &Scope::App).await {
+            Ok(s) => look_of(&View::new(&s, self.filters)) == look_of(&self.known[idx].view),
+            Err(_) => false,
         }
     }
 
