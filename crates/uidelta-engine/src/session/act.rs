@@ -351,6 +351,11 @@ impl<B: Backend> Session<B> {
 
     /// The after snapshot of known application `idx`; a timeout is [`Session::stuck`].
     async fn capture_after(&mut self, idx: AppId, since: impl Fn() -> String) -> Result<Snapshot> {
+        if let Some((at, looked)) = self.looked.take() {
+            if at == idx {
+                return Ok(looked);
+            }
+        }
         let app = self.known[idx].app.clone();
         match self.backend.capture(&app, &Scope::App).await {
             Ok(after) => Ok(after),
@@ -434,7 +439,7 @@ impl<B: Backend> Session<B> {
         let acted = Instant::now();
         let app = self.known[idx].app.clone();
         let since = || format!("{} on {}", done.method, handle_text(&target));
-        let (mut settled, mut mids) = match self.settle(idx, opts, acted, own_focus).await {
+        let (mut settled, mut mids) = match self.settle(idx, opts, acted, own_focus, true).await {
             Ok(settled) => settled,
             Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
             Err(e) => return Err(e),
@@ -461,8 +466,9 @@ impl<B: Backend> Session<B> {
                     }),
                     transients: opts.transients,
                 };
-                let (more, more_mids) =
-                    self.settle(idx, &linger, Instant::now(), own_focus).await?;
+                let (more, more_mids) = self
+                    .settle(idx, &linger, Instant::now(), own_focus, false)
+                    .await?;
                 if more.events > 0 {
                     mids.push(after);
                     mids.extend(more_mids);

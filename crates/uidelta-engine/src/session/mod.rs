@@ -295,6 +295,9 @@ pub struct Session<B: Backend> {
     gone: HashMap<Ref, GoneRef>,
     /// Changes seen while re-reading before an action, not yet reported.
     unreported: Vec<AppDiff>,
+    /// The capture settling took to see whether anything had changed, when
+    /// something had: it is the after snapshot (see `settle`).
+    pub(crate) looked: Option<(AppId, Snapshot)>,
 }
 
 impl<B: Backend> Session<B> {
@@ -308,6 +311,7 @@ impl<B: Backend> Session<B> {
             known: Vec::new(),
             gone: HashMap::new(),
             unreported: Vec::new(),
+            looked: None,
         }
     }
 

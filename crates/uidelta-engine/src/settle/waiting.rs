@@ -25,19 +25,24 @@ impl<B: Backend> Session<B> {
     /// Waits as `opts` says; returns how it went and the snapshots taken on
     /// the way (for transient elements). Focus events of the elements in
     /// `own_focus` (the action's target and the element it took the focus
-    /// from) are the action's own and do not count.
+    /// from) are the action's own and do not count. With `first_change`,
+    /// events that leave the application as it was before the action are
+    /// not its change, and the wait for one goes on (not while lingering
+    /// for a toast to go, which leaves it as it was).
     pub(crate) async fn settle(
         &mut self,
         idx: AppId,
         opts: &ActOptions,
         acted: Instant,
         own_focus: &[String],
+        first_change: bool,
     ) -> Result<(Settled, Vec<Snapshot>)> {
         let own = |event: &Event| {
             event.kind == uidelta_backend::EventKind::Focus
                 && event.source.as_ref().is_some_and(|s| own_focus.contains(s))
         };
         let counts = |event: &Event| !(is_noise(&event.kind) || own(event));
+        self.looked = None;
         let quiet = match opts.settle {
             Settle::None => return Ok((settled(acted, false, 0), Vec::new())),
             Settle::Fixed(d) => {
@@ -90,13 +95,14 @@ impl<B: Backend> Session<B> {
                 watch.event(Instant::now());
             }
             let until = match watch.next(Instant::now()) {
-                Next::Done { capped: false } if watch.events() > 0 => {
+                Next::Done { capped: false } if first_change && watch.events() > 0 => {
                     // Events that left the application as it was are not
                     // the change the action makes: Thunar's rename dialog
                     // stirs when Return is pressed, then renames and
                     // closes 300 ms later. The wait for a first change
                     // goes on, up to the cap, as after an action that
-                    // sent nothing.
+                    // sent nothing. What the look read is the after
+                    // snapshot otherwise.
                     if self.unchanged(&app, idx).await {
                         watch.restart();
                         continue;
@@ -134,12 +140,17 @@ impl<B: Backend> Session<B> {
 
     /// Whether the application looks as it did before the action (its
     /// tree and focus), as far as a capture now tells; `false` when it
-    /// cannot be read.
+    /// cannot be read. A capture that shows a change is kept as the after
+    /// snapshot ([`Session::looked`]), so that it is not read twice.
     async fn unchanged(&mut self, app: &uidelta_backend::App, idx: AppId) -> bool {
-        match self.backend.capture(app, &Scope::App).await {
-            Ok(s) => look_of(&View::new(&s, self.filters)) == look_of(&self.known[idx].view),
-            Err(_) => false,
+        let Ok(s) = self.backend.capture(app, &Scope::App).await else {
+            return false;
+        };
+        if look_of(&View::new(&s, self.filters)) == look_of(&self.known[idx].view) {
+            return true;
         }
+        self.looked = Some((idx, s));
+        false
     }
 
     /// Settles by comparing captures, for a backend that sends no events
