@@ -13,5 +13,6 @@ mod gedit;
 mod impress;
 mod mousepad;
 mod office;
+mod thunar;
 mod writer;
 mod zenity;

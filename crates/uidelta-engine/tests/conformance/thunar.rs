@@ -1,0 +1,178 @@
+//! Thunar (GTK 3), a file manager: the folder's files read in its list
+//! view, a folder made through its dialog, then renamed through another,
+//! the new name typed over the old one that the dialog selects. The
+//! rename sorts the folder first: the list reads as the new name come and
+//! the old one gone, not as renames of the rows it passed, and Return,
+//! which Thunar answers only once the file is renamed, is waited for.
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use crate::common::session;
+use crate::steps::start;
+
+#[test]
+fn thunar_makes_and_renames_a_folder() {
+    let run = start(
+        "thunar",
+        &["."],
+        "thunar",
+        "thunar",
+        &[("Documents/", ""), ("notes.txt", "notes\n")],
+        false,
+    );
+    // Thunar warns root above its views, and its status bar says the free
+    // space of the disk, which other programs change.
+    let r = run
+        .reader()
+        .leaving_out("you are using the root account")
+        .leaving_out("Free space");
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        // Once the folder is read (its status bar said it was loading).
+        let loading = "role:status bar && name:\"Loading folder contents...\""
+            .parse()
+            .expect("selector");
+        for _ in 0..50 {
+            s.observe("thunar").await.expect("observe thunar");
+            if s.find(&loading).is_empty() {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+
+        // Its icon view shows no file to accessibility; the list view
+        // (Ctrl+2) is a table of them.
+        let a = s.key("thunar", "ctrl+2", &opts).await.expect("list view");
+        r.check(
+            "list view",
+            &a,
+            &[
+                "# diff: +1 added, -1 removed, ~1 modified · focus none -> [#] table cell \"Documents\"",
+                "+ [#] page tab (selected)",
+                "    [#] directory pane \"Details view\"",
+                "      [#] table (focused)",
+                "        [#] table column header \"Name\"",
+                "        [#] table column header \"Size\"",
+                "        [#] table column header \"Type\"",
+                "        [#] table column header \"Date Modified\"",
+                "        [#] table cell \"Documents\" (focused)",
+                "        [#] table cell \"4.0 KiB\"",
+                "        [#] table cell \"folder\"",
+                "        [#] table cell \"03/01/21\"",
+                "        [#] table cell \"notes.txt\"",
+                "        [#] table cell \"6 bytes\"",
+                "        [#] table cell \"plain text document\"",
+                "        [#] table cell \"03/01/21\"",
+                "- [#] page tab (and 2 descendants)",
+                "~ [#] frame \"work - Thunar\" | active: false -> true",
+            ],
+        );
+
+        // A new folder: its dialog offers a name, selected.
+        let a = s
+            .key("thunar", "ctrl+shift+n", &opts)
+            .await
+            .expect("new folder");
+        r.check(
+            "new folder",
+            &a,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Create New Folder\" (modal) (opened)",
+                "    [#] icon",
+                "    [#] label \"Enter the name:\"",
+                "    [#] text = \"New Folder\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"Create\"",
+            ],
+        );
+        let name = r.ref_on(&a, "    [#] text = \"New Folder\"");
+        let a = s
+            .act(&name, &Action::Type("Reports".into()), &opts)
+            .await
+            .expect("type the name");
+        assert_eq!(
+            a.done.method,
+            "EditableText.DeleteText of the selection, then InsertText"
+        );
+        r.check(
+            "name",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text in [#] dialog \"Create New Folder\" | value: \"New Folder\" -> \"Reports\"",
+            ],
+        );
+        let a = s.key("thunar", "Return", &opts).await.expect("create");
+        // (Its Undo, hidden from the tool bar, and the trash's Restore,
+        // hidden with its bar, are enabled.)
+        r.check(
+            "create",
+            &a,
+            &[
+                "# diff: +4 added, -1 removed, ~4 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
+                "+ [#] table cell \"Reports\" (focused, selected) in [#] directory pane \"Details view\"",
+                "+ [#] table cell \"4.0 KiB\" (selected) in [#] directory pane \"Details view\"",
+                "+ [#] table cell \"folder\" (selected) in [#] directory pane \"Details view\"",
+                "+ [#] table cell \"Today\" (selected) in [#] directory pane \"Details view\"",
+                "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
+                "~ [#] panel | enabled: false -> true (also 1 descendant)",
+                "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | active: true -> false",
+                "~ [#] push button \"Restore Selected Items\" in [#] info bar \"Information\" | enabled: false -> true",
+            ],
+        );
+
+        // The new folder, selected, is renamed.
+        let a = s.key("thunar", "F2", &opts).await.expect("rename");
+        r.check(
+            "rename",
+            &a,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Rename \\\"Reports\\\"\" (modal) (opened)",
+                "    [#] icon",
+                "    [#] label \"Enter the new name:\"",
+                "    [#] text = \"Reports\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"Rename\"",
+            ],
+        );
+        let name = r.ref_on(&a, "    [#] text = \"Reports\"");
+        let a = s
+            .act(&name, &Action::Type("Archive".into()), &opts)
+            .await
+            .expect("type the new name");
+        r.check(
+            "new name",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text in [#] dialog \"Rename \\\"Reports\\\"\" | value: \"Reports\" -> \"Archive\"",
+            ],
+        );
+        let a = s.key("thunar", "Return", &opts).await.expect("renamed");
+        // Archive sorts first. The cells stay in place showing other
+        // rows (GTK's are transient): what they show says which row went
+        // where, and the rows it passed moved down.
+        r.check(
+            "renamed",
+            &a,
+            &[
+                "# diff: +1 added, -2 removed, ~8 modified · focus [#] table cell \"Reports\" (gone) -> [#] table cell \"Archive\"",
+                "+ [#] table cell \"Archive\" (focused, selected) in [#] directory pane \"Details view\"",
+                "- [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
+                "- [#] dialog \"Rename \\\"Reports\\\"\" (closed) (and 5 descendants)",
+                "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: false -> true (same on [#] \"folder\")",
+                "~ [#] table cell \"Today\" in [#] directory pane \"Details view\" | position: 11 -> 7",
+                "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | position: 4 -> 8",
+                "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: true -> false (same on [#] \"folder\")",
+                "~ [#] table cell \"03/01/21\" in [#] directory pane \"Details view\" | position: 7 -> 11",
+                "~ [#] status bar | name: \"\\\"Reports\\\" | folder\" -> \"\\\"Archive\\\" | folder\"",
+            ],
+        );
+    });
+    assert!(run.dir.join("Archive").is_dir(), "no folder Archive");
+    assert!(!run.dir.join("Reports").exists(), "Reports is still there");
+}
