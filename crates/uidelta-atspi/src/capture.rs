@@ -322,9 +322,7 @@ impl Walk<'_> {
         started: Started,
     ) -> Snapshot {
         let profile = self.profile;
-        if profile.names_combo_boxes_by_choice() {
-            combo_boxes_show_their_choice_as_value(&mut recs);
-        }
+        profile.fix_up_names(&mut recs);
         self.name_from_labels(&mut recs, cache).await;
         if profile.hides_pages(&recs) {
             self.hidden_pages(&mut recs).await;

@@ -28,13 +28,6 @@ use order::moved_positions_seen;
 
 const UNMATCHED: u32 = u32::MAX;
 
-/// Whether a node does not show: its source reports states, and `showing`
-/// is not among them. What does not show can still move among its
-/// siblings, which no agent can see (see [`HiddenMove`]).
-fn hidden(n: &NodeData) -> bool {
-    !n.states.is_empty() && !n.states.contains(State::Showing)
-}
-
 /// What a parent's children show, before and after, when some of them say
 /// they are `transient`: a view's snapshot of what is at a place in it
 /// (GTK 3's tree view cells). Such an object stays at its place whatever
@@ -347,7 +340,7 @@ fn match_children(
         by_subtree_hash(b, a, bc, ac, &judge, &mut pair, &mut used);
         by_key(b, a, bc, ac, &judge, &mut pair, &mut used);
         by_similarity(b, a, bc, ac, &judge, &mut pair, &mut used);
-        let shown = |i: usize| !hidden(a.tree().node(ac[i]));
+        let shown = |i: usize| !a.tree().node(ac[i]).states.says_hidden();
         for (new, old) in moved_positions_seen(&pair, shown) {
             moved.insert(ac[new], (old, new));
         }
@@ -718,7 +711,9 @@ impl Sides<'_> {
             self.attr_changes(x, y)
         };
         if let Some(&(old, new)) = moved {
-            if hidden(x) && hidden(y) {
+            // What shows neither before nor after moved where no agent
+            // can see it (see [`HiddenMove`]).
+            if x.states.says_hidden() && y.states.says_hidden() {
                 hidden_moves.push((
                     an,
                     HiddenMove {

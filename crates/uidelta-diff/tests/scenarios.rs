@@ -120,6 +120,17 @@ impl Window {
     }
 }
 
+/// The names of a tree's elements, in preorder.
+fn names_of(t: &uidelta_model::Tree) -> Vec<String> {
+    t.nodes().iter().map(|n| n.name.clone()).collect()
+}
+
+/// The names of the before tree with the diff replayed on it, in preorder.
+fn replayed_names(c: &uidelta_diff::Compared) -> Vec<String> {
+    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    names_of(&replayed.0)
+}
+
 fn only_modified(changes: &[Change]) -> &uidelta_diff::Modified {
     assert_eq!(
         changes.len(),
@@ -406,16 +417,7 @@ fn reordered_rows_report_positions_and_keep_refs() {
     before_names.sort();
     after_names.sort();
     assert_eq!(before_names, after_names);
-    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
-    let names: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
-    let expected: Vec<&str> = c
-        .after
-        .tree()
-        .nodes()
-        .iter()
-        .map(|n| n.name.as_str())
-        .collect();
-    assert_eq!(names, expected);
+    assert_eq!(replayed_names(&c), names_of(c.after.tree()));
 }
 
 #[test]
@@ -562,10 +564,7 @@ fn a_new_document_matches_nothing_below_the_root_and_replays() {
     // The same links on the new page are new elements: new refs.
     assert_eq!(c.after_refs.get(uidelta_model::NodeId(1)), Ref(6));
     let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
-    let names = |t: &uidelta_model::Tree| -> Vec<String> {
-        t.nodes().iter().map(|n| n.name.clone()).collect()
-    };
-    assert_eq!(names(&replayed.0), names(c.after.tree()));
+    assert_eq!(names_of(&replayed.0), names_of(c.after.tree()));
     assert_eq!(replayed.1.as_slice(), c.after_refs.as_slice());
     // Reloading the same content is no change, whatever the identities.
     let reload = compare(&page("1", "Page A"), &page("3", "Page A"), Filters::all());
@@ -926,9 +925,7 @@ fn a_hidden_element_moved_past_a_shown_one_is_no_change_and_still_replays() {
         (c.diff.hidden_moves[0].old, c.diff.hidden_moves[0].new),
         (1, 2)
     );
-    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
-    let names: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
-    assert_eq!(names, ["gedit", "Toolbar", "Menu", "Popover"]);
+    assert_eq!(replayed_names(&c), ["gedit", "Toolbar", "Menu", "Popover"]);
 
     // With nothing else changed, nothing is reported.
     let before = panels(&[("Toolbar", true), ("Popover", false), ("Menu", false)]);
@@ -1020,16 +1017,7 @@ fn cells_that_say_they_are_transient_are_matched_by_what_they_show() {
         "{:#?}",
         c.diff.changes
     );
-    let replayed = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
-    let got: Vec<&str> = replayed.0.nodes().iter().map(|n| n.name.as_str()).collect();
-    let want: Vec<&str> = c
-        .after
-        .tree()
-        .nodes()
-        .iter()
-        .map(|n| n.name.as_str())
-        .collect();
-    assert_eq!(got, want);
+    assert_eq!(replayed_names(&c), names_of(c.after.tree()));
 
     // A cell edited in place (its text new, the old one gone) is one
     // element that changed.

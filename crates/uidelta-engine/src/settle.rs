@@ -286,16 +286,21 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    /// The defaults, without grace, capped at `cap`.
+    fn quiet(cap: Duration) -> Quiet {
+        Quiet {
+            floor: ms(30),
+            window: ms(150),
+            cap,
+            motion: ms(500),
+            grace: None,
+        }
+    }
+
     #[test]
     fn waits_for_the_first_change_then_for_quiet() {
         let t0 = Instant::now();
-        let q = Quiet {
-            floor: ms(30),
-            window: ms(150),
-            cap: ms(2000),
-            motion: ms(500),
-            grace: None,
-        };
+        let q = quiet(ms(2000));
         let mut w = Watch::new(q, t0);
         assert_eq!(w.next(t0), Next::WaitUntil(t0 + ms(2000)));
         assert_eq!(w.next(t0 + ms(800)), Next::WaitUntil(t0 + ms(2000)));
@@ -310,13 +315,7 @@ mod tests {
     #[test]
     fn changes_that_left_the_ui_as_it_was_are_forgotten_and_the_wait_goes_on() {
         let t0 = Instant::now();
-        let q = Quiet {
-            floor: ms(30),
-            window: ms(150),
-            cap: ms(2000),
-            motion: ms(500),
-            grace: None,
-        };
+        let q = quiet(ms(2000));
         let mut w = Watch::new(q, t0);
         w.event(t0 + ms(10));
         assert_eq!(w.next(t0 + ms(160)), Next::Done { capped: false });
@@ -331,13 +330,7 @@ mod tests {
     #[test]
     fn nothing_happening_ends_at_the_cap_and_endless_events_too() {
         let t0 = Instant::now();
-        let q = Quiet {
-            floor: ms(30),
-            window: ms(150),
-            cap: ms(500),
-            motion: ms(500),
-            grace: None,
-        };
+        let q = quiet(ms(500));
         let w = Watch::new(q, t0);
         assert_eq!(w.next(t0 + ms(500)), Next::Done { capped: true });
         let mut w = Watch::new(q, t0);
@@ -351,13 +344,7 @@ mod tests {
     #[test]
     fn motion_after_a_change_holds_off_the_quiet_window_for_a_while() {
         let t0 = Instant::now();
-        let q = Quiet {
-            floor: ms(30),
-            window: ms(150),
-            cap: ms(2000),
-            motion: ms(500),
-            grace: None,
-        };
+        let q = quiet(ms(2000));
         // Motion alone is no change: still waiting for the first.
         let mut w = Watch::new(q, t0);
         w.motion(t0 + ms(5));

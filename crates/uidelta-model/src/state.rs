@@ -181,6 +181,13 @@ impl StateSet {
         self.0 == 0
     }
 
+    /// Whether these states say the element does not show: some were
+    /// reported, and `showing` is not among them. An empty set says
+    /// nothing (the source reports no states).
+    pub const fn says_hidden(self) -> bool {
+        !self.is_empty() && !self.contains(State::Showing)
+    }
+
     /// The states in the set, in bit order.
     pub fn iter(self) -> impl Iterator<Item = State> {
         State::ALL

@@ -186,7 +186,7 @@ pub(crate) fn is_disabled(states: StateSet) -> bool {
 
 /// Hidden: states were reported and `showing` is not among them.
 pub(crate) fn is_hidden(states: StateSet) -> bool {
-    !states.is_empty() && !states.contains(State::Showing)
+    states.says_hidden()
 }
 
 /// Follows a preorder walk by depth and tells, for each node, whether its

@@ -56,60 +56,6 @@ pub(crate) fn name_labels_after_their_text(recs: &mut [Rec]) {
     }
 }
 
-/// GTK 3 and Qt 5 name a combo box after the option it shows (`combo box
-/// "Large"`), where a screen reader, and Chromium, read the field's label
-/// as its name and the option as its value (`combo box "Size" =
-/// "Large"`): the name then changes with every choice, and the field says
-/// nothing of what it is for. A combo box named as one of its options (at
-/// any depth: GTK 3's submenus) and holding no other value takes that
-/// name as its value, and is left nameless for its label to name
-/// (`labelled-by`, read for every combo box of these toolkits, or the
-/// label before it on its row).
-pub(crate) fn combo_boxes_show_their_choice_as_value(recs: &mut [Rec]) {
-    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
-    let option = |r: &Rec| {
-        matches!(
-            role(r),
-            Role::MenuItem
-                | Role::CheckMenuItem
-                | Role::RadioMenuItem
-                | Role::ListItem
-                | Role::TableCell
-        )
-    };
-    let mut chosen = Vec::new();
-    for (i, r) in recs.iter().enumerate() {
-        let name = r.basic.name.trim();
-        let valueless = r
-            .value
-            .as_deref()
-            .is_none_or(|v| v.trim().is_empty() || v.trim() == name);
-        if r.vanished || role(r) != Role::ComboBox || name.is_empty() || !valueless {
-            continue;
-        }
-        let mut stack: Vec<usize> = r.children.clone();
-        let mut found = false;
-        while let Some(c) = stack.pop() {
-            let child = &recs[c];
-            if child.vanished {
-                continue;
-            }
-            if option(child) && child.basic.name.trim() == name {
-                found = true;
-                break;
-            }
-            stack.extend(&child.children);
-        }
-        if found {
-            chosen.push(i);
-        }
-    }
-    for i in chosen {
-        let name = std::mem::take(&mut recs[i].basic.name);
-        recs[i].value = Some(name.trim().to_owned());
-    }
-}
-
 /// A label or text run with nothing in it that only repeats the name of the
 /// button, tab, check box, link, menu item or heading it is in, directly or
 /// inside nameless boxes (GTK 4 exports a button's label as its child;

@@ -230,32 +230,3 @@ fn chromium_text_runs_have_no_attributes_read() {
     let gtk = Profile::detect("gtk", "3.24", "gtk3-widget-factory");
     assert!(gtk.reads_attributes(Role::Static));
 }
-
-#[test]
-fn combo_boxes_named_as_an_option_take_it_as_their_value() {
-    let mut recs = vec![
-        rec("panel", "", &[1, 5, 7, 9]),
-        // GTK 3's places: the option sits in a submenu.
-        rec("combo box", "Albany", &[2]),
-        rec("menu", "", &[3]),
-        rec("menu", "A - B", &[4]),
-        rec("menu item", "Albany", &[]),
-        // Named otherwise than its options: its own name.
-        rec("combo box", "Font", &[6]),
-        rec("list item", "Sans", &[]),
-        // A value of its own is kept, and so is the name.
-        rec("combo box", "Left", &[8]),
-        rec("menu item", "Left", &[]),
-        // Qt: the option as name and as value.
-        rec("combo box", "Fusion", &[10]),
-        rec("list item", "Fusion", &[]),
-    ];
-    recs[7].value = Some("3".into());
-    recs[9].value = Some("Fusion".into());
-    combo_boxes_show_their_choice_as_value(&mut recs);
-    let read = |i: usize| (recs[i].basic.name.as_str(), recs[i].value.as_deref());
-    assert_eq!(read(1), ("", Some("Albany")));
-    assert_eq!(read(5), ("Font", None));
-    assert_eq!(read(7), ("Left", Some("3")));
-    assert_eq!(read(9), ("", Some("Fusion")));
-}

@@ -160,9 +160,17 @@ impl Profile {
     /// Whether a combo box is named after the option it shows, not after
     /// its label (GTK 3, Qt 5): the option is taken as its value, and its
     /// label, read for every combo box, names it (see
-    /// [`crate::capture::combo_boxes_show_their_choice_as_value`]).
+    /// [`combo_boxes_show_their_choice_as_value`]).
     pub(crate) fn names_combo_boxes_by_choice(&self) -> bool {
         matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Qt)
+    }
+
+    /// The toolkit's rules on names, applied before labels name the
+    /// fields that have none.
+    pub(crate) fn fix_up_names(&self, recs: &mut [Rec]) {
+        if self.names_combo_boxes_by_choice() {
+            combo_boxes_show_their_choice_as_value(recs);
+        }
     }
 
     /// Whether a menu bar that says it shows but has no room shows
@@ -230,9 +238,64 @@ impl Profile {
     }
 }
 
+/// GTK 3 and Qt 5 name a combo box after the option it shows (`combo box
+/// "Large"`), where a screen reader, and Chromium, read the field's label
+/// as its name and the option as its value (`combo box "Size" =
+/// "Large"`): the name then changes with every choice, and the field says
+/// nothing of what it is for. A combo box named as one of its options (at
+/// any depth: GTK 3's submenus) and holding no other value takes that
+/// name as its value, and is left nameless for its label to name
+/// (`labelled-by`, read for every combo box of these toolkits, or the
+/// label before it on its row).
+pub(crate) fn combo_boxes_show_their_choice_as_value(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let option = |r: &Rec| {
+        matches!(
+            role(r),
+            Role::MenuItem
+                | Role::CheckMenuItem
+                | Role::RadioMenuItem
+                | Role::ListItem
+                | Role::TableCell
+        )
+    };
+    let mut chosen = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let name = r.basic.name.trim();
+        let valueless = r
+            .value
+            .as_deref()
+            .is_none_or(|v| v.trim().is_empty() || v.trim() == name);
+        if r.vanished || role(r) != Role::ComboBox || name.is_empty() || !valueless {
+            continue;
+        }
+        let mut stack: Vec<usize> = r.children.clone();
+        let mut found = false;
+        while let Some(c) = stack.pop() {
+            let child = &recs[c];
+            if child.vanished {
+                continue;
+            }
+            if option(child) && child.basic.name.trim() == name {
+                found = true;
+                break;
+            }
+            stack.extend(&child.children);
+        }
+        if found {
+            chosen.push(i);
+        }
+    }
+    for i in chosen {
+        let name = std::mem::take(&mut recs[i].basic.name);
+        recs[i].value = Some(name.trim().to_owned());
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::capture::fixtures::rec;
 
     #[test]
     fn toolkits_are_told_apart_by_name_and_office_by_its_application() {
@@ -247,5 +310,34 @@ mod tests {
         assert_eq!(of("VCL", "other"), Toolkit::Other);
         assert_eq!(of("", "xterm"), Toolkit::Other);
         assert_eq!(Profile::detect("GTK", "4.8.3", "x").version, "4.8.3");
+    }
+
+    #[test]
+    fn combo_boxes_named_as_an_option_take_it_as_their_value() {
+        let mut recs = vec![
+            rec("panel", "", &[1, 5, 7, 9]),
+            // GTK 3's places: the option sits in a submenu.
+            rec("combo box", "Albany", &[2]),
+            rec("menu", "", &[3]),
+            rec("menu", "A - B", &[4]),
+            rec("menu item", "Albany", &[]),
+            // Named otherwise than its options: its own name.
+            rec("combo box", "Font", &[6]),
+            rec("list item", "Sans", &[]),
+            // A value of its own is kept, and so is the name.
+            rec("combo box", "Left", &[8]),
+            rec("menu item", "Left", &[]),
+            // Qt: the option as name and as value.
+            rec("combo box", "Fusion", &[10]),
+            rec("list item", "Fusion", &[]),
+        ];
+        recs[7].value = Some("3".into());
+        recs[9].value = Some("Fusion".into());
+        combo_boxes_show_their_choice_as_value(&mut recs);
+        let read = |i: usize| (recs[i].basic.name.as_str(), recs[i].value.as_deref());
+        assert_eq!(read(1), ("", Some("Albany")));
+        assert_eq!(read(5), ("Font", None));
+        assert_eq!(read(7), ("Left", Some("3")));
+        assert_eq!(read(9), ("", Some("Fusion")));
     }
 }
