@@ -10,6 +10,7 @@ use crate::interfaces::{
     accessible, action, collection, component, editable_text, selection, table, text, value,
     Method, Property, COMPONENT, EDITABLE_TEXT, SELECTION, TABLE, VALUE,
 };
+use crate::toolkit::Profile;
 
 /// Where an element lives on the bus: its application's unique name and its
 /// object path. This is what a snapshot node's identity encodes.
@@ -56,6 +57,7 @@ pub enum Outcome {
 pub struct Actor<'a> {
     bus: &'a Bus,
     who: &'a str,
+    profile: Profile,
 }
 
 /// Action names that mean "the primary click", most preferred first.
@@ -66,7 +68,24 @@ const CELL_CLICK_NAMES: [&str; 4] = ["click", "press", "toggle", "select"];
 impl<'a> Actor<'a> {
     /// An actor; `who` names the application in errors.
     pub fn new(bus: &'a Bus, who: &'a str) -> Actor<'a> {
-        Actor { bus, who }
+        Actor {
+            bus,
+            who,
+            profile: Profile::default(),
+        }
+    }
+
+    /// The same actor, following the rules of the application's toolkit
+    /// (see [`crate::toolkit`]): without them, what the application offers
+    /// is taken to do what AT-SPI says it does.
+    pub fn following(mut self, profile: Profile) -> Actor<'a> {
+        self.profile = profile;
+        self
+    }
+
+    /// The rules it follows.
+    pub fn profile(&self) -> &Profile {
+        &self.profile
     }
 
     fn target(&self, doing: &'static str) -> Target<'_> {
@@ -76,29 +95,36 @@ impl<'a> Actor<'a> {
         }
     }
 
-    /// The names of the element's actions, in order.
+    /// The names of the element's actions, in order: their own names
+    /// (`GetName`: `click`, `select`), which are what the click rules look
+    /// for. `GetActions` gives names translated to the desktop's language,
+    /// which Chromium leaves empty and Gecko gives as `;;`: it is read for
+    /// the number of actions, and its name stands only where `GetName`
+    /// does not answer.
     pub async fn action_names(&self, node: &NodeAddr) -> Result<Vec<String>> {
         let t = self.target("listing actions of");
         let actions: Vec<(String, String, String)> = self
             .bus
             .call(&t, &node.bus, &node.path, action::GET_ACTIONS, &())
             .await?;
-        let mut names = Vec::with_capacity(actions.len());
-        for (index, (name, _, _)) in actions.into_iter().enumerate() {
-            // GetActions gives localized names, which Chromium leaves
-            // empty; GetName has the action's own name (`select`).
-            if name.is_empty() {
+        let own_names = (0..actions.len()).map(|index| {
+            let t = &t;
+            async move {
                 let index = i32::try_from(index).unwrap_or(i32::MAX);
-                names.push(
-                    self.bus
-                        .call(&t, &node.bus, &node.path, action::GET_NAME, &(index,))
-                        .await?,
-                );
-            } else {
-                names.push(name);
+                self.bus
+                    .call(t, &node.bus, &node.path, action::GET_NAME, &(index,))
+                    .await
             }
-        }
-        Ok(names)
+        });
+        let own_names = futures_util::future::join_all(own_names).await;
+        Ok(actions
+            .into_iter()
+            .zip(own_names)
+            .map(|((shown, _, _), own)| match own {
+                Ok(name) if !name.is_empty() => name,
+                _ => shown,
+            })
+            .collect())
     }
 
     /// Performs the named action (`invoke`), case-insensitively.
@@ -158,7 +184,7 @@ impl<'a> Actor<'a> {
     /// selects the old name so that what is typed replaces it); or asks
     /// for typing.
     pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
-        if !self.has(node, EDITABLE_TEXT).await? {
+        if !self.profile.edits_text() || !self.has(node, EDITABLE_TEXT).await? {
             return Ok(Outcome::NeedsInput);
         }
         let t = self.target("typing into");
@@ -254,7 +280,8 @@ impl<'a> Actor<'a> {
                 return Ok(Outcome::Done("Value.CurrentValue".into()));
             }
         }
-        if ifaces.iter().any(|i| i == EDITABLE_TEXT) {
+        let edits_text = self.profile.edits_text() && ifaces.iter().any(|i| i == EDITABLE_TEXT);
+        if edits_text {
             let ok: bool = self
                 .bus
                 .call(
@@ -276,21 +303,23 @@ impl<'a> Actor<'a> {
             )));
         }
         let role = self.role(node).await?;
-        if role == uidelta_model::Role::ComboBox {
-            let selects = ifaces.iter().any(|i| i == SELECTION);
-            return self.choose_option(node, value, selects).await;
-        }
         // A field whose text cannot be set accessibly (Chromium offers no
-        // EditableText) is typed into, as a person would; a terminal's
-        // keys are commands, not its text.
-        if role.is_text_input()
-            && role != uidelta_model::Role::Terminal
+        // EditableText, Gecko's does nothing) is typed into, as a person
+        // would; a terminal's keys are commands, not its text. So is a
+        // combo box with a text of its own (Gecko's address bar).
+        let typed_into = (role.is_text_input() && role != uidelta_model::Role::Terminal)
+            || (role == uidelta_model::Role::ComboBox && ifaces.iter().any(|i| i == EDITABLE_TEXT));
+        if typed_into
             && self
                 .states(node)
                 .await?
                 .contains(uidelta_model::State::Editable)
         {
             return Ok(Outcome::NeedsInput);
+        }
+        if role == uidelta_model::Role::ComboBox {
+            let selects = ifaces.iter().any(|i| i == SELECTION);
+            return self.choose_option(node, value, selects).await;
         }
         Err(Error::NotFound(format!(
             "{}: the element takes no value (no Value or EditableText interface)",
@@ -301,9 +330,29 @@ impl<'a> Actor<'a> {
     /// Chooses the option named `name` of a combo box that keeps its
     /// options in a menu (GTK 3's, Chromium's), as [`Actor::set_selected`]
     /// chooses an option; a combo box that neither `selects` nor has such a
-    /// menu takes no value. The name is matched exactly, else ignoring
-    /// case; an error lists the options when none matches.
+    /// menu takes no value (see [`Actor::option_named`]).
     async fn choose_option(&self, combo: &NodeAddr, name: &str, selects: bool) -> Result<Outcome> {
+        match self.option_named(combo, name, selects).await? {
+            Some(item) => self.set_selected(&item, true).await,
+            None => Err(Error::NotFound(format!(
+                "{}: the element takes no value (no Value or EditableText interface, and no \
+                 menu of options)",
+                self.who
+            ))),
+        }
+    }
+
+    /// The option named `name` in the menu of options a combo box holds
+    /// (or a submenu of it); `None` when it holds no such menu and does not
+    /// `select` (a combo box whose options are its children). The name is
+    /// matched exactly, else ignoring case; an error lists the options when
+    /// none matches.
+    pub async fn option_named(
+        &self,
+        combo: &NodeAddr,
+        name: &str,
+        selects: bool,
+    ) -> Result<Option<NodeAddr>> {
         use uidelta_model::Role;
         let mut menu = None;
         for child in self.children(combo).await? {
@@ -313,11 +362,7 @@ impl<'a> Actor<'a> {
             }
         }
         if menu.is_none() && !selects {
-            return Err(Error::NotFound(format!(
-                "{}: the element takes no value (no Value or EditableText interface, and no \
-                 menu of options)",
-                self.who
-            )));
+            return Ok(None);
         }
         let mut options: Vec<(String, NodeAddr)> = Vec::new();
         if let Some(menu) = menu {
@@ -331,17 +376,20 @@ impl<'a> Actor<'a> {
                 }
             }
         }
-        // Separators have no name, and no name chooses nothing.
-        options.retain(|(n, _)| !n.is_empty());
-        let wanted = name.trim();
+        // Separators have no name, and no name chooses nothing. Names are
+        // compared as the tree shows them, runs of white space as one.
+        options.retain(|(n, _)| !n.trim().is_empty());
+        let wanted = uidelta_model::normalize_space(name);
         let found = options
             .iter()
-            .find(|(n, _)| n == wanted)
-            .or_else(|| options.iter().find(|(n, _)| n.eq_ignore_ascii_case(wanted)));
+            .find(|(n, _)| uidelta_model::normalize_space(n) == wanted)
+            .or_else(|| {
+                options
+                    .iter()
+                    .find(|(n, _)| uidelta_model::normalize_space(n).eq_ignore_ascii_case(&wanted))
+            });
         match found {
-            // As `select` chooses an option: through the combo box's
-            // Selection, or the option's own action.
-            Some((_, item)) => self.set_selected(item, true).await,
+            Some((_, item)) => Ok(Some(item.clone())),
             None => {
                 let named: Vec<String> = options.iter().map(|(n, _)| format!("{n:?}")).collect();
                 Err(Error::NotFound(format!(
@@ -396,6 +444,13 @@ impl<'a> Actor<'a> {
                 }
                 if submenus == 0 && self.has(&combo, SELECTION).await? {
                     parent = combo;
+                } else if submenus == 0
+                    && self.profile.combo_menus_choose()
+                    && self.has(&parent, SELECTION).await?
+                {
+                    // Gecko's `<select>`: the menu's own Selection
+                    // chooses the option (its `select` action does
+                    // nothing while the popup is closed).
                 } else if selected {
                     // A combo box that offers no Selection (Chromium's
                     // `<select>`): its closed popup's menu selects nothing,

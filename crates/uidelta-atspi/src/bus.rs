@@ -627,12 +627,53 @@ async fn a11y_address(session: Option<&str>) -> Result<String> {
                  (`apt-get install -y at-spi2-core`)"
             ),
         })?;
-    reply
+    let address = reply
         .body()
         .deserialize::<String>()
         .map_err(|e| Error::Connect {
             detail: format!("org.a11y.Bus.GetAddress: unexpected reply: {e}"),
-        })
+        })?;
+    say_an_assistive_technology_is_here(&session_conn).await;
+    Ok(address)
+}
+
+/// Sets the session's `org.a11y.Status.IsEnabled`, as a screen reader
+/// does when it starts: applications that join the accessibility bus only
+/// when one is running (Gecko's: Firefox and Thunderbird; Qt's, which
+/// watch the property) join it then, those already running included; the
+/// first connection of a session waits half a second for them. A session
+/// that refuses leaves the applications that joined anyway, which is
+/// logged.
+async fn say_an_assistive_technology_is_here(session: &zbus::Connection) {
+    /// How long applications are given to join once told, the first time.
+    const JOINING: Duration = Duration::from_millis(500);
+    const STATUS: &str = "org.a11y.Status";
+    const BUS: Option<&str> = Some("org.a11y.Bus");
+    const PROPERTIES: Option<&str> = Some("org.freedesktop.DBus.Properties");
+    let get = session.call_method(
+        BUS,
+        "/org/a11y/bus",
+        PROPERTIES,
+        "Get",
+        &(STATUS, "IsEnabled"),
+    );
+    if let Ok(Ok(reply)) = tokio::time::timeout(CALL_TIMEOUT, get).await {
+        let value = reply.body().deserialize::<OwnedValue>();
+        if value.is_ok_and(|v| bool::try_from(&*v).unwrap_or(false)) {
+            return;
+        }
+    }
+    let body = (STATUS, "IsEnabled", zbus::zvariant::Value::from(true));
+    let set = session.call_method(BUS, "/org/a11y/bus", PROPERTIES, "Set", &body);
+    match tokio::time::timeout(CALL_TIMEOUT, set).await {
+        Ok(Ok(_)) => {
+            // Firefox registers within 200 ms of being told.
+            tracing::debug!("set org.a11y.Status.IsEnabled; waiting for applications to join");
+            tokio::time::sleep(JOINING).await;
+        }
+        Ok(Err(e)) => tracing::info!(error = %e, "the session refused org.a11y.Status.IsEnabled"),
+        Err(_) => tracing::info!("setting org.a11y.Status.IsEnabled did not answer"),
+    }
 }
 
 /// The `__keep-action DEST PATH INDEX` command of a program that makes

@@ -205,6 +205,9 @@ pub(crate) struct Rec {
     /// Its toolkit's rules leave it out of the tree, with all that is in
     /// it (see [`crate::toolkit`]).
     pub(crate) left_out: bool,
+    /// Its toolkit's rules take it for a box with nothing to say of its
+    /// own (see [`crate::toolkit`]): what is in it takes its place.
+    pub(crate) lifted: bool,
 }
 
 impl Rec {

@@ -239,6 +239,7 @@ pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     while let Some(frame) = stack.last_mut() {
         match frame.pop() {
             Some(i) if recs[i].vanished || recs[i].says_again || recs[i].left_out => {}
+            Some(i) if recs[i].lifted => frame.extend(recs[i].children.iter().rev().copied()),
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 if top_levels.contains(&i) {

@@ -11,6 +11,7 @@
 //! `docs/toolkits.md` lists every rule with the test that pins it.
 
 pub(crate) mod chromium;
+pub(crate) mod gecko;
 pub(crate) mod gtk3;
 pub(crate) mod gtk4;
 pub(crate) mod libreoffice;
@@ -31,6 +32,8 @@ pub enum Toolkit {
     Qt,
     /// Chromium and the Chromium-based browsers (`Chromium`).
     Chromium,
+    /// Gecko: Firefox and Thunderbird (`Gecko`).
+    Gecko,
     /// LibreOffice, whose widgets (VCL) reach AT-SPI through a GTK 3
     /// bridge of its own: `ToolkitName` says `gtk` (or `VCL` without the
     /// GTK plug-in), the application is `soffice`.
@@ -47,6 +50,7 @@ impl Toolkit {
             Toolkit::Gtk4 => "GTK 4",
             Toolkit::Qt => "Qt 5",
             Toolkit::Chromium => "Chromium",
+            Toolkit::Gecko => "Gecko",
             Toolkit::LibreOffice => "LibreOffice",
             Toolkit::Other => "other",
         }
@@ -86,6 +90,7 @@ impl Profile {
             "GTK" => Toolkit::Gtk4,
             "Qt" => Toolkit::Qt,
             "Chromium" => Toolkit::Chromium,
+            "Gecko" => Toolkit::Gecko,
             _ => Toolkit::Other,
         };
         Profile {
@@ -171,6 +176,37 @@ impl Profile {
         if self.names_combo_boxes_by_choice() {
             combo_boxes_show_their_choice_as_value(recs);
         }
+        if self.toolkit == Toolkit::Gecko {
+            gecko::combo_boxes_show_their_choice_as_value(recs);
+            gecko::hide_the_options_of_closed_combo_boxes(recs);
+            gecko::lift_labels_around_their_fields(recs);
+        }
+    }
+
+    /// Whether `EditableText` changes the text it is asked to. Gecko's
+    /// answers `true` to `InsertText` and `SetTextContents` and changes
+    /// nothing, in its pages and its own fields alike: text is typed into
+    /// its fields with keys, as a person types.
+    pub fn edits_text(&self) -> bool {
+        self.toolkit != Toolkit::Gecko
+    }
+
+    /// Whether the menu a combo box holds chooses the option its
+    /// `Selection` selects. Gecko's `<select>` does; GTK 3's menu only
+    /// highlights the item (the combo box's own `Selection` chooses), and
+    /// Chromium's selects nothing.
+    pub(crate) fn combo_menus_choose(&self) -> bool {
+        self.toolkit == Toolkit::Gecko
+    }
+
+    /// Whether a combo box's options are chosen with keys in its opened
+    /// popup. Gecko's `<select>`: the items of its popup have no place to
+    /// click at, and a choice made through `Selection` (see
+    /// [`Profile::combo_menus_choose`]) tells the page nothing (no
+    /// `change` event), so the Linux backend presses the keys a person
+    /// would; `Selection` serves only where there is no display.
+    pub fn picks_combo_options_with_keys(&self) -> bool {
+        self.toolkit == Toolkit::Gecko
     }
 
     /// Whether a menu bar that says it shows but has no room shows
@@ -210,6 +246,11 @@ impl Profile {
                 qt::name_buttons_after_their_tooltip(recs);
             }
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
+            Toolkit::Gecko => {
+                gecko::leave_out_closed_popups(recs);
+                gecko::enable_the_application(recs);
+                gecko::leave_out_layout_attributes(recs);
+            }
             // LibreOffice's dialogs are GTK 3's widgets.
             Toolkit::Gtk3 | Toolkit::LibreOffice => {
                 // Not LibreOffice's: its windows are its own toolkit's,
@@ -304,6 +345,7 @@ mod tests {
         assert_eq!(of("GTK", "gtk4-demo"), Toolkit::Gtk4);
         assert_eq!(of("Qt", "calculator"), Toolkit::Qt);
         assert_eq!(of("Chromium", "Chromium"), Toolkit::Chromium);
+        assert_eq!(of("Gecko", "Firefox"), Toolkit::Gecko);
         assert_eq!(of("gtk", "soffice"), Toolkit::LibreOffice);
         assert_eq!(of("VCL", "soffice"), Toolkit::LibreOffice);
         assert_eq!(of("gtk", "libreoffice-helper"), Toolkit::Gtk3);

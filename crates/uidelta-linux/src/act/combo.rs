@@ -1,5 +1,8 @@
-//! Items of Qt's combo boxes, which offer no selection to accessibility:
-//! picked by opening the popup and clicking the item in it.
+//! Items of combo boxes whose options accessibility cannot choose: Qt's,
+//! which offer no selection (picked by opening the popup and clicking the
+//! item in it), and Gecko's `<select>`, whose popup items have no place
+//! and whose selection tells the page nothing (picked with keys in the
+//! opened popup, as a person does).
 
 use std::time::{Duration, Instant};
 
@@ -13,13 +16,17 @@ use crate::coords::rect_of;
 use crate::reach::Reach;
 use crate::{Error, Linux, Result};
 
-/// A combo box that offers no selection to accessibility, and the list of
+/// A combo box whose options accessibility cannot choose, and the list of
 /// its popup that holds an item.
 pub(crate) struct Combo {
     /// The list.
     list: NodeAddr,
     /// The combo box.
     combo: NodeAddr,
+    /// Whether its options are chosen with keys (Gecko's, see
+    /// [`uidelta_atspi::Profile::picks_combo_options_with_keys`]), not
+    /// with the pointer.
+    keyed: bool,
 }
 
 impl Linux {
@@ -32,20 +39,29 @@ impl Linux {
         addr: &NodeAddr,
         node: &NodeData,
     ) -> Option<Combo> {
-        if node.role != Role::ListItem {
+        let keyed = actor.profile().picks_combo_options_with_keys();
+        let item = if keyed {
+            Role::MenuItem
+        } else {
+            Role::ListItem
+        };
+        if node.role != item {
             return None;
         }
         let list = actor.parent(addr).await.ok()?;
         let combo = actor.parent(&list).await.ok()?;
-        if !matches!(actor.role(&combo).await, Ok(Role::ComboBox))
-            || actor
+        if !matches!(actor.role(&combo).await, Ok(Role::ComboBox)) {
+            return None;
+        }
+        if !keyed
+            && actor
                 .has(&combo, uidelta_atspi::interfaces::SELECTION)
                 .await
                 .unwrap_or(true)
         {
             return None;
         }
-        Some(Combo { list, combo })
+        Some(Combo { list, combo, keyed })
     }
 
     /// Picks the item at `addr` of `combo` (see [`Linux::combo_of`]): opens
@@ -63,8 +79,11 @@ impl Linux {
         combo: &Combo,
         doing: Doing<'_>,
     ) -> Result<Performed> {
+        if combo.keyed {
+            return self.pick_with_keys(actor, addr, combo, doing).await;
+        }
         let x11 = self.x11(doing)?;
-        let Combo { list, combo } = combo;
+        let Combo { list, combo, .. } = combo;
         let failed = |why: String| Error::NotPicked {
             doing: doing(),
             why,
@@ -113,6 +132,89 @@ impl Linux {
         x11.click(cx, cy, Button::Left, 1)?;
         Ok(Performed {
             method: format!("{opened}XTest click at {cx},{cy}"),
+        })
+    }
+
+    /// Picks the item at `addr` of a combo box whose options are chosen
+    /// with keys (Gecko's `<select>`): opens its popup with its `open`
+    /// action, then goes to the first option (`Home`) and down to the
+    /// item, counting the enabled items before it (the keys pass over
+    /// disabled ones), and presses `Return`, which chooses it as a person
+    /// does, the page told of the change. An error when the popup does not
+    /// open in time, or when the item is not chosen afterwards.
+    async fn pick_with_keys(
+        &self,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        combo: &Combo,
+        doing: Doing<'_>,
+    ) -> Result<Performed> {
+        use uidelta_model::State;
+        let x11 = self.x11(doing)?;
+        let failed = |why: String| Error::NotPicked {
+            doing: doing(),
+            why,
+        };
+        let mut downs = None;
+        let mut enabled = 0;
+        for item in actor.children(&combo.list).await? {
+            if item == *addr {
+                downs = Some(enabled);
+                break;
+            }
+            let is_option = matches!(actor.role(&item).await, Ok(Role::MenuItem));
+            if is_option && actor.states(&item).await?.contains(State::Enabled) {
+                enabled += 1;
+            }
+        }
+        let Some(downs) = downs else {
+            return Err(failed("the item is no longer in its combo box".into()));
+        };
+        if !actor.states(addr).await?.contains(State::Enabled) {
+            return Err(failed("the option is disabled".into()));
+        }
+        if !x11.menu_open().unwrap_or(false) {
+            if !matches!(
+                actor.invoke(&combo.combo, "open").await,
+                Ok(Outcome::Done(_))
+            ) {
+                return Err(failed(
+                    "its combo box offers no action to open its popup".into(),
+                ));
+            }
+            let end = Instant::now() + MENU_OPENS;
+            while !x11.menu_open().unwrap_or(false) {
+                if Instant::now() >= end {
+                    return Err(failed(format!(
+                        "the combo box's popup did not open within {} ms of its action `open`",
+                        MENU_OPENS.as_millis()
+                    )));
+                }
+                tokio::time::sleep(Duration::from_millis(20)).await;
+            }
+        }
+        x11.key("Home")?;
+        for _ in 0..downs {
+            x11.key("Down")?;
+        }
+        x11.key("Return")?;
+        let end = Instant::now() + MENU_OPENS;
+        loop {
+            if actor.states(addr).await?.contains(State::Selected) {
+                break;
+            }
+            if Instant::now() >= end {
+                return Err(failed(format!(
+                    "the option was not chosen: `Home`, {downs} × `Down` and `Return` in the \
+                     combo box's popup left another selected"
+                )));
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+        Ok(Performed {
+            method: format!(
+                "Action.open on the combo box, then XTest Home, {downs} × Down, Return"
+            ),
         })
     }
 }

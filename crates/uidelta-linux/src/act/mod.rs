@@ -76,13 +76,32 @@ impl Linux {
             .and_then(NodeAddr::from_identity)
             .ok_or_else(|| Error::NoIdentity { doing: doing() })?;
         let label = app.label();
-        let actor = Actor::new(&self.bus, &label);
+        let actor = Actor::new(&self.bus, &label).following(self.bus.profile(app).await);
         if *action == Action::Click {
             return self.click(app, &actor, &addr, node, &doing).await;
         }
         if *action == Action::SetSelected(true) && self.x11.is_some() && app.pid.is_some() {
             if let Some(combo) = self.combo_of(&actor, &addr, node).await {
                 return self.pick_in_combo(app, &actor, &addr, &combo, &doing).await;
+            }
+        }
+        // A combo box whose options are chosen with keys is given its
+        // value as its option is picked; not one with a text of its own
+        // (an address bar), which is typed into.
+        if let Action::SetValue(name) = action {
+            let keyed = actor.profile().picks_combo_options_with_keys()
+                && node.role == Role::ComboBox
+                && !node.states.contains(uidelta_model::State::Editable);
+            if keyed && self.x11.is_some() && app.pid.is_some() {
+                if let Some(item) = actor.option_named(&addr, name, false).await? {
+                    let option = NodeData {
+                        role: Role::MenuItem,
+                        ..NodeData::default()
+                    };
+                    if let Some(combo) = self.combo_of(&actor, &item, &option).await {
+                        return self.pick_in_combo(app, &actor, &item, &combo, &doing).await;
+                    }
+                }
             }
         }
         let accessible = match action {

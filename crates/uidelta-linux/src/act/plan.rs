@@ -31,7 +31,8 @@ pub(crate) struct ClickFacts {
     pub pid_known: bool,
     /// Whether it is an item of a combo box that offers no selection to
     /// accessibility (Qt's), whose items stay in the tree while its popup
-    /// is closed.
+    /// is closed, or of one whose options are chosen with keys (Gecko's
+    /// `<select>`).
     pub in_combo_without_selection: bool,
     /// The modal window of the application that takes its input instead of
     /// the element's window: its role and title.
@@ -254,8 +255,9 @@ pub(crate) fn pointer_verdict(f: &ClickFacts) -> PointerVerdict {
 /// How a click on an element is made, from what was read of it (see
 /// [`ClickFacts`]):
 ///
-/// 1. an item of a combo box without a selection (Qt's) is picked in the
-///    combo box's opened popup;
+/// 1. an item of a combo box without a selection (Qt's), or whose options
+///    are chosen with keys (Gecko's), is picked in the combo box's opened
+///    popup;
 /// 2. a push button, menu item or table cell in a window that a modal
 ///    window of the same application blocks is refused;
 /// 3. a push button, menu item or table cell that the pointer can reach
@@ -269,7 +271,7 @@ pub(crate) fn pointer_verdict(f: &ClickFacts) -> PointerVerdict {
 /// 7. anything else gets its accessible click action, or without one a
 ///    synthesized click at its centre.
 pub(crate) fn plan_click(f: &ClickFacts) -> ClickPlan {
-    if f.display && f.pid_known && f.role == Role::ListItem && f.in_combo_without_selection {
+    if f.display && f.pid_known && f.in_combo_without_selection {
         return ClickPlan::PickInCombo;
     }
     if let Some((role, title)) = f.blocked_by.as_ref().filter(|_| pointer_first(f.role)) {

@@ -4,7 +4,7 @@
 
 use uidelta_atspi::{Actor, AppRef, NodeAddr};
 use uidelta_backend::{Action, Performed};
-use uidelta_model::{NodeData, Rect, Role};
+use uidelta_model::{NodeData, Rect, Role, State};
 use uidelta_x11::{Button, X11};
 
 use super::combo::Combo;
@@ -49,7 +49,8 @@ impl Linux {
     ) -> (ClickFacts, Found) {
         let mut found = Found::default();
         let mut facts = self.element_facts(app, node);
-        if facts.display && facts.pid_known && node.role == Role::ListItem {
+        if facts.display && facts.pid_known && matches!(node.role, Role::ListItem | Role::MenuItem)
+        {
             found.combo = self.combo_of(actor, addr, node).await;
             facts.in_combo_without_selection = found.combo.is_some();
             if facts.in_combo_without_selection {
@@ -264,9 +265,13 @@ impl Linux {
                 x11.click(x, y, Button::Left, 1)?;
                 format!("XTest click at {x},{y}")
             }
-            // A field without EditableText: all of its text selected, then
-            // replaced with the keys of the new text (or deleted).
-            Action::SetValue(text) if node.role.is_text_input() => {
+            // A field without EditableText (or one that does nothing, as
+            // Gecko's; an editable combo box too): all of its text
+            // selected, then replaced with the keys of the new text (or
+            // deleted).
+            Action::SetValue(text)
+                if node.role.is_text_input() || node.states.contains(State::Editable) =>
+            {
                 let moved = self
                     .focus_for_keys(app, actor, addr, node, x11, doing)
                     .await?;

@@ -79,6 +79,8 @@ impl Linux {
             .env("NO_AT_BRIDGE", "0")
             .env("GTK_A11Y", "atspi")
             .env("ACCESSIBILITY_ENABLED", "1")
+            // Gecko's (Firefox, Thunderbird) joins the bus when told so.
+            .env("GNOME_ACCESSIBILITY", "1")
             .envs(extra_env.iter().map(|(k, v)| (k, v)))
             .env(GTK2_MODULES, gtk2_modules(asked_modules.as_deref()))
             .stdin(std::process::Stdio::null())
