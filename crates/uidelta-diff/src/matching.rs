@@ -354,17 +354,55 @@ fn match_children(
 /// Whether the children line up one to one: same roles, and each pair has
 /// the same name, identity or subtree. The common case (a few attributes
 /// changed somewhere below) needs no maps at all.
+///
+/// A pair whose identities disagree lines up when the element was made
+/// anew in its place, the same in all that is compared (see
+/// [`remade_in_place`]).
 fn positional_fit(b: &View, a: &View, bc: &[NodeId], ac: &[NodeId], judge: &Judge) -> bool {
+    let mut ids: Option<(FxHashSet<&str>, FxHashSet<&str>)> = None;
     bc.iter().zip(ac).all(|(&x, &y)| {
         let (nx, ny) = (b.tree().node(x), a.tree().node(y));
         if !judge.compatible(nx, ny) {
-            return false;
+            let (before, after) = ids.get_or_insert_with(|| (identities(b, bc), identities(a, ac)));
+            return remade_in_place(b, a, x, y, before, after);
         }
         match (&nx.identity, &ny.identity) {
             (Some(ix), Some(iy)) if ix == iy && Shown::one(judge.shown.as_ref(), nx, ny) => true,
             _ => nx.name == ny.name || b.subtree_hash(x) == a.subtree_hash(y),
         }
     }) && !identity_crosses(b, a, bc, ac)
+}
+
+/// The identities of `nodes` of `v`.
+fn identities<'v>(v: &'v View, nodes: &[NodeId]) -> FxHashSet<&'v str> {
+    nodes
+        .iter()
+        .filter_map(|&n| v.tree().node(n).identity.as_deref())
+        .collect()
+}
+
+/// Whether `x` (before) and `y` (after), at the same place among the
+/// children of one element, are one element made anew: the same role and
+/// subtree, `x`'s identity gone from the after children and `y`'s new to
+/// them. Gecko remakes its Reload button whenever a page loads; reported by
+/// identity, every navigation would remove a `Reload` and add an identical
+/// one, and the agent's ref to it would die.
+fn remade_in_place(
+    b: &View,
+    a: &View,
+    x: NodeId,
+    y: NodeId,
+    before: &FxHashSet<&str>,
+    after: &FxHashSet<&str>,
+) -> bool {
+    let (nx, ny) = (b.tree().node(x), a.tree().node(y));
+    let (Some(ix), Some(iy)) = (nx.identity.as_deref(), ny.identity.as_deref()) else {
+        return false;
+    };
+    same_role(nx, ny)
+        && !after.contains(ix)
+        && !before.contains(iy)
+        && b.subtree_hash(x) == a.subtree_hash(y)
 }
 
 /// Whether the children are the same elements under identities made anew:

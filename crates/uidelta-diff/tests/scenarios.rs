@@ -483,6 +483,63 @@ fn a_replaced_page_is_not_its_renamed_twin_when_identities_hold() {
 }
 
 #[test]
+fn an_element_made_anew_in_its_place_is_the_same_element() {
+    // Gecko remakes its Reload button when a page loads: a new object, the
+    // same in all that is compared, where the old one was. The Back button
+    // next to it changed; the new page replaced the old one.
+    let build = |reload: &str, page: &str, back: bool| {
+        let mut root = NodeData::named(Role::Frame, "Firefox");
+        root.identity = Some(":1.1/root".into());
+        let mut b = TreeBuilder::new(root);
+        let mut bar = NodeData::named(Role::ToolBar, "Navigation");
+        bar.identity = Some(":1.1/bar".into());
+        b.open(bar);
+        for (id, name, enabled) in [("back", "Back", back), (reload, "Reload", true)] {
+            let mut button = NodeData::named(Role::PushButton, name);
+            button.identity = Some(format!(":1.1/{id}"));
+            button.states.set(State::Enabled, enabled);
+            b.leaf(button);
+        }
+        b.close();
+        let mut doc = NodeData::named(Role::DocumentWeb, page);
+        doc.identity = Some(format!(":1.1/{page}"));
+        b.leaf(doc);
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let c = compare(
+        &build("reload1", "Order", false),
+        &build("reload2", "Details", true),
+        Filters::all(),
+    );
+    let counts = c.diff.counts();
+    assert_eq!(
+        (counts.added, counts.removed, counts.modified),
+        (1, 1, 1),
+        "{:#?}",
+        c.diff
+    );
+    for ch in &c.diff.changes {
+        match ch {
+            Change::Added(a) => assert_eq!(a.root().name, "Details"),
+            Change::Removed(r) => assert_eq!(r.root().name, "Order"),
+            Change::Modified(m) => assert_eq!(m.element.name, "Back"),
+        }
+    }
+    // Made anew and changed: another element, removed and added.
+    let mut changed = build("reload2", "Details", true);
+    let (meta, mut tree) = changed.clone().into_parts();
+    for id in tree.ids().collect::<Vec<_>>() {
+        let n = tree.node_mut(id);
+        if n.name == "Reload" {
+            n.name = "Stop".into();
+        }
+    }
+    changed = Snapshot::new(meta, tree);
+    let c = compare(&build("reload1", "Order", false), &changed, Filters::all());
+    assert_eq!(c.diff.counts().added, 2, "{:#?}", c.diff);
+}
+
+#[test]
 fn cells_made_anew_under_new_identities_are_the_same_cells() {
     // Qt makes the header and cell objects of an item view anew, with new
     // identities, when the view is disabled: every cell is still there,

@@ -4,7 +4,7 @@
 
 use uidelta_atspi::{Actor, AppInfo, NodeAddr, WindowInfo};
 use uidelta_backend::{App, Performed};
-use uidelta_model::{NodeData, Rect};
+use uidelta_model::{NodeData, Rect, State};
 use uidelta_x11::TopWindow;
 
 use crate::backend::to_info;
@@ -96,8 +96,11 @@ impl Linux {
                 .collect(),
             None => Vec::new(),
         };
-        match fitting[..] {
-            [w] => Ok((*w).clone()),
+        if let [w] = fitting[..] {
+            return Ok((*w).clone());
+        }
+        match same_titled_by_kind(&same, window.states.contains(State::Modal))[..] {
+            [w] => Ok(w.clone()),
             _ => Err(Error::NoWindow(format!(
                 "{label} has {} windows titled `{title}` on the display, and their places do not \
                  tell which one is meant",
@@ -196,5 +199,55 @@ fn titles<'w>(windows: impl Iterator<Item = &'w WindowInfo>) -> String {
         "none".into()
     } else {
         list.join(", ")
+    }
+}
+
+/// Of windows with one title whose places do not tell them apart (a
+/// toolkit may report a dialog where it means to put it, not where the
+/// display has it: GTK 3 without a window manager), the dialogs of
+/// another of them (`WM_TRANSIENT_FOR`) when the element is `modal`, else
+/// the others.
+fn same_titled_by_kind<'w>(same: &[&'w TopWindow], modal: bool) -> Vec<&'w TopWindow> {
+    same.iter()
+        .copied()
+        .filter(|w| {
+            let dialog = w
+                .transient_for
+                .is_some_and(|p| same.iter().any(|o| o.id == p));
+            dialog == modal
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use uidelta_x11::Area;
+
+    fn window(id: u32, transient_for: Option<u32>) -> TopWindow {
+        let area: Area = (0, 0, 800, 600);
+        TopWindow {
+            id,
+            pid: Some(10),
+            title: "Pickers".into(),
+            viewable: true,
+            override_redirect: false,
+            outer: area,
+            inner: area,
+            transient_for,
+        }
+    }
+
+    #[test]
+    fn same_titled_windows_are_told_apart_by_which_is_the_others_dialog() {
+        let main = window(7, None);
+        let dialog = window(9, Some(7));
+        // A dialog of a window that is not among them says nothing.
+        let stray = window(11, Some(0x99));
+        let same = [&main, &dialog];
+        assert_eq!(same_titled_by_kind(&same, true), [&dialog]);
+        assert_eq!(same_titled_by_kind(&same, false), [&main]);
+        let three = [&main, &dialog, &stray];
+        assert_eq!(same_titled_by_kind(&three, false), [&main, &stray]);
     }
 }

@@ -29,6 +29,8 @@ pub struct TopWindow {
     pub outer: Area,
     /// Where the application's own window is.
     pub inner: Area,
+    /// The window it is a dialog of (`WM_TRANSIENT_FOR`), when it says.
+    pub transient_for: Option<u32>,
 }
 
 /// A top-level window found by what it holds: a point of the screen, or
@@ -102,6 +104,7 @@ impl X11 {
             let pid = self.pid_of(id, pid_atom)?;
             let title = self.title_of(id)?;
             let outer = self.area_of(top)?;
+            let transient_for = self.window_property(id, AtomEnum::WM_TRANSIENT_FOR.into())?;
             out.push(TopWindow {
                 id,
                 pid,
@@ -110,6 +113,7 @@ impl X11 {
                 override_redirect: attrs.override_redirect,
                 outer,
                 inner: if id == top { outer } else { self.area_of(id)? },
+                transient_for,
             });
         }
         Ok(out)
@@ -382,6 +386,17 @@ impl X11 {
             .reply()
             .ok()
             .and_then(|r| r.value32().and_then(|mut v| v.next())))
+    }
+
+    /// A property of `id` that names one window; `None` when it is not set.
+    fn window_property(&self, id: Window, prop: u32) -> Result<Option<u32>, Failure> {
+        Ok(self
+            .conn
+            .get_property(false, id, prop, AtomEnum::WINDOW, 0, 1)?
+            .reply()
+            .ok()
+            .and_then(|r| r.value32().and_then(|mut v| v.next()))
+            .filter(|&w| w != 0))
     }
 
     fn text_property(&self, id: Window, prop: u32, kind: u32) -> Result<String, Failure> {

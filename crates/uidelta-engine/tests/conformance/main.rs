@@ -9,6 +9,7 @@ mod steps;
 mod calc;
 mod featherpad;
 mod file_chooser;
+mod firefox;
 mod gedit;
 mod impress;
 mod mousepad;

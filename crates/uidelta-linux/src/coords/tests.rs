@@ -10,6 +10,7 @@ fn top(outer: uidelta_x11::Area, inner: uidelta_x11::Area) -> TopWindow {
         override_redirect: false,
         outer,
         inner,
+        transient_for: None,
     }
 }
 
