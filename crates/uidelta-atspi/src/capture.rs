@@ -517,7 +517,10 @@ impl Walk<'_> {
         );
         for (i, name) in names {
             let name = name.trim();
-            if !name.is_empty() {
+            // A field's own name stands (its label is read to be known as
+            // saying it again, see `Profile::reads_labels_of_named_fields`).
+            let named = !recs[i].basic.name.trim().is_empty();
+            if !name.is_empty() && !(named && self.profile.reads_labels_of_named_fields()) {
                 recs[i].basic.name = name.to_owned();
             }
         }
@@ -710,8 +713,10 @@ impl Walk<'_> {
     }
 
     /// The first `labelled-by` target of a field that has no name of its
-    /// own, or of a combo box its toolkit names after its option; `None`
-    /// for everything else, and when the relations cannot be read (the
+    /// own, or of a combo box its toolkit names after its option, or of any
+    /// field in a toolkit whose labels stand apart from their fields
+    /// ([`Profile::reads_labels_of_named_fields`]); `None` for everything
+    /// else, and when the relations cannot be read (the
     /// field then stays nameless, as before).
     async fn label_of(
         &self,
@@ -721,7 +726,10 @@ impl Walk<'_> {
     ) -> Option<(String, String)> {
         let by_choice = self.profile.names_combo_boxes_by_choice()
             && Role::from_name(&basic.raw_role) == Role::ComboBox;
-        if (!basic.name.trim().is_empty() && !by_choice) || !is_field(basic) {
+        let wanted = basic.name.trim().is_empty()
+            || by_choice
+            || self.profile.reads_labels_of_named_fields();
+        if !wanted || !is_field(basic) {
             return None;
         }
         let relations = self

@@ -183,6 +183,16 @@ impl Profile {
         }
     }
 
+    /// Whether the labels of named fields are read (`labelled-by`), so that
+    /// a label that says its field's name again is left out, as a field's
+    /// label is in every toolkit once it named the field. Gecko: a page's
+    /// `<label for=...>` stands apart from its field, which is named after
+    /// it (`entry "Email address*"` and `label "Email address*"`). A call
+    /// per field.
+    pub(crate) fn reads_labels_of_named_fields(&self) -> bool {
+        self.toolkit == Toolkit::Gecko
+    }
+
     /// Whether `EditableText` changes the text it is asked to. Gecko's
     /// answers `true` to `InsertText` and `SetTextContents` and changes
     /// nothing, in its pages and its own fields alike: text is typed into
