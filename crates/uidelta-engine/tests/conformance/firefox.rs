@@ -2,8 +2,9 @@
 //! a box ticked, a size chosen in a `<select>` whose page hears of it),
 //! sent, a link followed and the page gone back to. Gecko's EditableText
 //! does nothing, so text is typed with keys; its `<select>` is chosen with
-//! keys in its opened popup, one of its options disabled; its labels,
-//! closed popups and Reload button (remade at every load) say nothing.
+//! keys in its opened popup, one of its options disabled; its labels
+//! (around their fields or beside them), closed popups and Reload button
+//! (remade at every load) say nothing.
 //! And a Firefox started before uidelta, not told of accessibility, joins
 //! the bus when uidelta connects, as it does for a screen reader.
 
@@ -41,6 +42,7 @@ const ORDER: &str = r#"<!doctype html><html><head><meta charset="utf-8"><title>O
 <h1>Order</h1>
 <form>
 <label>Name <input id="name"></label>
+<label for="mail">Email</label> <input id="mail" type="email">
 <label><input type="checkbox" id="wrap"> Gift wrap</label>
 <label>Size <select id="size"><option>Small</option><option disabled>Medium</option><option>Large</option></select></label>
 <button type="button" id="order">Order</button>
@@ -88,6 +90,16 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
                 break;
             }
             tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        // And once its window is done (its buttons are named late).
+        for _ in 0..10 {
+            let quiet = s
+                .wait_for_change(FIREFOX, Duration::from_secs(1))
+                .await
+                .expect("wait for Firefox");
+            if !quiet.diff.has_changes() {
+                break;
+            }
         }
 
         let name = ref_of(&s, "role:entry && name:Name");
@@ -159,7 +171,7 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
                 "    [#] heading \"Delivery\"",
                 "    [#] paragraph = \"Orders ship within two days.\"",
                 "    [#] link \"Back to the order\"",
-                "- [#] document web \"Order form\" (and 12 descendants)",
+                "- [#] document web \"Order form\" (and 13 descendants)",
                 "~ [#] frame | name: \"Order form — Mozilla Firefox\" -> \"Delivery details — Mozilla Firefox\"",
                 "~ [#] page tab in [#] tool bar \"Browser tabs\" | name: \"Order form\" -> \"Delivery details\"",
                 "~ [#] push button \"Back\" in [#] tool bar \"Navigation\" | enabled: false -> true",
@@ -178,6 +190,7 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
                 "+ [#] document web \"Order form\"",
                 "    [#] heading \"Order\"",
                 "    [#] entry \"Name\" = \"Ann\"",
+                "    [#] entry \"Email\"",
                 "    [#] check box \"Gift wrap\" (checked)",
                 "    [#] combo box \"Size\" = \"Large\" (collapsed)",
                 "      [#] menu",
