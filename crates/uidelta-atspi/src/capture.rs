@@ -519,8 +519,9 @@ impl Walk<'_> {
             let name = name.trim();
             // A field's own name stands (its label is read to be known as
             // saying it again, see `Profile::reads_labels_of_named_fields`).
-            let named = !recs[i].basic.name.trim().is_empty();
-            if !name.is_empty() && !(named && self.profile.reads_labels_of_named_fields()) {
+            let keeps_own = self.profile.reads_labels_of_named_fields()
+                && !recs[i].basic.name.trim().is_empty();
+            if !name.is_empty() && !keeps_own {
                 recs[i].basic.name = name.to_owned();
             }
         }
