@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome};
 use uidelta_backend::Performed;
 use uidelta_model::{NodeData, Role};
-use uidelta_x11::Button;
+use uidelta_x11::{Button, X11};
 
 use super::{Doing, MENU_OPENS};
 use crate::coords::rect_of;
@@ -88,25 +88,7 @@ impl Linux {
             doing: doing(),
             why,
         };
-        let mut opened = String::new();
-        if !x11.menu_open().unwrap_or(false) {
-            let Ok(Outcome::Done(method)) = actor.click(combo).await else {
-                return Err(failed(
-                    "its combo box offers no action to open its popup".into(),
-                ));
-            };
-            let end = Instant::now() + MENU_OPENS;
-            while !x11.menu_open().unwrap_or(false) {
-                if Instant::now() >= end {
-                    return Err(failed(format!(
-                        "the combo box's popup did not open within {} ms of {method}",
-                        MENU_OPENS.as_millis()
-                    )));
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-            opened = format!("{method} on the combo box, then ");
-        }
+        let opened = open_popup(x11, actor.click(combo), &failed).await?;
         // What cannot be clicked leaves the popup closed, as it was.
         let close = |why: String| {
             if !opened.is_empty() {
@@ -173,26 +155,7 @@ impl Linux {
         if !actor.states(addr).await?.contains(State::Enabled) {
             return Err(failed("the option is disabled".into()));
         }
-        if !x11.menu_open().unwrap_or(false) {
-            if !matches!(
-                actor.invoke(&combo.combo, "open").await,
-                Ok(Outcome::Done(_))
-            ) {
-                return Err(failed(
-                    "its combo box offers no action to open its popup".into(),
-                ));
-            }
-            let end = Instant::now() + MENU_OPENS;
-            while !x11.menu_open().unwrap_or(false) {
-                if Instant::now() >= end {
-                    return Err(failed(format!(
-                        "the combo box's popup did not open within {} ms of its action `open`",
-                        MENU_OPENS.as_millis()
-                    )));
-                }
-                tokio::time::sleep(Duration::from_millis(20)).await;
-            }
-        }
+        let opened = open_popup(x11, actor.invoke(&combo.combo, "open"), &failed).await?;
         x11.key("Home")?;
         for _ in 0..downs {
             x11.key("Down")?;
@@ -212,9 +175,37 @@ impl Linux {
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
         Ok(Performed {
-            method: format!(
-                "Action.open on the combo box, then XTest Home, {downs} × Down, Return"
-            ),
+            method: format!("{opened}XTest Home, {downs} × Down, Return"),
         })
     }
+}
+
+/// Opens a combo box's popup with the accessible action `open` answers,
+/// unless a menu is open already, and waits for it to show. Answers how
+/// it was opened, to go before what is done in it (`Action.press on the
+/// combo box, then `), or nothing when it was open.
+async fn open_popup(
+    x11: &X11,
+    open: impl std::future::Future<Output = uidelta_atspi::Result<Outcome>>,
+    failed: &(dyn Fn(String) -> Error + Sync),
+) -> Result<String> {
+    if x11.menu_open().unwrap_or(false) {
+        return Ok(String::new());
+    }
+    let Ok(Outcome::Done(method)) = open.await else {
+        return Err(failed(
+            "its combo box offers no action to open its popup".into(),
+        ));
+    };
+    let end = Instant::now() + MENU_OPENS;
+    while !x11.menu_open().unwrap_or(false) {
+        if Instant::now() >= end {
+            return Err(failed(format!(
+                "the combo box's popup did not open within {} ms of {method}",
+                MENU_OPENS.as_millis()
+            )));
+        }
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    Ok(format!("{method} on the combo box, then "))
 }
