@@ -173,6 +173,9 @@ pub struct Settled {
     pub capped: bool,
     /// Meaningful events seen.
     pub events: usize,
+    /// Whether the cap ended the wait while the application was still
+    /// sending events: busy with what the action started, not done.
+    pub busy: bool,
 }
 
 /// The state machine of auto settle, fed with event times; kept apart from
@@ -241,6 +244,12 @@ impl Watch {
     /// Meaningful events so far.
     pub fn events(&self) -> usize {
         self.events
+    }
+
+    /// Whether events came since the wait began, or since the last
+    /// [`Watch::restart`]: at the cap, the application is still busy.
+    pub fn stirring(&self) -> bool {
+        self.last.is_some()
     }
 
     /// What to do at `now`.

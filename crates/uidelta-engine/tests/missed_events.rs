@@ -165,3 +165,57 @@ async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
     );
     assert!(!acted.diff.has_changes());
 }
+
+#[tokio::test]
+async fn an_action_the_application_is_still_busy_with_at_the_cap_says_so() {
+    let backend = Arc::new(Scripted::default());
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+    let opts = ActOptions {
+        settle: Settle::Auto(uidelta_engine::Quiet {
+            cap: std::time::Duration::from_millis(600),
+            grace: None,
+            ..uidelta_engine::Quiet::default()
+        }),
+        transients: false,
+    };
+    // Nothing sent: nothing changed, and the application was not busy.
+    let idle = s
+        .act("role:push button && name:Go", &Action::Click, &opts)
+        .await
+        .expect("click Go");
+    assert!(!idle.diff.has_changes());
+    assert!(
+        idle.settled.capped && !idle.settled.busy,
+        "{:?}",
+        idle.settled
+    );
+    assert_eq!(idle.note, None);
+
+    // Events that change nothing, all through the cap (a window still
+    // being built).
+    let stir = {
+        let backend = Arc::clone(&backend);
+        tokio::spawn(async move {
+            let end = Instant::now() + std::time::Duration::from_millis(1200);
+            while Instant::now() < end {
+                send(&backend, EventKind::Change, "children changed", ":1.1/1");
+                tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+            }
+        })
+    };
+    let busy = s
+        .act("role:push button && name:Go", &Action::Click, &opts)
+        .await
+        .expect("click Go");
+    stir.abort();
+    assert!(!busy.diff.has_changes());
+    assert!(busy.settled.busy, "{:?}", busy.settled);
+    assert_eq!(
+        busy.note.as_deref(),
+        Some(
+            "the application was still busy at the settle cap (600 ms), and nothing had changed \
+             yet: what the action started may still come (wait_for_change)"
+        )
+    );
+}

@@ -154,13 +154,19 @@ impl<B: Backend> Session<B> {
             return Ok(acted);
         }
         if !acted.diff.has_changes() {
-            acted.note = ignored_because(&acted.target, &data);
-            if acted.note.is_none() && *action == Action::Click {
+            let mut why = ignored_because(&acted.target, &data);
+            if why.is_none() && *action == Action::Click {
                 // A click on a tree row may select it without expanding it,
                 // for one: the element's other actions are what to try.
                 let offered = self.backend.actions(&app, &data).await.unwrap_or_default();
-                acted.note = other_actions(&acted.target, &acted.done.method, &offered);
+                why = other_actions(&acted.target, &acted.done.method, &offered);
             }
+            // After what settling saw (the application still busy), when
+            // both are said.
+            acted.note = match (acted.note.take(), why) {
+                (Some(busy), Some(why)) => Some(format!("{busy}; {why}")),
+                (busy, why) => why.or(busy),
+            };
         }
         if let Some(target) = implied {
             let to_target = acted
@@ -487,6 +493,7 @@ impl<B: Backend> Session<B> {
                     elapsed: acted.elapsed(),
                     capped: false,
                     events: settled.events + more.events,
+                    busy: false,
                 };
             }
         }
@@ -512,6 +519,10 @@ impl<B: Backend> Session<B> {
         } else {
             None
         };
+        let note = match opts.settle {
+            Settle::Auto(quiet) if settled.busy && !d.has_changes() => Some(still_busy(quiet.cap)),
+            _ => None,
+        };
         Ok(ActionOutcome {
             done,
             target,
@@ -520,7 +531,7 @@ impl<B: Backend> Session<B> {
             settled,
             app_switch,
             earlier: std::mem::take(&mut self.unreported),
-            note: None,
+            note,
             exited: false,
         })
     }
@@ -548,6 +559,18 @@ impl<B: Backend> Session<B> {
             exited: true,
         }
     }
+}
+
+/// The note of an action after which the application was still busy (its
+/// events going on) at the settle `cap`, with nothing changed: what the
+/// action started may still come (Thunderbird's first message window takes
+/// more than two seconds to build).
+pub(super) fn still_busy(cap: Duration) -> String {
+    format!(
+        "the application was still busy at the settle cap ({} ms), and nothing had changed \
+         yet: what the action started may still come (wait_for_change)",
+        cap.as_millis()
+    )
 }
 
 /// Why an application may have ignored an action on `data` (`handle`):

@@ -109,7 +109,16 @@ impl<B: Backend> Session<B> {
                     }
                     return Ok((settled(acted, false, watch.events()), mids));
                 }
-                Next::Done { capped } => return Ok((settled(acted, capped, watch.events()), mids)),
+                Next::Done { capped } => {
+                    let busy = capped && watch.stirring();
+                    return Ok((
+                        Settled {
+                            busy,
+                            ..settled(acted, capped, watch.events())
+                        },
+                        mids,
+                    ));
+                }
                 Next::WaitUntil(t) => t,
             };
             let Some(event) = self.known[idx].next_before(until).await else {
@@ -207,5 +216,6 @@ pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
         elapsed: acted.elapsed(),
         capped,
         events,
+        busy: false,
     }
 }
