@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::{Backend, ErrorKind, Event, Scope};
 use uidelta_diff::View;
-use uidelta_model::{NodeId, Snapshot};
+use uidelta_model::{NodeId, Snapshot, State};
 
 use super::{is_idle, is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
 use crate::error::Result;
@@ -70,6 +70,7 @@ impl<B: Backend> Session<B> {
         let mut watch = Watch::new(quiet, acted);
         let mut mids = Vec::new();
         let mut last_mid = acted;
+        let mut loading_waits = 0;
         loop {
             // The events ended: the application exited (the polling finds
             // out at once), or the subscription broke (the polling goes on).
@@ -103,11 +104,22 @@ impl<B: Backend> Session<B> {
                     // goes on, up to the cap, as after an action that
                     // sent nothing. What the look read is the after
                     // snapshot otherwise.
-                    if self.unchanged(&app, idx).await {
-                        watch.restart();
-                        continue;
+                    match self.look_again(&app, idx, own_focus).await {
+                        Look::Unchanged => {
+                            watch.restart();
+                            continue;
+                        }
+                        // Still building what the action opened: the
+                        // wait for quiet starts again, up to the cap.
+                        Look::Loading if loading_waits < MAX_LOADING_LOOKS => {
+                            loading_waits += 1;
+                            watch.event(Instant::now());
+                            continue;
+                        }
+                        Look::Loading | Look::Changed => {
+                            return Ok((settled(acted, false, watch.events()), mids));
+                        }
                     }
-                    return Ok((settled(acted, false, watch.events()), mids));
                 }
                 Next::Done { capped } => {
                     let busy = capped && watch.stirring();
@@ -147,19 +159,35 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    /// Whether the application looks as it did before the action (its
-    /// tree and focus), as far as a capture now tells; `false` when it
-    /// cannot be read. A capture that shows a change is kept as the after
-    /// snapshot ([`Session::looked`]), so that it is not read twice.
-    async fn unchanged(&mut self, app: &uidelta_backend::App, idx: AppId) -> bool {
+    /// How the application looks next to how it did before the action
+    /// (its tree and focus), as far as a capture now tells; changed when it
+    /// cannot be read. The focus gone to an element of `own_focus` (the
+    /// action's target, which a click focuses) is the action's own, no
+    /// change. A capture that shows a change is kept as the after snapshot
+    /// ([`Session::looked`]), so that it is not read twice.
+    async fn look_again(
+        &mut self,
+        app: &uidelta_backend::App,
+        idx: AppId,
+        own_focus: &[String],
+    ) -> Look {
         let Ok(s) = self.backend.capture(app, &Scope::App).await else {
-            return false;
+            return Look::Changed;
         };
-        if look_of(&View::new(&s, self.filters)) == look_of(&self.known[idx].view) {
-            return true;
+        let view = View::new(&s, self.filters);
+        let (tree, focus) = look_of(&view);
+        let (was_tree, was_focus) = look_of(&self.known[idx].view);
+        let own = focus.as_ref().is_some_and(|f| own_focus.contains(f));
+        if tree == was_tree && (focus == was_focus || own) {
+            return Look::Unchanged;
         }
+        let loading = loading(&view) > loading(&self.known[idx].view);
         self.looked = Some((idx, s));
-        false
+        if loading {
+            Look::Loading
+        } else {
+            Look::Changed
+        }
     }
 
     /// Settles by comparing captures, for a backend that sends no events
@@ -198,6 +226,36 @@ impl<B: Backend> Session<B> {
             }
         }
     }
+}
+
+/// How an application looks next to before an action (see
+/// [`Session::look_again`]).
+enum Look {
+    /// As before.
+    Unchanged,
+    /// Changed, and a window or document more than before says it is
+    /// `busy`: still being built (Thunderbird shows its message window
+    /// empty and busy for a second or more before filling it).
+    Loading,
+    /// Changed.
+    Changed,
+}
+
+/// How many more looks a settle takes while windows say they are busy:
+/// each waits for another quiet window, all within the cap.
+const MAX_LOADING_LOOKS: usize = 20;
+
+/// How many windows and documents of `view` that show say they are busy.
+fn loading(view: &View) -> usize {
+    view.tree()
+        .nodes()
+        .iter()
+        .filter(|n| {
+            (n.role.is_window() || n.role.is_document())
+                && n.states.contains(State::Busy)
+                && n.states.contains(State::Showing)
+        })
+        .count()
 }
 
 /// What a capture looks like, to tell two apart: the tree's hash, and the

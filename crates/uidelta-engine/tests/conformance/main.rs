@@ -15,5 +15,6 @@ mod impress;
 mod mousepad;
 mod office;
 mod thunar;
+mod thunderbird;
 mod writer;
 mod zenity;
