@@ -192,14 +192,21 @@ fn mousepad_types_finds_and_saves_as() {
             )
             .await
             .expect("name the file");
-        r.check(
+        // The place the dialog opened in may lose its selection now (on a
+        // busy machine), or only as the dialog closes.
+        let deselected =
+            "~ [#] list item \"work\" in [#] scroll pane \"Places\" | selected: true -> false";
+        r.check_passing(
             "name",
             &a,
             &[
-                "# diff: ~2 modified",
+                "# diff: ~3 modified",
                 "~ [#] text \"Name:\" in [#] file chooser \"File Chooser Widget\" | value: none -> \"$DIR/notes/note.txt\"",
+                deselected,
                 "~ [#] push button \"Save\" in [#] file chooser \"Save As\" | enabled: false -> true",
             ],
+            deselected,
+            "# diff: ~2 modified",
         );
 
         // Save closes the dialog; the title names the file, Save is

@@ -252,6 +252,29 @@ impl Reader {
         );
     }
 
+    /// [`Reader::check`] for an answer that reads one of `variants`, line
+    /// for line: an application whose state passes through a step of its
+    /// own that the answer may catch. Answers which one it read.
+    pub fn check_one_of(&self, step: &str, a: &ActionOutcome, variants: &[&[&str]]) -> usize {
+        let text = answer(a);
+        let mut got = self.lines(&text);
+        if let Some(head) = got.first_mut() {
+            *head = unsettled(head);
+        }
+        if std::env::var_os(RECORD).is_some() {
+            eprintln!("== {step}\n{}\n", got.join("\n"));
+            return 0;
+        }
+        let read = variants.iter().position(|v| got == *v);
+        read.unwrap_or_else(|| {
+            let expected: Vec<String> = variants.iter().map(|v| v.join("\n")).collect();
+            panic!(
+                "{step}: the answer reads:\n{text}\nexpected one of:\n{}",
+                expected.join("\n--\n")
+            )
+        })
+    }
+
     /// Asserts that the first look at an application reads `expected`.
     pub fn check_diff(&self, step: &str, d: &Diff, expected: &[&str]) {
         let t = uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default());
