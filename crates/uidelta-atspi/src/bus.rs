@@ -641,9 +641,9 @@ async fn a11y_address(session: Option<&str>) -> Result<String> {
 /// does when it starts: applications that join the accessibility bus only
 /// when one is running (Gecko's: Firefox and Thunderbird) join it then,
 /// those already running included; the first connection of a session
-/// waits half a second for them. (Qt 5 looks at its environment alone.) A session
-/// that refuses leaves the applications that joined anyway, which is
-/// logged.
+/// waits half a second for them. (Qt 5 looks at its environment alone.)
+/// A session that refuses leaves the applications that joined anyway,
+/// which is logged.
 async fn say_an_assistive_technology_is_here(session: &zbus::Connection) {
     /// How long applications are given to join once told, the first time.
     const JOINING: Duration = Duration::from_millis(500);

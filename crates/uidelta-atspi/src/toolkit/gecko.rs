@@ -16,9 +16,8 @@ use crate::capture::Rec;
 pub(crate) fn leave_out_closed_popups(recs: &mut [Rec]) {
     for r in recs.iter_mut() {
         let closed = !r.basic.states.contains(State::Showing);
-        let live_children = r.children.len();
         if closed
-            && live_children == 0
+            && r.children.is_empty()
             && r.basic.name.trim().is_empty()
             && Role::from_name(&r.basic.raw_role) == Role::Menu
         {
