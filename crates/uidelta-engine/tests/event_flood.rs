@@ -92,19 +92,29 @@ fn a_flood_of_unread_events_never_holds_up_other_calls() {
             "the flood ended before the other session read twice"
         );
 
-        // The reader's next call answers, with the entry's new value.
+        // The reader's next call answers, with the entry's new value. The
+        // application may still be working through its input: it is given
+        // as long as the value keeps growing (a busy machine takes tens of
+        // seconds), up to two minutes.
         let want = Some(text.clone());
         let mut seen = None;
-        for _ in 0..20 {
+        let mut stalled = 0;
+        for _ in 0..240 {
             reader
                 .observe(FACTORY)
                 .await
                 .unwrap_or_else(|e| panic!("the reader's read after the flood: {e}"));
-            seen = value_of(&reader, &entry);
-            if seen == want {
+            let now = value_of(&reader, &entry);
+            if now == want {
+                seen = now;
                 break;
             }
-            // The application may still be working through its input.
+            let grew = now.as_ref().map_or(0, String::len) > seen.as_ref().map_or(0, String::len);
+            stalled = if grew { 0 } else { stalled + 1 };
+            seen = now;
+            if stalled >= 6 {
+                break;
+            }
             tokio::time::sleep(Duration::from_millis(500)).await;
         }
         assert_eq!(seen.map(|v| v.len()), Some(text.len()));
