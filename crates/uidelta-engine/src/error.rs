@@ -81,7 +81,7 @@ pub enum Error {
     Unresponsive {
         /// The application, as `name (pid N)`.
         app: String,
-        /// What was done last: `Action.Click on [e5] menu item "Ask…"`.
+        /// What was done last: `Action.click on [e5] menu item "Ask…"`.
         since: String,
         /// What usually causes it on this platform and how to get out,
         /// from the backend (starts with `; `, or empty).

@@ -93,7 +93,7 @@ fn invoking_the_action_of_ok_is_an_exit() {
             .await
             .expect("invoking OK answers");
         exited_at_once(&acted);
-        assert_eq!(acted.done.method, "Action.Click");
+        assert_eq!(acted.done.method, "Action.click");
     });
 }
 

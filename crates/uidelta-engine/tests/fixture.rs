@@ -596,7 +596,7 @@ fn an_accessible_action_whose_handler_runs_a_modal_dialog_leaves_the_application
             )
             .await
             .expect("invoke File > Ask…");
-        assert_eq!(asked.done.method, "Action.Click");
+        assert_eq!(asked.done.method, "Action.click");
         holds(&asked, "] alert \"Question\" (modal) (opened)\n");
         holds(&asked, "] push button \"No\" (focused)\n");
         let no = s
@@ -684,7 +684,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
         assert!(
             message.starts_with("uidelta-fixture (pid ")
                 && message.contains(
-                    ") does not answer since Action.Click on [e5] menu item \"Ask…\": \
+                    ") does not answer since Action.click on [e5] menu item \"Ask…\": \
                      one of its handlers is still running; most often a modal dialog"
                 ),
             "{message}"
@@ -696,7 +696,7 @@ fn an_application_stuck_in_a_modal_dialog_is_reported_gets_no_key_and_is_answere
             .await
             .err()
             .unwrap_or_else(|| panic!("no key for an application that does not answer"));
-        let stuck_since = ") does not answer since Action.Click on [e5] menu item \"Ask…\"";
+        let stuck_since = ") does not answer since Action.click on [e5] menu item \"Ask…\"";
         let message = err.to_string();
         assert!(
             matches!(err, uidelta_engine::Error::Unresponsive { .. })
@@ -818,7 +818,7 @@ fn a_window_on_top_of_an_element_gets_no_click_meant_for_the_element() {
         // Under the window Cover, a pointer click would land on Cover: the
         // button's accessible action is used instead.
         let counted = s.act(count, &Action::Click, &opts).await.expect("Count");
-        assert_eq!(counted.done.method, "Action.Click");
+        assert_eq!(counted.done.method, "Action.click");
         holds(&counted, "] label | name: \"Count: 1\" -> \"Count: 2\"\n");
 
         // The label has no accessible action: the click is refused, saying

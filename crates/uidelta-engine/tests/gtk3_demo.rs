@@ -51,7 +51,7 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
             Some(
                 format!(
                     "the click changed nothing; [{entry}] table cell \"Entry\" also offers the \
-                     actions `Expand or contract`, `Edit`, `Activate` (invoke one by name)"
+                     actions `expand or contract`, `edit`, `activate` (invoke one by name)"
                 )
                 .as_str()
             )
@@ -62,7 +62,7 @@ fn a_click_that_changes_nothing_names_the_actions_that_would() {
             .act(&entry, &Action::Invoke("expand or contract".into()), &opts)
             .await
             .expect("expand the row");
-        assert_eq!(a.done.method, "Action.Expand or contract");
+        assert_eq!(a.done.method, "Action.expand or contract");
         assert_eq!(a.note, None);
         let t = text(&a);
         assert!(t.starts_with("# diff: +4 added"), "{t}");
@@ -251,7 +251,7 @@ fn a_combo_box_option_is_chosen_in_its_menu_or_a_submenu() {
             )
             .await
             .expect("choose Albany");
-        assert_eq!(a.done.method, "Action.Click");
+        assert_eq!(a.done.method, "Action.click");
         let panel = ref_of(s, "role:panel && name:\"Where are we ?\"");
         assert!(
             text(&a).contains(&format!(

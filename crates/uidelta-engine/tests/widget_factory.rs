@@ -347,7 +347,7 @@ fn a_push_button_outside_an_open_popover_is_pressed_not_clicked_at() {
         // toggle buttons, which closes the popover.
         let lock = ref_of(&s, "role:push button && name:Lock");
         let a = s.act(&lock, &Action::Click, &opts).await.expect("lock");
-        assert_eq!(a.done.method, "Action.Click", "{}", text(&a));
+        assert_eq!(a.done.method, "Action.click", "{}", text(&a));
         let lines = body(&a);
         assert!(
             lines.contains(&format!(

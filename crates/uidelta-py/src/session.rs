@@ -40,7 +40,7 @@ const OPEN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What an action did: `diff` (a `Diff`), `text` (the answer an agent
 /// reads: earlier changes, the diff, an application switch), `method` (how
-/// it was done: `Action.Click`, `XTest click at 640,287`), `exited` (the
+/// it was done: `Action.click`, `XTest click at 640,287`), `exited` (the
 /// application ended, as answering a dialog often does).
 #[pyclass(frozen, get_all, module = "uidelta")]
 pub struct ActionResult {
