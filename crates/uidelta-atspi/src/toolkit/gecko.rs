@@ -26,6 +26,16 @@ pub(crate) fn leave_out_closed_popups(recs: &mut [Rec]) {
     }
 }
 
+/// A name as Gecko gives it: an internal document of its own window
+/// (Thunderbird's account page, its message list) is named after its
+/// `chrome://` address, which changes with the folder shown and says
+/// nothing an agent reads; such a name is no name.
+pub(crate) fn clean_name(name: &mut String) {
+    if name.trim_start().starts_with("chrome://") {
+        name.clear();
+    }
+}
+
 /// Gecko's application object reports states, but never `enabled`: it is
 /// not disabled, whatever the missing state would say.
 pub(crate) fn enable_the_application(recs: &mut [Rec]) {
@@ -200,6 +210,25 @@ mod tests {
             ]
         );
         assert_eq!(tree.nodes()[1].name, "File");
+    }
+
+    #[test]
+    fn gecko_internal_documents_named_after_their_address_are_nameless() {
+        let mut page =
+            "chrome://messenger/content/msgAccountCentral.xhtml?folderURI=mailbox%3A%2F%2Fann"
+                .to_owned();
+        clean_name(&mut page);
+        assert_eq!(page, "");
+        // A page's own address, or a name that mentions one, stays.
+        for kept in [
+            "https://example.org/",
+            "Open chrome://settings in a tab",
+            "Inbox",
+        ] {
+            let mut name = kept.to_owned();
+            clean_name(&mut name);
+            assert_eq!(name, kept);
+        }
     }
 
     #[test]

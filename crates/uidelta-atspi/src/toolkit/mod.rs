@@ -146,11 +146,12 @@ impl Profile {
 
     /// A name as read from the application, without what its toolkit adds
     /// to it (GTK 4's type names and doubled mnemonics, Chromium's memory
-    /// readouts).
+    /// readouts, Gecko's `chrome://` addresses).
     pub(crate) fn clean_name(&self, role: Role, name: &mut String) {
         match self.toolkit {
             Toolkit::Gtk4 => gtk4::clean_name(name),
             Toolkit::Chromium => chromium::clean_name(role, name),
+            Toolkit::Gecko => gecko::clean_name(name),
             _ => {}
         }
     }
