@@ -163,7 +163,7 @@ impl<B: Backend> Session<B> {
     /// (its tree and focus), as far as a capture now tells; changed when it
     /// cannot be read. The focus gone to an element of `own_focus` (the
     /// action's target, which a click focuses) is the action's own, no
-    /// change. A capture that shows a change is kept as the after snapshot
+    /// change, and the focus gone to nothing is no change yet. A capture that shows a change is kept as the after snapshot
     /// ([`Session::looked`]), so that it is not read twice.
     async fn look_again(
         &mut self,
@@ -178,7 +178,12 @@ impl<B: Backend> Session<B> {
         let (tree, focus) = look_of(&view);
         let (was_tree, was_focus) = look_of(&self.known[idx].view);
         let own = focus.as_ref().is_some_and(|f| own_focus.contains(f));
-        if tree == was_tree && (focus == was_focus || own) {
+        // The focus gone with nowhere to go is a window giving the keyboard
+        // up to one that is coming (Thunderbird's main window, before its
+        // message window shows), not yet the change: if it is all there is,
+        // the capture at the cap reports it.
+        let between = focus.is_none();
+        if tree == was_tree && (focus == was_focus || own || between) {
             return Look::Unchanged;
         }
         let loading = loading(&view) > loading(&self.known[idx].view);
