@@ -14,7 +14,7 @@ use uidelta_backend::{Action, Backend};
 use uidelta_engine::ActOptions;
 
 use crate::common::{ref_of, session};
-use crate::steps::start;
+use crate::steps::{start, wait_until_done};
 
 const FIREFOX: &str = "Firefox";
 
@@ -82,25 +82,9 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
     crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
-        // Once the page is in (its document comes before what is in it).
-        let page = "role:push button && name:Order".parse().expect("selector");
-        for _ in 0..100 {
-            s.observe(FIREFOX).await.expect("observe Firefox");
-            if !s.find(&page).is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        // And once its window is done (its buttons are named late).
-        for _ in 0..10 {
-            let quiet = s
-                .wait_for_change(FIREFOX, Duration::from_secs(1))
-                .await
-                .expect("wait for Firefox");
-            if !quiet.diff.has_changes() {
-                break;
-            }
-        }
+        // Once the page is in (its document comes before what is in it),
+        // and the window is done.
+        wait_until_done(&mut s, FIREFOX, "role:push button && name:Order").await;
 
         let name = ref_of(&s, "role:entry && name:Name");
         let a = s

@@ -38,6 +38,35 @@ pub fn run_task<F: std::future::Future>(rt: &Runtime, task: F) -> F::Output {
     })
 }
 
+/// Waits until `app` shows the element `selector` matches, then until its
+/// windows go a second without a change: an application that builds its
+/// window in stages (Gecko names its buttons late) is taken once done.
+pub async fn wait_until_done(
+    s: &mut uidelta_engine::Session<uidelta_linux::Linux>,
+    app: &str,
+    selector: &str,
+) {
+    let ready = selector.parse().expect("selector");
+    for _ in 0..100 {
+        s.observe(app)
+            .await
+            .unwrap_or_else(|e| panic!("observe {app}: {e}"));
+        if !s.find(&ready).is_empty() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for _ in 0..10 {
+        let quiet = s
+            .wait_for_change(app, Duration::from_secs(1))
+            .await
+            .unwrap_or_else(|e| panic!("wait for {app}: {e}"));
+        if !quiet.diff.has_changes() {
+            break;
+        }
+    }
+}
+
 /// An application running on a desktop of its own, in a working directory
 /// of known files, with an empty home directory.
 pub struct Started {

@@ -11,7 +11,7 @@ use uidelta_backend::Action;
 use uidelta_engine::{ActOptions, Quiet, Settle, WindowAction};
 
 use crate::common::{ref_of, session};
-use crate::steps::start;
+use crate::steps::{start, wait_until_done};
 
 const THUNDERBIRD: &str = "Thunderbird";
 
@@ -72,25 +72,12 @@ fn thunderbird_writes_a_message_and_discards_it() {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         // Once its main window is done.
-        let ready = "role:push button && name:\"New Message\""
-            .parse()
-            .expect("selector");
-        for _ in 0..100 {
-            s.observe(THUNDERBIRD).await.expect("observe Thunderbird");
-            if !s.find(&ready).is_empty() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(100)).await;
-        }
-        for _ in 0..10 {
-            let quiet = s
-                .wait_for_change(THUNDERBIRD, Duration::from_secs(1))
-                .await
-                .expect("wait for Thunderbird");
-            if !quiet.diff.has_changes() {
-                break;
-            }
-        }
+        wait_until_done(
+            &mut s,
+            THUNDERBIRD,
+            "role:push button && name:\"New Message\"",
+        )
+        .await;
 
         // The account's folders, listed once it is expanded (its tree
         // item's `activate` selects it; Right expands it).
