@@ -1006,7 +1006,8 @@ fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
 /// or hidden because the parent was shown or hidden (`showing` and
 /// `visible` alike: Qt flips a header's `visible` when its view shows),
 /// expanded or collapsed, or because the parent is a page tab that was
-/// selected or left.
+/// selected or left, or a menu that was (GTK opens a menu of a menu bar,
+/// or a submenu, by selecting it: its entries show).
 fn cause(parent: &Modified, ch: &AttrChange) -> Option<usize> {
     let shown = matches!(ch.attr, Attr::State(State::Showing | State::Visible));
     parent.changes.iter().position(|x| {
@@ -1017,7 +1018,7 @@ fn cause(parent: &Modified, ch: &AttrChange) -> Option<usize> {
                 && (matches!(x.attr, Attr::State(State::Showing | State::Visible))
                     || x.attr == Attr::State(State::Expanded)
                     || (x.attr == Attr::State(State::Selected)
-                        && parent.element.role == Role::PageTab)))
+                        && matches!(parent.element.role, Role::PageTab | Role::Menu))))
     })
 }
 

@@ -569,12 +569,16 @@ fn a_disabled_item_of_a_closed_menu_is_an_error_that_says_so_and_opens_no_menu()
             ),
             "{msg}"
         );
-        // File is still closed: clicking it opens it.
+        // File is still closed: clicking it opens it, its entries listed.
         let opened = s
             .act("role:menu && name:File", &Action::Click, &opts)
             .await
             .expect("open File");
-        holds(&opened, "] menu item \"Never\" in [");
+        holds(
+            &opened,
+            "] menu \"File\" | selected: false -> true (shows 2 descendants)\n",
+        );
+        holds(&opened, "] menu item \"Never\" (disabled)\n");
     });
 }
 

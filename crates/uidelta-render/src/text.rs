@@ -97,31 +97,141 @@ pub(crate) fn rect_text(r: Rect) -> String {
     format!("@{},{} {}x{}", r.x, r.y, r.w, r.h)
 }
 
-/// Shortens an old and a new text around the part that changed, when either
-/// is longer than `limit` characters: about [`CHANGE_WINDOW`] unchanged
-/// characters stay on each side of the change, cut text is marked with `…`,
-/// and a changed part longer than `limit` is itself cut. The old side of
-/// such a long change (a text replaced by another) is cut sooner, at a
-/// quarter of `limit`: the agent has read it before, and its start is
-/// enough to recognize it. Texts that both fit come back whole.
+/// Shortens an old and a new text around the parts that changed, when
+/// either is longer than `limit` characters: about [`CHANGE_WINDOW`]
+/// unchanged characters stay on each side of a change, cut text is marked
+/// with `…`, and a changed part longer than `limit` is itself cut. Texts
+/// that changed in two or three places (a title that gained a `*` in front
+/// and a new size at its end) keep each change, the long unchanged text
+/// between them cut. The old side of a long change (a text replaced by
+/// another) is cut sooner, at a quarter of `limit`: the agent has read it
+/// before, and its start is enough to recognize it. Texts that both fit
+/// come back whole.
 pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
     let old: Vec<char> = old.chars().collect();
     let new: Vec<char> = new.chars().collect();
     if old.len() <= limit && new.len() <= limit {
         return (old.iter().collect(), new.iter().collect());
     }
-    let prefix = common_prefix(&old, &new);
-    let suffix = common_suffix(&old[prefix..], &new[prefix..]);
-    let old_changed = old.len() - prefix - suffix;
+    let mut runs = Vec::new();
+    shared_runs(&old, &new, (0, 0), &mut runs);
+    let changes = changed_parts(&runs, old.len(), new.len());
+    if changes.len() > MOST_CHANGES {
+        // Changed all over: one change from the first to the last.
+        let prefix = common_prefix(&old, &new);
+        let suffix = common_suffix(&old[prefix..], &new[prefix..]);
+        runs.clear();
+        if prefix > 0 {
+            runs.push((0, 0, prefix));
+        }
+        if suffix > 0 {
+            runs.push((old.len() - suffix, new.len() - suffix, suffix));
+        }
+    }
+    let old_changed: usize = changed_parts(&runs, old.len(), new.len())
+        .iter()
+        .map(|&(o, _)| o)
+        .sum();
     let old_limit = if old_changed > limit {
         limit / 4
     } else {
         limit
     };
+    // A shared run at the start (or end) of both texts has no change
+    // before (or after) it on either side: only its end (or start) shows.
+    let sides = |side: fn(&(usize, usize, usize)) -> usize| -> Vec<Shared> {
+        runs.iter()
+            .map(|r| Shared {
+                start: side(r),
+                len: r.2,
+                first: r.0 == 0 && r.1 == 0,
+                last: r.0 + r.2 == old.len() && r.1 + r.2 == new.len(),
+            })
+            .collect()
+    };
     (
-        excerpt(&old, prefix, suffix, old_limit),
-        excerpt(&new, prefix, suffix, limit),
+        excerpt(&old, &sides(|r| r.0), old_limit),
+        excerpt(&new, &sides(|r| r.1), limit),
     )
+}
+
+/// Most changed places kept apart in one text (see [`shorten_change`]).
+const MOST_CHANGES: usize = 3;
+
+/// Shared text inside a changed middle is kept apart only when longer than
+/// this: shorter, it would be shown whole anyway.
+const LEAST_SHARED: usize = 2 * CHANGE_WINDOW + 1;
+
+/// Most characters of the two changed middles multiplied together for the
+/// shared text in them to be looked for (a table of that many cells).
+const MOST_COMPARED: usize = 4_000_000;
+
+/// The runs of text `a` and `b` share, in order (start in `a`, start in `b`,
+/// length, offsets added): the common prefix and suffix, and in between
+/// the longest common run of at least [`LEAST_SHARED`] characters, then
+/// again on each side of it.
+fn shared_runs(a: &[char], b: &[char], at: (usize, usize), out: &mut Vec<(usize, usize, usize)>) {
+    let prefix = common_prefix(a, b);
+    let suffix = common_suffix(&a[prefix..], &b[prefix..]);
+    if prefix > 0 {
+        out.push((at.0, at.1, prefix));
+    }
+    let (a_mid, b_mid) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
+    let mid_at = (at.0 + prefix, at.1 + prefix);
+    if let Some((i, j, len)) = longest_common_run(a_mid, b_mid) {
+        shared_runs(&a_mid[..i], &b_mid[..j], mid_at, out);
+        out.push((mid_at.0 + i, mid_at.1 + j, len));
+        shared_runs(
+            &a_mid[i + len..],
+            &b_mid[j + len..],
+            (mid_at.0 + i + len, mid_at.1 + j + len),
+            out,
+        );
+    }
+    if suffix > 0 {
+        out.push((at.0 + a.len() - suffix, at.1 + b.len() - suffix, suffix));
+    }
+}
+
+/// The longest run of characters `a` and `b` share, when it is at least
+/// [`LEAST_SHARED`] long: start in `a`, start in `b`, length.
+fn longest_common_run(a: &[char], b: &[char]) -> Option<(usize, usize, usize)> {
+    if a.len() < LEAST_SHARED
+        || b.len() < LEAST_SHARED
+        || a.len().saturating_mul(b.len()) > MOST_COMPARED
+    {
+        return None;
+    }
+    let mut best = (0, 0, 0);
+    let mut previous = vec![0usize; b.len() + 1];
+    let mut current = vec![0usize; b.len() + 1];
+    for (i, x) in a.iter().enumerate() {
+        for (j, y) in b.iter().enumerate() {
+            current[j + 1] = if x == y { previous[j] + 1 } else { 0 };
+            if current[j + 1] > best.2 {
+                best = (
+                    i + 1 - current[j + 1],
+                    j + 1 - current[j + 1],
+                    current[j + 1],
+                );
+            }
+        }
+        std::mem::swap(&mut previous, &mut current);
+    }
+    (best.2 >= LEAST_SHARED).then_some(best)
+}
+
+/// The lengths of the changed parts between shared runs, old and new side.
+fn changed_parts(runs: &[(usize, usize, usize)], old: usize, new: usize) -> Vec<(usize, usize)> {
+    let mut parts = Vec::new();
+    let mut at = (0, 0);
+    for &(o, n, len) in runs.iter().chain([&(old, new, 0)]) {
+        if o > at.0 || n > at.1 {
+            parts.push((o - at.0, n - at.1));
+        }
+        at = (o + len, n + len);
+    }
+    parts
 }
 
 fn common_prefix(a: &[char], b: &[char]) -> usize {
@@ -136,29 +246,63 @@ fn common_suffix(a: &[char], b: &[char]) -> usize {
         .count()
 }
 
-/// The changed middle of `text` (after `prefix` shared characters, before
-/// `suffix` shared ones) with a window of unchanged text on each side.
-fn excerpt(text: &[char], prefix: usize, suffix: usize, limit: usize) -> String {
-    let change_end = text.len() - suffix;
-    let start = prefix.saturating_sub(CHANGE_WINDOW);
-    let end = (change_end + CHANGE_WINDOW).min(text.len());
+/// A run of text shared by the old and the new side, on one side.
+struct Shared {
+    start: usize,
+    len: usize,
+    /// Both texts begin with it: nothing changed before it.
+    first: bool,
+    /// Both texts end with it: nothing changed after it.
+    last: bool,
+}
+
+/// `text` with its changed parts (between the shared `runs`) kept, each
+/// cut at `limit`, and of each shared run a window of [`CHANGE_WINDOW`]
+/// characters next to a change.
+fn excerpt(text: &[char], runs: &[Shared], limit: usize) -> String {
     let mut out = String::new();
-    if start > 0 {
-        out.push(ELLIPSIS);
+    let mut at = 0;
+    for &Shared {
+        start,
+        len,
+        first,
+        last,
+    } in runs
+    {
+        changed(&mut out, &text[at..start], limit);
+        let shared = &text[start..start + len];
+        match (first, last) {
+            _ if len <= CHANGE_WINDOW => out.extend(shared),
+            (true, true) => out.extend(shared),
+            (true, false) => {
+                out.push(ELLIPSIS);
+                out.extend(&shared[len - CHANGE_WINDOW..]);
+            }
+            (false, true) => {
+                out.extend(&shared[..CHANGE_WINDOW]);
+                out.push(ELLIPSIS);
+            }
+            (false, false) if len <= 2 * CHANGE_WINDOW => out.extend(shared),
+            (false, false) => {
+                out.extend(&shared[..CHANGE_WINDOW]);
+                out.push(ELLIPSIS);
+                out.extend(&shared[len - CHANGE_WINDOW..]);
+            }
+        }
+        at = start + len;
     }
-    out.extend(&text[start..prefix]);
-    let changed = &text[prefix..change_end];
-    if changed.len() > limit {
-        out.extend(&changed[..limit]);
+    changed(&mut out, &text[at..], limit);
+    out
+}
+
+/// A changed part, cut at `limit`.
+fn changed(out: &mut String, part: &[char], limit: usize) {
+    if part.len() > limit {
+        out.extend(&part[..limit]);
         out.push(ELLIPSIS);
     } else {
-        out.extend(changed);
+        out.extend(part);
     }
-    out.extend(&text[change_end..end]);
-    if end < text.len() {
-        out.push(ELLIPSIS);
-    }
-    out
 }
 
 #[cfg(test)]
@@ -283,6 +427,28 @@ mod tests {
         let (o, n) = shorten_change(&old, &new, 80);
         assert_eq!(o, "Application Class\noo…");
         assert_eq!(n, format!("Button Boxes\n{}…", "n".repeat(67)));
+    }
+
+    #[test]
+    fn a_title_changed_at_both_ends_keeps_both_changes() {
+        let middle = "(imported)-1.0 (RGB color 8-bit gamma integer, GIMP built-in sRGB, 1 layer)";
+        let old = format!("[photo] {middle} 120x80 – GIMP");
+        let new = format!("*[photo] {middle} 60x40 – GIMP");
+        let (o, n) = shorten_change(&old, &new, 80);
+        assert_eq!(o, "[photo] (imported)-1…t-in sRGB, 1 layer) 120x80 – GIMP");
+        assert_eq!(n, "*[photo] (imported)-1…t-in sRGB, 1 layer) 60x40 – GIMP");
+    }
+
+    #[test]
+    fn a_text_changed_all_over_is_one_change() {
+        let shared = "s".repeat(50);
+        let (old, new) = (
+            format!("a{shared}b{shared}c{shared}d{shared}e"),
+            format!("A{shared}B{shared}C{shared}D{shared}E"),
+        );
+        let (o, n) = shorten_change(&old, &new, 80);
+        assert_eq!(o, format!("{}…", &old[..20]));
+        assert_eq!(n, format!("{}…", &new[..80]));
     }
 
     #[test]

@@ -1630,3 +1630,76 @@ fn diff_text_says_a_kept_page_shown_or_hidden_in_one_line() {
         "{out}"
     );
 }
+
+/// A window with a menu bar of `menus` closed menus of six items each
+/// (enabled or not, the first checked or not) and a title.
+fn closed_menus(title: &str, enabled: bool, checked: bool, open: Option<usize>) -> Snapshot {
+    let mut b = TreeBuilder::new(node(Role::Frame, title, None));
+    b.open(node(Role::MenuBar, "", None));
+    for m in 0..8 {
+        let name = format!("Menu {m}");
+        let mut menu = node(Role::Menu, &name, None);
+        menu.identity = Some(name.clone());
+        if open == Some(m) {
+            menu.states.insert(State::Selected);
+        }
+        b.open(menu);
+        for i in 0..6 {
+            let role = if i == 0 {
+                Role::CheckMenuItem
+            } else {
+                Role::MenuItem
+            };
+            let mut item = node(role, &format!("Item {m}.{i}"), None);
+            item.identity = Some(format!("{name} item {i}"));
+            if open != Some(m) {
+                item.states.remove(State::Showing);
+            }
+            if !enabled && i > 1 {
+                item.states.remove(State::Enabled);
+            }
+            if checked && i == 0 {
+                item.states.insert(State::Checked);
+            }
+            b.leaf(item);
+        }
+        b.close();
+    }
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_counts_many_changes_out_of_sight_in_one_line() {
+    // An image opened: the window's title changes, and the items of every
+    // closed menu are enabled, their first checked.
+    let before = closed_menus("Editor", false, false, None);
+    let after = closed_menus("photo.png - Editor", true, true, None);
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    assert_snapshot!(out);
+    // A few are listed as they are.
+    let mut few = closed_menus("Editor", false, false, None);
+    let (meta, mut tree) = few.into_parts();
+    let item = tree
+        .ids()
+        .find(|&id| tree.node(id).name == "Item 0.2")
+        .expect("an item");
+    tree.node_mut(item).states.insert(State::Enabled);
+    few = Snapshot::new(meta, tree);
+    let compared = uidelta_diff::compare(&before, &few, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    assert_eq!(
+        out,
+        "# diff: ~1 modified\n~ [e6] menu item \"Item 0.2\" in [e3] menu \"Menu 0\" | enabled: false -> true\n"
+    );
+}
+
+#[test]
+fn diff_text_lists_the_entries_of_a_menu_that_opened_under_it() {
+    let before = closed_menus("Editor", true, false, None);
+    let after = closed_menus("Editor", true, false, Some(1));
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    assert_snapshot!(out);
+}

@@ -305,7 +305,7 @@ impl Desktop {
     /// session bus and runtime directory, private XDG config, cache, data and state homes (so
     /// the caller's settings do not leak in), a private `TMPDIR` (so that what applications
     /// leave in their temporary directory, such as Chromium's singleton socket directory, goes
-    /// with the desktop), the switches that turn accessibility on in GTK, Qt and Chromium, and
+    /// with the desktop), the switches that turn accessibility on in GTK 2, 3 and 4, Qt and Chromium, and
     /// the marker that lets teardown find the process.
     pub fn env(&self) -> Vec<(String, String)> {
         let home = self.runtime_dir.join("home");
@@ -334,6 +334,8 @@ impl Desktop {
             ("NO_AT_BRIDGE".to_string(), "0".to_string()),
             ("GTK_A11Y".to_string(), "atspi".to_string()),
             ("GNOME_ACCESSIBILITY".to_string(), "1".to_string()),
+            // GTK 2 loads its accessibility bridge only when asked to.
+            ("GTK2_MODULES".to_string(), "gail:atk-bridge".to_string()),
             ("QT_ACCESSIBILITY".to_string(), "1".to_string()),
             (
                 "QT_LINUX_ACCESSIBILITY_ALWAYS_ON".to_string(),

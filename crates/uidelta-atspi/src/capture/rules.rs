@@ -30,6 +30,14 @@ pub(crate) fn named_by_content(role: Role) -> bool {
     )
 }
 
+/// Roles whose name is the text of a label or text run inside them: those
+/// named by content, a heading (Chromium's text runs), and a status bar,
+/// named after its message (GTK 2's, whose label is a child of a box in
+/// it).
+fn named_after_its_labels(role: Role) -> bool {
+    named_by_content(role) || matches!(role, Role::Heading | Role::StatusBar)
+}
+
 /// A nameless label that holds one text run and nothing else (Chromium's
 /// `<label>`) is named after the text, which then says nothing more:
 /// `label "Colour"`, one line where it was two.
@@ -85,7 +93,7 @@ pub(crate) fn leave_out_repeated_labels(recs: &mut [Rec]) {
     }
     for r in recs.iter() {
         let name = r.basic.name.trim();
-        if name.is_empty() || !(named_by_content(role(r)) || role(r) == Role::Heading) {
+        if name.is_empty() || !named_after_its_labels(role(r)) {
             continue;
         }
         let mut stack: Vec<usize> = r.children.clone();
@@ -140,7 +148,7 @@ pub(crate) fn says_name_again(
 ) -> bool {
     let name = name.trim();
     !name.is_empty()
-        && (named_by_content(role) || role == Role::Heading)
+        && named_after_its_labels(role)
         && matches!(child_role, Role::Label | Role::Static)
         && childless
         && child_name.trim() == name

@@ -12,6 +12,7 @@
 
 pub(crate) mod chromium;
 pub(crate) mod gecko;
+pub(crate) mod gtk2;
 pub(crate) mod gtk3;
 pub(crate) mod gtk4;
 pub(crate) mod libreoffice;
@@ -24,6 +25,9 @@ use crate::capture::Rec;
 /// A toolkit with rules of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Toolkit {
+    /// GTK 2, through its accessibility module GAIL (`ToolkitName`
+    /// `GAIL`): GIMP 2.10.
+    Gtk2,
     /// GTK 3, through its ATK bridge (`ToolkitName` `gtk`).
     Gtk3,
     /// GTK 4, which speaks AT-SPI itself (`GTK`).
@@ -46,6 +50,7 @@ impl Toolkit {
     /// How it is named in messages and in `docs/toolkits.md`.
     pub const fn label(self) -> &'static str {
         match self {
+            Toolkit::Gtk2 => "GTK 2",
             Toolkit::Gtk3 => "GTK 3",
             Toolkit::Gtk4 => "GTK 4",
             Toolkit::Qt => "Qt 5",
@@ -86,6 +91,7 @@ impl Profile {
         let office = libreoffice::is_libreoffice(app_name);
         let toolkit = match toolkit_name {
             "gtk" | "VCL" if office => Toolkit::LibreOffice,
+            "GAIL" => Toolkit::Gtk2,
             "gtk" => Toolkit::Gtk3,
             "GTK" => Toolkit::Gtk4,
             "Qt" => Toolkit::Qt,
@@ -164,11 +170,21 @@ impl Profile {
     }
 
     /// Whether a combo box is named after the option it shows, not after
-    /// its label (GTK 3, Qt 5): the option is taken as its value, and its
+    /// its label (GTK 2 and 3, Qt 5): the option is taken as its value, and its
     /// label, read for every combo box, names it (see
     /// [`combo_boxes_show_their_choice_as_value`]).
     pub(crate) fn names_combo_boxes_by_choice(&self) -> bool {
-        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Qt)
+        matches!(self.toolkit, Toolkit::Gtk2 | Toolkit::Gtk3 | Toolkit::Qt)
+    }
+
+    /// Whether the application says nothing of which of its menus is open:
+    /// GTK 2's menus (GAIL) never set `showing` on what they hold, open or
+    /// closed, nor `selected` on the menu that is open, and keep their
+    /// entries' places once closed. The Linux backend asks the display: a
+    /// menu is open when one of the application's popup windows holds all
+    /// of its entries.
+    pub fn says_not_which_menu_is_open(&self) -> bool {
+        self.toolkit == Toolkit::Gtk2
     }
 
     /// The toolkit's rules on names, applied before labels name the
@@ -255,6 +271,11 @@ impl Profile {
                 qt::focus_tabs_with_their_bar(recs);
                 qt::leave_out_text_viewports(recs);
                 qt::name_buttons_after_their_tooltip(recs);
+            }
+            Toolkit::Gtk2 => {
+                gtk2::leave_out_hidden_widgets(recs);
+                // GTK 3's grids are GTK 2's, and so are their labels.
+                gtk3::name_fields_after_the_label_before_them(recs);
             }
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
             Toolkit::Gecko => {
@@ -357,6 +378,7 @@ mod tests {
         assert_eq!(of("Qt", "calculator"), Toolkit::Qt);
         assert_eq!(of("Chromium", "Chromium"), Toolkit::Chromium);
         assert_eq!(of("Gecko", "Firefox"), Toolkit::Gecko);
+        assert_eq!(of("GAIL", "gimp"), Toolkit::Gtk2);
         assert_eq!(of("gtk", "soffice"), Toolkit::LibreOffice);
         assert_eq!(of("VCL", "soffice"), Toolkit::LibreOffice);
         assert_eq!(of("gtk", "libreoffice-helper"), Toolkit::Gtk3);

@@ -148,6 +148,7 @@ impl<B: Backend> Session<B> {
             }
             None => Vec::new(),
         };
+        self.take_census().await;
         let done = self.backend.act(&app, &data, action).await?;
         let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
         if acted.exited {
@@ -229,6 +230,7 @@ impl<B: Backend> Session<B> {
             let app = self.known[idx].app.clone();
             let handle = self.known[idx].handle(NodeId::ROOT);
             self.known[idx].drain();
+            self.take_census().await;
             let done = self.backend.click_at(&app, x, y, action).await?;
             return self.finish(idx, done, handle, opts, &[]).await;
         }
@@ -373,6 +375,7 @@ impl<B: Backend> Session<B> {
     /// when needed), its root's handle, and no stale events.
     async fn before_app_action(&mut self, app: &str) -> Result<(AppId, Handle, App)> {
         let idx = self.look(app).await?;
+        self.take_census().await;
         let handle = self.known[idx].handle(NodeId::ROOT);
         self.known[idx].drain();
         Ok((idx, handle, self.known[idx].app.clone()))
@@ -517,7 +520,7 @@ impl<B: Backend> Session<B> {
         let app_switch = if lost_focus(before_view_had, held_focus(&self.known[idx].view)) {
             self.app_switch(&app).await
         } else {
-            None
+            self.opened_elsewhere(&app).await
         };
         let note = match opts.settle {
             Settle::Auto(quiet) if settled.busy && !d.has_changes() => Some(still_busy(quiet.cap)),

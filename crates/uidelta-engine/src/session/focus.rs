@@ -1,6 +1,9 @@
 //! Following the focus: whether an action sent it to another
 //! application, and what changed there.
 
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
 use uidelta_backend::{App, Backend};
 use uidelta_diff::View;
 use uidelta_model::{NodeId, State};
@@ -12,14 +15,91 @@ impl<B: Backend> Session<B> {
     /// now, with what changed in it.
     pub(super) async fn app_switch(&mut self, app: &App) -> Option<AppDiff> {
         let apps = self.backend.apps().await.ok()?;
+        self.census = Some(Census::of(&apps));
         let other = apps
             .into_iter()
             .find(|a| a.id != app.id && a.windows.iter().any(|w| w.active))?;
+        self.switched_to(other).await
+    }
+
+    /// When an action on `app` opened a window in another process that is
+    /// active now, though `app` says it kept the focus (GIMP runs each
+    /// plug-in as a process of its own, whose dialog GTK 2 leaves GIMP's
+    /// windows saying they are active under): that application, with what
+    /// changed in it. A window is new when it was not there at the last
+    /// listing (see [`Session::take_census`]). An application that came
+    /// onto the bus since, and has no window yet, is waited for, up to
+    /// [`NEW_APP_WAIT`]: a process an action starts shows its window once
+    /// it has started, after the acting application settled.
+    pub(super) async fn opened_elsewhere(&mut self, app: &App) -> Option<AppDiff> {
+        let before = self.census.take()?;
+        let deadline = Instant::now() + NEW_APP_WAIT;
+        loop {
+            let apps = self.backend.apps().await.ok()?;
+            let now = Census::of(&apps);
+            let other = apps.iter().find(|a| {
+                a.id != app.id
+                    && a.windows.iter().any(|w| {
+                        w.active && !before.windows.contains(&(a.id.clone(), w.id.clone()))
+                    })
+            });
+            if let Some(other) = other {
+                self.census = Some(now);
+                return self.switched_to(other.clone()).await;
+            }
+            let starting = apps
+                .iter()
+                .any(|a| a.id != app.id && a.windows.is_empty() && !before.apps.contains(&a.id));
+            if !starting || Instant::now() >= deadline {
+                self.census = Some(now);
+                return None;
+            }
+            tokio::time::sleep(NEW_APP_POLL).await;
+        }
+    }
+
+    /// Lists the windows of every application, when they were not listed
+    /// yet: what an action's new windows are told apart from.
+    pub(super) async fn take_census(&mut self) {
+        if self.census.is_none() {
+            self.census = self.backend.apps().await.ok().map(|apps| Census::of(&apps));
+        }
+    }
+
+    async fn switched_to(&mut self, other: App) -> Option<AppDiff> {
         let (_, d) = self.observe_app(other.clone()).await.ok()?;
         Some(AppDiff {
             app: other,
             diff: d,
         })
+    }
+}
+
+/// How long an application that came onto the bus during an action is
+/// waited for to show a window (see [`Session::opened_elsewhere`]).
+const NEW_APP_WAIT: Duration = Duration::from_secs(3);
+
+/// How often the applications are listed meanwhile.
+const NEW_APP_POLL: Duration = Duration::from_millis(150);
+
+/// The applications on the bus and their windows, as listed once.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Census {
+    /// Application ids.
+    apps: HashSet<String>,
+    /// Application and window ids.
+    windows: HashSet<(String, String)>,
+}
+
+impl Census {
+    fn of(apps: &[App]) -> Census {
+        Census {
+            apps: apps.iter().map(|a| a.id.clone()).collect(),
+            windows: apps
+                .iter()
+                .flat_map(|a| a.windows.iter().map(|w| (a.id.clone(), w.id.clone())))
+                .collect(),
+        }
     }
 }
 

@@ -298,6 +298,10 @@ pub struct Session<B: Backend> {
     /// The capture settling took to see whether anything had changed, when
     /// something had: it is the after snapshot (see `settle`).
     pub(crate) looked: Option<(AppId, Snapshot)>,
+    /// Every window of every application as last listed (application and
+    /// window ids), to tell the windows an action opened in another
+    /// process (a GIMP plug-in's dialog) from those there before.
+    pub(crate) census: Option<focus::Census>,
 }
 
 impl<B: Backend> Session<B> {
@@ -312,6 +316,7 @@ impl<B: Backend> Session<B> {
             gone: HashMap::new(),
             unreported: Vec::new(),
             looked: None,
+            census: None,
         }
     }
 

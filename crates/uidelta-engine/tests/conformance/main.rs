@@ -11,6 +11,7 @@ mod featherpad;
 mod file_chooser;
 mod firefox;
 mod gedit;
+mod gimp;
 mod impress;
 mod mousepad;
 mod office;

@@ -67,7 +67,12 @@ fn thunderbird_writes_a_message_and_discards_it() {
         ],
         false,
     );
-    let r = run.reader();
+    // The message window's font combo box lists the fonts of the machine:
+    // how many nodes the window holds is not judged.
+    let r = run
+        .reader()
+        .not_counting(" more nodes under [#] (all hidden)")
+        .not_counting("frame \"Write: ");
     crate::steps::run_task(&run.rt, async {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
@@ -178,7 +183,7 @@ fn thunderbird_writes_a_message_and_discards_it() {
                 "      [#] document web \"Message body\"",
                 "        [#] paragraph",
                 "    [#] status bar",
-                "  ... 48 more nodes under [#] (all hidden)",
+                "  ... N more nodes under [#] (all hidden)",
                 "~ [#] frame \"ann@example.org - Mozilla Thunderbird\" | active: true -> false",
             ],
         );
@@ -263,7 +268,7 @@ fn thunderbird_writes_a_message_and_discards_it() {
             &a,
             &[
                 "# diff: -2 removed, ~1 modified · focus [#] document web \"Message body\" (gone) -> [#] push button \"New Message\"",
-                "- [#] frame \"Write: Lunch - Thunderbird\" (closed) (and 104 descendants)",
+                "- [#] frame \"Write: Lunch - Thunderbird\" (closed) (and N descendants)",
                 "- [#] frame \"Save Message\" (closed) (and 4 descendants)",
                 "~ [#] frame \"ann@example.org - Mozilla Thunderbird\" | active: false -> true",
             ],

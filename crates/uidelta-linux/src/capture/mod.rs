@@ -11,6 +11,7 @@ use crate::coords::place_on_display;
 use crate::windows::{focused_window, pick_window};
 use crate::{Linux, Result};
 
+mod menus;
 mod mirrors;
 pub use mirrors::MirrorUse;
 pub(crate) use mirrors::{compare_bounds, Mirrors};
@@ -39,10 +40,39 @@ impl Linux {
         let snapshot = self.on_display(&app.app, snapshot);
         // Read once per application, by the capture itself: no call here.
         let profile = self.bus.profile(&app.app).await;
+        let snapshot = if profile.says_not_which_menu_is_open() {
+            self.open_menus_shown(&app.app, snapshot)
+        } else {
+            snapshot
+        };
         if !profile.still_spinners_say_they_show() {
             return Ok(snapshot);
         }
         Ok(self.still_spinners_hidden(&app.app, snapshot))
+    }
+
+    /// GTK 2: which of the application's menus are open, as its popup
+    /// windows on the display say (see [`menus::show_open_menus`]). Left
+    /// as the toolkit says without a display to ask, or a process to
+    /// find its windows by.
+    fn open_menus_shown(&self, app: &AppRef, snapshot: Snapshot) -> Snapshot {
+        let (Some(x11), Some(pid)) = (self.x11.as_ref(), app.pid) else {
+            return snapshot;
+        };
+        let popups: Vec<uidelta_x11::Area> = match x11.top_windows() {
+            Ok(windows) => windows
+                .into_iter()
+                .filter(|w| w.viewable && w.override_redirect && w.pid == Some(pid))
+                .map(|w| w.outer)
+                .collect(),
+            Err(e) => {
+                tracing::debug!("menus left as the toolkit says: {e}");
+                return snapshot;
+            }
+        };
+        let (meta, mut tree) = snapshot.into_parts();
+        menus::show_open_menus(&mut tree, &popups);
+        Snapshot::new(meta, tree)
     }
 
     /// GTK 3: a spinner that is not spinning draws nothing, yet says it is
