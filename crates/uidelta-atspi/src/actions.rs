@@ -343,10 +343,10 @@ impl<'a> Actor<'a> {
     }
 
     /// The option named `name` in the menu of options a combo box holds
-    /// (or a submenu of it); `None` when it holds no such menu and does not
-    /// `select` (a combo box whose options are its children). The name is
-    /// matched exactly, else ignoring case; an error lists the options when
-    /// none matches.
+    /// (or a submenu of it), or in its list (Qt's); `None` when it holds
+    /// neither and does not `select` (a combo box whose options are its
+    /// children). The name is matched exactly, else ignoring case; an error
+    /// lists the options when none matches.
     pub async fn option_named(
         &self,
         combo: &NodeAddr,
@@ -356,7 +356,7 @@ impl<'a> Actor<'a> {
         use uidelta_model::Role;
         let mut menu = None;
         for child in self.children(combo).await? {
-            if self.role(&child).await? == Role::Menu {
+            if matches!(self.role(&child).await?, Role::Menu | Role::List) {
                 menu = Some(child);
                 break;
             }

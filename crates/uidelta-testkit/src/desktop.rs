@@ -81,6 +81,9 @@ pub struct Desktop {
     daemons: Mutex<Vec<Daemon>>,
     apps: Mutex<Vec<Arc<Mutex<Process>>>>,
     launched: AtomicUsize,
+    /// The user (uid, gid) every process of the desktop runs as, when not
+    /// the caller (see [`Desktop::start_unprivileged`]).
+    user: Option<(u32, u32)>,
 }
 
 #[derive(Debug)]
@@ -102,6 +105,37 @@ impl Desktop {
     /// that D-Bus activation orphans, such as `at-spi2-registryd`, are then reparented to it,
     /// and teardown reaps them instead of leaving zombies under an init that does not reap.
     pub fn start() -> Result<Desktop, TestkitError> {
+        Desktop::start_as(None)
+    }
+
+    /// [`Desktop::start`], with every process of the desktop (the X server, the buses and
+    /// what is launched in it) running as the unprivileged user `nobody`, for applications
+    /// that refuse to run as root (VLC). Its runtime directory belongs to that user, and its
+    /// session bus lets root in too, so that a test running as root reads and drives it as
+    /// it would its own (the accessibility bus lets root in by its own configuration).
+    ///
+    /// Fails with [`TestkitError::Start`] when the caller is not root (only root can start
+    /// processes as another user) or there is no user `nobody`.
+    pub fn start_unprivileged() -> Result<Desktop, TestkitError> {
+        if !nix::unistd::geteuid().is_root() {
+            return Err(TestkitError::start(
+                "an unprivileged desktop",
+                "only root can start one (it runs its processes as the user nobody)".to_string(),
+            ));
+        }
+        let nobody = nix::unistd::User::from_name("nobody")
+            .ok()
+            .flatten()
+            .ok_or_else(|| {
+                TestkitError::start(
+                    "an unprivileged desktop",
+                    "there is no user nobody (useradd --system nobody)".to_string(),
+                )
+            })?;
+        Desktop::start_as(Some((nobody.uid.as_raw(), nobody.gid.as_raw())))
+    }
+
+    fn start_as(user: Option<(u32, u32)>) -> Result<Desktop, TestkitError> {
         require_programs(REQUIRED)?;
         procfs::become_subreaper();
         let token = new_token();
@@ -114,12 +148,42 @@ impl Desktop {
             daemons: Mutex::new(Vec::new()),
             apps: Mutex::new(Vec::new()),
             launched: AtomicUsize::new(0),
+            user,
         };
         // On error `desktop` is dropped here, which tears down the pieces already running.
+        desktop.give_to_user(&desktop.runtime_dir)?;
         desktop.start_xvfb()?;
         desktop.start_session_bus()?;
         desktop.start_accessibility_bus()?;
         Ok(desktop)
+    }
+
+    /// Gives `path`, and all in it, to the user the desktop's processes run as (see
+    /// [`Desktop::start_unprivileged`]); nothing to do on a desktop of the caller's own.
+    /// What a test writes for an application to read or change there must be its user's.
+    pub fn give_to_user(&self, path: &Path) -> Result<(), TestkitError> {
+        let Some((uid, gid)) = self.user else {
+            return Ok(());
+        };
+        let owner = (
+            Some(nix::unistd::Uid::from_raw(uid)),
+            Some(nix::unistd::Gid::from_raw(gid)),
+        );
+        let mut pending = vec![path.to_path_buf()];
+        while let Some(p) = pending.pop() {
+            nix::unistd::chown(&p, owner.0, owner.1).map_err(|errno| {
+                TestkitError::io(
+                    format!("giving {} to the desktop's user", p.display()),
+                    std::io::Error::from(errno),
+                )
+            })?;
+            if p.is_dir() && !p.is_symlink() {
+                let entries = fs::read_dir(&p)
+                    .map_err(|error| TestkitError::io(format!("listing {}", p.display()), error))?;
+                pending.extend(entries.flatten().map(|e| e.path()));
+            }
+        }
+        Ok(())
     }
 
     /// Starts the X server of a desktop whose buses start later ([`Desktop::start_buses`]):
@@ -139,6 +203,7 @@ impl Desktop {
             daemons: Mutex::new(Vec::new()),
             apps: Mutex::new(Vec::new()),
             launched: AtomicUsize::new(0),
+            user: None,
         };
         desktop.start_xvfb()?;
         Ok(desktop)
@@ -369,6 +434,10 @@ impl Desktop {
         }
         command.envs(self.env());
         command.process_group(0);
+        if let Some((uid, gid)) = self.user {
+            // Root drops its supplementary groups with it (std calls setgroups).
+            command.uid(uid).gid(gid);
+        }
         command
     }
 
@@ -569,8 +638,16 @@ impl Desktop {
         let deadline = Instant::now() + START_TIMEOUT;
         let socket = self.runtime_dir.join("bus");
         let mut command = self.daemon_command("dbus-daemon")?;
+        match self.user {
+            // A bus of another user lets only that user in, unless told.
+            Some(_) => command.arg(format!(
+                "--config-file={}",
+                self.root_allowed_config()?.display()
+            )),
+            None => command.arg("--session"),
+        };
         command
-            .args(["--session", "--nofork", "--nopidfile", "--print-address=1"])
+            .args(["--nofork", "--nopidfile", "--print-address=1"])
             .arg(format!("--address=unix:path={}", socket.display()))
             .stdout(Stdio::piped());
         let stdout = self.spawn_daemon("dbus-daemon", command)?;
@@ -588,6 +665,27 @@ impl Desktop {
                 Err(self.daemon_failure("dbus-daemon", &format!("reported no address ({other:?})")))
             }
         }
+    }
+
+    /// A session bus configuration that lets root in besides the bus's own user: the
+    /// system's session configuration, and a policy allowing root, written in the runtime
+    /// directory.
+    fn root_allowed_config(&self) -> Result<PathBuf, TestkitError> {
+        let path = self.runtime_dir.join("session-bus.conf");
+        let config = concat!(
+            "<!DOCTYPE busconfig PUBLIC \"-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN\"\n",
+            " \"http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd\">\n",
+            "<busconfig>\n",
+            "  <include>/usr/share/dbus-1/session.conf</include>\n",
+            "  <policy context=\"default\">\n",
+            "    <allow user=\"root\"/>\n",
+            "  </policy>\n",
+            "</busconfig>\n"
+        );
+        fs::write(&path, config)
+            .map_err(|error| TestkitError::io(format!("writing {}", path.display()), error))?;
+        self.give_to_user(&path)?;
+        Ok(path)
     }
 
     /// Whether someone (the bus launcher) owns `org.a11y.Bus` on the

@@ -271,6 +271,8 @@ impl Profile {
                 qt::focus_tabs_with_their_bar(recs);
                 qt::leave_out_text_viewports(recs);
                 qt::name_buttons_after_their_tooltip(recs);
+                qt::unmark_read_only_texts(recs);
+                qt::leave_out_hidden_windows(recs);
             }
             Toolkit::Gtk2 => {
                 gtk2::leave_out_hidden_widgets(recs);

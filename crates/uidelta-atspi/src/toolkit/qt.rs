@@ -67,6 +67,55 @@ pub(crate) fn hide_unplaced(recs: &mut [Rec]) {
     }
 }
 
+/// Qt 5 says `read only` of every label, image and status bar (VLC's
+/// `label "1.00x" (read only)`, FeatherPad's `label "File name:" (read
+/// only)`): of what nobody edits it says nothing, and is taken away. Its
+/// fields keep it (a calculator's display).
+pub(crate) fn unmark_read_only_texts(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    for r in recs.iter_mut() {
+        let never_edited = matches!(
+            Role::from_name(&r.basic.raw_role),
+            Role::Label
+                | Role::Static
+                | Role::Image
+                | Role::Icon
+                | Role::StatusBar
+                | Role::Heading
+                | Role::ToolTip
+                | Role::Separator
+        );
+        if never_edited {
+            r.basic.states.remove(State::ReadOnly);
+        }
+    }
+}
+
+/// Qt 5 keeps a dialog that closed as it was, hidden, a window of the
+/// application that says neither `visible` nor `showing` (VLC's privacy
+/// dialog once answered, with all in it): such a window is not there for
+/// anyone, and is left out; closing it reads as the dialog gone. One that
+/// shows again is there again.
+pub(crate) fn leave_out_hidden_windows(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    let Some(app) = recs.first() else {
+        return;
+    };
+    if Role::from_name(&app.basic.raw_role) != Role::Application {
+        return;
+    }
+    for w in app.children.clone() {
+        let r = &mut recs[w];
+        if !r.vanished
+            && is_window_rec(r)
+            && !r.basic.states.is_empty()
+            && !r.basic.states.contains(State::Visible)
+        {
+            r.left_out = true;
+        }
+    }
+}
+
 /// Qt 5 calls the current tab of a tab bar `focused` whether or not the
 /// bar has the keyboard (FeatherPad's document tab, while its text has
 /// it), so that the last focused element in the tree is always that tab.
@@ -152,6 +201,26 @@ mod tests {
     use super::*;
     use crate::capture::fixtures::{has, rec, recs};
     use uidelta_model::State;
+
+    #[test]
+    fn qt_read_only_stays_on_fields_and_hidden_windows_are_left_out() {
+        use State::{ReadOnly, Showing, Visible};
+        let mut app = recs(&[
+            ("application", &[], &[1, 4]),
+            ("frame", &[Visible, Showing], &[2, 3]),
+            ("label", &[Visible, Showing, ReadOnly], &[]),
+            ("text", &[Visible, Showing, ReadOnly], &[]),
+            // A dialog answered, kept hidden.
+            ("dialog", &[ReadOnly], &[5]),
+            ("push button", &[], &[]),
+        ]);
+        unmark_read_only_texts(&mut app);
+        leave_out_hidden_windows(&mut app);
+        assert!(!has(&app[2], ReadOnly), "a label");
+        assert!(has(&app[3], ReadOnly), "a field");
+        let out: Vec<usize> = (0..app.len()).filter(|&i| app[i].left_out).collect();
+        assert_eq!(out, [4]);
+    }
 
     #[test]
     fn tabs_and_widgets_qt_leaves_unsaid_are_worked_out() {

@@ -17,5 +17,6 @@ mod mousepad;
 mod office;
 mod thunar;
 mod thunderbird;
+mod vlc;
 mod writer;
 mod zenity;

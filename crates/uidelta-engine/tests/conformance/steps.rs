@@ -94,6 +94,33 @@ pub fn start(
 ) -> Started {
     require_programs(&[("Xvfb", "xvfb"), (program, install)]).expect("programs");
     let desktop = Desktop::start().expect("a virtual desktop");
+    start_on(desktop, program, args, app, install, files, stdout)
+}
+
+/// [`start`] on a desktop whose processes run as the user `nobody`
+/// (`Desktop::start_unprivileged`), for a program that refuses to run as
+/// root; its files are that user's.
+pub fn start_unprivileged(
+    program: &str,
+    args: &[&str],
+    app: &str,
+    install: &str,
+    files: &[(&str, &str)],
+) -> Started {
+    require_programs(&[("Xvfb", "xvfb"), (program, install)]).expect("programs");
+    let desktop = Desktop::start_unprivileged().expect("a virtual desktop as nobody");
+    start_on(desktop, program, args, app, install, files, false)
+}
+
+fn start_on(
+    desktop: Desktop,
+    program: &str,
+    args: &[&str],
+    app: &str,
+    install: &str,
+    files: &[(&str, &str)],
+    stdout: bool,
+) -> Started {
     let dir = desktop.runtime_dir().join("work");
     let xdg = desktop.runtime_dir().join("home");
     let home = desktop.runtime_dir().join("user");
@@ -123,6 +150,9 @@ pub fn start(
     for path in made.iter().rev().chain([&dir, &home]) {
         dated(path);
     }
+    desktop
+        .give_to_user(desktop.runtime_dir())
+        .unwrap_or_else(|e| panic!("the desktop's files: {e}"));
     let mut command = desktop.command(program);
     command
         .args(args)

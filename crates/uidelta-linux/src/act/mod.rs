@@ -85,17 +85,30 @@ impl Linux {
                 return self.pick_in_combo(app, &actor, &addr, &combo, &doing).await;
             }
         }
-        // A combo box whose options are chosen with keys is given its
-        // value as its option is picked; not one with a text of its own
-        // (an address bar), which is typed into.
+        // A combo box whose options accessibility cannot choose (Qt's, with
+        // no selection; one whose options are chosen with keys) is given
+        // its value as its option is picked; not one with a text of its
+        // own (an address bar), which is typed into.
         if let Action::SetValue(name) = action {
-            let keyed = actor.profile().picks_combo_options_with_keys()
-                && node.role == Role::ComboBox
+            let keyed = actor.profile().picks_combo_options_with_keys();
+            let fixed = node.role == Role::ComboBox
                 && !node.states.contains(uidelta_model::State::Editable);
-            if keyed && self.x11.is_some() && app.pid.is_some() {
+            let picked = fixed
+                && self.x11.is_some()
+                && app.pid.is_some()
+                && (keyed
+                    || !actor
+                        .has(&addr, uidelta_atspi::interfaces::SELECTION)
+                        .await
+                        .unwrap_or(true));
+            if picked {
                 if let Some(item) = actor.option_named(&addr, name, false).await? {
                     let option = NodeData {
-                        role: Role::MenuItem,
+                        role: if keyed {
+                            Role::MenuItem
+                        } else {
+                            Role::ListItem
+                        },
                         ..NodeData::default()
                     };
                     if let Some(combo) = self.combo_of(&actor, &item, &option).await {
