@@ -103,12 +103,11 @@ impl Linux {
                         .unwrap_or(true));
             if picked {
                 if let Some(item) = actor.option_named(&addr, name, false).await? {
+                    // Picked only where the toolkit keeps its options so
+                    // (see `combo_of`): Chromium's menu items choose by
+                    // their action.
                     let option = NodeData {
-                        role: if keyed {
-                            Role::MenuItem
-                        } else {
-                            Role::ListItem
-                        },
+                        role: actor.role(&item).await?,
                         ..NodeData::default()
                     };
                     if let Some(combo) = self.combo_of(&actor, &item, &option).await {
