@@ -26,8 +26,8 @@ impl<B: Backend> Session<B> {
     /// active now, though `app` says it kept the focus (GIMP runs each
     /// plug-in as a process of its own, whose dialog GTK 2 leaves GIMP's
     /// windows saying they are active under): that application, with what
-    /// changed in it. A window is new when it was not there at the last
-    /// listing (see [`Session::take_census`]). An application that came
+    /// changed in it. A window is new when it was not there just before
+    /// the action (see [`Session::take_census`]). An application that came
     /// onto the bus since, and has no window yet, is waited for, up to
     /// [`NEW_APP_WAIT`]: a process an action starts shows its window once
     /// it has started, after the acting application settled.
@@ -58,12 +58,11 @@ impl<B: Backend> Session<B> {
         }
     }
 
-    /// Lists the windows of every application, when they were not listed
-    /// yet: what an action's new windows are told apart from.
+    /// Lists the windows of every application, just before an action:
+    /// what the windows it opens are told apart from (a window another
+    /// program opened meanwhile is no news of the action).
     pub(super) async fn take_census(&mut self) {
-        if self.census.is_none() {
-            self.census = self.backend.apps().await.ok().map(|apps| Census::of(&apps));
-        }
+        self.census = self.backend.apps().await.ok().map(|apps| Census::of(&apps));
     }
 
     async fn switched_to(&mut self, other: App) -> Option<AppDiff> {
