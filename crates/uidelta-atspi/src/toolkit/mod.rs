@@ -204,10 +204,12 @@ impl Profile {
     /// a label that says its field's name again is left out, as a field's
     /// label is in every toolkit once it named the field. Gecko: a page's
     /// `<label for=...>` stands apart from its field, which is named after
-    /// it (`entry "Email address*"` and `label "Email address*"`). A call
+    /// it (`entry "Email address*"` and `label "Email address*"`); Qt 5: a
+    /// field is named after its buddy label, which stands beside it (`text
+    /// "File name:"` and `label "File name:"` in its file dialog). A call
     /// per field.
     pub(crate) fn reads_labels_of_named_fields(&self) -> bool {
-        self.toolkit == Toolkit::Gecko
+        matches!(self.toolkit, Toolkit::Gecko | Toolkit::Qt)
     }
 
     /// Whether `EditableText` changes the text it is asked to. Gecko's
@@ -273,6 +275,8 @@ impl Profile {
                 qt::name_buttons_after_their_tooltip(recs);
                 qt::unmark_read_only_texts(recs);
                 qt::leave_out_hidden_windows(recs);
+                // A field with no buddy label is laid out as GTK's are.
+                gtk3::name_fields_after_the_label_before_them(recs);
             }
             Toolkit::Gtk2 => {
                 gtk2::leave_out_hidden_widgets(recs);
