@@ -40,21 +40,29 @@ pub fn run_task<F: std::future::Future>(rt: &Runtime, task: F) -> F::Output {
 
 /// Waits until `app` shows the element `selector` matches, then until its
 /// windows go a second without a change: an application that builds its
-/// window in stages (Gecko names its buttons late) is taken once done.
+/// window in stages (Gecko names its buttons late) is taken once done. One
+/// that does not answer while it starts (GIMP loading its plug-ins on a
+/// busy machine) is asked again, for up to a minute.
 pub async fn wait_until_done(
     s: &mut uidelta_engine::Session<uidelta_linux::Linux>,
     app: &str,
     selector: &str,
 ) {
     let ready = selector.parse().expect("selector");
-    for _ in 0..100 {
-        s.observe(app)
-            .await
-            .unwrap_or_else(|e| panic!("observe {app}: {e}"));
-        if !s.find(&ready).is_empty() {
-            break;
+    let mut unanswered = None;
+    for _ in 0..600 {
+        match s.observe(app).await {
+            Ok(_) if !s.find(&ready).is_empty() => {
+                unanswered = None;
+                break;
+            }
+            Ok(_) => unanswered = None,
+            Err(e) => unanswered = Some(e),
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    if let Some(e) = unanswered {
+        panic!("observe {app}: {e}");
     }
     for _ in 0..10 {
         let quiet = s
