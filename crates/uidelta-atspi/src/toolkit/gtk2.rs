@@ -34,6 +34,29 @@ pub(crate) fn leave_out_hidden_widgets(recs: &mut [Rec]) {
     }
 }
 
+/// GAIL gives a widget's tooltip as its description, where a screen
+/// reader reads it, and GIMP leaves most of its icon buttons and fields
+/// nameless, their tooltips saying what they are for (`Save Tool
+/// Preset...`, a spin scale's `X coordinate of top left corner`, whose
+/// label it draws itself). A nameless button, toggle, check box, radio
+/// button, spin button, slider or combo box is named after its tooltip's
+/// first line, once a label before it had its chance (see
+/// [`super::name_after_tooltip`]).
+pub(crate) fn name_controls_after_their_tooltip(recs: &mut [Rec]) {
+    super::name_after_tooltip(recs, |role| {
+        matches!(
+            role,
+            Role::PushButton
+                | Role::ToggleButton
+                | Role::CheckBox
+                | Role::RadioButton
+                | Role::SpinButton
+                | Role::Slider
+                | Role::ComboBox
+        )
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -62,5 +85,30 @@ mod tests {
         leave_out_hidden_widgets(&mut recs);
         let out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].left_out).collect();
         assert_eq!(out, [3, 4, 5]);
+    }
+
+    #[test]
+    fn gtk2_nameless_controls_are_named_after_their_tooltip() {
+        let mut recs = vec![
+            rec("spin button", "", &[]),
+            rec("push button", "", &[]),
+            rec("push button", "Scale", &[]),
+            rec("label", "", &[]),
+        ];
+        recs[0].basic.description = "X coordinate of top left corner".into();
+        recs[1].basic.description = "<b>Save</b> Tool Preset...\nShift-click: all".into();
+        recs[2].basic.description = "Scale the image".into();
+        recs[3].basic.description = "A note".into();
+        name_controls_after_their_tooltip(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "X coordinate of top left corner",
+                "Save Tool Preset...",
+                "Scale",
+                ""
+            ]
+        );
     }
 }

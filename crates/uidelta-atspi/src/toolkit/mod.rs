@@ -282,6 +282,7 @@ impl Profile {
                 gtk2::leave_out_hidden_widgets(recs);
                 // GTK 3's grids are GTK 2's, and so are their labels.
                 gtk3::name_fields_after_the_label_before_them(recs);
+                gtk2::name_controls_after_their_tooltip(recs);
             }
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
             Toolkit::Gecko => {
@@ -315,6 +316,37 @@ impl Profile {
             libreoffice::place_below_native_bar(recs);
         }
     }
+}
+
+/// Names each nameless element whose role `named` takes after the first
+/// line of its tooltip, which toolkits give as its description and screen
+/// readers read, rich text tags left out (Qt's `<p style=...>`, GTK's Pango
+/// markup).
+pub(crate) fn name_after_tooltip(recs: &mut [Rec], named: impl Fn(Role) -> bool) {
+    for r in recs.iter_mut() {
+        if !named(Role::from_name(&r.basic.raw_role)) || !r.basic.name.trim().is_empty() {
+            continue;
+        }
+        let plain = without_tags(&r.basic.description);
+        if let Some(line) = plain.lines().map(str::trim).find(|l| !l.is_empty()) {
+            r.basic.name = uidelta_model::normalize_space(line).into_owned();
+        }
+    }
+}
+
+/// `text` without rich text tags (`<p ...>`, `</b>`).
+fn without_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut in_tag = false;
+    for c in text.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' if in_tag => in_tag = false,
+            c if !in_tag => out.push(c),
+            _ => {}
+        }
+    }
+    out
 }
 
 /// GTK 3 and Qt 5 name a combo box after the option it shows (`combo box

@@ -1,7 +1,7 @@
 //! Qt 5 (`ToolkitName` `Qt`): it says `showing` of widgets that are not on
 //! the screen, and marks no page tab selected.
 
-use uidelta_model::{normalize_space, Rect, Role};
+use uidelta_model::{Rect, Role};
 
 use crate::capture::{is_window_rec, Rec};
 
@@ -164,36 +164,15 @@ pub(crate) fn leave_out_text_viewports(recs: &mut [Rec]) {
 /// being its description (FeatherPad's search bar: `Next (F3)`, `Match
 /// Case (F5)`), where a screen reader reads it. Such a button, toggle,
 /// check box or radio button is named after the tooltip's first line,
-/// rich text tags left out (`<p style=...>Calculate number of words`).
+/// rich text tags left out (`<p style=...>Calculate number of words`; see
+/// [`super::name_after_tooltip`]).
 pub(crate) fn name_buttons_after_their_tooltip(recs: &mut [Rec]) {
-    for r in recs.iter_mut() {
-        let buttonish = matches!(
-            Role::from_name(&r.basic.raw_role),
+    super::name_after_tooltip(recs, |role| {
+        matches!(
+            role,
             Role::PushButton | Role::ToggleButton | Role::CheckBox | Role::RadioButton
-        );
-        if !buttonish || !r.basic.name.trim().is_empty() {
-            continue;
-        }
-        let plain = without_tags(&r.basic.description);
-        if let Some(line) = plain.lines().map(str::trim).find(|l| !l.is_empty()) {
-            r.basic.name = normalize_space(line).into_owned();
-        }
-    }
-}
-
-/// `text` without rich text tags (`<p ...>`, `</b>`).
-fn without_tags(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut in_tag = false;
-    for c in text.chars() {
-        match c {
-            '<' => in_tag = true,
-            '>' if in_tag => in_tag = false,
-            c if !in_tag => out.push(c),
-            _ => {}
-        }
-    }
-    out
+        )
+    });
 }
 
 #[cfg(test)]

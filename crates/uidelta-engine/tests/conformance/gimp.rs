@@ -161,7 +161,7 @@ fn gimp_scales_an_image_and_exports_it() {
                 "~ [#] menu item in [#] menu \"Edit\" | name: \"Undo\" -> \"Undo Scale Image\" | enabled: false -> true",
                 "~ [#] menu item in [#] menu \"Zoom (100%)\" | name: \"Revert Zoom\" -> \"Revert Zoom (100%)\"",
                 "~ [#] text | value: \"120:80\" -> \"60:40\"",
-                "~ [#] push button | enabled: false -> true (same on [#])",
+                "~ [#] push button \"Undo the last operation\" | enabled: false -> true (same on [#] \"Remove all operations from the undo…\")",
             ],
         );
 
