@@ -178,7 +178,10 @@ fn shared_runs(a: &[char], b: &[char], at: (usize, usize), out: &mut Vec<(usize,
     }
     let (a_mid, b_mid) = (&a[prefix..a.len() - suffix], &b[prefix..b.len() - suffix]);
     let mid_at = (at.0 + prefix, at.1 + prefix);
-    if let Some((i, j, len)) = longest_common_run(a_mid, b_mid) {
+    // Past more places than are kept apart, the search stops: the text
+    // reads as changed all over (see `shorten_change`).
+    let searched = out.len() <= 2 * MOST_CHANGES + 2;
+    if let Some((i, j, len)) = searched.then(|| longest_common_run(a_mid, b_mid)).flatten() {
         shared_runs(&a_mid[..i], &b_mid[..j], mid_at, out);
         out.push((mid_at.0 + i, mid_at.1 + j, len));
         shared_runs(
