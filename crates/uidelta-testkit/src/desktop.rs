@@ -165,16 +165,13 @@ impl Desktop {
         let Some((uid, gid)) = self.user else {
             return Ok(());
         };
-        let owner = (
-            Some(nix::unistd::Uid::from_raw(uid)),
-            Some(nix::unistd::Gid::from_raw(gid)),
-        );
         let mut pending = vec![path.to_path_buf()];
         while let Some(p) = pending.pop() {
-            nix::unistd::chown(&p, owner.0, owner.1).map_err(|errno| {
+            // A link itself, never what it points to.
+            std::os::unix::fs::lchown(&p, Some(uid), Some(gid)).map_err(|error| {
                 TestkitError::io(
                     format!("giving {} to the desktop's user", p.display()),
-                    std::io::Error::from(errno),
+                    error,
                 )
             })?;
             if p.is_dir() && !p.is_symlink() {
@@ -370,8 +367,8 @@ impl Desktop {
     /// session bus and runtime directory, private XDG config, cache, data and state homes (so
     /// the caller's settings do not leak in), a private `TMPDIR` (so that what applications
     /// leave in their temporary directory, such as Chromium's singleton socket directory, goes
-    /// with the desktop), the switches that turn accessibility on in GTK 2, 3 and 4, Qt and Chromium, and
-    /// the marker that lets teardown find the process.
+    /// with the desktop), the switches that turn accessibility on in GTK 2, 3 and 4, Qt and
+    /// Chromium, and the marker that lets teardown find the process.
     pub fn env(&self) -> Vec<(String, String)> {
         let home = self.runtime_dir.join("home");
         let path = |sub: &str| home.join(sub).to_string_lossy().into_owned();
