@@ -29,8 +29,12 @@ def _start_xvfb():
     for number in range(90, 190):
         if os.path.exists(f"/tmp/.X{number}-lock") or os.path.exists(f"/tmp/.X11-unix/X{number}"):
             continue
+        # -noreset: otherwise the server resets when its last client leaves
+        # (the bus launcher, before the application connects) and loses the
+        # AT_SPI_BUS property the launcher set, and the application never
+        # joins the accessibility bus.
         xvfb = subprocess.Popen(
-            ["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp"],
+            ["Xvfb", f":{number}", "-screen", "0", "1280x1024x24", "-nolisten", "tcp", "-noreset"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
         )
         deadline = time.monotonic() + 10
@@ -69,12 +73,20 @@ def live_desktop():
         os.environ.pop("AT_SPI_BUS_ADDRESS", None)
         yield env
     finally:
+        # Asked to stop first: Xvfb then takes its lock file and socket
+        # with it, which a kill would leave, holding their display number.
         for proc in reversed(started):
             try:
-                os.killpg(proc.pid, signal.SIGKILL)
+                os.killpg(proc.pid, signal.SIGTERM)
+                proc.wait(timeout=2)
             except ProcessLookupError:
-                pass
-            proc.wait()
+                proc.wait()
+            except subprocess.TimeoutExpired:
+                try:
+                    os.killpg(proc.pid, signal.SIGKILL)
+                except ProcessLookupError:
+                    pass
+                proc.wait()
         for key, value in saved.items():
             if value is None:
                 os.environ.pop(key, None)
