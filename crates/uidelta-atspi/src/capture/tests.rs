@@ -80,6 +80,21 @@ fn a_text_run_that_repeats_its_heading_is_left_out() {
 }
 
 #[test]
+fn a_status_bar_named_after_its_message_does_not_repeat_it() {
+    // GTK 2's status bar: named after its label, among its other parts.
+    let mut recs = vec![
+        rec("frame", "Window", &[1]),
+        rec("status bar", "photo.ppm (93.0 kB)", &[2, 3, 4]),
+        rec("combo box", "", &[]),
+        rec("label", "photo.ppm (93.0 kB)", &[]),
+        rec("label", "174, 139", &[]),
+    ];
+    leave_out_repeated_labels(&mut recs);
+    let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+    assert_eq!(left_out, [3]);
+}
+
+#[test]
 fn a_label_that_repeats_its_button_is_left_out() {
     let mut recs = vec![
         rec("frame", "Window", &[1, 3, 5, 8, 9]),
