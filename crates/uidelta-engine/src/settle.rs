@@ -7,13 +7,14 @@
 //! application's state (tooltips, bounds, caret moves) are ignored, or an
 //! animation would keep the UI from ever settling.
 //!
-//! An application that can tell whether work is pending (a page: requests,
-//! loads, short timers started by input) ends the first wait early: when
-//! nothing changed and it says that nothing is pending a short grace after
-//! the action ([`Quiet::grace`], [`EventKind::Idle`]), the action changed
-//! nothing. While work is pending it says so with events that count as
-//! changes, so a late dialog is waited for as before. The desktop says
-//! nothing of the kind, and waits for the cap.
+//! An application that can tell whether work is pending ends the first
+//! wait early: when nothing changed and it says that nothing is pending a
+//! short grace after the action ([`Quiet::grace`], [`EventKind::Idle`]),
+//! the action changed nothing. A page says so while no request, load or
+//! short timer started by input is in flight, and beats changes while one
+//! is; a desktop application's process says so (through the Linux
+//! backend) while it sleeps with no timer due, so a late dialog is waited
+//! for as before.
 //!
 //! The rules here are pure; the loop that applies them to a session's
 //! application (reading its events, or polling its captures) is in
@@ -235,10 +236,13 @@ impl Watch {
     }
 
     /// Forgets the changes seen so far (they left the application as it
-    /// was): the wait for a first change goes on, up to the cap.
+    /// was): the wait for a first change goes on, up to the cap. The
+    /// application saying it was idle before them is forgotten too: it
+    /// was not idle then.
     pub fn restart(&mut self) {
         self.last = None;
         self.moved = None;
+        self.idle = None;
     }
 
     /// Meaningful events so far.
@@ -427,6 +431,16 @@ mod tests {
         w.idle(t0 + ms(120));
         assert_eq!(w.next(t0 + ms(121)), Next::WaitUntil(t0 + ms(160)));
         assert_eq!(w.next(t0 + ms(160)), Next::Done { capped: false });
+        // Events that left the application as it was restart the wait for
+        // a change: idle heard before them is forgotten, idle after them
+        // ends it.
+        let mut w = Watch::new(q, t0);
+        w.idle(t0 + ms(120));
+        w.event(t0 + ms(130));
+        w.restart();
+        assert_eq!(w.next(t0 + ms(300)), Next::WaitUntil(t0 + ms(2000)));
+        w.idle(t0 + ms(400));
+        assert_eq!(w.next(t0 + ms(401)), Next::Done { capped: false });
         // Without a grace (a wait for a change), idle is not listened to.
         let mut w = Watch::new(Quiet { grace: None, ..q }, t0);
         w.idle(t0 + ms(500));

@@ -121,6 +121,9 @@ fn the_do_nothing_button_changes_nothing() {
             .expect("click");
         assert!(!acted.diff.has_changes(), "{}", text(&acted.diff));
         assert_eq!(text(&acted.diff), "No UI changes detected\n");
+        // Its process said that nothing was pending: the wait for a change
+        // ended then, not at the cap.
+        assert!(!acted.settled.capped, "{:?}", acted.settled);
         // It was enabled and showing: nothing to say about why.
         assert_eq!(acted.note, None);
         // The pointer clicked it: it took the focus, which the diff does

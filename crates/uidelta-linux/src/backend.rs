@@ -1,10 +1,12 @@
 //! [`Linux`] as a [`Backend`]: the engine's view of the desktop.
 
+use std::sync::{Arc, Weak};
 use std::time::Duration;
 
 use uidelta_atspi::{applications, AppInfo, AppRef, CaptureOptions, WindowInfo};
 use uidelta_backend::{
-    Action, App, Backend, ErrorKind, Event, EventStream, Performed, Result, Scope, Window,
+    Action, App, Backend, ErrorKind, Event, EventKind, EventSender, EventStream, Performed, Result,
+    Scope, Window,
 };
 use uidelta_model::{NodeData, Rect, Snapshot};
 
@@ -98,6 +100,44 @@ pub(crate) fn app_ref(app: &App) -> AppRef {
     }
 }
 
+/// Ends a task when dropped.
+struct Aborting(tokio::task::AbortHandle);
+
+impl Drop for Aborting {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+impl Linux {
+    /// Watches `app`'s process after actions, and tells `tx` whenever it
+    /// has nothing pending (see `idle`); nothing for a toolkit that works
+    /// in other processes too, or an application whose process is not
+    /// known.
+    async fn watch_idle(&self, app: &App, tx: Weak<EventSender>) -> Option<Aborting> {
+        let pid = app.pid?;
+        if !self
+            .bus()
+            .profile(&app_ref(app))
+            .await
+            .works_in_its_process()
+        {
+            return None;
+        }
+        let watch = crate::idle::watch(pid, self.stirs.clone(), move |at| {
+            tx.upgrade().is_some_and(|tx| {
+                tx.send(Event {
+                    kind: EventKind::Idle,
+                    detail: "process:idle".to_owned(),
+                    source: None,
+                    at,
+                })
+            })
+        });
+        Some(Aborting(tokio::spawn(watch).abort_handle()))
+    }
+}
+
 impl Backend for Linux {
     fn name(&self) -> &'static str {
         "atspi"
@@ -113,6 +153,7 @@ impl Backend for Linux {
     }
 
     async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
+        self.stirs.stir(app.pid);
         Ok(Linux::act(self, &app_ref(app), node, action).await?)
     }
 
@@ -121,11 +162,16 @@ impl Backend for Linux {
     }
 
     async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
+        self.stirs.stir(app.pid);
         Ok(Linux::key(self, &app_ref(app), chord)?)
     }
 
     async fn events(&self, app: &App) -> Result<EventStream> {
         let (tx, stream) = EventStream::channel();
+        // The subscription holds the sender: when it ends, the stream
+        // does. The idle watch only borrows it.
+        let tx = Arc::new(tx);
+        let idle_tx = Arc::downgrade(&tx);
         let subscription = Linux::events(self, &app_ref(app), move |e| {
             tx.send(Event {
                 kind: e.event_kind(),
@@ -135,7 +181,8 @@ impl Backend for Linux {
             })
         })
         .await?;
-        Ok(stream.with_guard(Box::new(subscription)))
+        let watch = self.watch_idle(app, idle_tx).await;
+        Ok(stream.with_guard(Box::new((subscription, watch))))
     }
 
     async fn screenshot(&self, area: Option<Rect>) -> Result<Vec<u8>> {
@@ -154,7 +201,8 @@ impl Backend for Linux {
         Ok(self.activate_window_of(&to_info(app), window).await?)
     }
 
-    async fn click_at(&self, _app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
+    async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
+        self.stirs.stir(app.pid);
         Ok(Linux::click_at(self, x, y, action)?)
     }
 

@@ -11,7 +11,8 @@
 //! on top at a point), `capture` (captures as the display shows them),
 //! `act` (actions: `plan` decides clicks from facts, `pointer`, `menus`,
 //! `combo`, `keys` carry them out), `windows` (window management),
-//! `launch` (opening applications), `error`, `backend` (the `Backend`
+//! `launch` (opening applications), `idle` (whether an application's
+//! process has nothing pending), `error`, `backend` (the `Backend`
 //! implementation) and `reconnect` ([`Reconnecting`]).
 
 mod act;
@@ -19,6 +20,7 @@ mod backend;
 mod capture;
 mod coords;
 mod error;
+mod idle;
 mod launch;
 mod reach;
 mod reconnect;
@@ -53,6 +55,8 @@ pub struct Linux {
     /// Whether the check of a mirror compares bounds
     /// (`UIDELTA_MIRROR_BOUNDS=0` leaves them out).
     mirror_bounds: bool,
+    /// When each application was last acted on (see `idle`).
+    stirs: std::sync::Arc<idle::Stirs>,
 }
 
 impl Linux {
@@ -77,6 +81,7 @@ impl Linux {
             mirrors: Default::default(),
             mirror_use: capture::MirrorUse::from_env(),
             mirror_bounds: capture::compare_bounds(),
+            stirs: Default::default(),
         })
     }
 

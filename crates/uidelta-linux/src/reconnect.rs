@@ -25,6 +25,7 @@ fn desktop_of(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
         mirrors: Default::default(),
         mirror_use: crate::capture::MirrorUse::from_env(),
         mirror_bounds: crate::capture::compare_bounds(),
+        stirs: Default::default(),
     }
 }
 

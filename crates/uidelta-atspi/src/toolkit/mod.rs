@@ -121,6 +121,19 @@ impl Profile {
         matches!(self.toolkit, Toolkit::Gtk3)
     }
 
+    /// Whether the application does its work in its own process, so that
+    /// its process asleep with no timer due says that nothing is pending
+    /// (the Linux backend's idle watch). The toolkits whose main loop
+    /// runs in the process that draws their windows: GTK 2, 3 and 4,
+    /// Qt 5 and LibreOffice. Not Chromium and Gecko, whose pages run in
+    /// other processes, and not a toolkit without rules here.
+    pub fn works_in_its_process(&self) -> bool {
+        matches!(
+            self.toolkit,
+            Toolkit::Gtk2 | Toolkit::Gtk3 | Toolkit::Gtk4 | Toolkit::Qt | Toolkit::LibreOffice
+        )
+    }
+
     /// Whether the application's cache (`GetItems`: each object's parent
     /// and index) lists the children `GetChildren` answers, in the same
     /// order, so a walk may take a parent's children from it when it holds

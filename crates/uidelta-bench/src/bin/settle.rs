@@ -25,11 +25,16 @@
 //! snapshot and the diff: what the caller waits for), `settled.elapsed`
 //! (from the end of the action to the after snapshot), whether the cap was
 //! hit, whether the diff holds the expected change, and whether it holds
-//! anything else. Then it clicks the fixture's `Open details` `--dialogs`
-//! times with auto settle (the dialog appears 800 ms after the click and
-//! fills in over 300 ms), checks that each diff adds the complete dialog
-//! (`Field 1`..`Field 5` and `Close`), and closes it again. Every wait is
-//! bounded; the desktop is torn down at the end, also on error. Markdown
+//! anything else. Then actions that change nothing, `--runs` of each with
+//! auto settle and with auto settle deaf to the process saying that
+//! nothing is pending (`Quiet { grace: None, .. }`, the rule before),
+//! interleaved: a click on the fixture's `Do nothing`, the key `x` on it,
+//! and a click on gtk3-widget-factory's label `Inset`; no diff may hold a
+//! change. Then it clicks the fixture's `Open details` `--dialogs` times
+//! with auto settle (the dialog appears 800 ms after the click and fills in
+//! over 300 ms), checks that each diff adds the complete dialog (`Field 1`
+//! ..`Field 5` and `Close`), and closes it again. Every wait is bounded;
+//! the desktop is torn down at the end, also on error. Markdown
 //! on stdout, every action on stderr.
 //!
 //! With `--browser` it measures settling in a page instead (`settle/browser.rs`):
@@ -42,7 +47,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::Action;
 use uidelta_diff::{Attr, AttrValue, Change, Diff, Modified};
-use uidelta_engine::{ActOptions, ActionOutcome, AppId, Session, Settle};
+use uidelta_engine::{ActOptions, ActionOutcome, AppId, Quiet, Session, Settle};
 use uidelta_linux::Linux;
 use uidelta_model::{Role, State};
 use uidelta_testkit::Desktop;
@@ -118,6 +123,9 @@ fn options() -> Fallible<Option<Options>> {
 enum Mode {
     Auto,
     Fixed,
+    /// Auto settle deaf to the process saying that nothing is pending:
+    /// the rule before it was heard.
+    Deaf,
 }
 
 impl Mode {
@@ -128,6 +136,13 @@ impl Mode {
                 settle: Settle::Fixed(FIXED),
                 ..ActOptions::default()
             },
+            Mode::Deaf => ActOptions {
+                settle: Settle::Auto(Quiet {
+                    grace: None,
+                    ..Quiet::default()
+                }),
+                ..ActOptions::default()
+            },
         }
     }
 
@@ -135,8 +150,45 @@ impl Mode {
         match self {
             Mode::Auto => "auto",
             Mode::Fixed => "fixed 1500 ms",
+            Mode::Deaf => "baseline: auto without the process's idle",
         }
     }
+}
+
+/// The actions that change nothing.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum NoOp {
+    /// A click on the fixture's `Do nothing`.
+    Click,
+    /// The key `x` on it (a button takes no text).
+    Key,
+    /// A click on gtk3-widget-factory's label `Inset` (a frame's
+    /// title), whose spinners and progress bars never let its process
+    /// sleep.
+    FactoryLabel,
+}
+
+const NO_OPS: [NoOp; 3] = [NoOp::Click, NoOp::Key, NoOp::FactoryLabel];
+
+impl NoOp {
+    fn label(self) -> &'static str {
+        match self {
+            NoOp::Click => "fixture: click `Do nothing`",
+            NoOp::Key => "fixture: key `x` on `Do nothing`",
+            NoOp::FactoryLabel => "widget-factory: click the label `Inset`",
+        }
+    }
+}
+
+/// One measured action that changes nothing.
+struct NoOpSample {
+    what: NoOp,
+    mode: Mode,
+    wall: Duration,
+    settle: Duration,
+    capped: bool,
+    /// Whether the diff holds a change (it must not).
+    changed: bool,
 }
 
 /// The immediate actions.
@@ -218,15 +270,25 @@ fn run() -> Fallible<()> {
     let desktop = Desktop::start()?;
     eprintln!("desktop {} up", desktop.display());
     let rt = live::runtime()?;
-    let (samples, dialogs) = rt.block_on(measure(&desktop, &opts))?;
+    let (samples, noops, dialogs) = rt.block_on(measure(&desktop, &opts))?;
     drop(rt);
     // Dropping the desktop stops the applications, the buses and Xvfb.
     drop(desktop);
-    print_report(&samples, &dialogs, &opts, &machine_start, &live::machine());
+    print_report(
+        &samples,
+        &noops,
+        &dialogs,
+        &opts,
+        &machine_start,
+        &live::machine(),
+    );
     Ok(())
 }
 
-async fn measure(desktop: &Desktop, opts: &Options) -> Fallible<(Vec<Sample>, Vec<DialogRun>)> {
+/// What [`measure`] measured.
+type Measured = (Vec<Sample>, Vec<NoOpSample>, Vec<DialogRun>);
+
+async fn measure(desktop: &Desktop, opts: &Options) -> Fallible<Measured> {
     live::launch(desktop, FACTORY, FACTORY)?;
     live::launch(desktop, FIXTURE, FIXTURE_NAME)?;
     let mut session = live::session(desktop).await?;
@@ -292,6 +354,8 @@ async fn measure(desktop: &Desktop, opts: &Options) -> Fallible<(Vec<Sample>, Ve
         }
     }
 
+    let noops = no_ops(&mut session, opts).await?;
+
     let mut dialogs = Vec::new();
     for run in 0..opts.dialogs {
         tokio::time::sleep(PAUSE).await;
@@ -347,7 +411,63 @@ async fn measure(desktop: &Desktop, opts: &Options) -> Fallible<(Vec<Sample>, Ve
             );
         }
     }
-    Ok((samples, dialogs))
+    Ok((samples, noops, dialogs))
+}
+
+/// Actions that change nothing, `--runs` of each in auto mode and in the
+/// baseline (auto deaf to the process's word), interleaved.
+async fn no_ops(session: &mut Session<Linux>, opts: &Options) -> Fallible<Vec<NoOpSample>> {
+    let mut samples = Vec::new();
+    for round in 0..opts.runs {
+        let modes = if round % 2 == 0 {
+            [Mode::Auto, Mode::Deaf]
+        } else {
+            [Mode::Deaf, Mode::Auto]
+        };
+        for what in NO_OPS {
+            for mode in modes {
+                tokio::time::sleep(PAUSE).await;
+                let start = Instant::now();
+                let acted = match what {
+                    NoOp::Click => {
+                        let target = "app:uidelta-fixture >> role:push button && name:Do nothing";
+                        live::act(session, target, &Action::Click, &mode.options()).await?
+                    }
+                    NoOp::Key => session
+                        .key(FIXTURE_NAME, "x", &mode.options())
+                        .await
+                        .map_err(|e| format!("key x on the fixture: {e}"))?,
+                    NoOp::FactoryLabel => {
+                        let target = "app:gtk3-widget-factory >> role:label && name:Inset";
+                        live::act(session, target, &Action::Click, &mode.options()).await?
+                    }
+                };
+                let wall = start.elapsed();
+                let changed = acted.diff.has_changes();
+                eprintln!(
+                    "round {round} {} ({}): {:.0} ms, settle {:.0} ms{}{}",
+                    what.label(),
+                    mode.label(),
+                    live::ms(wall),
+                    live::ms(acted.settled.elapsed),
+                    if acted.settled.capped { " (cap)" } else { "" },
+                    if changed { ", CHANGED" } else { "" },
+                );
+                if changed {
+                    eprint!("{}", live::diff_text(&acted.diff));
+                }
+                samples.push(NoOpSample {
+                    what,
+                    mode,
+                    wall,
+                    settle: acted.settled.elapsed,
+                    capped: acted.settled.capped,
+                    changed,
+                });
+            }
+        }
+    }
+    Ok(samples)
 }
 
 /// The state the run starts from, read from the first trees.
@@ -475,6 +595,7 @@ fn stats(values: &[Duration]) -> (f64, f64) {
 
 fn print_report(
     samples: &[Sample],
+    noops: &[NoOpSample],
     dialogs: &[DialogRun],
     opts: &Options,
     machine_start: &str,
@@ -545,6 +666,38 @@ fn print_report(
         if am < 250.0 { "met" } else { "missed" },
         if am > 0.0 { fm / am } else { 0.0 }
     );
+    println!();
+
+    println!(
+        "Actions that change nothing, {} of each per mode, interleaved, with auto settle as \
+         it is (a process that says nothing is pending ends the wait) and the baseline, auto \
+         settle deaf to it (a wait for a first change up to the 2 s cap); times in ms.",
+        opts.runs
+    );
+    println!();
+    println!("| action | mode | n | act median | act p95 | settle median | settle p95 | cap hit | diffs with changes |");
+    println!("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+    for what in NO_OPS {
+        for mode in [Mode::Auto, Mode::Deaf] {
+            let picked: Vec<&NoOpSample> = noops
+                .iter()
+                .filter(|s| s.what == what && s.mode == mode)
+                .collect();
+            let walls: Vec<Duration> = picked.iter().map(|s| s.wall).collect();
+            let settles: Vec<Duration> = picked.iter().map(|s| s.settle).collect();
+            let (wm, wp) = stats(&walls);
+            let (sm, sp) = stats(&settles);
+            println!(
+                "| {} | {} | {} | {wm:.0} | {wp:.0} | {sm:.0} | {sp:.0} | {} | {}/{} |",
+                what.label(),
+                mode.label(),
+                picked.len(),
+                picked.iter().filter(|s| s.capped).count(),
+                picked.iter().filter(|s| s.changed).count(),
+                picked.len(),
+            );
+        }
+    }
     println!();
 
     let complete: Vec<&DialogRun> = dialogs.iter().filter(|d| d.complete).collect();

@@ -1,0 +1,450 @@
+//! Whether an application has nothing pending, from what Linux says of its
+//! process.
+//!
+//! The accessibility bus says what changed, never what is still coming: a
+//! click that changes nothing and a click whose dialog opens 800 ms later
+//! send the same events until the dialog opens, so the engine waits for
+//! its cap after every action that changes nothing. A process does say
+//! whether work is pending. A toolkit's main loop sleeps in `poll` with the
+//! time to its next timer as the timeout (`-1`: none), and
+//! `/proc/<pid>/syscall` shows the call it sleeps in, with its arguments;
+//! every thread's context switches (`/proc/<pid>/task/<tid>/status`) say
+//! whether it ran since the last look. A process whose threads (and
+//! children's) have all been asleep for [`QUIET`], whose main thread waits
+//! in `poll` with no timer due within [`HORIZON`], and none of whose
+//! threads is running or blocked on the disk, has nothing pending of its
+//! own: what can still change it comes from outside (input, a reply from
+//! another process). The engine hears this as [`EventKind::Idle`] and ends
+//! the wait of an action that changed nothing a short grace after it
+//! (`Quiet::grace`), as it does with a page's word.
+//!
+//! Only applications whose toolkit does its work in its own process are
+//! watched (`Profile::works_in_its_process`): not browsers, whose pages run
+//! in other processes. Only the few seconds after an action are watched
+//! ([`Stirs`]), twenty looks a second. Where the kernel does not show the
+//! call (another user's process without the right, a `ptrace` scope that
+//! forbids it, an architecture whose syscall numbers are not known here),
+//! nothing is said, and actions that change nothing wait for the cap as
+//! before.
+//!
+//! [`EventKind::Idle`]: uidelta_backend::EventKind::Idle
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use procfs::process::{Process, Syscall};
+use procfs::ProcError;
+
+/// How often the process is looked at.
+pub(crate) const TICK: Duration = Duration::from_millis(50);
+
+/// How long every thread must have been asleep: longer than the round
+/// trips a toolkit makes to the X server or the bus while it handles input.
+pub(crate) const QUIET: Duration = Duration::from_millis(100);
+
+/// How far off the main loop's next timer must be: beyond the engine's
+/// default cap, so that a timer an action started (a dialog built 800 ms
+/// later) is always waited for.
+pub(crate) const HORIZON: Duration = Duration::from_millis(2000);
+
+/// How long after an action its application is watched: past the cap.
+pub(crate) const WATCH: Duration = Duration::from_millis(3000);
+
+/// When each process was last acted on, so that it is watched only then.
+#[derive(Debug, Default)]
+pub(crate) struct Stirs {
+    at: Mutex<HashMap<u32, Instant>>,
+}
+
+impl Stirs {
+    /// Notes an action on `pid` now.
+    pub fn stir(&self, pid: Option<u32>) {
+        let Some(pid) = pid else { return };
+        if let Ok(mut at) = self.at.lock() {
+            let now = Instant::now();
+            at.retain(|_, t| now.duration_since(*t) < WATCH);
+            at.insert(pid, now);
+        }
+    }
+
+    /// Whether `pid` was acted on within [`WATCH`].
+    fn watched(&self, pid: u32) -> bool {
+        self.at
+            .lock()
+            .ok()
+            .and_then(|at| at.get(&pid).copied())
+            .is_some_and(|t| t.elapsed() < WATCH)
+    }
+}
+
+/// What the main thread is doing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Main {
+    /// Waiting in `poll` (or `epoll_wait`) for at most this long; `None`:
+    /// for input only.
+    Polling(Option<Duration>),
+    /// Running, or waiting for something else.
+    Other,
+}
+
+/// One look at a process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Look {
+    pub at: Instant,
+    /// Context switches of the main thread so far.
+    pub main_switches: u64,
+    /// Context switches of every thread of the process and of its
+    /// children so far.
+    pub switches: u64,
+    /// Whether one of those threads is running, ready to run, or blocked
+    /// on the disk.
+    pub working: bool,
+    pub main: Main,
+}
+
+/// Judges a process idle from its looks, one after another.
+#[derive(Debug, Default)]
+pub(crate) struct Judge {
+    last: Option<Look>,
+    /// The main thread last went to sleep after this.
+    slept_after: Option<Instant>,
+    /// Every thread has been asleep since this.
+    quiet_since: Option<Instant>,
+}
+
+impl Judge {
+    /// Takes `look` in; whether the process has nothing pending.
+    pub fn judge(&mut self, look: Look) -> bool {
+        if let Some(last) = self.last {
+            if look.main_switches != last.main_switches {
+                self.slept_after = Some(last.at);
+            }
+            if look.switches != last.switches || look.working {
+                self.quiet_since = None;
+            } else if self.quiet_since.is_none() {
+                self.quiet_since = Some(last.at);
+            }
+        }
+        self.last = Some(look);
+        let quiet = self
+            .quiet_since
+            .is_some_and(|q| look.at.duration_since(q) >= QUIET);
+        let no_timer_due = match look.main {
+            Main::Polling(None) => true,
+            // The timeout counts from when the main thread went to sleep,
+            // which is known only as after a look.
+            Main::Polling(Some(timeout)) => self
+                .slept_after
+                .is_some_and(|s| (s + timeout).saturating_duration_since(look.at) >= HORIZON),
+            Main::Other => false,
+        };
+        quiet && !look.working && no_timer_due
+    }
+
+    /// Forgets the looks so far (the process was not watched for a while).
+    pub fn forget(&mut self) {
+        *self = Judge::default();
+    }
+}
+
+/// Why a process cannot be looked at.
+#[derive(Debug)]
+pub(crate) enum Unseen {
+    /// It is gone.
+    Gone,
+    /// The kernel does not show what it does to this process.
+    Hidden(String),
+}
+
+/// The syscall numbers of `poll`, `epoll_wait` and `epoll_pwait` here, and
+/// which argument holds the timeout in milliseconds.
+#[cfg(target_arch = "x86_64")]
+fn poll_timeout(number: i64, args: &[u64; 6]) -> Option<Option<Duration>> {
+    let ms = match number {
+        7 => args[2],
+        232 | 281 => args[3],
+        _ => return None,
+    };
+    // An `int`: negative is forever.
+    let ms = ms as u32 as i32;
+    Some(u64::try_from(ms).ok().map(Duration::from_millis))
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+fn poll_timeout(_number: i64, _args: &[u64; 6]) -> Option<Option<Duration>> {
+    None
+}
+
+/// Whether the kernel can show this machine's main loops at all.
+const fn known_here() -> bool {
+    cfg!(target_arch = "x86_64")
+}
+
+/// What the main thread's `/proc/<pid>/syscall` says.
+fn main_of(syscall: &Syscall) -> Main {
+    match syscall {
+        Syscall::Blocked {
+            syscall_number,
+            argument_registers,
+            ..
+        } => poll_timeout(*syscall_number, argument_registers).map_or(Main::Other, Main::Polling),
+        _ => Main::Other,
+    }
+}
+
+fn unseen(pid: u32, e: ProcError) -> Unseen {
+    match e {
+        ProcError::NotFound(_) => Unseen::Gone,
+        e => Unseen::Hidden(format!("process {pid}: {e}")),
+    }
+}
+
+/// Adds the context switches and working threads of `process` to `look`;
+/// the children it lists.
+fn add_threads(process: &Process, look: &mut Look) -> Vec<u32> {
+    let mut children = Vec::new();
+    let Ok(tasks) = process.tasks() else {
+        return children;
+    };
+    for task in tasks.flatten() {
+        // A thread that ended meanwhile is not there.
+        let Ok(status) = task.status() else { continue };
+        look.switches += status.voluntary_ctxt_switches.unwrap_or(0)
+            + status.nonvoluntary_ctxt_switches.unwrap_or(0);
+        look.working |= status.state.starts_with('R') || status.state.starts_with('D');
+        if task.tid == process.pid {
+            look.main_switches = status.voluntary_ctxt_switches.unwrap_or(0)
+                + status.nonvoluntary_ctxt_switches.unwrap_or(0);
+        }
+        if let Ok(kids) = task.children() {
+            children.extend(kids);
+        }
+    }
+    children
+}
+
+/// Looks at process `pid`, its threads and its children's.
+pub(crate) fn look(pid: u32) -> Result<Look, Unseen> {
+    if !known_here() {
+        return Err(Unseen::Hidden(
+            "the main loop's calls are not known on this architecture".to_owned(),
+        ));
+    }
+    let id = i32::try_from(pid).map_err(|_| Unseen::Gone)?;
+    let process = Process::new(id).map_err(|e| unseen(pid, e))?;
+    let syscall = process.syscall().map_err(|e| unseen(pid, e))?;
+    let mut look = Look {
+        at: Instant::now(),
+        main_switches: 0,
+        switches: 0,
+        working: false,
+        main: main_of(&syscall),
+    };
+    for child in add_threads(&process, &mut look) {
+        if let Some(child) = i32::try_from(child).ok().and_then(|c| Process::new(c).ok()) {
+            add_threads(&child, &mut look);
+        }
+    }
+    Ok(look)
+}
+
+/// Watches process `pid` while [`Stirs`] says it was acted on, and calls
+/// `idle` at every look that finds it idle (false from `idle` ends the
+/// watch); ends when the process is gone or cannot be seen.
+pub(crate) async fn watch(
+    pid: u32,
+    stirs: Arc<Stirs>,
+    mut idle: impl FnMut(Instant) -> bool + Send,
+) {
+    let mut judge = Judge::default();
+    let mut ticks = tokio::time::interval(TICK);
+    ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        ticks.tick().await;
+        if !stirs.watched(pid) {
+            judge.forget();
+            continue;
+        }
+        match look(pid) {
+            Ok(look) => {
+                if judge.judge(look) && !idle(look.at) {
+                    return;
+                }
+            }
+            Err(Unseen::Gone) => return,
+            Err(Unseen::Hidden(why)) => {
+                tracing::debug!(pid, %why, "whether the application is idle is not known");
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
+
+    /// A look `at` ms after `t0`.
+    fn looked(t0: Instant, at: u64, main_switches: u64, others: u64, main: Main) -> Look {
+        Look {
+            at: t0 + ms(at),
+            main_switches,
+            switches: main_switches + others,
+            working: false,
+            main,
+        }
+    }
+
+    #[test]
+    fn a_process_asleep_with_no_timer_is_idle_once_quiet_for_a_while() {
+        let t0 = Instant::now();
+        let mut j = Judge::default();
+        let forever = Main::Polling(None);
+        // It handles the action, then sleeps.
+        assert!(!j.judge(looked(t0, 0, 10, 5, forever)));
+        assert!(!j.judge(looked(t0, 50, 14, 5, forever)));
+        // Asleep since 50 ms: not yet quiet long enough.
+        assert!(!j.judge(looked(t0, 100, 14, 5, forever)));
+        assert!(j.judge(looked(t0, 150, 14, 5, forever)));
+        assert!(j.judge(looked(t0, 200, 14, 5, forever)));
+        // Another thread ran: quiet starts again.
+        assert!(!j.judge(looked(t0, 250, 14, 6, forever)));
+        assert!(!j.judge(looked(t0, 300, 14, 6, forever)));
+        assert!(j.judge(looked(t0, 350, 14, 6, forever)));
+    }
+
+    #[test]
+    fn a_timer_due_within_the_horizon_keeps_a_process_busy() {
+        let t0 = Instant::now();
+        let mut j = Judge::default();
+        // The action started an 800 ms timer (a dialog built later).
+        let timer = Main::Polling(Some(ms(800)));
+        assert!(!j.judge(looked(t0, 0, 10, 5, Main::Other)));
+        assert!(!j.judge(looked(t0, 50, 12, 5, timer)));
+        for at in [100, 150, 200, 400, 700] {
+            assert!(!j.judge(looked(t0, at, 12, 5, timer)), "{at} ms");
+        }
+    }
+
+    #[test]
+    fn a_far_timer_counts_from_when_the_main_thread_went_to_sleep() {
+        let t0 = Instant::now();
+        let far = Main::Polling(Some(ms(15_000)));
+        let mut j = Judge::default();
+        assert!(!j.judge(looked(t0, 0, 10, 5, far)));
+        assert!(!j.judge(looked(t0, 50, 11, 5, far)));
+        assert!(!j.judge(looked(t0, 100, 11, 5, far)));
+        assert!(j.judge(looked(t0, 150, 11, 5, far)));
+        // A timer that was 15 s off when it slept, 13.5 s ago at the most,
+        // may be due within the horizon.
+        assert!(!j.judge(looked(t0, 13_500, 11, 5, far)));
+        // Never seen going to sleep: when its timer is due is not known.
+        let mut j = Judge::default();
+        for at in [0, 50, 100, 150, 200] {
+            assert!(!j.judge(looked(t0, at, 10, 5, far)), "{at} ms");
+        }
+    }
+
+    #[test]
+    fn a_working_thread_or_a_main_thread_not_polling_is_never_idle() {
+        let t0 = Instant::now();
+        let mut j = Judge::default();
+        let forever = Main::Polling(None);
+        for at in [0, 50, 100, 150, 200] {
+            let l = Look {
+                working: true,
+                ..looked(t0, at, 10, 5, forever)
+            };
+            assert!(!j.judge(l), "{at} ms");
+        }
+        let mut j = Judge::default();
+        for at in [0, 50, 100, 150, 200] {
+            assert!(!j.judge(looked(t0, at, 10, 5, Main::Other)), "{at} ms");
+        }
+        // Forgotten looks are not counted on.
+        let mut j = Judge::default();
+        for at in [0, 50, 100] {
+            j.judge(looked(t0, at, 10, 5, forever));
+        }
+        j.forget();
+        assert!(!j.judge(looked(t0, 150, 10, 5, forever)));
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn poll_and_epoll_timeouts_are_read_from_their_arguments() {
+        let args = |a: u64, b: u64, c: u64, d: u64| [a, b, c, d, 0, 0];
+        let blocked = |number, argument_registers| Syscall::Blocked {
+            syscall_number: number,
+            argument_registers,
+            stack_pointer: 0,
+            program_counter: 0,
+        };
+        // poll(fds, 4, -1), as /proc shows an int argument.
+        assert_eq!(
+            main_of(&blocked(7, args(0x55dad71ed700, 4, 0xffff_ffff, 0))),
+            Main::Polling(None)
+        );
+        assert_eq!(
+            main_of(&blocked(7, args(0x1eb35bc0, 4, 0x3c9d, 0))),
+            Main::Polling(Some(ms(15_517)))
+        );
+        // epoll_wait(fd, events, n, 250)
+        assert_eq!(
+            main_of(&blocked(232, args(3, 0x7ff0, 32, 250))),
+            Main::Polling(Some(ms(250)))
+        );
+        // A futex, or a call outside any syscall.
+        assert_eq!(main_of(&blocked(202, args(0, 0, 0, 0))), Main::Other);
+        assert_eq!(main_of(&blocked(-1, args(0, 0, 0, 0))), Main::Other);
+        assert_eq!(main_of(&Syscall::Running), Main::Other);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn a_process_polling_is_seen_with_its_timeout() {
+        // Python's select.poll() sleeps in poll(2), as a main loop does.
+        let poller = |timeout: &str| {
+            let script = format!("import select; select.poll().poll({timeout})");
+            match std::process::Command::new("/usr/bin/python3")
+                .args(["-c", &script])
+                .spawn()
+            {
+                Ok(child) => child,
+                Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
+            }
+        };
+        let mut forever = poller("");
+        let mut timed = poller("60000");
+        let mut seen = (Err(Unseen::Gone), Err(Unseen::Gone));
+        // Until both are asleep in poll (Python takes a while to start).
+        for _ in 0..100 {
+            std::thread::sleep(ms(50));
+            seen = (look(forever.id()), look(timed.id()));
+            if matches!(&seen, (Ok(a), Ok(b)) if a.main != Main::Other && b.main != Main::Other) {
+                break;
+            }
+        }
+        let (pid_forever, pid_timed) = (forever.id(), timed.id());
+        for child in [&mut forever, &mut timed] {
+            let _ = child.kill();
+            let _ = child.wait();
+        }
+        match seen {
+            (Ok(a), Ok(b)) => {
+                assert_eq!(a.main, Main::Polling(None));
+                assert_eq!(b.main, Main::Polling(Some(ms(60_000))));
+                assert!(!a.working && !b.working);
+                assert!(a.main_switches > 0 && a.switches >= a.main_switches);
+            }
+            other => panic!("the pollers were not seen: {other:?}"),
+        }
+        assert!(matches!(look(pid_forever), Err(Unseen::Gone)));
+        assert!(matches!(look(pid_timed), Err(Unseen::Gone)));
+    }
+}
