@@ -796,7 +796,7 @@ impl Walk<'_> {
             let end = if role == Role::TableCell { -1 } else { limit };
             let text = self.text(bus_name, path, end).await?;
             if !text.is_empty() || self.profile.texts_whole() {
-                return Ok(Some(text));
+                return Ok(Some(screen_of(role, text)));
             }
             // Qt answers an end past the text with nothing at all, so an
             // empty answer is asked again within the length, unless the
@@ -816,7 +816,7 @@ impl Walk<'_> {
                 let length = usize::try_from(count).unwrap_or(0);
                 return Ok(Some(uidelta_model::redact(&"x".repeat(length))));
             }
-            return Ok(Some(text));
+            return Ok(Some(screen_of(role, text)));
         }
         if basic.has(VALUE) && self.profile.value_says_something(role) {
             let v = self.property(bus_name, path, value::CURRENT_VALUE).await?;
@@ -898,6 +898,20 @@ fn number(v: f64) -> String {
     }
 }
 
+/// A terminal's text is its screen, each row padded with blanks and the
+/// rows below the last line written empty (VTE's 24 rows after a prompt):
+/// the padding says nothing, and is left out. Other texts as they are.
+fn screen_of(role: Role, text: String) -> String {
+    if role != Role::Terminal {
+        return text;
+    }
+    let rows: Vec<&str> = text.lines().map(str::trim_end).collect();
+    let written = rows
+        .iter()
+        .rposition(|r| !r.is_empty())
+        .map_or(0, |i| i + 1);
+    rows[..written].join("\n")
+}
 mod rules;
 pub(crate) use rules::*;
 

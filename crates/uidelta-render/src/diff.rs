@@ -9,7 +9,7 @@ use uidelta_diff::{
 use uidelta_model::{Role, State};
 
 use crate::line::{element_line, handle_text, is_hidden, ref_and_name, Detail, Facts};
-use crate::text::{quote, rect_text, shorten_change, shown};
+use crate::text::{quote, rect_text, shorten_sides, shown};
 
 mod churn;
 use churn::lines_with_churn;
@@ -188,7 +188,7 @@ fn new_document(diff: &Diff, opts: &DiffOptions) -> String {
                 m.element.r#ref,
                 Facts::from(&m.element).role_label()
             ));
-            out.push_str(&changes_text(rest, opts.text_limit));
+            out.push_str(&changes_text(rest, opts.text_limit, opts.text_limit));
             out.push('\n');
         }
     }
@@ -867,7 +867,11 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget
     out.push_str("~ ");
     out.push_str(&element_line(Some(m.element.r#ref), facts, brief));
     out.push_str(&context_text(&m.context, opts));
-    out.push_str(&changes_text(&m.changes, opts.text_limit));
+    out.push_str(&changes_text(
+        &m.changes,
+        opts.text_limit,
+        new_text_limit(&m.element, opts),
+    ));
     out.push_str(&descendants_note(m));
     if !same.is_empty() {
         let mut others: Vec<String> = same
@@ -1016,11 +1020,15 @@ fn transient_line(out: &mut String, e: &Element, opts: &DiffOptions) {
 /// (` | showing, visible: false -> true`): a GTK expander's `checked` and
 /// `expanded`, a list row's `active` and `selected` often move together, and
 /// saying the transition twice tells the reader nothing more.
-fn changes_text<'c>(changes: impl IntoIterator<Item = &'c AttrChange>, limit: usize) -> String {
+fn changes_text<'c>(
+    changes: impl IntoIterator<Item = &'c AttrChange>,
+    limit: usize,
+    new_limit: usize,
+) -> String {
     let mut shared: Vec<(Vec<String>, String, String, bool)> = Vec::new();
     for change in changes {
         let label = shown(&change.attr.label()).into_owned();
-        let (old, new) = change_values(change, limit);
+        let (old, new) = change_values(change, limit, new_limit);
         let flag = matches!(
             (&change.old, &change.new),
             (AttrValue::Bool(_), AttrValue::Bool(_))
@@ -1040,18 +1048,35 @@ fn changes_text<'c>(changes: impl IntoIterator<Item = &'c AttrChange>, limit: us
     out
 }
 
+/// How long the new side of an element's changed texts may be: a
+/// terminal's new screen is what the command the agent ran printed, and
+/// is kept up to [`TERMINAL_SCREEN`] characters (the rows on screen, not
+/// its scrollback); other texts are shortened at the text limit.
+fn new_text_limit(e: &Element, opts: &DiffOptions) -> usize {
+    if e.role == Role::Terminal {
+        opts.text_limit.max(TERMINAL_SCREEN)
+    } else {
+        opts.text_limit
+    }
+}
+
+/// Most characters of a terminal's new screen in a change (see
+/// [`new_text_limit`]): 25 full rows of 80 columns.
+const TERMINAL_SCREEN: usize = 2_000;
+
 /// Both sides of a change as text; texts are quoted and shortened together
-/// around the change when long.
-fn change_values(change: &AttrChange, limit: usize) -> (String, String) {
+/// around the change when long, the new side at `new_limit`.
+fn change_values(change: &AttrChange, limit: usize, new_limit: usize) -> (String, String) {
     let old_text = text_of(&change.old);
     let new_text = text_of(&change.new);
     if old_text.is_none() && new_text.is_none() {
         return (value_text(&change.old), value_text(&change.new));
     }
-    let (old_short, new_short) = shorten_change(
+    let (old_short, new_short) = shorten_sides(
         old_text.unwrap_or_default(),
         new_text.unwrap_or_default(),
         limit,
+        new_limit,
     );
     let side = |v: &AttrValue, short: String| match v {
         AttrValue::Text(_) => quote(&short),

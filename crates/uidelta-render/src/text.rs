@@ -108,9 +108,21 @@ pub(crate) fn rect_text(r: Rect) -> String {
 /// before, and its start is enough to recognize it. Texts that both fit
 /// come back whole.
 pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
+    shorten_sides(old, new, limit, limit)
+}
+
+/// As [`shorten_change`], with the new side kept up to `new_limit`
+/// characters: a terminal's new screen is what a command printed, and
+/// the reader came for it.
+pub(crate) fn shorten_sides(
+    old: &str,
+    new: &str,
+    limit: usize,
+    new_limit: usize,
+) -> (String, String) {
     let old: Vec<char> = old.chars().collect();
     let new: Vec<char> = new.chars().collect();
-    if old.len() <= limit && new.len() <= limit {
+    if old.len() <= limit && new.len() <= new_limit {
         return (old.iter().collect(), new.iter().collect());
     }
     let mut runs = Vec::new();
@@ -151,7 +163,7 @@ pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, Str
     };
     (
         excerpt(&old, &sides(|r| r.0), old_limit),
-        excerpt(&new, &sides(|r| r.1), limit),
+        excerpt(&new, &sides(|r| r.1), new_limit),
     )
 }
 

@@ -700,6 +700,52 @@ fn diff_text_does_not_repeat_a_value_equal_to_the_name() {
     );
 }
 
+/// A terminal's screen before and after a command that printed 30 rows:
+/// the screen scrolled, its first rows gone.
+#[test]
+fn a_terminal_shows_what_came_onto_its_screen() {
+    let files: Vec<String> = (1..=30).map(|i| format!("file-{i:02}.txt")).collect();
+    let old = format!("$ echo start\nstart\n$ ls | head -30");
+    let new = format!("{}\n$", files.join("\n"));
+    let mut screen = el(40, Role::Terminal, "Terminal");
+    screen.value = Some(new.clone());
+    let mut field = el(41, Role::Text, "Log");
+    field.value = Some(new.clone());
+    let diff = Diff {
+        changes: [screen, field]
+            .into_iter()
+            .map(|element| {
+                Change::Modified(Modified {
+                    element,
+                    context: None,
+                    changes: vec![change(Attr::Value, text(&old), text(&new))],
+                    descendants: vec![],
+                })
+            })
+            .collect(),
+        ..Diff::default()
+    };
+    let out = diff_text(&diff, &DiffOptions::default());
+    let lines: Vec<&str> = out.lines().collect();
+    // The terminal's new screen whole: every file the command listed.
+    assert_eq!(
+        lines[1],
+        format!(
+            "~ [e40] terminal \"Terminal\" | value: \"$ echo start\\nstart\\n$ ls | head -30\" -> \"{}\\n$\"",
+            files.join("\\n")
+        )
+    );
+    // Any other text is shortened at the limit.
+    assert!(
+        lines[2].starts_with("~ [e41] text \"Log\" | value: "),
+        "{out}"
+    );
+    assert!(
+        lines[2].contains('…') && !lines[2].contains("file-30"),
+        "{out}"
+    );
+}
+
 #[test]
 fn diff_text_summarizes_churn() {
     let files = Some(handle(29, Role::List, "Files"));

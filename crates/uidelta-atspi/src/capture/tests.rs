@@ -14,6 +14,19 @@ fn paragraphs_headings_and_nameless_labels_say_their_text() {
 }
 
 #[test]
+fn a_terminal_screen_reads_without_its_padding() {
+    let screen = format!("root@vm:/tmp# \n{}", "\n".repeat(23));
+    assert_eq!(screen_of(Role::Terminal, screen), "root@vm:/tmp#");
+    assert_eq!(
+        screen_of(Role::Terminal, "$ ls   \na  b\n\n$ \n\n\n".to_owned()),
+        "$ ls\na  b\n\n$"
+    );
+    assert_eq!(screen_of(Role::Terminal, "\n\n".to_owned()), "");
+    // Other texts keep theirs.
+    assert_eq!(screen_of(Role::Text, "a \n\n".to_owned()), "a \n\n");
+}
+
+#[test]
 fn only_a_menu_bar_without_room_is_left_out() {
     let bar = |w, h| Some(Rect::new(57, 50, w, h));
     assert!(is_roomless_menu_bar(Role::MenuBar, bar(1166, 0), true));

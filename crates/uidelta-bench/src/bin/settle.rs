@@ -29,8 +29,9 @@
 //! auto settle and with auto settle deaf to the process saying that
 //! nothing is pending (`Quiet { grace: None, .. }`, the rule before),
 //! interleaved: a click on the fixture's `Do nothing`, the key `x` on it,
-//! and a click on gtk3-widget-factory's label `Inset`; no diff may hold a
-//! change. Then it clicks the fixture's `Open details` `--dialogs` times
+//! and a click on gtk3-widget-factory's label `Inset`, each after one left
+//! out of the count (it gives its window the keyboard); no diff may hold
+//! a change. Then it clicks the fixture's `Open details` `--dialogs` times
 //! with auto settle (the dialog appears 800 ms after the click and fills in
 //! over 300 ms), checks that each diff adds the complete dialog (`Field 1`
 //! ..`Field 5` and `Close`), and closes it again. Every wait is bounded;
@@ -415,33 +416,23 @@ async fn measure(desktop: &Desktop, opts: &Options) -> Fallible<Measured> {
 }
 
 /// Actions that change nothing, `--runs` of each in auto mode and in the
-/// baseline (auto deaf to the process's word), interleaved.
+/// baseline (auto deaf to the process's word), interleaved. Each kind
+/// starts with one action left out of the count: it gives its window the
+/// keyboard (a change).
 async fn no_ops(session: &mut Session<Linux>, opts: &Options) -> Fallible<Vec<NoOpSample>> {
     let mut samples = Vec::new();
-    for round in 0..opts.runs {
-        let modes = if round % 2 == 0 {
-            [Mode::Auto, Mode::Deaf]
-        } else {
-            [Mode::Deaf, Mode::Auto]
-        };
-        for what in NO_OPS {
+    for what in NO_OPS {
+        no_op(session, what, Mode::Deaf).await?;
+        for round in 0..opts.runs {
+            let modes = if round % 2 == 0 {
+                [Mode::Auto, Mode::Deaf]
+            } else {
+                [Mode::Deaf, Mode::Auto]
+            };
             for mode in modes {
                 tokio::time::sleep(PAUSE).await;
                 let start = Instant::now();
-                let acted = match what {
-                    NoOp::Click => {
-                        let target = "app:uidelta-fixture >> role:push button && name:Do nothing";
-                        live::act(session, target, &Action::Click, &mode.options()).await?
-                    }
-                    NoOp::Key => session
-                        .key(FIXTURE_NAME, "x", &mode.options())
-                        .await
-                        .map_err(|e| format!("key x on the fixture: {e}"))?,
-                    NoOp::FactoryLabel => {
-                        let target = "app:gtk3-widget-factory >> role:label && name:Inset";
-                        live::act(session, target, &Action::Click, &mode.options()).await?
-                    }
-                };
+                let acted = no_op(session, what, mode).await?;
                 let wall = start.elapsed();
                 let changed = acted.diff.has_changes();
                 eprintln!(
@@ -468,6 +459,24 @@ async fn no_ops(session: &mut Session<Linux>, opts: &Options) -> Fallible<Vec<No
         }
     }
     Ok(samples)
+}
+
+/// One action that changes nothing.
+async fn no_op(session: &mut Session<Linux>, what: NoOp, mode: Mode) -> Fallible<ActionOutcome> {
+    Ok(match what {
+        NoOp::Click => {
+            let target = "app:uidelta-fixture >> role:push button && name:Do nothing";
+            live::act(session, target, &Action::Click, &mode.options()).await?
+        }
+        NoOp::Key => session
+            .key(FIXTURE_NAME, "x", &mode.options())
+            .await
+            .map_err(|e| format!("key x on the fixture: {e}"))?,
+        NoOp::FactoryLabel => {
+            let target = "app:gtk3-widget-factory >> role:label && name:Inset";
+            live::act(session, target, &Action::Click, &mode.options()).await?
+        }
+    })
 }
 
 /// The state the run starts from, read from the first trees.

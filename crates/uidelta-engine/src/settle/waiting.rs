@@ -183,7 +183,14 @@ impl<B: Backend> Session<B> {
         // message window shows), not yet the change: if it is all there is,
         // the capture at the cap reports it.
         let between = focus.is_none();
-        if tree == was_tree && (focus == was_focus || own || between) {
+        // A click on a window that did not have the keyboard gives it the
+        // keyboard (and takes it from another): that is the action's own,
+        // as the focus going to its target is, and so is the focus coming
+        // back to what had it in that window. The change it made is yet
+        // to come (a dialog it opens later).
+        let activated = tree != was_tree && activated_only(&self.known[idx].view, &view);
+        let returned = activated && was_focus.is_none();
+        if (tree == was_tree || activated) && (focus == was_focus || own || between || returned) {
             return Look::Unchanged;
         }
         let loading = loading(&view) > loading(&self.known[idx].view);
@@ -263,6 +270,39 @@ fn loading(view: &View) -> usize {
         .count()
 }
 
+/// Whether `after` differs from `before` only in which of its windows are
+/// `active`: the same windows, each holding what it held, saying the same
+/// but for that state.
+pub(crate) fn activated_only(before: &View, after: &View) -> bool {
+    let (bt, at) = (before.tree(), after.tree());
+    if before.content_hash(NodeId::ROOT) != after.content_hash(NodeId::ROOT) {
+        return false;
+    }
+    let (bw, aw) = (bt.children(NodeId::ROOT), at.children(NodeId::ROOT));
+    if bw.len() != aw.len() {
+        return false;
+    }
+    let calm = |n: &uidelta_model::NodeData| {
+        let mut n = n.clone();
+        n.states.remove(State::Active);
+        n
+    };
+    bw.iter().zip(aw).all(|(&b, &a)| {
+        if before.subtree_hash(b) == after.subtree_hash(a) {
+            return true;
+        }
+        let (bn, an) = (bt.node(b), at.node(a));
+        let (bc, ac) = (bt.children(b), at.children(a));
+        bn.role.is_window()
+            && bc.len() == ac.len()
+            && bc
+                .iter()
+                .zip(ac)
+                .all(|(&x, &y)| before.subtree_hash(x) == after.subtree_hash(y))
+            && calm(bn) == calm(an)
+    })
+}
+
 /// What a capture looks like, to tell two apart: the tree's hash, and the
 /// focused element, which the hash leaves out (a window given the keyboard
 /// may change nothing else).
@@ -280,5 +320,43 @@ pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
         capped,
         events,
         busy: false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::activated_only;
+    use uidelta_diff::{Filters, View};
+    use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
+
+    /// An application with a main window and a dialog, `active` as given,
+    /// the dialog's button named `button`.
+    fn app(main_active: bool, dialog_active: bool, button: &str) -> View {
+        let window = |role: Role, name: &str, active: bool| {
+            let mut n = NodeData::named(role, name);
+            if active {
+                n.states.insert(State::Active);
+            }
+            n
+        };
+        let mut b = TreeBuilder::new(NodeData::named(Role::Application, "fixture"));
+        b.open(window(Role::Frame, "Main", main_active));
+        b.leaf(NodeData::named(Role::PushButton, "Open details"));
+        b.close();
+        b.open(window(Role::Dialog, "Find", dialog_active));
+        b.leaf(NodeData::named(Role::PushButton, button));
+        b.close();
+        View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+    }
+
+    #[test]
+    fn windows_given_or_losing_the_keyboard_and_nothing_else_are_told_apart() {
+        let before = app(false, true, "Close");
+        // The click gave the main window the keyboard, from the dialog.
+        assert!(activated_only(&before, &app(true, false, "Close")));
+        assert!(activated_only(&before, &app(true, true, "Close")));
+        // Something else changed too.
+        assert!(!activated_only(&before, &app(true, false, "Cancel")));
+        assert!(!activated_only(&before, &app(false, true, "Cancel")));
     }
 }
