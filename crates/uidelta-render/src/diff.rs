@@ -9,7 +9,7 @@ use uidelta_diff::{
 use uidelta_model::{Role, State};
 
 use crate::line::{element_line, handle_text, is_hidden, ref_and_name, Detail, Facts};
-use crate::text::{quote, rect_text, shorten_sides, shown};
+use crate::text::{quote, rect_text, shorten_change, shown};
 
 mod churn;
 use churn::lines_with_churn;
@@ -1072,7 +1072,7 @@ fn change_values(change: &AttrChange, limit: usize, new_limit: usize) -> (String
     if old_text.is_none() && new_text.is_none() {
         return (value_text(&change.old), value_text(&change.new));
     }
-    let (old_short, new_short) = shorten_sides(
+    let (old_short, new_short) = shorten_change(
         old_text.unwrap_or_default(),
         new_text.unwrap_or_default(),
         limit,

@@ -106,15 +106,10 @@ pub(crate) fn rect_text(r: Rect) -> String {
 /// between them cut. The old side of a long change (a text replaced by
 /// another) is cut sooner, at a quarter of `limit`: the agent has read it
 /// before, and its start is enough to recognize it. Texts that both fit
-/// come back whole.
-pub(crate) fn shorten_change(old: &str, new: &str, limit: usize) -> (String, String) {
-    shorten_sides(old, new, limit, limit)
-}
-
-/// As [`shorten_change`], with the new side kept up to `new_limit`
-/// characters: a terminal's new screen is what a command printed, and
-/// the reader came for it.
-pub(crate) fn shorten_sides(
+/// come back whole. The new side is kept up to `new_limit` characters: a
+/// terminal's new screen is what a command printed, and the reader came
+/// for it.
+pub(crate) fn shorten_change(
     old: &str,
     new: &str,
     limit: usize,
@@ -396,7 +391,7 @@ mod tests {
     #[test]
     fn short_changes_come_back_whole() {
         assert_eq!(
-            shorten_change("Save", "Saved", 80),
+            shorten_change("Save", "Saved", 80, 80),
             ("Save".to_owned(), "Saved".to_owned())
         );
     }
@@ -404,7 +399,7 @@ mod tests {
     #[test]
     fn long_changes_keep_a_window_around_the_change() {
         let (a, b) = ("a".repeat(50), "b".repeat(50));
-        let (o, n) = shorten_change(&format!("{a}cold{b}"), &format!("{a}warm{b}"), 80);
+        let (o, n) = shorten_change(&format!("{a}cold{b}"), &format!("{a}warm{b}"), 80, 80);
         let (a20, b20) = ("a".repeat(20), "b".repeat(20));
         assert_eq!(o, format!("…{a20}cold{b20}…"));
         assert_eq!(n, format!("…{a20}warm{b20}…"));
@@ -413,7 +408,7 @@ mod tests {
     #[test]
     fn an_insertion_shows_only_the_inserted_part_with_its_window() {
         let (a, b) = ("a".repeat(50), "b".repeat(50));
-        let (o, n) = shorten_change(&format!("{a}{b}"), &format!("{a}NEW{b}"), 80);
+        let (o, n) = shorten_change(&format!("{a}{b}"), &format!("{a}NEW{b}"), 80, 80);
         let (a20, b20) = ("a".repeat(20), "b".repeat(20));
         assert_eq!(o, format!("…{a20}{b20}…"));
         assert_eq!(n, format!("…{a20}NEW{b20}…"));
@@ -422,7 +417,7 @@ mod tests {
     #[test]
     fn a_change_at_the_start_has_no_leading_ellipsis() {
         let tail = "y".repeat(100);
-        let (o, n) = shorten_change(&format!("a{tail}"), &format!("b{tail}"), 80);
+        let (o, n) = shorten_change(&format!("a{tail}"), &format!("b{tail}"), 80, 80);
         assert_eq!(o, format!("a{}…", "y".repeat(20)));
         assert_eq!(n, format!("b{}…", "y".repeat(20)));
     }
@@ -430,7 +425,7 @@ mod tests {
     #[test]
     fn a_huge_inserted_text_is_cut_to_the_limit() {
         let huge = "z".repeat(500);
-        let (o, n) = shorten_change("", &huge, 80);
+        let (o, n) = shorten_change("", &huge, 80, 80);
         assert_eq!(o, "");
         assert_eq!(n, format!("{}…", "z".repeat(80)));
     }
@@ -439,7 +434,7 @@ mod tests {
     fn a_replaced_long_text_shows_less_of_the_old_side() {
         let old = format!("Application Class\n{}", "o".repeat(100));
         let new = format!("Button Boxes\n{}", "n".repeat(100));
-        let (o, n) = shorten_change(&old, &new, 80);
+        let (o, n) = shorten_change(&old, &new, 80, 80);
         assert_eq!(o, "Application Class\noo…");
         assert_eq!(n, format!("Button Boxes\n{}…", "n".repeat(67)));
     }
@@ -449,7 +444,7 @@ mod tests {
         let middle = "(imported)-1.0 (RGB color 8-bit gamma integer, GIMP built-in sRGB, 1 layer)";
         let old = format!("[photo] {middle} 120x80 – GIMP");
         let new = format!("*[photo] {middle} 60x40 – GIMP");
-        let (o, n) = shorten_change(&old, &new, 80);
+        let (o, n) = shorten_change(&old, &new, 80, 80);
         assert_eq!(o, "[photo] (imported)-1…t-in sRGB, 1 layer) 120x80 – GIMP");
         assert_eq!(n, "*[photo] (imported)-1…t-in sRGB, 1 layer) 60x40 – GIMP");
     }
@@ -461,7 +456,7 @@ mod tests {
             format!("a{shared}b{shared}c{shared}d{shared}e"),
             format!("A{shared}B{shared}C{shared}D{shared}E"),
         );
-        let (o, n) = shorten_change(&old, &new, 80);
+        let (o, n) = shorten_change(&old, &new, 80, 80);
         assert_eq!(o, format!("{}…", &old[..20]));
         assert_eq!(n, format!("{}…", &new[..80]));
     }

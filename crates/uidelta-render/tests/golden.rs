@@ -705,7 +705,7 @@ fn diff_text_does_not_repeat_a_value_equal_to_the_name() {
 #[test]
 fn a_terminal_shows_what_came_onto_its_screen() {
     let files: Vec<String> = (1..=30).map(|i| format!("file-{i:02}.txt")).collect();
-    let old = format!("$ echo start\nstart\n$ ls | head -30");
+    let old = "$ echo start\nstart\n$ ls | head -30".to_owned();
     let new = format!("{}\n$", files.join("\n"));
     let mut screen = el(40, Role::Terminal, "Terminal");
     screen.value = Some(new.clone());
