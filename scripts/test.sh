@@ -24,7 +24,7 @@ need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
     chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
     libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-gtk3 util-linux \
-    gedit featherpad thunar gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc \
+    gedit featherpad thunar xfce4-terminal gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc \
     gcc-mingw-w64-x86-64
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.

@@ -86,37 +86,60 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
         return new_document(diff, opts);
     }
     let mut out = header(diff);
-    let (groups, added) = grouped(
-        diff.changes.iter().filter_map(as_added),
+    // Changes out of sight (see `unseen`): past a few lines, one line for
+    // all of them, at the end.
+    let (groups, modified) =
+        shown_or_hidden_together(diff.changes.iter().filter_map(as_modified), opts.churn);
+    let runs = same_change_runs(modified.into_iter());
+    let out_of_sight = |run: &Vec<&Modified>| run.iter().all(|m| unseen(m));
+    let hidden_added = || {
+        diff.changes
+            .iter()
+            .filter_map(as_added)
+            .filter(|a| added_unseen(a))
+    };
+    let hidden_removed = || {
+        diff.changes
+            .iter()
+            .filter_map(as_removed)
+            .filter(|r| removed_unseen(r))
+    };
+    let fold = runs.iter().filter(|run| out_of_sight(run)).count()
+        + hidden_added().count()
+        + hidden_removed().count()
+        > UNSEEN_LISTED;
+    let (added_groups, added) = grouped(
+        diff.changes
+            .iter()
+            .filter_map(as_added)
+            .filter(|a| !(fold && added_unseen(a))),
         |a| a.group,
         opts.group,
     );
-    for members in &groups {
+    for members in &added_groups {
         added_group(&mut out, members, opts);
     }
     let mut budget = opts.budget;
     lines_with_churn(&mut out, &added, '+', opts, |out, a| {
         added_lines(out, a, opts, &mut budget)
     });
-    let (groups, removed) = grouped(
-        diff.changes.iter().filter_map(as_removed),
+    let (removed_groups, removed) = grouped(
+        diff.changes
+            .iter()
+            .filter_map(as_removed)
+            .filter(|r| !(fold && removed_unseen(r))),
         |r| r.group,
         CHURN_SHOWN,
     );
-    for members in &groups {
+    for members in &removed_groups {
         removed_group(&mut out, members, opts);
     }
     lines_with_churn(&mut out, &removed, '-', opts, |out, r| {
         removed_line(out, r, opts)
     });
-    let (groups, modified) =
-        shown_or_hidden_together(diff.changes.iter().filter_map(as_modified), opts.churn);
     for members in &groups {
         flipped_group(&mut out, members, opts);
     }
-    let runs = same_change_runs(modified.into_iter());
-    let out_of_sight = |run: &Vec<&Modified>| run.iter().all(|m| unseen(m));
-    let fold = runs.iter().filter(|run| out_of_sight(run)).count() > UNSEEN_LISTED;
     for run in &runs {
         if !(fold && out_of_sight(run)) {
             modified_line(&mut out, run, opts, &mut budget);
@@ -126,6 +149,8 @@ pub fn diff_text(diff: &Diff, opts: &DiffOptions) -> String {
         unseen_line(
             &mut out,
             runs.iter().flatten().copied().filter(|m| unseen(m)),
+            hidden_added().collect(),
+            hidden_removed().collect(),
         );
     }
     for e in &diff.transient {
@@ -914,6 +939,27 @@ fn unseen(m: &Modified) -> bool {
         && !m.descendants.iter().flat_map(|d| &d.changes).any(flip)
 }
 
+/// Whether an added subtree came out of sight: its root does not show (a
+/// closed menu's items made anew), and it is no window that opened.
+fn added_unseen(a: &Added) -> bool {
+    a.opened.is_none() && !a.came_back && is_hidden(a.root().states)
+}
+
+/// Whether a removed subtree went out of sight: its root did not show, and
+/// it is no window that closed.
+fn removed_unseen(r: &Removed) -> bool {
+    r.closed.is_none() && is_hidden(r.root().states)
+}
+
+/// What happened out of sight, as [`unseen_line`] counts it.
+#[derive(PartialEq, Eq)]
+enum Unseen {
+    /// An attribute changed (its label).
+    Changed(String),
+    Added,
+    Removed,
+}
+
 /// Most lines of changes out of sight (see [`unseen`]) listed one by one;
 /// more are one line. An image opened in GIMP enables some 400 items of
 /// its closed menus, 70 lines where the window's own change is two.
@@ -922,32 +968,57 @@ const UNSEEN_LISTED: usize = 5;
 /// `~ 397 elements that do not show changed too: enabled on 380,
 /// description on 6, checked on 3; in [e302] menu "File", [e375] menu
 /// "Edit", [e436] menu "Select", and 21 more places`: the changes out of
-/// sight (see [`unseen`]) counted, by what changed and where, most common
-/// first. The tree has them, should one matter.
-fn unseen_line<'d>(out: &mut String, members: impl Iterator<Item = &'d Modified>) {
+/// sight (see [`unseen`], [`added_unseen`], [`removed_unseen`]) counted,
+/// by what changed and where, most common first (`8 added`, `7 removed`
+/// for a closed menu whose items were made anew). The tree has them,
+/// should one matter.
+fn unseen_line<'d>(
+    out: &mut String,
+    members: impl Iterator<Item = &'d Modified>,
+    added: Vec<&Added>,
+    removed: Vec<&Removed>,
+) {
     let mut count = 0;
-    let mut kinds: Vec<(String, usize)> = Vec::new();
+    let mut kinds: Vec<(Unseen, usize)> = Vec::new();
     let mut places: Vec<String> = Vec::new();
-    for m in members {
-        count += 1 + m.descendants.len();
-        for change in &m.changes {
-            let label = shown(&change.attr.label()).into_owned();
-            match kinds.iter_mut().find(|(known, _)| *known == label) {
-                Some((_, n)) => *n += 1 + m.descendants.len(),
-                None => kinds.push((label, 1 + m.descendants.len())),
-            }
-        }
-        if let Some(place) = m.context.as_ref().map(handle_text) {
+    let mut place = |context: Option<&Handle>| {
+        if let Some(place) = context.map(handle_text) {
             if !places.contains(&place) {
                 places.push(place);
             }
         }
+    };
+    let mut tally = |kind: Unseen, n: usize| match kinds.iter_mut().find(|(k, _)| *k == kind) {
+        Some((_, m)) => *m += n,
+        None => kinds.push((kind, n)),
+    };
+    for m in members {
+        count += 1 + m.descendants.len();
+        for change in &m.changes {
+            let label = shown(&change.attr.label()).into_owned();
+            tally(Unseen::Changed(label), 1 + m.descendants.len());
+        }
+        place(m.context.as_ref());
+    }
+    for a in &added {
+        count += a.subtree.len();
+        tally(Unseen::Added, a.subtree.len());
+        place(a.context.as_ref());
+    }
+    for r in &removed {
+        count += r.subtree.len();
+        tally(Unseen::Removed, r.subtree.len());
+        place(r.context.as_ref());
     }
     // Most common first; ties in order of first appearance.
     kinds.sort_by_key(|k| std::cmp::Reverse(k.1));
     let kinds: Vec<String> = kinds
         .iter()
-        .map(|(label, n)| format!("{label} on {n}"))
+        .map(|(kind, n)| match kind {
+            Unseen::Changed(label) => format!("{label} on {n}"),
+            Unseen::Added => format!("{n} added"),
+            Unseen::Removed => format!("{n} removed"),
+        })
         .collect();
     out.push_str(&format!(
         "~ {count} elements that do not show changed too: {}",

@@ -1741,6 +1741,55 @@ fn diff_text_counts_many_changes_out_of_sight_in_one_line() {
     );
 }
 
+/// A terminal with `tabs` tabs: its closed `Tabs` menu holds an item per
+/// tab and five more, objects made anew whenever tabs come or go (their
+/// identities say `made`).
+fn terminal_tabs(tabs: usize, made: &str) -> Snapshot {
+    let mut b = TreeBuilder::new(node(Role::Frame, "Terminal", None));
+    b.open(node(Role::MenuBar, "", None));
+    let mut menu = node(Role::Menu, "Tabs", None);
+    menu.identity = Some("tabs menu".into());
+    b.open(menu);
+    let names = [
+        "Previous Tab",
+        "Next Tab",
+        "Last Active Tab",
+        "Move Tab Left",
+        "Move Tab Right",
+    ];
+    let items = names
+        .iter()
+        .map(|n| (Role::MenuItem, n.to_string()))
+        .chain((0..tabs).map(|t| (Role::CheckMenuItem, format!("Tab {t}"))));
+    for (i, (role, name)) in items.enumerate() {
+        let mut item = node(role, &name, None);
+        item.states.remove(State::Showing);
+        item.identity = Some(format!("item {i} {made}"));
+        b.leaf(item);
+    }
+    b.close();
+    b.close();
+    b.open(node(Role::PageTabList, "", None));
+    for t in 0..tabs {
+        let mut tab = node(Role::PageTab, &format!("Tab {t}"), None);
+        tab.identity = Some(format!("tab {t}"));
+        b.leaf(tab);
+    }
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_counts_a_closed_menu_made_anew_in_the_same_line() {
+    // A tab opened: the closed menu's items are made anew, one more.
+    let before = terminal_tabs(1, "before");
+    let after = terminal_tabs(2, "after");
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    assert_snapshot!(out);
+    assert_eq!(out.lines().count(), 3, "{out}");
+}
+
 #[test]
 fn diff_text_lists_the_entries_of_a_menu_that_opened_under_it() {
     let before = closed_menus("Editor", true, false, None);

@@ -15,6 +15,7 @@ mod gimp;
 mod impress;
 mod mousepad;
 mod office;
+mod terminal;
 mod thunar;
 mod thunderbird;
 mod vlc;

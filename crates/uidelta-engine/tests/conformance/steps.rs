@@ -86,7 +86,8 @@ pub struct Started {
 }
 
 /// Starts `program` with `args` in a new directory holding `files` (name
-/// and text; a name ending in `/` is a directory, one starting with `~/`
+/// and text; a text starting with `#!` is a program; a name ending in `/`
+/// is a directory, one starting with `~/`
 /// goes in the desktop's base of XDG directories, where `config/` is
 /// `XDG_CONFIG_HOME`), dated [`KNOWN_TIME`], with an empty home directory
 /// of its own (file choosers list it), and waits for it on the
@@ -151,6 +152,11 @@ fn start_on(
         } else {
             std::fs::write(&path, text)
                 .unwrap_or_else(|e| panic!("writing {}: {e}", path.display()));
+            if text.starts_with("#!") {
+                use std::os::unix::fs::PermissionsExt;
+                std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755))
+                    .unwrap_or_else(|e| panic!("making {} a program: {e}", path.display()));
+            }
         }
         made.push(path);
     }
