@@ -153,8 +153,12 @@ impl Backend for Linux {
     }
 
     async fn act(&self, app: &App, node: &NodeData, action: &Action) -> Result<Performed> {
+        // Watched from the start of the action to past the cap after its
+        // end, however long it takes.
         self.stirs.stir(app.pid);
-        Ok(Linux::act(self, &app_ref(app), node, action).await?)
+        let done = Linux::act(self, &app_ref(app), node, action).await;
+        self.stirs.stir(app.pid);
+        Ok(done?)
     }
 
     async fn actions(&self, app: &App, node: &NodeData) -> Result<Vec<String>> {
@@ -163,7 +167,9 @@ impl Backend for Linux {
 
     async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
         self.stirs.stir(app.pid);
-        Ok(Linux::key(self, &app_ref(app), chord)?)
+        let done = Linux::key(self, &app_ref(app), chord);
+        self.stirs.stir(app.pid);
+        Ok(done?)
     }
 
     async fn events(&self, app: &App) -> Result<EventStream> {
@@ -203,7 +209,9 @@ impl Backend for Linux {
 
     async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
         self.stirs.stir(app.pid);
-        Ok(Linux::click_at(self, x, y, action)?)
+        let done = Linux::click_at(self, x, y, action);
+        self.stirs.stir(app.pid);
+        Ok(done?)
     }
 
     async fn answers(&self, app: &App) -> Result<bool> {

@@ -940,15 +940,16 @@ fn unseen(m: &Modified) -> bool {
 }
 
 /// Whether an added subtree came out of sight: its root does not show (a
-/// closed menu's items made anew), and it is no window that opened.
+/// closed menu's items made anew), and it is no window that opened nor
+/// part of a page that came as a whole (which is counted as one).
 fn added_unseen(a: &Added) -> bool {
-    a.opened.is_none() && !a.came_back && is_hidden(a.root().states)
+    a.opened.is_none() && a.group.is_none() && !a.came_back && is_hidden(a.root().states)
 }
 
 /// Whether a removed subtree went out of sight: its root did not show, and
-/// it is no window that closed.
+/// it is no window that closed nor part of a page that went as a whole.
 fn removed_unseen(r: &Removed) -> bool {
-    r.closed.is_none() && is_hidden(r.root().states)
+    r.closed.is_none() && r.group.is_none() && is_hidden(r.root().states)
 }
 
 /// What happened out of sight, as [`unseen_line`] counts it.
