@@ -73,10 +73,11 @@ impl Default for Quiet {
     /// Defaults chosen by measurement (BENCHMARKS.md, "Settle"): GTK sends
     /// the events of one update within a few milliseconds of each other and
     /// of the change itself; 150 ms of quiet separates updates reliably, and
-    /// a 2 s cap bounds actions that change nothing on the desktop; GTK's
-    /// transitions last 250 ms. A page reports the timer or request an
-    /// action starts within a few milliseconds; 100 ms of grace leaves
-    /// room for a busy machine.
+    /// a 2 s cap bounds actions that change nothing where the application
+    /// cannot say that nothing is pending; GTK's transitions last 250 ms.
+    /// A page reports the timer or request an action starts within a few
+    /// milliseconds, a desktop process its timer at once; 100 ms of grace
+    /// leaves room for a busy machine.
     fn default() -> Self {
         Quiet {
             floor: Duration::from_millis(30),
