@@ -11,7 +11,8 @@
 //! every thread's context switches (`/proc/<pid>/task/<tid>/status`) say
 //! whether it ran since the last look. A process whose threads (and
 //! children's) have all been asleep for [`QUIET`], whose main thread waits
-//! in `poll` with no timer due within [`HORIZON`], and none of whose
+//! in `poll` with no timer due before the engine's cap would end the wait
+//! ([`HORIZON`] after the action), and none of whose
 //! threads is running or blocked on the disk, has nothing pending of its
 //! own: what can still change it comes from outside (input, a reply from
 //! another process). The engine hears this as [`EventKind::Idle`] and ends
@@ -43,9 +44,10 @@ pub(crate) const TICK: Duration = Duration::from_millis(50);
 /// trips a toolkit makes to the X server or the bus while it handles input.
 pub(crate) const QUIET: Duration = Duration::from_millis(100);
 
-/// How far off the main loop's next timer must be: beyond the engine's
-/// default cap, so that a timer an action started (a dialog built 800 ms
-/// later) is always waited for.
+/// How long after an action the main loop's next timer must be due: the
+/// engine's default cap, so that a timer the action started (a dialog
+/// built 800 ms later) is always waited for, and one that fires after the
+/// cap would have ended the wait changes nothing the answer holds.
 pub(crate) const HORIZON: Duration = Duration::from_millis(2000);
 
 /// How long after an action its application is watched: past the cap.
@@ -68,13 +70,13 @@ impl Stirs {
         }
     }
 
-    /// Whether `pid` was acted on within [`WATCH`].
-    fn watched(&self, pid: u32) -> bool {
+    /// When `pid` was last acted on, if within [`WATCH`].
+    fn watched(&self, pid: u32) -> Option<Instant> {
         self.at
             .lock()
             .ok()
             .and_then(|at| at.get(&pid).copied())
-            .is_some_and(|t| t.elapsed() < WATCH)
+            .filter(|t| t.elapsed() < WATCH)
     }
 }
 
@@ -114,8 +116,9 @@ pub(crate) struct Judge {
 }
 
 impl Judge {
-    /// Takes `look` in; whether the process has nothing pending.
-    pub fn judge(&mut self, look: Look) -> bool {
+    /// Takes `look` in; whether the process has nothing pending before
+    /// `deadline` (the cap of the wait after the last action).
+    pub fn judge(&mut self, look: Look, deadline: Instant) -> bool {
         if let Some(last) = self.last {
             if look.main_switches != last.main_switches {
                 self.slept_after = Some(last.at);
@@ -134,9 +137,9 @@ impl Judge {
             Main::Polling(None) => true,
             // The timeout counts from when the main thread went to sleep,
             // which is known only as after a look.
-            Main::Polling(Some(timeout)) => self
-                .slept_after
-                .is_some_and(|s| (s + timeout).saturating_duration_since(look.at) >= HORIZON),
+            Main::Polling(Some(timeout)) => {
+                self.slept_after.is_some_and(|s| s + timeout >= deadline)
+            }
             Main::Other => false,
         };
         quiet && !look.working && no_timer_due
@@ -262,13 +265,13 @@ pub(crate) async fn watch(
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
-        if !stirs.watched(pid) {
+        let Some(stirred) = stirs.watched(pid) else {
             judge.forget();
             continue;
-        }
+        };
         match look(pid) {
             Ok(look) => {
-                if judge.judge(look) && !idle(look.at) {
+                if judge.judge(look, stirred + HORIZON) && !idle(look.at) {
                     return;
                 }
             }
@@ -306,16 +309,16 @@ mod tests {
         let mut j = Judge::default();
         let forever = Main::Polling(None);
         // It handles the action, then sleeps.
-        assert!(!j.judge(looked(t0, 0, 10, 5, forever)));
-        assert!(!j.judge(looked(t0, 50, 14, 5, forever)));
+        assert!(!j.judge(looked(t0, 0, 10, 5, forever), t0 + HORIZON));
+        assert!(!j.judge(looked(t0, 50, 14, 5, forever), t0 + HORIZON));
         // Asleep since 50 ms: not yet quiet long enough.
-        assert!(!j.judge(looked(t0, 100, 14, 5, forever)));
-        assert!(j.judge(looked(t0, 150, 14, 5, forever)));
-        assert!(j.judge(looked(t0, 200, 14, 5, forever)));
+        assert!(!j.judge(looked(t0, 100, 14, 5, forever), t0 + HORIZON));
+        assert!(j.judge(looked(t0, 150, 14, 5, forever), t0 + HORIZON));
+        assert!(j.judge(looked(t0, 200, 14, 5, forever), t0 + HORIZON));
         // Another thread ran: quiet starts again.
-        assert!(!j.judge(looked(t0, 250, 14, 6, forever)));
-        assert!(!j.judge(looked(t0, 300, 14, 6, forever)));
-        assert!(j.judge(looked(t0, 350, 14, 6, forever)));
+        assert!(!j.judge(looked(t0, 250, 14, 6, forever), t0 + HORIZON));
+        assert!(!j.judge(looked(t0, 300, 14, 6, forever), t0 + HORIZON));
+        assert!(j.judge(looked(t0, 350, 14, 6, forever), t0 + HORIZON));
     }
 
     #[test]
@@ -324,29 +327,39 @@ mod tests {
         let mut j = Judge::default();
         // The action started an 800 ms timer (a dialog built later).
         let timer = Main::Polling(Some(ms(800)));
-        assert!(!j.judge(looked(t0, 0, 10, 5, Main::Other)));
-        assert!(!j.judge(looked(t0, 50, 12, 5, timer)));
+        assert!(!j.judge(looked(t0, 0, 10, 5, Main::Other), t0 + HORIZON));
+        assert!(!j.judge(looked(t0, 50, 12, 5, timer), t0 + HORIZON));
         for at in [100, 150, 200, 400, 700] {
-            assert!(!j.judge(looked(t0, at, 12, 5, timer)), "{at} ms");
+            assert!(
+                !j.judge(looked(t0, at, 12, 5, timer), t0 + HORIZON),
+                "{at} ms"
+            );
         }
     }
 
     #[test]
-    fn a_far_timer_counts_from_when_the_main_thread_went_to_sleep() {
+    fn a_timer_counts_from_when_the_main_thread_went_to_sleep() {
         let t0 = Instant::now();
+        let cap = t0 + HORIZON;
+        // Slept between 0 and 50 ms with a timer 1.9 s off: it may fire
+        // before the cap.
+        let soon = Main::Polling(Some(ms(1_900)));
+        let mut j = Judge::default();
+        assert!(!j.judge(looked(t0, 0, 10, 5, soon), cap));
+        for at in (50..=1_000).step_by(50) {
+            assert!(!j.judge(looked(t0, at, 11, 5, soon), cap), "{at} ms");
+        }
+        // It fired, and slept again between 1000 and 1050 ms with the
+        // next 1.9 s off: after the cap (LibreOffice's timers).
+        for at in [1_050, 1_100] {
+            assert!(!j.judge(looked(t0, at, 12, 5, soon), cap), "{at} ms");
+        }
+        assert!(j.judge(looked(t0, 1_150, 12, 5, soon), cap));
+        // Never seen going to sleep: when its timer is due is not known.
         let far = Main::Polling(Some(ms(15_000)));
         let mut j = Judge::default();
-        assert!(!j.judge(looked(t0, 0, 10, 5, far)));
-        assert!(!j.judge(looked(t0, 50, 11, 5, far)));
-        assert!(!j.judge(looked(t0, 100, 11, 5, far)));
-        assert!(j.judge(looked(t0, 150, 11, 5, far)));
-        // A timer that was 15 s off when it slept, 13.5 s ago at the most,
-        // may be due within the horizon.
-        assert!(!j.judge(looked(t0, 13_500, 11, 5, far)));
-        // Never seen going to sleep: when its timer is due is not known.
-        let mut j = Judge::default();
         for at in [0, 50, 100, 150, 200] {
-            assert!(!j.judge(looked(t0, at, 10, 5, far)), "{at} ms");
+            assert!(!j.judge(looked(t0, at, 10, 5, far), cap), "{at} ms");
         }
     }
 
@@ -360,19 +373,22 @@ mod tests {
                 working: true,
                 ..looked(t0, at, 10, 5, forever)
             };
-            assert!(!j.judge(l), "{at} ms");
+            assert!(!j.judge(l, t0 + HORIZON), "{at} ms");
         }
         let mut j = Judge::default();
         for at in [0, 50, 100, 150, 200] {
-            assert!(!j.judge(looked(t0, at, 10, 5, Main::Other)), "{at} ms");
+            assert!(
+                !j.judge(looked(t0, at, 10, 5, Main::Other), t0 + HORIZON),
+                "{at} ms"
+            );
         }
         // Forgotten looks are not counted on.
         let mut j = Judge::default();
         for at in [0, 50, 100] {
-            j.judge(looked(t0, at, 10, 5, forever));
+            j.judge(looked(t0, at, 10, 5, forever), t0 + HORIZON);
         }
         j.forget();
-        assert!(!j.judge(looked(t0, 150, 10, 5, forever)));
+        assert!(!j.judge(looked(t0, 150, 10, 5, forever), t0 + HORIZON));
     }
 
     #[cfg(target_arch = "x86_64")]
