@@ -3,19 +3,19 @@
 //!
 //! The accessibility bus says what changed, never what is still coming: a
 //! click that changes nothing and a click whose dialog opens 800 ms later
-//! send the same events until the dialog opens, so the engine waits for
-//! its cap after every action that changes nothing. A process does say
-//! whether work is pending. A toolkit's main loop sleeps in `poll` with the
-//! time to its next timer as the timeout (`-1`: none), and
-//! `/proc/<pid>/syscall` shows the call it sleeps in, with its arguments;
-//! every thread's context switches (`/proc/<pid>/task/<tid>/status`) say
-//! whether it ran since the last look. A process whose threads (and
-//! children's) have all been asleep for [`QUIET`], whose main thread waits
-//! in `poll` with no timer due before the engine's cap would end the wait
-//! ([`HORIZON`] after the action), and none of whose
-//! threads is running or blocked on the disk, has nothing pending of its
-//! own: what can still change it comes from outside (input, a reply from
-//! another process). The engine hears this as [`EventKind::Idle`] and ends
+//! send the same events until the dialog opens, so from the bus alone the
+//! engine waits for its cap after every action that changes nothing. A
+//! process does say whether work is pending. A toolkit's main loop sleeps
+//! in `poll` with the time to its next timer as the timeout (`-1`: none),
+//! and `/proc/<pid>/syscall` shows the call it sleeps in, with its
+//! arguments; every thread's context switches
+//! (`/proc/<pid>/task/<tid>/status`) say whether it ran since the last
+//! look. A process whose threads (and its children's) have all been asleep
+//! for [`QUIET`], whose main thread waits in `poll` with no timer due before
+//! the engine's cap would end the wait ([`HORIZON`] after the action), and
+//! none of whose threads is running or blocked on the disk, has nothing
+//! pending of its own: what can still change it comes from outside (input,
+//! a reply from another process). The engine hears this as [`EventKind::Idle`] and ends
 //! the wait of an action that changed nothing a short grace after it
 //! (`Quiet::grace`), as it does with a page's word.
 //!
@@ -203,28 +203,25 @@ fn unseen(pid: u32, e: ProcError) -> Unseen {
     }
 }
 
-/// Adds the context switches and working threads of `process` to `look`;
-/// the children it lists.
-fn add_threads(process: &Process, look: &mut Look) -> Vec<u32> {
+/// Adds the context switches and working threads of `process` to `look`
+/// (its main thread's as the main thread's, when it is the one looked
+/// at); the children it lists. A thread that ended meanwhile is left out.
+fn add_threads(process: &Process, look: &mut Look, watched: bool) -> Result<Vec<u32>, ProcError> {
     let mut children = Vec::new();
-    let Ok(tasks) = process.tasks() else {
-        return children;
-    };
-    for task in tasks.flatten() {
-        // A thread that ended meanwhile is not there.
+    for task in process.tasks()?.flatten() {
         let Ok(status) = task.status() else { continue };
-        look.switches += status.voluntary_ctxt_switches.unwrap_or(0)
+        let switches = status.voluntary_ctxt_switches.unwrap_or(0)
             + status.nonvoluntary_ctxt_switches.unwrap_or(0);
+        look.switches += switches;
         look.working |= status.state.starts_with('R') || status.state.starts_with('D');
-        if task.tid == process.pid {
-            look.main_switches = status.voluntary_ctxt_switches.unwrap_or(0)
-                + status.nonvoluntary_ctxt_switches.unwrap_or(0);
+        if watched && task.tid == process.pid {
+            look.main_switches = switches;
         }
         if let Ok(kids) = task.children() {
             children.extend(kids);
         }
     }
-    children
+    Ok(children)
 }
 
 /// Looks at process `pid`, its threads and its children's.
@@ -244,9 +241,11 @@ pub(crate) fn look(pid: u32) -> Result<Look, Unseen> {
         working: false,
         main: main_of(&syscall),
     };
-    for child in add_threads(&process, &mut look) {
+    let children = add_threads(&process, &mut look, true).map_err(|e| unseen(pid, e))?;
+    // A child that ended meanwhile is not there.
+    for child in children {
         if let Some(child) = i32::try_from(child).ok().and_then(|c| Process::new(c).ok()) {
-            add_threads(&child, &mut look);
+            let _ = add_threads(&child, &mut look, false);
         }
     }
     Ok(look)
@@ -419,6 +418,51 @@ mod tests {
         assert_eq!(main_of(&blocked(202, args(0, 0, 0, 0))), Main::Other);
         assert_eq!(main_of(&blocked(-1, args(0, 0, 0, 0))), Main::Other);
         assert_eq!(main_of(&Syscall::Running), Main::Other);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[test]
+    fn the_main_thread_counted_is_the_watched_process_s_not_a_child_s() {
+        // A parent asleep in poll with a child asleep too.
+        let script = "import select, subprocess; subprocess.Popen(['sleep', '30']); \
+                      select.poll().poll()";
+        let mut parent = match std::process::Command::new("/usr/bin/python3")
+            .args(["-c", script])
+            .spawn()
+        {
+            Ok(child) => child,
+            Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
+        };
+        let pid = parent.id();
+        let mut seen = None;
+        for _ in 0..100 {
+            std::thread::sleep(ms(50));
+            let kids = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
+                .unwrap_or_default();
+            if let (Ok(l), false) = (look(pid), kids.trim().is_empty()) {
+                if l.main == Main::Polling(None) {
+                    seen = Some(l);
+                    break;
+                }
+            }
+        }
+        let own = Process::new(pid as i32)
+            .and_then(|p| p.task_main_thread())
+            .and_then(|t| t.status())
+            .map(|s| {
+                s.voluntary_ctxt_switches.unwrap_or(0) + s.nonvoluntary_ctxt_switches.unwrap_or(0)
+            });
+        let _ = std::process::Command::new("pkill")
+            .args(["-P", &pid.to_string()])
+            .status();
+        let _ = parent.kill();
+        let _ = parent.wait();
+        let Some(l) = seen else {
+            panic!("the parent and its child were not seen asleep");
+        };
+        assert_eq!(Some(l.main_switches), own.ok());
+        // The child's switches are counted with the parent's.
+        assert!(l.switches > l.main_switches, "{l:?}");
     }
 
     #[cfg(target_arch = "x86_64")]
