@@ -111,7 +111,7 @@ pub(crate) struct Judge {
     last: Option<Look>,
     /// The main thread last went to sleep after this.
     slept_after: Option<Instant>,
-    /// Every thread has been asleep since this.
+    /// Every thread has been asleep since this (none working now).
     quiet_since: Option<Instant>,
 }
 
@@ -142,7 +142,7 @@ impl Judge {
             }
             Main::Other => false,
         };
-        quiet && !look.working && no_timer_due
+        quiet && no_timer_due
     }
 
     /// Forgets the looks so far (the process was not watched for a while).
