@@ -129,8 +129,8 @@ pub(crate) enum Mark {
 }
 
 /// States that the objects below one follow without events of their own:
-/// a container hidden or made insensitive (GTK 3 sends the change for the
-/// container only).
+/// a container hidden or made insensitive (GTK 3 and GTK 2 send the change
+/// for the container only).
 const INHERITED: [&str; 4] = ["showing", "visible", "sensitive", "enabled"];
 
 /// A table's rows or model changing: its cells are made again (GTK 3's tree

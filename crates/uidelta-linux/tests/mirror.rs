@@ -145,3 +145,145 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
         );
     });
 }
+
+/// The node of `s` with this role and name.
+fn named(s: &Snapshot, role: Role, name: &str) -> NodeData {
+    find(s, name, |n| n.role == role && n.name == name)
+}
+
+fn holds(s: &Snapshot, pred: impl Fn(&NodeData) -> bool) -> bool {
+    s.tree().nodes().iter().any(pred)
+}
+
+/// GTK 2's demo (GAIL): a tree view's row activated opens a window, an
+/// entry typed into makes a button sensitive, a page turned hides one
+/// page and shows the next, a row expanded adds rows, a window closed
+/// goes; after each, the mirror equals a whole walk.
+#[test]
+fn a_mirror_of_a_gtk2_application_equals_a_whole_walk_after_every_action() {
+    require_programs(&[("Xvfb", "xvfb"), ("gtk-demo", "gtk2.0-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    std::mem::forget(desktop.launch("gtk-demo", &[]).expect("launch"));
+    desktop
+        .wait_for_accessible_app("gtk-demo", Duration::from_secs(20))
+        .expect(
+            "GTK 2's demo on the accessibility bus (apt-get install libgail-common libatk-adaptor)",
+        );
+    rt().block_on(async {
+        let mut linux =
+            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+                .await
+                .expect("connect");
+        linux.set_mirror_use(MirrorUse::Strict, true);
+        let app = linux.app("gtk-demo").await.expect("the app");
+        let first = until(&linux, &app, |s| {
+            holds(s, |n| n.role == Role::TableCell && n.name == "Assistant")
+        })
+        .await;
+
+        // Open the assistant: a window of its own.
+        let cell = named(&first, Role::TableCell, "Assistant");
+        linux
+            .act(&app, &cell, &Action::Invoke("activate".into()))
+            .await
+            .expect("activate the Assistant row");
+        let opened = until(&linux, &app, |s| {
+            holds(s, |n| n.role == Role::PushButton && n.name == "Forward")
+        })
+        .await;
+        let forward = named(&opened, Role::PushButton, "Forward");
+        assert!(
+            !forward.states.contains(State::Enabled),
+            "Forward waits for the entry: {forward:?}"
+        );
+
+        // Type into its entry: Forward becomes sensitive.
+        let entry = find(&opened, "the assistant's entry", |n| {
+            n.is_text_field() && usable(n) && n.states.contains(State::Editable)
+        });
+        linux
+            .act(&app, &entry, &Action::Type("mirrored".into()))
+            .await
+            .expect("type into the entry");
+        until(&linux, &app, |s| {
+            holds(s, |n| {
+                n.identity == forward.identity && n.states.contains(State::Enabled)
+            })
+        })
+        .await;
+        let (whole, part) = linux.mirror_readings();
+        assert!(
+            part >= 1,
+            "captures read in part: {whole} whole, {part} in part"
+        );
+
+        // Turn the page: page 1 hides, page 2 shows its check box.
+        linux
+            .act(&app, &forward, &Action::Click)
+            .await
+            .expect("click Forward");
+        let turned = until(&linux, &app, |s| {
+            holds(s, |n| {
+                n.role == Role::CheckBox && n.states.contains(State::Showing)
+            })
+        })
+        .await;
+        let check = find(&turned, "page 2's check box", |n| {
+            n.role == Role::CheckBox && usable(n)
+        });
+        linux
+            .act(&app, &check, &Action::Click)
+            .await
+            .expect("tick the check box");
+        until(&linux, &app, |s| {
+            holds(s, |n| {
+                n.identity == check.identity && n.states.contains(State::Checked)
+            })
+        })
+        .await;
+
+        // Expand a row of the demo list: its children are added.
+        let tree_view = named(&turned, Role::TableCell, "Tree View");
+        linux
+            .act(
+                &app,
+                &tree_view,
+                &Action::Invoke("expand or contract".into()),
+            )
+            .await
+            .expect("expand the Tree View row");
+        let expanded = until(&linux, &app, |s| {
+            holds(s, |n| n.role == Role::TableCell && n.name == "Tree Store")
+        })
+        .await;
+        assert!(
+            holds(&expanded, |n| n.role == Role::TableCell
+                && n.name == "Tree Store"),
+            "the mirror lists the rows under Tree View"
+        );
+
+        // Cancel the assistant: its window goes.
+        let cancel = named(&expanded, Role::PushButton, "Cancel");
+        linux
+            .act(&app, &cancel, &Action::Click)
+            .await
+            .expect("click Cancel");
+        let closed = until(&linux, &app, |s| {
+            !holds(s, |n| n.role == Role::PushButton && n.name == "Forward")
+        })
+        .await;
+        assert!(
+            !holds(&closed, |n| n.role == Role::PushButton
+                && n.name == "Forward"),
+            "the assistant is gone from the mirror"
+        );
+        let (whole, part) = linux.mirror_readings();
+        // A small window that opens or a list that grows is most of the
+        // demo's tree: those walk whole.
+        assert!(
+            part >= 3,
+            "typing, turning the page and ticking read in part: {whole} whole, {part} in part"
+        );
+    });
+}

@@ -237,28 +237,57 @@ fn gimp_scales_an_image_and_exports_it() {
 
         // 7. Export: the format's options come in a plug-in's dialog, in
         //    a process of its own that takes the focus.
+        //    GIMP makes its own dialog insensitive (and Quit with it) while
+        //    the plug-in runs; a whole walk, slow on GIMP, may end before
+        //    that, and then only the column headers went first.
         let a = s.act(&export, &Action::Click, &opts).await.expect("Export");
-        r.check(
-            "export",
-            &a,
-            &[
-                "# diff: ~6 modified",
-                "~ [#] frame \"*[photo] (imported)-1.0 (RGB color…\" | active: true -> false",
-                "~ [#] dialog \"Export Image\" | active: false -> true",
-                "~ [#] table column header \"Places\" in [#] table \"Places\" | enabled: true -> false",
-                "~ [#] table column header \"Name\" in [#] table \"Files\" | enabled: true -> false (same on [#] \"Size\", [#] \"Modified\")",
-                "# focus went to file-pnm (pid $PID)",
-                "# diff: +1 added",
-                "+ [#] dialog \"Export Image as PNM\"",
-                "    [#] panel \"Data formatting\"",
-                "      [#] radio button \"Raw\" (focused, checked)",
-                "      [#] radio button \"ASCII\"",
-                "      [#] label \"Data formatting\"",
-                "    [#] push button \"Export\"",
-                "    [#] push button \"Cancel\"",
-                "    [#] push button \"Help\"",
-            ],
-        );
+        let plugin: &[&str] = &[
+            "# focus went to file-pnm (pid $PID)",
+            "# diff: +1 added",
+            "+ [#] dialog \"Export Image as PNM\"",
+            "    [#] panel \"Data formatting\"",
+            "      [#] radio button \"Raw\" (focused, checked)",
+            "      [#] radio button \"ASCII\"",
+            "      [#] label \"Data formatting\"",
+            "    [#] push button \"Export\"",
+            "    [#] push button \"Cancel\"",
+            "    [#] push button \"Help\"",
+        ];
+        let insensitive: Vec<&str> = [
+            "# diff: ~16 modified",
+            "~ [#] frame \"*[photo] (imported)-1.0 (RGB color…\" | active: true -> false",
+            "~ [#] menu item \"Quit\" in [#] menu \"File\" | enabled: true -> false",
+            "~ [#] toggle button \"work\" in [#] dialog \"Export Image\" | enabled: true -> false (same on [#] \"$RUN\", [#] \"tmp\", [#] \"File System Root\")",
+            "~ [#] push button \"Up Path\" in [#] dialog \"Export Image\" | enabled: true -> false (same on [#] \"Down Path\", [#] \"Create Folder\", [#] \"Export\", [#] \"Cancel\")",
+            "~ [#] label \"Save in folder:\" in [#] dialog \"Export Image\" | enabled: true -> false",
+            "~ [#] text \"Name:\" in [#] dialog \"Export Image\" | enabled: true -> false",
+            "~ [#] split pane in [#] dialog \"Export Image\" | enabled: true -> false (also 9 descendants)",
+            "~ [#] check box \"Show All Files\" in [#] dialog \"Export Image\" | enabled: true -> false",
+            "~ [#] toggle button \"Select File Type (By Extension)\" in [#] dialog \"Export Image\" | enabled: true -> false (also 2 descendants)",
+        ]
+        .iter()
+        .chain(plugin)
+        .copied()
+        .collect();
+        let headers_first: Vec<&str> = [
+            "# diff: ~6 modified",
+            "~ [#] frame \"*[photo] (imported)-1.0 (RGB color…\" | active: true -> false",
+            "~ [#] dialog \"Export Image\" | active: false -> true",
+            "~ [#] table column header \"Places\" in [#] table \"Places\" | enabled: true -> false",
+            "~ [#] table column header \"Name\" in [#] table \"Files\" | enabled: true -> false (same on [#] \"Size\", [#] \"Modified\")",
+        ]
+        .iter()
+        .chain(plugin)
+        .copied()
+        .collect();
+        // GIMP's window says it is no longer active only some of the time
+        // (a plug-in's dialog does not take the focus from it for GAIL).
+        let still_active: Vec<&str> = ["# diff: ~15 modified"]
+            .iter()
+            .chain(&insensitive[2..])
+            .copied()
+            .collect();
+        r.check_one_of("export", &a, &[&insensitive, &still_active, &headers_first]);
         let switched = a.app_switch.as_ref().expect("the plug-in's dialog");
         assert_eq!(switched.app.name, "file-pnm");
 
