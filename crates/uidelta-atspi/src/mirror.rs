@@ -32,6 +32,9 @@
 //!   events);
 //! - a container that manages its descendants (a spreadsheet) has what
 //!   shows of it read again on every capture, as scrolling says nothing;
+//! - for a toolkit that lays out after it announces
+//!   ([`crate::Profile::places_late`]: Gecko), what has no place yet has
+//!   its bounds read at every capture;
 //! - an object the mirror does not hold, named by an event, is placed by
 //!   climbing its parents to one it holds, whose children are read again;
 //! - the whole tree is walked again when the mirror has no base, when
@@ -616,6 +619,19 @@ impl Mirror {
                 }
                 stack.extend(&self.recs[j].children);
             }
+        }
+        // A toolkit that lays out after it announces (Gecko: a page's
+        // objects come with no place, and get one without a word) has
+        // what has no place yet placed at every capture.
+        if walk.profile.places_late() {
+            moved.extend(
+                self.recs
+                    .iter()
+                    .enumerate()
+                    .take(parent.len())
+                    .filter(|(_, r)| r.bounds.is_some_and(|b| b.w < 0 || b.h < 0))
+                    .map(|(i, _)| i),
+            );
         }
         let moved: Vec<usize> = moved
             .into_iter()

@@ -110,9 +110,12 @@ impl Profile {
     /// see, so that a [`crate::Mirror`] may read only what they name.
     /// GTK 3 (a mirror's capture equals a whole walk, bounds included,
     /// after every step of the tests on the widget factory, gtk3-demo,
-    /// mousepad, gedit, zenity, the file chooser and the fixture), and
-    /// GTK 2's GAIL (the same after every step on GTK 2's demo and GIMP;
-    /// a widget made insensitive says so alone, as in GTK 3). Not
+    /// mousepad, gedit, zenity, the file chooser and the fixture), GTK
+    /// 2's GAIL (the same after every step on GTK 2's demo and GIMP; a
+    /// widget made insensitive says so alone, as in GTK 3), and Gecko
+    /// (Firefox's and Thunderbird's tasks; see [`Profile::places_late`]).
+    /// Not Qt 5: a view's headers and cells are new objects each time its
+    /// children are asked for, so no mirror can hold them. Not
     /// Chromium: the browser's own window changes without events (blank
     /// documents come as the first child of its unnamed panels, the reload
     /// button's description turns to `Stop loading this page` and back),
@@ -120,7 +123,15 @@ impl Profile {
     /// changes silently; web content is announced. The others are not
     /// measured, and are walked whole.
     pub fn mirrors(&self) -> bool {
-        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Gtk2)
+        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Gtk2 | Toolkit::Gecko)
+    }
+
+    /// Whether the application gives its objects their places after it
+    /// announced them, without a word (Gecko: a page's objects come with
+    /// no place, `-1` each, and are laid out later), so that a mirror
+    /// reads the bounds of what has no place at every capture.
+    pub fn places_late(&self) -> bool {
+        self.toolkit == Toolkit::Gecko
     }
 
     /// Whether the application does its work in its own process, so that
@@ -162,7 +173,7 @@ impl Profile {
     /// whole text. GTK 3's bridge and Chromium do; Qt 5 answers nothing,
     /// so an empty answer is asked again within `CharacterCount`.
     pub(crate) fn texts_whole(&self) -> bool {
-        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Gtk2)
+        matches!(self.toolkit, Toolkit::Gtk3)
     }
 
     /// A name as read from the application, without what its toolkit adds
