@@ -116,6 +116,9 @@ impl Profile {
     /// (Firefox's and Thunderbird's tasks; see [`Profile::places_late`]).
     /// Not Qt 5: a view's headers and cells are new objects each time its
     /// children are asked for, so no mirror can hold them. Not
+    /// LibreOffice: Calc's cells are new objects at every read too, and
+    /// Impress's text typed into a placeholder changes its paragraph
+    /// without an event. Not
     /// Chromium: the browser's own window changes without events (blank
     /// documents come as the first child of its unnamed panels, the reload
     /// button's description turns to `Stop loading this page` and back),
