@@ -323,3 +323,73 @@ fn gtk4_widget_factory_is_named_as_it_shows_and_its_pages_switch_in_a_line_each(
         );
     });
 }
+
+/// GTK 4.8 says `showing` of its frames alone: a dialog says only that it
+/// is visible. A dialog that opens is listed with what is in it, and its
+/// Cancel closes it in one line.
+#[test]
+fn a_gtk4_dialog_opens_with_its_content_shown() {
+    let (desktop, rt) = common::desktop_with(DEMO, &["--run=dialog"], DEMO, "gtk-4-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        for _ in 0..50 {
+            s.observe(DEMO).await.expect("observe");
+            if count(&s, "role:push button && name:\"Interactive Dialog\"") == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let opts = ActOptions::default();
+        let a = s
+            .act(
+                "role:push button && name:\"Interactive Dialog\"",
+                &Action::Click,
+                &opts,
+            )
+            .await
+            .expect("open the dialog");
+        let dialog = ref_of(&s, "role:dialog");
+        let entry = ref_of(&s, "role:dialog >> role:text && name:\"Entry 1\"");
+        let t = text(&a);
+        let body: Vec<&str> = t.lines().skip(1).collect();
+        let r = |selector: &str| ref_of(&s, &format!("role:dialog >> {selector}"));
+        assert_eq!(
+            body,
+            [
+                format!("+ [{dialog}] dialog \"Interactive Dialog\" (modal) (opened)"),
+                format!(
+                    "    [{}] label \"Entry 1\"",
+                    r("role:label && name:\"Entry 1\"")
+                ),
+                format!("    [{entry}] text \"Entry 1\" (focused)"),
+                format!(
+                    "    [{}] label \"Entry 2\"",
+                    r("role:label && name:\"Entry 2\"")
+                ),
+                format!(
+                    "    [{}] text \"Entry 2\"",
+                    r("role:text && name:\"Entry 2\"")
+                ),
+                format!("    [{}] push button \"Cancel\"", r("name:Cancel")),
+                format!(
+                    "    [{}] label \"Interactive Dialog\"",
+                    r("role:label && name:\"Interactive Dialog\"")
+                ),
+                format!("    [{}] push button \"OK\"", r("name:OK")),
+            ],
+            "{t}"
+        );
+        let a = s
+            .act("role:dialog >> name:Cancel", &Action::Click, &opts)
+            .await
+            .expect("cancel the dialog");
+        let t = text(&a);
+        assert!(
+            t.lines().any(|l| l
+                == format!(
+                    "- [{dialog}] dialog \"Interactive Dialog\" (closed) (and 7 descendants)"
+                )),
+            "{t}"
+        );
+    });
+}

@@ -23,7 +23,8 @@ pub(crate) fn clean_name(name: &mut String) {
 /// `enabled` follows `sensitive`. When no element but a window has
 /// `showing` and some have `visible`, an element shows when it is visible,
 /// has a size (or no extents at all) and its parent shows (a window keeps
-/// its own `showing`). GTK 3 and
+/// its own `showing`, but a dialog never says it: one that is visible
+/// shows, as GTK hides a dialog it closes). GTK 3 and
 /// Chromium set all four and are left as they are.
 pub(crate) fn fill_in_states(recs: &mut [Rec]) {
     use uidelta_model::State;
@@ -40,6 +41,16 @@ pub(crate) fn fill_in_states(recs: &mut [Rec]) {
     }
     if !showing_left_out(recs) {
         return;
+    }
+    // GTK 4.8 says `showing` of a window of the role `frame` alone (and
+    // `active` with it): its dialogs say `visible` once presented, and lose
+    // it when closed.
+    for r in recs.iter_mut() {
+        let role = Role::from_name(&r.basic.raw_role);
+        let dialog = role.is_window() && !matches!(role, Role::Frame | Role::Window);
+        if dialog && r.basic.states.contains(State::Visible) {
+            r.basic.states.insert(State::Showing);
+        }
     }
     // Records come level by level: a parent before its children.
     for i in 0..recs.len() {
@@ -315,9 +326,10 @@ mod tests {
         // In the shown window: showing; enabled when sensitive.
         assert!(has(&gtk4[3], Enabled) && has(&gtk4[3], Showing));
         assert!(!has(&gtk4[5], Enabled) && has(&gtk4[5], Showing));
-        // In a window that does not show: enabled, not showing.
-        assert!(!has(&gtk4[2], Showing));
-        assert!(has(&gtk4[4], Enabled) && !has(&gtk4[4], Showing));
+        // A dialog says only that it is visible: it shows, and so does
+        // what is in it.
+        assert!(has(&gtk4[2], Showing));
+        assert!(has(&gtk4[4], Enabled) && has(&gtk4[4], Showing));
 
         // GTK 4.8 keeps a hidden notebook page visible, with no size; a
         // page object with no extents at all is judged by its parent.
@@ -335,13 +347,22 @@ mod tests {
         assert!(has(&pages[1], Showing) && has(&pages[3], Showing));
         assert!(!has(&pages[2], Showing) && !has(&pages[4], Showing));
 
-        // A capture of one window that does not show.
+        // A capture of one window that does not show: a frame that says
+        // not, a dialog closed (no longer visible).
         let mut hidden = recs(&[
-            ("dialog", &[Sensitive, Visible], &[1]),
+            ("frame", &[Sensitive, Visible], &[1]),
             ("push button", &[Sensitive, Visible], &[]),
         ]);
         fill_in_states(&mut hidden);
         assert!(!has(&hidden[1], Showing));
+        let mut closed = recs(&[
+            ("application", &[], &[1, 2]),
+            ("frame", &[Sensitive, Visible, Showing], &[]),
+            ("dialog", &[Sensitive], &[3]),
+            ("push button", &[Sensitive, Visible], &[]),
+        ]);
+        fill_in_states(&mut closed);
+        assert!(!has(&closed[2], Showing) && !has(&closed[3], Showing));
     }
 
     #[test]
