@@ -79,21 +79,15 @@ fn listing_rank(app: &AppInfo) -> u8 {
 }
 
 /// The application whose name is `name` (case-insensitive; a unique
-/// prefix will do). An error lists what is there.
+/// prefix, or the last part of an application id, will do: see
+/// [`uidelta_model::app::names_picked`]). An error lists what is there.
 pub async fn find_app(bus: &Bus, name: &str) -> Result<AppInfo> {
     let apps = applications(bus).await?;
-    let wanted = name.to_lowercase();
-    let exact: Vec<&AppInfo> = apps
-        .iter()
-        .filter(|a| a.app.name.to_lowercase() == wanted)
-        .collect();
-    let matches = if exact.is_empty() {
-        apps.iter()
-            .filter(|a| a.app.name.to_lowercase().starts_with(&wanted))
-            .collect()
-    } else {
-        exact
-    };
+    let matches: Vec<&AppInfo> =
+        uidelta_model::app::names_picked(apps.iter().map(|a| a.app.name.as_str()), name)
+            .into_iter()
+            .map(|i| &apps[i])
+            .collect();
     match matches.as_slice() {
         [one] => Ok((*one).clone()),
         [] => Err(Error::NotFound(format!(

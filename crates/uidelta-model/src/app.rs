@@ -30,6 +30,33 @@ impl App {
     }
 }
 
+/// The indices of the names that `wanted` picks, case aside: those equal
+/// to it; else those it begins; else, of names that are application ids
+/// (`org.gnome.Nautilus`, as GTK 4 and GNOME applications name
+/// themselves), those whose last part is it (`nautilus`) or, failing
+/// that, begins with it. Empty when none does.
+pub fn names_picked<'a>(names: impl IntoIterator<Item = &'a str>, wanted: &str) -> Vec<usize> {
+    let wanted = wanted.to_lowercase();
+    let names: Vec<String> = names.into_iter().map(str::to_lowercase).collect();
+    // The last part of an application id: three parts or more.
+    fn short(n: &str) -> Option<&str> {
+        (n.split('.').count() >= 3).then(|| n.rsplit('.').next()).flatten()
+    }
+    let tests: [&dyn Fn(&str) -> bool; 4] = [
+        &|n| n == wanted,
+        &|n| n.starts_with(&wanted),
+        &|n| short(n) == Some(&wanted),
+        &|n| short(n).is_some_and(|s| s.starts_with(&wanted)),
+    ];
+    for test in tests {
+        let picked: Vec<usize> = (0..names.len()).filter(|&i| test(&names[i])).collect();
+        if !picked.is_empty() {
+            return picked;
+        }
+    }
+    Vec::new()
+}
+
 /// A top-level window.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Window {
@@ -181,6 +208,33 @@ mod tests {
             error: None,
         };
         assert_eq!(app.label(), "evil\\u{1b}]0;owned\\u{7}\\u{202e} (pid 7)");
+    }
+
+    #[test]
+    fn applications_are_picked_by_name_prefix_or_the_last_part_of_their_id() {
+        let names = [
+            "gtk3-widget-factory",
+            "org.gnome.Nautilus",
+            "org.gnome.TextEditor",
+            "uidelta-fixture.py",
+            "soffice",
+        ];
+        let pick = |w: &str| names_picked(names, w);
+        assert_eq!(pick("GTK3-Widget-Factory"), [0]);
+        assert_eq!(pick("gtk3"), [0]);
+        assert_eq!(pick("nautilus"), [1]);
+        assert_eq!(pick("Naut"), [1]);
+        assert_eq!(pick("texteditor"), [2]);
+        assert_eq!(pick("org.gnome"), [1, 2]);
+        // A file's extension is no application id's last part.
+        assert_eq!(pick("py"), Vec::<usize>::new());
+        assert_eq!(pick("writer"), Vec::<usize>::new());
+        // An exact name wins over a prefix, and a prefix over an id's part.
+        assert_eq!(names_picked(["soffice", "soffice.bin"], "soffice"), [0]);
+        assert_eq!(
+            names_picked(["nautilus-helper", "org.gnome.Nautilus"], "nautilus"),
+            [0]
+        );
     }
 
     #[test]

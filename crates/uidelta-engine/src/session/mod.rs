@@ -360,22 +360,20 @@ impl<B: Backend> Session<B> {
             .map(AppId)
     }
 
-    /// Finds an application by name (exact, case-insensitive, or a unique
-    /// prefix) or by its backend id (a browser tab's target id); the error
-    /// lists what is there.
+    /// Finds an application by name (exact, case-insensitive, a unique
+    /// prefix, or the last part of an application id: `nautilus` for
+    /// `org.gnome.Nautilus`) or by its backend id (a browser tab's target
+    /// id); the error lists what is there.
     pub async fn find_app(&self, name: &str) -> Result<App> {
         let apps = self.backend.apps().await?;
-        let wanted = name.to_lowercase();
-        let exact: Vec<&App> = apps
-            .iter()
-            .filter(|a| a.name.to_lowercase() == wanted || a.id == name)
-            .collect();
-        let found: Vec<&App> = if exact.is_empty() {
-            apps.iter()
-                .filter(|a| a.name.to_lowercase().starts_with(&wanted))
+        let by_id: Vec<&App> = apps.iter().filter(|a| a.id == name).collect();
+        let found: Vec<&App> = if by_id.is_empty() {
+            uidelta_model::app::names_picked(apps.iter().map(|a| a.name.as_str()), name)
+                .into_iter()
+                .map(|i| &apps[i])
                 .collect()
         } else {
-            exact
+            by_id
         };
         match found.as_slice() {
             [one] => Ok((*one).clone()),
