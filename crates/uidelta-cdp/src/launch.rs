@@ -64,6 +64,9 @@ impl LaunchOptions {
                 "--no-first-run",
                 "--no-default-browser-check",
                 "--disable-background-networking",
+                // A desktop with a keyring (GNOME's) would otherwise ask for a
+                // password to make one for the new profile, in a window of its own.
+                "--password-store=basic",
                 "--disable-component-update",
                 "--disable-sync",
                 "--disable-quic",

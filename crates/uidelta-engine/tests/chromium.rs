@@ -44,6 +44,7 @@ fn on_file(path: &std::path::Path, ready: &[&str], test: impl AsyncFnOnce(&mut S
         "--disable-gpu",
         "--no-first-run",
         "--disable-background-networking",
+        "--password-store=basic",
         "--disable-component-update",
         "--disable-sync",
         user_data.as_str(),
