@@ -7,10 +7,11 @@ use uidelta_model::{Rect, Role};
 
 use crate::capture::{is_window_rec, named_by_content, Rec};
 
-/// A name as GTK 4.8 gives it, without its type names (`GtkButton`) and
-/// doubled mnemonics (`_Next Next`).
-pub(crate) fn clean_name(name: &mut String) {
-    if is_type_name(name) {
+/// A name as GTK 4.8 gives it, without its type names (`GtkButton`, and
+/// the application's own, which begin with one of `prefixes`: see
+/// [`type_prefixes`]) and doubled mnemonics (`_Next Next`).
+pub(crate) fn clean_name(name: &mut String, prefixes: &[String]) {
+    if is_type_name(name, prefixes) {
         name.clear();
     } else if let Some(plain) = mnemonic_doubled(name) {
         *name = plain.to_owned();
@@ -127,11 +128,44 @@ pub(crate) fn stacked(recs: &[Rec], parent: &[Option<usize>]) -> Vec<(usize, Rec
     out
 }
 
+/// The prefixes of the type names of an application named `app_name`
+/// besides GTK's and libadwaita's: an application id's last part and
+/// each word of it (`org.gnome.Nautilus`: `NautilusToolbar`,
+/// `NautilusGridCell`; `org.gnome.TextEditor`: `EditorWindow`), as GNOME
+/// applications name their classes. None for a name that is no id.
+pub(crate) fn type_prefixes(app_name: &str) -> Vec<String> {
+    let parts: Vec<&str> = app_name.split('.').collect();
+    let Some(last) = parts.last().filter(|_| parts.len() >= 3) else {
+        return Vec::new();
+    };
+    if !last.starts_with(|c: char| c.is_ascii_uppercase())
+        || !last.chars().all(|c| c.is_ascii_alphanumeric())
+    {
+        return Vec::new();
+    }
+    let mut prefixes = vec![(*last).to_owned()];
+    let mut word = String::new();
+    for c in last.chars() {
+        if c.is_ascii_uppercase() && !word.is_empty() {
+            prefixes.push(std::mem::take(&mut word));
+        }
+        word.push(c);
+    }
+    prefixes.push(word);
+    // A word too short to be a namespace (`Tv`) would take ordinary names.
+    prefixes.retain(|p| p.len() >= 4);
+    prefixes.dedup();
+    prefixes
+}
+
 /// Whether `name` is a GTK or libadwaita type name (`GtkButton`,
-/// `AdwHeaderBar`): GTK 4.8 names a widget that has no accessible name
-/// after its type, which says nothing a role does not.
-fn is_type_name(name: &str) -> bool {
-    ["Gtk", "Adw"].iter().any(|prefix| {
+/// `AdwHeaderBar`), or one of the application's own (a name beginning with
+/// one of `prefixes`, then a capital, in one word): GTK 4.8 names a widget
+/// that has no accessible name after its type, which says nothing a role
+/// does not.
+fn is_type_name(name: &str, prefixes: &[String]) -> bool {
+    let own = prefixes.iter().map(String::as_str);
+    ["Gtk", "Adw"].into_iter().chain(own).any(|prefix| {
         name.strip_prefix(prefix).is_some_and(|rest| {
             rest.starts_with(|c: char| c.is_ascii_uppercase())
                 && rest.chars().all(|c| c.is_ascii_alphanumeric())
@@ -190,6 +224,70 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
     }
 }
 
+/// GTK 4.8 gives a widget's tooltip as its description, and icon buttons
+/// have no other name (Nautilus's `Back`, `Search`, `Main Menu`): a
+/// nameless button, toggle, check box, radio button, spin button, slider
+/// or combo box is named after its tooltip's first line, once its content
+/// had its chance (see [`super::name_after_tooltip`]).
+pub(crate) fn name_controls_after_their_tooltip(recs: &mut [Rec]) {
+    super::name_after_tooltip(recs, |role| {
+        matches!(
+            role,
+            Role::PushButton
+                | Role::ToggleButton
+                | Role::CheckBox
+                | Role::RadioButton
+                | Role::SpinButton
+                | Role::Slider
+                | Role::ComboBox
+        )
+    });
+}
+
+/// A GTK 4 list or grid view gives each item as a nameless cell (focused
+/// and selected as the item is) holding the cell the application made for
+/// it, which is named (Nautilus's files: `table cell` holding `table cell
+/// "notes.txt"` and its label). The outer cell takes the inner one's name,
+/// and the inner one, with nothing more to say, gives its place to what is
+/// in it but a label saying the name again (at any depth: GTK 4 lays it
+/// out in boxes).
+pub(crate) fn name_cells_after_the_cell_they_hold(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut named = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let [only] = r.children[..] else {
+            continue;
+        };
+        let inner = &recs[only];
+        let name = inner.basic.name.trim();
+        if !r.vanished
+            && !inner.vanished
+            && role(r) == Role::TableCell
+            && role(inner) == Role::TableCell
+            && r.basic.name.trim().is_empty()
+            && !name.is_empty()
+        {
+            named.push((i, only, name.to_owned()));
+        }
+    }
+    for (i, only, name) in named {
+        // Its label (inside the boxes that lay it out), saying the name
+        // again, says nothing more.
+        let mut stack = recs[only].children.clone();
+        while let Some(c) = stack.pop() {
+            if Role::from_name(&recs[c].basic.raw_role) == Role::Label
+                && recs[c].basic.name.trim() == name
+                && recs[c].children.is_empty()
+            {
+                recs[c].says_again = true;
+            }
+            stack.extend(&recs[c].children);
+        }
+        recs[i].basic.name = name;
+        recs[only].lifted = true;
+    }
+}
+
 /// `text` when a name is `text`, a space and `text` again; `None` otherwise.
 fn said_twice(name: &str) -> Option<&str> {
     let half = name.len().checked_sub(1)? / 2;
@@ -213,7 +311,7 @@ mod tests {
             "AdwHeaderBar",
             "GtkLevelBar2",
         ] {
-            assert!(is_type_name(name), "{name}");
+            assert!(is_type_name(name, &[]), "{name}");
         }
         for name in [
             "Gtk",
@@ -224,14 +322,77 @@ mod tests {
             "",
             "Gtk Demo",
         ] {
-            assert!(!is_type_name(name), "{name}");
+            assert!(!is_type_name(name, &[]), "{name}");
         }
+        // The application's own classes, by its id.
+        let nautilus = type_prefixes("org.gnome.Nautilus");
+        assert_eq!(nautilus, ["Nautilus"]);
+        for name in ["NautilusToolbar", "NautilusGridCell", "AdwFlap"] {
+            assert!(is_type_name(name, &nautilus), "{name}");
+        }
+        for name in [
+            "Nautilus",
+            "Nautilus Toolbar",
+            "MyProjects",
+            "NautilusFiles.txt",
+        ] {
+            assert!(!is_type_name(name, &nautilus), "{name}");
+        }
+        let editor = type_prefixes("org.gnome.TextEditor");
+        assert_eq!(editor, ["TextEditor", "Text", "Editor"]);
+        assert!(is_type_name("EditorWindow", &editor));
+        assert!(type_prefixes("gtk4-demo").is_empty());
+        assert!(type_prefixes("org.gnome.tv").is_empty());
+        assert_eq!(type_prefixes("org.example.Tv"), Vec::<String>::new());
         assert_eq!(mnemonic_doubled("_Next Next"), Some("Next"));
         assert_eq!(mnemonic_doubled("Save _As Save As"), Some("Save As"));
         assert_eq!(mnemonic_doubled("_Cancel Cancel"), Some("Cancel"));
         for name in ["Next Next", "_Next", "_Next Back", "snake_case name", "_ "] {
             assert_eq!(mnemonic_doubled(name), None, "{name}");
         }
+    }
+
+    #[test]
+    fn gtk4_item_cells_are_named_after_the_cell_they_hold() {
+        let mut recs = vec![
+            rec("table", "", &[1, 5, 7]),
+            rec("table cell", "", &[2]),
+            rec("table cell", "notes.txt", &[3, 4]),
+            rec("image", "", &[]),
+            rec("label", "notes.txt", &[]),
+            // Two cells inside: left as they are.
+            rec("table cell", "", &[6, 4]),
+            rec("table cell", "a", &[]),
+            // A named cell holding a cell: left as it is.
+            rec("table cell", "Row", &[8]),
+            rec("table cell", "b", &[]),
+        ];
+        name_cells_after_the_cell_they_hold(&mut recs);
+        assert_eq!(recs[1].basic.name, "notes.txt");
+        assert!(recs[2].lifted && recs[4].says_again && !recs[3].says_again);
+        assert_eq!(recs[5].basic.name, "");
+        assert_eq!(recs[7].basic.name, "Row");
+        assert!(!recs[6].lifted && !recs[8].lifted);
+    }
+
+    #[test]
+    fn gtk4_icon_buttons_are_named_after_their_tooltip() {
+        let mut recs = vec![
+            rec("tool bar", "", &[1, 2, 4]),
+            rec("push button", "", &[]),
+            rec("push button", "", &[3]),
+            rec("label", "Home", &[]),
+            rec("push button", "", &[]),
+        ];
+        recs[1].basic.description = "Back".into();
+        recs[2].basic.description = "Open your personal folder".into();
+        name_from_content(&mut recs);
+        name_controls_after_their_tooltip(&mut recs);
+        // A tooltip names an icon button; a label inside names its button
+        // first; a button with neither stays nameless.
+        assert_eq!(recs[1].basic.name, "Back");
+        assert_eq!(recs[2].basic.name, "Home");
+        assert_eq!(recs[4].basic.name, "");
     }
 
     #[test]

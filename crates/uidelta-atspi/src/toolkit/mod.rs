@@ -72,6 +72,9 @@ pub struct Profile {
     pub name: String,
     /// `Application.ToolkitVersion` (`""` when it does not say).
     pub version: String,
+    /// GTK 4: what the names of the application's own types begin with
+    /// (see [`gtk4::type_prefixes`]).
+    type_prefixes: Vec<String>,
 }
 
 impl Default for Profile {
@@ -80,6 +83,7 @@ impl Default for Profile {
             toolkit: Toolkit::Other,
             name: String::new(),
             version: String::new(),
+            type_prefixes: Vec::new(),
         }
     }
 }
@@ -99,10 +103,15 @@ impl Profile {
             "Gecko" => Toolkit::Gecko,
             _ => Toolkit::Other,
         };
+        let type_prefixes = match toolkit {
+            Toolkit::Gtk4 => gtk4::type_prefixes(app_name),
+            _ => Vec::new(),
+        };
         Profile {
             toolkit,
             name: toolkit_name.to_owned(),
             version: version.to_owned(),
+            type_prefixes,
         }
     }
 
@@ -184,7 +193,7 @@ impl Profile {
     /// readouts, Gecko's `chrome://` addresses).
     pub(crate) fn clean_name(&self, role: Role, name: &mut String) {
         match self.toolkit {
-            Toolkit::Gtk4 => gtk4::clean_name(name),
+            Toolkit::Gtk4 => gtk4::clean_name(name, &self.type_prefixes),
             Toolkit::Chromium => chromium::clean_name(role, name),
             Toolkit::Gecko => gecko::clean_name(name),
             _ => {}
@@ -295,6 +304,8 @@ impl Profile {
             Toolkit::Gtk4 => {
                 gtk4::fill_in_states(recs);
                 gtk4::name_from_content(recs);
+                gtk4::name_controls_after_their_tooltip(recs);
+                gtk4::name_cells_after_the_cell_they_hold(recs);
             }
             Toolkit::Qt => {
                 qt::select_named_tab(recs);
