@@ -339,6 +339,7 @@ fn match_children(
         by_identity(b, a, bc, ac, judge.shown.as_ref(), &mut pair, &mut used);
         by_subtree_hash(b, a, bc, ac, &judge, &mut pair, &mut used);
         by_key(b, a, bc, ac, &judge, &mut pair, &mut used);
+        by_key_made_anew(b, a, bc, ac, &mut pair, &mut used);
         by_similarity(b, a, bc, ac, &judge, &mut pair, &mut used);
         let shown = |i: usize| !a.tree().node(ac[i]).states.says_hidden();
         for (new, old) in moved_positions_seen(&pair, shown) {
@@ -529,6 +530,51 @@ fn by_key(
         judge,
     };
     sides.in_order(pair, used, |v, n| key(v.tree().node(n)));
+}
+
+/// Pairs what is left of the children by role and name, in order, where
+/// the before child's identity is gone from the after children and the
+/// after child's is new to them: one element made anew in the same parent.
+/// Nautilus (GTK 4) makes its path bar's buttons anew when a folder opens,
+/// one more button among them; reported by identity, every step into a
+/// folder would remove and add each button of the path. Named elements
+/// only (nameless ones of a role say too little: a page's spin buttons
+/// replaced by another page's), and not by similarity: an element gone and
+/// another come with another name stay a removal and an addition.
+fn by_key_made_anew(
+    b: &View,
+    a: &View,
+    bc: &[NodeId],
+    ac: &[NodeId],
+    pair: &mut [Option<usize>],
+    used: &mut [bool],
+) {
+    if pair.iter().all(Option::is_some) || used.iter().all(|&u| u) {
+        return;
+    }
+    let (before, after) = (identities(b, bc), identities(a, ac));
+    let mut queues: FxHashMap<(Role, &str, &str), VecDeque<usize>> = FxHashMap::default();
+    for (j, &x) in bc.iter().enumerate() {
+        let nx = b.tree().node(x);
+        let gone = nx.identity.as_deref().is_some_and(|id| !after.contains(id));
+        if !used[j] && gone && !nx.name.is_empty() {
+            queues.entry(key(nx)).or_default().push_back(j);
+        }
+    }
+    for (i, &y) in ac.iter().enumerate() {
+        let ny = a.tree().node(y);
+        let new = ny
+            .identity
+            .as_deref()
+            .is_some_and(|id| !before.contains(id));
+        if pair[i].is_some() || !new {
+            continue;
+        }
+        if let Some(j) = queues.get_mut(&key(ny)).and_then(VecDeque::pop_front) {
+            pair[i] = Some(j);
+            used[j] = true;
+        }
+    }
 }
 
 /// The children of one matched pair, for the passes that pair by a key.

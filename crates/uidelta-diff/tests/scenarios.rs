@@ -540,6 +540,67 @@ fn an_element_made_anew_in_its_place_is_the_same_element() {
 }
 
 #[test]
+fn a_path_bar_made_anew_with_one_more_folder_adds_only_that_folder() {
+    // Nautilus makes its path bar's buttons and separators anew (new
+    // identities) when a folder opens: the folders already on the path
+    // are the same elements; the folder opened, and its separator, are new.
+    let build = |generation: u32, path: &[&str]| {
+        let mut root = NodeData::named(Role::Frame, "Files");
+        root.identity = Some(":1.1/root".into());
+        let mut b = TreeBuilder::new(root);
+        let mut bar = NodeData::new(Role::ScrollPane);
+        bar.identity = Some(":1.1/bar".into());
+        b.open(bar);
+        let mut k = 0;
+        for (i, folder) in path.iter().enumerate() {
+            if i > 0 {
+                let mut slash = NodeData::named(Role::Label, "/");
+                slash.identity = Some(format!(":1.1/{}", generation * 100 + k));
+                k += 1;
+                b.leaf(slash);
+            }
+            let mut button = NodeData::named(Role::PushButton, *folder);
+            button.identity = Some(format!(":1.1/{}", generation * 100 + k));
+            k += 1;
+            b.leaf(button);
+        }
+        b.close();
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let c = compare(
+        &build(1, &["Home", "work"]),
+        &build(2, &["Home", "work", "Archive"]),
+        Filters::all(),
+    );
+    let counts = c.diff.counts();
+    assert_eq!(
+        (counts.added, counts.removed, counts.modified),
+        (2, 0, 0),
+        "{:#?}",
+        c.diff
+    );
+    let added: Vec<&str> = c
+        .diff
+        .changes
+        .iter()
+        .filter_map(|c| match c {
+            Change::Added(a) => Some(a.root().name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(added, ["/", "Archive"]);
+    // A folder gone from the path and another come in its place, by
+    // another name, stay a removal and an addition.
+    let c = compare(
+        &build(1, &["Home", "work"]),
+        &build(2, &["Home", "notes"]),
+        Filters::all(),
+    );
+    let counts = c.diff.counts();
+    assert_eq!((counts.added, counts.removed), (1, 1), "{:#?}", c.diff);
+}
+
+#[test]
 fn cells_made_anew_under_new_identities_are_the_same_cells() {
     // Qt makes the header and cell objects of an item view anew, with new
     // identities, when the view is disabled: every cell is still there,
