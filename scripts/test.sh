@@ -15,8 +15,10 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # xdg-desktop-portal-gtk is on the bus of most desktops with GTK applications,
 # as it is on the tests'. LibreOffice (Writer, Calc and Impress, with its gtk3
 # plugin) is an office suite with documents; Calc's sheet has 17 billion cells.
-# Thunar is a file manager. GTK 2's demo (with its accessibility modules) is
-# a GTK 2 application, and so is GIMP, an image editor. Firefox ESR and
+# Thunar is a file manager, and so is Nautilus (GTK 4, GNOME's: it brings
+# GNOME's keyring, whose password prompt a browser must not wait on). GTK 2's
+# demo (with its accessibility modules) is a GTK 2 application, and so is
+# GIMP, an image editor. Firefox ESR and
 # Thunderbird are Gecko's browser and mail client. VLC is a Qt 5 media
 # player (run as the user nobody: it refuses root).
 # MinGW's C compiler lets the diff half be checked for Windows.
@@ -24,7 +26,7 @@ need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
     chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
     libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-gtk3 util-linux \
-    gedit featherpad thunar xfce4-terminal gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc \
+    gedit featherpad thunar nautilus xfce4-terminal gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc \
     gcc-mingw-w64-x86-64
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.

@@ -40,7 +40,9 @@ pub fn names_picked<'a>(names: impl IntoIterator<Item = &'a str>, wanted: &str) 
     let names: Vec<String> = names.into_iter().map(str::to_lowercase).collect();
     // The last part of an application id: three parts or more.
     fn short(n: &str) -> Option<&str> {
-        (n.split('.').count() >= 3).then(|| n.rsplit('.').next()).flatten()
+        (n.split('.').count() >= 3)
+            .then(|| n.rsplit('.').next())
+            .flatten()
     }
     let tests: [&dyn Fn(&str) -> bool; 4] = [
         &|n| n == wanted,

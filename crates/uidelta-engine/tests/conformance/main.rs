@@ -14,6 +14,7 @@ mod gedit;
 mod gimp;
 mod impress;
 mod mousepad;
+mod nautilus;
 mod office;
 mod terminal;
 mod thunar;

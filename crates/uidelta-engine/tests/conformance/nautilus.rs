@@ -1,0 +1,250 @@
+//! Nautilus 43 (GTK 4 with libadwaita), the file manager of GNOME and of
+//! OSWorld's desktop: a file renamed in its popover, a folder made through
+//! its dialog, opened, and left with Back. GTK 4.8 names nameless widgets
+//! after their types (the application's own too: `NautilusToolbar`), gives
+//! icon buttons their tooltips alone, says `showing` of no dialog, and
+//! makes its path bar anew at every folder; each answer must read as the
+//! window shows it.
+
+use std::time::Duration;
+
+use uidelta_backend::Action;
+use uidelta_engine::ActOptions;
+
+use crate::common::session;
+use crate::steps::start;
+
+const NAUTILUS: &str = "org.gnome.Nautilus";
+
+/// What the floating status bar says of a selection comes a moment after
+/// the selection itself: waited for, so that each answer is its own step's.
+async fn quiet(s: &mut uidelta_engine::Session<uidelta_linux::Linux>) -> Vec<String> {
+    let mut late = Vec::new();
+    for _ in 0..5 {
+        let a = s
+            .wait_for_change("nautilus", Duration::from_millis(1500))
+            .await
+            .expect("wait for Nautilus");
+        if !a.diff.has_changes() {
+            break;
+        }
+        late.push(crate::steps::answer(&a));
+    }
+    late
+}
+
+#[test]
+fn nautilus_renames_makes_a_folder_and_moves_into_it() {
+    let run = start(
+        "nautilus",
+        &["--new-window", "."],
+        NAUTILUS,
+        "nautilus",
+        &[("Documents/", ""), ("notes.txt", "notes\n")],
+        false,
+    );
+    let r = run.reader();
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        crate::steps::wait_until_done(&mut s, "nautilus", "role:table cell && name:notes.txt")
+            .await;
+
+        // 1. The window as it shows: icon buttons named after their
+        //    tooltips, the files as named cells, no type names.
+
+        for selector in [
+            "role:push button && name:Back",
+            "role:push button && name:Search",
+            "role:push button && name:\"Main Menu\"",
+            "role:table cell && name:Documents",
+            "role:table cell && name:notes.txt",
+        ] {
+            assert!(
+                !s.find(&selector.parse().expect("selector")).is_empty(),
+                "{selector} in Nautilus's window"
+            );
+        }
+        assert!(
+            s.find(
+                &"name~:Nautilus && !role:application"
+                    .parse()
+                    .expect("selector")
+            )
+            .is_empty(),
+            "no element named after a type of Nautilus's"
+        );
+
+        // 2. Select the file: the status bar says so (a moment later at
+        //    times: waited for).
+        let a = s
+            .act("role:table cell && name:notes.txt", &Action::Click, &opts)
+            .await
+            .expect("select notes.txt");
+        let selected: &[&str] = &[
+            "# diff: +2 added, ~1 modified",
+            "+ [#] label \"“notes.txt” selected\" in [#] filler \"Content View\"",
+            "+ [#] label \"(6 bytes)\" in [#] filler \"Content View\"",
+            "~ [#] table cell \"notes.txt\" in [#] filler \"Content View\" | selectable, selected: false -> true",
+        ];
+        let alone: &[&str] = &[
+            "# diff: ~1 modified",
+            "~ [#] table cell \"notes.txt\" in [#] filler \"Content View\" | selectable, selected: false -> true",
+        ];
+        if r.check_one_of("select", &a, &[selected, alone]) == 1 {
+            let late = quiet(&mut s).await;
+            assert!(
+                late.iter().any(|t| t.contains("“notes.txt” selected")),
+                "{late:?}"
+            );
+        }
+        quiet(&mut s).await;
+
+        // 3. F2: the rename popover, the name offered; a new name; Return
+        //    renames the cell in place.
+        let a = s.key("nautilus", "F2", &opts).await.expect("F2");
+        r.check(
+            "rename popover",
+            &a,
+            &[
+                "# diff: +3 added · focus [#] table cell \"notes.txt\" -> [#] text \"New Filename\"",
+                "+ [#] label \"Rename File\" in [#] filler \"Content View\"",
+                "+ [#] text \"New Filename\" = \"notes.txt\" (focused) in [#] filler \"Content View\"",
+                "+ [#] push button \"Rename\" in [#] filler \"Content View\"",
+            ],
+        );
+        let a = s
+            .act(
+                "role:text && name:\"New Filename\"",
+                &Action::SetValue("todo.txt".into()),
+                &opts,
+            )
+            .await
+            .expect("new name");
+        r.check(
+            "new name",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text \"New Filename\" in [#] filler \"Content View\" | value: \"notes.txt\" -> \"todo.txt\"",
+            ],
+        );
+        let a = s.key("nautilus", "Return", &opts).await.expect("Return");
+        r.check(
+            "renamed",
+            &a,
+            &[
+                "# diff: -3 removed, ~2 modified · focus [#] text \"New Filename\" (gone) -> [#] table cell \"todo.txt\"",
+                "- [#] label \"Rename File\" in [#] filler \"Content View\"",
+                "- [#] text \"New Filename\" in [#] filler \"Content View\"",
+                "- [#] push button \"Rename\" in [#] filler \"Content View\"",
+                "~ [#] table cell in [#] filler \"Content View\" | name: \"notes.txt\" -> \"todo.txt\"",
+                "~ [#] label in [#] filler \"Content View\" | name: \"“notes.txt” selected\" -> \"“todo.txt” selected\"",
+            ],
+        );
+        quiet(&mut s).await;
+
+        // 4. A new folder: GTK 4's dialog, with all in it; a name makes
+        //    Create sensitive; Return makes the folder, selected.
+        let a = s
+            .key("nautilus", "ctrl+shift+n", &opts)
+            .await
+            .expect("new folder");
+        r.check(
+            "new folder",
+            &a,
+            &[
+                "# diff: +1 added · focus [#] table cell \"todo.txt\" -> [#] text \"Folder name\"",
+                "+ [#] dialog \"New Folder\" (modal) (opened)",
+                "    [#] label \"Folder name\"",
+                "    [#] text \"Folder name\" (focused)",
+                "    [#] push button \"Cancel\"",
+                "    [#] label \"New Folder\"",
+                "    [#] push button \"Create\" (disabled)",
+            ],
+        );
+        let a = s
+            .act(
+                "role:dialog >> role:text",
+                &Action::Type("Archive".into()),
+                &opts,
+            )
+            .await
+            .expect("type the name");
+        r.check(
+            "folder name",
+            &a,
+            &[
+                "# diff: ~2 modified",
+                "~ [#] text \"Folder name\" in [#] dialog \"New Folder\" | value: none -> \"Archive\"",
+                "~ [#] push button \"Create\" in [#] dialog \"New Folder\" | enabled: false -> true",
+            ],
+        );
+        let a = s.key("nautilus", "Return", &opts).await.expect("create");
+        r.check(
+            "created",
+            &a,
+            &[
+                "# diff: +1 added, -1 removed, ~1 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
+                "+ [#] table cell \"Archive\" (focused, selected) in [#] filler \"Content View\"",
+                "    [#] image",
+                "- [#] dialog \"New Folder\" (closed) (and 5 descendants)",
+                "~ [#] table cell \"todo.txt\" in [#] filler \"Content View\" | selected: true -> false",
+            ],
+        );
+        quiet(&mut s).await;
+
+        // 5. Open it: the path bar, made anew, gains the folder alone;
+        //    the view says it is empty. Back: the files again.
+        let a = s.key("nautilus", "Return", &opts).await.expect("open");
+        r.check(
+            "opened",
+            &a,
+            &[
+                "# diff: +3 added, -6 removed, ~6 modified · focus [#] table cell \"Archive\" (gone) -> [#] scroll pane",
+                "+ [#] label \"/\"",
+                "+ [#] push button \"Archive\"",
+                "+ [#] panel \"Folder is Empty\" in [#] filler \"Content View\"",
+                "    [#] scroll pane (focused)",
+                "      [#] label \"Folder is Empty\"",
+                "- [#] scroll pane in [#] filler \"Content View\"",
+                "- [#] table cell \"Archive\" in [#] filler \"Content View\" (and 1 descendant)",
+                "- [#] table cell \"Documents\" in [#] filler \"Content View\" (and 1 descendant)",
+                "- [#] table cell \"todo.txt\" in [#] filler \"Content View\" (and 1 descendant)",
+                "- [#] label \"“Archive” selected\" in [#] filler \"Content View\"",
+                "- [#] label \"(containing 0 items)\" in [#] filler \"Content View\"",
+                "~ [#] frame | name: \"work\" -> \"Archive\"",
+                "~ [#] push button \"Back\" | enabled: false -> true (same on [#] \"Back\")",
+                "~ [#] text | value: \"$DIR\" -> \"$DIR/Archive\"",
+                "~ [#] filler | description: \"$DIR\" -> \"$DIR/Archive\"",
+                "~ [#] label | name: \"work\" -> \"Archive\"",
+            ],
+        );
+        quiet(&mut s).await;
+        let a = s.key("nautilus", "alt+Left", &opts).await.expect("back");
+        r.check(
+            "back",
+            &a,
+            &[
+                "# diff: +5 added, -2 removed, ~9 modified · focus [#] scroll pane -> [#] table cell \"Archive\"",
+                "+ [#] label \"“Archive” selected\" in [#] filler \"Content View\" (came back as it was when it left)",
+                "+ [#] label \"(containing 0 items)\" in [#] filler \"Content View\" (came back as it was when it left)",
+                "+ [#] table cell \"Archive\" (focused, selected) in [#] filler \"Content View\"",
+                "    [#] image",
+                "+ [#] table cell \"Documents\" in [#] filler \"Content View\"",
+                "    [#] image",
+                "+ [#] table cell \"todo.txt\" in [#] filler \"Content View\"",
+                "    [#] image",
+                "- [#] label \"/\"",
+                "- [#] push button \"Archive\"",
+                "~ [#] frame | name: \"Archive\" -> \"work\"",
+                "~ [#] push button \"Back\" | enabled: true -> false (same on [#] \"Back\")",
+                "~ [#] push button \"Forward\" | enabled: false -> true (same on [#] \"Forward\")",
+                "~ [#] text | value: \"$DIR/Archive\" -> \"$DIR\"",
+                "~ [#] filler | description: \"$DIR/Archive\" -> \"$DIR\"",
+                "~ [#] label | name: \"Archive\" -> \"work\"",
+                "~ [#] panel \"Folder is Empty\" in [#] filler \"Content View\" | showing: true -> false (also 2 descendants)",
+            ],
+        );
+    });
+}
