@@ -339,7 +339,7 @@ fn match_children(
         by_identity(b, a, bc, ac, judge.shown.as_ref(), &mut pair, &mut used);
         by_subtree_hash(b, a, bc, ac, &judge, &mut pair, &mut used);
         by_key(b, a, bc, ac, &judge, &mut pair, &mut used);
-        by_key_made_anew(b, a, bc, ac, &mut pair, &mut used);
+        by_key_made_anew(b, a, (bn, an), bc, ac, &mut pair, &mut used);
         by_similarity(b, a, bc, ac, &judge, &mut pair, &mut used);
         let shown = |i: usize| !a.tree().node(ac[i]).states.says_hidden();
         for (new, old) in moved_positions_seen(&pair, shown) {
@@ -534,33 +534,46 @@ fn by_key(
 
 /// Pairs what is left of the children by role and name, in order, where
 /// the before child's identity is gone from the after children and the
-/// after child's is new to them: one element made anew in the same parent.
+/// after child's is new to them, under a parent that kept its identity:
+/// one element made anew in the same parent.
 /// Nautilus (GTK 4) makes its path bar's buttons anew when a folder opens,
 /// one more button among them; reported by identity, every step into a
-/// folder would remove and add each button of the path. Named elements
-/// only (nameless ones of a role say too little: a page's spin buttons
-/// replaced by another page's), and not by similarity: an element gone and
-/// another come with another name stay a removal and an addition.
+/// folder would remove and add each button of the path. Only when most of
+/// the named children gone find their like (a keypad switched to another
+/// that has an `=` too is other keys, its `=` another), named elements only
+/// (nameless ones of a role say too little: a page's spin buttons replaced
+/// by another page's), and not by similarity: an element gone and another
+/// come with another name stay a removal and an addition.
 fn by_key_made_anew(
     b: &View,
     a: &View,
+    (bn, an): (NodeId, NodeId),
     bc: &[NodeId],
     ac: &[NodeId],
     pair: &mut [Option<usize>],
     used: &mut [bool],
 ) {
-    if pair.iter().all(Option::is_some) || used.iter().all(|&u| u) {
+    // The parent is the same object: inside one made anew too, the
+    // parent's own matching has said what its children are.
+    let same_parent = matches!(
+        (&b.tree().node(bn).identity, &a.tree().node(an).identity),
+        (Some(x), Some(y)) if x == y
+    );
+    if !same_parent || pair.iter().all(Option::is_some) || used.iter().all(|&u| u) {
         return;
     }
     let (before, after) = (identities(b, bc), identities(a, ac));
     let mut queues: FxHashMap<(Role, &str, &str), VecDeque<usize>> = FxHashMap::default();
+    let mut gone = 0;
     for (j, &x) in bc.iter().enumerate() {
         let nx = b.tree().node(x);
-        let gone = nx.identity.as_deref().is_some_and(|id| !after.contains(id));
-        if !used[j] && gone && !nx.name.is_empty() {
+        let left = nx.identity.as_deref().is_some_and(|id| !after.contains(id));
+        if !used[j] && left && !nx.name.is_empty() {
             queues.entry(key(nx)).or_default().push_back(j);
+            gone += 1;
         }
     }
+    let mut found = Vec::new();
     for (i, &y) in ac.iter().enumerate() {
         let ny = a.tree().node(y);
         let new = ny
@@ -571,9 +584,17 @@ fn by_key_made_anew(
             continue;
         }
         if let Some(j) = queues.get_mut(&key(ny)).and_then(VecDeque::pop_front) {
-            pair[i] = Some(j);
-            used[j] = true;
+            found.push((i, j));
         }
+    }
+    // Most of what went must have come back: else other elements took
+    // their places (a keypad switched to another, which has its own `=`).
+    if found.len() * 2 <= gone {
+        return;
+    }
+    for (i, j) in found {
+        pair[i] = Some(j);
+        used[j] = true;
     }
 }
 

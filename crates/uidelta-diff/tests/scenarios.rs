@@ -598,6 +598,15 @@ fn a_path_bar_made_anew_with_one_more_folder_adds_only_that_folder() {
     );
     let counts = c.diff.counts();
     assert_eq!((counts.added, counts.removed), (1, 1), "{:#?}", c.diff);
+    // A bar made of other folders is other elements: the one separator
+    // both have is not taken for the one gone.
+    let c = compare(
+        &build(1, &["Home", "work", "notes"]),
+        &build(2, &["Music", "Films"]),
+        Filters::all(),
+    );
+    let counts = c.diff.counts();
+    assert_eq!((counts.added, counts.removed), (3, 5), "{:#?}", c.diff);
 }
 
 #[test]

@@ -205,7 +205,8 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
         let mut stack: Vec<usize> = r.children.iter().rev().copied().collect();
         while let Some(c) = stack.pop() {
             let child = &recs[c];
-            if child.vanished || named_by_content(role(child)) {
+            // A menu button's open menu is not its content.
+            if child.vanished || named_by_content(role(child)) || opens_apart(role(child)) {
                 continue;
             }
             let text = child.basic.name.trim();
@@ -286,6 +287,43 @@ pub(crate) fn name_cells_after_the_cell_they_hold(recs: &mut [Rec]) {
         recs[i].basic.name = name;
         recs[only].lifted = true;
     }
+}
+
+/// GTK 4's menu button is a box (a `push button` with no action of its
+/// own) around the button that opens its menu, both named after the same
+/// tooltip: `push button "Main Menu"` holding `push button "Main Menu"`.
+/// The box gives its place to the button, which is clicked, takes the
+/// focus and says whether its menu is open.
+pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut boxes = Vec::new();
+    let buttons = |r: &Rec| matches!(role(r), Role::PushButton | Role::ToggleButton);
+    for (i, r) in recs.iter().enumerate() {
+        if r.vanished || role(r) != Role::PushButton || r.basic.name.trim().is_empty() {
+            continue;
+        }
+        // Its button, and the menu it holds while open.
+        let (menus, inner): (Vec<usize>, Vec<usize>) = r
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| !recs[c].vanished)
+            .partition(|&c| opens_apart(role(&recs[c])));
+        if let [only] = inner[..] {
+            if buttons(&recs[only]) && recs[only].basic.name == r.basic.name && menus.len() <= 1 {
+                boxes.push(i);
+            }
+        }
+    }
+    for i in boxes {
+        recs[i].lifted = true;
+    }
+}
+
+/// Roles of what opens apart from the element that holds it in the tree:
+/// a menu button's menu, a popover, a window.
+fn opens_apart(role: Role) -> bool {
+    role.is_window() || matches!(role, Role::Menu | Role::PopupMenu)
 }
 
 /// `text` when a name is `text`, a space and `text` again; `None` otherwise.
@@ -373,6 +411,42 @@ mod tests {
         assert_eq!(recs[5].basic.name, "");
         assert_eq!(recs[7].basic.name, "Row");
         assert!(!recs[6].lifted && !recs[8].lifted);
+    }
+
+    #[test]
+    fn gtk4_menu_buttons_are_one_button() {
+        let mut recs = vec![
+            rec("tool bar", "", &[1, 4, 6]),
+            rec("push button", "Main Menu", &[2]),
+            rec("push button", "Main Menu", &[3]),
+            rec("image", "", &[]),
+            // A button holding another of another name: both stay.
+            rec("push button", "Outer", &[5]),
+            rec("push button", "Inner", &[]),
+            // A button alone: stays.
+            rec("push button", "Back", &[]),
+        ];
+        lift_menu_button_boxes(&mut recs);
+        let lifted: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].lifted).collect();
+        assert_eq!(lifted, [1]);
+
+        // Open: the box holds its menu too, whose labels name nothing.
+        let mut open = vec![
+            rec("tool bar", "", &[1]),
+            rec("push button", "", &[2, 4]),
+            rec("push button", "", &[3]),
+            rec("image", "", &[]),
+            rec("menu", "", &[5, 6]),
+            rec("label", "Icon Size", &[]),
+            rec("menu item", "New Window", &[]),
+        ];
+        open[1].basic.description = "Main Menu".into();
+        open[2].basic.description = "Main Menu".into();
+        name_from_content(&mut open);
+        name_controls_after_their_tooltip(&mut open);
+        lift_menu_button_boxes(&mut open);
+        assert_eq!(open[1].basic.name, "Main Menu");
+        assert!(open[1].lifted && !open[2].lifted);
     }
 
     #[test]

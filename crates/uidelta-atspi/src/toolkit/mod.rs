@@ -306,6 +306,7 @@ impl Profile {
                 gtk4::name_from_content(recs);
                 gtk4::name_controls_after_their_tooltip(recs);
                 gtk4::name_cells_after_the_cell_they_hold(recs);
+                gtk4::lift_menu_button_boxes(recs);
             }
             Toolkit::Qt => {
                 qt::select_named_tab(recs);
