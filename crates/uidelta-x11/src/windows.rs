@@ -342,17 +342,21 @@ impl X11 {
     /// Whether a menu is open on the screen (a viewable window of type
     /// popup menu, drop-down menu or combo box list): toolkits hold the
     /// pointer while one is, so a synthesized click would only close it.
+    /// A window of the plain type menu counts only while the pointer is
+    /// held: GTK 4 gives that type to every popup, its tooltips too, which
+    /// hold nothing (one shows whenever the pointer rests on a button).
     pub fn menu_open(&self) -> Result<bool, X11Error> {
         self.run(|| "looking for open menus".into(), || self.find_menu())
     }
 
     fn find_menu(&self) -> Result<bool, Failure> {
         let kind = self.atom(b"_NET_WM_WINDOW_TYPE")?;
+        let plain = self.atom(b"_NET_WM_WINDOW_TYPE_MENU")?;
         let menus = [
             self.atom(b"_NET_WM_WINDOW_TYPE_POPUP_MENU")?,
             self.atom(b"_NET_WM_WINDOW_TYPE_DROPDOWN_MENU")?,
             self.atom(b"_NET_WM_WINDOW_TYPE_COMBO")?,
-            self.atom(b"_NET_WM_WINDOW_TYPE_MENU")?,
+            plain,
         ];
         let tree = self.conn.query_tree(self.root)?.reply()?;
         for &id in &tree.children {
@@ -369,14 +373,42 @@ impl X11 {
             else {
                 continue;
             };
-            if types
-                .value32()
-                .is_some_and(|mut v| v.any(|t| menus.contains(&t)))
-            {
+            let Some(types) = types.value32().map(|v| v.collect::<Vec<u32>>()) else {
+                continue;
+            };
+            let menu = types.iter().any(|t| menus.contains(t));
+            let only_plain = types.iter().all(|&t| t == plain || !menus.contains(&t));
+            if menu && (!only_plain || self.pointer_held()?) {
                 return Ok(true);
             }
         }
         Ok(false)
+    }
+
+    /// Whether another client holds the pointer (an open menu or popover
+    /// grabs it): a grab of it is refused as already taken. One that is
+    /// given is let go at once.
+    fn pointer_held(&self) -> Result<bool, Failure> {
+        let reply = self
+            .conn
+            .grab_pointer(
+                false,
+                self.root,
+                EventMask::NO_EVENT,
+                xproto::GrabMode::ASYNC,
+                xproto::GrabMode::ASYNC,
+                x11rb::NONE,
+                x11rb::NONE,
+                CURRENT_TIME,
+            )?
+            .reply()?;
+        if reply.status == xproto::GrabStatus::SUCCESS {
+            self.conn.ungrab_pointer(CURRENT_TIME)?;
+            x11rb::connection::Connection::flush(&self.conn)?;
+            return Ok(false);
+        }
+        Ok(reply.status == xproto::GrabStatus::ALREADY_GRABBED
+            || reply.status == xproto::GrabStatus::FROZEN)
     }
 
     fn pid_of(&self, id: Window, pid_atom: u32) -> Result<Option<u32>, Failure> {

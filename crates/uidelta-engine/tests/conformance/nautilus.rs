@@ -260,5 +260,77 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
                 "~ [#] panel \"Folder is Empty\" in [#] filler \"Content View\" | showing: true -> false (also 2 descendants)",
             ],
         );
+        quiet(&mut s).await;
+
+        // 6. The main menu: one button, and its menu opens in it. The
+        //    button's tooltip (a label of its own) comes and goes as the
+        //    pointer rests: what else the answers hold is not judged.
+        let holds = |a: &uidelta_engine::ActionOutcome, line: &str| {
+            let lines = r.lines(&crate::steps::answer(a));
+            assert!(
+                lines.iter().any(|l| l == line),
+                "no line {line:?} in {lines:#?}"
+            );
+        };
+        let main_menu = "role:push button && name:\"Main Menu\"";
+        assert_eq!(s.find(&main_menu.parse().expect("selector")).len(), 1);
+        let a = s
+            .act(main_menu, &Action::Click, &opts)
+            .await
+            .expect("open the main menu");
+        holds(&a, "+ [#] menu");
+        holds(&a, "      [#] menu item \"New Window\" (focused)");
+        holds(
+            &a,
+            "~ [#] push button \"Main Menu\" | pressed: false -> true",
+        );
+        let a = s.key("nautilus", "Escape", &opts).await.expect("close it");
+        holds(&a, "- [#] menu (and 23 descendants)");
+        holds(
+            &a,
+            "~ [#] push button \"Main Menu\" | pressed: true -> false",
+        );
+
+        // 7. The pointer rests on the Search button, whose tooltip shows (a
+        //    popup of GTK 4's, typed as a menu, that holds nothing): a
+        //    click on a file is still the pointer's.
+        let search = {
+            let hits = s.find(&"role:push button && name:Search".parse().expect("selector"));
+            let (scope, id) = hits[0];
+            s.known_apps()[scope]
+                .node(id)
+                .bounds
+                .expect("the Search button's place")
+        };
+        let x11 = uidelta_x11::X11::connect(run.desktop.display()).expect("X connection");
+        let (x, y) = search.center();
+        x11.move_pointer(x, y).expect("rest the pointer on Search");
+        let mut tooltip = false;
+        for _ in 0..30 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            tooltip = x11
+                .top_windows()
+                .expect("windows")
+                .iter()
+                .any(|w| w.viewable && w.override_redirect && w.title == NAUTILUS);
+            if tooltip {
+                break;
+            }
+        }
+        assert!(tooltip, "Search's tooltip shows");
+        quiet(&mut s).await;
+        let a = s
+            .act("role:table cell && name:Documents", &Action::Click, &opts)
+            .await
+            .expect("select Documents");
+        assert!(
+            a.done.method.starts_with("XTest click"),
+            "{}",
+            a.done.method
+        );
+        holds(
+            &a,
+            "~ [#] table cell \"Documents\" in [#] filler \"Content View\" | selectable, selected: false -> true",
+        );
     });
 }
