@@ -250,7 +250,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "      [#] combo box = \"All Text Files\"",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Save\"",
-                "  ... 49 more nodes under [#] (all hidden)",
+                "  ... 61 more nodes under [#] (all hidden)",
             ],
         );
         let name = r.ref_on(&a, "      [#] text \"Name:\" = \"Untitled Document 1\"");
@@ -287,7 +287,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "# diff: +2 added, -1 removed, ~7 modified",
                 "+ [#] label \"$DIR/notes\" (hidden)",
                 "+ [#] label \"$DIR/notes\"",
-                "- [#] file chooser \"Save As\" (closed) (and 80 descendants)",
+                "- [#] file chooser \"Save As\" (closed) (and 92 descendants)",
                 "~ [#] frame | name: \"*Untitled Document 1 - gedit\" -> \"note.txt ($DIR/notes) - gedit\"",
                 "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
                 "~ [#] list item | name: \"Untitled Document 1\" -> \"note.txt\"",
