@@ -43,18 +43,7 @@ pub(crate) fn leave_out_hidden_widgets(recs: &mut [Rec]) {
 /// first line, once a label before it had its chance (see
 /// [`super::name_after_tooltip`]).
 pub(crate) fn name_controls_after_their_tooltip(recs: &mut [Rec]) {
-    super::name_after_tooltip(recs, |role| {
-        matches!(
-            role,
-            Role::PushButton
-                | Role::ToggleButton
-                | Role::CheckBox
-                | Role::RadioButton
-                | Role::SpinButton
-                | Role::Slider
-                | Role::ComboBox
-        )
-    });
+    super::name_after_tooltip(recs, super::tooltip_names);
 }
 
 #[cfg(test)]

@@ -231,18 +231,7 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
 /// or combo box is named after its tooltip's first line, once its content
 /// had its chance (see [`super::name_after_tooltip`]).
 pub(crate) fn name_controls_after_their_tooltip(recs: &mut [Rec]) {
-    super::name_after_tooltip(recs, |role| {
-        matches!(
-            role,
-            Role::PushButton
-                | Role::ToggleButton
-                | Role::CheckBox
-                | Role::RadioButton
-                | Role::SpinButton
-                | Role::Slider
-                | Role::ComboBox
-        )
-    });
+    super::name_after_tooltip(recs, super::tooltip_names);
 }
 
 /// A GTK 4 list or grid view gives each item as a nameless cell (focused

@@ -375,6 +375,22 @@ pub(crate) fn name_after_tooltip(recs: &mut [Rec], named: impl Fn(Role) -> bool)
     }
 }
 
+/// The controls a toolkit leaves nameless when they show an icon alone,
+/// and that its tooltip names (GTK 2's and GTK 4's): buttons, toggles,
+/// check boxes, radio buttons, spin buttons, sliders and combo boxes.
+pub(crate) fn tooltip_names(role: Role) -> bool {
+    matches!(
+        role,
+        Role::PushButton
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::SpinButton
+            | Role::Slider
+            | Role::ComboBox
+    )
+}
+
 /// `text` without rich text tags (`<p ...>`, `</b>`).
 fn without_tags(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
