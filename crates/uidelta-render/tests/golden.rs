@@ -1780,14 +1780,46 @@ fn terminal_tabs(tabs: usize, made: &str) -> Snapshot {
 }
 
 #[test]
-fn diff_text_counts_a_closed_menu_made_anew_in_the_same_line() {
-    // A tab opened: the closed menu's items are made anew, one more.
+fn diff_text_reads_a_closed_menu_made_anew_as_its_one_new_item() {
+    // A tab opened: the closed menu's items are made anew, one more; the
+    // others are the items it had.
     let before = terminal_tabs(1, "before");
     let after = terminal_tabs(2, "after");
     let compared = uidelta_diff::compare(&before, &after, Filters::all());
     let out = diff_text(&compared.diff, &DiffOptions::default());
     assert_snapshot!(out);
     assert_eq!(out.lines().count(), 3, "{out}");
+}
+
+/// A closed `Recent` menu holding an item per file of `files`, objects
+/// whose identities say `made`.
+fn recent_files(files: &[&str], made: &str) -> Snapshot {
+    let mut b = TreeBuilder::new(node(Role::Frame, "Editor", None));
+    b.open(node(Role::MenuBar, "", None));
+    let mut menu = node(Role::Menu, "Recent", None);
+    menu.identity = Some("recent menu".into());
+    b.open(menu);
+    for (i, file) in files.iter().enumerate() {
+        let mut item = node(Role::MenuItem, file, None);
+        item.states.remove(State::Showing);
+        item.identity = Some(format!("item {i} {made}"));
+        b.leaf(item);
+    }
+    b.close();
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_counts_a_closed_menu_filled_with_other_items_in_one_line() {
+    // Another file opened: the closed menu lists other files, all items
+    // new, past the lines listed out of sight.
+    let before = recent_files(&["a.txt", "b.txt", "c.txt", "d.txt"], "before");
+    let after = recent_files(&["e.txt", "f.txt", "g.txt", "h.txt"], "after");
+    let compared = uidelta_diff::compare(&before, &after, Filters::all());
+    let out = diff_text(&compared.diff, &DiffOptions::default());
+    assert_snapshot!(out);
+    assert_eq!(out.lines().count(), 2, "{out}");
 }
 
 #[test]
