@@ -1,10 +1,11 @@
 //! Nautilus 43 (GTK 4 with libadwaita), the file manager of GNOME and of
 //! OSWorld's desktop: a file renamed in its popover, a folder made through
-//! its dialog, opened, and left with Back. GTK 4.8 names nameless widgets
+//! its dialog, opened, and left with Back; its main menu opened and closed,
+//! and a file clicked while a tooltip shows. GTK 4.8 names nameless widgets
 //! after their types (the application's own too: `NautilusToolbar`), gives
-//! icon buttons their tooltips alone, says `showing` of no dialog, and
-//! makes its path bar anew at every folder; each answer must read as the
-//! window shows it.
+//! icon buttons their tooltips alone, says `showing` of no dialog, makes
+//! its path bar anew at every folder, and types its tooltips as menus on
+//! X11; each answer must read as the window shows it.
 
 use std::time::Duration;
 
@@ -52,7 +53,6 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
 
         // 1. The window as it shows: icon buttons named after their
         //    tooltips, the files as named cells, no type names.
-
         for selector in [
             "role:push button && name:Back",
             "role:push button && name:Search",
