@@ -1,5 +1,6 @@
 //! Captures through a live mirror of the tree (`UIDELTA_MIRROR`) on the
-//! real gtk3-widget-factory: after every action, a capture that read only
+//! real gtk3-widget-factory and GTK 2's gtk-demo: after every action, a
+//! capture that read only
 //! what the application's events named equals a whole walk, node for node
 //! (the backend's strict check compares them, bounds included, and fails
 //! on a difference no later event explains).
@@ -26,7 +27,7 @@ fn find(s: &Snapshot, what: &str, pred: impl Fn(&NodeData) -> bool) -> NodeData 
         .iter()
         .find(|n| pred(n))
         .cloned()
-        .unwrap_or_else(|| panic!("{what} in the widget factory"))
+        .unwrap_or_else(|| panic!("{what} in the capture"))
 }
 
 fn usable(n: &NodeData) -> bool {
