@@ -1,9 +1,8 @@
 //! Captures through a live mirror of the tree (`UIDELTA_MIRROR`) on the
 //! real gtk3-widget-factory and GTK 2's gtk-demo: after every action, a
-//! capture that read only
-//! what the application's events named equals a whole walk, node for node
-//! (the backend's strict check compares them, bounds included, and fails
-//! on a difference no later event explains).
+//! capture that read only what the application's events named equals a
+//! whole walk, node for node (the backend's strict check compares them,
+//! bounds included, and fails on a difference no later event explains).
 
 use std::time::Duration;
 
