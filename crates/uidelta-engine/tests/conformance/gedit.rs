@@ -295,7 +295,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
                 "~ [#] push button \"Reload\" | enabled: false -> true (same on [#] \"Reload\")",
             ],
-            "~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\"",
+            &["~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\""],
             "# diff: +2 added, -1 removed, ~6 modified",
         );
         let saved = std::fs::read_to_string(&path)

@@ -205,7 +205,7 @@ fn mousepad_types_finds_and_saves_as() {
                 deselected,
                 "~ [#] push button \"Save\" in [#] file chooser \"Save As\" | enabled: false -> true",
             ],
-            deselected,
+            &[deselected],
             "# diff: ~2 modified",
         );
 

@@ -310,35 +310,41 @@ impl Reader {
     }
 
     /// [`Reader::check`] for an answer that may catch a passing message
-    /// (a status bar's, shown for a few seconds) or come after it went:
-    /// `expected` with the line `passing`, or without it and with the head
-    /// `head_without`.
+    /// (a status bar's, shown for a few seconds, or one that follows the
+    /// change late) or come without it: `expected` with the lines
+    /// `passing`, or without them and with the head `head_without`.
+    /// Answers whether they were there.
     pub fn check_passing(
         &self,
         step: &str,
         a: &ActionOutcome,
         expected: &[&str],
-        passing: &str,
+        passing: &[&str],
         head_without: &str,
-    ) {
+    ) -> bool {
         let text = answer(a);
         let mut got = self.lines(&text);
         if let Some(head) = got.first_mut() {
             *head = unsettled(head);
         }
-        let mut without: Vec<&str> = expected.iter().copied().filter(|l| *l != passing).collect();
+        let mut without: Vec<&str> = expected
+            .iter()
+            .copied()
+            .filter(|l| !passing.contains(l))
+            .collect();
         if let Some(head) = without.first_mut() {
             *head = head_without;
         }
         if std::env::var_os(RECORD).is_some() {
             eprintln!("== {step}\n{}\n", got.join("\n"));
-            return;
+            return true;
         }
         assert!(
             got == expected || got == without,
             "{step}: the answer reads:\n{text}\nexpected, with or without {passing:?}:\n{}",
             expected.join("\n")
         );
+        got == expected
     }
 
     /// [`Reader::check`] for an answer that reads one of `variants`, line
