@@ -33,6 +33,11 @@ fn usable(n: &NodeData) -> bool {
     n.states.contains(State::Enabled) && n.states.contains(State::Showing)
 }
 
+/// Whether some node of `s` meets `pred`.
+fn holds(s: &Snapshot, pred: impl Fn(&NodeData) -> bool) -> bool {
+    s.tree().nodes().iter().any(pred)
+}
+
 /// Captures (each one checked against a whole walk) until `done` holds,
 /// at most 50 times.
 async fn until(linux: &Linux, app: &App, done: impl Fn(&Snapshot) -> bool) -> Snapshot {
@@ -83,18 +88,14 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
             .await
             .expect("click the check box");
         let ticked = until(&linux, &app, |s| {
-            s.tree()
-                .nodes()
-                .iter()
-                .any(|n| n.identity == check.identity && n.states.contains(State::Checked))
+            holds(s, |n| {
+                n.identity == check.identity && n.states.contains(State::Checked)
+            })
         })
         .await;
         assert!(
-            ticked
-                .tree()
-                .nodes()
-                .iter()
-                .any(|n| n.identity == check.identity && n.states.contains(State::Checked)),
+            holds(&ticked, |n| n.identity == check.identity
+                && n.states.contains(State::Checked)),
             "the mirror shows the check box ticked"
         );
 
@@ -107,7 +108,7 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
             .await
             .expect("type into the entry");
         until(&linux, &app, |s| {
-            s.tree().nodes().iter().any(|n| {
+            holds(s, |n| {
                 n.identity == entry.identity
                     && n.value.as_deref().is_some_and(|v| v.contains("mirrored"))
             })
@@ -129,18 +130,14 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
             .await
             .expect("show page 2");
         let shown = until(&linux, &app, |s| {
-            s.tree()
-                .nodes()
-                .iter()
-                .any(|n| n.identity == page2.identity && n.states.contains(State::Checked))
+            holds(s, |n| {
+                n.identity == page2.identity && n.states.contains(State::Checked)
+            })
         })
         .await;
         assert!(
-            shown
-                .tree()
-                .nodes()
-                .iter()
-                .any(|n| n.identity == page2.identity && n.states.contains(State::Checked)),
+            holds(&shown, |n| n.identity == page2.identity
+                && n.states.contains(State::Checked)),
             "the mirror shows page 2 chosen"
         );
     });
@@ -149,10 +146,6 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
 /// The node of `s` with this role and name.
 fn named(s: &Snapshot, role: Role, name: &str) -> NodeData {
     find(s, name, |n| n.role == role && n.name == name)
-}
-
-fn holds(s: &Snapshot, pred: impl Fn(&NodeData) -> bool) -> bool {
-    s.tree().nodes().iter().any(pred)
 }
 
 /// GTK 2's demo (GAIL): a tree view's row activated opens a window, an
