@@ -46,6 +46,46 @@ pub(crate) fn name_controls_after_their_tooltip(recs: &mut [Rec]) {
     super::name_after_tooltip(recs, super::tooltip_names);
 }
 
+/// A toolbar's item (`GtkToolItem`, a `panel`) holds its tooltip, and the
+/// button inside it, showing an icon alone, has neither name nor tooltip
+/// (GIMP's toolbox: `Move Tool: Move layers, selections, and other
+/// objects` on the item, a nameless `toggle button` in it): an agent would
+/// find a row of nameless toggles. A nameless item holding one control
+/// alone, nameless and with no tooltip of its own, gives the control its
+/// tooltip, and its place: one named line per tool.
+pub(crate) fn name_tool_buttons_after_their_item(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut items = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if r.vanished
+            || role(r) != Role::Panel
+            || !r.basic.name.trim().is_empty()
+            || r.basic.description.trim().is_empty()
+        {
+            continue;
+        }
+        let inside: Vec<usize> = r
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| !recs[c].vanished)
+            .collect();
+        if let [only] = inside[..] {
+            let button = &recs[only].basic;
+            if super::tooltip_names(role(&recs[only]))
+                && button.name.trim().is_empty()
+                && button.description.trim().is_empty()
+            {
+                items.push((i, only));
+            }
+        }
+    }
+    for (item, button) in items {
+        recs[button].basic.description = recs[item].basic.description.clone();
+        recs[item].lifted = true;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,6 +114,47 @@ mod tests {
         leave_out_hidden_widgets(&mut recs);
         let out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].left_out).collect();
         assert_eq!(out, [3, 4, 5]);
+    }
+
+    #[test]
+    fn gtk2_tool_buttons_take_their_item_s_tooltip_and_place() {
+        let mut recs = vec![
+            rec("panel", "", &[1, 3, 5, 7]),
+            rec("panel", "", &[2]),
+            rec("toggle button", "", &[]),
+            // Named already: its own name stays, the item stays.
+            rec("panel", "", &[4]),
+            rec("push button", "Undo", &[]),
+            // Two things in it: not a tool item.
+            rec("panel", "", &[6, 6]),
+            rec("toggle button", "", &[]),
+            // No tooltip on the item.
+            rec("panel", "", &[8]),
+            rec("toggle button", "", &[]),
+        ];
+        for i in [1, 3, 5] {
+            recs[i].basic.description =
+                "Move Tool: Move layers, selections, and other objects".into();
+        }
+        name_tool_buttons_after_their_item(&mut recs);
+        name_controls_after_their_tooltip(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "",
+                "",
+                "Move Tool: Move layers, selections, and other objects",
+                "",
+                "Undo",
+                "",
+                "",
+                "",
+                ""
+            ]
+        );
+        let lifted: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].lifted).collect();
+        assert_eq!(lifted, [1]);
     }
 
     #[test]

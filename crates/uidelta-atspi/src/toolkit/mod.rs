@@ -323,6 +323,7 @@ impl Profile {
                 gtk2::leave_out_hidden_widgets(recs);
                 // GTK 3's grids are GTK 2's, and so are their labels.
                 gtk3::name_fields_after_the_label_before_them(recs);
+                gtk2::name_tool_buttons_after_their_item(recs);
                 gtk2::name_controls_after_their_tooltip(recs);
             }
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),

@@ -3,7 +3,8 @@
 //! says nothing of which menu is open; the display does (the menu opens
 //! as a list of its entries). The export's options dialog is a plug-in's,
 //! a process of its own: the answer follows the focus there, and the
-//! plug-in's Export ends it, writing the file.
+//! plug-in's Export ends it, writing the file. Last, a tool is chosen
+//! from the toolbox by its name.
 
 use uidelta_backend::Action;
 use uidelta_engine::ActOptions;
@@ -194,10 +195,8 @@ fn gimp_scales_an_image_and_exports_it() {
                 "          [#] table cell \"user\"",
                 "          [#] table cell \"File System\"",
                 "      [#] tool bar",
-                "        [#] panel (disabled)",
-                "          [#] push button (disabled)",
-                "        [#] panel (disabled)",
-                "          [#] push button (disabled)",
+                "        [#] push button \"Add the selected folder to the Bookmarks\" (disabled)",
+                "        [#] push button \"Bookmark 'work' cannot be removed\" (disabled)",
                 "      [#] scroll pane",
                 "        [#] table \"Files\"",
                 "          [#] table column header \"Name\"",
@@ -301,6 +300,31 @@ fn gimp_scales_an_image_and_exports_it() {
             .await
             .expect("the plug-in's Export");
         assert!(a.exited, "{}", crate::steps::answer(&a));
+
+        // 9. Back in GIMP, a tool chosen by name: GTK 2's tool items hold
+        //    their tooltips and their buttons nothing; each tool reads as
+        //    one named toggle. The answer also holds what changed in GIMP
+        //    since its last capture, with the export; only the tool's
+        //    lines are judged.
+        let brush = crate::common::ref_of(
+            &s,
+            "app:gimp && role:toggle button && name~:\"Paintbrush Tool\"",
+        );
+        let a = s
+            .act(&brush, &Action::Click, &opts)
+            .await
+            .expect("Paintbrush");
+        let lines = r.lines(&crate::steps::answer(&a));
+        for line in [
+            "~ [#] toggle button \"Crop Tool: Remove edge areas from image…\" | checked: true -> false",
+            "~ [#] toggle button \"Paintbrush Tool: Paint smooth strokes…\" | checked: false -> true",
+        ] {
+            assert!(
+                lines.iter().any(|l| l == line),
+                "no line {line:?} in:\n{}",
+                lines.join("\n")
+            );
+        }
     });
     let written = std::fs::read(run.dir.join("small.ppm")).expect("small.ppm written");
     assert!(
