@@ -221,6 +221,14 @@ impl Selector {
         }
     }
 
+    /// Whether an `app:` (or `app~:`) condition of the selector, not under
+    /// a `!`, takes an application named `name`: when none of those
+    /// searched is, and one that exited was, a selector that matched
+    /// nothing can say so.
+    pub fn asks_for_app(&self, name: &str) -> bool {
+        self.steps.iter().any(|s| s.expr.asks_for_app(name))
+    }
+
     /// Every element that matches, in application order and then in preorder, each
     /// once. Costs one pass over each application's nodes per step.
     pub fn find(&self, apps: &[AppView<'_>]) -> Vec<Found> {
@@ -482,6 +490,15 @@ impl Expr {
                     item.asked_names(out);
                 }
             }
+        }
+    }
+
+    fn asks_for_app(&self, name: &str) -> bool {
+        match self {
+            Expr::True | Expr::Nth { .. } | Expr::Not(_) => false,
+            Expr::Cond(Cond::App(t)) => t.matches(name),
+            Expr::Cond(_) => false,
+            Expr::And(items) | Expr::Or(items) => items.iter().any(|i| i.asks_for_app(name)),
         }
     }
 

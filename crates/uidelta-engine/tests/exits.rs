@@ -77,6 +77,18 @@ fn answering_a_question_is_an_exit_not_an_error() {
         let again = s.act(&yes, &Action::Click, &patient()).await;
         let e = again.expect_err("the button went with the application");
         assert!(e.to_string().contains("which exited"), "{e}");
+        // A selector naming it says it exited, not that nothing matched
+        // in no application.
+        let by_name = s
+            .act("app:zenity && name:Yes", &Action::Click, &patient())
+            .await;
+        let e = by_name.expect_err("zenity exited");
+        let said = e.to_string();
+        assert!(
+            said.starts_with("no element matches `app:zenity && name:Yes`; zenity (pid ")
+                && said.ends_with(") exited, and no other application is captured"),
+            "{said}"
+        );
     });
 }
 

@@ -299,6 +299,17 @@ fn states_with_disabled_and_hidden() {
 }
 
 #[test]
+fn a_selector_says_which_applications_it_asks_for() {
+    let asks = |sel: &str, name: &str| Selector::parse(sel).expect(sel).asks_for_app(name);
+    assert!(asks("app:Mousepad && name:Save", "mousepad"));
+    assert!(asks("role:dialog >> app~:pad && name:OK", "mousepad"));
+    assert!(asks("name:OK || app:gedit", "gedit"));
+    assert!(!asks("app:gedit && name:Save", "mousepad"));
+    assert!(!asks("!app:mousepad && name:Save", "mousepad"));
+    assert!(!asks("name:mousepad", "mousepad"));
+}
+
+#[test]
 fn app_alone_matches_the_roots_of_its_scopes() {
     assert_eq!(names("app:GEDIT"), ["gedit/Untitled - gedit"]);
     assert_eq!(names("app~:calc"), ["gnome-calculator/Calculator"]);

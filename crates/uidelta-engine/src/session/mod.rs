@@ -293,6 +293,10 @@ pub struct Session<B: Backend> {
     table: RefTable,
     pub(crate) known: Vec<KnownApp>,
     gone: HashMap<Ref, GoneRef>,
+    /// Applications that exited while known, newest last (name, label),
+    /// for a selector whose `app:` names one of them (at most
+    /// [`EXITED_KEPT`]).
+    exited: Vec<(String, String)>,
     /// Changes seen while re-reading before an action, not yet reported.
     unreported: Vec<AppDiff>,
     /// The capture settling took to see whether anything had changed, when
@@ -314,6 +318,7 @@ impl<B: Backend> Session<B> {
             table: RefTable::new(),
             known: Vec::new(),
             gone: HashMap::new(),
+            exited: Vec::new(),
             unreported: Vec::new(),
             looked: None,
             census: None,
@@ -504,6 +509,12 @@ impl<B: Backend> Session<B> {
         };
         let forgotten = self.known.remove(idx.0);
         let label = forgotten.app.label();
+        self.exited.retain(|(_, l)| *l != label);
+        if self.exited.len() >= EXITED_KEPT {
+            self.exited.remove(0);
+        }
+        self.exited
+            .push((forgotten.app.name.clone(), label.clone()));
         for id in forgotten.view.tree().ids() {
             let was = format!(
                 "{} in {label}, which exited",
@@ -600,6 +611,9 @@ fn first_sight(view: &View, refs: &Refs) -> Diff {
         ..Diff::default()
     }
 }
+
+/// How many applications that exited a session remembers by name.
+const EXITED_KEPT: usize = 8;
 
 fn list(items: impl Iterator<Item = String>) -> String {
     let v: Vec<String> = items.collect();

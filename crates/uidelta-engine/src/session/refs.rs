@@ -148,11 +148,7 @@ impl<B: Backend> Session<B> {
             [one] => Ok(*one),
             [] => Err(Error::NoMatch {
                 selector: uidelta_backend::echo(target).into_owned(),
-                hint: if self.known.is_empty() {
-                    "; no application has been captured yet".into()
-                } else {
-                    format!(" in {}", list(self.known.iter().map(|s| s.app.label())))
-                },
+                hint: self.no_match_hint(&selector),
                 candidates: selector
                     .near_misses(&self.app_views(), NEAR_MISSES)
                     .into_iter()
@@ -171,6 +167,31 @@ impl<B: Backend> Session<B> {
                     })
                     .collect(),
             }),
+        }
+    }
+}
+
+impl<B: Backend> Session<B> {
+    /// Where a selector that matched nothing was looked for: the
+    /// applications searched, and the one it names when that one exited.
+    fn no_match_hint(&self, selector: &Selector) -> String {
+        let searched = list(self.known.iter().map(|s| s.app.label()));
+        let named_known = self
+            .known
+            .iter()
+            .any(|s| selector.asks_for_app(&s.app.name));
+        let exited = self
+            .exited
+            .iter()
+            .rev()
+            .find(|(name, _)| !named_known && selector.asks_for_app(name));
+        match exited {
+            Some((_, label)) if self.known.is_empty() => {
+                format!("; {label} exited, and no other application is captured")
+            }
+            Some((_, label)) => format!("; {label} exited (searched: {searched})"),
+            None if self.known.is_empty() => "; no application has been captured yet".into(),
+            None => format!(" in {searched}"),
         }
     }
 }
