@@ -116,6 +116,97 @@ struct Marks {
     overflow: bool,
 }
 
+impl Marks {
+    /// Whether these marks cover every one of `differences` (see
+    /// [`Mirror::explains`]): `recs` and `index` are the mirror's records,
+    /// `whole` the walk that differs.
+    fn cover(
+        &self,
+        recs: &[Rec],
+        index: &HashMap<NodeAddr, usize>,
+        differences: &[Difference],
+        whole: &Snapshot,
+    ) -> bool {
+        if self.overflow {
+            return true;
+        }
+        let parent = parents(recs);
+        let tree = whole.tree();
+        let in_whole: HashMap<&str, NodeId> = tree
+            .ids()
+            .filter_map(|id| tree.node(id).identity.as_deref().map(|i| (i, id)))
+            .collect();
+        // The node itself, named by any event, is explained whatever
+        // differs of it.
+        let named = |a: &NodeAddr| {
+            self.nodes.contains(a)
+                || self.children.contains(a)
+                || self.below.contains(a)
+                || self.moved.contains(a)
+        };
+        differences.iter().all(|d| {
+            let Some(node) = NodeAddr::from_identity(&d.identity) else {
+                return false;
+            };
+            if named(&node) {
+                return true;
+            }
+            // Something above it explains only what its event says of what
+            // is below: everything (a subtree to read again), which
+            // objects are there and where (its children changed), or
+            // where they are on screen (it moved). A window going inactive
+            // says nothing of what is in it.
+            let structure = matches!(d.field, "presence" | "place");
+            let named = |a: &NodeAddr| {
+                self.below.contains(a)
+                    || (structure && self.children.contains(a))
+                    || (d.is_bounds() && self.moved.contains(a))
+            };
+            // Not held: only in the whole walk, new since; what holds it
+            // there, up to something held, is new too or was named.
+            let held = match index.get(&node) {
+                Some(&held) => held,
+                None => {
+                    let mut at = in_whole
+                        .get(d.identity.as_str())
+                        .and_then(|&id| tree.parent(id));
+                    loop {
+                        let Some(id) = at else { return false };
+                        let Some(a) = tree
+                            .node(id)
+                            .identity
+                            .as_deref()
+                            .and_then(NodeAddr::from_identity)
+                        else {
+                            return false;
+                        };
+                        if named(&a) {
+                            return true;
+                        }
+                        if let Some(&held) = index.get(&a) {
+                            break held;
+                        }
+                        at = tree.parent(id);
+                    }
+                }
+            };
+            if named(&addr(&recs[held])) {
+                return true;
+            }
+            // Something above it changed (new or gone objects, a whole
+            // subtree): its nearest held ancestor, then theirs.
+            let mut at = parent[held];
+            while let Some(i) = at {
+                if named(&addr(&recs[i])) {
+                    return true;
+                }
+                at = parent[i];
+            }
+            false
+        })
+    }
+}
+
 /// What one event says must be read again.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Mark {
@@ -731,11 +822,13 @@ fn addr(r: &Rec) -> NodeAddr {
 impl Mirror {
     /// Whether events that arrived since the last capture (the application
     /// pinged first) name every node of `differences` or something above
-    /// it: a capture that differs from a later whole walk only there saw
-    /// the application before a change still coming in, and is not wrong.
-    /// `whole` is that walk: a node new since is placed by its ancestors
-    /// there, and explained only when the nearest one the mirror holds (or
-    /// one above that) is named.
+    /// it in a way that covers it: a capture that differs from a later
+    /// whole walk only there saw the application before a change still
+    /// coming in, and is not wrong. Any event on the node covers it; one
+    /// above it covers it when it says the subtree changed as a whole, when
+    /// its children changed and the node is new, gone or moved among its
+    /// siblings, or when it moved and the node's bounds differ. `whole` is
+    /// the walk: a node new since is placed by its ancestors there.
     pub async fn explains(&self, bus: &Bus, differences: &[Difference], whole: &Snapshot) -> bool {
         let label = self.app.label();
         if !matches!(
@@ -748,70 +841,7 @@ impl Mirror {
         let Ok(marks) = self.marks.lock() else {
             return false;
         };
-        if marks.overflow {
-            return true;
-        }
-        let parent = parents(&self.recs);
-        let tree = whole.tree();
-        let in_whole: HashMap<&str, NodeId> = tree
-            .ids()
-            .filter_map(|id| tree.node(id).identity.as_deref().map(|i| (i, id)))
-            .collect();
-        let named = |a: &NodeAddr| {
-            marks.nodes.contains(a)
-                || marks.children.contains(a)
-                || marks.below.contains(a)
-                || marks.moved.contains(a)
-        };
-        differences.iter().all(|d| {
-            let Some(node) = NodeAddr::from_identity(&d.identity) else {
-                return false;
-            };
-            if named(&node) {
-                return true;
-            }
-            // Not held: only in the whole walk, new since; what holds it
-            // there, up to something held, is new too or was named.
-            let held = match self.index.get(&node) {
-                Some(&held) => held,
-                None => {
-                    let mut at = in_whole
-                        .get(d.identity.as_str())
-                        .and_then(|&id| tree.parent(id));
-                    loop {
-                        let Some(id) = at else { return false };
-                        let Some(a) = tree
-                            .node(id)
-                            .identity
-                            .as_deref()
-                            .and_then(NodeAddr::from_identity)
-                        else {
-                            return false;
-                        };
-                        if named(&a) {
-                            return true;
-                        }
-                        if let Some(&held) = self.index.get(&a) {
-                            break held;
-                        }
-                        at = tree.parent(id);
-                    }
-                }
-            };
-            if named(&addr(&self.recs[held])) {
-                return true;
-            }
-            // Something above it changed (new or gone objects, a whole
-            // subtree): its nearest held ancestor, then theirs.
-            let mut at = parent[held];
-            while let Some(i) = at {
-                if named(&addr(&self.recs[i])) {
-                    return true;
-                }
-                at = parent[i];
-            }
-            false
-        })
+        marks.cover(&self.recs, &self.index, differences, whole)
     }
 
     /// The nearest ancestor of `addr` the mirror holds, asked for parent by

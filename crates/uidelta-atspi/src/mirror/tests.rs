@@ -110,3 +110,68 @@ fn a_node_a_few_pixels_off_is_nudged_and_one_further_moved() {
         .iter()
         .all(|d| d.is_bounds() && d.is_nudge()));
 }
+
+#[test]
+fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
+    use uidelta_model::{Meta, NodeData, TreeBuilder};
+    // A frame holding a panel holding a button; the whole walk after has
+    // a label new in the panel.
+    let mut recs = vec![
+        rec("frame", "Window", &[1]),
+        rec("panel", "", &[2]),
+        rec("push button", "OK", &[]),
+    ];
+    let paths = ["/f", "/p", "/b"];
+    let mut index = HashMap::new();
+    for (i, (r, path)) in recs.iter_mut().zip(paths).enumerate() {
+        r.bus = ":1.1".into();
+        r.path = path.into();
+        index.insert(addr(r), i);
+    }
+    let node = |role: Role, name: &str, path: &str| {
+        let mut n = NodeData::named(role, name);
+        n.identity = Some(format!(":1.1{path}"));
+        n
+    };
+    let mut b = TreeBuilder::new(node(Role::Frame, "Window", "/f"));
+    b.open(node(Role::Panel, "", "/p"));
+    b.leaf(node(Role::PushButton, "OK", "/b"));
+    b.leaf(node(Role::Label, "Saved", "/new"));
+    b.close();
+    let whole = Snapshot::new(Meta::default(), b.finish());
+    let differ = |path: &str, field: &'static str| Difference {
+        identity: format!(":1.1{path}"),
+        field,
+        what: String::new(),
+    };
+    let covers = |marks: &Marks, d: Difference| marks.cover(&recs, &index, &[d], &whole);
+    let at = |path: &str| NodeAddr {
+        bus: ":1.1".into(),
+        path: path.into(),
+    };
+
+    // The window going inactive says nothing of the button in it.
+    let mut frame = Marks::default();
+    frame.nodes.insert(at("/f"));
+    assert!(!covers(&frame, differ("/b", "states")));
+    assert!(covers(&frame, differ("/f", "states")));
+    // A subtree read again covers all of it.
+    let mut below = Marks::default();
+    below.below.insert(at("/p"));
+    assert!(covers(&below, differ("/b", "states")));
+    // Children changed: what is there, not what it says.
+    let mut children = Marks::default();
+    children.children.insert(at("/p"));
+    assert!(covers(&children, differ("/new", "presence")));
+    assert!(covers(&children, differ("/b", "place")));
+    assert!(!covers(&children, differ("/b", "name")));
+    // An event on the button alone does not place a label new beside it.
+    let mut button = Marks::default();
+    button.nodes.insert(at("/b"));
+    assert!(!covers(&button, differ("/new", "presence")));
+    // Moved: bounds below, nothing else.
+    let mut moved = Marks::default();
+    moved.moved.insert(at("/f"));
+    assert!(covers(&moved, differ("/b", "bounds")));
+    assert!(!covers(&moved, differ("/b", "states")));
+}
