@@ -193,6 +193,60 @@ fn reads_before(a: &Rect, b: &Rect) -> bool {
     }
 }
 
+/// GTK gives a widget's tooltip as its description, where a screen
+/// reader reads it, and leaves a button that shows an icon alone nameless
+/// (GTK 2 and GTK 3 alike): GIMP's icon buttons and spin scales (`Save
+/// Tool Preset...`, `X coordinate of top left corner`, whose label it
+/// draws itself), the file chooser's filter (`Select which types of files
+/// are shown`), LibreOffice's `Close Document` and `Expand Formula Bar`.
+/// A nameless button, toggle, check box, radio button, spin button, slider
+/// or combo box is named after its tooltip's first line, once a label
+/// before it had its chance (see [`super::name_after_tooltip`]).
+pub(crate) fn name_controls_after_their_tooltip(recs: &mut [Rec]) {
+    super::name_after_tooltip(recs, super::tooltip_names);
+}
+
+/// A toolbar's item (`GtkToolItem`, a `panel`) holds its tooltip, and the
+/// button inside it, showing an icon alone, has neither name nor tooltip
+/// (GIMP's toolbox: `Move Tool: Move layers, selections, and other
+/// objects` on the item, a nameless `toggle button` in it; LibreOffice's
+/// sidebar tabs): an agent would find a row of nameless toggles. A
+/// nameless item holding one control alone, nameless and with no tooltip
+/// of its own, gives the control its tooltip, and its place: one named
+/// line per tool.
+pub(crate) fn name_tool_buttons_after_their_item(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut items = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if r.vanished
+            || role(r) != Role::Panel
+            || !r.basic.name.trim().is_empty()
+            || r.basic.description.trim().is_empty()
+        {
+            continue;
+        }
+        let inside: Vec<usize> = r
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| !recs[c].vanished)
+            .collect();
+        if let [only] = inside[..] {
+            let button = &recs[only].basic;
+            if super::tooltip_names(role(&recs[only]))
+                && button.name.trim().is_empty()
+                && button.description.trim().is_empty()
+            {
+                items.push((i, only));
+            }
+        }
+    }
+    for (item, button) in items {
+        recs[button].basic.description = recs[item].basic.description.clone();
+        recs[item].lifted = true;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -364,5 +418,75 @@ mod tests {
             .map(|&i| recs[i].basic.name.as_str())
             .collect();
         assert_eq!(names, ["Home", "Network", "Row"]);
+    }
+
+    #[test]
+    fn tool_buttons_take_their_item_s_tooltip_and_place() {
+        let mut recs = vec![
+            rec("panel", "", &[1, 3, 5, 7]),
+            rec("panel", "", &[2]),
+            rec("toggle button", "", &[]),
+            // Named already: its own name stays, the item stays.
+            rec("panel", "", &[4]),
+            rec("push button", "Undo", &[]),
+            // Two things in it: not a tool item.
+            rec("panel", "", &[6, 6]),
+            rec("toggle button", "", &[]),
+            // No tooltip on the item.
+            rec("panel", "", &[8]),
+            rec("toggle button", "", &[]),
+        ];
+        for i in [1, 3, 5] {
+            recs[i].basic.description =
+                "Move Tool: Move layers, selections, and other objects".into();
+        }
+        name_tool_buttons_after_their_item(&mut recs);
+        name_controls_after_their_tooltip(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "",
+                "",
+                "Move Tool: Move layers, selections, and other objects",
+                "",
+                "Undo",
+                "",
+                "",
+                "",
+                ""
+            ]
+        );
+        let lifted: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].lifted).collect();
+        assert_eq!(lifted, [1]);
+    }
+
+    #[test]
+    fn nameless_controls_are_named_after_their_tooltip() {
+        let mut recs = vec![
+            rec("spin button", "", &[]),
+            rec("push button", "", &[]),
+            rec("push button", "Scale", &[]),
+            rec("label", "", &[]),
+            rec("slider", "", &[]),
+        ];
+        recs[0].basic.description = "X coordinate of top left corner".into();
+        recs[1].basic.description = "<b>Save</b> Tool Preset...\nShift-click: all".into();
+        recs[2].basic.description = "Scale the image".into();
+        recs[3].basic.description = "A note".into();
+        // A tooltip that says the value.
+        recs[4].basic.description = "50.0".into();
+        name_controls_after_their_tooltip(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "X coordinate of top left corner",
+                "Save Tool Preset...",
+                "Scale",
+                "",
+                ""
+            ]
+        );
     }
 }

@@ -323,8 +323,8 @@ impl Profile {
                 gtk2::leave_out_hidden_widgets(recs);
                 // GTK 3's grids are GTK 2's, and so are their labels.
                 gtk3::name_fields_after_the_label_before_them(recs);
-                gtk2::name_tool_buttons_after_their_item(recs);
-                gtk2::name_controls_after_their_tooltip(recs);
+                gtk3::name_tool_buttons_after_their_item(recs);
+                gtk3::name_controls_after_their_tooltip(recs);
             }
             Toolkit::Chromium => chromium::leave_out_placeholders(recs),
             Toolkit::Gecko => {
@@ -342,6 +342,8 @@ impl Profile {
                 }
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);
+                gtk3::name_tool_buttons_after_their_item(recs);
+                gtk3::name_controls_after_their_tooltip(recs);
             }
             // A toolkit without rules here that leaves `enabled` or
             // `showing` out has them worked out as GTK 4's are (the rule
@@ -363,7 +365,8 @@ impl Profile {
 /// Names each nameless element whose role `named` takes after the first
 /// line of its tooltip, which toolkits give as its description and screen
 /// readers read, rich text tags left out (Qt's `<p style=...>`, GTK's Pango
-/// markup).
+/// markup). A tooltip that is a number says the control's value (a GTK 3
+/// slider's `50.0`), not what it is for: it names nothing.
 pub(crate) fn name_after_tooltip(recs: &mut [Rec], named: impl Fn(Role) -> bool) {
     for r in recs.iter_mut() {
         if !named(Role::from_name(&r.basic.raw_role)) || !r.basic.name.trim().is_empty() {
@@ -371,7 +374,9 @@ pub(crate) fn name_after_tooltip(recs: &mut [Rec], named: impl Fn(Role) -> bool)
         }
         let plain = without_tags(&r.basic.description);
         if let Some(line) = plain.lines().map(str::trim).find(|l| !l.is_empty()) {
-            r.basic.name = uidelta_model::normalize_space(line).into_owned();
+            if line.parse::<f64>().is_err() {
+                r.basic.name = uidelta_model::normalize_space(line).into_owned();
+            }
         }
     }
 }

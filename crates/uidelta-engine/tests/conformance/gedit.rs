@@ -247,7 +247,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "            [#] table column header \"Modified\"",
                 "      [#] combo box \"Character Encoding:\" = \"Current Locale (UTF-8)\"",
                 "      [#] combo box \"Line Ending:\" = \"Unix/Linux\"",
-                "      [#] combo box = \"All Text Files\"",
+                "      [#] combo box \"Select which types of files are shown\" = \"All Text Files\"",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Save\"",
                 "  ... 61 more nodes under [#] (all hidden)",

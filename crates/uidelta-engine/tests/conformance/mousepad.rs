@@ -175,7 +175,7 @@ fn mousepad_types_finds_and_saves_as() {
                 "              [#] table cell \"1 Mar 2021\"",
                 "              [#] table cell \"12\\u{200e}∶00\"",
                 "      [#] combo box \"Encoding:\" = \"Default (UTF-8)\"",
-                "      [#] combo box = \"Text Files\"",
+                "      [#] combo box \"Select which types of files are shown\" = \"Text Files\"",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Save\" (disabled)",
                 "  ... 55 more nodes under [#] (all hidden)",
