@@ -2,7 +2,7 @@
 //! rows and fields without a mnemonic label nameless. LibreOffice's
 //! dialogs are GTK 3 widgets, and follow these rules too.
 
-use uidelta_model::{normalize_space, Rect, Role};
+use uidelta_model::{normalize_space, Rect, Role, State};
 
 use crate::capture::{named_by_content, Rec};
 
@@ -190,6 +190,31 @@ fn reads_before(a: &Rect, b: &Rect) -> bool {
         a.x < b.x
     } else {
         am < bm
+    }
+}
+
+/// A popover (`GtkPopover`) is a `modal` panel, exported from the moment
+/// it is made, closed or not. LibreOffice makes a dozen, empty until they
+/// open, never placed: each read as `panel (modal, hidden)` in its window,
+/// its `enabled` following the window's when a dialog comes and goes. A
+/// closed popover (neither visible nor showing) with nothing in it says
+/// nothing and is left out; it is read again, with what it holds, when it
+/// opens.
+pub(crate) fn leave_out_closed_empty_popovers(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    for i in 0..recs.len() {
+        let r = &recs[i];
+        let closed =
+            !r.basic.states.contains(State::Visible) && !r.basic.states.contains(State::Showing);
+        let empty = r.children.iter().all(|&c| recs[c].vanished);
+        if role(r) == Role::Panel
+            && r.basic.states.contains(State::Modal)
+            && closed
+            && empty
+            && r.basic.name.trim().is_empty()
+        {
+            recs[i].left_out = true;
+        }
     }
 }
 
@@ -488,5 +513,31 @@ mod tests {
                 ""
             ]
         );
+    }
+
+    #[test]
+    fn closed_empty_popovers_are_left_out() {
+        use uidelta_model::StateSet;
+        let mut recs = vec![
+            rec("frame", "Calc", &[1, 2, 3, 5]),
+            // Closed, empty: out.
+            rec("panel", "", &[]),
+            // Open: stays.
+            rec("panel", "", &[]),
+            // Closed, with a menu in it: stays, folded where it is shown.
+            rec("panel", "", &[4]),
+            rec("menu item", "Copy", &[]),
+            // Not a popover.
+            rec("panel", "", &[]),
+        ];
+        let modal = StateSet::of(&[State::Modal, State::Enabled]);
+        for i in [1, 2, 3] {
+            recs[i].basic.states = modal;
+        }
+        recs[2].basic.states =
+            StateSet::of(&[State::Modal, State::Enabled, State::Visible, State::Showing]);
+        leave_out_closed_empty_popovers(&mut recs);
+        let out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].left_out).collect();
+        assert_eq!(out, [1]);
     }
 }

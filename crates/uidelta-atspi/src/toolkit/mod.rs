@@ -344,6 +344,7 @@ impl Profile {
                 gtk3::name_list_rows_after_their_labels(recs);
                 gtk3::name_tool_buttons_after_their_item(recs);
                 gtk3::name_controls_after_their_tooltip(recs);
+                gtk3::leave_out_closed_empty_popovers(recs);
             }
             // A toolkit without rules here that leaves `enabled` or
             // `showing` out has them worked out as GTK 4's are (the rule
