@@ -1051,8 +1051,9 @@ fn handle(t: &Tree, refs: &Refs, n: NodeId) -> Handle {
 /// element that is not mere text (a dialog, a list, a tab, a row). Unnamed
 /// ancestors say nothing (`in [e2] frame`) and are skipped, and so is an
 /// application's main window. The root is the scope itself and never named
-/// as context.
-fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
+/// as context. Diffs give it as a line's `in [e7] dialog "Save"`; errors
+/// that offer elements give it too.
+pub fn context(t: &Tree, refs: &Refs, n: NodeId) -> Option<Handle> {
     t.ancestors(n)
         .take_while(|&p| p != NodeId::ROOT)
         .find(|&p| {

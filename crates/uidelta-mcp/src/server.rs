@@ -500,7 +500,7 @@ impl<B: Backend + 'static> Inner<B> {
             for (i, n) in misses {
                 let known = &s.known_apps()[i];
                 let h = known.handle(n);
-                text.push_str(&format!("  {}\n", handle_text(&h)));
+                text.push_str(&format!("  {}\n", s.offered(i, n)));
                 let mut m = handle_json(&h);
                 m["app"] = json!(known.app.name);
                 near.push(m);

@@ -3,7 +3,7 @@
 
 use uidelta_backend::{Backend, ErrorKind};
 use uidelta_diff::{Change, Diff, Element, Handle, Ref};
-use uidelta_model::{normalize_space, NodeId};
+use uidelta_model::{normalize_space, NodeId, State};
 
 use super::{list, Session};
 use crate::error::{Error, Result};
@@ -152,7 +152,7 @@ impl<B: Backend> Session<B> {
                 candidates: selector
                     .near_misses(&self.app_views(), NEAR_MISSES)
                     .into_iter()
-                    .map(|f| handle_text(&self.known[f.app].handle(f.node)))
+                    .map(|f| self.offered(f.app, f.node))
                     .collect(),
             }),
             many => Err(Error::Ambiguous {
@@ -161,10 +161,7 @@ impl<B: Backend> Session<B> {
                 candidates: many
                     .iter()
                     .take(10)
-                    .map(|&(i, n)| {
-                        let h = self.known[i].handle(n);
-                        handle_text(&h)
-                    })
+                    .map(|&(i, n)| self.offered(i, n))
                     .collect(),
             }),
         }
@@ -172,6 +169,31 @@ impl<B: Backend> Session<B> {
 }
 
 impl<B: Backend> Session<B> {
+    /// An element an error offers, so that an agent can tell it from the
+    /// others without reading the tree: `[e12] push button "Save" in [e7]
+    /// tool bar "Standard"`, with `(hidden)` or `(disabled)` when it is.
+    pub fn offered(&self, app: AppId, node: NodeId) -> String {
+        let known = &self.known[app];
+        let mut text = handle_text(&known.handle(node));
+        let tree = known.view.tree();
+        let states = tree.node(node).states;
+        let mut flags = Vec::new();
+        if !states.is_empty() && !states.contains(State::Enabled) {
+            flags.push("disabled");
+        }
+        if states.says_hidden() {
+            flags.push("hidden");
+        }
+        if !flags.is_empty() {
+            text.push_str(&format!(" ({})", flags.join(", ")));
+        }
+        if let Some(at) = uidelta_diff::context(tree, &known.refs, node) {
+            text.push_str(" in ");
+            text.push_str(&handle_text(&at));
+        }
+        text
+    }
+
     /// Where a selector that matched nothing was looked for: the
     /// applications searched, and the one it names when that one exited.
     fn no_match_hint(&self, selector: &Selector) -> String {
