@@ -440,7 +440,8 @@ mod tests {
             let kids = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children"))
                 .unwrap_or_default();
             if let (Ok(l), false) = (look(pid), kids.trim().is_empty()) {
-                if l.main == Main::Polling(None) {
+                // Both asleep: a child just forked may not have run yet.
+                if l.main == Main::Polling(None) && !l.working {
                     seen = Some(l);
                     break;
                 }
