@@ -208,11 +208,14 @@ impl Profile {
     }
 
     /// Whether a combo box is named after the option it shows, not after
-    /// its label (GTK 2 and 3, Qt 5): the option is taken as its value, and its
+    /// its label (GTK 2 and 3, LibreOffice's dialogs, Qt 5): the option is taken as its value, and its
     /// label, read for every combo box, names it (see
     /// [`combo_boxes_show_their_choice_as_value`]).
     pub(crate) fn names_combo_boxes_by_choice(&self) -> bool {
-        matches!(self.toolkit, Toolkit::Gtk2 | Toolkit::Gtk3 | Toolkit::Qt)
+        matches!(
+            self.toolkit,
+            Toolkit::Gtk2 | Toolkit::Gtk3 | Toolkit::LibreOffice | Toolkit::Qt
+        )
     }
 
     /// Whether the application says nothing of which of its menus is open:
