@@ -455,11 +455,12 @@ mod tests {
             rec("panel", "", &[4]),
             rec("push button", "Undo", &[]),
             // Two things in it: not a tool item.
-            rec("panel", "", &[6, 6]),
+            rec("panel", "", &[6, 9]),
             rec("toggle button", "", &[]),
             // No tooltip on the item.
             rec("panel", "", &[8]),
             rec("toggle button", "", &[]),
+            rec("label", "Move", &[]),
         ];
         for i in [1, 3, 5] {
             recs[i].basic.description =
@@ -479,7 +480,8 @@ mod tests {
                 "",
                 "",
                 "",
-                ""
+                "",
+                "Move"
             ]
         );
         let lifted: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].lifted).collect();
