@@ -75,6 +75,12 @@ pub const MAX_AGE: Duration = Duration::from_secs(120);
 /// not answer in time is walked whole.
 const PING: Duration = Duration::from_secs(2);
 
+/// How many times the events since a capture are looked at for what
+/// explains its differences from a whole walk, and how far apart (see
+/// [`Mirror::explains`]).
+const EXPLAIN_ROUNDS: usize = 3;
+const EXPLAIN_PAUSE: Duration = Duration::from_millis(250);
+
 /// Why a capture through a [`Mirror`] walks the whole tree when its
 /// toolkit's events are not vouched for (see [`crate::Profile::mirrors`]):
 /// every capture of such an application.
@@ -829,19 +835,33 @@ impl Mirror {
     /// its children changed and the node is new, gone or moved among its
     /// siblings, or when it moved and the node's bounds differ. `whole` is
     /// the walk: a node new since is placed by its ancestors there.
+    ///
+    /// An application that answers the ping may not have sent the events of
+    /// what it just did (Gecko queues its own and sends them at its next
+    /// refresh, later under load): the events are looked at again, a few
+    /// times, [`EXPLAIN_PAUSE`] apart.
     pub async fn explains(&self, bus: &Bus, differences: &[Difference], whole: &Snapshot) -> bool {
         let label = self.app.label();
-        if !matches!(
-            bus.answers(&label, &self.app.bus_name, PING).await,
-            Ok(true)
-        ) {
-            return false;
+        for round in 0..EXPLAIN_ROUNDS {
+            if round > 0 {
+                tokio::time::sleep(EXPLAIN_PAUSE).await;
+            }
+            if !matches!(
+                bus.answers(&label, &self.app.bus_name, PING).await,
+                Ok(true)
+            ) {
+                return false;
+            }
+            self.events.flush().await;
+            let covered = match self.marks.lock() {
+                Ok(marks) => marks.cover(&self.recs, &self.index, differences, whole),
+                Err(_) => return false,
+            };
+            if covered {
+                return true;
+            }
         }
-        self.events.flush().await;
-        let Ok(marks) = self.marks.lock() else {
-            return false;
-        };
-        marks.cover(&self.recs, &self.index, differences, whole)
+        false
     }
 
     /// The nearest ancestor of `addr` the mirror holds, asked for parent by
