@@ -23,11 +23,11 @@ pub use tree::{NodeData, NodeId, Rect, Tree, TreeBuilder};
 
 /// `text` as names are compared and shown: trimmed, each run of white space
 /// one space, and the invisible marks that nudge the direction of text
-/// dropped (see [`is_direction_mark`]). Toolkits pad names to align columns (GTK 3 menu items read
-/// `"Find      "`); the padding is layout, not name. GTK 3's file chooser
-/// writes a time as `"19\u{200e}:02"`, a left-to-right mark in it: it
-/// shows nothing, and no agent types it. Borrows when there is nothing to
-/// change.
+/// (left-to-right, right-to-left, Arabic letter mark) dropped. Toolkits pad
+/// names to align columns (GTK 3 menu items read `"Find      "`); the
+/// padding is layout, not name. GTK 3's file chooser writes a time as
+/// `"19\u{200e}∶02"`, a left-to-right mark in it: it shows nothing, and no
+/// agent types it. Borrows when there is nothing to change.
 pub fn normalize_space(text: &str) -> std::borrow::Cow<'_, str> {
     let mut last_space = true;
     let normal = text.chars().all(|c| {

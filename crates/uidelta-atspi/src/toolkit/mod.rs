@@ -208,9 +208,9 @@ impl Profile {
     }
 
     /// Whether a combo box is named after the option it shows, not after
-    /// its label (GTK 2 and 3, LibreOffice's dialogs, Qt 5): the option is taken as its value, and its
-    /// label, read for every combo box, names it (see
-    /// [`combo_boxes_show_their_choice_as_value`]).
+    /// its label (GTK 2 and 3, LibreOffice's dialogs, Qt 5): the option is
+    /// taken as its value, and its label, read for every combo box, names
+    /// it (see [`combo_boxes_show_their_choice_as_value`]).
     pub(crate) fn names_combo_boxes_by_choice(&self) -> bool {
         matches!(
             self.toolkit,
@@ -324,7 +324,7 @@ impl Profile {
             }
             Toolkit::Gtk2 => {
                 gtk2::leave_out_hidden_widgets(recs);
-                // GTK 3's grids are GTK 2's, and so are their labels.
+                // GTK 3's grids, tool bars and tooltips are GTK 2's.
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_tool_buttons_after_their_item(recs);
                 gtk3::name_controls_after_their_tooltip(recs);

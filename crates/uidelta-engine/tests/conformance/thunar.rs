@@ -109,15 +109,15 @@ fn thunar_makes_and_renames_a_folder() {
         // (Its Undo, hidden from the tool bar, and the trash's Restore,
         // hidden with its bar, are enabled.)
         let selected: &[&str] = &[
-                "# diff: +4 added, -1 removed, ~4 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
-                "+ [#] table cell \"Reports\" (focused, selected) in [#] directory pane \"Details view\"",
-                "+ [#] table cell \"4.0 KiB\" (selected) in [#] directory pane \"Details view\"",
-                "+ [#] table cell \"folder\" (selected) in [#] directory pane \"Details view\"",
-                "+ [#] table cell \"Today\" (selected) in [#] directory pane \"Details view\"",
-                "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
-                "~ [#] panel | enabled: false -> true (also 1 descendant)",
-                "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | active: true -> false",
-                "~ [#] push button \"Restore Selected Items\" in [#] info bar \"Information\" | enabled: false -> true",
+            "# diff: +4 added, -1 removed, ~4 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
+            "+ [#] table cell \"Reports\" (focused, selected) in [#] directory pane \"Details view\"",
+            "+ [#] table cell \"4.0 KiB\" (selected) in [#] directory pane \"Details view\"",
+            "+ [#] table cell \"folder\" (selected) in [#] directory pane \"Details view\"",
+            "+ [#] table cell \"Today\" (selected) in [#] directory pane \"Details view\"",
+            "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
+            "~ [#] panel | enabled: false -> true (also 1 descendant)",
+            "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | active: true -> false",
+            "~ [#] push button \"Restore Selected Items\" in [#] info bar \"Information\" | enabled: false -> true",
         ];
         // Thunar selects a new folder only when its view has listed it by
         // the time the folder is made, which on a loaded machine it has not
