@@ -290,7 +290,7 @@ pub struct Session<B: Backend> {
     /// How long an application's events may go unread before its
     /// subscription is dropped.
     event_idle: Duration,
-    table: RefTable,
+    pub(crate) table: RefTable,
     pub(crate) known: Vec<KnownApp>,
     gone: HashMap<Ref, GoneRef>,
     /// Applications that exited while known, newest last (name, label),

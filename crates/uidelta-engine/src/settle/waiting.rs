@@ -4,7 +4,7 @@
 use std::time::{Duration, Instant};
 
 use uidelta_backend::{Backend, ErrorKind, Event, Scope};
-use uidelta_diff::View;
+use uidelta_diff::{RefTable, Refs, View};
 use uidelta_model::{NodeId, Snapshot, State};
 
 use super::{is_idle, is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
@@ -190,7 +190,17 @@ impl<B: Backend> Session<B> {
         // to come (a dialog it opens later).
         let activated = tree != was_tree && activated_only(&self.known[idx].view, &view);
         let returned = activated && was_focus.is_none();
-        if (tree == was_tree || activated) && (focus == was_focus || own || between || returned) {
+        // A tree that hashes otherwise may still hold nothing the answer
+        // would report: hidden elements moved among their siblings (GTK 3
+        // raises hidden popovers past each other; LibreOffice's windows
+        // hold a dozen). Such a look is no change yet: the wait goes on,
+        // and does not end in an empty answer while the change the action
+        // makes is still to come.
+        let same = tree == was_tree || activated || {
+            let known = &self.known[idx];
+            reports_nothing(&known.view, &known.refs, &self.table, &view)
+        };
+        if same && (focus == was_focus || own || between || returned) {
             return Look::Unchanged;
         }
         let loading = loading(&view) > loading(&self.known[idx].view);
@@ -303,6 +313,15 @@ pub(crate) fn activated_only(before: &View, after: &View) -> bool {
     })
 }
 
+/// Whether a diff of `after` against `before` (its refs `before_refs`)
+/// holds no change of the tree (the focus aside): what the answer would
+/// report, with refs handed out from a copy of `table`.
+fn reports_nothing(before: &View, before_refs: &Refs, table: &RefTable, after: &View) -> bool {
+    let mut table = table.clone();
+    let (d, _) = uidelta_diff::diff(before, before_refs, after, &mut table);
+    d.changes.is_empty()
+}
+
 /// What a capture looks like, to tell two apart: the tree's hash, and the
 /// focused element, which the hash leaves out (a window given the keyboard
 /// may change nothing else).
@@ -325,8 +344,8 @@ pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
 
 #[cfg(test)]
 mod tests {
-    use super::activated_only;
-    use uidelta_diff::{Filters, View};
+    use super::{activated_only, look_of, reports_nothing};
+    use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
     /// An application with a main window and a dialog, `active` as given,
@@ -347,6 +366,40 @@ mod tests {
         b.leaf(NodeData::named(Role::PushButton, button));
         b.close();
         View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+    }
+
+    #[test]
+    fn hidden_popovers_raised_past_each_other_are_no_change_to_report() {
+        // A GTK 3 window with two closed popovers (no `showing`) after its
+        // button; the toolkit raises the second past the first.
+        let window = |popovers: [&str; 2]| {
+            let mut b = TreeBuilder::new(NodeData::named(Role::Application, "soffice"));
+            b.open(NodeData::named(Role::Frame, "Untitled 1"));
+            let mut button = NodeData::named(Role::PushButton, "Save");
+            button.states.insert(State::Showing);
+            b.leaf(button);
+            for name in popovers {
+                let mut popover = NodeData::named(Role::Panel, "");
+                popover.identity = Some(format!(":1.1/{name}"));
+                popover.states.insert(State::Modal);
+                b.open(popover);
+                let mut item = NodeData::named(Role::MenuItem, name);
+                item.states.insert(State::Enabled);
+                b.leaf(item);
+                b.close();
+            }
+            b.close();
+            View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+        };
+        let before = window(["Cut", "Paste"]);
+        let mut table = RefTable::new();
+        let refs = table.label(before.len());
+        let raised = window(["Paste", "Cut"]);
+        assert_ne!(look_of(&before), look_of(&raised));
+        assert!(reports_nothing(&before, &refs, &table, &raised));
+        // Another popover in place of one is a change.
+        let renamed = window(["Cut", "Copy"]);
+        assert!(!reports_nothing(&before, &refs, &table, &renamed));
     }
 
     #[test]
