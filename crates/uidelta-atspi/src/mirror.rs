@@ -32,6 +32,9 @@
 //!   events);
 //! - a container that manages its descendants (a spreadsheet) has what
 //!   shows of it read again on every capture, as scrolling says nothing;
+//! - what a toolkit changes without events
+//!   ([`crate::Profile::reads_again`]: LibreOffice's paragraphs) is read
+//!   again at every capture;
 //! - for a toolkit that lays out after it announces
 //!   ([`crate::Profile::places_late`]: Gecko), what has no place yet has
 //!   its bounds read at every capture;
@@ -552,6 +555,12 @@ impl Mirror {
             if r.shown.is_some() {
                 nodes.insert(i);
                 lists.insert(i);
+            }
+        }
+        // What a toolkit changes without events is read at every capture.
+        for (i, r) in self.recs.iter().enumerate() {
+            if walk.profile.reads_again(Role::from_name(&r.basic.raw_role)) {
+                nodes.insert(i);
             }
         }
         // An object the mirror does not hold (made since, without a word

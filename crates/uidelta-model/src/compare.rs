@@ -53,6 +53,12 @@ impl std::fmt::Display for Difference {
 /// Where two snapshots of one application differ, node for node (nodes
 /// paired by identity): the first `limit` differences, each as a line.
 /// Times are not compared, and bounds only when `bounds` is true.
+///
+/// What is below a container that manages its descendants (a spreadsheet)
+/// may be made anew at every read (LibreOffice's cells are): a node there
+/// that only one side holds by its identity is paired with the node in
+/// the same place of the paired parent, of the same role and name, that
+/// the other side holds under another identity.
 pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Vec<Difference> {
     let (ta, tb) = (a.tree(), b.tree());
     let mut out = Vec::new();
@@ -64,10 +70,6 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
         });
     }
     let id = |t: &crate::Tree, n: crate::NodeId| t.node(n).identity.clone().unwrap_or_default();
-    let place = |t: &crate::Tree, n: crate::NodeId| {
-        t.parent(n)
-            .map(|p| format!("{}#{}", id(t, p), t.index_in_parent(n)))
-    };
     // Where a node only one side holds is: its parent, and its place there.
     let under = |t: &crate::Tree, n: crate::NodeId| {
         t.parent(n).map_or_else(String::new, |p| {
@@ -81,10 +83,10 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
             )
         })
     };
-    let in_b: HashMap<String, crate::NodeId> = tb.ids().map(|n| (id(tb, n), n)).collect();
-    let in_a: HashSet<String> = ta.ids().map(|n| id(ta, n)).collect();
+    let pairs = pair_nodes(ta, tb);
+    let paired_b: HashSet<crate::NodeId> = pairs.values().copied().collect();
     for y in tb.ids() {
-        if !in_a.contains(&id(tb, y)) {
+        if !paired_b.contains(&y) {
             let n = tb.node(y);
             out.push(Difference {
                 identity: id(tb, y),
@@ -98,10 +100,22 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
             });
         }
     }
+    // Where a node is: its parent's counterpart in the second snapshot, and
+    // its place there.
+    let place_a = |n: crate::NodeId| {
+        ta.parent(n).map(|p| {
+            let p = pairs.get(&p).map_or_else(String::new, |&q| id(tb, q));
+            format!("{p}#{}", ta.index_in_parent(n))
+        })
+    };
+    let place_b = |n: crate::NodeId| {
+        tb.parent(n)
+            .map(|p| format!("{}#{}", id(tb, p), tb.index_in_parent(n)))
+    };
     for x in ta.ids() {
         let at = id(ta, x);
         let nx = ta.node(x);
-        let Some(&y) = in_b.get(&at) else {
+        let Some(&y) = pairs.get(&x) else {
             out.push(Difference {
                 identity: at.clone(),
                 field: "presence",
@@ -127,8 +141,8 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
         };
         field(
             "place",
-            format!("{:?}", place(ta, x)),
-            format!("{:?}", place(tb, y)),
+            format!("{:?}", place_a(x)),
+            format!("{:?}", place_b(y)),
         );
         field("role", nx.raw_role.clone(), ny.raw_role.clone());
         field("name", nx.name.clone(), ny.name.clone());
@@ -164,10 +178,88 @@ pub fn differences(a: &Snapshot, b: &Snapshot, limit: usize, bounds: bool) -> Ve
     out
 }
 
+/// The nodes of `ta` paired with those of `tb`: by identity, then, below a
+/// container that manages its descendants, by place (see
+/// [`differences`]).
+fn pair_nodes(ta: &crate::Tree, tb: &crate::Tree) -> HashMap<crate::NodeId, crate::NodeId> {
+    let id = |t: &crate::Tree, n: crate::NodeId| t.node(n).identity.clone().unwrap_or_default();
+    let in_b: HashMap<String, crate::NodeId> = tb.ids().map(|n| (id(tb, n), n)).collect();
+    let in_a: HashSet<String> = ta.ids().map(|n| id(ta, n)).collect();
+    let mut pairs = HashMap::new();
+    // Parents come before their children.
+    for x in ta.ids() {
+        if let Some(&y) = in_b.get(&id(ta, x)) {
+            pairs.insert(x, y);
+            continue;
+        }
+        let Some(px) = ta.parent(x) else { continue };
+        let Some(&py) = pairs.get(&px) else { continue };
+        let made_anew = std::iter::successors(Some(px), |&n| ta.parent(n))
+            .any(|n| ta.node(n).states.contains(crate::State::ManagesDescendants));
+        if !made_anew {
+            continue;
+        }
+        let Some(&y) = tb.children(py).get(ta.index_in_parent(x)) else {
+            continue;
+        };
+        let (nx, ny) = (ta.node(x), tb.node(y));
+        if !in_a.contains(&id(tb, y)) && nx.raw_role == ny.raw_role && nx.name == ny.name {
+            pairs.insert(x, y);
+        }
+    }
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::{Meta, NodeData, Role, TreeBuilder};
+
+    #[test]
+    fn cells_made_anew_are_paired_by_place_below_a_container_that_manages_them() {
+        // A sheet of two cells, made anew at every read (`read` is part of
+        // their identities), and a button beside it.
+        let sheet = |read: &str, values: [&str; 2], button: &str| {
+            let mut root = NodeData::named(Role::Frame, "Calc");
+            root.identity = Some(":1.9/root".into());
+            let mut b = TreeBuilder::new(root);
+            let mut table = NodeData::named(Role::Table, "Sheet");
+            table.raw_role = "table".into();
+            table.identity = Some(":1.9/table".into());
+            table.states.insert(crate::State::ManagesDescendants);
+            b.open(table);
+            for (row, value) in values.into_iter().enumerate() {
+                let mut cell = NodeData::named(Role::TableCell, format!("A{row}"));
+                cell.raw_role = "table cell".into();
+                cell.identity = Some(format!(":1.9/{read}/{row}"));
+                cell.value = Some(value.into());
+                b.leaf(cell);
+            }
+            b.close();
+            let mut push = NodeData::named(Role::PushButton, "Save");
+            push.raw_role = "push button".into();
+            push.identity = Some(format!(":1.9/{button}"));
+            b.leaf(push);
+            Snapshot::new(Meta::default(), b.finish())
+        };
+        let first = sheet("1", ["x", "y"], "save");
+        // Made anew, the same: no difference.
+        assert_eq!(
+            differences(&first, &sheet("2", ["x", "y"], "save"), 20, true),
+            vec![]
+        );
+        // Made anew with another value: the value differs.
+        let found = differences(&first, &sheet("2", ["x", "z"], "save"), 20, true);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(
+            found[0].what,
+            r#"(table cell) value: Some("y") / Some("z")"#
+        );
+        // Outside the sheet, another identity is another node.
+        let found = differences(&first, &sheet("1", ["x", "y"], "save2"), 20, true);
+        assert_eq!(found.len(), 2, "{found:?}");
+        assert!(found.iter().all(|d| d.field == "presence"), "{found:?}");
+    }
 
     #[test]
     fn a_node_one_side_lacks_is_said_with_its_parent() {

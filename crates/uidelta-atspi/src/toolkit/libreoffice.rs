@@ -30,6 +30,15 @@ pub fn settle_window(app: &str) -> Option<Duration> {
     is_libreoffice(app).then_some(QUIET_WINDOW)
 }
 
+/// Whether a mirror of LibreOffice reads its objects of this role again at
+/// every capture: a paragraph's text and extent change without an event
+/// when Impress's placeholder is typed into (its title reads `""` through
+/// the mirror, `"Quarterly review"` through a whole walk). Paragraphs are
+/// few where they show (a document's on screen, a cell being edited).
+pub(crate) fn reads_again(role: Role) -> bool {
+    role == Role::Paragraph
+}
+
 /// Whether LibreOffice's `Value` of an element of this role says anything:
 /// it gives every button, menu, menu item, separator and tool bar panel
 /// the `Value` interface, whose value restates `checked` (`1`, else `0`);

@@ -125,9 +125,9 @@ impl Profile {
     /// (Firefox's and Thunderbird's tasks; see [`Profile::places_late`]).
     /// Not Qt 5: a view's headers and cells are new objects each time its
     /// children are asked for, so no mirror can hold them. Not
-    /// LibreOffice: Calc's cells are new objects at every read too, and
-    /// Impress's text typed into a placeholder changes its paragraph
-    /// without an event. Not
+    /// LibreOffice (Writer's, Calc's and Impress's tasks), with the rules it
+    /// needs: its cells are made anew at every read, and its paragraphs
+    /// read again at every capture ([`Profile::reads_again`]). Not
     /// Chromium: the browser's own window changes without events (blank
     /// documents come as the first child of its unnamed panels, the reload
     /// button's description turns to `Stop loading this page` and back),
@@ -135,7 +135,10 @@ impl Profile {
     /// changes silently; web content is announced. The others are not
     /// measured, and are walked whole.
     pub fn mirrors(&self) -> bool {
-        matches!(self.toolkit, Toolkit::Gtk3 | Toolkit::Gtk2 | Toolkit::Gecko)
+        matches!(
+            self.toolkit,
+            Toolkit::Gtk3 | Toolkit::Gtk2 | Toolkit::Gecko | Toolkit::LibreOffice
+        )
     }
 
     /// Whether the application gives its objects their places after it
@@ -144,6 +147,13 @@ impl Profile {
     /// reads the bounds of what has no place at every capture.
     pub fn places_late(&self) -> bool {
         self.toolkit == Toolkit::Gecko
+    }
+
+    /// Whether a mirror reads objects of this role again at every capture,
+    /// as their changes come without events: LibreOffice's paragraphs
+    /// (see [`libreoffice::reads_again`]).
+    pub fn reads_again(&self, role: Role) -> bool {
+        self.toolkit == Toolkit::LibreOffice && libreoffice::reads_again(role)
     }
 
     /// Whether the application does its work in its own process, so that
