@@ -3,9 +3,10 @@
 //! most [`MAX_MIRRORS`], each listening to its application's events.
 //!
 //! `UIDELTA_MIRROR` chooses: `on` (the default: read only what events
-//! named, for the toolkits whose events are vouched for: GTK 3), `off`
-//! (every capture walks the whole tree), `check` (a capture read in part is
-//! compared with a whole walk, node for node; a difference that no event
+//! named, for the toolkits whose events are vouched for: see
+//! `Profile::mirrors`), `off` (every capture walks the whole tree),
+//! `check` (a capture read in part is compared with a whole walk, node for
+//! node; a difference that no event
 //! since explains is logged and the whole walk answered) and `strict` (the
 //! same, but such a difference is an error: for tests).
 //! `UIDELTA_MIRROR_BOUNDS=0` leaves bounds out of the comparison.
