@@ -38,6 +38,9 @@
 //! - for a toolkit that lays out after it announces
 //!   ([`crate::Profile::places_late`]: Gecko), what has no place yet has
 //!   its bounds read at every capture;
+//! - an object whose states, read again, now say it is defunct, or hold
+//!   none where it had some, was replaced without a word yet: the tree is
+//!   walked whole;
 //! - an object the mirror does not hold, named by an event, is placed by
 //!   climbing its parents to one it holds, whose children are read again;
 //! - the whole tree is walked again when the mirror has no base, when
@@ -657,8 +660,38 @@ impl Mirror {
             }
             self.recs[i].children = list;
         }
+        // What left the tree as its parent's children were read again (a
+        // sheet's cells, made anew at every read) is not asked.
+        let mut held = vec![false; self.recs.len()];
+        let mut stack = vec![0];
+        while let Some(j) = stack.pop() {
+            if !std::mem::replace(&mut held[j], true) {
+                stack.extend(
+                    self.recs[j]
+                        .children
+                        .iter()
+                        .copied()
+                        .filter(|&c| c < held.len()),
+                );
+            }
+        }
+        states.retain(|&i| held.get(i).copied().unwrap_or(false));
         let read = ask_each(&self.recs, &states, |bus, path| walk.states(bus, path)).await;
-        keep_each(&mut self.recs, &states, read, |_, r, s| r.basic.states = s)?;
+        // An object that went defunct, or lost every state it had, was
+        // replaced without a word yet (LibreOffice remakes its sidebar's
+        // layout items when a dialog closes, and says so later): what
+        // replaced it is found by a whole walk. One defunct all along is
+        // no news (Calc's input line says so from the start).
+        let mut dead = false;
+        keep_each(&mut self.recs, &states, read, |_, r, s| {
+            let was = r.basic.states;
+            dead |= (s.contains(State::Defunct) && !was.contains(State::Defunct))
+                || (s.is_empty() && !was.is_empty());
+            r.basic.states = s;
+        })?;
+        if dead {
+            return Err(Refresh::Whole("an object went defunct"));
+        }
         // An object that moved takes what is in it along without a word
         // (GTK 3 sends `bounds-changed` for a widget laid out again, not
         // for the cells and tabs in it): the bounds of everything below it
