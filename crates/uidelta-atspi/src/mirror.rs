@@ -663,7 +663,7 @@ impl Mirror {
         // What left the tree as its parent's children were read again (a
         // sheet's cells, made anew at every read) is not asked.
         let mut held = vec![false; self.recs.len()];
-        let mut stack = vec![0];
+        let mut stack: Vec<usize> = (!held.is_empty()).then_some(0).into_iter().collect();
         while let Some(j) = stack.pop() {
             if !std::mem::replace(&mut held[j], true) {
                 stack.extend(

@@ -6,9 +6,9 @@
 //! named, for the toolkits whose events are vouched for: see
 //! `Profile::mirrors`), `off` (every capture walks the whole tree),
 //! `check` (a capture read in part is compared with a whole walk, node for
-//! node; a difference that no event
-//! since explains is logged and the whole walk answered) and `strict` (the
-//! same, but such a difference is an error: for tests).
+//! node; a difference that no event since explains is logged and the
+//! whole walk answered) and `strict` (the same, but such a difference is
+//! an error: for tests).
 //! `UIDELTA_MIRROR_BOUNDS=0` leaves bounds out of the comparison.
 //! `UIDELTA_MIRROR_TIMES=FILE`, with `check` or `strict`, appends one line
 //! per capture to FILE: the application, how the mirror read it, and the
