@@ -98,10 +98,18 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
             "# diff: ~1 modified",
         );
         if !with_status {
-            let late = quiet(&mut s).await;
+            // Under load the floating bar may lag more than one quiet wait.
+            let mut late = Vec::new();
+            for _ in 0..4 {
+                late.extend(quiet(&mut s).await);
+                if late.iter().any(|t| t.contains("“notes.txt” selected")) {
+                    break;
+                }
+            }
             assert!(
                 late.iter().any(|t| t.contains("“notes.txt” selected")),
-                "{late:?}"
+                "the selection answered:\n{}\nthen: {late:?}",
+                crate::steps::answer(&a)
             );
         }
         quiet(&mut s).await;
