@@ -562,7 +562,7 @@ impl Mirror {
         }
         // What a toolkit changes without events is read at every capture.
         for (i, r) in self.recs.iter().enumerate() {
-            if walk.profile.reads_again(Role::from_name(&r.basic.raw_role)) {
+            if walk.profile.reads_again(&r.basic.raw_role) {
                 nodes.insert(i);
             }
         }
@@ -663,17 +663,8 @@ impl Mirror {
         // What left the tree as its parent's children were read again (a
         // sheet's cells, made anew at every read) is not asked.
         let mut held = vec![false; self.recs.len()];
-        let mut stack: Vec<usize> = (!held.is_empty()).then_some(0).into_iter().collect();
-        while let Some(j) = stack.pop() {
-            if !std::mem::replace(&mut held[j], true) {
-                stack.extend(
-                    self.recs[j]
-                        .children
-                        .iter()
-                        .copied()
-                        .filter(|&c| c < held.len()),
-                );
-            }
+        for i in tree_order(&self.recs) {
+            held[i] = true;
         }
         states.retain(|&i| held.get(i).copied().unwrap_or(false));
         let read = ask_each(&self.recs, &states, |bus, path| walk.states(bus, path)).await;
@@ -925,11 +916,11 @@ impl Mirror {
     }
 }
 
-/// The records reachable from the root (record 0), breadth first, as a
-/// whole walk orders them; records no list holds any more are dropped.
-fn compact(recs: Vec<Rec>) -> Vec<Rec> {
+/// The records still in the tree, from the root down, level by level:
+/// each once, those no longer anyone's child left out.
+fn tree_order(recs: &[Rec]) -> Vec<usize> {
     if recs.is_empty() {
-        return recs;
+        return Vec::new();
     }
     let mut order = vec![0usize];
     let mut seen = vec![false; recs.len()];
@@ -944,6 +935,13 @@ fn compact(recs: Vec<Rec>) -> Vec<Rec> {
         }
         k += 1;
     }
+    order
+}
+
+/// The records reachable from the root (record 0), breadth first, as a
+/// whole walk orders them; records no list holds any more are dropped.
+fn compact(recs: Vec<Rec>) -> Vec<Rec> {
+    let order = tree_order(&recs);
     let mut place = vec![usize::MAX; recs.len()];
     for (n, &o) in order.iter().enumerate() {
         place[o] = n;

@@ -149,11 +149,12 @@ impl Profile {
         self.toolkit == Toolkit::Gecko
     }
 
-    /// Whether a mirror reads objects of this role again at every capture,
-    /// as their changes come without events: LibreOffice's paragraphs
-    /// (see [`libreoffice::reads_again`]).
-    pub fn reads_again(&self, role: Role) -> bool {
-        self.toolkit == Toolkit::LibreOffice && libreoffice::reads_again(role)
+    /// Whether a mirror reads objects of this role (as the bus names it)
+    /// again at every capture, as their changes come without events:
+    /// LibreOffice's paragraphs (see [`libreoffice::reads_again`]). Asked
+    /// of every object at every capture: other toolkits answer at once.
+    pub fn reads_again(&self, raw_role: &str) -> bool {
+        self.toolkit == Toolkit::LibreOffice && libreoffice::reads_again(Role::from_name(raw_role))
     }
 
     /// Whether the application does its work in its own process, so that

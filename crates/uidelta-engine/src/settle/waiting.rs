@@ -195,12 +195,16 @@ impl<B: Backend> Session<B> {
         // raises hidden popovers past each other; LibreOffice's windows
         // hold a dozen). Such a look is no change yet: the wait goes on,
         // and does not end in an empty answer while the change the action
-        // makes is still to come.
-        let same = tree == was_tree || activated || {
-            let known = &self.known[idx];
-            reports_nothing(&known.view, &known.refs, &self.table, &view)
+        // makes is still to come. (Asked last: a diff costs more than the
+        // rest, and a focus moved elsewhere is a change whatever it says.)
+        let focus_same = focus == was_focus || own || between || returned;
+        let same = || {
+            tree == was_tree || activated || {
+                let known = &self.known[idx];
+                reports_nothing(&known.view, &known.refs, &self.table, &view)
+            }
         };
-        if same && (focus == was_focus || own || between || returned) {
+        if focus_same && same() {
             return Look::Unchanged;
         }
         let loading = loading(&view) > loading(&self.known[idx].view);
