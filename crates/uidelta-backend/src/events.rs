@@ -152,8 +152,8 @@ impl EventSender {
             return false;
         }
         // An application saying it is idle (a page beats it while nothing
-        // is pending) is no news: it never ends a quiet stream.
-        let news = event.kind != EventKind::Idle;
+        // is pending) or at work is no news: it never ends a quiet stream.
+        let news = !matches!(event.kind, EventKind::Idle | EventKind::Working);
         if news && !state.reading && event.at.saturating_duration_since(state.read_at) >= state.idle
         {
             state.ended = true;
@@ -473,9 +473,17 @@ mod tests {
         };
         assert!(tx.send(idle(read_at + EventStream::IDLE)));
         assert!(tx.send(idle(read_at + EventStream::IDLE * 3)));
+        // Nor its process at work.
+        let working = Event {
+            kind: EventKind::Working,
+            detail: "process:working".to_owned(),
+            ..idle(read_at + EventStream::IDLE * 3)
+        };
+        assert!(tx.send(working.clone()));
         assert!(!stream.lapsed());
-        // One held, however many beats.
-        assert_eq!(stream.shared.lock().pending.len(), 1);
+        // One held of each, however many beats.
+        assert!(tx.send(working));
+        assert_eq!(stream.shared.lock().pending.len(), 2);
         // News after the idle limit still ends it.
         assert!(!tx.send(event("a", "x", read_at + EventStream::IDLE * 3)));
         assert!(stream.lapsed());

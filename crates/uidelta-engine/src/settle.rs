@@ -54,11 +54,12 @@ pub struct Quiet {
     pub window: Duration,
     /// Give up waiting after this long; the result says the cap was hit.
     pub cap: Duration,
-    /// After a change, places still moving (motion events) keep the UI
-    /// unsettled for up to this long: a transition (a GTK revealer
-    /// sliding shut) ends with the state change it was for, 250 ms or more
-    /// after the change that started it, and sends no other event before.
-    /// Longer motion (an animation that never stops) is not waited for.
+    /// After a change, places still moving (motion events) or the
+    /// application's process still at work keep the UI unsettled for up to
+    /// this long: a transition (a GTK revealer sliding shut) ends with the
+    /// state change it was for, 250 ms or more after the change that
+    /// started it, and sends no other event before. Longer motion (an
+    /// animation that never stops) or work is not waited for.
     pub motion: Duration,
     /// When nothing changed and the application said that nothing is
     /// pending ([`EventKind::Idle`]) at least this long after the action
@@ -99,9 +100,21 @@ pub fn is_motion(kind: &EventKind) -> bool {
 
 /// Whether an event kind says nothing about the application's state:
 /// noise, motion (see [`is_motion`]), and the application saying that it
-/// is idle (see [`is_idle`]).
+/// is idle (see [`is_idle`]) or at work (see [`is_unfinished`]).
 pub fn is_noise(kind: &EventKind) -> bool {
-    matches!(kind, EventKind::Noise | EventKind::Motion | EventKind::Idle)
+    matches!(
+        kind,
+        EventKind::Noise | EventKind::Motion | EventKind::Idle | EventKind::Working
+    )
+}
+
+/// Whether an event kind says that a change that started may not be over:
+/// places moving (see [`is_motion`]), or the application's process at
+/// work ([`EventKind::Working`]: a window named after its file once the
+/// file is written). Either holds the quiet window off after a change, for
+/// a while ([`Quiet::motion`]).
+pub fn is_unfinished(kind: &EventKind) -> bool {
+    matches!(kind, EventKind::Motion | EventKind::Working)
 }
 
 /// Whether an event kind says that the application has nothing pending:
@@ -485,6 +498,12 @@ mod tests {
         assert!(!is_idle(&EventKind::Change));
         assert!(!is_motion(&EventKind::Idle));
         assert!(!is_noise(&EventKind::Change));
+        // The process at work: no change, but one may not be over.
+        assert!(is_noise(&EventKind::Working));
+        assert!(is_unfinished(&EventKind::Working));
+        assert!(is_unfinished(&EventKind::Motion));
+        assert!(!is_motion(&EventKind::Working));
+        assert!(!is_unfinished(&EventKind::Idle));
         assert!(!is_noise(&EventKind::Focus));
         assert!(is_motion(&EventKind::Motion));
         assert!(!is_motion(&EventKind::Noise));

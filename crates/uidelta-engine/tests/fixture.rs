@@ -912,3 +912,38 @@ fn on_a_scaled_display_the_pointer_clicks_where_the_element_is() {
         assert!(!clicked.diff.has_changes(), "{}", text(&clicked.diff));
     });
 }
+
+#[test]
+fn work_after_a_change_holds_the_quiet_window_off_until_the_rest_of_it() {
+    // `Save`: the status at once, then 300 ms of work in another thread
+    // with nothing on the bus (twice the quiet window), then the window
+    // renamed. The process at work says the change is not over.
+    let (desktop, rt) = start_with(&["--save"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        for round in 1..=5 {
+            let acted = s
+                .act("name:Save", &Action::Click, &ActOptions::default())
+                .await
+                .expect("save");
+            let t = text(&acted.diff);
+            let was = match round {
+                1 => "uidelta fixture".to_owned(),
+                n => format!("uidelta fixture (saved {})", n - 1),
+            };
+            let renamed = format!("| name: \"{was}\" -> \"uidelta fixture (saved {round})\"");
+            assert!(
+                t.contains(&renamed),
+                "round {round}: no {renamed:?} in:\n{t}"
+            );
+            if round == 1 {
+                assert!(
+                    t.contains("| name: \"Status: idle\" -> \"Status: saving\""),
+                    "{t}"
+                );
+            }
+            assert!(!acted.settled.capped, "{t}");
+            assert!(acted.earlier.is_empty(), "{:?}", acted.earlier);
+        }
+    });
+}

@@ -10,6 +10,7 @@ use uidelta_backend::{
 };
 use uidelta_model::{NodeData, Rect, Snapshot};
 
+use crate::idle::Said;
 use crate::{Error, Linux};
 
 /// How long an application that stopped answering gets to answer a ping
@@ -111,7 +112,8 @@ impl Drop for Aborting {
 
 impl Linux {
     /// Watches `app`'s process after actions, and tells `tx` whenever it
-    /// has nothing pending (see `idle`); nothing for a toolkit that works
+    /// has nothing pending, and whenever it is at work (see `idle`);
+    /// nothing for a toolkit that works
     /// in other processes too, or an application whose process is not
     /// known.
     async fn watch_idle(&self, app: &App, tx: Weak<EventSender>) -> Option<Aborting> {
@@ -124,11 +126,15 @@ impl Linux {
         {
             return None;
         }
-        let watch = crate::idle::watch(pid, self.stirs.clone(), move |at| {
+        let watch = crate::idle::watch(pid, self.stirs.clone(), move |said, at| {
+            let (kind, detail) = match said {
+                Said::Idle => (EventKind::Idle, "process:idle"),
+                Said::Working => (EventKind::Working, "process:working"),
+            };
             tx.upgrade().is_some_and(|tx| {
                 tx.send(Event {
-                    kind: EventKind::Idle,
-                    detail: "process:idle".to_owned(),
+                    kind,
+                    detail: detail.to_owned(),
                     source: None,
                     at,
                 })

@@ -19,6 +19,13 @@
 //! the wait of an action that changed nothing a short grace after it
 //! (`Quiet::grace`), as it does with a page's word.
 //!
+//! The other way round, a process one of whose threads runs or waits to
+//! run (or is on the disk) at two looks in a row is at work
+//! ([`EventKind::Working`]): a change that started may not be over (an
+//! editor writing a file names its window after it once written), and the
+//! engine holds its quiet window off after a change, for a while, as it
+//! does for places still moving.
+//!
 //! Only applications whose toolkit does its work in its own process are
 //! watched (`Profile::works_in_its_process`): not browsers, whose pages run
 //! in other processes. Only the few seconds after an action are watched
@@ -29,6 +36,7 @@
 //! before.
 //!
 //! [`EventKind::Idle`]: uidelta_backend::EventKind::Idle
+//! [`EventKind::Working`]: uidelta_backend::EventKind::Working
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -251,26 +259,46 @@ pub(crate) fn look(pid: u32) -> Result<Look, Unseen> {
     Ok(look)
 }
 
+/// What a look at a process says, when it says anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Said {
+    /// Nothing pending (see [`Judge::judge`]).
+    Idle,
+    /// One of its threads running, waiting to run, or on the disk at two
+    /// looks in a row: at work now, for [`TICK`] or more. (A spinner's
+    /// frames take a millisecond or two each, and are seldom seen at two
+    /// looks in a row.)
+    Working,
+}
+
 /// Watches process `pid` while [`Stirs`] says it was acted on, and calls
-/// `idle` at every look that finds it idle (false from `idle` ends the
-/// watch); ends when the process is gone or cannot be seen.
+/// `tell` at every look that finds it idle or at work (false from `tell`
+/// ends the watch); ends when the process is gone or cannot be seen.
 pub(crate) async fn watch(
     pid: u32,
     stirs: Arc<Stirs>,
-    mut idle: impl FnMut(Instant) -> bool + Send,
+    mut tell: impl FnMut(Said, Instant) -> bool + Send,
 ) {
     let mut judge = Judge::default();
+    let mut was_working = false;
     let mut ticks = tokio::time::interval(TICK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
         let Some(stirred) = stirs.watched(pid) else {
             judge.forget();
+            was_working = false;
             continue;
         };
         match look(pid) {
             Ok(look) => {
-                if judge.judge(look, stirred + HORIZON) && !idle(look.at) {
+                let said = if judge.judge(look, stirred + HORIZON) {
+                    Some(Said::Idle)
+                } else {
+                    (look.working && was_working).then_some(Said::Working)
+                };
+                was_working = look.working;
+                if said.is_some_and(|said| !tell(said, look.at)) {
                     return;
                 }
             }
@@ -418,6 +446,40 @@ mod tests {
         assert_eq!(main_of(&blocked(202, args(0, 0, 0, 0))), Main::Other);
         assert_eq!(main_of(&blocked(-1, args(0, 0, 0, 0))), Main::Other);
         assert_eq!(main_of(&Syscall::Running), Main::Other);
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[tokio::test]
+    async fn a_process_at_work_is_said_at_work_then_idle_once_asleep() {
+        // Half a second of work, then asleep in poll for good.
+        let script = "import select, time\n\
+                      end = time.monotonic() + 0.5\n\
+                      while time.monotonic() < end: pass\n\
+                      select.poll().poll()";
+        let mut child = match std::process::Command::new("/usr/bin/python3")
+            .args(["-c", script])
+            .spawn()
+        {
+            Ok(child) => child,
+            Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
+        };
+        let stirs = Arc::new(Stirs::default());
+        stirs.stir(Some(child.id()));
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let heard = said.clone();
+        let watching = watch(child.id(), stirs, move |what, _| {
+            heard.lock().map(|mut h| h.push(what)).is_ok()
+        });
+        let _ = tokio::time::timeout(ms(1500), watching).await;
+        let _ = child.kill();
+        let _ = child.wait();
+        let said = said.lock().map(|s| s.clone()).unwrap_or_default();
+        let first_idle = said.iter().position(|s| *s == Said::Idle);
+        let working = said.iter().filter(|s| **s == Said::Working).count();
+        // Some ten looks at work (fifty milliseconds apart), then idle.
+        assert!(working >= 4, "{said:?}");
+        assert!(first_idle.is_some_and(|i| i >= 4), "{said:?}");
+        assert_eq!(said.last(), Some(&Said::Idle), "{said:?}");
     }
 
     #[cfg(target_arch = "x86_64")]

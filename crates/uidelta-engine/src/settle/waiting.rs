@@ -7,7 +7,7 @@ use uidelta_backend::{Backend, ErrorKind, Event, Scope};
 use uidelta_diff::{RefTable, Refs, View};
 use uidelta_model::{NodeId, Snapshot, State};
 
-use super::{is_idle, is_motion, is_noise, Next, Quiet, Settle, Settled, Watch};
+use super::{is_idle, is_noise, is_unfinished, Next, Quiet, Settle, Settled, Watch};
 use crate::error::Result;
 use crate::session::{ActOptions, Session};
 use crate::AppId;
@@ -61,7 +61,7 @@ impl<B: Backend> Session<B> {
         let app = self.known[idx].app.clone();
         let animations = self.known[idx].animations(acted);
         let moves = |event: &Event| {
-            is_motion(&event.kind)
+            is_unfinished(&event.kind)
                 && !event
                     .source
                     .as_ref()
