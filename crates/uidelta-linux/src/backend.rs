@@ -155,6 +155,7 @@ impl Backend for Linux {
     }
 
     async fn capture(&self, app: &App, scope: &Scope) -> Result<Snapshot> {
+        let _asking = self.stirs.ask(app.pid);
         Ok(Linux::capture(self, &to_info(app), scope, &CaptureOptions::default()).await?)
     }
 

@@ -24,7 +24,9 @@
 //! ([`EventKind::Working`]): a change that started may not be over (an
 //! editor writing a file names its window after it once written), and the
 //! engine holds its quiet window off after a change, for a while, as it
-//! does for places still moving.
+//! does for places still moving. Work while its tree is being read (or a
+//! tick after) is not said: that is the process answering the engine's own
+//! calls (LibreOffice runs for as long as a capture asks), not the action.
 //!
 //! Only applications whose toolkit does its work in its own process are
 //! watched (`Profile::works_in_its_process`): not browsers, whose pages run
@@ -61,10 +63,40 @@ pub(crate) const HORIZON: Duration = Duration::from_millis(2000);
 /// How long after an action its application is watched: past the cap.
 pub(crate) const WATCH: Duration = Duration::from_millis(3000);
 
-/// When each process was last acted on, so that it is watched only then.
+/// When each process was last acted on, so that it is watched only then,
+/// and when it was last asked for its tree, so that the work of answering
+/// is not taken for the action's.
 #[derive(Debug, Default)]
 pub(crate) struct Stirs {
     at: Mutex<HashMap<u32, Instant>>,
+    asked: Mutex<HashMap<u32, Asked>>,
+}
+
+/// The reads of one process's tree: how many are under way, and when the
+/// last one ended.
+#[derive(Clone, Copy, Debug)]
+struct Asked {
+    open: usize,
+    ended: Instant,
+}
+
+/// A read of a process's tree under way (see [`Stirs::ask`]); ends when
+/// dropped.
+pub(crate) struct Asking<'a> {
+    stirs: &'a Stirs,
+    pid: Option<u32>,
+}
+
+impl Drop for Asking<'_> {
+    fn drop(&mut self) {
+        let Some(pid) = self.pid else { return };
+        if let Ok(mut asked) = self.stirs.asked.lock() {
+            if let Some(a) = asked.get_mut(&pid) {
+                a.open = a.open.saturating_sub(1);
+                a.ended = Instant::now();
+            }
+        }
+    }
 }
 
 impl Stirs {
@@ -76,6 +108,33 @@ impl Stirs {
             at.retain(|_, t| now.duration_since(*t) < WATCH);
             at.insert(pid, now);
         }
+    }
+
+    /// Notes a read of `pid`'s tree, under way until the guard is dropped:
+    /// a process answering a capture's calls is at work for it, not for
+    /// the action.
+    pub fn ask(&self, pid: Option<u32>) -> Asking<'_> {
+        if let (Some(pid), Ok(mut asked)) = (pid, self.asked.lock()) {
+            let now = Instant::now();
+            asked.retain(|_, a| a.open > 0 || now.duration_since(a.ended) < WATCH);
+            asked
+                .entry(pid)
+                .and_modify(|a| a.open += 1)
+                .or_insert(Asked {
+                    open: 1,
+                    ended: now,
+                });
+        }
+        Asking { stirs: self, pid }
+    }
+
+    /// Whether `pid` was being read at any time since `since`.
+    fn asked_since(&self, pid: u32, since: Instant) -> bool {
+        self.asked
+            .lock()
+            .ok()
+            .and_then(|asked| asked.get(&pid).copied())
+            .is_some_and(|a| a.open > 0 || a.ended >= since)
     }
 
     /// When `pid` was last acted on, if within [`WATCH`].
@@ -295,7 +354,14 @@ pub(crate) async fn watch(
                 let said = if judge.judge(look, stirred + HORIZON) {
                     Some(Said::Idle)
                 } else {
-                    (look.working && was_working).then_some(Said::Working)
+                    // At work over two looks, and not answering a read of
+                    // its tree then (or a tick before, the last answers
+                    // still going out).
+                    let answering = look
+                        .at
+                        .checked_sub(TICK * 2)
+                        .is_none_or(|since| stirs.asked_since(pid, since));
+                    (look.working && was_working && !answering).then_some(Said::Working)
                 };
                 was_working = look.working;
                 if said.is_some_and(|said| !tell(said, look.at)) {
@@ -448,10 +514,10 @@ mod tests {
         assert_eq!(main_of(&Syscall::Running), Main::Other);
     }
 
-    #[cfg(target_arch = "x86_64")]
-    #[tokio::test]
-    async fn a_process_at_work_is_said_at_work_then_idle_once_asleep() {
-        // Half a second of work, then asleep in poll for good.
+    /// What the watch says of a process that works half a second, then
+    /// sleeps in poll for good, over 1.5 s; its tree read for the first
+    /// `read` of them.
+    async fn said_of_half_a_second_of_work(read: Duration) -> Vec<Said> {
         let script = "import select, time\n\
                       end = time.monotonic() + 0.5\n\
                       while time.monotonic() < end: pass\n\
@@ -467,18 +533,44 @@ mod tests {
         stirs.stir(Some(child.id()));
         let said = Arc::new(Mutex::new(Vec::new()));
         let heard = said.clone();
-        let watching = watch(child.id(), stirs, move |what, _| {
+        let pid = child.id();
+        let reader = stirs.clone();
+        let reading = async move {
+            let _asking = reader.ask(Some(pid));
+            tokio::time::sleep(read).await;
+        };
+        let watching = watch(pid, stirs, move |what, _| {
             heard.lock().map(|mut h| h.push(what)).is_ok()
         });
-        let _ = tokio::time::timeout(ms(1500), watching).await;
+        let _ = tokio::time::timeout(ms(1500), async {
+            tokio::join!(reading, watching);
+        })
+        .await;
         let _ = child.kill();
         let _ = child.wait();
         let said = said.lock().map(|s| s.clone()).unwrap_or_default();
+        said
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[tokio::test]
+    async fn a_process_at_work_is_said_at_work_then_idle_once_asleep() {
+        let said = said_of_half_a_second_of_work(Duration::ZERO).await;
         let first_idle = said.iter().position(|s| *s == Said::Idle);
         let working = said.iter().filter(|s| **s == Said::Working).count();
         // Some ten looks at work (fifty milliseconds apart), then idle.
         assert!(working >= 4, "{said:?}");
         assert!(first_idle.is_some_and(|i| i >= 4), "{said:?}");
+        assert_eq!(said.last(), Some(&Said::Idle), "{said:?}");
+    }
+
+    #[cfg(target_arch = "x86_64")]
+    #[tokio::test]
+    async fn a_process_answering_a_read_of_its_tree_is_not_said_at_work() {
+        // The same work, all of it while its tree is read: that is the
+        // read's work, not the action's.
+        let said = said_of_half_a_second_of_work(ms(700)).await;
+        assert!(!said.contains(&Said::Working), "{said:?}");
         assert_eq!(said.last(), Some(&Said::Idle), "{said:?}");
     }
 
