@@ -19,8 +19,9 @@
 //! the wait of an action that changed nothing a short grace after it
 //! (`Quiet::grace`), as it does with a page's word.
 //!
-//! The other way round, a process one of whose threads runs or waits to
-//! run (or is on the disk) at two looks in a row is at work
+//! The other way round, a process whose threads ran or waited to run for
+//! half the time since the last look (`/proc/<pid>/task/<tid>/schedstat`),
+//! or one of which is on the disk at two looks in a row, is at work
 //! ([`EventKind::Working`]): a change that started may not be over (an
 //! editor writing a file names its window after it once written), and the
 //! engine holds its quiet window off after a change, for a while, as it
@@ -169,7 +170,23 @@ pub(crate) struct Look {
     /// Whether one of those threads is running, ready to run, or blocked
     /// on the disk.
     pub working: bool,
+    /// Whether one of those threads is blocked on the disk.
+    pub on_disk: bool,
+    /// How long those threads have been on a CPU or waiting for one so
+    /// far, in nanoseconds (the threads that ended are not counted).
+    pub demand: u64,
     pub main: Main,
+}
+
+/// Whether the process was at work between two looks at it: its threads
+/// on a CPU, or waiting for one, for half the time or more, or one of them
+/// on the disk at both. A spinner's or a button's animation takes a
+/// millisecond or two a frame, a tenth of the time at most; laying out a
+/// window or writing a file takes all of it.
+pub(crate) fn at_work(last: &Look, look: &Look) -> bool {
+    let between = look.at.saturating_duration_since(last.at).as_nanos();
+    let demand = u128::from(look.demand.saturating_sub(last.demand));
+    (between > 0 && demand * 2 >= between) || (last.on_disk && look.on_disk)
 }
 
 /// Judges a process idle from its looks, one after another.
@@ -280,7 +297,12 @@ fn add_threads(process: &Process, look: &mut Look, watched: bool) -> Result<Vec<
         let switches = status.voluntary_ctxt_switches.unwrap_or(0)
             + status.nonvoluntary_ctxt_switches.unwrap_or(0);
         look.switches += switches;
-        look.working |= status.state.starts_with('R') || status.state.starts_with('D');
+        let on_disk = status.state.starts_with('D');
+        look.working |= status.state.starts_with('R') || on_disk;
+        look.on_disk |= on_disk;
+        if let Ok(sched) = task.schedstat() {
+            look.demand += sched.sum_exec_runtime + sched.run_delay;
+        }
         if watched && task.tid == process.pid {
             look.main_switches = switches;
         }
@@ -306,6 +328,8 @@ pub(crate) fn look(pid: u32) -> Result<Look, Unseen> {
         main_switches: 0,
         switches: 0,
         working: false,
+        on_disk: false,
+        demand: 0,
         main: main_of(&syscall),
     };
     let children = add_threads(&process, &mut look, true).map_err(|e| unseen(pid, e))?;
@@ -323,10 +347,7 @@ pub(crate) fn look(pid: u32) -> Result<Look, Unseen> {
 pub(crate) enum Said {
     /// Nothing pending (see [`Judge::judge`]).
     Idle,
-    /// One of its threads running, waiting to run, or on the disk at two
-    /// looks in a row: at work now, for [`TICK`] or more. (A spinner's
-    /// frames take a millisecond or two each, and are seldom seen at two
-    /// looks in a row.)
+    /// At work since the last look (see [`at_work`]).
     Working,
 }
 
@@ -339,14 +360,14 @@ pub(crate) async fn watch(
     mut tell: impl FnMut(Said, Instant) -> bool + Send,
 ) {
     let mut judge = Judge::default();
-    let mut was_working = false;
+    let mut last: Option<Look> = None;
     let mut ticks = tokio::time::interval(TICK);
     ticks.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         ticks.tick().await;
         let Some(stirred) = stirs.watched(pid) else {
             judge.forget();
-            was_working = false;
+            last = None;
             continue;
         };
         match look(pid) {
@@ -354,16 +375,19 @@ pub(crate) async fn watch(
                 let said = if judge.judge(look, stirred + HORIZON) {
                     Some(Said::Idle)
                 } else {
-                    // At work over two looks, and not answering a read of
-                    // its tree then (or a tick before, the last answers
-                    // still going out).
-                    let answering = look
-                        .at
-                        .checked_sub(TICK * 2)
-                        .is_none_or(|since| stirs.asked_since(pid, since));
-                    (look.working && was_working && !answering).then_some(Said::Working)
+                    // At work since the last look, and not answering a
+                    // read of its tree then (or a tick before, the last
+                    // answers still going out).
+                    let working = last.is_some_and(|last| {
+                        at_work(&last, &look)
+                            && !last
+                                .at
+                                .checked_sub(TICK)
+                                .is_none_or(|since| stirs.asked_since(pid, since))
+                    });
+                    working.then_some(Said::Working)
                 };
-                was_working = look.working;
+                last = Some(look);
                 if said.is_some_and(|said| !tell(said, look.at)) {
                     return;
                 }
@@ -392,8 +416,35 @@ mod tests {
             main_switches,
             switches: main_switches + others,
             working: false,
+            on_disk: false,
+            demand: 0,
             main,
         }
+    }
+
+    #[test]
+    fn at_work_is_half_the_time_on_a_cpu_or_waiting_for_one_or_the_disk_twice() {
+        let t0 = Instant::now();
+        let forever = Main::Polling(None);
+        let at = |ms_at: u64, demand_ms: u64, on_disk: bool| Look {
+            demand: demand_ms * 1_000_000,
+            on_disk,
+            ..looked(t0, ms_at, 10, 5, forever)
+        };
+        // A spinner's frames: 3 ms in 50.
+        assert!(!at_work(&at(0, 100, false), &at(50, 103, false)));
+        // Laying out a window: 30 ms in 50, or 25 of them waiting.
+        assert!(at_work(&at(0, 100, false), &at(50, 130, false)));
+        assert!(at_work(&at(0, 100, false), &at(50, 125, false)));
+        // Half of a late look's 80 ms is needed.
+        assert!(!at_work(&at(0, 100, false), &at(80, 130, false)));
+        // A thread that ended takes its time along: not work.
+        assert!(!at_work(&at(0, 100, false), &at(50, 60, false)));
+        // On the disk at both looks, or at one only.
+        assert!(at_work(&at(0, 100, true), &at(50, 100, true)));
+        assert!(!at_work(&at(0, 100, true), &at(50, 100, false)));
+        // Two looks at once say nothing.
+        assert!(!at_work(&at(50, 100, false), &at(50, 100, false)));
     }
 
     #[test]
