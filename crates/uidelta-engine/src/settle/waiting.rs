@@ -18,6 +18,10 @@ const MAX_MIDS: usize = 4;
 /// Least time between two of those snapshots.
 const MID_SPACING: Duration = Duration::from_millis(100);
 
+/// How long after an event such a snapshot is taken: the burst it starts
+/// lands first.
+const MID_LANDING: Duration = Duration::from_millis(20);
+
 /// How often a backend without events is polled while settling.
 pub(crate) const POLL: Duration = Duration::from_millis(100);
 
@@ -70,6 +74,14 @@ impl<B: Backend> Session<B> {
         let mut watch = Watch::new(quiet, acted);
         let mut mids = Vec::new();
         let mut last_mid = acted;
+        // How long a snapshot takes: as long as the last one, then as the
+        // last taken here.
+        let mut capture_takes = self.known[idx]
+            .snapshot
+            .meta
+            .capture_ms
+            .and_then(|ms| Duration::try_from_secs_f64(ms / 1000.0).ok())
+            .unwrap_or_default();
         let mut loading_waits = 0;
         loop {
             // The events ended: the application exited (the polling finds
@@ -148,12 +160,20 @@ impl<B: Backend> Session<B> {
                 continue;
             }
             watch.event(event.at);
-            if opts.transients && mids.len() < MAX_MIDS && last_mid.elapsed() >= MID_SPACING {
+            // A snapshot that would end past the cap is not taken: the
+            // wait would overrun it (a whole walk of a big application in
+            // a process that has no mirror of it yet takes seconds), and a
+            // look that slow cannot catch what lives a moment anyway.
+            let fits = Instant::now() + MID_LANDING + capture_takes <= acted + quiet.cap;
+            if opts.transients && mids.len() < MAX_MIDS && last_mid.elapsed() >= MID_SPACING && fits
+            {
                 // Let the burst this event starts land, then look.
-                tokio::time::sleep(Duration::from_millis(20)).await;
+                tokio::time::sleep(MID_LANDING).await;
+                let started = Instant::now();
                 if let Ok(s) = self.backend.capture(&app, &Scope::App).await {
                     mids.push(s);
                 }
+                capture_takes = started.elapsed();
                 last_mid = Instant::now();
             }
         }

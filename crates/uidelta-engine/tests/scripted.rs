@@ -1,11 +1,12 @@
-//! Events dropped for want of room count as a change: before acting, the
-//! engine reads the application again rather than trusting its last
-//! snapshot. A scripted backend stands in for the desktop here: no real
-//! application can be made to send more than `EventStream::HELD` kinds of
-//! event from as many elements, and exactly then, at a test's bidding.
+//! The engine against a scripted backend, for what no real application
+//! can be made to do exactly then, at a test's bidding: send more than
+//! `EventStream::HELD` kinds of event from as many elements (events dropped
+//! for want of room count as a change: before acting, the engine reads the
+//! application again rather than trusting its last snapshot), stay busy
+//! through the cap, or take half a second for every read.
 
 use std::sync::{Arc, Mutex};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use uidelta_backend::{
     Action, App, Backend, Error, ErrorKind, Event, EventKind, EventSender, EventStream, Performed,
@@ -16,11 +17,18 @@ use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, TreeBuilder};
 
 /// One application, `scripted`: a window with an entry whose value the
 /// test sets, and a button that does nothing. The sender of the last
-/// event stream handed out is kept for the test to feed.
+/// event stream handed out is kept for the test to feed. Each read takes
+/// `read_takes`, and when each began is kept.
 #[derive(Default)]
 struct Scripted {
     value: Mutex<String>,
     sender: Mutex<Option<EventSender>>,
+    read_takes: Mutex<Duration>,
+    reads: Mutex<Vec<Instant>>,
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 fn node(role: Role, name: &str, id: u32) -> NodeData {
@@ -55,6 +63,9 @@ impl Backend for Scripted {
     }
 
     async fn capture(&self, _app: &App, _scope: &Scope) -> Result<Snapshot> {
+        lock(&self.reads).push(Instant::now());
+        let takes = *lock(&self.read_takes);
+        tokio::time::sleep(takes).await;
         let mut b = TreeBuilder::new(node(Role::Application, "scripted", 0));
         b.open(node(Role::Frame, "Main", 1));
         let mut entry = node(Role::Entry, "Notes", 2);
@@ -218,4 +229,59 @@ async fn an_action_the_application_is_still_busy_with_at_the_cap_says_so() {
              yet: what the action started may still come (wait_for_change)"
         )
     );
+}
+
+#[tokio::test]
+async fn snapshots_taken_while_settling_end_before_the_cap() {
+    let backend = Arc::new(Scripted::default());
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+    // From now on every read takes half a second (a big application walked
+    // whole, in a process that has no mirror of it yet), and the
+    // application changes all through the cap.
+    let takes = Duration::from_millis(500);
+    *lock(&backend.read_takes) = takes;
+    let cap = Duration::from_millis(1500);
+    let opts = ActOptions {
+        settle: Settle::Auto(uidelta_engine::Quiet {
+            cap,
+            grace: None,
+            ..uidelta_engine::Quiet::default()
+        }),
+        transients: true,
+    };
+    let stir = {
+        let backend = Arc::clone(&backend);
+        tokio::spawn(async move {
+            let end = Instant::now() + Duration::from_millis(2500);
+            while Instant::now() < end {
+                send(&backend, EventKind::Change, "children changed", ":1.1/1");
+                tokio::time::sleep(Duration::from_millis(40)).await;
+            }
+        })
+    };
+    lock(&backend.reads).clear();
+    let started = Instant::now();
+    let acted = s
+        .act("role:push button && name:Go", &Action::Click, &opts)
+        .await
+        .expect("click Go");
+    stir.abort();
+    assert!(acted.settled.capped, "{:?}", acted.settled);
+    // Snapshots were taken for what lives a moment, as long as they could
+    // end before the cap (the 100 ms: timers firing late); the one after
+    // the cap is the answer's.
+    let reads = lock(&backend.reads).clone();
+    let during: Vec<Duration> = reads
+        .iter()
+        .map(|t| t.duration_since(started))
+        .filter(|t| *t < cap)
+        .collect();
+    assert!(!during.is_empty(), "{reads:?}");
+    for t in &during {
+        assert!(
+            *t + takes <= cap + Duration::from_millis(100),
+            "a read began {t:?} after the action, ending past the {cap:?} cap: {during:?}"
+        );
+    }
 }
