@@ -71,7 +71,7 @@ pub fn start(module: &str, title: &str) -> (Desktop, Runtime, Session<Linux>) {
                 .wait_for_change(APP, Duration::from_secs(2))
                 .await
                 .expect("wait for LibreOffice to settle");
-            if !changed.diff.has_changes() {
+            if !crate::steps::changed(&changed) {
                 break;
             }
             assert!(Instant::now() < deadline, "LibreOffice never settled");

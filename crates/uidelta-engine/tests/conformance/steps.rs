@@ -69,7 +69,7 @@ pub async fn wait_until_done(
             .wait_for_change(app, Duration::from_secs(1))
             .await
             .unwrap_or_else(|e| panic!("wait for {app}: {e}"));
-        if !quiet.diff.has_changes() {
+        if !changed(&quiet) {
             break;
         }
     }
@@ -400,6 +400,13 @@ impl Reader {
         let close = hit[open..].find(']').map_or(open, |i| open + i);
         hit[open..close].to_owned()
     }
+}
+
+/// Whether an answer holds a change: its own, or one that came before it
+/// (between the last answer and a wait, a change is reported as having
+/// come before the wait).
+pub fn changed(a: &ActionOutcome) -> bool {
+    a.diff.has_changes() || a.earlier.iter().any(|c| c.diff.has_changes())
 }
 
 /// The answer to an action as an agent reads it.
