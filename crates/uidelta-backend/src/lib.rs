@@ -71,9 +71,10 @@ pub enum EventKind {
     /// something changed, nothing will. Sent repeatedly while it holds, by
     /// backends that can tell (a page); never a change in itself.
     Idle,
-    /// The application's process is at work: one of its threads running,
-    /// waiting to run, or on the disk (a file being written, a window
-    /// being laid out). Not a change in itself, but a change that started
+    /// The application's process is at work: its threads on a CPU or
+    /// waiting for one much of the time, or on the disk (a file being
+    /// written, a window being laid out), and not for the backend's own
+    /// reads. Not a change in itself, but a change that started
     /// may not be over (Mousepad names its window after the file a moment
     /// after its Save dialog closed). Sent repeatedly while it holds, by
     /// backends that can tell (a desktop application's process).

@@ -113,9 +113,8 @@ impl Drop for Aborting {
 impl Linux {
     /// Watches `app`'s process after actions, and tells `tx` whenever it
     /// has nothing pending, and whenever it is at work (see `idle`);
-    /// nothing for a toolkit that works
-    /// in other processes too, or an application whose process is not
-    /// known.
+    /// nothing for a toolkit that works in other processes too, or an
+    /// application whose process is not known.
     async fn watch_idle(&self, app: &App, tx: Weak<EventSender>) -> Option<Aborting> {
         let pid = app.pid?;
         if !self
@@ -155,6 +154,7 @@ impl Backend for Linux {
     }
 
     async fn capture(&self, app: &App, scope: &Scope) -> Result<Snapshot> {
+        // The process's work meanwhile is its answering, not an action's.
         let _asking = self.stirs.ask(app.pid);
         Ok(Linux::capture(self, &to_info(app), scope, &CaptureOptions::default()).await?)
     }
