@@ -12,7 +12,8 @@
 //! held at its next event: a session that stops listening costs nothing,
 //! and subscribes again when it comes back ([`EventStream::lapsed`]). An
 //! application saying it is idle ([`EventKind::Idle`], a page's beat while
-//! nothing is pending) is not such an event: a quiet page does not lapse.
+//! nothing is pending) or at work ([`EventKind::Working`]) is not such an
+//! event: a quiet page does not lapse.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
