@@ -32,6 +32,9 @@ pub struct Bus {
     /// Applications (by unique bus name) whose last capture found a
     /// container read by its visible part (see [`crate::visible`]).
     huge: Arc<Mutex<std::collections::HashSet<String>>>,
+    /// The kinds of event asked of the registry on this connection, by the
+    /// registry's unique name (see [`Bus::listened_for`]).
+    registered: Arc<Mutex<std::collections::HashSet<(String, &'static str)>>>,
     /// Set by [`Bus::reading`]: calls to this application go over this
     /// direct connection.
     reader: Option<Arc<(String, zbus::Connection)>>,
@@ -99,6 +102,7 @@ impl Bus {
             peers: Arc::default(),
             profiles: Arc::default(),
             huge: Arc::default(),
+            registered: Arc::default(),
             reader: None,
             keeper: None,
         })
@@ -381,6 +385,26 @@ impl Bus {
             Err(e @ Error::Gone { .. }) => Err(e),
             // Any other answer is an answer.
             Err(_) => Ok(true),
+        }
+    }
+
+    /// Whether events of `kind` (`object:`) were asked of the registry
+    /// whose unique name is `registry` on this connection already. The
+    /// registry keeps every `RegisterEvent` until the connection closes,
+    /// and tells every application of each: asked at every subscription,
+    /// the lists of the registry and of every application would grow with
+    /// each. A registry started again (another unique name) knows none.
+    pub(crate) fn listened_for(&self, registry: &str, kind: &'static str) -> bool {
+        self.registered
+            .lock()
+            .is_ok_and(|registered| registered.contains(&(registry.to_owned(), kind)))
+    }
+
+    /// Records that events of `kind` were asked of the registry whose
+    /// unique name is `registry` on this connection.
+    pub(crate) fn mark_listened_for(&self, registry: &str, kind: &'static str) {
+        if let Ok(mut registered) = self.registered.lock() {
+            registered.insert((registry.to_owned(), kind));
         }
     }
 

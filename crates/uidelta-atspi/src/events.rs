@@ -25,7 +25,7 @@ use zbus::{MatchRule, MessageStream};
 use crate::actions::NodeAddr;
 use crate::bus::{Bus, Target};
 use crate::error::{Error, Result};
-use crate::interfaces::{registry, REGISTRY_NAME, REGISTRY_PATH};
+use crate::interfaces::{dbus, registry, REGISTRY_NAME, REGISTRY_PATH};
 
 /// One change event: `object:state-changed:checked` from an element.
 #[derive(Clone, Debug, PartialEq)]
@@ -211,6 +211,18 @@ pub async fn subscribe_with(
         }
     });
     let subscription = Subscription { task, flush };
+    // Which registry runs now: one that was started again must be asked
+    // for the events anew. Not known: asked anyway.
+    let owner: Option<String> = bus
+        .call(
+            &target,
+            dbus::NAME,
+            dbus::PATH,
+            dbus::GET_NAME_OWNER,
+            &(REGISTRY_NAME.to_owned(),),
+        )
+        .await
+        .ok();
     for (event, iface) in KINDS {
         let mut rule = MatchRule::builder()
             .msg_type(MessageType::Signal)
@@ -222,14 +234,21 @@ pub async fn subscribe_with(
         let stream = listen(bus, rule.build(), 1024, iface).await?;
         // The task ends only once `add` is dropped, or its sink refused.
         let _ = add.send(stream);
-        bus.call(
-            &target,
-            REGISTRY_NAME,
-            REGISTRY_PATH,
-            registry::REGISTER_EVENT,
-            &(event.to_string(),),
-        )
-        .await?;
+        // Asked once per connection and registry: it holds it until then.
+        let known = owner.as_deref().is_some_and(|o| bus.listened_for(o, event));
+        if !known {
+            bus.call(
+                &target,
+                REGISTRY_NAME,
+                REGISTRY_PATH,
+                registry::REGISTER_EVENT,
+                &(event.to_string(),),
+            )
+            .await?;
+            if let Some(owner) = &owner {
+                bus.mark_listened_for(owner, event);
+            }
+        }
     }
     if let Some(app) = app {
         let _ = add.send(departure(bus, app).await?);

@@ -333,4 +333,6 @@ pub(crate) mod dbus {
     /// The process id of a connection, by its unique name.
     pub const GET_CONNECTION_UNIX_PROCESS_ID: Method<(String,), u32> =
         method(NAME, "GetConnectionUnixProcessID");
+    /// The unique name that owns a well-known name now.
+    pub const GET_NAME_OWNER: Method<(String,), String> = method(NAME, "GetNameOwner");
 }

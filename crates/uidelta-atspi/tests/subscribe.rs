@@ -102,6 +102,52 @@ fn subscribing_while_events_flood_in_neither_fails_nor_stops_the_connection() {
     });
 }
 
+#[test]
+fn each_kind_of_event_is_asked_of_the_registry_once_per_connection() {
+    require_programs(&[("Xvfb", "xvfb"), ("dbus-daemon", "dbus")]).expect("programs");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let bus = Bus::connect(Some(desktop.session_bus_address()))
+            .await
+            .expect("the accessibility bus");
+        // Three subscriptions in turn, as a session makes one per
+        // application and again after a lapse.
+        for _ in 0..3 {
+            let events = subscribe(&bus, None).await.expect("subscribe");
+            drop(events);
+        }
+        let reply = bus
+            .connection()
+            .call_method(
+                Some("org.a11y.atspi.Registry"),
+                "/org/a11y/atspi/registry",
+                Some("org.a11y.atspi.Registry"),
+                "GetRegisteredEvents",
+                &(),
+            )
+            .await
+            .expect("the registry's events");
+        let listed: Vec<(String, String)> = reply.body().deserialize().expect("(ss) pairs");
+        let me = bus
+            .connection()
+            .unique_name()
+            .map(|n| n.to_string())
+            .expect("a unique name");
+        let mut mine: Vec<&str> = listed
+            .iter()
+            .filter(|(name, _)| *name == me)
+            .map(|(_, kind)| kind.as_str())
+            .collect();
+        mine.sort_unstable();
+        // The registry writes each kind out in full (`Object::`).
+        assert_eq!(mine, ["Focus::", "Object::", "Window::"], "{listed:?}");
+    });
+}
+
 /// The pid of the desktop's accessibility registry (`at-spi2-registryd`).
 fn registry_of(desktop: &Desktop) -> u32 {
     desktop
