@@ -69,7 +69,7 @@ impl Backend for Scripted {
         let mut b = TreeBuilder::new(node(Role::Application, "scripted", 0));
         b.open(node(Role::Frame, "Main", 1));
         let mut entry = node(Role::Entry, "Notes", 2);
-        entry.value = Some(self.value.lock().unwrap_or_else(|e| e.into_inner()).clone());
+        entry.value = Some(lock(&self.value).clone());
         b.leaf(entry);
         b.leaf(node(Role::PushButton, "Go", 3));
         b.close();
@@ -93,7 +93,7 @@ impl Backend for Scripted {
 
     async fn events(&self, _app: &App) -> Result<EventStream> {
         let (tx, stream) = EventStream::channel();
-        *self.sender.lock().unwrap_or_else(|e| e.into_inner()) = Some(tx);
+        *lock(&self.sender) = Some(tx);
         Ok(stream)
     }
 
@@ -120,7 +120,7 @@ impl Backend for Scripted {
 }
 
 fn send(backend: &Scripted, kind: EventKind, detail: &str, source: &str) -> bool {
-    let sender = backend.sender.lock().unwrap_or_else(|e| e.into_inner());
+    let sender = lock(&backend.sender);
     sender.as_ref().is_some_and(|tx| {
         tx.send(Event {
             kind,
@@ -134,7 +134,7 @@ fn send(backend: &Scripted, kind: EventKind, detail: &str, source: &str) -> bool
 #[tokio::test]
 async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
     let backend = Arc::new(Scripted::default());
-    *backend.value.lock().unwrap_or_else(|e| e.into_inner()) = "before".into();
+    *lock(&backend.value) = "before".into();
     let mut s = Session::new(Arc::clone(&backend));
     s.observe("scripted").await.expect("read the tree");
 
@@ -148,7 +148,7 @@ async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
             &format!(":1.1/{}", 100 + k)
         ));
     }
-    *backend.value.lock().unwrap_or_else(|e| e.into_inner()) = "after".into();
+    *lock(&backend.value) = "after".into();
     assert!(send(&backend, EventKind::Change, "text inserted", ":1.1/2"));
 
     let opts = ActOptions {
