@@ -144,6 +144,9 @@ impl<B: Backend> Session<B> {
                 });
         }
         let hits = self.find(&selector);
+        if let Some(one) = self.only_in_a_modal_window(&hits) {
+            return Ok(one);
+        }
         match hits.as_slice() {
             [one] => Ok(*one),
             [] => Err(Error::NoMatch {
@@ -169,6 +172,29 @@ impl<B: Backend> Session<B> {
 }
 
 impl<B: Backend> Session<B> {
+    /// Of several elements a selector matches, the one inside a modal
+    /// window that shows, when the others are all in that window's
+    /// application and outside it: while the window is open they take no
+    /// input, and the one in it is what a person would mean (gedit's
+    /// `Save` while its Save As dialog is open, not the tool bar's).
+    fn only_in_a_modal_window(&self, hits: &[(AppId, NodeId)]) -> Option<(AppId, NodeId)> {
+        if hits.len() < 2 {
+            return None;
+        }
+        let modal = |&(app, node): &(AppId, NodeId)| {
+            let tree = self.known[app].view.tree();
+            std::iter::once(node)
+                .chain(tree.ancestors(node))
+                .map(|n| tree.node(n).states)
+                .any(|states| states.contains(State::Modal) && !states.says_hidden())
+        };
+        let (inside, outside): (Vec<_>, Vec<_>) = hits.iter().partition(|hit| modal(hit));
+        match inside.as_slice() {
+            [one] if outside.iter().all(|(app, _)| *app == one.0) => Some(*one),
+            _ => None,
+        }
+    }
+
     /// An element an error offers, so that an agent can tell it from the
     /// others without reading the tree: `[e12] push button "Save" in [e7]
     /// tool bar "Standard"`, with `(hidden)` or `(disabled)` when it is.
