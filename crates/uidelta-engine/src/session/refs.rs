@@ -176,7 +176,7 @@ impl<B: Backend> Session<B> {
     /// window that shows, when the others are all in that window's
     /// application and outside it: while the window is open they take no
     /// input, and the one in it is what a person would mean (gedit's
-    /// `Save` while its Save As dialog is open, not the tool bar's).
+    /// `Save` while its Save As dialog is open, not the header bar's).
     fn only_in_a_modal_window(&self, hits: &[(AppId, NodeId)]) -> Option<(AppId, NodeId)> {
         if hits.len() < 2 {
             return None;
