@@ -138,6 +138,7 @@ impl Desktop {
     fn start_as(user: Option<(u32, u32)>) -> Result<Desktop, TestkitError> {
         require_programs(REQUIRED)?;
         procfs::become_subreaper();
+        SWEEP.call_once(sweep_orphans);
         let token = new_token();
         let runtime_dir = create_runtime_dir(&token)?;
         let mut desktop = Desktop {
@@ -965,6 +966,30 @@ impl Drop for Desktop {
     }
 }
 
+/// The desktops of test processes that are gone are swept once per process.
+static SWEEP: std::sync::Once = std::sync::Once::new();
+
+/// Kills what desktops of test processes that are gone left running (a run stopped by a signal
+/// or a timeout never tears its desktops down: their X servers, buses and applications would
+/// stay, one set per test), and removes their runtime directories.
+fn sweep_orphans() {
+    let orphans = procfs::orphaned_processes();
+    for (pid, _) in &orphans {
+        procfs::signal_process(*pid, nix::sys::signal::Signal::SIGKILL);
+    }
+    let mut tokens: Vec<&str> = orphans.iter().map(|(_, token)| token.as_str()).collect();
+    tokens.sort_unstable();
+    tokens.dedup();
+    for token in tokens {
+        // A token is made of digits, dashes and hex digits only: nothing that could name
+        // another directory.
+        if token.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            let _ =
+                fs::remove_dir_all(std::env::temp_dir().join(format!("uidelta-desktop-{token}")));
+        }
+    }
+}
+
 /// A token unique across processes and across desktops of this process.
 fn new_token() -> String {
     let count = DESKTOP_COUNTER.fetch_add(1, Ordering::Relaxed);
@@ -1081,5 +1106,39 @@ mod tests {
     #[test]
     fn tokens_are_unique() {
         assert_ne!(new_token(), new_token());
+    }
+
+    #[test]
+    fn what_a_gone_test_process_left_running_is_swept() {
+        use std::os::unix::process::ExitStatusExt;
+        // A pid that was a process's and is no more.
+        let mut gone = Command::new("true").spawn().expect("true");
+        let dead = gone.id();
+        let _ = gone.wait();
+        let token = format!("{dead}-0-00000000");
+        let dir = std::env::temp_dir().join(format!("uidelta-desktop-{token}"));
+        fs::create_dir_all(&dir).expect("a runtime directory");
+        let mut left = Command::new("sleep")
+            .arg("30")
+            .env(MARKER_VAR, &token)
+            .spawn()
+            .expect("sleep");
+        // A desktop of a live process is left alone.
+        let mut kept = Command::new("sleep")
+            .arg("30")
+            .env(MARKER_VAR, new_token())
+            .spawn()
+            .expect("sleep");
+        sweep_orphans();
+        let status = left.wait().expect("the orphan's status");
+        let still = kept.try_wait().expect("the kept process's status");
+        let _ = kept.kill();
+        let _ = kept.wait();
+        assert_eq!(status.signal(), Some(9), "{status:?}");
+        assert!(!dir.exists(), "{} is still there", dir.display());
+        assert!(
+            still.is_none(),
+            "a live desktop's process was killed: {still:?}"
+        );
     }
 }

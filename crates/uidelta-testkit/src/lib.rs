@@ -4,7 +4,9 @@
 //! accessibility bus (`at-spi-bus-launcher`) and a private `XDG_RUNTIME_DIR`, so that any number
 //! of desktops can run side by side, for example in parallel tests. Applications launched in it
 //! talk only to its buses and its X server. Dropping the [`Desktop`] stops everything it started,
-//! also while unwinding from a panic, and removes its runtime directory.
+//! also while unwinding from a panic, and removes its runtime directory. A process killed before
+//! dropping its desktops (a run stopped by a signal or a timeout) leaves them running: the next
+//! process to start a desktop kills what they left and removes their directories.
 //!
 //! Everything here is synchronous and uses plain subprocesses (`Xvfb`, `dbus-daemon`, `gdbus`),
 //! so a test needs no async runtime. A missing program is an error that names the Debian package

@@ -38,6 +38,31 @@ pub(crate) fn marked_processes(token: &str) -> Vec<u32> {
     pids
 }
 
+/// Pids of live processes marked by a desktop whose test process is gone (killed before its
+/// desktops were torn down: a run stopped by a signal or a timeout), with their tokens. A
+/// token starts with the pid of the process that made it (see `new_token`).
+pub(crate) fn orphaned_processes() -> Vec<(u32, String)> {
+    let Ok(processes) = ::procfs::process::all_processes() else {
+        return Vec::new();
+    };
+    let owner_gone = |token: &str| {
+        token
+            .split('-')
+            .next()
+            .and_then(|pid| pid.parse::<u32>().ok())
+            .is_some_and(|pid| !std::path::Path::new(&format!("/proc/{pid}")).exists())
+    };
+    processes
+        .flatten()
+        .filter_map(|process| {
+            let pid = u32::try_from(process.pid).ok()?;
+            let environ = process.environ().ok()?;
+            let token = environ.get(std::ffi::OsStr::new(MARKER_VAR))?.to_str()?;
+            owner_gone(token).then(|| (pid, token.to_owned()))
+        })
+        .collect()
+}
+
 /// The command line of `pid`, its arguments joined by spaces; empty when it is gone.
 pub(crate) fn command_line(pid: u32) -> String {
     i32::try_from(pid)
