@@ -565,6 +565,17 @@ mod tests {
         assert_eq!(main_of(&Syscall::Running), Main::Other);
     }
 
+    /// A Python process running `script`.
+    fn python(script: &str) -> std::process::Child {
+        match std::process::Command::new("/usr/bin/python3")
+            .args(["-c", script])
+            .spawn()
+        {
+            Ok(child) => child,
+            Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
+        }
+    }
+
     /// What the watch says of a process that works half a second, then
     /// sleeps in poll for good, over 1.5 s; its tree read for the first
     /// `read` of them.
@@ -573,13 +584,7 @@ mod tests {
                       end = time.monotonic() + 0.5\n\
                       while time.monotonic() < end: pass\n\
                       select.poll().poll()";
-        let mut child = match std::process::Command::new("/usr/bin/python3")
-            .args(["-c", script])
-            .spawn()
-        {
-            Ok(child) => child,
-            Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
-        };
+        let mut child = python(script);
         let stirs = Arc::new(Stirs::default());
         stirs.stir(Some(child.id()));
         let said = Arc::new(Mutex::new(Vec::new()));
@@ -631,13 +636,7 @@ mod tests {
         // A parent asleep in poll with a child asleep too.
         let script = "import select, subprocess; subprocess.Popen(['sleep', '30']); \
                       select.poll().poll()";
-        let mut parent = match std::process::Command::new("/usr/bin/python3")
-            .args(["-c", script])
-            .spawn()
-        {
-            Ok(child) => child,
-            Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
-        };
+        let mut parent = python(script);
         let pid = parent.id();
         let mut seen = None;
         for _ in 0..100 {
@@ -677,13 +676,7 @@ mod tests {
         // Python's select.poll() sleeps in poll(2), as a main loop does.
         let poller = |timeout: &str| {
             let script = format!("import select; select.poll().poll({timeout})");
-            match std::process::Command::new("/usr/bin/python3")
-                .args(["-c", &script])
-                .spawn()
-            {
-                Ok(child) => child,
-                Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
-            }
+            python(&script)
         };
         let mut forever = poller("");
         let mut timed = poller("60000");
