@@ -8,7 +8,7 @@
 //! [`Server`] stops it; answers already waiting in `/slow` are cut short.
 
 use std::convert::Infallible;
-use std::net::{SocketAddr, TcpListener};
+use std::net::{Ipv4Addr, SocketAddr, TcpListener};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Arc;
 use std::thread::JoinHandle;
@@ -62,6 +62,11 @@ impl Server {
     ///
     /// Fails when `root` is not a directory or no port can be bound.
     pub fn start(root: &Path) -> Result<Server, TestkitError> {
+        Server::start_at(root, Ipv4Addr::LOCALHOST)
+    }
+
+    /// Serves the files under `root` on the loopback address `ip`.
+    fn start_at(root: &Path, ip: Ipv4Addr) -> Result<Server, TestkitError> {
         let root = root
             .canonicalize()
             .map_err(|e| TestkitError::io(format!("serving {}", root.display()), e))?;
@@ -71,8 +76,8 @@ impl Server {
                 format!("{} is not a directory", root.display()),
             ));
         }
-        let listener = TcpListener::bind(("127.0.0.1", 0))
-            .map_err(|e| TestkitError::io("binding the web server to 127.0.0.1", e))?;
+        let listener = TcpListener::bind((ip, 0))
+            .map_err(|e| TestkitError::io(format!("binding the web server to {ip}"), e))?;
         let addr = listener
             .local_addr()
             .map_err(|e| TestkitError::io("reading the web server's address", e))?;
@@ -491,7 +496,10 @@ mod tests {
 
     #[test]
     fn dropping_the_server_closes_the_port() {
-        let server = Server::start(&fixtures_dir()).expect("starting the server");
+        // On an address of its own: the servers of the tests running beside this one bind
+        // 127.0.0.1, where the port freed could be handed to one of them at once.
+        let server = Server::start_at(&fixtures_dir(), Ipv4Addr::new(127, 0, 0, 2))
+            .expect("starting the server");
         let addr = server.addr();
         drop(server);
         assert!(TcpStream::connect_timeout(&addr, Duration::from_millis(500)).is_err());
