@@ -616,6 +616,42 @@ impl<'a> Actor<'a> {
             .await
     }
 
+    /// How far below its reported place the element at the start of
+    /// `chain` (it, then its ancestors up to its window) shows, in pixels:
+    /// 0 but in an application that reports root panes higher than they
+    /// show ([`Profile::misplaces_root_panes`]), where the root pane of the
+    /// chain and what holds it (as the last capture found it, see
+    /// [`Bus::note_holders`]) are read, as a capture reads them. Whatever
+    /// cannot be read counts as in its place.
+    pub async fn shown_below_reported(&self, chain: &[NodeAddr]) -> i32 {
+        if !self.profile.misplaces_root_panes() {
+            return 0;
+        }
+        // The root pane is near the window: looked for from the top down.
+        for at in chain.iter().rev() {
+            match self.role(at).await {
+                Ok(uidelta_model::Role::RootPane) => {}
+                Ok(_) => continue,
+                Err(_) => return 0,
+            }
+            let Some(path) = self.bus.holder(&at.bus, &at.path) else {
+                return 0;
+            };
+            let holder = NodeAddr {
+                bus: at.bus.clone(),
+                path,
+            };
+            let place = |(x, y, w, h)| uidelta_model::Rect::new(x, y, w, h);
+            return match (self.extents(at).await, self.extents(&holder).await) {
+                (Ok(pane), Ok(around)) => {
+                    crate::toolkit::root_pane_drop(place(pane), place(around))
+                }
+                _ => 0,
+            };
+        }
+        0
+    }
+
     /// The element's parent.
     pub async fn parent(&self, node: &NodeAddr) -> Result<NodeAddr> {
         let parent: (String, OwnedObjectPath) = self.property(node, accessible::PARENT).await?;

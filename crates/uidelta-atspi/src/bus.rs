@@ -43,6 +43,9 @@ pub struct Bus {
     keeper: Option<Arc<std::path::Path>>,
     /// Each application's toolkit, read once (see [`Bus::profile`]).
     profiles: Arc<Mutex<HashMap<String, Profile>>>,
+    /// What holds each root pane, by application and path, as captures
+    /// found them (see [`Bus::note_holders`]).
+    holders: Arc<Mutex<HashMap<(String, String), String>>>,
 }
 
 /// Direct connections by application and use; `None`: it offers none.
@@ -102,6 +105,7 @@ impl Bus {
             peers: Arc::default(),
             profiles: Arc::default(),
             huge: Arc::default(),
+            holders: Arc::default(),
             registered: Arc::default(),
             reader: None,
             keeper: None,
@@ -417,6 +421,29 @@ impl Bus {
         }
     }
 
+    /// Records the object whose children list each root pane, as a
+    /// capture found them (each as application and path, the holder by its
+    /// path in the same application): LibreOffice's root pane names its
+    /// window as its parent, while the window lists it inside the box below
+    /// its native menu bar, whose place says where the pane shows (see
+    /// [`crate::Actor::shown_below_reported`]). Kept for as long as this
+    /// connection lives, or the application: a window's boxes stay where
+    /// they are.
+    pub(crate) fn note_holders(&self, held: impl IntoIterator<Item = (String, String, String)>) {
+        if let Ok(mut holders) = self.holders.lock() {
+            for (dest, pane, holder) in held {
+                holders.insert((dest, pane), holder);
+            }
+        }
+    }
+
+    /// The path of the object that lists root pane `pane` of application
+    /// `dest` among its children, as the last capture that read it found.
+    pub(crate) fn holder(&self, dest: &str, pane: &str) -> Option<String> {
+        let holders = self.holders.lock().ok()?;
+        holders.get(&(dest.to_owned(), pane.to_owned())).cloned()
+    }
+
     /// Whether application `dest` was last seen holding a container too
     /// big to read whole: a search of its windows through `Collection`
     /// would walk all of that container (AT-SPI's ATK bridge does not stop
@@ -433,6 +460,9 @@ impl Bus {
         }
         if let Ok(mut profiles) = self.profiles.lock() {
             profiles.retain(|dest, _| listed.contains(&dest.as_str()));
+        }
+        if let Ok(mut holders) = self.holders.lock() {
+            holders.retain(|(dest, _), _| listed.contains(&dest.as_str()));
         }
     }
 

@@ -334,6 +334,16 @@ impl Walk<'_> {
         if profile.has_roomless_menu_bars() {
             leave_out_roomless_menu_bars(&mut recs);
         }
+        if profile.misplaces_root_panes() {
+            let held = crate::toolkit::root_panes(&recs)
+                .into_iter()
+                .filter(|&(pane, holder)| recs[pane].bus == recs[holder].bus)
+                .map(|(pane, holder)| {
+                    let (pane, holder) = (&recs[pane], &recs[holder]);
+                    (pane.bus.clone(), pane.path.clone(), holder.path.clone())
+                });
+            self.bus.note_holders(held);
+        }
         profile.fix_up_places(&mut recs);
         name_labels_after_their_text(&mut recs);
         leave_out_repeated_labels(&mut recs);

@@ -188,7 +188,9 @@ pub(crate) fn on_screen(x11: &X11, x: i32, y: i32) -> bool {
 impl Linux {
     /// Where on the display a pointer event for `point`, a point of the
     /// element `addr` of `app` as accessibility reports it, goes, and what
-    /// it would reach there (see [`Linux::reach`]). When the element's
+    /// it would reach there (see [`Linux::reach`]). A toolkit that reports
+    /// the element elsewhere than it shows has it moved first, as a capture
+    /// moves it (see [`Actor::shown_below_reported`]). When the element's
     /// window is not found at the point as reported, the toolkit's
     /// coordinates are taken not to be the display's (see [`Mapping`]): the
     /// mapping is read from the element's top-level window and the
@@ -215,8 +217,9 @@ impl Linux {
         app: &AppRef,
         actor: &Actor<'_>,
         chain: &[NodeAddr],
-        point: (i32, i32),
+        (x, y): (i32, i32),
     ) -> ((i32, i32), Reach) {
+        let point = (x, y + actor.shown_below_reported(chain).await);
         let (reach, within) = self
             .reach(x11, app, actor, chain, point, Mapping::SAME)
             .await;

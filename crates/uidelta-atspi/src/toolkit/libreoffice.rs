@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use uidelta_model::Role;
+use uidelta_model::{Rect, Role};
 
 use crate::capture::{parents, Rec};
 
@@ -52,55 +52,54 @@ pub(crate) fn value_says_something(role: Role) -> bool {
     )
 }
 
-/// LibreOffice, with a native menu bar (its gtk3 plugin), places what is
-/// in a window's root pane as if its own menu bar, which it keeps there
-/// with no room, stood where the native one is: every element of the pane
-/// is reported higher than it shows, by the native bar's height (the tool
-/// bar's Bold at y 91 shows at 116, under a bar 25 high), and a click at
-/// its centre lands on what is above it. Such a pane, and all in it, is
-/// moved down by the height of the native bar that shares the copy's top.
-pub(crate) fn place_below_native_bar(recs: &mut [Rec]) {
+/// LibreOffice, with a native menu bar (its gtk3 plugin), reports a
+/// window's root pane at the top of the window, over the native bar, until
+/// the first pointer event in that window: the box the pane is in, below
+/// the bar, is in its place (y 75 under a bar 25 high at 50), the pane at
+/// 50, and all in the pane higher than it shows by the bar's height (a
+/// fresh Calc's cell C3 at y 222 shows at 247; Writer's Bold at 91 at
+/// 116). A click at a centre so read lands on what is above it. How far
+/// below its reported place such a pane shows, `pane` and `parent` being
+/// where the pane and what it is in are reported: down to its parent's
+/// top; 0 for a pane in its parent, or either without a place.
+pub(crate) fn root_pane_drop(pane: Rect, parent: Rect) -> i32 {
+    let placed = |r: Rect| r.h > 0 && r.y != i32::MIN;
+    if placed(pane) && placed(parent) && parent.y > pane.y {
+        parent.y.saturating_sub(pane.y)
+    } else {
+        0
+    }
+}
+
+/// Each root pane of `recs` with the element that lists it among its
+/// children, by index.
+pub(crate) fn root_panes(recs: &[Rec]) -> Vec<(usize, usize)> {
     let parent = parents(recs);
-    let ancestors = |mut i: usize| {
-        let mut chain = vec![i];
-        while let Some(p) = parent[i] {
-            chain.push(p);
-            i = p;
-        }
-        chain
-    };
+    recs.iter()
+        .enumerate()
+        .filter(|(_, r)| Role::from_name(&r.basic.raw_role) == Role::RootPane)
+        .filter_map(|(i, _)| parent[i].map(|p| (i, p)))
+        .collect()
+}
+
+/// Moves every root pane reported above the top of what it is in (see
+/// [`root_pane_drop`]) down to where it shows, with all in it.
+pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) {
     let mut moves = Vec::new();
-    for (copy, r) in recs.iter().enumerate() {
-        let (Some(at), true) = (r.bounds, r.left_out) else {
+    for (pane, holder) in root_panes(recs) {
+        let (Some(at), Some(around)) = (recs[pane].bounds, recs[holder].bounds) else {
             continue;
         };
-        let native = recs.iter().enumerate().find(|(_, n)| {
-            Role::from_name(&n.basic.raw_role) == Role::MenuBar
-                && !n.left_out
-                && n.bounds.is_some_and(|b| b.h > 0 && b.y == at.y)
-        });
-        let Some((native, bar)) = native else {
-            continue;
-        };
-        let Some(down) = bar.bounds.map(|b| b.h) else {
-            continue;
-        };
-        // The copy's side of the element both are in: the root pane.
-        let theirs = ancestors(native);
-        let ours = ancestors(copy);
-        if let Some(k) = ours
-            .iter()
-            .position(|a| theirs.contains(a))
-            .filter(|&k| k > 0)
-        {
-            moves.push((ours[k - 1], down));
+        let down = root_pane_drop(at, around);
+        if down > 0 {
+            moves.push((pane, down));
         }
     }
     for (pane, down) in moves {
         let mut stack = vec![pane];
         while let Some(i) = stack.pop() {
             if let Some(b) = recs[i].bounds.as_mut() {
-                b.y += down;
+                b.y = b.y.saturating_add(down);
             }
             stack.extend(&recs[i].children);
         }
@@ -135,35 +134,49 @@ mod tests {
     }
 
     #[test]
-    fn libreoffice_content_moves_below_its_native_menu_bar() {
+    fn a_root_pane_reported_over_the_native_menu_bar_moves_into_its_box() {
+        // As a fresh Calc reports its window: the native bar's box at 50,
+        // the box below it at 75, the root pane in it at 50.
         let mut r = vec![
-            rec("frame", "Writer", &[1, 2]),
+            rec("frame", "Calc", &[1]),
+            rec("panel", "", &[2, 4]),
+            rec("panel", "", &[3]),
             rec("menu bar", "", &[]),
-            rec("root pane", "Writer", &[3, 5]),
-            rec("filler", "", &[4]),
+            rec("panel", "", &[5]),
+            rec("root pane", "Calc", &[6, 7]),
             rec("menu bar", "", &[]),
-            rec("push button", "Bold", &[]),
+            rec("table cell", "C3", &[]),
         ];
         let at = |x, y, w, h| Some(Rect::new(x, y, w, h));
         r[0].bounds = at(57, 50, 1165, 924);
-        r[1].bounds = at(57, 50, 1141, 25);
-        r[2].bounds = at(57, 50, 1165, 899);
-        r[4].bounds = at(57, 50, 1165, 0);
-        r[4].left_out = true;
-        r[5].bounds = at(648, 91, 33, 35);
-        place_below_native_bar(&mut r);
+        r[1].bounds = at(57, 50, 1165, 924);
+        r[2].bounds = at(57, 50, 1165, 25);
+        r[3].bounds = at(57, 50, 1141, 25);
+        r[4].bounds = at(57, 75, 1165, 899);
+        r[5].bounds = at(57, 50, 1165, 899);
+        r[6].bounds = at(57, 50, 1165, 0);
+        r[7].bounds = at(262, 222, 82, 17);
+        place_root_panes_in_their_parents(&mut r);
         let ys: Vec<Option<i32>> = r.iter().map(|r| r.bounds.map(|b| b.y)).collect();
-        // The window and its native bar stay; the pane and all in it move
-        // down by the bar's height.
-        assert_eq!(
-            ys,
-            [Some(50), Some(50), Some(75), None, Some(75), Some(116)]
-        );
+        // The window, its native bar and the box stay; the pane and all in
+        // it move down by the bar's height.
+        assert_eq!(ys, [50, 50, 50, 50, 75, 75, 75, 247].map(Some).to_vec());
 
-        // Without a copy of no room (LibreOffice without a native bar), or
-        // with none in a native bar's place, nothing moves.
-        r[4].left_out = false;
-        place_below_native_bar(&mut r);
-        assert_eq!(r[5].bounds, at(648, 116, 33, 35));
+        // Once LibreOffice reports the pane in its box (after the first
+        // pointer event), nothing moves.
+        place_root_panes_in_their_parents(&mut r);
+        assert_eq!(r[7].bounds, at(262, 247, 82, 17));
+    }
+
+    #[test]
+    fn only_a_pane_above_its_parent_drops() {
+        let rect = |y, h| Rect::new(57, y, 1165, h);
+        assert_eq!(root_pane_drop(rect(50, 899), rect(75, 899)), 25);
+        assert_eq!(root_pane_drop(rect(75, 899), rect(75, 899)), 0);
+        assert_eq!(root_pane_drop(rect(90, 800), rect(75, 899)), 0);
+        // A parent with no room says nothing of where the pane is.
+        assert_eq!(root_pane_drop(rect(50, 899), rect(75, 0)), 0);
+        // Nor does a pane without a place (AT-SPI's -2^31).
+        assert_eq!(root_pane_drop(rect(i32::MIN, 1), rect(75, 899)), 0);
     }
 }

@@ -22,6 +22,8 @@ use uidelta_model::Role;
 
 use crate::capture::Rec;
 
+pub(crate) use libreoffice::{root_pane_drop, root_panes};
+
 /// A toolkit with rules of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Toolkit {
@@ -297,6 +299,14 @@ impl Profile {
         self.toolkit != Toolkit::Chromium
     }
 
+    /// Whether the application may report a window's root pane higher
+    /// than it shows, and all in it (LibreOffice, see
+    /// [`libreoffice::root_pane_drop`]): where an element is must then be
+    /// mended from where its root pane and the pane's parent are.
+    pub fn misplaces_root_panes(&self) -> bool {
+        self.toolkit == Toolkit::LibreOffice
+    }
+
     /// Whether a spinner that does not spin says it shows all the same, and
     /// only the screen tells (GTK 3: no `animated` state; it draws nothing
     /// when still). The Linux backend looks at the screen for such
@@ -372,7 +382,7 @@ impl Profile {
     /// elements that show nothing are left out.
     pub(crate) fn fix_up_places(&self, recs: &mut [Rec]) {
         if self.toolkit == Toolkit::LibreOffice {
-            libreoffice::place_below_native_bar(recs);
+            libreoffice::place_root_panes_in_their_parents(recs);
         }
     }
 }

@@ -110,7 +110,7 @@ fn impress_task() {
         );
         assert_eq!(got.len(), 3, "{}", got.join("\n"));
 
-        // 3. Select the title placeholder, 4. Return edits it, 5. type.
+        // 3. Click the title placeholder, 4. type into it.
         let title = ref_of(&s, "role:panel && name:PresentationTitle");
         let text = ref_of(&s, "role:panel && name:PresentationTitle >> role:paragraph");
         let (drawing, standard) = (
@@ -140,8 +140,6 @@ fn impress_task() {
         let in_standard = buttons(
             "Standard",
             &[
-                "Cut",
-                "Copy",
                 "Clone",
                 "Clear",
                 "Interaction",
@@ -152,6 +150,10 @@ fn impress_task() {
         );
         let in_drawing = |name: &str| in_drawing[name].clone();
         let in_standard = |name: &str| in_standard[name].clone();
+        // A click at its centre, on its text, selects it and edits it at
+        // once (the first pointer event in the window, where Calc and
+        // Impress report their content one menu bar higher than it shows:
+        // a click 25 px higher only selects the placeholder).
         let a = s
             .act(&title, &Action::Click, &opts)
             .await
@@ -161,43 +163,20 @@ fn impress_task() {
             .iter()
             .find_map(|l| {
                 l.strip_prefix("+ [")?
-                    .split_once("] label = \"Title text 'Click to...' selected\"")
+                    .split_once("] label = \"TextEdit: Paragraph 1, Row 1, Column 1\"")
             })
             .map(|(r, _)| r.to_owned())
-            .unwrap_or_else(|| panic!("no selection field in:\n{}", got.join("\n")));
+            .unwrap_or_else(|| panic!("no text edit field in:\n{}", got.join("\n")));
         diff_has(
             &a,
-            5,
+            9,
             &[
                 format!(
-                    "~ [{}] push button \"Position and Size\" in [{drawing}] tool bar \"Drawing\" | enabled: false -> true (same on [{}] \"Align Objects\", [{}] \"Arrange\", [{}] \"Distribution\")",
-                    in_drawing("Position and Size"),
-                    in_drawing("Align Objects"),
-                    in_drawing("Arrange"),
-                    in_drawing("Distribution")
-                ),
-                format!(
-                    "~ [{}] push button \"Cut\" in [{standard}] tool bar \"Standard\" | enabled: false -> true (same on [{}] \"Copy\", [{}] \"Clone\", [{}] \"Clear\", [{}] \"Interaction\")",
-                    in_standard("Cut"),
-                    in_standard("Copy"),
-                    in_standard("Clone"),
-                    in_standard("Clear"),
-                    in_standard("Interaction")
-                ),
-                format!(
-                    "+ [{selection}] label = \"Title text 'Click to...' selected\" in [{pane}] root pane \"{WINDOW}\""
+                    "+ [{selection}] label = \"TextEdit: Paragraph 1, Row 1, Column 1\" in [{pane}] root pane \"{WINDOW}\""
                 ),
                 format!(
                     "~ [{title}] panel \"PresentationTitle\" in [{doc}] {PRESENTATION} | selected: false -> true"
                 ),
-            ],
-        );
-        has_pointer_line(&a);
-
-        let a = s.key(APP, "Return", &opts).await.expect("Return");
-        diff_is(
-            &a,
-            &[
                 format!(
                     "~ [{text}] paragraph in [{title}] panel \"PresentationTitle\" | value: \"Click to add Title\" -> none | active: false -> true"
                 ),
@@ -210,23 +189,26 @@ fn impress_task() {
                     in_drawing("Line Color")
                 ),
                 format!(
-                    "~ [{}] push button \"Cut\" in [{standard}] tool bar \"Standard\" | enabled: true -> false (same on [{}] \"Copy\")",
-                    in_standard("Cut"),
-                    in_standard("Copy")
+                    "~ [{}] push button \"Position and Size\" in [{drawing}] tool bar \"Drawing\" | enabled: false -> true (same on [{}] \"Align Objects\", [{}] \"Arrange\", [{}] \"Distribution\")",
+                    in_drawing("Position and Size"),
+                    in_drawing("Align Objects"),
+                    in_drawing("Arrange"),
+                    in_drawing("Distribution")
+                ),
+                format!(
+                    "~ [{}] push button \"Clone\" in [{standard}] tool bar \"Standard\" | enabled: false -> true (same on [{}] \"Clear\", [{}] \"Symbol\", [{}] \"Interaction\")",
+                    in_standard("Clone"),
+                    in_standard("Clear"),
+                    in_standard("Symbol"),
+                    in_standard("Interaction")
                 ),
                 format!(
                     "~ [{}] push button \"Text Box\" in [{standard}] tool bar \"Standard\" | checked: false -> true",
                     in_standard("Text Box")
                 ),
-                format!(
-                    "~ [{}] push button \"Symbol\" in [{standard}] tool bar \"Standard\" | enabled: false -> true",
-                    in_standard("Symbol")
-                ),
-                format!(
-                    "~ [{selection}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Title text 'Click to...' selected\" -> \"TextEdit: Paragraph 1, Row 1, Column 1\""
-                ),
             ],
         );
+        has_pointer_line(&a);
 
         let a = s
             .act(&text, &Action::Type("Quarterly review".into()), &opts)
@@ -239,7 +221,7 @@ fn impress_task() {
             )],
         );
 
-        // 6. Ctrl+M adds a slide, and shows it; it can be undone, deleted,
+        // 5. Ctrl+M adds a slide, and shows it; it can be undone, deleted,
         // and gone back from.
         let presentation = ref_of(&s, "role:tool bar && name:Presentation");
         let delete = ref_of(
@@ -300,7 +282,7 @@ fn impress_task() {
             got.join("\n")
         );
 
-        // 7. Slide 1 in the slide pane, by the ref the diff gave: the
+        // 6. Slide 1 in the slide pane, by the ref the diff gave: the
         // first slide again, with its title.
         let a = s
             .act(&slide1, &Action::SetSelected(true), &opts)
@@ -329,8 +311,8 @@ fn impress_task() {
             ],
         );
 
-        // 8. Slide > Slide Properties...: the dialog with its buttons;
-        // 9. Cancel: it goes.
+        // 7. Slide > Slide Properties...: the dialog with its buttons;
+        // 8. Cancel: it goes.
         let menu = ref_of(&s, "role:menu bar >> role:menu && name:Slide");
         let a = s
             .act(&menu, &Action::Click, &opts)

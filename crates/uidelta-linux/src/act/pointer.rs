@@ -115,7 +115,8 @@ impl Linux {
         };
         p.ancestry = true;
         // A cell scrolled out of its pane may still report a place in the
-        // window, where the pointer would reach something else.
+        // window, where the pointer would reach something else. (Its pane
+        // is reported as the cell is: compared as reported.)
         if facts.role == Role::TableCell {
             p.in_sight = in_sight(actor, &chain, bounds.center()).await;
             if !p.in_sight {
