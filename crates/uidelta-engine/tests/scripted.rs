@@ -25,6 +25,10 @@ struct Scripted {
     sender: Mutex<Option<EventSender>>,
     read_takes: Mutex<Duration>,
     reads: Mutex<Vec<Instant>>,
+    /// An action gives the button the keyboard focus.
+    focuses: Mutex<bool>,
+    /// The button has the keyboard focus.
+    focused: Mutex<bool>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -71,7 +75,12 @@ impl Backend for Scripted {
         let mut entry = node(Role::Entry, "Notes", 2);
         entry.value = Some(lock(&self.value).clone());
         b.leaf(entry);
-        b.leaf(node(Role::PushButton, "Go", 3));
+        let mut go = node(Role::PushButton, "Go", 3);
+        go.states.insert(State::Focusable);
+        if *lock(&self.focused) {
+            go.states.insert(State::Focused);
+        }
+        b.leaf(go);
         b.close();
         let meta = Meta {
             source: "scripted".into(),
@@ -82,6 +91,9 @@ impl Backend for Scripted {
     }
 
     async fn act(&self, _app: &App, _node: &NodeData, _action: &Action) -> Result<Performed> {
+        if *lock(&self.focuses) {
+            *lock(&self.focused) = true;
+        }
         Ok(Performed {
             method: "scripted action".into(),
         })
@@ -229,6 +241,58 @@ async fn an_action_the_application_is_still_busy_with_at_the_cap_says_so() {
              yet: what the action started may still come (wait_for_change)"
         )
     );
+}
+
+#[tokio::test]
+async fn an_action_that_only_gave_its_target_the_focus_while_the_application_stayed_busy_says_so() {
+    // The focus coming to the element clicked is no news, and is left out:
+    // when it was all that changed by the cap, the application still busy
+    // (LibreOffice building its Character dialog for seconds after its
+    // menu item took the focus), the answer says so, as it does when
+    // nothing changed at all.
+    let backend = Arc::new(Scripted::default());
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+    *lock(&backend.focuses) = true;
+    let opts = ActOptions {
+        settle: Settle::Auto(uidelta_engine::Quiet {
+            cap: std::time::Duration::from_millis(600),
+            grace: None,
+            ..uidelta_engine::Quiet::default()
+        }),
+        transients: false,
+    };
+    let stir = {
+        let backend = Arc::clone(&backend);
+        tokio::spawn(async move {
+            let end = Instant::now() + std::time::Duration::from_millis(1200);
+            while Instant::now() < end {
+                send(&backend, EventKind::Change, "children changed", ":1.1/1");
+                tokio::time::sleep(std::time::Duration::from_millis(40)).await;
+            }
+        })
+    };
+    let busy = s
+        .act("role:push button && name:Go", &Action::Click, &opts)
+        .await
+        .expect("click Go");
+    stir.abort();
+    assert!(!busy.diff.has_changes(), "{:?}", busy.diff);
+    assert!(busy.settled.busy, "{:?}", busy.settled);
+    assert_eq!(
+        busy.note.as_deref(),
+        Some(
+            "the application was still busy at the settle cap (600 ms), and nothing had changed \
+             yet: what the action started may still come (wait_for_change)"
+        )
+    );
+    // The focus did come: the tree says so.
+    let go = s.find(
+        &"role:push button && state:focused"
+            .parse()
+            .expect("selector"),
+    );
+    assert_eq!(go.len(), 1);
 }
 
 #[tokio::test]

@@ -154,21 +154,8 @@ impl<B: Backend> Session<B> {
         if acted.exited {
             return Ok(acted);
         }
-        if !acted.diff.has_changes() {
-            let mut why = ignored_because(&acted.target, &data);
-            if why.is_none() && *action == Action::Click {
-                // A click on a tree row may select it without expanding it,
-                // for one: the element's other actions are what to try.
-                let offered = self.backend.actions(&app, &data).await.unwrap_or_default();
-                why = other_actions(&acted.target, &acted.done.method, &offered);
-            }
-            // After what settling saw (the application still busy), when
-            // both are said.
-            acted.note = match (acted.note.take(), why) {
-                (Some(busy), Some(why)) => Some(format!("{busy}; {why}")),
-                (busy, why) => why.or(busy),
-            };
-        }
+        // The focus coming to the element acted on is no news: left out
+        // first, so that an action that did nothing else says why.
         if let Some(target) = implied {
             let to_target = acted
                 .diff
@@ -178,6 +165,26 @@ impl<B: Backend> Session<B> {
             if to_target {
                 acted.diff.focus = None;
             }
+        }
+        if !acted.diff.has_changes() {
+            let mut why = ignored_because(&acted.target, &data);
+            if why.is_none() && *action == Action::Click {
+                // A click on a tree row may select it without expanding it,
+                // for one: the element's other actions are what to try.
+                let offered = self.backend.actions(&app, &data).await.unwrap_or_default();
+                why = other_actions(&acted.target, &acted.done.method, &offered);
+            }
+            // After what settling saw (the application still busy), when
+            // both are said; the focus, left out above, may have been all
+            // that settling found.
+            let busy = acted.note.take().or_else(|| match opts.settle {
+                Settle::Auto(quiet) if acted.settled.busy => Some(still_busy(quiet.cap)),
+                _ => None,
+            });
+            acted.note = match (busy, why) {
+                (Some(busy), Some(why)) => Some(format!("{busy}; {why}")),
+                (busy, why) => why.or(busy),
+            };
         }
         Ok(acted)
     }
