@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use uidelta_model::{Rect, Role};
+use uidelta_model::{Rect, Role, State};
 
 use crate::capture::{parents, Rec};
 
@@ -50,6 +50,51 @@ pub(crate) fn value_says_something(role: Role) -> bool {
         role,
         Role::SpinButton | Role::Slider | Role::ScrollBar | Role::ProgressBar
     )
+}
+
+/// LibreOffice (its gtk3 plugin) makes a combo box with an entry of three
+/// widgets in a box: the entry, a GTK combo box that it keeps hidden and
+/// that its label names (`Size:` in Format > Character), and a toggle
+/// button that opens the list. The entry is what shows and takes the
+/// text: a nameless one takes the hidden combo box's name, and the combo
+/// box, which never shows, is left out with its menu and text (`text
+/// "Size:" = "12 pt"`, where the label was left out as naming the hidden
+/// box, and the size said nothing of what it was). Without an entry (the
+/// entry hidden, the toggle button showing: Format > Paragraph's Line
+/// spacing), the toggle button is what shows, and takes the name.
+pub(crate) fn name_faces_of_hidden_combo_boxes(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut named = Vec::new();
+    for r in recs.iter() {
+        let [a, b, c] = r.children[..] else {
+            continue;
+        };
+        let find = |want: fn(Role) -> bool| [a, b, c].into_iter().find(|&k| want(role(&recs[k])));
+        let (Some(entry), Some(combo), Some(toggle)) = (
+            find(Role::is_text_input),
+            find(|r| r == Role::ComboBox),
+            find(|r| r == Role::ToggleButton),
+        ) else {
+            continue;
+        };
+        let shows = |k: usize| recs[k].basic.states.contains(State::Showing);
+        if !shows(combo) {
+            // (On a page not shown, nothing shows: the entry is named.)
+            let face = if !shows(entry) && shows(toggle) {
+                toggle
+            } else {
+                entry
+            };
+            named.push((face, combo));
+        }
+    }
+    for (face, combo) in named {
+        let name = recs[combo].basic.name.trim().to_owned();
+        if recs[face].basic.name.trim().is_empty() && !name.is_empty() {
+            recs[face].basic.name = name;
+        }
+        recs[combo].left_out = true;
+    }
 }
 
 /// LibreOffice, with a native menu bar (its gtk3 plugin), reports a
@@ -178,5 +223,71 @@ mod tests {
         assert_eq!(root_pane_drop(rect(50, 899), rect(75, 0)), 0);
         // Nor does a pane without a place (AT-SPI's -2^31).
         assert_eq!(root_pane_drop(rect(i32::MIN, 1), rect(75, 899)), 0);
+    }
+
+    #[test]
+    fn the_face_of_a_hidden_combo_box_takes_its_name() {
+        // Format > Character's Size: a box of an entry, a hidden combo box
+        // named by its label, and a toggle button; the tool bar's Font
+        // Size, in a named panel, whose combo box has no name.
+        let mut r = vec![
+            rec("filler", "", &[1, 2, 5]),
+            rec("text", "", &[]),
+            rec("combo box", "Size:", &[3, 4]),
+            rec("menu", "", &[]),
+            rec("text", "", &[]),
+            rec("toggle button", "", &[]),
+            rec("panel", "Font Size", &[7, 8, 9]),
+            rec("text", "", &[]),
+            rec("combo box", "", &[]),
+            rec("toggle button", "", &[]),
+        ];
+        for i in [0, 1, 5, 6, 7, 9] {
+            r[i].basic.states.insert(State::Showing);
+        }
+        name_faces_of_hidden_combo_boxes(&mut r);
+        let names: Vec<&str> = r.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            ["", "Size:", "Size:", "", "", "", "Font Size", "", "", ""]
+        );
+        let left_out: Vec<usize> = (0..r.len()).filter(|&i| r[i].left_out).collect();
+        assert_eq!(left_out, [2, 8]);
+
+        // Without an entry that shows, the toggle button takes the name.
+        let mut r = vec![
+            rec("filler", "", &[1, 2, 3]),
+            rec("text", "", &[]),
+            rec("combo box", "Line spacing:", &[]),
+            rec("toggle button", "", &[]),
+        ];
+        r[3].basic.states.insert(State::Showing);
+        name_faces_of_hidden_combo_boxes(&mut r);
+        let names: Vec<&str> = r.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(names, ["", "", "Line spacing:", "Line spacing:"]);
+        assert!(r[2].left_out);
+
+        // On a page not shown nothing shows: the entry is named.
+        let mut r = vec![
+            rec("filler", "", &[1, 2, 3]),
+            rec("text", "", &[]),
+            rec("combo box", "Size:", &[]),
+            rec("toggle button", "", &[]),
+        ];
+        name_faces_of_hidden_combo_boxes(&mut r);
+        let names: Vec<&str> = r.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(names, ["", "Size:", "Size:", ""]);
+
+        // A combo box that shows is the field itself: nothing changes.
+        let mut r = vec![
+            rec("filler", "", &[1, 2, 3]),
+            rec("text", "", &[]),
+            rec("combo box", "Size:", &[]),
+            rec("toggle button", "", &[]),
+        ];
+        r[2].basic.states.insert(State::Showing);
+        name_faces_of_hidden_combo_boxes(&mut r);
+        assert_eq!(r[1].basic.name, "");
+        assert!(!r[2].left_out);
     }
 }

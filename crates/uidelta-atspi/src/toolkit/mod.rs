@@ -369,6 +369,9 @@ impl Profile {
                 gtk3::name_tool_buttons_after_their_item(recs);
                 gtk3::name_controls_after_their_tooltip(recs);
                 gtk3::leave_out_closed_empty_popovers(recs);
+                if self.toolkit == Toolkit::LibreOffice {
+                    libreoffice::name_faces_of_hidden_combo_boxes(recs);
+                }
             }
             // A toolkit without rules here that leaves `enabled` or
             // `showing` out has them worked out as GTK 4's are (the rule

@@ -3,7 +3,7 @@
 
 use uidelta_backend::{Backend, ErrorKind};
 use uidelta_diff::{Change, Diff, Element, Handle, Ref};
-use uidelta_model::{normalize_space, NodeId, State};
+use uidelta_model::{normalize_space, NodeId, Role, State};
 
 use super::{list, Session};
 use crate::error::{Error, Result};
@@ -144,7 +144,10 @@ impl<B: Backend> Session<B> {
                 });
         }
         let hits = self.find(&selector);
-        if let Some(one) = self.only_in_a_modal_window(&hits) {
+        if let Some(one) = self
+            .only_in_a_modal_window(&hits)
+            .or_else(|| self.only_one_shown(&hits))
+        {
             return Ok(one);
         }
         match hits.as_slice() {
@@ -193,6 +196,31 @@ impl<B: Backend> Session<B> {
             [one] if outside.iter().all(|(app, _)| *app == one.0) => Some(*one),
             _ => None,
         }
+    }
+
+    /// Of several elements a selector matches, the one that shows, when
+    /// every other one is hidden and outside any menu or combo box: they
+    /// take no input (LibreOffice's Format > Character keeps the Size field
+    /// of its Asian and Complex pages, hidden, beside the Western one that
+    /// shows). A hidden menu item, or option of a closed combo box, is not
+    /// passed over: its menus open on the way to it.
+    fn only_one_shown(&self, hits: &[(AppId, NodeId)]) -> Option<(AppId, NodeId)> {
+        if hits.len() < 2 {
+            return None;
+        }
+        let mut shown = None;
+        for &(app, node) in hits {
+            let tree = self.known[app].view.tree();
+            let chain = || std::iter::once(node).chain(tree.ancestors(node));
+            let hidden = chain().any(|n| tree.node(n).states.says_hidden());
+            let in_menu = chain().any(|n| opens_on_the_way(tree.node(n).role));
+            match (hidden, in_menu) {
+                (false, _) if shown.is_none() => shown = Some((app, node)),
+                (true, false) => {}
+                _ => return None,
+            }
+        }
+        shown
     }
 
     /// An element an error offers, so that an agent can tell it from the
@@ -291,4 +319,20 @@ pub(super) fn handle_text(h: &Handle) -> String {
     } else {
         format!("[{}] {} {:?}", h.r#ref, h.role, h.name)
     }
+}
+
+/// Whether what is hidden inside an element of this role is shown on the
+/// way to it: menus and combo boxes open when an item in them is acted on.
+fn opens_on_the_way(role: Role) -> bool {
+    matches!(
+        role,
+        Role::Menu
+            | Role::MenuBar
+            | Role::MenuItem
+            | Role::CheckMenuItem
+            | Role::RadioMenuItem
+            | Role::PopupMenu
+            | Role::TearoffMenuItem
+            | Role::ComboBox
+    )
 }

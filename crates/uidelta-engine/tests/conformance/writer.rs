@@ -1,6 +1,7 @@
 //! LibreOffice Writer: type a sentence, make what follows bold (Ctrl+B)
 //! and type it, take bold off with the tool bar's button, open Format >
-//! Paragraph from the menu bar and cancel it. Its document paragraphs and
+//! Paragraph from the menu bar and cancel it, and set the font size in
+//! Format > Character. Its document paragraphs and
 //! status bar fields carry their text, and the copy of its menu bar that
 //! LibreOffice keeps with no room is not in the tree.
 
@@ -173,7 +174,7 @@ fn writer_task() {
                 button("Help"),
                 button("Cancel"),
                 button("OK"),
-                format!("  ... 72 more nodes under [{dialog}] (all hidden)"),
+                format!("  ... 58 more nodes under [{dialog}] (all hidden)"),
                 format!("~ [e2] frame \"{WINDOW}\" | active: true -> false"),
                 format!("~ [{format}] menu \"Format\" | selected: true -> false (hides 30 descendants)"),
                 format!(
@@ -203,7 +204,7 @@ fn writer_task() {
         diff_is(
             &a,
             &[
-                format!("- [{dialog}] dialog \"Paragraph\" (closed) (and 106 descendants)"),
+                format!("- [{dialog}] dialog \"Paragraph\" (closed) (and 92 descendants)"),
                 format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
             ],
         );
@@ -225,5 +226,98 @@ fn writer_task() {
             .await
             .expect("click at Bold");
         diff_is(&a, &[toggled(false, true)]);
+
+        // 9. Format > Character...: the dialog. Its size field is an
+        // entry beside a combo box LibreOffice keeps hidden, which its
+        // label names: the entry takes the name.
+        let mut a = s
+            .act("role:menu item && name:Character...", &Action::Click, &opts)
+            .await
+            .expect("click Character...");
+        // LibreOffice may build the dialog (its list of fonts) for longer
+        // than the wait's cap: the answer then says it is still busy, and
+        // what comes is waited for, as an agent would.
+        for _ in 0..5 {
+            if a.diff.opened().next().is_some() {
+                break;
+            }
+            let note = a.note.clone().unwrap_or_default();
+            assert!(
+                note.starts_with("the application was still busy at the settle cap"),
+                "no dialog, and {note:?}:\n{}",
+                crate::common::text(&a)
+            );
+            a = s
+                .wait_for_change(APP, std::time::Duration::from_secs(20))
+                .await
+                .expect("wait for the dialog");
+        }
+        let opened = a
+            .diff
+            .opened()
+            .next()
+            .unwrap_or_else(|| panic!("no dialog opened:\n{}", crate::common::text(&a)));
+        assert_eq!(opened.root().name, "Character");
+        let character = opened.root().r#ref.to_string();
+        let got = lines(&a);
+        let size_line = got
+            .iter()
+            .filter(|l| l.trim_start().ends_with("] text \"Size:\" = \"12 pt\""))
+            .count();
+        assert_eq!(size_line, 1, "{}", got.join("\n"));
+
+        // 10. The size, by name: of the three fields so named (the Asian
+        // and Complex pages keep theirs, hidden), the one that shows.
+        let size = "role:text && name:Size:";
+        let scope = &s.known_apps()[0];
+        let tree = uidelta_render::tree_text(&scope.view, &scope.refs, &Default::default());
+        assert_eq!(s.find(&size.parse().expect("selector")).len(), 3, "{tree}");
+        let a = s
+            .act(size, &Action::SetValue("14 pt".into()), &opts)
+            .await
+            .expect("set the size");
+        let font = ref_of(&s, "role:dialog >> role:page tab && name:Font");
+        let got = lines(&a);
+        let [line] = &got[..] else {
+            panic!("one line, not:\n{}", got.join("\n"));
+        };
+        assert!(
+            line.starts_with("~ [")
+                && line.ends_with(&format!(
+                    "] text \"Size:\" in [{font}] page tab \"Font\" | value: \"12 pt\" -> \"14 pt\""
+                )),
+            "{line}"
+        );
+
+        // 11. OK: the dialog goes, and the tool bar's size says 14 pt.
+        let font_size = ref_of(&s, "role:panel && name:Font Size >> role:text");
+        let sizes = ref_of(&s, "role:panel && name:Font Size");
+        let ok = ref_of(&s, "role:dialog >> role:push button && name:OK");
+        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
+        let got = lines(&a);
+        assert!(
+            got[0].starts_with(&format!(
+                "- [{character}] dialog \"Character\" (closed) (and "
+            )),
+            "{}",
+            got.join("\n")
+        );
+        let size_line = format!(
+            "~ [{font_size}] text in [{sizes}] panel \"Font Size\" | value: \"12 pt\" -> \"14 pt\""
+        );
+        assert!(
+            got.contains(&size_line),
+            "no {size_line:?} in:\n{}",
+            got.join("\n")
+        );
+        // The window is active again, when it was said to be inactive.
+        let active = format!("~ [e2] frame \"{WINDOW}\" | active: false -> true");
+        for line in &got[1..] {
+            assert!(
+                *line == size_line || *line == active,
+                "{line:?} in:\n{}",
+                got.join("\n")
+            );
+        }
     });
 }
