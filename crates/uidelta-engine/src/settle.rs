@@ -189,7 +189,8 @@ pub struct Settled {
     /// Meaningful events seen.
     pub events: usize,
     /// Whether the cap ended the wait while the application was still
-    /// sending events: busy with what the action started, not done.
+    /// sending events, or its process was at work (see
+    /// [`Watch::working`]): busy with what the action started, not done.
     pub busy: bool,
 }
 
@@ -204,8 +205,16 @@ pub struct Watch {
     moved: Option<Instant>,
     /// The last time the application said it was idle (see [`is_idle`]).
     idle: Option<Instant>,
+    /// The last time the application's process was seen at work
+    /// ([`EventKind::Working`]).
+    worked: Option<Instant>,
     events: usize,
 }
+
+/// How recently before the cap a process seen at work counts as still at
+/// work then: a few of the idle watch's looks, which come every 50 ms
+/// while it works.
+const WORKED_LATELY: Duration = Duration::from_millis(300);
 
 /// What to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,8 +237,15 @@ impl Watch {
             last: None,
             moved: None,
             idle: None,
+            worked: None,
             events: 0,
         }
+    }
+
+    /// Records the application's process at work ([`EventKind::Working`]),
+    /// which is also a motion (see [`is_unfinished`]).
+    pub fn working(&mut self, at: Instant) {
+        self.worked = Some(self.worked.map_or(at, |w| w.max(at)));
     }
 
     /// Records a motion event (see [`is_motion`]).
@@ -265,9 +281,15 @@ impl Watch {
     }
 
     /// Whether events came since the wait began, or since the last
-    /// [`Watch::restart`]: at the cap, the application is still busy.
-    pub fn stirring(&self) -> bool {
+    /// [`Watch::restart`], or the process was at work shortly before `now`:
+    /// at the cap, the application is still busy (LibreOffice builds its
+    /// Save As dialog for more than two seconds under load, sending
+    /// nothing meanwhile).
+    pub fn stirring(&self, now: Instant) -> bool {
         self.last.is_some()
+            || self
+                .worked
+                .is_some_and(|w| now.saturating_duration_since(w) <= WORKED_LATELY)
     }
 
     /// What to do at `now`.
@@ -322,6 +344,22 @@ mod tests {
             motion: ms(500),
             grace: None,
         }
+    }
+
+    #[test]
+    fn a_process_at_work_shortly_before_the_cap_is_still_busy() {
+        let t0 = Instant::now();
+        let mut w = Watch::new(quiet(ms(2000)), t0);
+        assert!(!w.stirring(t0 + ms(2000)));
+        // At work until 1.8 s: busy at the cap, 200 ms later.
+        w.working(t0 + ms(1800));
+        assert!(w.stirring(t0 + ms(2000)));
+        // Not when it stopped well before.
+        let mut w = Watch::new(quiet(ms(2000)), t0);
+        w.working(t0 + ms(900));
+        assert!(!w.stirring(t0 + ms(2000)));
+        // Work is no change: the wait for one goes on to the cap.
+        assert_eq!(w.next(t0 + ms(1000)), Next::WaitUntil(t0 + ms(2000)));
     }
 
     #[test]

@@ -244,6 +244,51 @@ async fn an_action_the_application_is_still_busy_with_at_the_cap_says_so() {
 }
 
 #[tokio::test]
+async fn an_action_whose_application_is_at_work_at_the_cap_with_nothing_changed_says_so() {
+    // LibreOffice builds its Save As dialog for more than two seconds under
+    // load, sending nothing meanwhile; its process is at work.
+    let backend = Arc::new(Scripted::default());
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+    let opts = ActOptions {
+        settle: Settle::Auto(uidelta_engine::Quiet {
+            cap: std::time::Duration::from_millis(600),
+            grace: None,
+            ..uidelta_engine::Quiet::default()
+        }),
+        transients: false,
+    };
+    let work = {
+        let backend = Arc::clone(&backend);
+        tokio::spawn(async move {
+            let end = Instant::now() + std::time::Duration::from_millis(1200);
+            while Instant::now() < end {
+                send(&backend, EventKind::Working, "process:working", ":1.1/0");
+                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            }
+        })
+    };
+    let busy = s
+        .act("role:push button && name:Go", &Action::Click, &opts)
+        .await
+        .expect("click Go");
+    work.abort();
+    assert!(!busy.diff.has_changes(), "{:?}", busy.diff);
+    assert!(
+        busy.settled.capped && busy.settled.busy,
+        "{:?}",
+        busy.settled
+    );
+    assert_eq!(
+        busy.note.as_deref(),
+        Some(
+            "the application was still busy at the settle cap (600 ms), and nothing had changed \
+             yet: what the action started may still come (wait_for_change)"
+        )
+    );
+}
+
+#[tokio::test]
 async fn an_action_that_only_gave_its_target_the_focus_while_the_application_stayed_busy_says_so() {
     // The focus coming to the element clicked is no news, and is left out:
     // when it was all that changed by the cap, the application still busy

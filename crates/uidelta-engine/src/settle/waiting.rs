@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use uidelta_backend::{Backend, ErrorKind, Event, Scope};
+use uidelta_backend::{Backend, ErrorKind, Event, EventKind, Scope};
 use uidelta_diff::{RefTable, Refs, View};
 use uidelta_model::{NodeId, Snapshot, State};
 
@@ -101,6 +101,9 @@ impl<B: Backend> Session<B> {
                     watch.event(event.at);
                 } else if moves(&event) {
                     watch.motion(event.at);
+                    if event.kind == EventKind::Working {
+                        watch.working(event.at);
+                    }
                 }
             }
             // Events dropped for want of room were changes too.
@@ -134,7 +137,7 @@ impl<B: Backend> Session<B> {
                     }
                 }
                 Next::Done { capped } => {
-                    let busy = capped && watch.stirring();
+                    let busy = capped && watch.stirring(Instant::now());
                     return Ok((
                         Settled {
                             busy,
@@ -154,6 +157,9 @@ impl<B: Backend> Session<B> {
             }
             if moves(&event) {
                 watch.motion(event.at);
+                if event.kind == EventKind::Working {
+                    watch.working(event.at);
+                }
                 continue;
             }
             if !counts(&event) {
