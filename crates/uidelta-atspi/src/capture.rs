@@ -365,7 +365,7 @@ impl Walk<'_> {
 
     /// Reads the application's cache, then every object from `root` down.
     pub(crate) async fn run(&self, app: &AppRef, root: &str) -> Result<Raw> {
-        let cache = if self.opts.use_cache {
+        let cache = if self.opts.use_cache && self.profile.cache_is_safe() {
             self.cache(&app.bus_name).await?
         } else {
             Cache::default()

@@ -185,6 +185,17 @@ impl Profile {
         self.toolkit == Toolkit::Chromium
     }
 
+    /// Whether the application's cache (`GetItems`) may be read at all.
+    /// Not LibreOffice's: the accessibility bridge's cache of its objects
+    /// can hold one that LibreOffice has freed while a window is being
+    /// built (its Save As file chooser, read as it fills in), and
+    /// `GetItems`, which takes a reference to every object in it, then
+    /// crashes LibreOffice (SIGSEGV in `g_object_ref` under the bridge's
+    /// `GetItems`; LibreOffice aborts). Its objects are read one by one.
+    pub fn cache_is_safe(&self) -> bool {
+        self.toolkit != Toolkit::LibreOffice
+    }
+
     /// Whether the attributes of an element of `role` are read. Not those
     /// of Chromium's text runs (`static`): a run of text has no attributes
     /// of its own in a page, and Chromium gives it only how it is laid out

@@ -3,7 +3,8 @@
 //! Its tree arrives, with the cells on screen and their values, Calc is
 //! idle afterwards, and an agent's task on it reads one diff per step.
 //! The task goes to a cell by giving it the focus (`Component.GrabFocus`,
-//! as keys would), and by a click of the pointer.
+//! as keys would), and by a click of the pointer, and saves the sheet
+//! in Excel's format through GTK's file chooser.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -351,5 +352,129 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
                 format!("~ [{redo}] push button \"Redo\" in [{standard}] tool bar \"Standard\" | enabled: false -> true"),
             ],
         );
+
+        // 9. Save As (Ctrl+Shift+S): GTK's file chooser, its name field
+        // focused with the document's name.
+        let a = s
+            .key(APP, "ctrl+shift+s", &opts)
+            .await
+            .expect("ctrl+shift+s");
+        let a = office::until_opened(&mut s, a).await;
+        let chooser = a
+            .diff
+            .opened()
+            .next()
+            .expect("opened")
+            .root()
+            .r#ref
+            .to_string();
+        let got = split(&a).1;
+        assert_eq!(
+            got[0],
+            format!("+ [{chooser}] file chooser \"Save\" (modal) (opened)"),
+            "{}",
+            got.join("\n")
+        );
+        // (With its extension, until the chooser's filter takes it off.)
+        assert!(
+            got.iter().any(|l| {
+                l.ends_with("] text \"Name:\" = \"prices\" (focused)")
+                    || l.ends_with("] text \"Name:\" = \"prices.fods\" (focused)")
+            }),
+            "{}",
+            got.join("\n")
+        );
+
+        // 10. A name of another format: one line.
+        let name = ref_of(&s, "role:file chooser >> role:text && name:Name:");
+        let widget = ref_of(&s, "role:file chooser && name:File Chooser Widget");
+        let target = desktop.runtime_dir().join("prices.xlsx");
+        let path = target.to_string_lossy().into_owned();
+        let a = s
+            .act(&name, &Action::SetValue(path.clone()), &opts)
+            .await
+            .expect("name the file");
+        let (header, got) = split(&a);
+        assert_eq!(header, "# diff: ~1 modified", "{}", text(&a));
+        let field = format!(
+            "~ [{name}] text \"Name:\" in [{widget}] file chooser \"File Chooser Widget\" | value: "
+        );
+        assert!(
+            got[0] == format!("{field}\"prices\" -> {path:?}")
+                || got[0] == format!("{field}\"prices.fods\" -> {path:?}"),
+            "{}",
+            text(&a)
+        );
+
+        // 11. Save: the chooser closes, and Calc asks whether to keep the
+        // format, its two answers listed.
+        let a = s
+            .act(
+                "role:file chooser && name:Save >> role:push button && name:Save",
+                &Action::Click,
+                &opts,
+            )
+            .await
+            .expect("click Save");
+        let a = office::until_opened(&mut s, a).await;
+        let t = text(&a);
+        let question = a
+            .diff
+            .opened()
+            .next()
+            .expect("opened")
+            .root()
+            .r#ref
+            .to_string();
+        let got = split(&a).1;
+        assert!(
+            got.contains(&format!(
+                "+ [{question}] alert \"Question\" (modal) (opened)"
+            )),
+            "{t}"
+        );
+        assert!(
+            got.iter().any(|l| l.starts_with(&format!(
+                "- [{chooser}] file chooser \"Save\" (closed) (and "
+            ))),
+            "{t}"
+        );
+        for answer in ["Use ODF Format", "Use Excel 2007–365 Format"] {
+            let line = format!(
+                "    [{}] push button \"{answer}\"",
+                ref_of(
+                    &s,
+                    &format!("role:alert >> role:push button && name:\"{answer}\"")
+                )
+            );
+            assert!(got.contains(&line), "no {line:?} in:\n{t}");
+        }
+
+        // 12. Keep Excel's: the question goes, the window is named after
+        // the new file, and the file is written.
+        let a = s
+            .act(
+                "role:alert >> role:push button && name:\"Use Excel 2007–365 Format\"",
+                &Action::Click,
+                &opts,
+            )
+            .await
+            .expect("keep the format");
+        let t = text(&a);
+        let got = split(&a).1;
+        assert!(
+            got.contains(&format!(
+                "- [{question}] alert \"Question\" (closed) (and 5 descendants)"
+            )),
+            "{t}"
+        );
+        let renamed = format!(
+            "~ [{frame}] frame | name: \"prices.fods - LibreOffice Calc\" -> \"prices.xlsx - LibreOffice Calc\""
+        );
+        assert!(
+            got.iter().any(|l| l.starts_with(&renamed)),
+            "no {renamed:?} in:\n{t}"
+        );
+        assert!(target.is_file(), "{} not written", target.display());
     });
 }

@@ -354,7 +354,7 @@ fn impress_task() {
             })
             .collect();
         let mut expected = buttons;
-        expected.push(format!("  ... 66 more nodes under [{dialog}] (all hidden)"));
+        expected.push(format!("  ... 50 more nodes under [{dialog}] (all hidden)"));
         expected.push(format!("~ [e2] frame \"{WINDOW}\" | active: true -> false"));
         expected.push(format!(
             "~ [{menu}] menu \"Slide\" | selected: true -> false (hides 29 descendants)"
@@ -370,7 +370,7 @@ fn impress_task() {
             &a,
             3,
             &[
-                format!("- [{dialog}] dialog \"Slide Properties\" (closed) (and 95 descendants)"),
+                format!("- [{dialog}] dialog \"Slide Properties\" (closed) (and 79 descendants)"),
                 format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
             ],
         );

@@ -180,3 +180,31 @@ pub fn diff_has(a: &ActionOutcome, count: usize, expected: &[String]) {
     }
     assert_eq!(got.len(), count, "the diff:\n{}", got.join("\n"));
 }
+
+/// `a`, the answer to an action that opens a window, or, when LibreOffice
+/// was still building it at the wait's cap (Format > Character lists its
+/// fonts for seconds under load), the answer of waiting for it, as an agent
+/// told so would wait. Any other answer without a window fails.
+pub async fn until_opened(s: &mut Session<Linux>, mut a: ActionOutcome) -> ActionOutcome {
+    for _ in 0..5 {
+        if a.diff.opened().next().is_some() {
+            return a;
+        }
+        let note = a.note.clone().unwrap_or_default();
+        assert!(
+            note.starts_with("the application was still busy at the settle cap"),
+            "no window opened after {} ({:?}; changes {}, switch {:?}, earlier {}), and {note:?}:\n{}",
+            a.done.method,
+            a.settled,
+            a.diff.has_changes(),
+            a.app_switch.as_ref().map(|s| s.app.name.clone()),
+            a.earlier.len(),
+            crate::common::text(&a)
+        );
+        a = s
+            .wait_for_change(APP, Duration::from_secs(20))
+            .await
+            .expect("wait for the window");
+    }
+    panic!("no window opened:\n{}", crate::common::text(&a));
+}

@@ -230,33 +230,12 @@ fn writer_task() {
         // 9. Format > Character...: the dialog. Its size field is an
         // entry beside a combo box LibreOffice keeps hidden, which its
         // label names: the entry takes the name.
-        let mut a = s
+        let a = s
             .act("role:menu item && name:Character...", &Action::Click, &opts)
             .await
             .expect("click Character...");
-        // LibreOffice may build the dialog (its list of fonts) for longer
-        // than the wait's cap: the answer then says it is still busy, and
-        // what comes is waited for, as an agent would.
-        for _ in 0..5 {
-            if a.diff.opened().next().is_some() {
-                break;
-            }
-            let note = a.note.clone().unwrap_or_default();
-            assert!(
-                note.starts_with("the application was still busy at the settle cap"),
-                "no dialog, and {note:?}:\n{}",
-                crate::common::text(&a)
-            );
-            a = s
-                .wait_for_change(APP, std::time::Duration::from_secs(20))
-                .await
-                .expect("wait for the dialog");
-        }
-        let opened = a
-            .diff
-            .opened()
-            .next()
-            .unwrap_or_else(|| panic!("no dialog opened:\n{}", crate::common::text(&a)));
+        let a = office::until_opened(&mut s, a).await;
+        let opened = a.diff.opened().next().expect("opened");
         assert_eq!(opened.root().name, "Character");
         let character = opened.root().r#ref.to_string();
         let got = lines(&a);
