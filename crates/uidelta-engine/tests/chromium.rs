@@ -182,6 +182,26 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         changed(&a, "| value: \"Ada\" -> \"Grace Hopper\"");
         let a = s.act(&name, &value(""), &opts).await.expect("clear Name");
         changed(&a, "| value: \"Grace Hopper\" -> none");
+
+        // A value longer than one action types is refused before a key
+        // goes down: typed, it would hold the keyboard for minutes.
+        let long = "x".repeat(uidelta_backend::MAX_TYPED_CHARS + 1);
+        let err = s
+            .act(&name, &value(&long), &opts)
+            .await
+            .err()
+            .expect("refused");
+        let said = err.to_string();
+        assert!(
+            said.contains("the element takes its text only as keys, and the value has 100001 characters, more than the 100000 one action types; nothing was done"),
+            "{said}"
+        );
+        assert!(
+            matches!(&err, uidelta_engine::Error::Backend(b) if b.kind == uidelta_backend::ErrorKind::Unsupported),
+            "{err:?}"
+        );
+        let (_, diff) = s.observe("Chromium").await.expect("observe");
+        assert!(!diff.has_changes(), "{diff:?}");
     });
 }
 

@@ -164,6 +164,23 @@ fn events_left_unread_are_let_go_and_the_application_read_in_full_again() {
             s.known_apps()[0].lapsed(),
             "still subscribed after going unread"
         );
+        // xdotool is done once its keys are sent, not once the entry has
+        // them all: a session of its own, on a connection of its own, reads
+        // until it has.
+        let probe = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+            .await
+            .expect("connect");
+        let mut probe = Session::new(Arc::new(probe));
+        let typed: uidelta_engine::selector::Selector =
+            "role:text && value:hello".parse().expect("selector");
+        for _ in 0..50 {
+            probe.observe(FACTORY).await.expect("read the tree");
+            if !probe.find(&typed).is_empty() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        assert_eq!(probe.find(&typed).len(), 1, "the entry never said hello");
 
         // The next action listens again, and reads the entry in full before
         // acting: its diff starts from what was typed meanwhile.

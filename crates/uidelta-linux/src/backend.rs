@@ -44,6 +44,7 @@ impl From<Error> for uidelta_backend::Error {
             | Error::Disabled { .. }
             | Error::NoKeyboardFocus { .. }
             | Error::CellOutOfSight { .. }
+            | Error::TooLongToType { .. }
             | Error::NoIdentity { .. }
             | Error::NotAClick { .. } => ErrorKind::Unsupported,
             _ => ErrorKind::Other,

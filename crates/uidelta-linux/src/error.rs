@@ -131,6 +131,21 @@ pub enum Error {
         /// The cell's actions, listed.
         actions: String,
     },
+    /// A value to set on a field that takes it only as keys, longer than
+    /// one action types ([`uidelta_backend::MAX_TYPED_CHARS`]): typed key
+    /// by key, it would hold the keyboard for minutes. Nothing was done.
+    #[error(
+        "{doing}: the element takes its text only as keys, and the value has {count} \
+         characters, more than the {max} one action types; nothing was done (type it in parts)"
+    )]
+    TooLongToType {
+        /// What was being done.
+        doing: String,
+        /// The value's length, in characters.
+        count: usize,
+        /// The most one action types.
+        max: usize,
+    },
     /// An item of a combo box's popup could not be picked.
     #[error("{doing}: {why}")]
     NotPicked {

@@ -3,7 +3,7 @@
 //! centre.
 
 use uidelta_atspi::{Actor, AppRef, NodeAddr};
-use uidelta_backend::{Action, Performed};
+use uidelta_backend::{Action, Performed, MAX_TYPED_CHARS};
 use uidelta_model::{NodeData, Rect, Role, State};
 use uidelta_x11::{Button, X11};
 
@@ -273,6 +273,14 @@ impl Linux {
             Action::SetValue(text)
                 if node.role.is_text_input() || node.states.contains(State::Editable) =>
             {
+                let count = text.chars().count();
+                if count > MAX_TYPED_CHARS {
+                    return Err(Error::TooLongToType {
+                        doing: doing(),
+                        count,
+                        max: MAX_TYPED_CHARS,
+                    });
+                }
                 let moved = self
                     .focus_for_keys(app, actor, addr, node, x11, doing)
                     .await?;
