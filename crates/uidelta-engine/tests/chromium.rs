@@ -189,8 +189,7 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         let err = s
             .act(&name, &value(&long), &opts)
             .await
-            .err()
-            .expect("refused");
+            .expect_err("refused");
         let said = err.to_string();
         assert!(
             said.contains("the element takes its text only as keys, and the value has 100001 characters, more than the 100000 one action types; nothing was done"),

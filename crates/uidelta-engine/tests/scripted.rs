@@ -143,6 +143,63 @@ fn send(backend: &Scripted, kind: EventKind, detail: &str, source: &str) -> bool
     })
 }
 
+/// Auto settle capped at 600 ms, without grace or transients.
+fn capped_at_600_ms() -> ActOptions {
+    ActOptions {
+        settle: Settle::Auto(uidelta_engine::Quiet {
+            cap: std::time::Duration::from_millis(600),
+            grace: None,
+            ..uidelta_engine::Quiet::default()
+        }),
+        transients: false,
+    }
+}
+
+/// The note of an action the application was still busy with at a cap of
+/// 600 ms.
+const STILL_BUSY: &str = "the application was still busy at the settle cap (600 ms), and nothing \
+                          had changed yet: what the action started may still come \
+                          (wait_for_change)";
+
+/// Clicks `Go`, with a cap of 600 ms, while an event of `kind` comes from
+/// `source` every `every_ms` for 1.2 s, and asserts that nothing changed
+/// and the answer says the application was still busy.
+async fn click_go_sending(
+    s: &mut Session<Scripted>,
+    backend: &Arc<Scripted>,
+    kind: EventKind,
+    detail: &'static str,
+    source: &'static str,
+    every_ms: u64,
+) {
+    let sending = {
+        let backend = Arc::clone(backend);
+        tokio::spawn(async move {
+            let end = Instant::now() + Duration::from_millis(1200);
+            while Instant::now() < end {
+                send(&backend, kind, detail, source);
+                tokio::time::sleep(Duration::from_millis(every_ms)).await;
+            }
+        })
+    };
+    let busy = s
+        .act(
+            "role:push button && name:Go",
+            &Action::Click,
+            &capped_at_600_ms(),
+        )
+        .await
+        .expect("click Go");
+    sending.abort();
+    assert!(!busy.diff.has_changes(), "{:?}", busy.diff);
+    assert!(
+        busy.settled.capped && busy.settled.busy,
+        "{:?}",
+        busy.settled
+    );
+    assert_eq!(busy.note.as_deref(), Some(STILL_BUSY));
+}
+
 #[tokio::test]
 async fn a_change_whose_event_was_dropped_is_read_before_the_next_action() {
     let backend = Arc::new(Scripted::default());
@@ -194,14 +251,7 @@ async fn an_action_the_application_is_still_busy_with_at_the_cap_says_so() {
     let backend = Arc::new(Scripted::default());
     let mut s = Session::new(Arc::clone(&backend));
     s.observe("scripted").await.expect("read the tree");
-    let opts = ActOptions {
-        settle: Settle::Auto(uidelta_engine::Quiet {
-            cap: std::time::Duration::from_millis(600),
-            grace: None,
-            ..uidelta_engine::Quiet::default()
-        }),
-        transients: false,
-    };
+    let opts = capped_at_600_ms();
     // Nothing sent: nothing changed, and the application was not busy.
     let idle = s
         .act("role:push button && name:Go", &Action::Click, &opts)
@@ -217,30 +267,15 @@ async fn an_action_the_application_is_still_busy_with_at_the_cap_says_so() {
 
     // Events that change nothing, all through the cap (a window still
     // being built).
-    let stir = {
-        let backend = Arc::clone(&backend);
-        tokio::spawn(async move {
-            let end = Instant::now() + std::time::Duration::from_millis(1200);
-            while Instant::now() < end {
-                send(&backend, EventKind::Change, "children changed", ":1.1/1");
-                tokio::time::sleep(std::time::Duration::from_millis(40)).await;
-            }
-        })
-    };
-    let busy = s
-        .act("role:push button && name:Go", &Action::Click, &opts)
-        .await
-        .expect("click Go");
-    stir.abort();
-    assert!(!busy.diff.has_changes());
-    assert!(busy.settled.busy, "{:?}", busy.settled);
-    assert_eq!(
-        busy.note.as_deref(),
-        Some(
-            "the application was still busy at the settle cap (600 ms), and nothing had changed \
-             yet: what the action started may still come (wait_for_change)"
-        )
-    );
+    click_go_sending(
+        &mut s,
+        &backend,
+        EventKind::Change,
+        "children changed",
+        ":1.1/1",
+        40,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -250,42 +285,15 @@ async fn an_action_whose_application_is_at_work_at_the_cap_with_nothing_changed_
     let backend = Arc::new(Scripted::default());
     let mut s = Session::new(Arc::clone(&backend));
     s.observe("scripted").await.expect("read the tree");
-    let opts = ActOptions {
-        settle: Settle::Auto(uidelta_engine::Quiet {
-            cap: std::time::Duration::from_millis(600),
-            grace: None,
-            ..uidelta_engine::Quiet::default()
-        }),
-        transients: false,
-    };
-    let work = {
-        let backend = Arc::clone(&backend);
-        tokio::spawn(async move {
-            let end = Instant::now() + std::time::Duration::from_millis(1200);
-            while Instant::now() < end {
-                send(&backend, EventKind::Working, "process:working", ":1.1/0");
-                tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-            }
-        })
-    };
-    let busy = s
-        .act("role:push button && name:Go", &Action::Click, &opts)
-        .await
-        .expect("click Go");
-    work.abort();
-    assert!(!busy.diff.has_changes(), "{:?}", busy.diff);
-    assert!(
-        busy.settled.capped && busy.settled.busy,
-        "{:?}",
-        busy.settled
-    );
-    assert_eq!(
-        busy.note.as_deref(),
-        Some(
-            "the application was still busy at the settle cap (600 ms), and nothing had changed \
-             yet: what the action started may still come (wait_for_change)"
-        )
-    );
+    click_go_sending(
+        &mut s,
+        &backend,
+        EventKind::Working,
+        "process:working",
+        ":1.1/0",
+        50,
+    )
+    .await;
 }
 
 #[tokio::test]
@@ -299,38 +307,15 @@ async fn an_action_that_only_gave_its_target_the_focus_while_the_application_sta
     let mut s = Session::new(Arc::clone(&backend));
     s.observe("scripted").await.expect("read the tree");
     *lock(&backend.focuses) = true;
-    let opts = ActOptions {
-        settle: Settle::Auto(uidelta_engine::Quiet {
-            cap: std::time::Duration::from_millis(600),
-            grace: None,
-            ..uidelta_engine::Quiet::default()
-        }),
-        transients: false,
-    };
-    let stir = {
-        let backend = Arc::clone(&backend);
-        tokio::spawn(async move {
-            let end = Instant::now() + std::time::Duration::from_millis(1200);
-            while Instant::now() < end {
-                send(&backend, EventKind::Change, "children changed", ":1.1/1");
-                tokio::time::sleep(std::time::Duration::from_millis(40)).await;
-            }
-        })
-    };
-    let busy = s
-        .act("role:push button && name:Go", &Action::Click, &opts)
-        .await
-        .expect("click Go");
-    stir.abort();
-    assert!(!busy.diff.has_changes(), "{:?}", busy.diff);
-    assert!(busy.settled.busy, "{:?}", busy.settled);
-    assert_eq!(
-        busy.note.as_deref(),
-        Some(
-            "the application was still busy at the settle cap (600 ms), and nothing had changed \
-             yet: what the action started may still come (wait_for_change)"
-        )
-    );
+    click_go_sending(
+        &mut s,
+        &backend,
+        EventKind::Change,
+        "children changed",
+        ":1.1/1",
+        40,
+    )
+    .await;
     // The focus did come: the tree says so.
     let go = s.find(
         &"role:push button && state:focused"

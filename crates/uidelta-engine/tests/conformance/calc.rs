@@ -359,15 +359,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             .key(APP, "ctrl+shift+s", &opts)
             .await
             .expect("ctrl+shift+s");
-        let a = office::until_opened(&mut s, a).await;
-        let chooser = a
-            .diff
-            .opened()
-            .next()
-            .expect("opened")
-            .root()
-            .r#ref
-            .to_string();
+        let (a, chooser) = office::until_opened(&mut s, a).await;
         let got = split(&a).1;
         assert_eq!(
             got[0],
@@ -416,16 +408,8 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             )
             .await
             .expect("click Save");
-        let a = office::until_opened(&mut s, a).await;
+        let (a, question) = office::until_opened(&mut s, a).await;
         let t = text(&a);
-        let question = a
-            .diff
-            .opened()
-            .next()
-            .expect("opened")
-            .root()
-            .r#ref
-            .to_string();
         let got = split(&a).1;
         assert!(
             got.contains(&format!(

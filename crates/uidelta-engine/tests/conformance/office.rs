@@ -184,11 +184,13 @@ pub fn diff_has(a: &ActionOutcome, count: usize, expected: &[String]) {
 /// `a`, the answer to an action that opens a window, or, when LibreOffice
 /// was still building it at the wait's cap (Format > Character lists its
 /// fonts for seconds under load), the answer of waiting for it, as an agent
-/// told so would wait. Any other answer without a window fails.
-pub async fn until_opened(s: &mut Session<Linux>, mut a: ActionOutcome) -> ActionOutcome {
+/// told so would wait; with the ref of the window opened. Any other answer
+/// without a window fails.
+pub async fn until_opened(s: &mut Session<Linux>, mut a: ActionOutcome) -> (ActionOutcome, String) {
     for _ in 0..5 {
-        if a.diff.opened().next().is_some() {
-            return a;
+        let opened = a.diff.opened().next().map(|w| w.root().r#ref.to_string());
+        if let Some(window) = opened {
+            return (a, window);
         }
         let note = a.note.clone().unwrap_or_default();
         assert!(

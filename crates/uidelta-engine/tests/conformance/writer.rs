@@ -234,10 +234,9 @@ fn writer_task() {
             .act("role:menu item && name:Character...", &Action::Click, &opts)
             .await
             .expect("click Character...");
-        let a = office::until_opened(&mut s, a).await;
+        let (a, character) = office::until_opened(&mut s, a).await;
         let opened = a.diff.opened().next().expect("opened");
         assert_eq!(opened.root().name, "Character");
-        let character = opened.root().r#ref.to_string();
         let got = lines(&a);
         let size_line = got
             .iter()
