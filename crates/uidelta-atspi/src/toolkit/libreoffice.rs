@@ -104,13 +104,14 @@ pub(crate) fn name_faces_of_hidden_combo_boxes(recs: &mut [Rec]) {
 /// 50, and all in the pane higher than it shows by the bar's height (a
 /// fresh Calc's cell C3 at y 222 shows at 247; Writer's Bold at 91 at
 /// 116). A click at a centre so read lands on what is above it. How far
-/// below its reported place such a pane shows, `pane` and `parent` being
-/// where the pane and what it is in are reported: down to its parent's
-/// top; 0 for a pane in its parent, or either without a place.
-pub(crate) fn root_pane_drop(pane: Rect, parent: Rect) -> i32 {
+/// below its reported place such a pane shows, `pane` and `holder` being
+/// where the pane and the element that lists it among its children (not
+/// the window it names as its parent) are reported: down to the holder's
+/// top; 0 for a pane in its holder, or either without a place.
+pub(crate) fn root_pane_drop(pane: Rect, holder: Rect) -> i32 {
     let placed = |r: Rect| r.h > 0 && r.y != i32::MIN;
-    if placed(pane) && placed(parent) && parent.y > pane.y {
-        parent.y.saturating_sub(pane.y)
+    if placed(pane) && placed(holder) && holder.y > pane.y {
+        holder.y.saturating_sub(pane.y)
     } else {
         0
     }

@@ -313,7 +313,8 @@ impl Profile {
     /// Whether the application may report a window's root pane higher
     /// than it shows, and all in it (LibreOffice, see
     /// [`libreoffice::root_pane_drop`]): where an element is must then be
-    /// mended from where its root pane and the pane's parent are.
+    /// mended from where its root pane and the element holding the pane
+    /// are.
     pub fn misplaces_root_panes(&self) -> bool {
         self.toolkit == Toolkit::LibreOffice
     }

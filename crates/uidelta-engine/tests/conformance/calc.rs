@@ -3,8 +3,8 @@
 //! Its tree arrives, with the cells on screen and their values, Calc is
 //! idle afterwards, and an agent's task on it reads one diff per step.
 //! The task goes to a cell by giving it the focus (`Component.GrabFocus`,
-//! as keys would), and by a click of the pointer, and saves the sheet
-//! in Excel's format through GTK's file chooser.
+//! as keys would) or by a pointer click, and saves the sheet in Excel's
+//! format through GTK's file chooser.
 
 use std::path::PathBuf;
 use std::time::{Duration, Instant};

@@ -1,9 +1,9 @@
 //! LibreOffice Writer: type a sentence, make what follows bold (Ctrl+B)
 //! and type it, take bold off with the tool bar's button, open Format >
 //! Paragraph from the menu bar and cancel it, and set the font size in
-//! Format > Character. Its document paragraphs and
-//! status bar fields carry their text, and the copy of its menu bar that
-//! LibreOffice keeps with no room is not in the tree.
+//! Format > Character. Its document paragraphs and status bar fields
+//! carry their text, and the copy of its menu bar that LibreOffice keeps
+//! with no room is not in the tree.
 
 use uidelta_backend::Action;
 use uidelta_engine::ActOptions;
