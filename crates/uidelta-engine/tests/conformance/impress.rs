@@ -151,9 +151,9 @@ fn impress_task() {
         let in_drawing = |name: &str| in_drawing[name].clone();
         let in_standard = |name: &str| in_standard[name].clone();
         // A click at its centre, on its text, selects it and edits it at
-        // once (the first pointer event in the window, where Calc and
-        // Impress report their content one menu bar higher than it shows:
-        // a click 25 px higher only selects the placeholder).
+        // once. (It is the first pointer event in the window, until which
+        // LibreOffice reports the window's content a menu bar higher than
+        // it shows: a click aimed 25 px too high only selected it.)
         let a = s
             .act(&title, &Action::Click, &opts)
             .await
