@@ -620,36 +620,30 @@ impl<'a> Actor<'a> {
     /// `chain` (it, then its ancestors up to its window) shows, in pixels:
     /// 0 but in an application that reports root panes higher than they
     /// show ([`Profile::misplaces_root_panes`]), where the root pane of the
-    /// chain and what holds it (as the last capture found it, see
-    /// [`Bus::note_holders`]) are read, as a capture reads them. Whatever
-    /// cannot be read counts as in its place.
+    /// chain (one whose holder a capture noted, see [`Bus::note_holders`])
+    /// and its holder are read, as a capture reads them. Whatever cannot be
+    /// read counts as in its place.
     pub async fn shown_below_reported(&self, chain: &[NodeAddr]) -> i32 {
         if !self.profile.misplaces_root_panes() {
             return 0;
         }
         // The root pane is near the window: looked for from the top down.
-        for at in chain.iter().rev() {
-            match self.role(at).await {
-                Ok(uidelta_model::Role::RootPane) => {}
-                Ok(_) => continue,
-                Err(_) => return 0,
-            }
-            let Some(path) = self.bus.holder(&at.bus, &at.path) else {
-                return 0;
-            };
+        let held = chain.iter().rev().find_map(|at| {
+            let path = self.bus.holder(&at.bus, &at.path)?;
             let holder = NodeAddr {
                 bus: at.bus.clone(),
                 path,
             };
-            let place = |(x, y, w, h)| uidelta_model::Rect::new(x, y, w, h);
-            return match (self.extents(at).await, self.extents(&holder).await) {
-                (Ok(pane), Ok(around)) => {
-                    crate::toolkit::root_pane_drop(place(pane), place(around))
-                }
-                _ => 0,
-            };
+            Some((at, holder))
+        });
+        let Some((pane, holder)) = held else {
+            return 0;
+        };
+        let place = |(x, y, w, h)| uidelta_model::Rect::new(x, y, w, h);
+        match (self.extents(pane).await, self.extents(&holder).await) {
+            (Ok(pane), Ok(around)) => crate::toolkit::root_pane_drop(place(pane), place(around)),
+            _ => 0,
         }
-        0
     }
 
     /// The element's parent.

@@ -177,10 +177,10 @@ impl<B: Backend> Session<B> {
             // After what settling saw (the application still busy), when
             // both are said; the focus, left out above, may have been all
             // that settling found.
-            let busy = acted.note.take().or_else(|| match opts.settle {
-                Settle::Auto(quiet) if acted.settled.busy => Some(still_busy(quiet.cap)),
-                _ => None,
-            });
+            let busy = acted
+                .note
+                .take()
+                .or_else(|| still_busy(&opts.settle, &acted.settled));
             acted.note = match (busy, why) {
                 (Some(busy), Some(why)) => Some(format!("{busy}; {why}")),
                 (busy, why) => why.or(busy),
@@ -529,9 +529,10 @@ impl<B: Backend> Session<B> {
         } else {
             self.opened_elsewhere(&app).await
         };
-        let note = match opts.settle {
-            Settle::Auto(quiet) if settled.busy && !d.has_changes() => Some(still_busy(quiet.cap)),
-            _ => None,
+        let note = if d.has_changes() {
+            None
+        } else {
+            still_busy(&opts.settle, &settled)
         };
         Ok(ActionOutcome {
             done,
@@ -572,15 +573,19 @@ impl<B: Backend> Session<B> {
 }
 
 /// The note of an action after which the application was still busy (its
-/// events going on) at the settle `cap`, with nothing changed: what the
-/// action started may still come (Thunderbird's first message window takes
-/// more than two seconds to build).
-pub(super) fn still_busy(cap: Duration) -> String {
-    format!(
-        "the application was still busy at the settle cap ({} ms), and nothing had changed \
-         yet: what the action started may still come (wait_for_change)",
-        cap.as_millis()
-    )
+/// events going on, or its process at work) at the cap of an automatic
+/// `settle`, when nothing changed: what the action started may still come
+/// (Thunderbird's first message window takes more than two seconds to
+/// build).
+pub(super) fn still_busy(settle: &Settle, settled: &Settled) -> Option<String> {
+    match settle {
+        Settle::Auto(quiet) if settled.busy => Some(format!(
+            "the application was still busy at the settle cap ({} ms), and nothing had changed \
+             yet: what the action started may still come (wait_for_change)",
+            quiet.cap.as_millis()
+        )),
+        _ => None,
+    }
 }
 
 /// Why an application may have ignored an action on `data` (`handle`):
