@@ -272,6 +272,51 @@ pub(crate) fn name_tool_buttons_after_their_item(recs: &mut [Rec]) {
     }
 }
 
+/// GTK gives a box's tooltip as its description too, and a nameless box
+/// with nothing else to say is no element of its own: the box is shown,
+/// and what it holds one level down, only while it has a tooltip.
+/// LibreOffice sets one on the box of its Font Name field while the font
+/// shown is not installed (`Font Name. The current font is not available
+/// and will be substituted.`): moving the text cursor into such a font
+/// then read as the field gone and a new one added in a `filler`, the font
+/// it shows in the new one only. A nameless panel or filler that is not
+/// focusable and has a tooltip gives it to the first control in it that
+/// takes the keyboard and has no description of its own (the field), and
+/// keeps none: the control stays where it was, its description changes.
+/// Runs before nameless controls are named after their tooltip, so that a
+/// button given one is named after it.
+pub(crate) fn hand_box_tooltips_to_their_first_control(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut handed = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let states = &r.basic.states;
+        if r.vanished
+            || r.lifted
+            || !matches!(role(r), Role::Panel | Role::Filler)
+            || !r.basic.name.trim().is_empty()
+            || r.basic.description.trim().is_empty()
+            || !states.contains(State::HasTooltip)
+            || states.contains(State::Focusable)
+        {
+            continue;
+        }
+        let first = r.children.iter().copied().find(|&c| {
+            let child = &recs[c];
+            !child.vanished
+                && !child.left_out
+                && child.basic.states.contains(State::Focusable)
+                && child.basic.description.trim().is_empty()
+        });
+        if let Some(control) = first {
+            handed.push((i, control));
+        }
+    }
+    for (holder, control) in handed {
+        let description = std::mem::take(&mut recs[holder].basic.description);
+        recs[control].basic.description = description;
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -486,6 +531,50 @@ mod tests {
         );
         let lifted: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].lifted).collect();
         assert_eq!(lifted, [1]);
+    }
+
+    #[test]
+    fn gtk3_a_nameless_box_hands_its_tooltip_to_its_first_control() {
+        let substituted = "Font Name. The current font is not available and will be substituted.";
+        let mut recs = vec![
+            rec("panel", "Font Name", &[1, 5]),
+            // LibreOffice's Font Name field: its entry, a hidden combo
+            // box and the toggle that opens the list, in a box with a
+            // tooltip.
+            rec("filler", "", &[2, 3, 4]),
+            rec("text", "", &[]),
+            rec("combo box", "", &[]),
+            rec("toggle button", "", &[]),
+            // A box whose tooltip names a nameless button.
+            rec("filler", "", &[6]),
+            rec("push button", "", &[]),
+        ];
+        for (i, description) in [(1, substituted), (5, "Pick a colour")] {
+            recs[i].basic.description = description.into();
+            recs[i].basic.states.insert(State::HasTooltip);
+        }
+        for i in [2, 4, 6] {
+            recs[i].basic.states.insert(State::Focusable);
+        }
+        // A box that takes the keyboard itself, or one with a description
+        // but no tooltip (set by the application), keeps it.
+        let mut kept = recs.clone();
+        kept[1].basic.states.insert(State::Focusable);
+        kept[5].basic.states.remove(State::HasTooltip);
+        hand_box_tooltips_to_their_first_control(&mut kept);
+        assert_eq!(kept[1].basic.description, substituted);
+        assert_eq!(kept[5].basic.description, "Pick a colour");
+        assert!(kept[2].basic.description.is_empty());
+
+        hand_box_tooltips_to_their_first_control(&mut recs);
+        name_controls_after_their_tooltip(&mut recs);
+        let descriptions: Vec<&str> = recs.iter().map(|r| r.basic.description.as_str()).collect();
+        assert_eq!(
+            descriptions,
+            ["", "", substituted, "", "", "", "Pick a colour"]
+        );
+        assert_eq!(recs[6].basic.name, "Pick a colour");
+        assert!(recs[4].basic.name.is_empty());
     }
 
     #[test]

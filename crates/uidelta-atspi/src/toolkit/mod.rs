@@ -379,6 +379,7 @@ impl Profile {
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);
                 gtk3::name_tool_buttons_after_their_item(recs);
+                gtk3::hand_box_tooltips_to_their_first_control(recs);
                 gtk3::name_controls_after_their_tooltip(recs);
                 gtk3::leave_out_closed_empty_popovers(recs);
                 if self.toolkit == Toolkit::LibreOffice {

@@ -1,9 +1,10 @@
 //! LibreOffice Writer: type a sentence, make what follows bold (Ctrl+B)
 //! and type it, take bold off with the tool bar's button, open Format >
-//! Paragraph from the menu bar and cancel it, and set the font size in
-//! Format > Character. Its document paragraphs and status bar fields
-//! carry their text, and the copy of its menu bar that LibreOffice keeps
-//! with no room is not in the tree.
+//! Paragraph from the menu bar and cancel it, set the font size in
+//! Format > Character, insert a table, type into a cell and move to the
+//! next, and type a font that is not installed. Its document paragraphs
+//! and status bar fields carry their text, and the copy of its menu bar
+//! that LibreOffice keeps with no room is not in the tree.
 
 use uidelta_backend::Action;
 use uidelta_engine::ActOptions;
@@ -297,5 +298,133 @@ fn writer_task() {
                 got.join("\n")
             );
         }
+
+        // 12. Ctrl+F12: the Insert Table dialog, with its fields and its
+        // buttons.
+        let a = s.key(APP, "ctrl+F12", &opts).await.expect("ctrl+F12");
+        let (a, dialog) = office::until_opened(&mut s, a).await;
+        let got = lines(&a);
+        for want in [
+            "] spin button \"Rows:\" = \"2\"",
+            "] spin button \"Columns:\" = \"2\"",
+            "] push button \"Cancel\"",
+            "] push button \"Insert\"",
+        ] {
+            assert!(
+                got.iter().any(|l| l.ends_with(want)),
+                "no line ending {want:?} in:\n{}",
+                got.join("\n")
+            );
+        }
+
+        // 13. Insert: the dialog goes, the table comes with its cells, and
+        // the status bar names the cell the cursor is in.
+        let insert = ref_of(&s, "role:dialog >> role:push button && name:Insert");
+        let a = s.act(&insert, &Action::Click, &opts).await.expect("Insert");
+        let got = lines(&a);
+        let closed = format!("- [{dialog}] dialog \"Insert Table\" (closed) (and ");
+        assert!(
+            got.iter().any(|l| l.starts_with(&closed)),
+            "no {closed:?} in:\n{}",
+            got.join("\n")
+        );
+        let table = got
+            .iter()
+            .position(|l| l.starts_with("+ [") && l.contains("] table \"Table1-1\" in ["))
+            .unwrap_or_else(|| panic!("no table added in:\n{}", got.join("\n")));
+        let cells: Vec<&str> = got[table + 1..]
+            .iter()
+            .take_while(|l| l.starts_with("    "))
+            .map(|l| l.trim())
+            .filter(|l| l.contains("] table cell "))
+            .collect();
+        assert_eq!(cells.len(), 4, "{}", got.join("\n"));
+        let place = ref_where(&s, |n| n.value.as_deref() == Some("Table1:A1"));
+        let added = format!("+ [{place}] label = \"Table1:A1\" in [{pane}] root pane \"{WINDOW}\"");
+        assert!(got.contains(&added), "no {added:?} in:\n{}", got.join("\n"));
+
+        // 14. A word in the first cell: its paragraph, the table's
+        // Optimize Size (a cell with text), and the word count.
+        let cell = ref_of(&s, "role:table cell && name:A1 >> role:paragraph");
+        let a1 = ref_of(&s, "role:table cell && name:A1");
+        let table_bar = ref_of(&s, "role:tool bar && name:Table");
+        let optimize = ref_of(&s, "role:tool bar && name:Table >> name:Optimize Size");
+        let split = ref_of(&s, "role:tool bar && name:Table >> name:Split Table");
+        let button = |r: &str, name: &str, from: bool| {
+            format!(
+                "~ [{r}] push button \"{name}\" in [{table_bar}] tool bar \"Table\" | enabled: {from} -> {}",
+                !from
+            )
+        };
+        let a = s
+            .act(&cell, &Action::Type("Name".into()), &opts)
+            .await
+            .expect("type into A1");
+        diff_is(
+            &a,
+            &[
+                format!(
+                    "~ [{cell}] paragraph in [{a1}] table cell \"A1\" | value: none -> \"Name\""
+                ),
+                button(&optimize, "Optimize Size", false),
+                count("3 words, 17 characters", "4 words, 21 characters"),
+            ],
+        );
+
+        // 15. Down, to the cell below: the table's buttons, and the status
+        // bar names the cell.
+        let a = s.key(APP, "Down", &opts).await.expect("Down");
+        diff_is(
+            &a,
+            &[
+                button(&split, "Split Table", false),
+                button(&optimize, "Optimize Size", true),
+                format!(
+                    "~ [{place}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Table1:A1\" -> \"Table1:A2\""
+                ),
+            ],
+        );
+        let below = ref_of(&s, "role:table cell && name:A2 >> role:paragraph");
+        let focus = a
+            .diff
+            .focus
+            .as_ref()
+            .and_then(|f| f.to.as_ref())
+            .map(|h| h.r#ref.to_string());
+        assert_eq!(focus.as_deref(), Some(below.as_str()));
+
+        // 16. Ctrl+End, from that empty cell to the table's last: after
+        // such a move LibreOffice names the cell at its caret's next
+        // blink, 600 ms later, and the answer holds it.
+        let a = s.key(APP, "ctrl+End", &opts).await.expect("ctrl+End");
+        diff_is(
+            &a,
+            &[format!(
+                "~ [{place}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Table1:A2\" -> \"Table1:B2\""
+            )],
+        );
+
+        // 17-19. A font that is not installed, typed into Font Name: the
+        // field says it is substituted (its box's tooltip, handed to it),
+        // and stays the element it was.
+        let fonts = ref_of(&s, "role:panel && name:Font Name");
+        let font = ref_of(&s, "role:panel && name:Font Name >> role:text");
+        s.act(&font, &Action::Click, &opts)
+            .await
+            .expect("click Font Name");
+        s.act(
+            &font,
+            &Action::SetValue("Uidelta Missing Sans".into()),
+            &opts,
+        )
+        .await
+        .expect("set the font");
+        let a = s.key(APP, "Return", &opts).await.expect("Return");
+        diff_is(
+            &a,
+            &[format!(
+                "~ [{font}] text in [{fonts}] panel \"Font Name\" | description: \"\" -> \"Font Name. The current font is not available and will be substituted.\""
+            )],
+        );
     });
 }
