@@ -157,6 +157,34 @@ pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) {
     }
 }
 
+/// Calc's Input line (the paragraph in the formula tool bar's panel,
+/// which LibreOffice says is defunct from the start) says it takes the
+/// focus whenever a cell is chosen (a click, a move), as it comes to show
+/// the cell's content, and never says it lost it: not when the sheet takes
+/// the keyboard back (Enter after typing into a cell: the sheet says it is
+/// focused again), not when a dialog opens. Read as it says, the focus
+/// stayed on the Input line from the first cell chosen on, and no move of
+/// the cell cursor said where the keyboard went. What is in an element
+/// that says it is defunct loses `focused`: the focus is the cell the cursor is
+/// on, which says it is focused, and, while the Input line is written
+/// into, the cell's own editor, which says so and shows the same text.
+pub(crate) fn unfocus_what_defunct_elements_hold(recs: &mut [Rec]) {
+    let mut dropped = Vec::new();
+    for r in recs.iter() {
+        if r.basic.states.contains(State::Defunct) {
+            dropped.extend(
+                r.children
+                    .iter()
+                    .copied()
+                    .filter(|&c| recs[c].basic.states.contains(State::Focused)),
+            );
+        }
+    }
+    for i in dropped {
+        recs[i].basic.states.remove(State::Focused);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -229,6 +257,27 @@ mod tests {
         assert_eq!(root_pane_drop(rect(50, 899), rect(75, 0)), 0);
         // Nor does a pane without a place (AT-SPI's -2^31).
         assert_eq!(root_pane_drop(rect(i32::MIN, 1), rect(75, 899)), 0);
+    }
+
+    #[test]
+    fn what_a_defunct_element_holds_has_no_focus() {
+        let mut recs = vec![
+            rec("frame", "prices.fods - LibreOffice Calc", &[1, 3]),
+            rec("table", "Sheet Prices", &[2]),
+            rec("table cell", "D2", &[]),
+            rec("tool bar", "Formula Tool Bar", &[4]),
+            rec("panel", "Input line", &[5]),
+            rec("paragraph", "", &[]),
+        ];
+        for i in [1, 2, 5] {
+            recs[i].basic.states.insert(State::Focused);
+        }
+        recs[4].basic.states.insert(State::Defunct);
+        unfocus_what_defunct_elements_hold(&mut recs);
+        let focused: Vec<usize> = (0..recs.len())
+            .filter(|&i| recs[i].basic.states.contains(State::Focused))
+            .collect();
+        assert_eq!(focused, [1, 2]);
     }
 
     #[test]

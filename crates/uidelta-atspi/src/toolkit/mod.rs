@@ -384,6 +384,7 @@ impl Profile {
                 gtk3::leave_out_closed_empty_popovers(recs);
                 if self.toolkit == Toolkit::LibreOffice {
                     libreoffice::name_faces_of_hidden_combo_boxes(recs);
+                    libreoffice::unfocus_what_defunct_elements_hold(recs);
                 }
             }
             // A toolkit without rules here that leaves `enabled` or

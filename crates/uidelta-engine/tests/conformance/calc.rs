@@ -200,15 +200,16 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         let row_break = ref_of(&s, "role:push button && name:Insert Row Break");
         let standard = ref_of(&s, "role:tool bar && name:Standard");
 
-        // 1. To cell C3: the Name Box says so; Calc puts the keyboard in
-        // its input line.
+        // 1. To cell C3: the focus and the Name Box say so. (Calc's Input
+        // line says it takes the focus too, and keeps saying so while the
+        // sheet says it has the keyboard, which it has.)
         let a = s
             .act("role:table cell && name:C3", &Action::Focus, &opts)
             .await
             .expect("to C3");
         exactly(
             &a,
-            &format!("# diff: ~3 modified · focus [{a1}] table cell \"A1\" -> [{input}] paragraph"),
+            &format!("# diff: ~3 modified · focus [{a1}] table cell \"A1\" -> [{c3}] table cell \"C3\""),
             &[
                 a1_moved,
                 format!("~ [{input}] paragraph in [{input_panel}] panel \"Input line\" | value: \"Item\" -> none | active, editable: false -> true"),
@@ -295,7 +296,9 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             .unwrap_or_else(|| panic!("no Format Cells opened:\n{t}"));
         let dialog = dialog.root().r#ref.to_string();
         let (header, lines) = split(&a);
-        assert_eq!(header, "# diff: +1 added, ~1 modified", "{t}");
+        // (The keyboard leaves the sheet: LibreOffice says its root pane
+        // has it, or an element of the dialog, once it says so.)
+        assert!(header.starts_with("# diff: +1 added, ~1 modified"), "{t}");
         assert_eq!(
             lines[0],
             format!("+ [{dialog}] dialog \"Format Cells\" (modal) (opened)"),
@@ -333,19 +336,27 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         );
         let a = s.act(&cancel, &Action::Click, &opts).await.expect("cancel");
         let (header, lines) = split(&a);
-        assert_eq!(header, "# diff: -1 removed, ~1 modified", "{}", text(&a));
+        assert!(
+            header.starts_with("# diff: -1 removed, ~1 modified"),
+            "{}",
+            text(&a)
+        );
         assert_eq!(lines.len(), 2, "{}", text(&a));
         let closed = format!("- [{dialog}] dialog \"Format Cells\" (closed) (and ");
         assert!(lines[0].starts_with(&closed), "{}", text(&a));
         assert!(lines[0].ends_with(" descendants)"), "{}", text(&a));
         assert_eq!(lines[1], frame_line(false, true));
 
-        // 8. Undo: the formula is gone again, and Redo can bring it back.
+        // 8. Undo: the formula is gone again, the cursor is back on D2,
+        // and Redo can bring it back.
         let redo = ref_of(&s, "role:push button && name:Redo");
+        let d3 = ref_of(&s, "role:table cell && name:D3");
         let a = s.key(APP, "ctrl+z", &opts).await.expect("undo");
         exactly(
             &a,
-            "# diff: ~3 modified",
+            &format!(
+                "# diff: ~3 modified · focus [{d3}] table cell \"D3\" -> [{d2}] table cell \"D2\""
+            ),
             &[
                 format!("~ [{d2}] table cell \"D2\" {in_sheet} | value: \"12\" -> none | attr:Formula: \"B2*C2\" -> \"\""),
                 d2_undone,
