@@ -947,3 +947,25 @@ fn work_after_a_change_holds_the_quiet_window_off_until_the_rest_of_it() {
         }
     });
 }
+
+#[test]
+fn an_application_busy_past_a_call_s_time_is_read_again_once_it_answers() {
+    // `Freeze`: the status at once, then the main loop held for 9 s, past
+    // the settle and the two seconds a ping and a call may each take. The capture after
+    // the click times out; the application answers a ping once free, and
+    // is read again: the answer holds the change, not an error an agent
+    // would retry.
+    let (desktop, rt) = start_with(&["--freeze"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let acted = s
+            .act("name:Freeze", &Action::Click, &ActOptions::default())
+            .await
+            .expect("the answer, once the application is free again");
+        let t = text(&acted.diff);
+        assert!(
+            t.contains("| name: \"Status: idle\" -> \"Status: frozen\""),
+            "{t}"
+        );
+    });
+}

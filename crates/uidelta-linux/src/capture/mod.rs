@@ -1,7 +1,7 @@
 //! Captures as the display shows them: bounds in the display's
 //! coordinates, and GTK 3's still spinners not showing.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use uidelta_atspi::{AppInfo, AppRef, CaptureOptions};
 use uidelta_backend::Scope;
@@ -10,6 +10,10 @@ use uidelta_model::{NodeId, Rect, Role, Snapshot, State};
 use crate::coords::place_on_display;
 use crate::windows::{focused_window, pick_window};
 use crate::{Linux, Result};
+
+/// How long an application whose call timed out during a capture may take
+/// to answer a ping and be read again (see [`Linux::busy_not_hung`]).
+const BUSY_FOR: Duration = Duration::from_secs(5);
 
 mod menus;
 mod mirrors;
@@ -29,14 +33,21 @@ impl Linux {
             Scope::Window(title) => Some(pick_window(&app.windows, title, &app.app.label())?),
             Scope::Focused => Some(focused_window(&app.windows, &app.app.label())?),
         };
-        let snapshot = self
-            .mirrored(
+        let read = || {
+            self.mirrored(
                 &app.app,
                 window.map(|w| w.path.as_str()),
                 window.map(|w| w.title.clone()),
                 opts,
             )
-            .await?;
+        };
+        let snapshot = match read().await {
+            Err(e) if self.busy_not_hung(&app.app, &e).await => {
+                tracing::debug!("{e}; it answers now: read again");
+                read().await?
+            }
+            read => read?,
+        };
         let snapshot = self.on_display(&app.app, snapshot);
         // Read once per application, by the capture itself: no call here.
         let profile = self.bus.profile(&app.app).await;
@@ -49,6 +60,29 @@ impl Linux {
             return Ok(snapshot);
         }
         Ok(self.still_spinners_hidden(&app.app, snapshot))
+    }
+
+    /// Whether `error`, a capture's, is a call that timed out while the
+    /// application was busy rather than hung: it answers a ping within
+    /// [`BUSY_FOR`]. LibreOffice under load (a machine running other
+    /// work, its own layout after a big change) takes more than a call's
+    /// two seconds now and then, and answers the next; an answer that
+    /// failed on it would have an agent retry the action. Such a capture
+    /// is read once more; a stopped or hung application still fails, a
+    /// few seconds later.
+    async fn busy_not_hung(&self, app: &AppRef, error: &crate::Error) -> bool {
+        if !matches!(
+            error,
+            crate::Error::Atspi(uidelta_atspi::Error::Timeout { .. })
+        ) {
+            return false;
+        }
+        matches!(
+            self.bus
+                .answers(&app.label(), &app.bus_name, BUSY_FOR)
+                .await,
+            Ok(true)
+        )
     }
 
     /// GTK 2: which of the application's menus are open, as its popup
