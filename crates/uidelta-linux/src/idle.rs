@@ -565,15 +565,32 @@ mod tests {
         assert_eq!(main_of(&Syscall::Running), Main::Other);
     }
 
-    /// A Python process running `script`.
+    /// A Python process running `script`, once it runs Python. Until the
+    /// child has exec'd, `/proc` shows a copy of this test process in the
+    /// midst of its exec, and a look at it may fail: the watch then ends
+    /// at its first look, having said nothing (both tests of a second's
+    /// work failed so, with nothing said, in a run of the whole suite).
     fn python(script: &str) -> std::process::Child {
-        match std::process::Command::new("/usr/bin/python3")
+        let child = match std::process::Command::new("/usr/bin/python3")
             .args(["-c", script])
             .spawn()
         {
             Ok(child) => child,
             Err(e) => panic!("python3 is needed for this test ({e}): apt-get install python3"),
+        };
+        let exe = format!("/proc/{}/exe", child.id());
+        let started = Instant::now();
+        while started.elapsed() < Duration::from_secs(5) {
+            let running = std::fs::read_link(&exe).is_ok_and(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("python"))
+            });
+            if running {
+                break;
+            }
+            std::thread::sleep(Duration::from_millis(5));
         }
+        child
     }
 
     /// What the watch says of a process that works half a second, then
@@ -627,7 +644,7 @@ mod tests {
     async fn a_process_answering_a_read_of_its_tree_is_not_said_at_work() {
         // The same work, all of it while its tree is read: that is the
         // read's work, not the action's.
-        let said = said_of_half_a_second_of_work(ms(700)).await;
+        let said = said_of_half_a_second_of_work(ms(1500)).await;
         assert!(!said.contains(&Said::Working), "{said:?}");
         assert_eq!(said.last(), Some(&Said::Idle), "{said:?}");
     }
