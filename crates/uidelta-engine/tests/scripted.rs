@@ -3,7 +3,8 @@
 //! `EventStream::HELD` kinds of event from as many elements (events dropped
 //! for want of room count as a change: before acting, the engine reads the
 //! application again rather than trusting its last snapshot), stay busy
-//! through the cap, or take half a second for every read.
+//! through the cap, take half a second for every read, or have a second
+//! window with the same button.
 
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -29,6 +30,10 @@ struct Scripted {
     focuses: Mutex<bool>,
     /// The button has the keyboard focus.
     focused: Mutex<bool>,
+    /// A second window, `Other`, with a `Go` button of its own.
+    other_window: Mutex<bool>,
+    /// The main window says it is active.
+    main_active: Mutex<bool>,
 }
 
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -71,7 +76,11 @@ impl Backend for Scripted {
         let takes = *lock(&self.read_takes);
         tokio::time::sleep(takes).await;
         let mut b = TreeBuilder::new(node(Role::Application, "scripted", 0));
-        b.open(node(Role::Frame, "Main", 1));
+        let mut main = node(Role::Frame, "Main", 1);
+        if *lock(&self.main_active) {
+            main.states.insert(State::Active);
+        }
+        b.open(main);
         let mut entry = node(Role::Entry, "Notes", 2);
         entry.value = Some(lock(&self.value).clone());
         b.leaf(entry);
@@ -82,6 +91,11 @@ impl Backend for Scripted {
         }
         b.leaf(go);
         b.close();
+        if *lock(&self.other_window) {
+            b.open(node(Role::Frame, "Other", 4));
+            b.leaf(node(Role::PushButton, "Go", 5));
+            b.close();
+        }
         let meta = Meta {
             source: "scripted".into(),
             app: Some("scripted".into()),
@@ -377,5 +391,45 @@ async fn snapshots_taken_while_settling_end_before_the_cap() {
             *t + takes <= cap + Duration::from_millis(100),
             "a read began {t:?} after the action, ending past the {cap:?} cap: {during:?}"
         );
+    }
+}
+
+#[tokio::test]
+async fn a_selector_matching_in_several_windows_means_the_worked_in_one_s_else_names_the_windows() {
+    let backend = Arc::new(Scripted::default());
+    *lock(&backend.other_window) = true;
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+    // Neither window says it is active: an ambiguity, each candidate with
+    // its window.
+    let error = s
+        .resolve("role:push button && name:Go")
+        .await
+        .expect_err("two buttons, no active window");
+    assert_eq!(error.kind(), "ambiguous", "{error}");
+    let message = error.to_string();
+    assert_eq!(
+        message.matches("push button \"Go\" of [").count(),
+        2,
+        "{message}"
+    );
+    for window in ["Main", "Other"] {
+        let named = format!("] frame \"{window}\"");
+        assert!(message.contains(&named), "{message}");
+    }
+    // The main window active, or holding the focus: its button.
+    for (active, focused) in [(true, false), (false, true)] {
+        *lock(&backend.main_active) = active;
+        *lock(&backend.focused) = focused;
+        s.observe("scripted").await.expect("read the tree again");
+        let (app, node) = s
+            .resolve("role:push button && name:Go")
+            .await
+            .expect("the Go of the window worked in");
+        let tree = s.known_apps()[app].view.tree();
+        let window = tree
+            .ancestors(node)
+            .find(|&n| tree.node(n).role == Role::Frame);
+        assert_eq!(window.map(|w| tree.node(w).name.as_str()), Some("Main"));
     }
 }

@@ -147,6 +147,7 @@ impl<B: Backend> Session<B> {
         if let Some(one) = self
             .only_in_a_modal_window(&hits)
             .or_else(|| self.only_one_shown(&hits))
+            .or_else(|| self.only_in_the_working_window(&hits))
         {
             return Ok(one);
         }
@@ -161,15 +162,27 @@ impl<B: Backend> Session<B> {
                     .map(|f| self.offered(f.app, f.node))
                     .collect(),
             }),
-            many => Err(Error::Ambiguous {
-                selector: uidelta_backend::echo(target).into_owned(),
-                count: many.len(),
-                candidates: many
-                    .iter()
-                    .take(10)
-                    .map(|&(i, n)| self.offered(i, n))
-                    .collect(),
-            }),
+            many => {
+                // Candidates in several windows say which (two documents'
+                // menus read alike).
+                let windows: Vec<_> = many.iter().map(|&(i, n)| (i, self.window(i, n))).collect();
+                let apart = windows.iter().any(|w| *w != windows[0]);
+                Err(Error::Ambiguous {
+                    selector: uidelta_backend::echo(target).into_owned(),
+                    count: many.len(),
+                    candidates: many
+                        .iter()
+                        .take(10)
+                        .map(|&(i, n)| {
+                            let mut text = self.offered(i, n);
+                            if apart {
+                                text.push_str(&self.of_window(i, n));
+                            }
+                            text
+                        })
+                        .collect(),
+                })
+            }
         }
     }
 }
@@ -221,6 +234,73 @@ impl<B: Backend> Session<B> {
             }
         }
         shown
+    }
+
+    /// Of several elements a selector matches in the windows of one
+    /// application, the one in the window being worked in, when it holds
+    /// only that one: the window that holds the keyboard focus, else the
+    /// one window that says it is active. Keys and clicks go there, and
+    /// each of an office suite's documents has a window with the same menus
+    /// and tool bars (`Bold` in the document being written, not in every
+    /// other's). The focus comes first: without a window manager,
+    /// LibreOffice gives a new document's window the keyboard and leaves
+    /// `active` on the window it came from.
+    fn only_in_the_working_window(&self, hits: &[(AppId, NodeId)]) -> Option<(AppId, NodeId)> {
+        let (app, _) = *hits.first()?;
+        if hits.len() < 2 || hits.iter().any(|&(a, _)| a != app) {
+            return None;
+        }
+        let known = &self.known[app];
+        let tree = known.view.tree();
+        let working = known
+            .view
+            .focus()
+            .and_then(|f| self.window(app, f))
+            .or_else(|| {
+                let mut active = tree
+                    .children(NodeId::ROOT)
+                    .iter()
+                    .copied()
+                    .filter(|&w| tree.node(w).states.contains(State::Active));
+                match (active.next(), active.next()) {
+                    (Some(one), None) => Some(one),
+                    _ => None,
+                }
+            })?;
+        let (inside, outside): (Vec<_>, Vec<_>) = hits
+            .iter()
+            .partition(|&&(_, n)| self.window(app, n) == Some(working));
+        match inside.as_slice() {
+            [one] if !outside.is_empty() => Some(*one),
+            _ => None,
+        }
+    }
+
+    /// The window `node` is in: its ancestor (or itself) just below the
+    /// application.
+    fn window(&self, app: AppId, node: NodeId) -> Option<NodeId> {
+        let tree = self.known[app].view.tree();
+        std::iter::once(node)
+            .chain(tree.ancestors(node))
+            .find(|&n| tree.parent(n) == Some(NodeId::ROOT))
+    }
+
+    /// ` of [e2] frame "Untitled 1 - LibreOffice Writer"`: the window an
+    /// element offered is in, when it is not the element itself or the
+    /// place [`Session::offered`] names already.
+    fn of_window(&self, app: AppId, node: NodeId) -> String {
+        let known = &self.known[app];
+        let Some(window) = self.window(app, node).filter(|&w| w != node) else {
+            return String::new();
+        };
+        let handle = known.handle(window);
+        let named = uidelta_diff::context(known.view.tree(), &known.refs, node)
+            .is_some_and(|at| at.r#ref == handle.r#ref);
+        if named {
+            String::new()
+        } else {
+            format!(" of {}", handle_text(&handle))
+        }
     }
 
     /// An element an error offers, so that an agent can tell it from the

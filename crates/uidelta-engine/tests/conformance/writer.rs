@@ -2,7 +2,8 @@
 //! and type it, take bold off with the tool bar's button, open Format >
 //! Paragraph from the menu bar and cancel it, set the font size in
 //! Format > Character, insert a table, type into a cell and move to the
-//! next, and type a font that is not installed. Its document paragraphs
+//! next, type a font that is not installed, and open a second document
+//! and click Bold by a selector both windows match. Its document paragraphs
 //! and status bar fields carry their text, and the copy of its menu bar
 //! that LibreOffice keeps with no room is not in the tree.
 
@@ -426,5 +427,51 @@ fn writer_task() {
                 "~ [{font}] text in [{fonts}] panel \"Font Name\" | description: \"\" -> \"Font Name. The current font is not available and will be substituted.\""
             )],
         );
+
+        // 20. Ctrl+N: a second document, in a window of its own, which
+        // takes the keyboard.
+        let second = "Untitled 2 - LibreOffice Writer";
+        let a = s.key(APP, "ctrl+n", &opts).await.expect("ctrl+n");
+        let (_, window) = office::until_opened(&mut s, a).await;
+        let frame = ref_of(&s, &format!("role:frame && name:\"{second}\""));
+        assert_eq!(window, frame);
+        // LibreOffice builds the window's content for seconds: waited for,
+        // as an agent told so would. It has the keyboard focus; without a
+        // window manager, the first window keeps saying it is active.
+        for _ in 0..10 {
+            let changed = s
+                .wait_for_change(APP, std::time::Duration::from_secs(2))
+                .await
+                .expect("wait for the second window");
+            if !crate::steps::changed(&changed) {
+                break;
+            }
+        }
+        let scope = &s.known_apps()[0];
+        let tree = scope.view.tree();
+        let active: Vec<&str> = tree
+            .children(uidelta_model::NodeId::ROOT)
+            .iter()
+            .map(|&w| tree.node(w))
+            .filter(|w| w.states.contains(State::Active))
+            .map(|w| w.name.as_str())
+            .collect();
+        assert_eq!(active, [WINDOW]);
+
+        // 21. Bold, by a selector both windows' tool bars match: the one in
+        // the window that holds the focus, where keys and clicks go.
+        let bars = format!("role:frame && name:\"{second}\" >> role:tool bar && name:Formatting");
+        let bold2 = ref_of(&s, &format!("{bars} >> name:Bold"));
+        let formatting2 = ref_of(&s, &bars);
+        assert_ne!(bold2, bold);
+        let a = s
+            .act("role:toggle button && name:Bold", &Action::Click, &opts)
+            .await
+            .expect("click Bold in the active window");
+        let on = format!(
+            "~ [{bold2}] toggle button \"Bold\" in [{formatting2}] tool bar \"Formatting\" | checked: false -> true"
+        );
+        let got = lines(&a);
+        assert!(got.contains(&on), "no {on:?} in:\n{}", got.join("\n"));
     });
 }
