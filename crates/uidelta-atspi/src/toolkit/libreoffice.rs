@@ -165,9 +165,10 @@ pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) {
 /// focused again), not when a dialog opens. Read as it says, the focus
 /// stayed on the Input line from the first cell chosen on, and no move of
 /// the cell cursor said where the keyboard went. What is in an element
-/// that says it is defunct loses `focused`: the focus is the cell the cursor is
-/// on, which says it is focused, and, while the Input line is written
-/// into, the cell's own editor, which says so and shows the same text.
+/// that says it is defunct loses `focused`: the focus is the cell the
+/// cursor is on, which says it is focused, and, while the Input line is
+/// written into, the cell's own editor, which says so and shows the same
+/// text.
 pub(crate) fn unfocus_what_defunct_elements_hold(recs: &mut [Rec]) {
     let mut dropped = Vec::new();
     for r in recs.iter() {

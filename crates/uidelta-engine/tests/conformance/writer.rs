@@ -436,8 +436,9 @@ fn writer_task() {
         let frame = ref_of(&s, &format!("role:frame && name:\"{second}\""));
         assert_eq!(window, frame);
         // LibreOffice builds the window's content for seconds: waited for,
-        // as an agent told so would. It has the keyboard focus; without a
-        // window manager, the first window keeps saying it is active.
+        // as an agent told so would. The new window has the keyboard focus
+        // (without a window manager the first one keeps saying it is
+        // active: the focus decides).
         for _ in 0..10 {
             let changed = s
                 .wait_for_change(APP, std::time::Duration::from_secs(2))
@@ -447,16 +448,6 @@ fn writer_task() {
                 break;
             }
         }
-        let scope = &s.known_apps()[0];
-        let tree = scope.view.tree();
-        let active: Vec<&str> = tree
-            .children(uidelta_model::NodeId::ROOT)
-            .iter()
-            .map(|&w| tree.node(w))
-            .filter(|w| w.states.contains(State::Active))
-            .map(|w| w.name.as_str())
-            .collect();
-        assert_eq!(active, [WINDOW]);
 
         // 21. Bold, by a selector both windows' tool bars match: the one in
         // the window that holds the focus, where keys and clicks go.
@@ -467,7 +458,7 @@ fn writer_task() {
         let a = s
             .act("role:toggle button && name:Bold", &Action::Click, &opts)
             .await
-            .expect("click Bold in the active window");
+            .expect("click Bold in the window worked in");
         let on = format!(
             "~ [{bold2}] toggle button \"Bold\" in [{formatting2}] tool bar \"Formatting\" | checked: false -> true"
         );

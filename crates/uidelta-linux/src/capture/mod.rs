@@ -64,12 +64,12 @@ impl Linux {
 
     /// Whether `error`, a capture's, is a call that timed out while the
     /// application was busy rather than hung: it answers a ping within
-    /// [`BUSY_FOR`]. LibreOffice under load (a machine running other
-    /// work, its own layout after a big change) takes more than a call's
-    /// two seconds now and then, and answers the next; an answer that
-    /// failed on it would have an agent retry the action. Such a capture
-    /// is read once more; a stopped or hung application still fails, a
-    /// few seconds later.
+    /// [`BUSY_FOR`]. LibreOffice on a loaded machine took more than a
+    /// call's two seconds now and then (a click answered `GetAttributes
+    /// timed out after 2000 ms`) and answered the next command; an answer
+    /// that fails so has an agent retry an action that was done. Such a
+    /// capture is read once more; a stopped or hung application still
+    /// fails, a few seconds later.
     async fn busy_not_hung(&self, app: &AppRef, error: &crate::Error) -> bool {
         if !matches!(
             error,
