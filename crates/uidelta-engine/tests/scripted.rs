@@ -417,8 +417,9 @@ async fn a_selector_matching_in_several_windows_means_the_worked_in_one_s_else_n
         let named = format!("] frame \"{window}\"");
         assert!(message.contains(&named), "{message}");
     }
-    // The main window active, or holding the focus: its button.
-    for (active, focused) in [(true, false), (false, true)] {
+    // The main window active and holding the focus, or holding it while
+    // no window says it is active: its button.
+    for (active, focused) in [(true, true), (false, true)] {
         *lock(&backend.main_active) = active;
         *lock(&backend.focused) = focused;
         s.observe("scripted").await.expect("read the tree again");
@@ -432,4 +433,13 @@ async fn a_selector_matching_in_several_windows_means_the_worked_in_one_s_else_n
             .find(|&n| tree.node(n).role == Role::Frame);
         assert_eq!(window.map(|w| tree.node(w).name.as_str()), Some("Main"));
     }
+    // Active without the focus in it: the two disagree, nothing is chosen.
+    *lock(&backend.main_active) = true;
+    *lock(&backend.focused) = false;
+    s.observe("scripted").await.expect("read the tree again");
+    let error = s
+        .resolve("role:push button && name:Go")
+        .await
+        .expect_err("active, the focus elsewhere or nowhere");
+    assert_eq!(error.kind(), "ambiguous", "{error}");
 }

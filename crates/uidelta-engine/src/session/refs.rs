@@ -238,13 +238,16 @@ impl<B: Backend> Session<B> {
 
     /// Of several elements a selector matches in the windows of one
     /// application, the one in the window being worked in, when it holds
-    /// only that one: the window that holds the keyboard focus, else the
-    /// one window that says it is active. Keys and clicks go there, and
-    /// each of an office suite's documents has a window with the same menus
-    /// and tool bars (`Bold` in the document being written, not in every
-    /// other's). The focus comes first: without a window manager,
-    /// LibreOffice gives a new document's window the keyboard and leaves
-    /// `active` on the window it came from.
+    /// only that one: the one window that says it is active, when it also
+    /// holds a focused element, or, when no window says it is active, the
+    /// window of the focus. Keys and clicks go there, and each of an office
+    /// suite's documents has a window with the same menus and tool bars
+    /// (`Bold` in the document being written, not in every other's). When
+    /// the two disagree nothing is chosen: LibreOffice leaves elements of
+    /// its other windows saying they are focused (the focus read as the
+    /// last of them, in another window than the active one), and, without
+    /// a window manager, gives a new document's window the keyboard while
+    /// the first one goes on saying it is active.
     fn only_in_the_working_window(&self, hits: &[(AppId, NodeId)]) -> Option<(AppId, NodeId)> {
         let (app, _) = *hits.first()?;
         if hits.len() < 2 || hits.iter().any(|&(a, _)| a != app) {
@@ -252,21 +255,22 @@ impl<B: Backend> Session<B> {
         }
         let known = &self.known[app];
         let tree = known.view.tree();
-        let working = known
-            .view
-            .focus()
-            .and_then(|f| self.window(app, f))
-            .or_else(|| {
-                let mut active = tree
-                    .children(NodeId::ROOT)
-                    .iter()
-                    .copied()
-                    .filter(|&w| tree.node(w).states.contains(State::Active));
-                match (active.next(), active.next()) {
-                    (Some(one), None) => Some(one),
-                    _ => None,
-                }
-            })?;
+        let mut active = tree
+            .children(NodeId::ROOT)
+            .iter()
+            .copied()
+            .filter(|&w| tree.node(w).states.contains(State::Active));
+        let working = match (active.next(), active.next()) {
+            (Some(window), None) => {
+                let focused = tree.ids().any(|n| {
+                    tree.node(n).states.contains(State::Focused)
+                        && self.window(app, n) == Some(window)
+                });
+                focused.then_some(window)?
+            }
+            (None, _) => known.view.focus().and_then(|f| self.window(app, f))?,
+            _ => return None,
+        };
         let (inside, outside): (Vec<_>, Vec<_>) = hits
             .iter()
             .partition(|&&(_, n)| self.window(app, n) == Some(working));

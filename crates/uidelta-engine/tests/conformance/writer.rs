@@ -8,7 +8,7 @@
 //! that LibreOffice keeps with no room is not in the tree.
 
 use uidelta_backend::Action;
-use uidelta_engine::ActOptions;
+use uidelta_engine::{ActOptions, Settle, WindowAction};
 use uidelta_model::State;
 
 use crate::common::ref_of;
@@ -436,9 +436,7 @@ fn writer_task() {
         let frame = ref_of(&s, &format!("role:frame && name:\"{second}\""));
         assert_eq!(window, frame);
         // LibreOffice builds the window's content for seconds: waited for,
-        // as an agent told so would. The new window has the keyboard focus
-        // (without a window manager the first one keeps saying it is
-        // active: the focus decides).
+        // as an agent told so would.
         for _ in 0..10 {
             let changed = s
                 .wait_for_change(APP, std::time::Duration::from_secs(2))
@@ -449,8 +447,24 @@ fn writer_task() {
             }
         }
 
-        // 21. Bold, by a selector both windows' tool bars match: the one in
-        // the window that holds the focus, where keys and clicks go.
+        // 21. The new window made the active one (without a window
+        // manager the first one goes on saying it is, though the new one
+        // has the keyboard).
+        let a = s
+            .window_action(&frame, WindowAction::Activate, Settle::default())
+            .await
+            .expect("activate the second window");
+        let activated = format!("~ [{frame}] frame \"{second}\" | active: false -> true");
+        let got = lines(&a);
+        assert!(
+            got.contains(&activated),
+            "no {activated:?} in:\n{}",
+            got.join("\n")
+        );
+
+        // 22. Bold, by a selector both windows' tool bars match: the one in
+        // the active window, which holds the focus, where keys and clicks
+        // go.
         let bars = format!("role:frame && name:\"{second}\" >> role:tool bar && name:Formatting");
         let bold2 = ref_of(&s, &format!("{bars} >> name:Bold"));
         let formatting2 = ref_of(&s, &bars);
