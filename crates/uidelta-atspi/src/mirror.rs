@@ -4,9 +4,11 @@
 //!
 //! The events are trusted only as far as they go:
 //! - an object an event names is read again whole (its basic properties,
-//!   bounds, value, attributes, label); `children-changed` reads its
-//!   children again too (those already known keep their records, new ones
-//!   are walked whole);
+//!   bounds, value, attributes, label), and, when it moved or changed
+//!   size without saying so, the bounds of everything below it (a
+//!   LibreOffice window worked in again moves its content without
+//!   `bounds-changed`); `children-changed` reads its children again too
+//!   (those already known keep their records, new ones are walked whole);
 //! - `bounds-changed` reads the object's bounds, then those of everything
 //!   below it if they changed, else those of its cells and tabs (see
 //!   `follows_silently`);
@@ -623,6 +625,9 @@ impl Mirror {
         }))
         .await;
         let mut new = Vec::new();
+        // Read again for another event, and moved all the same: what is
+        // in it moved along, as under a `bounds-changed`.
+        let mut shifted = Vec::new();
         for (&i, result) in level.iter().zip(fetched) {
             let fetched = match result {
                 Ok(f) => f,
@@ -632,7 +637,11 @@ impl Mirror {
                 }
                 Err(e) => return Err(Refresh::Failed(e)),
             };
+            let was = self.recs[i].bounds;
             let children = self.recs[i].take(fetched);
+            if self.recs[i].bounds != was && was.is_some() {
+                shifted.push(i);
+            }
             if !lists.contains(&i) {
                 continue;
             }
@@ -731,7 +740,7 @@ impl Mirror {
             .into_iter()
             .collect();
         let placed = ask_each(&self.recs, &roots, |bus, path| walk.bounds(bus, path)).await;
-        let mut below: Vec<(usize, bool)> = Vec::new();
+        let mut below: Vec<(usize, bool)> = shifted.into_iter().map(|i| (i, true)).collect();
         keep_each(&mut self.recs, &roots, placed, |i, r, b| {
             below.push((i, r.bounds != b));
             r.bounds = b;

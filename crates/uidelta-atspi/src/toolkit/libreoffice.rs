@@ -186,6 +186,55 @@ pub(crate) fn unfocus_what_defunct_elements_hold(recs: &mut [Rec]) {
     }
 }
 
+/// LibreOffice leaves an element of a document's window saying it is
+/// focused after another of its windows takes the keyboard: an Impress
+/// slide's title placeholder goes on saying so when the user goes back to
+/// another presentation or to a Writer document, whose paragraph says it
+/// is focused too. The focus is the last focused element (in document
+/// order), so it read as the stale one of a later window, and no focus
+/// move was reported. When one window says it is active and holds a
+/// focused element, what the other windows hold loses `focused`. (When
+/// the active window holds none, as when a new document's window says it
+/// is focused while the keyboard, without a window manager, stays in the
+/// window that says it is active, nothing is known and nothing changes.)
+pub(crate) fn unfocus_windows_not_worked_in(recs: &mut [Rec]) {
+    let Some(app) = recs.first() else {
+        return;
+    };
+    if Role::from_name(&app.basic.raw_role) != Role::Application {
+        return;
+    }
+    let windows = app.children.clone();
+    let in_window = |recs: &[Rec], window: usize| {
+        let mut all = Vec::new();
+        let mut stack = vec![window];
+        while let Some(i) = stack.pop() {
+            all.push(i);
+            stack.extend(&recs[i].children);
+        }
+        all
+    };
+    let mut active = windows
+        .iter()
+        .copied()
+        .filter(|&w| recs[w].basic.states.contains(State::Active));
+    let (Some(working), None) = (active.next(), active.next()) else {
+        return;
+    };
+    let focused = |recs: &[Rec], i: usize| recs[i].basic.states.contains(State::Focused);
+    if !in_window(recs, working)
+        .into_iter()
+        .any(|i| focused(recs, i))
+    {
+        return;
+    }
+    for &window in windows.iter().filter(|&&w| w != working) {
+        for i in in_window(recs, window) {
+            recs[i].basic.states.remove(State::Focused);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -279,6 +328,47 @@ mod tests {
             .filter(|&i| recs[i].basic.states.contains(State::Focused))
             .collect();
         assert_eq!(focused, [1, 2]);
+    }
+
+    #[test]
+    fn only_the_active_window_keeps_its_focus() {
+        // Two presentations: the first worked in again, the second's
+        // title still saying it is focused.
+        let mut recs = vec![
+            rec("application", "soffice", &[1, 3]),
+            rec("frame", "Untitled 1 - LibreOffice Impress", &[2]),
+            rec("panel", "PresentationTitle", &[]),
+            rec("frame", "Untitled 2 - LibreOffice Impress", &[4]),
+            rec("panel", "PresentationTitle", &[]),
+        ];
+        for i in [2, 4] {
+            recs[i].basic.states.insert(State::Focused);
+        }
+        let focused = |recs: &[Rec]| -> Vec<usize> {
+            (0..recs.len())
+                .filter(|&i| recs[i].basic.states.contains(State::Focused))
+                .collect()
+        };
+        // No window says it is active: nothing is known.
+        unfocus_windows_not_worked_in(&mut recs);
+        assert_eq!(focused(&recs), [2, 4]);
+        // The second says it is active but holds nothing focused (a new
+        // window said focused while the keyboard stayed in the first).
+        recs[2].basic.states.remove(State::Focused);
+        recs[3].basic.states.insert(State::Active);
+        unfocus_windows_not_worked_in(&mut recs);
+        assert_eq!(focused(&recs), [4]);
+        // The first is active and holds its title: the second's goes.
+        recs[2].basic.states.insert(State::Focused);
+        recs[3].basic.states.remove(State::Active);
+        recs[1].basic.states.insert(State::Active);
+        unfocus_windows_not_worked_in(&mut recs);
+        assert_eq!(focused(&recs), [2]);
+        // Two windows saying they are active: nothing is known.
+        recs[4].basic.states.insert(State::Focused);
+        recs[3].basic.states.insert(State::Active);
+        unfocus_windows_not_worked_in(&mut recs);
+        assert_eq!(focused(&recs), [2, 4]);
     }
 
     #[test]

@@ -385,6 +385,7 @@ impl Profile {
                 if self.toolkit == Toolkit::LibreOffice {
                     libreoffice::name_faces_of_hidden_combo_boxes(recs);
                     libreoffice::unfocus_what_defunct_elements_hold(recs);
+                    libreoffice::unfocus_windows_not_worked_in(recs);
                 }
             }
             // A toolkit without rules here that leaves `enabled` or

@@ -5,7 +5,8 @@
 use std::collections::HashMap;
 
 use uidelta_backend::Action;
-use uidelta_engine::ActOptions;
+use uidelta_engine::{ActOptions, Settle, WindowAction};
+use uidelta_model::State;
 
 use crate::common::ref_of;
 use crate::office::{self, diff_has, diff_is, lines, ref_where, APP};
@@ -375,5 +376,51 @@ fn impress_task() {
             ],
         );
         has_pointer_line(&a);
+
+        // 9. Ctrl+N: a second presentation, in a window of its own, whose
+        // title placeholder says it is focused; waited for while
+        // LibreOffice builds it.
+        let second = "Untitled 2 - LibreOffice Impress";
+        let a = s.key(APP, "ctrl+n", &opts).await.expect("ctrl+n");
+        let (_, window) = office::until_opened(&mut s, a).await;
+        let frame = ref_of(&s, &format!("role:frame && name:\"{second}\""));
+        assert_eq!(window, frame);
+        for _ in 0..10 {
+            let changed = s
+                .wait_for_change(APP, std::time::Duration::from_secs(2))
+                .await
+                .expect("wait for the second window");
+            if !crate::steps::changed(&changed) {
+                break;
+            }
+        }
+
+        // 10. The second window made the active one; 11. the first one
+        // again: the focus goes back to the first presentation, though the
+        // second one's title goes on saying it is focused (without the
+        // rule the focus stayed there, the last in document order).
+        let a = s
+            .window_action(&frame, WindowAction::Activate, Settle::default())
+            .await
+            .expect("activate the second window");
+        // (It may say it is active from the start.)
+        let active = ref_where(&s, |n| {
+            n.role.is_window() && n.name == second && n.states.contains(State::Active)
+        });
+        assert_eq!(active, frame, "{}", lines(&a).join("\n"));
+        let a = s
+            .window_action("e2", WindowAction::Activate, Settle::default())
+            .await
+            .expect("activate the first window again");
+        let got = lines(&a);
+        let back = format!("~ [e2] frame \"{WINDOW}\" | active: false -> true");
+        assert!(got.contains(&back), "no {back:?} in:\n{}", got.join("\n"));
+        let focus = a
+            .diff
+            .focus
+            .as_ref()
+            .and_then(|f| f.to.as_ref())
+            .map(|h| h.r#ref.to_string());
+        assert_eq!(focus.as_deref(), Some(doc.as_str()), "{}", got.join("\n"));
     });
 }
