@@ -37,6 +37,10 @@
 //! - what a toolkit changes without events
 //!   ([`crate::Profile::reads_again`]: LibreOffice's paragraphs) is read
 //!   again at every capture;
+//! - what a toolkit lays out again without `bounds-changed`
+//!   ([`crate::Profile::laid_out_silently`]: the parts of LibreOffice's
+//!   windows) has its bounds read at every capture, and, where they
+//!   changed, those of everything below;
 //! - for a toolkit that lays out after it announces
 //!   ([`crate::Profile::places_late`]: Gecko), what has no place yet has
 //!   its bounds read at every capture;
@@ -714,6 +718,12 @@ impl Mirror {
             .iter()
             .filter_map(|a| self.index.get(a).copied())
             .chain(scrolled)
+            .chain(
+                walk.profile
+                    .laid_out_silently(&self.recs)
+                    .into_iter()
+                    .filter(|&i| held.get(i).copied().unwrap_or(false)),
+            )
             .collect();
         // What slides into place (a stack's page, a revealer's bar) moves
         // inside a container that stays put: everything in it is read.

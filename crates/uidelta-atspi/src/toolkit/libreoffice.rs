@@ -44,6 +44,29 @@ pub(crate) fn reads_again(role: Role) -> bool {
     role == Role::Paragraph
 }
 
+/// What LibreOffice lays out again without `bounds-changed`, whose
+/// bounds a mirror reads at every capture (and, where they changed, those
+/// of everything below): the parts of each window's root pane and what is
+/// in them. The document's area shrinks when a tool bar opens below it
+/// (the Table bar, once the cursor is in a table), and the status bar's
+/// fields change their widths when one's text does (`Table1:A1`). Some
+/// thirty objects a window.
+pub(crate) fn laid_out_silently(recs: &[Rec]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if Role::from_name(&r.basic.raw_role) != Role::RootPane {
+            continue;
+        }
+        out.push(i);
+        for &part in &r.children {
+            out.push(part);
+            out.extend(recs.get(part).map_or(&[][..], |p| &p.children[..]));
+        }
+    }
+    out.retain(|&i| i < recs.len());
+    out
+}
+
 /// Whether LibreOffice's `Value` of an element of this role says anything:
 /// it gives every button, menu, menu item, separator and tool bar panel
 /// the `Value` interface, whose value restates `checked` (`1`, else `0`);
@@ -328,6 +351,26 @@ mod tests {
             .filter(|&i| recs[i].basic.states.contains(State::Focused))
             .collect();
         assert_eq!(focused, [1, 2]);
+    }
+
+    #[test]
+    fn the_parts_of_a_root_pane_and_what_is_in_them_are_laid_out_silently() {
+        // Writer's window: the pane's document area, its tool bars' panel
+        // and its status bar with two fields; a dialog beside it.
+        let recs = vec![
+            rec("frame", "Untitled 1 - LibreOffice Writer", &[1]),
+            rec("root pane", "Untitled 1 - LibreOffice Writer", &[2, 4, 6]),
+            rec("panel", "", &[3]),
+            rec("scroll pane", "", &[]),
+            rec("panel", "", &[5]),
+            rec("tool bar", "Standard", &[9]),
+            rec("status bar", "", &[7, 8]),
+            rec("label", "", &[]),
+            rec("label", "", &[]),
+            rec("push button", "Save", &[]),
+            rec("dialog", "Insert Table", &[]),
+        ];
+        assert_eq!(laid_out_silently(&recs), [1, 2, 3, 4, 5, 6, 7, 8]);
     }
 
     #[test]

@@ -151,6 +151,17 @@ impl Profile {
         self.toolkit == Toolkit::Gecko
     }
 
+    /// What a mirror reads the bounds of at every capture, as the
+    /// application lays it out again without `bounds-changed`: the parts
+    /// of LibreOffice's windows (see [`libreoffice::laid_out_silently`]).
+    pub(crate) fn laid_out_silently(&self, recs: &[Rec]) -> Vec<usize> {
+        if self.toolkit == Toolkit::LibreOffice {
+            libreoffice::laid_out_silently(recs)
+        } else {
+            Vec::new()
+        }
+    }
+
     /// Whether a mirror reads objects of this role (as the bus names it)
     /// again at every capture, as their changes come without events:
     /// LibreOffice's paragraphs (see [`libreoffice::reads_again`]). Asked
