@@ -640,7 +640,16 @@ impl Walk<'_> {
             let table = basic.has(TABLE);
             let count = basic.child_count;
             let part = if wants_children && manages {
-                visible::part(self.bus, &self.target, bus_name, path, table, count).await?
+                visible::part(
+                    self.bus,
+                    &self.target,
+                    bus_name,
+                    path,
+                    table,
+                    count,
+                    self.profile.cell_place(),
+                )
+                .await?
             } else {
                 None
             };

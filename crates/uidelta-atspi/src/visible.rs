@@ -78,12 +78,14 @@ pub async fn part(
     path: &str,
     has_table: bool,
     child_count: i32,
+    place_by_name: Option<PlaceByName>,
 ) -> Result<Option<(Vec<ObjRef>, Shown)>> {
     let reader = Reader {
         bus,
         target,
         dest,
         path,
+        place_by_name,
     };
     let child_count = if child_count < 0 {
         reader.child_count().await?
@@ -158,12 +160,17 @@ impl Shown {
     }
 }
 
+/// A toolkit's reading of a cell's row and column from its name, for a
+/// cell that cannot say its index (see [`crate::Profile::cell_place`]).
+pub type PlaceByName = fn(&str) -> Option<(i32, i32)>;
+
 /// Calls about one container.
 struct Reader<'a> {
     bus: &'a Bus,
     target: &'a Target<'a>,
     dest: &'a str,
     path: &'a str,
+    place_by_name: Option<PlaceByName>,
 }
 
 impl Reader<'_> {
@@ -239,7 +246,17 @@ impl Reader<'_> {
             .call(cell.1.as_str(), accessible::GET_INDEX_IN_PARENT, &())
             .await?;
         if index < 0 {
-            return Ok(None);
+            // LibreOffice's cells say `-1` while one is being written
+            // into; their names say where they are.
+            let Some(by_name) = self.place_by_name else {
+                return Ok(None);
+            };
+            let name = self
+                .bus
+                .property(self.target, self.dest, cell.1.as_str(), accessible::NAME)
+                .await?;
+            let name = String::try_from(name).unwrap_or_default();
+            return Ok(by_name(&name));
         }
         let at = (index,);
         let row = self.call(self.path, table::GET_ROW_AT_INDEX, &at);

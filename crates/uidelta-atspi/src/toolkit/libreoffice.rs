@@ -44,6 +44,29 @@ pub(crate) fn reads_again(role: Role) -> bool {
     role == Role::Paragraph
 }
 
+/// Row and column (0-based) of a Calc cell from its name, its address
+/// (`A1`, `M42`, `XFD1048576`). Calc's cells answer `-1` for their index
+/// while a cell is being written into (and the sheet says it is not
+/// editable): the cells on screen are then found from the corner cells'
+/// names. Without them the sheet read as one column of 2^31 children at
+/// the first key of a formula, every cell on screen removed. (Their text
+/// and states go too while a formula is written: that, Calc says.)
+pub(crate) fn cell_address(name: &str) -> Option<(i32, i32)> {
+    let digits = name.find(|c: char| c.is_ascii_digit())?;
+    let (letters, number) = name.split_at(digits);
+    if letters.is_empty() || letters.len() > 3 || !letters.bytes().all(|b| b.is_ascii_uppercase()) {
+        return None;
+    }
+    if number.len() > 7 || !number.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let column = letters
+        .bytes()
+        .fold(0i32, |n, b| n * 26 + i32::from(b - b'A') + 1);
+    let row: i32 = number.parse().ok()?;
+    (row >= 1).then_some((row - 1, column - 1))
+}
+
 /// What LibreOffice lays out again without `bounds-changed`, whose
 /// bounds a mirror reads at every capture (and, where they changed, those
 /// of everything below): the parts of each window's root pane and what is
@@ -351,6 +374,28 @@ mod tests {
             .filter(|&i| recs[i].basic.states.contains(State::Focused))
             .collect();
         assert_eq!(focused, [1, 2]);
+    }
+
+    #[test]
+    fn a_cell_is_placed_by_its_address() {
+        assert_eq!(cell_address("A1"), Some((0, 0)));
+        assert_eq!(cell_address("M42"), Some((41, 12)));
+        assert_eq!(cell_address("AA3"), Some((2, 26)));
+        assert_eq!(cell_address("XFD1048576"), Some((1_048_575, 16_383)));
+        for not in [
+            "",
+            "A",
+            "12",
+            "A0",
+            "a1",
+            "A1B",
+            "Sheet1",
+            "ABCD1",
+            "A12345678",
+            "Cell A1",
+        ] {
+            assert_eq!(cell_address(not), None, "{not:?}");
+        }
     }
 
     #[test]

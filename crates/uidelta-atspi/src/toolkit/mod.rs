@@ -151,6 +151,13 @@ impl Profile {
         self.toolkit == Toolkit::Gecko
     }
 
+    /// How a cell of a huge table that cannot say its index is placed
+    /// from its name: LibreOffice's, named by their address (see
+    /// [`libreoffice::cell_address`]).
+    pub(crate) fn cell_place(&self) -> Option<crate::visible::PlaceByName> {
+        (self.toolkit == Toolkit::LibreOffice).then_some(libreoffice::cell_address)
+    }
+
     /// What a mirror reads the bounds of at every capture, as the
     /// application lays it out again without `bounds-changed`: the parts
     /// of LibreOffice's windows (see [`libreoffice::laid_out_silently`]).

@@ -471,5 +471,54 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             "no {renamed:?} in:\n{t}"
         );
         assert!(target.is_file(), "{} not written", target.display());
+
+        // 13. A formula begun in E2 and not entered: the cell's editor
+        // comes with the text. While a formula is written, Calc's cells
+        // say no index (their text and states go too, which their lines
+        // say): the sheet keeps its size and the same cells, found by
+        // their names, where it read as one column of 2^31 children and
+        // every cell as removed.
+        let a = s
+            .act(
+                "role:table cell && name:E2",
+                &Action::Type("=D2".into()),
+                &opts,
+            )
+            .await
+            .expect("a formula begun in E2");
+        let t = text(&a);
+        let got = split(&a).1;
+        assert!(
+            got.iter()
+                .any(|l| l.ends_with("] paragraph = \"=D2\" (focused)")),
+            "{t}"
+        );
+        let cells_came_or_went = |l: &&String| {
+            (l.starts_with("+ ") || l.starts_with("- ")) && l.contains("] table cell ")
+        };
+        assert!(!got.iter().any(|l| cells_came_or_went(&l)), "{t}");
+        let table_line = |got: &[String]| {
+            got.iter()
+                .find(|l| l.contains(&format!("[{table}] table \"Sheet Prices\"")))
+                .cloned()
+        };
+        if let Some(line) = table_line(&got) {
+            assert!(!line.contains("items"), "{t}");
+        }
+        // 14. Escape: the editor goes, the cells are as they were (the
+        // same refs: C3 still says its count).
+        let a = s.key(APP, "Escape", &opts).await.expect("Escape");
+        let t = text(&a);
+        let got = split(&a).1;
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("- [") && l.contains("] panel \"Cell E2\"")),
+            "{t}"
+        );
+        assert!(!got.iter().any(|l| cells_came_or_went(&l)), "{t}");
+        assert_eq!(
+            line_of(&s, &c3),
+            format!("[{c3}] table cell \"C3\" = \"6\"")
+        );
     });
 }
