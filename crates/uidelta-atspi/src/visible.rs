@@ -160,8 +160,8 @@ impl Shown {
     }
 }
 
-/// A toolkit's reading of a cell's row and column from its name, for a
-/// cell that cannot say its index (see [`crate::Profile::cell_place`]).
+/// A toolkit's reading of a cell's row and column from its name, for
+/// cells whose index may not say it (see [`crate::Profile::cell_place`]).
 pub type PlaceByName = fn(&str) -> Option<(i32, i32)>;
 
 /// Calls about one container.
@@ -242,21 +242,23 @@ impl Reader<'_> {
         if cell.0 != self.dest {
             return Ok(None);
         }
-        let index: i32 = self
-            .call(cell.1.as_str(), accessible::GET_INDEX_IN_PARENT, &())
-            .await?;
-        if index < 0 {
-            // LibreOffice's cells say `-1` while one is being written
-            // into; their names say where they are.
-            let Some(by_name) = self.place_by_name else {
-                return Ok(None);
-            };
+        // A toolkit whose cells are named by their place says it so
+        // (Calc's cells answer `-1` or `0` for their index while a formula
+        // is written).
+        if let Some(by_name) = self.place_by_name {
             let name = self
                 .bus
                 .property(self.target, self.dest, cell.1.as_str(), accessible::NAME)
                 .await?;
-            let name = String::try_from(name).unwrap_or_default();
-            return Ok(by_name(&name));
+            if let Some(place) = String::try_from(name).ok().and_then(|n| by_name(&n)) {
+                return Ok(Some(place));
+            }
+        }
+        let index: i32 = self
+            .call(cell.1.as_str(), accessible::GET_INDEX_IN_PARENT, &())
+            .await?;
+        if index < 0 {
+            return Ok(None);
         }
         let at = (index,);
         let row = self.call(self.path, table::GET_ROW_AT_INDEX, &at);

@@ -45,10 +45,11 @@ pub(crate) fn reads_again(role: Role) -> bool {
 }
 
 /// Row and column (0-based) of a Calc cell from its name, its address
-/// (`A1`, `M42`, `XFD1048576`). Calc's cells answer `-1` for their index
-/// while a cell is being written into (and the sheet says it is not
-/// editable): the cells on screen are then found from the corner cells'
-/// names. Without them the sheet read as one column of 2^31 children at
+/// (`A1`, `M42`, `XFD1048576`): how the cells on screen of a sheet are
+/// found from its corner cells. Their index does not say it while a
+/// formula is written into a cell (and the sheet says it is not
+/// editable): `-1` for most cells, `0` for some (`B2`, holding a number).
+/// Read by their index, the sheet read as one column of 2^31 children at
 /// the first key of a formula, every cell on screen removed. (Their text
 /// and states go too while a formula is written: that, Calc says.)
 pub(crate) fn cell_address(name: &str) -> Option<(i32, i32)> {

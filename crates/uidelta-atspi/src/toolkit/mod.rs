@@ -151,8 +151,9 @@ impl Profile {
         self.toolkit == Toolkit::Gecko
     }
 
-    /// How a cell of a huge table that cannot say its index is placed
-    /// from its name: LibreOffice's, named by their address (see
+    /// How a cell of a huge table is placed by its name, before its index
+    /// is asked: LibreOffice's, named by their address, whose index does
+    /// not say it while a formula is written (see
     /// [`libreoffice::cell_address`]).
     pub(crate) fn cell_place(&self) -> Option<crate::visible::PlaceByName> {
         (self.toolkit == Toolkit::LibreOffice).then_some(libreoffice::cell_address)
