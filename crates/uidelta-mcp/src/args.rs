@@ -200,8 +200,10 @@ pub struct TypeIntoElement {
     #[serde(flatten)]
     pub target: Target,
     /// The text to type, inserted at the caret, at most 100,000 characters.
-    /// To replace an entry's whole text use set_value. Never echoed back:
-    /// password fields show bullets.
+    /// A line break is Return and a tab Tab, as on a keyboard (a new
+    /// paragraph, an entry activated, a form sent). To replace an entry's
+    /// whole text use set_value. Never echoed back: password fields show
+    /// bullets.
     pub text: String,
     /// Diff, tree and settle options.
     #[serde(flatten)]

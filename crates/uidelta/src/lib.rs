@@ -71,7 +71,8 @@ enum Command {
     Type {
         /// Ref or selector.
         target: String,
-        /// The text.
+        /// The text. A line break is Return and a tab Tab, as on a
+        /// keyboard (a new paragraph, an entry activated, a form sent).
         text: String,
         #[command(flatten)]
         common: act::Common,

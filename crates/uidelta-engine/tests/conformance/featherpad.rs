@@ -89,7 +89,7 @@ fn featherpad_types_finds_and_saves_as() {
             &[
                 "# diff: ~9 modified",
                 "~ [#] frame | name: \"$DIR/old.txt\" -> \"*$DIR/old.txt\"",
-                "~ [#] text | value: \"old\\n\" -> \"old\\nhello conformance\\n\"",
+                "~ [#] text | value: \"old\\n\" -> \"hello conformance\\nold\\n\"",
                 "~ [#] page tab list | name: \"old.txt\" -> \"*old.txt\"",
                 "~ [#] page tab in [#] page tab list \"*old.txt\" | name: \"old.txt\" -> \"*old.txt\"",
                 "~ [#] menu item \"Save\" in [#] menu item \"File\" | enabled: false -> true",
@@ -224,6 +224,6 @@ fn featherpad_types_finds_and_saves_as() {
         );
         let saved = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-        assert_eq!(saved, "old\nhello conformance\n");
+        assert_eq!(saved, "hello conformance\nold\n");
     });
 }

@@ -478,5 +478,32 @@ fn writer_task() {
         );
         let got = lines(&a);
         assert!(got.contains(&on), "no {on:?} in:\n{}", got.join("\n"));
+
+        // 23. Two lines typed into the second document: a line break is
+        // Return, as from a keyboard: a paragraph of its own, which has
+        // the focus. (Inserted as text, it was a line break within the
+        // first paragraph.)
+        let para2 = ref_of(
+            &s,
+            &format!("role:frame && name:\"{second}\" >> role:paragraph"),
+        );
+        let a = s
+            .act(&para2, &Action::Type("One.\nTwo.".into()), &opts)
+            .await
+            .expect("type two lines");
+        let got = lines(&a);
+        let first_line = format!("~ [{para2}] paragraph in ");
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with(&first_line) && l.ends_with("| value: none -> \"One.\"")),
+            "{}",
+            got.join("\n")
+        );
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("+ [") && l.contains("] paragraph = \"Two.\" (focused)")),
+            "{}",
+            got.join("\n")
+        );
     });
 }

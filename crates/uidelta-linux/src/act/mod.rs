@@ -117,6 +117,14 @@ impl Linux {
             }
         }
         let accessible = match action {
+            // A line break or tab is a key: typed as keys, `\n` is Return
+            // (a document's new paragraph, an entry's activation, a form
+            // sent) and `\t` Tab, as a keyboard and the browser backend
+            // give them. Inserted as text, a LibreOffice paragraph took
+            // `\n` as a line break within itself.
+            Action::Type(text) if text.contains(['\n', '\t']) && self.x11.is_some() => {
+                Outcome::NeedsInput
+            }
             Action::Type(text) => actor.type_text(&addr, text).await?,
             Action::SetValue(v) => actor.set_value(&addr, v).await?,
             Action::SetSelected(on) => actor.set_selected(&addr, *on).await?,
