@@ -242,7 +242,7 @@ impl Reader<'_> {
         if cell.0 != self.dest {
             return Ok(None);
         }
-        // A toolkit whose cells are named by their place says it so
+        // Where the toolkit names cells by their place, the name says it
         // (Calc's cells answer `-1` or `0` for their index while a formula
         // is written).
         if let Some(by_name) = self.place_by_name {
