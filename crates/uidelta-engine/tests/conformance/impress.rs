@@ -381,19 +381,7 @@ fn impress_task() {
         // title placeholder says it is focused; waited for while
         // LibreOffice builds it.
         let second = "Untitled 2 - LibreOffice Impress";
-        let a = s.key(APP, "ctrl+n", &opts).await.expect("ctrl+n");
-        let (_, window) = office::until_opened(&mut s, a).await;
-        let frame = ref_of(&s, &format!("role:frame && name:\"{second}\""));
-        assert_eq!(window, frame);
-        for _ in 0..10 {
-            let changed = s
-                .wait_for_change(APP, std::time::Duration::from_secs(2))
-                .await
-                .expect("wait for the second window");
-            if !crate::steps::changed(&changed) {
-                break;
-            }
-        }
+        let frame = office::new_document(&mut s, second).await;
 
         // 10. The second window made the active one; 11. the first one
         // again: the focus goes back to the first presentation, though the

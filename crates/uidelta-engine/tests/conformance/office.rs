@@ -181,6 +181,27 @@ pub fn diff_has(a: &ActionOutcome, count: usize, expected: &[String]) {
     assert_eq!(got.len(), count, "the diff:\n{}", got.join("\n"));
 }
 
+/// Ctrl+N: a new document of the same kind in a window of its own,
+/// titled `title`, waited for while LibreOffice builds its content (for
+/// seconds, as an agent told so would). Its window's ref.
+pub async fn new_document(s: &mut Session<Linux>, title: &str) -> String {
+    let opts = uidelta_engine::ActOptions::default();
+    let a = s.key(APP, "ctrl+n", &opts).await.expect("ctrl+n");
+    let (_, window) = until_opened(s, a).await;
+    let frame = crate::common::ref_of(s, &format!("role:frame && name:\"{title}\""));
+    assert_eq!(window, frame);
+    for _ in 0..10 {
+        let changed = s
+            .wait_for_change(APP, Duration::from_secs(2))
+            .await
+            .expect("wait for the new window");
+        if !crate::steps::changed(&changed) {
+            break;
+        }
+    }
+    frame
+}
+
 /// `a`, the answer to an action that opens a window, or, when LibreOffice
 /// was still building it at the wait's cap (Format > Character lists its
 /// fonts for seconds under load), the answer of waiting for it, as an agent

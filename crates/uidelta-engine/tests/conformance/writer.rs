@@ -431,21 +431,7 @@ fn writer_task() {
         // 20. Ctrl+N: a second document, in a window of its own, which
         // takes the keyboard.
         let second = "Untitled 2 - LibreOffice Writer";
-        let a = s.key(APP, "ctrl+n", &opts).await.expect("ctrl+n");
-        let (_, window) = office::until_opened(&mut s, a).await;
-        let frame = ref_of(&s, &format!("role:frame && name:\"{second}\""));
-        assert_eq!(window, frame);
-        // LibreOffice builds the window's content for seconds: waited for,
-        // as an agent told so would.
-        for _ in 0..10 {
-            let changed = s
-                .wait_for_change(APP, std::time::Duration::from_secs(2))
-                .await
-                .expect("wait for the second window");
-            if !crate::steps::changed(&changed) {
-                break;
-            }
-        }
+        let frame = office::new_document(&mut s, second).await;
 
         // 21. The new window made the active one (without a window
         // manager the first one goes on saying it is, though the new one
