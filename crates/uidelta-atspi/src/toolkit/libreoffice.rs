@@ -68,6 +68,22 @@ pub(crate) fn cell_address(name: &str) -> Option<(i32, i32)> {
     (row >= 1).then_some((row - 1, column - 1))
 }
 
+/// Impress's prompts, shown in a placeholder until it is written into
+/// (in LibreOffice's English user interface). A placeholder given the
+/// focus, or text inserted into it, takes its prompt for text: typing
+/// `First` into a subtitle read `Click to add TextFirst`, on screen too.
+/// A user enters it with a click, after which it is empty.
+const PROMPTS: [&str; 3] = [
+    "Click to add Title",
+    "Click to add Text",
+    "Click to add Notes",
+];
+
+/// Whether a paragraph reading `text` is a placeholder's prompt.
+pub(crate) fn shows_a_prompt(text: &str) -> bool {
+    PROMPTS.contains(&text)
+}
+
 /// What LibreOffice lays out again without `bounds-changed`, whose
 /// bounds a mirror reads at every capture (and, where they changed, those
 /// of everything below): the parts of each window's root pane and what is
@@ -396,6 +412,20 @@ mod tests {
             "Cell A1",
         ] {
             assert_eq!(cell_address(not), None, "{not:?}");
+        }
+    }
+
+    #[test]
+    fn only_impress_prompts_are_prompts() {
+        assert!(shows_a_prompt("Click to add Text"));
+        assert!(shows_a_prompt("Click to add Title"));
+        for text in [
+            "Click to add TextFirst",
+            "Quarterly review",
+            "",
+            "click to add text",
+        ] {
+            assert!(!shows_a_prompt(text), "{text:?}");
         }
     }
 

@@ -159,6 +159,18 @@ impl Profile {
         (self.toolkit == Toolkit::LibreOffice).then_some(libreoffice::cell_address)
     }
 
+    /// Whether `node` is a placeholder showing its prompt, not yet
+    /// written into: LibreOffice's Impress shapes (see
+    /// [`libreoffice::shows_a_prompt`]), which are entered by a click.
+    pub fn shows_a_prompt(&self, node: &uidelta_model::NodeData) -> bool {
+        self.toolkit == Toolkit::LibreOffice
+            && node.role == Role::Paragraph
+            && node
+                .value
+                .as_deref()
+                .is_some_and(libreoffice::shows_a_prompt)
+    }
+
     /// What a mirror reads the bounds of at every capture, as the
     /// application lays it out again without `bounds-changed`: the parts
     /// of LibreOffice's windows (see [`libreoffice::laid_out_silently`]).

@@ -1,6 +1,7 @@
 //! LibreOffice Impress: close the template chooser, hide the sidebar, give
 //! the first slide a title, add a slide, go back to the first one in the
-//! slide pane, open Slide > Slide Properties and cancel it.
+//! slide pane, open Slide > Slide Properties and cancel it, open a second
+//! presentation and go back to the first, and type its subtitle.
 
 use std::collections::HashMap;
 
@@ -410,5 +411,28 @@ fn impress_task() {
             .and_then(|f| f.to.as_ref())
             .map(|h| h.r#ref.to_string());
         assert_eq!(focus.as_deref(), Some(doc.as_str()), "{}", got.join("\n"));
+
+        // 12. The first slide's subtitle typed into, as it shows its
+        // prompt: it is entered by a click, as a user enters it, and reads
+        // what was typed (given the focus instead, it took the prompt for
+        // text: `Click to add TextSecond quarter`).
+        let subtitle = ref_of(
+            &s,
+            &format!("role:frame && name:\"{WINDOW}\" >> role:panel && name:PresentationSubtitle"),
+        );
+        let prompt = ref_of(&s, &format!("{subtitle} >> role:paragraph"));
+        let a = s
+            .act(&prompt, &Action::Type("Second quarter".into()), &opts)
+            .await
+            .expect("type the subtitle");
+        let got = lines(&a);
+        let typed = format!(
+            "~ [{prompt}] paragraph in [{subtitle}] panel \"PresentationSubtitle\" | value: \"Click to add Text\" -> \"Second quarter\""
+        );
+        assert!(
+            got.iter().any(|l| l.starts_with(&typed)),
+            "no {typed:?} in:\n{}",
+            got.join("\n")
+        );
     });
 }

@@ -122,7 +122,10 @@ impl Linux {
             // sent) and `\t` Tab, as a keyboard and the browser backend
             // give them. Inserted as text, a LibreOffice paragraph took
             // `\n` as a line break within itself.
-            Action::Type(text) if text.contains(['\n', '\t']) && self.x11.is_some() => {
+            Action::Type(text)
+                if self.x11.is_some()
+                    && (text.contains(['\n', '\t']) || actor.profile().shows_a_prompt(node)) =>
+            {
                 Outcome::NeedsInput
             }
             Action::Type(text) => actor.type_text(&addr, text).await?,

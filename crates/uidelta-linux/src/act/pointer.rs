@@ -242,6 +242,15 @@ impl Linux {
                 x11.click(x, y, button, count)?;
                 format!("XTest {what} at {x},{y}")
             }
+            // A placeholder showing its prompt is entered by a click, as a
+            // user does; given the focus, LibreOffice takes the prompt for
+            // text and what is typed joins it.
+            Action::Type(text) if actor.profile().shows_a_prompt(node) => {
+                let (x, y) = centre().await?;
+                x11.click(x, y, Button::Left, 1)?;
+                x11.type_text(text)?;
+                format!("XTest click at {x},{y} into the placeholder, then keys")
+            }
             Action::Type(text) => {
                 let moved = self
                     .focus_for_keys(app, actor, addr, node, x11, doing)
