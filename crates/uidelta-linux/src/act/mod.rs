@@ -121,7 +121,9 @@ impl Linux {
             // (a document's new paragraph, an entry's activation, a form
             // sent) and `\t` Tab, as a keyboard and the browser backend
             // give them. Inserted as text, a LibreOffice paragraph took
-            // `\n` as a line break within itself.
+            // `\n` as a line break within itself. So is text for a
+            // placeholder showing its prompt, clicked into first (see
+            // `synthesize`).
             Action::Type(text)
                 if self.x11.is_some()
                     && (text.contains(['\n', '\t']) || actor.profile().shows_a_prompt(node)) =>
