@@ -179,24 +179,36 @@ impl<'a> Actor<'a> {
         }
     }
 
-    /// Inserts text at the caret (EditableText), in place of the text
-    /// selected when there is some, as typing does (a rename dialog
-    /// selects the old name so that what is typed replaces it); or asks
-    /// for typing.
+    /// Inserts text (EditableText) as typing does: in place of the text
+    /// selected when there is some (a rename dialog selects the old name
+    /// so that what is typed replaces it), else at the caret of a field
+    /// with the keyboard focus, and at the end of one without it, as a
+    /// click after its text would put it (the browser backend does the
+    /// same). Or asks for typing.
     pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
         if !self.profile.edits_text() || !self.has(node, EDITABLE_TEXT).await? {
             return Ok(Outcome::NeedsInput);
         }
         let t = self.target("typing into");
-        let caret: i32 = self
-            .bus
-            .call(&t, &node.bus, &node.path, text::GET_CARET_OFFSET, &())
-            .await
-            .unwrap_or(-1);
         let count: i32 = self
             .property::<i32>(node, text::CHARACTER_COUNT)
             .await
             .unwrap_or(0);
+        // An unfocused field's caret is where its last focus left it (a
+        // GTK entry's at 0), and a click into it would move it. A
+        // selection stands: a dialog's entry selects the name it offers
+        // for typing to replace, in a window that may not be active yet.
+        let focused = self
+            .states(node)
+            .await
+            .is_ok_and(|s| s.contains(uidelta_model::State::Focused));
+        let caret: i32 = if focused {
+            self.property::<i32>(node, text::CARET_OFFSET)
+                .await
+                .unwrap_or(-1)
+        } else {
+            -1
+        };
         let mut at = if caret < 0 || caret > count {
             count
         } else {

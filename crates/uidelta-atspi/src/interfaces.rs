@@ -285,14 +285,14 @@ pub mod text {
 
     /// The text between two offsets (-1: the end).
     pub const GET_TEXT: Method<(i32, i32), String> = method(TEXT, "GetText");
-    /// Where the caret is.
-    pub const GET_CARET_OFFSET: Method<(), i32> = method(TEXT, "GetCaretOffset");
     /// How many stretches of text are selected.
     pub const GET_N_SELECTIONS: Method<(), i32> = method(TEXT, "GetNSelections");
     /// Where a selected stretch starts and ends.
     pub const GET_SELECTION: Method<(i32,), (i32, i32)> = method(TEXT, "GetSelection");
     /// How many characters it has.
     pub const CHARACTER_COUNT: Property = property(TEXT, "CharacterCount");
+    /// Where the caret is (a property: the interface has no method for it).
+    pub const CARET_OFFSET: Property = property(TEXT, "CaretOffset");
 }
 
 /// `org.a11y.atspi.Value`.

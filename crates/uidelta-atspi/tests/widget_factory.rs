@@ -211,6 +211,30 @@ fn actions_change_what_they_should() {
             Some("hello uidelta")
         );
 
+        // Typed into an entry without the keyboard focus, text goes after
+        // what it holds, as after a click at its end (GTK keeps such an
+        // entry's caret at 0).
+        let entry = find(&after, |n| {
+            n.role == Role::Text && usable(n) && n.value.as_deref() == Some("entry")
+        })
+        .expect("the entry holding \"entry\"");
+        assert!(!entry.states.contains(State::Focused));
+        let id = entry.identity.clone();
+        actor
+            .type_text(&addr(entry), " more")
+            .await
+            .expect("type after the text");
+        let after = eventually(&bus, &app, |s| {
+            find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("entry more")
+        })
+        .await;
+        assert_eq!(
+            find(&after, |n| n.identity == id)
+                .and_then(|n| n.value.clone())
+                .as_deref(),
+            Some("entry more")
+        );
+
         // Selecting "Page 2" checks it.
         let page2 = find(&after, |n| {
             n.role == Role::RadioButton && n.name == "Page 2"

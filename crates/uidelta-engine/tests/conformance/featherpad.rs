@@ -99,6 +99,21 @@ fn featherpad_types_finds_and_saves_as() {
             ],
         );
 
+        // Text without a line break is inserted (EditableText) where the
+        // keyboard's caret is, after the new line: not at the end.
+        let a = s
+            .act(&document, &Action::Type("first ".into()), &opts)
+            .await
+            .expect("type at the caret");
+        r.check(
+            "type at the caret",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text | value: \"hello conformance\\nold\\n\" -> \"hello conformance\\nfirst old\\n\"",
+            ],
+        );
+
         // Ctrl+F gives the search bar's entry the keyboard: the focus
         // line says so (the text's viewport does not come and go with
         // it); the status bar's message goes.
@@ -224,6 +239,6 @@ fn featherpad_types_finds_and_saves_as() {
         );
         let saved = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-        assert_eq!(saved, "hello conformance\nold\n");
+        assert_eq!(saved, "hello conformance\nfirst old\n");
     });
 }
