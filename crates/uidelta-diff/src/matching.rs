@@ -11,13 +11,13 @@
 use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use uidelta_model::{NodeData, NodeId, Role, State, StateSet, Tree};
+use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, Tree};
 
 use crate::change::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, HiddenMove,
     InheritedChange, Modified, Removed, SubtreeNode,
 };
-use crate::filter::Rule;
+use crate::filter::{Filters, Rule};
 use crate::refs::{RefTable, Refs};
 use crate::view::View;
 
@@ -27,6 +27,36 @@ use order::moved_positions;
 use order::moved_positions_seen;
 
 const UNMATCHED: u32 = u32::MAX;
+
+/// Takes the values `after` does not say (see
+/// [`NodeData::value_unread`]) from the elements they match in `before`:
+/// the platform could not read them now, and they are as they were. An
+/// element matched by nothing keeps no value. `after` comes back as it was
+/// when none is unread.
+pub fn fill_unread_values(before: &View, after: Snapshot, filters: Filters) -> Snapshot {
+    if !after.tree().nodes().iter().any(|n| n.value_unread) {
+        return after;
+    }
+    let view = View::new(&after, filters);
+    let matching = Matching::run(before, &view);
+    let filled: Vec<(NodeId, Option<String>)> = view
+        .tree()
+        .ids()
+        .filter(|&a| view.tree().node(a).value_unread)
+        .filter_map(|a| {
+            let b = matching.a2b[a.index()];
+            (b != UNMATCHED).then(|| (view.origin(a), before.tree().node(NodeId(b)).value.clone()))
+        })
+        .collect();
+    if filled.is_empty() {
+        return after;
+    }
+    let (meta, mut tree) = after.into_parts();
+    for (id, value) in filled {
+        tree.node_mut(id).value = value;
+    }
+    Snapshot::new(meta, tree)
+}
 
 /// What a parent's children show, before and after, when some of them say
 /// they are `transient`: a view's snapshot of what is at a place in it

@@ -1167,3 +1167,55 @@ fn cells_that_say_they_are_transient_are_matched_by_what_they_show() {
         c.diff.changes
     );
 }
+
+/// A sheet of cells, each `(name, value, unread)`, made anew at every
+/// capture (identities differ), as LibreOffice's cells are.
+fn sheet(capture: u32, cells: &[(&str, Option<&str>, bool)]) -> Snapshot {
+    let mut table = NodeData::named(Role::Table, "Sheet1");
+    table.states = base_states();
+    let mut b = TreeBuilder::new(table);
+    for (i, (name, value, unread)) in cells.iter().enumerate() {
+        let mut cell = NodeData::named(Role::TableCell, *name);
+        cell.states = base_states();
+        cell.value = value.map(str::to_owned);
+        cell.value_unread = *unread;
+        cell.identity = Some(format!(":1.9/cell/{capture}/{i}"));
+        b.leaf(cell);
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn values_the_platform_does_not_say_are_as_they_were() {
+    let before = sheet(1, &[("A1", Some("5"), false), ("B1", Some("7"), false)]);
+    // A formula being written: no cell says its text; C1 came into view.
+    let after = sheet(
+        2,
+        &[("A1", None, true), ("B1", None, true), ("C1", None, true)],
+    );
+    let filters = Filters::all();
+    let filled = uidelta_diff::fill_unread_values(
+        &uidelta_diff::View::new(&before, filters),
+        after,
+        filters,
+    );
+    let values: Vec<Option<&str>> = filled
+        .tree()
+        .nodes()
+        .iter()
+        .map(|n| n.value.as_deref())
+        .collect();
+    assert_eq!(values, [None, Some("5"), Some("7"), None]);
+    let c = compare(&before, &filled, filters);
+    assert_eq!(c.diff.changes.len(), 1, "{:?}", c.diff.changes);
+    assert!(matches!(&c.diff.changes[0], Change::Added(_)));
+
+    // Nothing unread: the snapshot comes back as it was.
+    let read = sheet(3, &[("A1", Some("6"), false)]);
+    let same = uidelta_diff::fill_unread_values(
+        &uidelta_diff::View::new(&before, filters),
+        read.clone(),
+        filters,
+    );
+    assert_eq!(same.tree().nodes(), read.tree().nodes());
+}

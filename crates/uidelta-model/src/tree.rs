@@ -69,6 +69,12 @@ pub struct NodeData {
     pub name: String,
     /// Value or text contents (Value and Text interfaces, ARIA value).
     pub value: Option<String>,
+    /// The platform does not say the value now, though the element still
+    /// holds it (a LibreOffice Calc cell while a formula is written into
+    /// another: the cells on screen still show theirs). A diff takes the
+    /// value of the element it matches before; `value` is then unknown
+    /// (`None`) until filled in so.
+    pub value_unread: bool,
     /// Accessible description; empty when it has none.
     pub description: String,
     /// States.

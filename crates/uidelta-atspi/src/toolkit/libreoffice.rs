@@ -249,6 +249,35 @@ pub(crate) fn unfocus_what_defunct_elements_hold(recs: &mut [Rec]) {
     }
 }
 
+/// While a formula is written into a Calc cell (the sheet's formula mode,
+/// in which the cells clicked go into the formula), the sheet's cells give
+/// no text, though they show theirs still; they say they are not
+/// `focusable`, which a cell otherwise always is (a protected one too),
+/// and `selected` says which the formula refers to. Read as they say,
+/// every cell with a value was emptied at the first key of `=`, and filled
+/// again at Enter. Their values are marked unread: a diff keeps the ones
+/// they had (see [`uidelta_model::NodeData::value_unread`]).
+pub(crate) fn leave_values_of_formula_mode_cells_unread(recs: &mut [Rec]) {
+    let mut unread = Vec::new();
+    for r in recs.iter() {
+        if Role::from_name(&r.basic.raw_role) != Role::Table
+            || !r.basic.states.contains(State::ManagesDescendants)
+        {
+            continue;
+        }
+        unread.extend(r.children.iter().copied().filter(|&c| {
+            let cell = &recs[c].basic;
+            Role::from_name(&cell.raw_role) == Role::TableCell
+                && !cell.states.contains(State::Focusable)
+                && !cell.states.contains(State::Defunct)
+        }));
+    }
+    for i in unread {
+        recs[i].value = None;
+        recs[i].value_unread = true;
+    }
+}
+
 /// LibreOffice leaves an element of a document's window saying it is
 /// focused after another of its windows takes the keyboard: an Impress
 /// slide's title placeholder goes on saying so when the user goes back to
@@ -447,6 +476,33 @@ mod tests {
             rec("dialog", "Insert Table", &[]),
         ];
         assert_eq!(laid_out_silently(&recs), [1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn cells_in_formula_mode_leave_their_values_unread() {
+        // A sheet (managing its cells) in formula mode: its cells say no
+        // text and are not focusable; a Writer table's cells, not managed,
+        // are left alone.
+        let mut recs = vec![
+            rec("table", "Sheet Sheet1", &[1, 2, 3]),
+            rec("table cell", "A1", &[]),
+            rec("table cell", "B1", &[]),
+            rec("table cell", "C1", &[]),
+            rec("table", "Table1", &[5]),
+            rec("table cell", "A1", &[]),
+        ];
+        recs[0].basic.states.insert(State::ManagesDescendants);
+        recs[2].basic.states.insert(State::Focusable);
+        recs[3].basic.states.insert(State::Defunct);
+        for r in &mut recs {
+            r.value = Some("kept".into());
+        }
+        leave_values_of_formula_mode_cells_unread(&mut recs);
+        let unread: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].value_unread).collect();
+        assert_eq!(unread, [1]);
+        assert_eq!(recs[1].value, None);
+        assert_eq!(recs[2].value.as_deref(), Some("kept"));
+        assert_eq!(recs[5].value.as_deref(), Some("kept"));
     }
 
     #[test]

@@ -474,10 +474,11 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
 
         // 13. A formula begun in E2 and not entered: the cell's editor
         // comes with the text. While a formula is written, Calc's cells
-        // say no index (their text and states go too, which their lines
-        // say): the sheet keeps its size and the same cells, found by
-        // their names, where it read as one column of 2^31 children and
-        // every cell as removed.
+        // say no index: the sheet keeps its size and the same cells, found
+        // by their names, where it read as one column of 2^31 children and
+        // every cell as removed. They say no text either, though they
+        // show it: no cell's value goes (B2's `"3" -> none`, C3's `"6" ->
+        // none`, ...). Their states change, on one line.
         let a = s
             .act(
                 "role:table cell && name:E2",
@@ -497,6 +498,13 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             (l.starts_with("+ ") || l.starts_with("- ")) && l.contains("] table cell ")
         };
         assert!(!got.iter().any(|l| cells_came_or_went(&l)), "{t}");
+        let values_said = |got: &[String]| -> Vec<String> {
+            got.iter()
+                .filter(|l| l.contains("] table cell ") && l.contains("| value: "))
+                .cloned()
+                .collect()
+        };
+        assert_eq!(values_said(&got), Vec::<String>::new(), "{t}");
         let table_line = |got: &[String]| {
             got.iter()
                 .find(|l| l.contains(&format!("[{table}] table \"Sheet Prices\"")))
@@ -516,6 +524,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             "{t}"
         );
         assert!(!got.iter().any(|l| cells_came_or_went(&l)), "{t}");
+        assert_eq!(values_said(&got), Vec::<String>::new(), "{t}");
         assert_eq!(
             line_of(&s, &c3),
             format!("[{c3}] table cell \"C3\" = \"6\"")
