@@ -547,8 +547,10 @@ impl<B: Backend> Session<B> {
         self.install(idx, snapshot).ok()
     }
 
-    /// Takes `snapshot` as the latest of known application `idx`, carrying refs; returns
-    /// the diff. An error when the session has no refs left for it.
+    /// Takes `snapshot` as the latest of known application `idx`, carrying refs (and
+    /// the values its platform did not say now: see
+    /// [`uidelta_diff::fill_unread_values`]); returns the diff. An error when
+    /// the session has no refs left for it.
     fn install(&mut self, idx: AppId, snapshot: Snapshot) -> Result<Diff> {
         let snapshot =
             uidelta_diff::fill_unread_values(&self.known[idx].view, snapshot, self.filters);

@@ -200,6 +200,9 @@ impl<B: Backend> Session<B> {
         let Ok(s) = self.backend.capture(app, &Scope::App).await else {
             return Look::Changed;
         };
+        // What the platform does not say now is as it was (see
+        // `Session::install`), not a change.
+        let s = uidelta_diff::fill_unread_values(&self.known[idx].view, s, self.filters);
         let view = View::new(&s, self.filters);
         let (tree, focus) = look_of(&view);
         let (was_tree, was_focus) = look_of(&self.known[idx].view);
@@ -268,6 +271,7 @@ impl<B: Backend> Session<B> {
                 }
                 Err(e) => return Err(e.into()),
             };
+            let s = uidelta_diff::fill_unread_values(&self.known[idx].view, s, self.filters);
             let now = look_of(&View::new(&s, self.filters));
             if now != last {
                 watch.event(Instant::now());
