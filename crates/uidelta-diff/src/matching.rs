@@ -17,7 +17,7 @@ use crate::change::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, HiddenMove,
     InheritedChange, Modified, Removed, SubtreeNode,
 };
-use crate::filter::{Filters, Rule};
+use crate::filter::Rule;
 use crate::refs::{RefTable, Refs};
 use crate::view::View;
 
@@ -33,11 +33,11 @@ const UNMATCHED: u32 = u32::MAX;
 /// the platform could not read them now, and they are as they were. An
 /// element matched by nothing keeps no value. `after` comes back as it was
 /// when none is unread.
-pub fn fill_unread_values(before: &View, after: Snapshot, filters: Filters) -> Snapshot {
+pub fn fill_unread_values(before: &View, after: Snapshot) -> Snapshot {
     if !after.tree().nodes().iter().any(|n| n.value_unread) {
         return after;
     }
-    let view = View::new(&after, filters);
+    let view = View::new(&after, before.filters());
     let matching = Matching::run(before, &view);
     let filled: Vec<(NodeId, Option<String>)> = view
         .tree()

@@ -1194,11 +1194,8 @@ fn values_the_platform_does_not_say_are_as_they_were() {
         &[("A1", None, true), ("B1", None, true), ("C1", None, true)],
     );
     let filters = Filters::all();
-    let filled = uidelta_diff::fill_unread_values(
-        &uidelta_diff::View::new(&before, filters),
-        after,
-        filters,
-    );
+    let filled =
+        uidelta_diff::fill_unread_values(&uidelta_diff::View::new(&before, filters), after);
     let values: Vec<Option<&str>> = filled
         .tree()
         .nodes()
@@ -1212,10 +1209,7 @@ fn values_the_platform_does_not_say_are_as_they_were() {
 
     // Nothing unread: the snapshot comes back as it was.
     let read = sheet(3, &[("A1", Some("6"), false)]);
-    let same = uidelta_diff::fill_unread_values(
-        &uidelta_diff::View::new(&before, filters),
-        read.clone(),
-        filters,
-    );
+    let same =
+        uidelta_diff::fill_unread_values(&uidelta_diff::View::new(&before, filters), read.clone());
     assert_eq!(same.tree().nodes(), read.tree().nodes());
 }

@@ -552,8 +552,7 @@ impl<B: Backend> Session<B> {
     /// [`uidelta_diff::fill_unread_values`]); returns the diff. An error when
     /// the session has no refs left for it.
     fn install(&mut self, idx: AppId, snapshot: Snapshot) -> Result<Diff> {
-        let snapshot =
-            uidelta_diff::fill_unread_values(&self.known[idx].view, snapshot, self.filters);
+        let snapshot = uidelta_diff::fill_unread_values(&self.known[idx].view, snapshot);
         let view = View::new(&snapshot, self.filters);
         self.room_for(&view, &self.known[idx].app)?;
         let latest = &self.known[idx];
