@@ -188,9 +188,9 @@ pub(crate) struct Rec {
     pub(crate) children: Vec<usize>,
     pub(crate) bounds: Option<Rect>,
     pub(crate) value: Option<String>,
-    /// Its toolkit does not say its value now (see
-    /// [`uidelta_model::NodeData::value_unread`]).
-    pub(crate) value_unread: bool,
+    /// What its toolkit does not say of it now (see
+    /// [`uidelta_model::NodeData::unread`]).
+    pub(crate) unread: uidelta_model::Unread,
     /// Read as its visible part (see [`crate::visible`]): what shows of it.
     pub(crate) shown: Option<visible::Shown>,
     pub(crate) attributes: Vec<(String, String)>,

@@ -691,7 +691,7 @@ fn read_node(ax: &AxNode, frame: &FrameInfo, is_frame_root: bool, layout: &Layou
         bounds: None,
         attributes: reading.attributes,
         identity: ax.backend.map(node_identity),
-        value_unread: false,
+        unread: Default::default(),
     };
     if reading.plain_text_field && data.value.is_none() {
         data.value = Some(String::new());

@@ -354,7 +354,7 @@ impl Element {
             bounds: self.bounds,
             attributes: self.attributes.clone(),
             identity: None,
-            value_unread: false,
+            unread: Default::default(),
         }
     }
 

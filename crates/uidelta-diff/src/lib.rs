@@ -35,7 +35,7 @@ pub use change::{
     HiddenMove, InheritedChange, Modified, Removed, SubtreeNode,
 };
 pub use filter::{Filters, Rule, UnknownRule};
-pub use matching::{context, diff, fill_unread_values};
+pub use matching::{context, diff, fill_unread};
 pub use refs::{Arrival, BadRef, Ref, RefTable, Refs};
 pub use view::View;
 

@@ -28,32 +28,39 @@ use order::moved_positions_seen;
 
 const UNMATCHED: u32 = u32::MAX;
 
-/// Takes the values `after` does not say (see
-/// [`NodeData::value_unread`]) from the elements they match in `before`:
-/// the platform could not read them now, and they are as they were. An
-/// element matched by nothing keeps no value. `after` comes back as it was
-/// when none is unread.
-pub fn fill_unread_values(before: &View, after: Snapshot) -> Snapshot {
-    if !after.tree().nodes().iter().any(|n| n.value_unread) {
+/// Takes what `after` does not say (see [`NodeData::unread`]) from the
+/// elements they match in `before`: the platform could not read it now,
+/// and it is as it was. An element matched by nothing keeps no value, and
+/// its states as it said them. `after` comes back as it was when nothing
+/// is unread.
+pub fn fill_unread(before: &View, after: Snapshot) -> Snapshot {
+    if !after.tree().nodes().iter().any(|n| n.unread.any()) {
         return after;
     }
     let view = View::new(&after, before.filters());
     let matching = Matching::run(before, &view);
-    let filled: Vec<(NodeId, Option<String>)> = view
+    let filled: Vec<(NodeId, NodeId)> = view
         .tree()
         .ids()
-        .filter(|&a| view.tree().node(a).value_unread)
+        .filter(|&a| view.tree().node(a).unread.any())
         .filter_map(|a| {
             let b = matching.a2b[a.index()];
-            (b != UNMATCHED).then(|| (view.origin(a), before.tree().node(NodeId(b)).value.clone()))
+            (b != UNMATCHED).then(|| (view.origin(a), NodeId(b)))
         })
         .collect();
     if filled.is_empty() {
         return after;
     }
     let (meta, mut tree) = after.into_parts();
-    for (id, value) in filled {
-        tree.node_mut(id).value = value;
+    for (a, b) in filled {
+        let was = before.tree().node(b);
+        let node = tree.node_mut(a);
+        if node.unread.value {
+            node.value = was.value.clone();
+        }
+        for state in node.unread.states.iter() {
+            node.states.set(state, was.states.contains(state));
+        }
     }
     Snapshot::new(meta, tree)
 }

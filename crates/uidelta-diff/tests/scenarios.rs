@@ -1,7 +1,7 @@
 //! The diff semantics of SPEC.md, one scenario each, on hand-built trees.
 
 use uidelta_diff::{compare, Attr, AttrValue, Change, Filters, Ref, Rule};
-use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder};
+use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder, Unread};
 
 /// A small preferences window, parameterised by what the scenarios change.
 #[derive(Clone)]
@@ -1169,7 +1169,8 @@ fn cells_that_say_they_are_transient_are_matched_by_what_they_show() {
 }
 
 /// A sheet of cells, each `(name, value, unread)`, made anew at every
-/// capture (identities differ), as LibreOffice's cells are.
+/// capture (identities differ), as LibreOffice's cells are. A cell read is
+/// editable; one unread says it is not, its value and `editable` unread.
 fn sheet(capture: u32, cells: &[(&str, Option<&str>, bool)]) -> Snapshot {
     let mut table = NodeData::named(Role::Table, "Sheet1");
     table.states = base_states();
@@ -1177,8 +1178,14 @@ fn sheet(capture: u32, cells: &[(&str, Option<&str>, bool)]) -> Snapshot {
     for (i, (name, value, unread)) in cells.iter().enumerate() {
         let mut cell = NodeData::named(Role::TableCell, *name);
         cell.states = base_states();
+        cell.states.set(State::Editable, !unread);
         cell.value = value.map(str::to_owned);
-        cell.value_unread = *unread;
+        if *unread {
+            cell.unread = Unread {
+                value: true,
+                states: StateSet::of(&[State::Editable]),
+            };
+        }
         cell.identity = Some(format!(":1.9/cell/{capture}/{i}"));
         b.leaf(cell);
     }
@@ -1186,30 +1193,30 @@ fn sheet(capture: u32, cells: &[(&str, Option<&str>, bool)]) -> Snapshot {
 }
 
 #[test]
-fn values_the_platform_does_not_say_are_as_they_were() {
+fn what_the_platform_does_not_say_is_as_it_was() {
     let before = sheet(1, &[("A1", Some("5"), false), ("B1", Some("7"), false)]);
-    // A formula being written: no cell says its text; C1 came into view.
+    // A formula being written: no cell says its text or that it is
+    // editable; C1 came into view.
     let after = sheet(
         2,
         &[("A1", None, true), ("B1", None, true), ("C1", None, true)],
     );
     let filters = Filters::all();
-    let filled =
-        uidelta_diff::fill_unread_values(&uidelta_diff::View::new(&before, filters), after);
-    let values: Vec<Option<&str>> = filled
+    let filled = uidelta_diff::fill_unread(&uidelta_diff::View::new(&before, filters), after);
+    let cells: Vec<(Option<&str>, bool)> = filled
         .tree()
         .nodes()
         .iter()
-        .map(|n| n.value.as_deref())
+        .skip(1)
+        .map(|n| (n.value.as_deref(), n.states.contains(State::Editable)))
         .collect();
-    assert_eq!(values, [None, Some("5"), Some("7"), None]);
+    assert_eq!(cells, [(Some("5"), true), (Some("7"), true), (None, false)]);
     let c = compare(&before, &filled, filters);
     assert_eq!(c.diff.changes.len(), 1, "{:?}", c.diff.changes);
     assert!(matches!(&c.diff.changes[0], Change::Added(_)));
 
     // Nothing unread: the snapshot comes back as it was.
     let read = sheet(3, &[("A1", Some("6"), false)]);
-    let same =
-        uidelta_diff::fill_unread_values(&uidelta_diff::View::new(&before, filters), read.clone());
+    let same = uidelta_diff::fill_unread(&uidelta_diff::View::new(&before, filters), read.clone());
     assert_eq!(same.tree().nodes(), read.tree().nodes());
 }

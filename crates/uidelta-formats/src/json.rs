@@ -566,7 +566,7 @@ impl NodeFields {
             bounds: self.bounds,
             attributes: sorted_unique(attributes),
             identity: self.identity,
-            value_unread: false,
+            unread: Default::default(),
         })
     }
 }

@@ -621,7 +621,7 @@ mod tests {
                     ("text", "read me"),
                 ]),
                 identity: None,
-                value_unread: false,
+                unread: Default::default(),
             }
         );
     }

@@ -58,6 +58,24 @@ impl Rect {
     }
 }
 
+/// What a platform does not say of an element at one capture: its value
+/// (then `None` until filled in), and some of its states (then as it
+/// happened to say them).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Unread {
+    /// Its value.
+    pub value: bool,
+    /// These states.
+    pub states: StateSet,
+}
+
+impl Unread {
+    /// Whether anything is unread.
+    pub fn any(&self) -> bool {
+        self.value || self.states != StateSet::default()
+    }
+}
+
 /// What one element says about itself, without its place in the tree.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NodeData {
@@ -69,12 +87,11 @@ pub struct NodeData {
     pub name: String,
     /// Value or text contents (Value and Text interfaces, ARIA value).
     pub value: Option<String>,
-    /// The platform does not say the value now, though the element still
-    /// holds it (a LibreOffice Calc cell while a formula is written into
-    /// another: the cells on screen still show theirs). A diff takes the
-    /// value of the element it matches before; `value` is then unknown
-    /// (`None`) until filled in so.
-    pub value_unread: bool,
+    /// What the platform does not say now, though the element still holds
+    /// it (a LibreOffice Calc cell while a formula is written: the cells on
+    /// screen still show their values): taken from the element it matches
+    /// before (see `uidelta_diff::fill_unread`).
+    pub unread: Unread,
     /// Accessible description; empty when it has none.
     pub description: String,
     /// States.

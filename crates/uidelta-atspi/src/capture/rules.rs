@@ -226,7 +226,7 @@ pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
         raw_role: std::mem::take(&mut r.basic.raw_role),
         name: std::mem::take(&mut r.basic.name),
         value: r.value.take(),
-        value_unread: r.value_unread,
+        unread: r.unread,
         description: std::mem::take(&mut r.basic.description),
         states: r.basic.states,
         bounds: r.bounds,

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use uidelta_model::{Rect, Role, State};
+use uidelta_model::{Rect, Role, State, StateSet};
 
 use crate::capture::{parents, Rec};
 
@@ -249,15 +249,22 @@ pub(crate) fn unfocus_what_defunct_elements_hold(recs: &mut [Rec]) {
     }
 }
 
+/// The states a Calc cell drops in the sheet's formula mode, whatever its
+/// own: `editable` and `resizable` (which a cell not protected has), and
+/// `focusable` (which every cell has).
+const DROPPED_IN_FORMULA_MODE: [State; 3] = [State::Editable, State::Resizable, State::Focusable];
+
 /// While a formula is written into a Calc cell (the sheet's formula mode,
 /// in which the cells clicked go into the formula), the sheet's cells give
-/// no text, though they show theirs still; they say they are not
-/// `focusable`, which a cell otherwise always is (a protected one too),
-/// and `selected` says which the formula refers to. Read as they say,
-/// every cell with a value was emptied at the first key of `=`, and filled
-/// again at Enter. Their values are marked unread: a diff keeps the ones
-/// they had (see [`uidelta_model::NodeData::value_unread`]).
-pub(crate) fn leave_values_of_formula_mode_cells_unread(recs: &mut [Rec]) {
+/// no text, though they show theirs still, and say they are neither
+/// `editable`, `resizable` nor `focusable` (a cell otherwise always is
+/// `focusable`, a protected one too: that tells the mode); `selected` says
+/// which cells the formula refers to. Read as they say, every cell with a
+/// value was emptied at the first key of `=` and filled again at Enter,
+/// and every cell on screen lost three states and got them back. Their
+/// values and those states are marked unread: a diff keeps what they had
+/// (see [`uidelta_model::NodeData::unread`]).
+pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
     let mut unread = Vec::new();
     for r in recs.iter() {
         if Role::from_name(&r.basic.raw_role) != Role::Table
@@ -274,7 +281,10 @@ pub(crate) fn leave_values_of_formula_mode_cells_unread(recs: &mut [Rec]) {
     }
     for i in unread {
         recs[i].value = None;
-        recs[i].value_unread = true;
+        recs[i].unread = uidelta_model::Unread {
+            value: true,
+            states: StateSet::of(&DROPPED_IN_FORMULA_MODE),
+        };
     }
 }
 
@@ -479,7 +489,7 @@ mod tests {
     }
 
     #[test]
-    fn cells_in_formula_mode_leave_their_values_unread() {
+    fn cells_in_formula_mode_leave_their_values_and_edit_states_unread() {
         // A sheet (managing its cells) in formula mode: its cells say no
         // text and are not focusable; a Writer table's cells, not managed,
         // are left alone.
@@ -497,9 +507,14 @@ mod tests {
         for r in &mut recs {
             r.value = Some("kept".into());
         }
-        leave_values_of_formula_mode_cells_unread(&mut recs);
-        let unread: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].value_unread).collect();
+        leave_formula_mode_cells_unread(&mut recs);
+        let unread: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].unread.any()).collect();
         assert_eq!(unread, [1]);
+        assert!(recs[1].unread.value);
+        assert_eq!(
+            recs[1].unread.states,
+            StateSet::of(&[State::Editable, State::Resizable, State::Focusable])
+        );
         assert_eq!(recs[1].value, None);
         assert_eq!(recs[2].value.as_deref(), Some("kept"));
         assert_eq!(recs[5].value.as_deref(), Some("kept"));

@@ -417,7 +417,7 @@ impl Profile {
                     libreoffice::name_faces_of_hidden_combo_boxes(recs);
                     libreoffice::unfocus_what_defunct_elements_hold(recs);
                     libreoffice::unfocus_windows_not_worked_in(recs);
-                    libreoffice::leave_values_of_formula_mode_cells_unread(recs);
+                    libreoffice::leave_formula_mode_cells_unread(recs);
                 }
             }
             // A toolkit without rules here that leaves `enabled` or

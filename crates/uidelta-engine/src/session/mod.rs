@@ -548,11 +548,11 @@ impl<B: Backend> Session<B> {
     }
 
     /// Takes `snapshot` as the latest of known application `idx`, carrying refs (and
-    /// the values its platform did not say now: see
-    /// [`uidelta_diff::fill_unread_values`]); returns the diff. An error when
+    /// what its platform did not say now: see [`uidelta_diff::fill_unread`]);
+    /// returns the diff. An error when
     /// the session has no refs left for it.
     fn install(&mut self, idx: AppId, snapshot: Snapshot) -> Result<Diff> {
-        let snapshot = uidelta_diff::fill_unread_values(&self.known[idx].view, snapshot);
+        let snapshot = uidelta_diff::fill_unread(&self.known[idx].view, snapshot);
         let view = View::new(&snapshot, self.filters);
         self.room_for(&view, &self.known[idx].app)?;
         let latest = &self.known[idx];

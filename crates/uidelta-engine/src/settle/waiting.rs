@@ -202,7 +202,7 @@ impl<B: Backend> Session<B> {
         };
         // What the platform does not say now is as it was (see
         // `Session::install`), not a change.
-        let s = uidelta_diff::fill_unread_values(&self.known[idx].view, s);
+        let s = uidelta_diff::fill_unread(&self.known[idx].view, s);
         let view = View::new(&s, self.filters);
         let (tree, focus) = look_of(&view);
         let (was_tree, was_focus) = look_of(&self.known[idx].view);
@@ -271,7 +271,7 @@ impl<B: Backend> Session<B> {
                 }
                 Err(e) => return Err(e.into()),
             };
-            let s = uidelta_diff::fill_unread_values(&self.known[idx].view, s);
+            let s = uidelta_diff::fill_unread(&self.known[idx].view, s);
             let now = look_of(&View::new(&s, self.filters));
             if now != last {
                 watch.event(Instant::now());

@@ -477,8 +477,9 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         // say no index: the sheet keeps its size and the same cells, found
         // by their names, where it read as one column of 2^31 children and
         // every cell as removed. They say no text either, though they
-        // show it: no cell's value goes (B2's `"3" -> none`, C3's `"6" ->
-        // none`, ...). Their states change, on one line.
+        // show it, and that they are not editable: no cell's value goes
+        // (B2's `"3" -> none`, C3's `"6" -> none`, ...), and no cell's
+        // `editable, focusable, resizable` (the sheet's `editable` does).
         let a = s
             .act(
                 "role:table cell && name:E2",
@@ -498,13 +499,16 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             (l.starts_with("+ ") || l.starts_with("- ")) && l.contains("] table cell ")
         };
         assert!(!got.iter().any(|l| cells_came_or_went(&l)), "{t}");
-        let values_said = |got: &[String]| -> Vec<String> {
+        let formula_mode_lines = |got: &[String]| -> Vec<String> {
             got.iter()
-                .filter(|l| l.contains("] table cell ") && l.contains("| value: "))
+                .filter(|l| {
+                    l.contains("] table cell ")
+                        && (l.contains("| value: ") || l.contains("editable, focusable, resizable"))
+                })
                 .cloned()
                 .collect()
         };
-        assert_eq!(values_said(&got), Vec::<String>::new(), "{t}");
+        assert_eq!(formula_mode_lines(&got), Vec::<String>::new(), "{t}");
         let table_line = |got: &[String]| {
             got.iter()
                 .find(|l| l.contains(&format!("[{table}] table \"Sheet Prices\"")))
@@ -524,7 +528,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             "{t}"
         );
         assert!(!got.iter().any(|l| cells_came_or_went(&l)), "{t}");
-        assert_eq!(values_said(&got), Vec::<String>::new(), "{t}");
+        assert_eq!(formula_mode_lines(&got), Vec::<String>::new(), "{t}");
         assert_eq!(
             line_of(&s, &c3),
             format!("[{c3}] table cell \"C3\" = \"6\"")

@@ -56,7 +56,7 @@ fn reads_the_spec_example() {
         bounds: Some(Rect::new(892, 512, 80, 30)),
         attributes: vec![],
         identity: Some(":1.0/org/a11y/atspi/accessible/149".into()),
-        value_unread: false,
+        unread: Default::default(),
     };
     assert_eq!(snap.tree().node(NodeId::ROOT), &expected);
 }
@@ -130,7 +130,7 @@ fn reads_every_node_field() {
                 ("state:sparkly".into(), "explicit".into()),
             ],
             identity: Some("42".into()),
-            value_unread: false,
+            unread: Default::default(),
         }
     );
 

@@ -85,7 +85,7 @@ fn reads_an_element_the_way_the_desktop_env_server_writes_it() {
                 ("toolkit", "GTK"),
             ]),
             identity: None,
-            value_unread: false,
+            unread: Default::default(),
         }
     );
 }
