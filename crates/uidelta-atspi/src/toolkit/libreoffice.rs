@@ -129,7 +129,11 @@ pub(crate) fn value_says_something(role: Role) -> bool {
 /// "Size:" = "12 pt"`, where the label was left out as naming the hidden
 /// box, and the size said nothing of what it was). Without an entry (the
 /// entry hidden, the toggle button showing: Format > Paragraph's Line
-/// spacing), the toggle button is what shows, and takes the name.
+/// spacing), the toggle button is what shows, and takes the name. Which
+/// is the face is read from `visible`, which the widgets of a page not
+/// shown keep: read from `showing`, the entry took the name while its page
+/// was not shown and gave it to the toggle button when it was, two lines
+/// for each such box at the page's first showing.
 pub(crate) fn name_faces_of_hidden_combo_boxes(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut named = Vec::new();
@@ -145,10 +149,12 @@ pub(crate) fn name_faces_of_hidden_combo_boxes(recs: &mut [Rec]) {
         ) else {
             continue;
         };
-        let shows = |k: usize| recs[k].basic.states.contains(State::Showing);
-        if !shows(combo) {
-            // (On a page not shown, nothing shows: the entry is named.)
-            let face = if !shows(entry) && shows(toggle) {
+        let visible = |k: usize| {
+            let states = recs[k].basic.states;
+            states.contains(State::Visible) || states.contains(State::Showing)
+        };
+        if !visible(combo) {
+            let face = if !visible(entry) && visible(toggle) {
                 toggle
             } else {
                 entry
@@ -603,13 +609,29 @@ mod tests {
         assert_eq!(names, ["", "", "Line spacing:", "Line spacing:"]);
         assert!(r[2].left_out);
 
-        // On a page not shown nothing shows: the entry is named.
+        // On a page not shown nothing shows, and the widgets that would
+        // show say they are visible: the same face is named (Font
+        // Effects' Underlining, before its page is first shown).
+        let mut r = vec![
+            rec("filler", "", &[1, 2, 3]),
+            rec("text", "", &[]),
+            rec("combo box", "Underlining:", &[]),
+            rec("toggle button", "", &[]),
+        ];
+        r[3].basic.states.insert(State::Visible);
+        name_faces_of_hidden_combo_boxes(&mut r);
+        let names: Vec<&str> = r.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(names, ["", "", "Underlining:", "Underlining:"]);
+        // With its entry visible, the entry.
         let mut r = vec![
             rec("filler", "", &[1, 2, 3]),
             rec("text", "", &[]),
             rec("combo box", "Size:", &[]),
             rec("toggle button", "", &[]),
         ];
+        for i in [1, 3] {
+            r[i].basic.states.insert(State::Visible);
+        }
         name_faces_of_hidden_combo_boxes(&mut r);
         let names: Vec<&str> = r.iter().map(|r| r.basic.name.as_str()).collect();
         assert_eq!(names, ["", "Size:", "Size:", ""]);

@@ -328,6 +328,27 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             "{t}"
         );
 
+        // (Font Effects, a page not shown yet, in the tab row the dialog
+        // opened on: the tab lines, and no combo box's name moving from
+        // its hidden entry to its button as the page shows.)
+        let effects = ref_of(
+            &s,
+            "role:dialog && name:Format Cells >> role:page tab && name:Font Effects",
+        );
+        let a = s
+            .act(&effects, &Action::Click, &opts)
+            .await
+            .expect("Font Effects");
+        let t = text(&a);
+        let (_, lines) = split(&a);
+        assert!(
+            lines.iter().any(|l| l.starts_with(&format!(
+                "~ [{effects}] page tab \"Font Effects\" in [{dialog}] dialog \"Format Cells\" | selected: false -> true (shows "
+            ))),
+            "{t}"
+        );
+        assert!(!lines.iter().any(|l| l.contains("| name: ")), "{t}");
+
         // 7. Cancel closes it: one line for all of it, and Calc's window
         // is active again.
         let cancel = ref_of(
