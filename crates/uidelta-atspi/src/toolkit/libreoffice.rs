@@ -171,6 +171,29 @@ pub(crate) fn name_faces_of_hidden_combo_boxes(recs: &mut [Rec]) {
     }
 }
 
+/// LibreOffice (its gtk3 plugin) lays the tabs of a dialog that has more
+/// than fit in one row out in two notebooks, one row above the other
+/// (Format Cells, Format > Paragraph). The row whose tabs are not chosen
+/// shows one of its own chosen: a nameless tab, not `sensitive` (though
+/// `enabled`, where the real tabs are both), with an empty page, so that
+/// none of its real tabs looks chosen. Read as it says, the dialog had two
+/// chosen tabs, one nameless. Such a tab is left out. (A nameless tab with
+/// something on its page stays: the Font page's one tab of Western fonts,
+/// its tabs hidden.)
+pub(crate) fn leave_out_tab_row_placeholders(recs: &mut [Rec]) {
+    for i in 0..recs.len() {
+        let r = &recs[i];
+        let states = r.basic.states;
+        if Role::from_name(&r.basic.raw_role) == Role::PageTab
+            && r.basic.name.trim().is_empty()
+            && !states.contains(State::Sensitive)
+            && r.children.iter().all(|&c| recs[c].children.is_empty())
+        {
+            recs[i].left_out = true;
+        }
+    }
+}
+
 /// LibreOffice, with a native menu bar (its gtk3 plugin), reports a
 /// window's root pane at the top of the window, over the native bar, until
 /// the first pointer event in that window: the box the pane is in, below
@@ -565,6 +588,35 @@ mod tests {
         recs[3].basic.states.insert(State::Active);
         unfocus_windows_not_worked_in(&mut recs);
         assert_eq!(focused(&recs), [2, 4]);
+    }
+
+    #[test]
+    fn a_tab_row_placeholder_is_left_out() {
+        // Format Cells: the row not chosen, its placeholder nameless, not
+        // sensitive, its page empty; a nameless tab that is sensitive, or
+        // whose page holds something, stays.
+        let mut r = vec![
+            rec("page tab list", "", &[1, 3, 5, 7]),
+            rec("page tab", "Alignment", &[2]),
+            rec("panel", "", &[]),
+            rec("page tab", "", &[4]),
+            rec("panel", "", &[]),
+            rec("page tab", "", &[6]),
+            rec("panel", "", &[]),
+            rec("page tab", "", &[8]),
+            rec("panel", "", &[9]),
+            rec("push button", "OK", &[]),
+        ];
+        for i in [1, 3, 5, 7] {
+            r[i].basic.states.insert(State::Enabled);
+        }
+        for i in [1, 5] {
+            r[i].basic.states.insert(State::Sensitive);
+        }
+        r[3].basic.states.insert(State::Selected);
+        leave_out_tab_row_placeholders(&mut r);
+        let left_out: Vec<usize> = (0..r.len()).filter(|&i| r[i].left_out).collect();
+        assert_eq!(left_out, [3]);
     }
 
     #[test]

@@ -415,6 +415,7 @@ impl Profile {
                 gtk3::leave_out_closed_empty_popovers(recs);
                 if self.toolkit == Toolkit::LibreOffice {
                     libreoffice::name_faces_of_hidden_combo_boxes(recs);
+                    libreoffice::leave_out_tab_row_placeholders(recs);
                     libreoffice::unfocus_what_defunct_elements_hold(recs);
                     libreoffice::unfocus_windows_not_worked_in(recs);
                     libreoffice::leave_formula_mode_cells_unread(recs);

@@ -316,6 +316,18 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             );
             assert!(lines.contains(&line), "no {line:?} in:\n{t}");
         }
+        // Its tabs in two rows: the row not chosen has no nameless chosen
+        // tab of its own (LibreOffice's placeholder).
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.ends_with("] page tab \"Numbers\" (selected)")),
+            "{t}"
+        );
+        assert!(
+            !lines.iter().any(|l| l.ends_with("] page tab (selected)")),
+            "{t}"
+        );
         let frame_line = |from: bool, to: bool| {
             format!("~ [{frame}] frame \"prices.fods - LibreOffice Calc\" | active: {from} -> {to}")
         };

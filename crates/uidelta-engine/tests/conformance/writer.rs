@@ -170,7 +170,7 @@ fn writer_task() {
         );
         diff_has(
             &a,
-            39,
+            38,
             &[
                 button("Reset"),
                 button("Help"),
@@ -206,7 +206,7 @@ fn writer_task() {
         diff_is(
             &a,
             &[
-                format!("- [{dialog}] dialog \"Paragraph\" (closed) (and 92 descendants)"),
+                format!("- [{dialog}] dialog \"Paragraph\" (closed) (and 91 descendants)"),
                 format!("~ [e2] frame \"{WINDOW}\" | active: false -> true"),
             ],
         );
