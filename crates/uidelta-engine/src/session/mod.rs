@@ -547,10 +547,10 @@ impl<B: Backend> Session<B> {
         self.install(idx, snapshot).ok()
     }
 
-    /// Takes `snapshot` as the latest of known application `idx`, carrying refs (and
-    /// what its platform did not say now: see [`uidelta_diff::fill_unread`]);
-    /// returns the diff. An error when
-    /// the session has no refs left for it.
+    /// Takes `snapshot` as the latest of known application `idx`, carrying refs
+    /// (and what its platform did not say now: see
+    /// [`uidelta_diff::fill_unread`]); returns the diff. An error when the
+    /// session has no refs left for it.
     fn install(&mut self, idx: AppId, snapshot: Snapshot) -> Result<Diff> {
         let snapshot = uidelta_diff::fill_unread(&self.known[idx].view, snapshot);
         let view = View::new(&snapshot, self.filters);
