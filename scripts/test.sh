@@ -36,6 +36,8 @@ echo "== cargo fmt --check"
 cargo fmt --all -- --check
 echo "== cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
+echo "== cargo doc"
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 echo "== cargo test"
 # Every capture a live mirror reads in part is compared with a whole walk,
 # node for node; a difference is an error (docs/architecture.md).

@@ -632,7 +632,7 @@ impl<'a> Actor<'a> {
     /// `chain` (it, then its ancestors up to its window) shows, in pixels:
     /// 0 but in an application that reports root panes higher than they
     /// show ([`Profile::misplaces_root_panes`]), where the root pane of the
-    /// chain (one whose holder a capture noted, see [`Bus::note_holders`])
+    /// chain (one whose holder a capture noted, see `Bus::note_holders`)
     /// and its holder are read, as a capture reads them. Whatever cannot be
     /// read counts as in its place.
     pub async fn shown_below_reported(&self, chain: &[NodeAddr]) -> i32 {

@@ -891,7 +891,7 @@ impl Mirror {
     /// An application that answers the ping may not have sent the events of
     /// what it just did (Gecko queues its own and sends them at its next
     /// refresh, later under load): the events are looked at again, a few
-    /// times, [`EXPLAIN_PAUSE`] apart.
+    /// times, `EXPLAIN_PAUSE` apart.
     pub async fn explains(&self, bus: &Bus, differences: &[Difference], whole: &Snapshot) -> bool {
         let label = self.app.label();
         for round in 0..EXPLAIN_ROUNDS {

@@ -133,7 +133,7 @@ impl View {
 
     /// The focused element: the last node with the `focused` state, in
     /// document order, but for a document of a window that is not active
-    /// (see [`focus_of`]).
+    /// (see `focus_of`).
     pub fn focus(&self) -> Option<NodeId> {
         self.focus
     }

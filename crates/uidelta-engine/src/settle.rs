@@ -166,7 +166,7 @@ impl Movers {
     }
 
     /// The sources that were moving on their own at `at`: for at least
-    /// [`Movers::STEADY`], and still shortly before.
+    /// `Movers::STEADY`, and still shortly before.
     pub fn steady(&self, at: Instant) -> HashSet<String> {
         self.runs
             .iter()

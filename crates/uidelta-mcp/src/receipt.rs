@@ -33,7 +33,7 @@ pub const REMOVED: [u8; 3] = [255, 0, 0];
 
 /// A log directory and the counter its file names start with, shared by
 /// every client of one server. The directory is private to this user (see
-/// [`crate::files`]); files are new, mode 0600, and a name taken already
+/// `crate::files`); files are new, mode 0600, and a name taken already
 /// (by an earlier run, or a planted link) is passed over.
 #[derive(Debug)]
 pub struct LogDir {

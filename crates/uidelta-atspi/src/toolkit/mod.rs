@@ -161,7 +161,7 @@ impl Profile {
 
     /// Whether `node` is a placeholder showing its prompt, not yet
     /// written into: LibreOffice's Impress shapes (see
-    /// [`libreoffice::shows_a_prompt`]), which are entered by a click.
+    /// `libreoffice::shows_a_prompt`), which are entered by a click.
     pub fn shows_a_prompt(&self, node: &uidelta_model::NodeData) -> bool {
         self.toolkit == Toolkit::LibreOffice
             && node.role == Role::Paragraph
@@ -184,7 +184,7 @@ impl Profile {
 
     /// Whether a mirror reads objects of this role (as the bus names it)
     /// again at every capture, as their changes come without events:
-    /// LibreOffice's paragraphs (see [`libreoffice::reads_again`]). Asked
+    /// LibreOffice's paragraphs (see `libreoffice::reads_again`). Asked
     /// of every object at every capture: other toolkits answer at once.
     pub fn reads_again(&self, raw_role: &str) -> bool {
         self.toolkit == Toolkit::LibreOffice && libreoffice::reads_again(Role::from_name(raw_role))
@@ -327,7 +327,7 @@ impl Profile {
     /// Whether a combo box's options are chosen with keys in its opened
     /// popup. Gecko's `<select>`: the items of its popup have no place to
     /// click at, and a choice made through `Selection` (see
-    /// [`Profile::combo_menus_choose`]) tells the page nothing (no
+    /// `Profile::combo_menus_choose`) tells the page nothing (no
     /// `change` event), so the Linux backend presses the keys a person
     /// would; `Selection` serves only where there is no display.
     pub fn picks_combo_options_with_keys(&self) -> bool {
@@ -343,7 +343,7 @@ impl Profile {
 
     /// Whether the application may report a window's root pane higher
     /// than it shows, and all in it (LibreOffice, see
-    /// [`libreoffice::root_pane_drop`]): where an element is must then be
+    /// `libreoffice::root_pane_drop`): where an element is must then be
     /// mended from where its root pane and the element holding the pane
     /// are.
     pub fn misplaces_root_panes(&self) -> bool {
