@@ -11,7 +11,7 @@
 use std::collections::VecDeque;
 
 use rustc_hash::{FxHashMap, FxHashSet};
-use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, Tree};
+use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, Tree, Unread};
 
 use crate::change::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, HiddenMove,
@@ -30,9 +30,10 @@ const UNMATCHED: u32 = u32::MAX;
 
 /// Takes what `after` does not say (see [`NodeData::unread`]) from the
 /// elements they match in `before`: the platform could not read it now,
-/// and it is as it was. An element matched by nothing keeps no value, and
-/// its states as it said them. `after` comes back as it was when nothing
-/// is unread.
+/// and it is as it was; what is filled in so is unread no more (a second
+/// fill has nothing to do). An element matched by nothing keeps no value,
+/// and its states as it said them. `after` comes back as it was when
+/// nothing is unread.
 pub fn fill_unread(before: &View, after: Snapshot) -> Snapshot {
     if !after.tree().nodes().iter().any(|n| n.unread.any()) {
         return after;
@@ -61,6 +62,7 @@ pub fn fill_unread(before: &View, after: Snapshot) -> Snapshot {
         for state in node.unread.states.iter() {
             node.states.set(state, was.states.contains(state));
         }
+        node.unread = Unread::default();
     }
     Snapshot::new(meta, tree)
 }

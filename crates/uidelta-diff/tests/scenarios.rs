@@ -1211,6 +1211,14 @@ fn what_the_platform_does_not_say_is_as_it_was() {
         .map(|n| (n.value.as_deref(), n.states.contains(State::Editable)))
         .collect();
     assert_eq!(cells, [(Some("5"), true), (Some("7"), true), (None, false)]);
+    // What was filled in is read now; C1, matched by nothing, is not.
+    let unread: Vec<bool> = filled
+        .tree()
+        .nodes()
+        .iter()
+        .map(|n| n.unread.any())
+        .collect();
+    assert_eq!(unread, [false, false, false, true]);
     let c = compare(&before, &filled, filters);
     assert_eq!(c.diff.changes.len(), 1, "{:?}", c.diff.changes);
     assert!(matches!(&c.diff.changes[0], Change::Added(_)));

@@ -66,16 +66,10 @@ pub fn start(module: &str, title: &str) -> (Desktop, Runtime, Session<Linux>) {
         }
         // Then it lays out and zooms the document: the task starts once
         // two seconds pass without a change.
-        loop {
-            let changed = s
-                .wait_for_change(APP, Duration::from_secs(2))
-                .await
-                .expect("wait for LibreOffice to settle");
-            if !crate::steps::changed(&changed) {
-                break;
-            }
-            assert!(Instant::now() < deadline, "LibreOffice never settled");
-        }
+        assert!(
+            until_quiet(&mut s, deadline).await,
+            "LibreOffice never settled"
+        );
         s
     });
     (desktop, rt, session)
@@ -190,16 +184,25 @@ pub async fn new_document(s: &mut Session<Linux>, title: &str) -> String {
     let (_, window) = until_opened(s, a).await;
     let frame = crate::common::ref_of(s, &format!("role:frame && name:\"{title}\""));
     assert_eq!(window, frame);
-    for _ in 0..10 {
+    until_quiet(s, Instant::now() + Duration::from_secs(20)).await;
+    frame
+}
+
+/// Waits until LibreOffice changes nothing for two seconds, as an agent
+/// told to wait would, or `deadline` passes: whether it did.
+async fn until_quiet(s: &mut Session<Linux>, deadline: Instant) -> bool {
+    loop {
         let changed = s
             .wait_for_change(APP, Duration::from_secs(2))
             .await
-            .expect("wait for the new window");
+            .expect("wait for LibreOffice to settle");
         if !crate::steps::changed(&changed) {
-            break;
+            return true;
+        }
+        if Instant::now() >= deadline {
+            return false;
         }
     }
-    frame
 }
 
 /// `a`, the answer to an action that opens a window, or, when LibreOffice
