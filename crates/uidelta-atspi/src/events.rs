@@ -68,11 +68,22 @@ const NOISE: [&str; 9] = [
 
 /// What the event named `kind` (`object:state-changed:checked`) tells the
 /// engine (see [`UiEvent::event_kind`]); the names in [`NOISE`] are noise.
-/// The older `focus:` event, sent beside the state change, is a change.
+/// So are property changes that say nothing a capture does not learn from
+/// other events: an object's `accessible-parent` (an object that joins or
+/// leaves the tree makes its parent send `children-changed`; GTK 3 sets
+/// the parent of every accessible it makes, and makes a tree view's cells
+/// when they are first read, a few dozen at a time), and properties AT-SPI
+/// does not define (its own are named `accessible-...`): a toolkit's
+/// plumbing passed on as it is, such as GTK 3's `widget` and `renderer`
+/// of accessibles coming and going. The older `focus:` event, sent beside
+/// the state change, is a change.
 fn event_kind(kind: &str) -> EventKind {
+    let unread = kind
+        .strip_prefix("object:property-change:")
+        .is_some_and(|p| p == "accessible-parent" || !p.starts_with("accessible-"));
     if kind.starts_with("object:bounds-changed") {
         EventKind::Motion
-    } else if NOISE.iter().any(|n| kind.starts_with(n)) {
+    } else if unread || NOISE.iter().any(|n| kind.starts_with(n)) {
         EventKind::Noise
     } else if kind.starts_with("object:state-changed:focused") {
         EventKind::Focus
@@ -398,6 +409,16 @@ mod tests {
             EventKind::Change
         );
         assert_eq!(event_kind("object:children-changed:add"), EventKind::Change);
+        // The properties a capture reads are changes; an object's parent,
+        // and a toolkit's own properties, are not.
+        for property in ["accessible-name", "accessible-value", "accessible-role"] {
+            let kind = format!("object:property-change:{property}");
+            assert_eq!(event_kind(&kind), EventKind::Change, "{kind}");
+        }
+        for property in ["accessible-parent", "widget", "renderer"] {
+            let kind = format!("object:property-change:{property}");
+            assert_eq!(event_kind(&kind), EventKind::Noise, "{kind}");
+        }
     }
 
     #[test]

@@ -52,7 +52,11 @@ pub struct Quiet {
     pub floor: Duration,
     /// Settled once no event came for this long.
     pub window: Duration,
-    /// Give up waiting after this long; the result says the cap was hit.
+    /// Give up waiting for a change after this long; the result says the
+    /// cap was hit. A change that began before the cap is given as long
+    /// again from its first event (at most 2 s) to end: LibreOffice takes
+    /// nearly two seconds to show its Format Cells dialog, and half a
+    /// second more to fill it in, which the cap would cut in the middle.
     pub cap: Duration,
     /// After a change, places still moving (motion events) or the
     /// application's process still at work keep the UI unsettled for up to
@@ -201,6 +205,8 @@ pub struct Watch {
     quiet: Quiet,
     start: Instant,
     last: Option<Instant>,
+    /// The first meaningful event: a change began (see [`Watch::deadline`]).
+    first: Option<Instant>,
     /// The last motion event (see [`is_motion`]).
     moved: Option<Instant>,
     /// The last time the application said it was idle (see [`is_idle`]).
@@ -215,6 +221,11 @@ pub struct Watch {
 /// work then: a few of the idle watch's looks, which come every 50 ms
 /// while it works.
 const WORKED_LATELY: Duration = Duration::from_millis(300);
+
+/// The longest a change that began before the cap is waited for past it
+/// (see [`Quiet::cap`]): with a long cap (`wait_for_change`'s timeout),
+/// a change that begins at its end still ends the wait soon after.
+const LONGEST_LATE_CHANGE: Duration = Duration::from_secs(2);
 
 /// What to do next.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -235,6 +246,7 @@ impl Watch {
             quiet,
             start,
             last: None,
+            first: None,
             moved: None,
             idle: None,
             worked: None,
@@ -263,6 +275,20 @@ impl Watch {
     pub fn event(&mut self, at: Instant) {
         self.events += 1;
         self.last = Some(self.last.map_or(at, |l| l.max(at)));
+        self.first = Some(self.first.map_or(at, |f| f.min(at)));
+    }
+
+    /// When the wait ends at the latest: at the cap, or, once a change
+    /// began, as long after its first event as the cap (at most
+    /// [`LONGEST_LATE_CHANGE`]), whichever is later. Endless events from
+    /// the action on end the wait at the cap; a change that began just
+    /// before it is given the time to end.
+    pub fn deadline(&self) -> Instant {
+        let cap = self.start + self.quiet.cap;
+        match self.first {
+            Some(first) => cap.max(first.min(cap) + self.quiet.cap.min(LONGEST_LATE_CHANGE)),
+            None => cap,
+        }
     }
 
     /// Forgets the changes seen so far (they left the application as it
@@ -271,6 +297,7 @@ impl Watch {
     /// was not idle then.
     pub fn restart(&mut self) {
         self.last = None;
+        self.first = None;
         self.moved = None;
         self.idle = None;
     }
@@ -294,7 +321,7 @@ impl Watch {
 
     /// What to do at `now`.
     pub fn next(&self, now: Instant) -> Next {
-        let cap = self.start + self.quiet.cap;
+        let cap = self.deadline();
         let floor = self.start + self.quiet.floor;
         // The application said, after the grace, that nothing is pending.
         let idle = self.quiet.grace.is_some_and(|grace| {
@@ -404,6 +431,39 @@ mod tests {
         }
         assert_eq!(w.next(t0 + ms(400)), Next::WaitUntil(t0 + ms(500)));
         assert_eq!(w.next(t0 + ms(500)), Next::Done { capped: true });
+    }
+
+    #[test]
+    fn a_change_that_begins_shortly_before_the_cap_is_given_the_time_to_end() {
+        let t0 = Instant::now();
+        let q = quiet(ms(2000));
+        // A dialog's first event at 1.7 s, its last at 2.25 s: settled
+        // 150 ms after it, not cut at the cap.
+        let mut w = Watch::new(q, t0);
+        for k in 0..=11 {
+            w.event(t0 + ms(1700 + 50 * k));
+        }
+        assert_eq!(w.deadline(), t0 + ms(3700));
+        assert_eq!(w.next(t0 + ms(2250)), Next::WaitUntil(t0 + ms(2400)));
+        assert_eq!(w.next(t0 + ms(2400)), Next::Done { capped: false });
+        // Endless: it ends as long after its first event as the cap.
+        for k in 0..=38 {
+            w.event(t0 + ms(2300 + 50 * k));
+        }
+        assert_eq!(w.next(t0 + ms(3650)), Next::WaitUntil(t0 + ms(3700)));
+        assert_eq!(w.next(t0 + ms(3700)), Next::Done { capped: true });
+        // Changes forgotten (they left the application as it was) give no
+        // more time.
+        w.restart();
+        assert_eq!(w.deadline(), t0 + ms(2000));
+        // A long cap (a wait for a change) gives a late change 2 s.
+        let mut w = Watch::new(quiet(ms(30_000)), t0);
+        w.event(t0 + ms(29_900));
+        assert_eq!(w.deadline(), t0 + ms(31_900));
+        // An event read after the cap counts from the cap.
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(2100));
+        assert_eq!(w.deadline(), t0 + ms(4000));
     }
 
     #[test]

@@ -340,6 +340,46 @@ async fn an_action_that_only_gave_its_target_the_focus_while_the_application_sta
 }
 
 #[tokio::test]
+async fn a_change_that_begins_shortly_before_the_cap_is_waited_out() {
+    // A dialog that starts to come 450 ms after the click and is built by
+    // 800 ms (LibreOffice's Format Cells, in slow motion): with a cap of
+    // 600 ms, the answer is what it built, not what stood at the cap.
+    let backend = Arc::new(Scripted::default());
+    *lock(&backend.value) = "before".into();
+    let mut s = Session::new(Arc::clone(&backend));
+    s.observe("scripted").await.expect("read the tree");
+    let building = {
+        let backend = Arc::clone(&backend);
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_millis(450)).await;
+            for k in 0..10 {
+                if k == 9 {
+                    *lock(&backend.value) = "after".into();
+                }
+                send(&backend, EventKind::Change, "children changed", ":1.1/2");
+                tokio::time::sleep(Duration::from_millis(40)).await;
+            }
+        })
+    };
+    let acted = s
+        .act(
+            "role:push button && name:Go",
+            &Action::Click,
+            &capped_at_600_ms(),
+        )
+        .await
+        .expect("click Go");
+    building.abort();
+    assert!(!acted.settled.capped, "{:?}", acted.settled);
+    let text = uidelta_render::diff_text(&acted.diff, &uidelta_render::DiffOptions::default());
+    assert!(
+        text.lines()
+            .any(|l| l.ends_with("entry \"Notes\" | value: \"before\" -> \"after\"")),
+        "{text}"
+    );
+}
+
+#[tokio::test]
 async fn snapshots_taken_while_settling_end_before_the_cap() {
     let backend = Arc::new(Scripted::default());
     let mut s = Session::new(Arc::clone(&backend));

@@ -95,6 +95,7 @@ impl<B: Backend> Session<B> {
             // Events that queued up meanwhile (while a snapshot was taken)
             // count before deciding that the UI is quiet.
             while let Some(event) = self.known[idx].next_queued() {
+                trace(&event, acted);
                 if is_idle(&event.kind) {
                     watch.idle(event.at);
                 } else if counts(&event) {
@@ -119,7 +120,13 @@ impl<B: Backend> Session<B> {
                     // goes on, up to the cap, as after an action that
                     // sent nothing. What the look read is the after
                     // snapshot otherwise.
-                    match self.look_again(&app, idx, own_focus).await {
+                    let look = self.look_again(&app, idx, own_focus).await;
+                    tracing::trace!(
+                        after_ms = acted.elapsed().as_millis() as u64,
+                        ?look,
+                        "settle look"
+                    );
+                    match look {
                         Look::Unchanged => {
                             watch.restart();
                             continue;
@@ -151,6 +158,7 @@ impl<B: Backend> Session<B> {
             let Some(event) = self.known[idx].next_before(until).await else {
                 continue;
             };
+            trace(&event, acted);
             if is_idle(&event.kind) {
                 watch.idle(event.at);
                 continue;
@@ -170,7 +178,7 @@ impl<B: Backend> Session<B> {
             // wait would overrun it (a whole walk of a big application in
             // a process that has no mirror of it yet takes seconds), and a
             // look that slow cannot catch what lives a moment anyway.
-            let fits = Instant::now() + MID_LANDING + capture_takes <= acted + quiet.cap;
+            let fits = Instant::now() + MID_LANDING + capture_takes <= watch.deadline();
             if opts.transients && mids.len() < MAX_MIDS && last_mid.elapsed() >= MID_SPACING && fits
             {
                 // Let the burst this event starts land, then look.
@@ -286,6 +294,7 @@ impl<B: Backend> Session<B> {
 
 /// How an application looks next to before an action (see
 /// [`Session::look_again`]).
+#[derive(Debug)]
 enum Look {
     /// As before.
     Unchanged,
@@ -365,6 +374,18 @@ pub(crate) fn look_of(view: &View) -> (u64, Option<String>) {
         .map(|f| view.tree().node(f))
         .map(|n| n.identity.clone().unwrap_or_else(|| n.name.clone()));
     (view.subtree_hash(NodeId::ROOT), focus)
+}
+
+/// Logs an event the settle reads (`UIDELTA_LOG=uidelta_engine=trace`),
+/// with its time since the action.
+fn trace(event: &Event, acted: Instant) {
+    tracing::trace!(
+        after_ms = event.at.saturating_duration_since(acted).as_millis() as u64,
+        kind = ?event.kind,
+        detail = %event.detail,
+        source = event.source.as_deref().unwrap_or(""),
+        "settle event"
+    );
 }
 
 pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
