@@ -324,10 +324,14 @@ pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
 /// is focused too. The focus is the last focused element (in document
 /// order), so it read as the stale one of a later window, and no focus
 /// move was reported. When one window says it is active and holds a
-/// focused element, what the other windows hold loses `focused`. (When
-/// the active window holds none, as when a new document's window says it
-/// is focused while the keyboard, without a window manager, stays in the
-/// window that says it is active, nothing is known and nothing changes.)
+/// focused element, what the other windows hold loses `focused`. So it
+/// does when the active window is a modal dialog, which holds the keyboard
+/// even when nothing in it has the focus: Format Cells opens with none,
+/// while the sheet goes on saying it is focused (the focus reads as gone
+/// to nothing, not to the sheet). (When another active window holds none,
+/// as when a new document's window says it is focused while the keyboard,
+/// without a window manager, stays in the window that says it is active,
+/// nothing is known and nothing changes.)
 pub(crate) fn unfocus_windows_not_worked_in(recs: &mut [Rec]) {
     let Some(app) = recs.first() else {
         return;
@@ -353,9 +357,11 @@ pub(crate) fn unfocus_windows_not_worked_in(recs: &mut [Rec]) {
         return;
     };
     let focused = |recs: &[Rec], i: usize| recs[i].basic.states.contains(State::Focused);
-    if !in_window(recs, working)
-        .into_iter()
-        .any(|i| focused(recs, i))
+    let modal = recs[working].basic.states.contains(State::Modal);
+    if !modal
+        && !in_window(recs, working)
+            .into_iter()
+            .any(|i| focused(recs, i))
     {
         return;
     }
@@ -588,6 +594,22 @@ mod tests {
         recs[3].basic.states.insert(State::Active);
         unfocus_windows_not_worked_in(&mut recs);
         assert_eq!(focused(&recs), [2, 4]);
+        // A modal dialog active, nothing in it focused: the keyboard is in
+        // it all the same.
+        let mut recs = vec![
+            rec("application", "soffice", &[1, 3]),
+            rec("frame", "Untitled 1 - LibreOffice Calc", &[2]),
+            rec("table", "Sheet Sheet1", &[]),
+            rec("dialog", "Format Cells", &[4]),
+            rec("page tab list", "", &[]),
+        ];
+        recs[2].basic.states.insert(State::Focused);
+        recs[3].basic.states.insert(State::Active);
+        unfocus_windows_not_worked_in(&mut recs);
+        assert_eq!(focused(&recs), [2]);
+        recs[3].basic.states.insert(State::Modal);
+        unfocus_windows_not_worked_in(&mut recs);
+        assert!(focused(&recs).is_empty());
     }
 
     #[test]
