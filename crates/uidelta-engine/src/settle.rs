@@ -280,7 +280,7 @@ impl Watch {
 
     /// When the wait ends at the latest: at the cap, or, once a change
     /// began, as long after its first event as the cap (at most
-    /// [`LONGEST_LATE_CHANGE`]), whichever is later. Endless events from
+    /// `LONGEST_LATE_CHANGE`), whichever is later. Endless events from
     /// the action on end the wait at the cap; a change that began just
     /// before it is given the time to end.
     pub fn deadline(&self) -> Instant {
