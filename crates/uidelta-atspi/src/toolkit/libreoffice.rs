@@ -317,6 +317,66 @@ pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
     }
 }
 
+/// Calc keeps one object for the cell under its cursor, and does not bring
+/// its text up to date when the cell's content goes without being edited:
+/// after Delete (the content cleared) or a row inserted above it, the cell
+/// read as it was (`A1 = "alpha"` while it shows nothing) until the cursor
+/// moved on, and the change was reported with that move, as if the move
+/// had made it. The Input line (the paragraph of the tool bar that holds
+/// the Name Box, a text whose value is the cell's name) shows the cell's
+/// content, and is brought up to date: when it is empty and nothing is
+/// being typed (no paragraph says it is focused), the focused cell of a
+/// sheet is empty too. (A cell whose content went for another, as when the
+/// row it was in is deleted, still reads as it was: the Input line shows
+/// what was typed, not what the cell shows.)
+pub(crate) fn empty_the_cursor_cell_with_the_input_line(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let focused = |r: &Rec| !r.vanished && r.basic.states.contains(State::Focused);
+    if recs
+        .iter()
+        .any(|r| role(r) == Role::Paragraph && focused(r))
+    {
+        return;
+    }
+    let parent = parents(recs);
+    let Some(cell) = (0..recs.len()).find(|&i| {
+        role(&recs[i]) == Role::TableCell
+            && focused(&recs[i])
+            && parent[i].is_some_and(|t| recs[t].basic.states.contains(State::ManagesDescendants))
+    }) else {
+        return;
+    };
+    let name = recs[cell].basic.name.trim();
+    if cell_address(name).is_none() || recs[cell].value.is_none() {
+        return;
+    }
+    let Some(name_box) = (0..recs.len()).find(|&i| {
+        role(&recs[i]) == Role::Text && !recs[i].vanished && recs[i].value.as_deref() == Some(name)
+    }) else {
+        return;
+    };
+    let mut bar = parent[name_box];
+    while let Some(b) = bar.filter(|&b| role(&recs[b]) != Role::ToolBar) {
+        bar = parent[b];
+    }
+    let Some(bar) = bar else {
+        return;
+    };
+    let mut paragraphs = Vec::new();
+    let mut stack = vec![bar];
+    while let Some(i) = stack.pop() {
+        if role(&recs[i]) == Role::Paragraph && !recs[i].vanished {
+            paragraphs.push(i);
+        }
+        stack.extend(&recs[i].children);
+    }
+    if let [input] = paragraphs[..] {
+        if recs[input].value.as_deref().is_none_or(str::is_empty) {
+            recs[cell].value = None;
+        }
+    }
+}
+
 /// LibreOffice leaves an element of a document's window saying it is
 /// focused after another of its windows takes the keyboard: an Impress
 /// slide's title placeholder goes on saying so when the user goes back to
@@ -553,6 +613,54 @@ mod tests {
         assert_eq!(recs[1].value, None);
         assert_eq!(recs[2].value.as_deref(), Some("kept"));
         assert_eq!(recs[5].value.as_deref(), Some("kept"));
+    }
+
+    #[test]
+    fn the_cursor_cell_is_as_empty_as_the_input_line() {
+        // A sheet whose cursor is on A1 (which still says "alpha"), and
+        // the formula bar: the Name Box says A1, the Input line nothing.
+        let calc = |input: Option<&str>| {
+            let mut recs = vec![
+                rec("frame", "Untitled 1 - LibreOffice Calc", &[1, 4]),
+                rec("table", "Sheet Sheet1", &[2, 3]),
+                rec("table cell", "A1", &[]),
+                rec("table cell", "A2", &[]),
+                rec("tool bar", "Formula Tool Bar", &[5, 6]),
+                rec("text", "", &[]),
+                rec("panel", "Input line", &[7]),
+                rec("paragraph", "", &[]),
+            ];
+            recs[1].basic.states.insert(State::ManagesDescendants);
+            recs[2].basic.states.insert(State::Focused);
+            recs[2].value = Some("alpha".into());
+            recs[3].value = Some("beta".into());
+            recs[5].value = Some("A1".into());
+            recs[7].value = input.map(str::to_owned);
+            recs
+        };
+        let mut recs = calc(None);
+        empty_the_cursor_cell_with_the_input_line(&mut recs);
+        assert_eq!(recs[2].value, None);
+        assert_eq!(recs[3].value.as_deref(), Some("beta"));
+        // The Input line says what the cell holds: it is left as it says.
+        let mut recs = calc(Some("alpha"));
+        empty_the_cursor_cell_with_the_input_line(&mut recs);
+        assert_eq!(recs[2].value.as_deref(), Some("alpha"));
+        // Something being typed (a paragraph focused): left alone.
+        let mut recs = calc(Some(""));
+        recs[7].basic.states.insert(State::Focused);
+        empty_the_cursor_cell_with_the_input_line(&mut recs);
+        assert_eq!(recs[2].value.as_deref(), Some("alpha"));
+        // The Name Box naming a range (or no cell): left alone.
+        let mut recs = calc(None);
+        recs[5].value = Some("A1:B2".into());
+        empty_the_cursor_cell_with_the_input_line(&mut recs);
+        assert_eq!(recs[2].value.as_deref(), Some("alpha"));
+        // A table that does not manage its cells (a Writer table): alone.
+        let mut recs = calc(None);
+        recs[1].basic.states.remove(State::ManagesDescendants);
+        empty_the_cursor_cell_with_the_input_line(&mut recs);
+        assert_eq!(recs[2].value.as_deref(), Some("alpha"));
     }
 
     #[test]

@@ -419,6 +419,7 @@ impl Profile {
                     libreoffice::unfocus_what_defunct_elements_hold(recs);
                     libreoffice::unfocus_windows_not_worked_in(recs);
                     libreoffice::leave_formula_mode_cells_unread(recs);
+                    libreoffice::empty_the_cursor_cell_with_the_input_line(recs);
                 }
             }
             // A toolkit without rules here that leaves `enabled` or

@@ -216,22 +216,34 @@ impl<B: Backend> Session<B> {
     /// take no input (LibreOffice's Format > Character keeps the Size field
     /// of its Asian and Complex pages, hidden, beside the Western one that
     /// shows). A hidden menu item, or option of a closed combo box, is not
-    /// passed over: its menus open on the way to it.
+    /// passed over: its menus open on the way to it; but it is when the one
+    /// that shows is in an open menu, which is the one being worked in.
     fn only_one_shown(&self, hits: &[(AppId, NodeId)]) -> Option<(AppId, NodeId)> {
         if hits.len() < 2 {
             return None;
         }
         let mut shown = None;
+        let mut shown_in_menu = false;
+        let mut hidden_in_menu = false;
         for &(app, node) in hits {
             let tree = self.known[app].view.tree();
             let chain = || std::iter::once(node).chain(tree.ancestors(node));
             let hidden = chain().any(|n| tree.node(n).states.says_hidden());
             let in_menu = chain().any(|n| opens_on_the_way(tree.node(n).role));
             match (hidden, in_menu) {
-                (false, _) if shown.is_none() => shown = Some((app, node)),
+                (false, _) if shown.is_some() => return None,
+                (false, _) => {
+                    shown = Some((app, node));
+                    shown_in_menu = in_menu;
+                }
                 (true, false) => {}
-                _ => return None,
+                (true, true) => hidden_in_menu = true,
             }
+        }
+        // A menu open now is the one meant: Calc's context menu's
+        // `Insert...`, not the one in the menu bar's closed Sheet menu.
+        if hidden_in_menu && !shown_in_menu {
+            return None;
         }
         shown
     }

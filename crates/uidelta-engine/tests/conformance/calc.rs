@@ -575,5 +575,56 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             line_of(&s, &c3),
             format!("[{c3}] table cell \"C3\" = \"6\"")
         );
+
+        // 15. Delete on the cell under the cursor: it is emptied, in this
+        // step (Calc's object of the cursor's cell keeps its old text; the
+        // Input line says what it holds), and Ctrl+Z brings it back.
+        let a3 = ref_of(&s, "role:table cell && name:A3");
+        s.act(&a3, &Action::Focus, &opts).await.expect("to A3");
+        let a = s.key(APP, "Delete", &opts).await.expect("Delete");
+        let t = text(&a);
+        let got = split(&a).1;
+        let emptied = format!("~ [{a3}] table cell \"A3\" {in_sheet} | value: \"Pear\" -> none");
+        assert!(got.contains(&emptied), "no {emptied:?} in:\n{t}");
+        let a = s.key(APP, "ctrl+z", &opts).await.expect("undo the Delete");
+        let t = text(&a);
+        let filled = format!("~ [{a3}] table cell \"A3\" {in_sheet} | value: none -> \"Pear\"");
+        // (Undo selects the cell it filled again.)
+        assert!(
+            split(&a).1.iter().any(|l| l.starts_with(&filled)),
+            "no {filled:?} in:\n{t}"
+        );
+
+        // 16. A row inserted above the cursor's cell through its context
+        // menu: the menu's `Insert...` is the one meant (not the menu
+        // bar's, in a closed menu), and the cell, now in the new row, is
+        // empty at once.
+        let a = s
+            .act(&a3, &Action::RightClick, &opts)
+            .await
+            .expect("right-click A3");
+        office::until_opened(&mut s, a).await;
+        let a = s
+            .act("role:menu item && name:Insert...", &Action::Click, &opts)
+            .await
+            .expect("the context menu's Insert...");
+        let (_, dialog) = office::until_opened(&mut s, a).await;
+        let row = "role:dialog && name:Insert Cells >> role:radio button && name:Entire row";
+        s.act(row, &Action::Click, &opts).await.expect("Entire row");
+        let a = s
+            .act(
+                "role:dialog && name:Insert Cells >> role:push button && name:OK",
+                &Action::Click,
+                &opts,
+            )
+            .await
+            .expect("OK");
+        let t = text(&a);
+        let got = split(&a).1;
+        assert!(
+            got[0].starts_with(&format!("- [{dialog}] dialog \"Insert Cells\" (closed)")),
+            "{t}"
+        );
+        assert!(got.contains(&emptied), "no {emptied:?} in:\n{t}");
     });
 }
