@@ -35,8 +35,8 @@
 //! - a container that manages its descendants (a spreadsheet) has what
 //!   shows of it read again on every capture, as scrolling says nothing;
 //! - what a toolkit changes without events
-//!   ([`crate::Profile::reads_again`]: LibreOffice's paragraphs) is read
-//!   again at every capture;
+//!   (`Profile::reads_again`: LibreOffice's paragraphs, the cell
+//!   under Calc's cursor) is read again at every capture;
 //! - what a toolkit lays out again without `bounds-changed`
 //!   ([`crate::Profile::laid_out_silently`]: the parts of LibreOffice's
 //!   windows) has its bounds read at every capture, and, where they
@@ -567,11 +567,7 @@ impl Mirror {
             }
         }
         // What a toolkit changes without events is read at every capture.
-        for (i, r) in self.recs.iter().enumerate() {
-            if walk.profile.reads_again(&r.basic.raw_role) {
-                nodes.insert(i);
-            }
-        }
+        nodes.extend(walk.profile.reads_again(&self.recs));
         // An object the mirror does not hold (made since, without a word
         // to its parent: Chromium's page, loaded into its window) is found
         // through its parents: the nearest one held has its children read

@@ -35,13 +35,51 @@ pub fn settle_window(app: &str) -> Option<Duration> {
     is_libreoffice(app).then_some(QUIET_WINDOW)
 }
 
-/// Whether a mirror of LibreOffice reads its objects of this role again at
-/// every capture: a paragraph's text and extent change without an event
-/// when Impress's placeholder is typed into (its title reads `""` through
-/// the mirror, `"Quarterly review"` through a whole walk). Paragraphs are
-/// few where they show (a document's on screen, a cell being edited).
-pub(crate) fn reads_again(role: Role) -> bool {
-    role == Role::Paragraph
+/// What a mirror of LibreOffice reads again at every capture, as it
+/// changes without events: its paragraphs, whose text and extent change
+/// without an event when Impress's placeholder is typed into (its title
+/// reads `""` through the mirror, `"Quarterly review"` through a whole
+/// walk); they are few where they show (a document's on screen, a cell
+/// being edited). And the cell under Calc's cursor: Calc makes its cells
+/// anew at every read but that one, which it keeps, and whose attributes
+/// change without an event (`isdropdown` when an AutoFilter is set on its
+/// column: the other cells of the row said it at once, the cursor's only
+/// at the next whole walk). That cell is the one a sheet says is focused,
+/// or the one the Name Box names (a text of a tool bar whose value is a
+/// cell's name): Calc says a cell clicked is focused a while later.
+pub(crate) fn reads_again(recs: &[Rec]) -> Vec<usize> {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let parent = parents(recs);
+    let in_tool_bar = |mut i: usize| {
+        while let Some(p) = parent[i] {
+            if role(&recs[p]) == Role::ToolBar {
+                return true;
+            }
+            i = p;
+        }
+        false
+    };
+    let named: Vec<&str> = (0..recs.len())
+        .filter(|&i| role(&recs[i]) == Role::Text)
+        .filter_map(|i| recs[i].value.as_deref().map(|v| (i, v.trim())))
+        .filter(|&(i, v)| cell_address(v).is_some() && in_tool_bar(i))
+        .map(|(_, v)| v)
+        .collect();
+    (0..recs.len())
+        .filter(|&i| {
+            let r = &recs[i];
+            match role(r) {
+                Role::Paragraph => true,
+                Role::TableCell => {
+                    parent[i]
+                        .is_some_and(|t| recs[t].basic.states.contains(State::ManagesDescendants))
+                        && (r.basic.states.contains(State::Focused)
+                            || named.contains(&r.basic.name.trim()))
+                }
+                _ => false,
+            }
+        })
+        .collect()
 }
 
 /// Row and column (0-based) of a Calc cell from its name, its address
@@ -613,6 +651,35 @@ mod tests {
         assert_eq!(recs[1].value, None);
         assert_eq!(recs[2].value.as_deref(), Some("kept"));
         assert_eq!(recs[5].value.as_deref(), Some("kept"));
+    }
+
+    #[test]
+    fn paragraphs_and_the_cell_under_the_cursor_are_read_again() {
+        let mut recs = vec![
+            rec("frame", "Untitled 1 - LibreOffice Calc", &[1, 5, 8]),
+            rec("table", "Sheet Sheet1", &[2, 3, 4]),
+            rec("table cell", "A1", &[]),
+            rec("table cell", "B1", &[]),
+            rec("table cell", "C1", &[]),
+            rec("tool bar", "Formula Tool Bar", &[6, 7]),
+            rec("text", "", &[]),
+            rec("paragraph", "", &[]),
+            rec("text", "", &[]),
+        ];
+        recs[1].basic.states.insert(State::ManagesDescendants);
+        recs[3].basic.states.insert(State::Focused);
+        // The Name Box says B1... and a text outside a tool bar says C1.
+        recs[6].value = Some("B1".into());
+        recs[8].value = Some("C1".into());
+        assert_eq!(reads_again(&recs), [3, 7]);
+        // The Name Box names the cell clicked before the cell says it is
+        // focused.
+        recs[6].value = Some("A1".into());
+        assert_eq!(reads_again(&recs), [2, 3, 7]);
+        // A table that makes no cells on demand (a Writer table): its cells
+        // say their changes.
+        recs[1].basic.states.remove(State::ManagesDescendants);
+        assert_eq!(reads_again(&recs), [7]);
     }
 
     #[test]

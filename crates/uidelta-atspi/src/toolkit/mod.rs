@@ -129,7 +129,7 @@ impl Profile {
     /// children are asked for, so no mirror can hold them. Not
     /// LibreOffice (Writer's, Calc's and Impress's tasks), with the rules it
     /// needs: its cells are made anew at every read, and its paragraphs
-    /// read again at every capture ([`Profile::reads_again`]). Not
+    /// read again at every capture (`Profile::reads_again`). Not
     /// Chromium: the browser's own window changes without events (blank
     /// documents come as the first child of its unnamed panels, the reload
     /// button's description turns to `Stop loading this page` and back),
@@ -182,12 +182,15 @@ impl Profile {
         }
     }
 
-    /// Whether a mirror reads objects of this role (as the bus names it)
-    /// again at every capture, as their changes come without events:
-    /// LibreOffice's paragraphs (see `libreoffice::reads_again`). Asked
-    /// of every object at every capture: other toolkits answer at once.
-    pub fn reads_again(&self, raw_role: &str) -> bool {
-        self.toolkit == Toolkit::LibreOffice && libreoffice::reads_again(Role::from_name(raw_role))
+    /// What a mirror reads again at every capture, as it changes without
+    /// events: LibreOffice's paragraphs, and the cell under Calc's cursor
+    /// (see [`libreoffice::reads_again`]); nothing of other toolkits.
+    pub(crate) fn reads_again(&self, recs: &[Rec]) -> Vec<usize> {
+        if self.toolkit == Toolkit::LibreOffice {
+            libreoffice::reads_again(recs)
+        } else {
+            Vec::new()
+        }
     }
 
     /// Whether the application does its work in its own process, so that

@@ -626,5 +626,47 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             "{t}"
         );
         assert!(got.contains(&emptied), "no {emptied:?} in:\n{t}");
+
+        // 17. AutoFilter from A1 (after a question whether the first row
+        // holds the headers, when Calc asks it: yes): the header cells get
+        // their drop-downs, the one under the cursor too (Calc keeps the
+        // object of that cell, and says nothing of its change).
+        let a1 = ref_of(&s, "role:table cell && name:A1");
+        let a = s.act(&a1, &Action::Click, &opts).await.expect("to A1");
+        let t = text(&a);
+        assert!(
+            split(&a)
+                .1
+                .iter()
+                .any(|l| l.ends_with("| value: \"A3\" -> \"A1\"")),
+            "{t}"
+        );
+        let mut a = s.key(APP, "ctrl+shift+l", &opts).await.expect("AutoFilter");
+        if a.diff.opened().next().is_some() {
+            let t = text(&a);
+            assert!(
+                split(&a).1[0].contains("] alert \"Question\" (modal) (opened)"),
+                "{t}"
+            );
+            a = s
+                .act(
+                    "role:alert && name:Question >> role:push button && name:Yes",
+                    &Action::Click,
+                    &opts,
+                )
+                .await
+                .expect("Yes: the first row holds the headers");
+        }
+        let t = text(&a);
+        let dropdown = format!(
+            "~ [{a1}] table cell \"A1\" {in_sheet} | attr:isdropdown: \"false\" -> \"true\" (same on "
+        );
+        assert!(
+            split(&a)
+                .1
+                .iter()
+                .any(|l| l.starts_with(&dropdown) && l.contains("\"B1\"")),
+            "no {dropdown:?}... in:\n{t}"
+        );
     });
 }
