@@ -44,27 +44,10 @@ pub fn settle_window(app: &str) -> Option<Duration> {
 /// anew at every read but that one, which it keeps, and whose attributes
 /// change without an event (`isdropdown` when an AutoFilter is set on its
 /// column: the other cells of the row said it at once, the cursor's only
-/// at the next whole walk). That cell is the one a sheet says is focused,
-/// or the one the Name Box names (a text of a tool bar whose value is a
-/// cell's name): Calc says a cell clicked is focused a while later.
+/// at the next whole walk): the cell of a sheet that says it is focused.
 pub(crate) fn reads_again(recs: &[Rec]) -> Vec<usize> {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let parent = parents(recs);
-    let in_tool_bar = |mut i: usize| {
-        while let Some(p) = parent[i] {
-            if role(&recs[p]) == Role::ToolBar {
-                return true;
-            }
-            i = p;
-        }
-        false
-    };
-    let named: Vec<&str> = (0..recs.len())
-        .filter(|&i| role(&recs[i]) == Role::Text)
-        .filter_map(|i| recs[i].value.as_deref().map(|v| (i, v.trim())))
-        .filter(|&(i, v)| cell_address(v).is_some() && in_tool_bar(i))
-        .map(|(_, v)| v)
-        .collect();
     (0..recs.len())
         .filter(|&i| {
             let r = &recs[i];
@@ -73,8 +56,7 @@ pub(crate) fn reads_again(recs: &[Rec]) -> Vec<usize> {
                 Role::TableCell => {
                     parent[i]
                         .is_some_and(|t| recs[t].basic.states.contains(State::ManagesDescendants))
-                        && (r.basic.states.contains(State::Focused)
-                            || named.contains(&r.basic.name.trim()))
+                        && r.basic.states.contains(State::Focused)
                 }
                 _ => false,
             }
@@ -355,6 +337,36 @@ pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
     }
 }
 
+/// The Name Boxes of Calc's windows, with the cell each names: the texts
+/// of tool bars whose value is a cell's name (`A1`; a range, `A1:C3`,
+/// names no one cell).
+fn name_boxes<'a>(recs: &'a [Rec], parent: &[Option<usize>]) -> Vec<(usize, &'a str)> {
+    let in_tool_bar = |mut i: usize| {
+        while let Some(p) = parent[i] {
+            if Role::from_name(&recs[p].basic.raw_role) == Role::ToolBar {
+                return true;
+            }
+            i = p;
+        }
+        false
+    };
+    (0..recs.len())
+        .filter(|&i| !recs[i].vanished && Role::from_name(&recs[i].basic.raw_role) == Role::Text)
+        .filter_map(|i| recs[i].value.as_deref().map(|v| (i, v.trim())))
+        .filter(|&(i, v)| cell_address(v).is_some() && in_tool_bar(i))
+        .collect()
+}
+
+/// Whether something is being typed into a paragraph (a cell's editor, the
+/// Input line, a document): one says it is focused.
+fn typing(recs: &[Rec]) -> bool {
+    recs.iter().any(|r| {
+        !r.vanished
+            && Role::from_name(&r.basic.raw_role) == Role::Paragraph
+            && r.basic.states.contains(State::Focused)
+    })
+}
+
 /// Calc keeps one object for the cell under its cursor, and does not bring
 /// its text up to date when the cell's content goes without being edited:
 /// after Delete (the content cleared) or a row inserted above it, the cell
@@ -370,10 +382,7 @@ pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
 pub(crate) fn empty_the_cursor_cell_with_the_input_line(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let focused = |r: &Rec| !r.vanished && r.basic.states.contains(State::Focused);
-    if recs
-        .iter()
-        .any(|r| role(r) == Role::Paragraph && focused(r))
-    {
+    if typing(recs) {
         return;
     }
     let parent = parents(recs);
@@ -388,9 +397,10 @@ pub(crate) fn empty_the_cursor_cell_with_the_input_line(recs: &mut [Rec]) {
     if cell_address(name).is_none() || recs[cell].value.is_none() {
         return;
     }
-    let Some(name_box) = (0..recs.len()).find(|&i| {
-        role(&recs[i]) == Role::Text && !recs[i].vanished && recs[i].value.as_deref() == Some(name)
-    }) else {
+    let Some((name_box, _)) = name_boxes(recs, &parent)
+        .into_iter()
+        .find(|&(_, v)| v == name)
+    else {
         return;
     };
     let mut bar = parent[name_box];
@@ -656,7 +666,7 @@ mod tests {
     #[test]
     fn paragraphs_and_the_cell_under_the_cursor_are_read_again() {
         let mut recs = vec![
-            rec("frame", "Untitled 1 - LibreOffice Calc", &[1, 5, 8]),
+            rec("frame", "Untitled 1 - LibreOffice Calc", &[1, 5]),
             rec("table", "Sheet Sheet1", &[2, 3, 4]),
             rec("table cell", "A1", &[]),
             rec("table cell", "B1", &[]),
@@ -664,18 +674,10 @@ mod tests {
             rec("tool bar", "Formula Tool Bar", &[6, 7]),
             rec("text", "", &[]),
             rec("paragraph", "", &[]),
-            rec("text", "", &[]),
         ];
         recs[1].basic.states.insert(State::ManagesDescendants);
         recs[3].basic.states.insert(State::Focused);
-        // The Name Box says B1... and a text outside a tool bar says C1.
-        recs[6].value = Some("B1".into());
-        recs[8].value = Some("C1".into());
         assert_eq!(reads_again(&recs), [3, 7]);
-        // The Name Box names the cell clicked before the cell says it is
-        // focused.
-        recs[6].value = Some("A1".into());
-        assert_eq!(reads_again(&recs), [2, 3, 7]);
         // A table that makes no cells on demand (a Writer table): its cells
         // say their changes.
         recs[1].basic.states.remove(State::ManagesDescendants);
