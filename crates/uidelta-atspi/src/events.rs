@@ -78,12 +78,12 @@ const NOISE: [&str; 9] = [
 /// of accessibles coming and going. The older `focus:` event, sent beside
 /// the state change, is a change.
 fn event_kind(kind: &str) -> EventKind {
-    let unread = kind
+    let said_elsewhere = kind
         .strip_prefix("object:property-change:")
         .is_some_and(|p| p == "accessible-parent" || !p.starts_with("accessible-"));
     if kind.starts_with("object:bounds-changed") {
         EventKind::Motion
-    } else if unread || NOISE.iter().any(|n| kind.starts_with(n)) {
+    } else if said_elsewhere || NOISE.iter().any(|n| kind.starts_with(n)) {
         EventKind::Noise
     } else if kind.starts_with("object:state-changed:focused") {
         EventKind::Focus

@@ -3,7 +3,8 @@
 //! Auto mode reads the application's event stream. It first waits for the
 //! UI to start changing (a dialog that opens after 800 ms sends nothing
 //! before it opens), then for a quiet window without events, never less than
-//! a floor and never more than a cap. Events that say nothing about the
+//! a floor; the first change is waited for up to a cap, and a change that
+//! began is given as long again to end. Events that say nothing about the
 //! application's state (tooltips, bounds, caret moves) are ignored, or an
 //! animation would keep the UI from ever settling.
 //!
