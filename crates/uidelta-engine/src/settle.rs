@@ -55,9 +55,9 @@ pub struct Quiet {
     pub window: Duration,
     /// Give up waiting for a change after this long; the result says the
     /// cap was hit. A change that began before the cap is given as long
-    /// again from its first event (at most 2 s) to end: LibreOffice takes
-    /// nearly two seconds to show its Format Cells dialog, and half a
-    /// second more to fill it in, which the cap would cut in the middle.
+    /// again from its first event (at most 2 s) to end: a window that
+    /// begins to come just before the cap (LibreOffice's dialogs, under
+    /// load, can take seconds) would be cut in the middle of being built.
     pub cap: Duration,
     /// After a change, places still moving (motion events) or the
     /// application's process still at work keep the UI unsettled for up to
