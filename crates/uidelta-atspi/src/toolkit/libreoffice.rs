@@ -47,21 +47,19 @@ pub fn settle_window(app: &str) -> Option<Duration> {
 /// at the next whole walk): the cell of a sheet that says it is focused.
 pub(crate) fn reads_again(recs: &[Rec]) -> Vec<usize> {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
-    let parent = parents(recs);
-    (0..recs.len())
-        .filter(|&i| {
-            let r = &recs[i];
-            match role(r) {
-                Role::Paragraph => true,
-                Role::TableCell => {
-                    parent[i]
-                        .is_some_and(|t| recs[t].basic.states.contains(State::ManagesDescendants))
-                        && r.basic.states.contains(State::Focused)
-                }
-                _ => false,
-            }
-        })
-        .collect()
+    let mut again: Vec<usize> = (0..recs.len())
+        .filter(|&i| role(&recs[i]) == Role::Paragraph)
+        .collect();
+    for sheet in recs
+        .iter()
+        .filter(|r| r.basic.states.contains(State::ManagesDescendants))
+    {
+        again.extend(sheet.children.iter().copied().filter(|&c| {
+            role(&recs[c]) == Role::TableCell && recs[c].basic.states.contains(State::Focused)
+        }));
+    }
+    again.sort_unstable();
+    again
 }
 
 /// Row and column (0-based) of a Calc cell from its name, its address
@@ -337,24 +335,25 @@ pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
     }
 }
 
-/// The Name Boxes of Calc's windows, with the cell each names: the texts
-/// of tool bars whose value is a cell's name (`A1`; a range, `A1:C3`,
-/// names no one cell).
-fn name_boxes<'a>(recs: &'a [Rec], parent: &[Option<usize>]) -> Vec<(usize, &'a str)> {
-    let in_tool_bar = |mut i: usize| {
-        while let Some(p) = parent[i] {
-            if Role::from_name(&recs[p].basic.raw_role) == Role::ToolBar {
-                return true;
-            }
-            i = p;
-        }
-        false
-    };
+/// The tool bar that holds Calc's Name Box when it names the cell `name`:
+/// a text of a tool bar whose value is the cell's name.
+fn name_box_bar(recs: &[Rec], parent: &[Option<usize>], name: &str) -> Option<usize> {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     (0..recs.len())
-        .filter(|&i| !recs[i].vanished && Role::from_name(&recs[i].basic.raw_role) == Role::Text)
-        .filter_map(|i| recs[i].value.as_deref().map(|v| (i, v.trim())))
-        .filter(|&(i, v)| cell_address(v).is_some() && in_tool_bar(i))
-        .collect()
+        .filter(|&i| {
+            let r = &recs[i];
+            !r.vanished && role(r) == Role::Text && r.value.as_deref().map(str::trim) == Some(name)
+        })
+        .find_map(|i| {
+            let mut up = parent[i];
+            while let Some(p) = up {
+                if role(&recs[p]) == Role::ToolBar {
+                    return Some(p);
+                }
+                up = parent[p];
+            }
+            None
+        })
 }
 
 /// Whether something is being typed into a paragraph (a cell's editor, the
@@ -397,17 +396,7 @@ pub(crate) fn empty_the_cursor_cell_with_the_input_line(recs: &mut [Rec]) {
     if cell_address(name).is_none() || recs[cell].value.is_none() {
         return;
     }
-    let Some((name_box, _)) = name_boxes(recs, &parent)
-        .into_iter()
-        .find(|&(_, v)| v == name)
-    else {
-        return;
-    };
-    let mut bar = parent[name_box];
-    while let Some(b) = bar.filter(|&b| role(&recs[b]) != Role::ToolBar) {
-        bar = parent[b];
-    }
-    let Some(bar) = bar else {
+    let Some(bar) = name_box_bar(recs, &parent, name) else {
         return;
     };
     let mut paragraphs = Vec::new();
