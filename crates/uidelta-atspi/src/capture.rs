@@ -328,6 +328,7 @@ impl Walk<'_> {
         started: Started,
     ) -> Snapshot {
         let profile = self.profile;
+        application_states_say_nothing(&mut recs);
         profile.fix_up_names(&mut recs);
         self.name_from_labels(&mut recs, cache).await;
         if profile.hides_pages(&recs) {

@@ -50,15 +50,24 @@ const BITS: [Option<State>; 44] = [
     Some(State::ReadOnly),
 ];
 
-/// Decodes the two 32-bit words of `GetState` / a cache item.
+/// Decodes the two 32-bit words of `GetState` / a cache item. AT-SPI
+/// reports the states of every object: one with none (a hidden insensitive
+/// box) is [`uidelta_model::StateSet::REPORTED_NONE`], not enabled and not
+/// showing, where an empty set would say nothing.
 pub fn states(words: &[u32]) -> uidelta_model::StateSet {
     let bits = words.first().copied().unwrap_or(0) as u64
         | (words.get(1).copied().unwrap_or(0) as u64) << 32;
-    BITS.iter()
+    let set: uidelta_model::StateSet = BITS
+        .iter()
         .enumerate()
         .filter(|(i, _)| bits & (1u64 << i) != 0)
         .filter_map(|(_, s)| *s)
-        .collect()
+        .collect();
+    if set.is_empty() {
+        uidelta_model::StateSet::REPORTED_NONE
+    } else {
+        set
+    }
 }
 
 /// Encodes states as the two 32-bit words AT-SPI uses (a match rule's).
@@ -94,6 +103,9 @@ mod tests {
         let names: Vec<&str> = s.iter().map(State::as_str).collect();
         assert_eq!(names, ["enabled", "read only", "showing"]);
         assert_eq!(role_name(43), "push button");
+        // No state at all (or only ones no set holds) is said, not unknown.
+        assert_eq!(states(&[0, 0]), uidelta_model::StateSet::REPORTED_NONE);
+        assert_eq!(states(&[]), uidelta_model::StateSet::REPORTED_NONE);
     }
 
     #[test]

@@ -112,7 +112,7 @@ fn a_chromium_page_reports_where_the_focus_went_and_takes_values() {
         };
         let stateless = found(s, "role:push button")
             .into_iter()
-            .filter(|n| n.states.is_empty())
+            .filter(|n| n.states.has_none())
             .count();
         assert_eq!(stateless, 0);
         assert_eq!(found(s, "role:notification").len(), 0);

@@ -120,12 +120,25 @@ impl fmt::Display for State {
 }
 
 /// A set of [`State`]s in one `u64`.
+///
+/// An empty set says nothing: its source reports no states (a terminator
+/// YAML node, a format without them). A source that reports states for
+/// every element (AT-SPI) says so of an element that has none of them with
+/// [`StateSet::REPORTED_NONE`]: not enabled, not visible, not showing (a
+/// hidden insensitive box). Adding a state to it makes it a plain set.
 #[derive(Clone, Copy, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct StateSet(u64);
 
+/// The bit of [`StateSet::REPORTED_NONE`], past every state's.
+const REPORTED: u64 = 1 << 63;
+
 impl StateSet {
-    /// The empty set.
+    /// The empty set: no states, and nothing said about them.
     pub const EMPTY: StateSet = StateSet(0);
+
+    /// No states, as a source that reports them said: the element is
+    /// neither enabled nor showing.
+    pub const REPORTED_NONE: StateSet = StateSet(REPORTED);
 
     /// A set of the given states.
     pub fn of(states: &[State]) -> StateSet {
@@ -144,7 +157,7 @@ impl StateSet {
 
     /// Adds `state`.
     pub fn insert(&mut self, state: State) {
-        self.0 |= state.bit();
+        self.0 = (self.0 & !REPORTED) | state.bit();
     }
 
     /// Removes `state`.
@@ -163,22 +176,30 @@ impl StateSet {
 
     /// A copy with `state` added.
     pub const fn with(self, state: State) -> StateSet {
-        StateSet(self.0 | state.bit())
+        StateSet((self.0 & !REPORTED) | state.bit())
     }
 
-    /// A copy without the states in `mask`.
+    /// A copy without the states in `mask`: the states of this set not in
+    /// the other (empty when there are none, as [`StateSet::intersection`]
+    /// is).
     pub const fn without(self, mask: StateSet) -> StateSet {
-        StateSet(self.0 & !mask.0)
+        StateSet(self.0 & !mask.0 & !REPORTED)
     }
 
-    /// The states in both sets.
+    /// The states in both sets (a set that is only reported holds none).
     pub const fn intersection(self, other: StateSet) -> StateSet {
-        StateSet(self.0 & other.0)
+        StateSet(self.0 & other.0 & !REPORTED)
     }
 
-    /// Whether the set is empty.
+    /// Whether the set says nothing: no states, and none reported (see
+    /// [`StateSet::REPORTED_NONE`]).
     pub const fn is_empty(self) -> bool {
         self.0 == 0
+    }
+
+    /// Whether the set holds no state, reported or not.
+    pub const fn has_none(self) -> bool {
+        self.0 & !REPORTED == 0
     }
 
     /// Whether these states say the element does not show: some were
@@ -198,7 +219,7 @@ impl StateSet {
 
     /// The states in exactly one of the two sets.
     pub const fn symmetric_difference(self, other: StateSet) -> StateSet {
-        StateSet(self.0 ^ other.0)
+        StateSet((self.0 ^ other.0) & !REPORTED)
     }
 }
 
@@ -230,7 +251,7 @@ mod tests {
         assert_eq!(State::from_name("toggled"), Some(State::Checked));
         assert_eq!(State::from_name("invalid"), Some(State::InvalidEntry));
         assert_eq!(State::from_name("sparkly"), None);
-        assert!(State::ALL.len() <= 64);
+        assert!(State::ALL.len() < 64);
     }
 
     #[test]
@@ -244,5 +265,27 @@ mod tests {
             s.iter().collect::<Vec<_>>(),
             vec![State::Checked, State::Showing]
         );
+    }
+
+    #[test]
+    fn a_reported_set_without_states_says_hidden_and_stays_reported() {
+        let none = StateSet::REPORTED_NONE;
+        assert!(!none.is_empty() && none.has_none() && none.says_hidden());
+        assert_eq!(none.iter().count(), 0);
+        assert!(!StateSet::EMPTY.says_hidden());
+        // A state added makes it a plain set.
+        let enabled = none.with(State::Enabled);
+        assert_eq!(enabled, StateSet::of(&[State::Enabled]));
+        let mut s = none;
+        s.insert(State::Enabled);
+        assert_eq!(s, enabled);
+        s = none;
+        s.remove(State::Enabled);
+        assert_eq!(s, none);
+        // Set differences and intersections hold states only.
+        assert!(enabled.without(enabled).is_empty());
+        assert!(none.without(enabled).is_empty());
+        assert!(none.intersection(none).is_empty());
+        assert!(none.symmetric_difference(StateSet::EMPTY).is_empty());
     }
 }

@@ -891,6 +891,10 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget
     }
     out.push_str("~ ");
     out.push_str(&element_line(Some(m.element.r#ref), facts, brief));
+    // Changes out of sight say so: nothing in them can be acted on.
+    if run.iter().all(|m| unseen(m)) {
+        out.push_str(" (hidden)");
+    }
     out.push_str(&context_text(&m.context, opts));
     out.push_str(&changes_text(
         &m.changes,

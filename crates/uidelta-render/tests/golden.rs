@@ -1724,7 +1724,7 @@ fn diff_text_counts_many_changes_out_of_sight_in_one_line() {
     let compared = uidelta_diff::compare(&before, &after, Filters::all());
     let out = diff_text(&compared.diff, &DiffOptions::default());
     assert_snapshot!(out);
-    // A few are listed as they are.
+    // A few are listed as they are, saying they do not show.
     let mut few = closed_menus("Editor", false, false, None);
     let (meta, mut tree) = few.into_parts();
     let item = tree
@@ -1737,7 +1737,7 @@ fn diff_text_counts_many_changes_out_of_sight_in_one_line() {
     let out = diff_text(&compared.diff, &DiffOptions::default());
     assert_eq!(
         out,
-        "# diff: ~1 modified\n~ [e6] menu item \"Item 0.2\" in [e3] menu \"Menu 0\" | enabled: false -> true\n"
+        "# diff: ~1 modified\n~ [e6] menu item \"Item 0.2\" (hidden) in [e3] menu \"Menu 0\" | enabled: false -> true\n"
     );
 }
 

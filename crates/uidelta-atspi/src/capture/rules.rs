@@ -13,6 +13,18 @@ pub(crate) fn is_window_rec(r: &Rec) -> bool {
     role.is_window() || role == Role::Application
 }
 
+/// An application object is neither a control nor on screen: GTK's and
+/// LibreOffice's report no state at all, which says nothing of it (where
+/// the same of any other object says it is neither enabled nor showing,
+/// see [`uidelta_model::StateSet::REPORTED_NONE`]).
+pub(crate) fn application_states_say_nothing(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        if r.basic.states.has_none() && Role::from_name(&r.basic.raw_role) == Role::Application {
+            r.basic.states = uidelta_model::StateSet::EMPTY;
+        }
+    }
+}
+
 /// Roles named after what they show, as GTK 3 (through ATK) and screen
 /// readers name them.
 pub(crate) fn named_by_content(role: Role) -> bool {

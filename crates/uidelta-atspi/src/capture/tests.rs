@@ -258,3 +258,21 @@ fn chromium_text_runs_have_no_attributes_read() {
     let gtk = Profile::detect("gtk", "3.24", "gtk3-widget-factory");
     assert!(gtk.reads_attributes(Role::Static));
 }
+
+#[test]
+fn an_object_reporting_no_state_is_hidden_and_disabled_but_its_application_says_nothing() {
+    use uidelta_model::{State, StateSet};
+    // AT-SPI's answer for each: no state at all.
+    let none = crate::state::states(&[0, 0]);
+    let mut r = recs(&[
+        ("application", &[], &[1]),
+        ("frame", &[State::Showing, State::Visible], &[2]),
+        ("panel", &[], &[]),
+    ]);
+    r[0].basic.states = none;
+    r[2].basic.states = none;
+    application_states_say_nothing(&mut r);
+    assert_eq!(r[0].basic.states, StateSet::EMPTY);
+    assert_eq!(r[2].basic.states, StateSet::REPORTED_NONE);
+    assert!(r[2].basic.states.says_hidden());
+}

@@ -59,7 +59,7 @@ pub(crate) fn leave_out_placeholders(recs: &mut [Rec]) {
             .attributes
             .iter()
             .any(|(k, v)| k == "hidden" && v == "true");
-        if hidden && r.basic.states.is_empty() {
+        if hidden && r.basic.states.has_none() {
             r.left_out = true;
         }
         let description = &r.basic.description;

@@ -213,7 +213,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
             &[
                 a1_moved,
                 format!("~ [{input}] paragraph in [{input_panel}] panel \"Input line\" | value: \"Item\" -> none | active, editable: false -> true"),
-                format!("~ [{row_break}] push button \"Insert Row Break\" in [{standard}] tool bar \"Standard\" | enabled: false -> true"),
+                format!("~ [{row_break}] push button \"Insert Row Break\" (hidden) in [{standard}] tool bar \"Standard\" | enabled: false -> true"),
             ],
         );
 

@@ -75,7 +75,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "~ [#] frame | name: \"Untitled Document 1 - gedit\" -> \"*Untitled Document 1 - gedit\"",
                 "~ [#] label | name: \"Untitled Document 1\" -> \"*Untitled Document 1\"",
                 "~ [#] text | value: none -> \"hello conformance\"",
-                "~ [#] label | name: \"Untitled Document 1\" -> \"*Untitled Document 1\"",
+                "~ [#] label (hidden) | name: \"Untitled Document 1\" -> \"*Untitled Document 1\"",
             ],
         );
 
@@ -104,7 +104,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "# diff: +1 added, ~3 modified",
                 "+ [#] icon \"edit-clear-symbolic\"",
                 "~ [#] text \"Search\" | value: none -> \"conformance\"",
-                "~ [#] push button \"Clear Highlight\" | enabled: false -> true (same on [#] \"Clear Highlight\")",
+                "~ [#] push button \"Clear Highlight\" (hidden) | enabled: false -> true (same on [#] \"Clear Highlight\")",
             ],
         );
         let a = s.key("gedit", "Escape", &opts).await.expect("Escape");
@@ -115,7 +115,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "# diff: ~5 modified · focus [#] text \"Search\" -> [#] text",
                 "~ [#] text \"Search\" | showing: true -> false (also 2 descendants)",
                 "~ [#] push button | showing: true -> false (same on [#])",
-                "~ [#] push button \"Clear Highlight\" | enabled: true -> false (same on [#] \"Clear Highlight\")",
+                "~ [#] push button \"Clear Highlight\" (hidden) | enabled: true -> false (same on [#] \"Clear Highlight\")",
             ],
         );
 
@@ -292,10 +292,10 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "- [#] file chooser \"Save As\" (closed) (and 80 descendants)",
                 "~ [#] frame | name: \"*Untitled Document 1 - gedit\" -> \"note.txt ($DIR/notes) - gedit\"",
                 "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
-                "~ [#] list item | name: \"Untitled Document 1\" -> \"note.txt\"",
+                "~ [#] list item (hidden) | name: \"Untitled Document 1\" -> \"note.txt\"",
                 "~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\"",
-                "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
-                "~ [#] push button \"Reload\" | enabled: false -> true (same on [#] \"Reload\")",
+                "~ [#] label (hidden) | name: \"*Untitled Document 1\" -> \"note.txt\"",
+                "~ [#] push button \"Reload\" (hidden) | enabled: false -> true (same on [#] \"Reload\")",
             ],
             &["~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\""],
             "# diff: +2 added, -1 removed, ~6 modified",

@@ -159,10 +159,10 @@ fn gimp_scales_an_image_and_exports_it() {
                 "# diff: -1 removed, ~8 modified",
                 "- [#] dialog \"Scale Image\" (closed) (and 51 descendants)",
                 "~ [#] frame | name: \"[photo] (imported)-1…t-in sRGB, 1 layer) 120x80 – GIMP\" -> \"*[photo] (imported)-1…t-in sRGB, 1 layer) 60x40 – GIMP\"",
-                "~ [#] menu item in [#] menu \"Edit\" | name: \"Undo\" -> \"Undo Scale Image\" | enabled: false -> true",
-                "~ [#] menu item in [#] menu \"Zoom (100%)\" | name: \"Revert Zoom\" -> \"Revert Zoom (100%)\"",
+                "~ [#] menu item (hidden) in [#] menu \"Edit\" | name: \"Undo\" -> \"Undo Scale Image\" | enabled: false -> true",
+                "~ [#] menu item (hidden) in [#] menu \"Zoom (100%)\" | name: \"Revert Zoom\" -> \"Revert Zoom (100%)\"",
                 "~ [#] text | value: \"120:80\" -> \"60:40\"",
-                "~ [#] push button \"Undo the last operation\" | enabled: false -> true (same on [#] \"Remove all operations from the undo…\")",
+                "~ [#] push button \"Undo the last operation\" (hidden) | enabled: false -> true (same on [#] \"Remove all operations from the undo…\")",
             ],
         );
 
@@ -255,7 +255,7 @@ fn gimp_scales_an_image_and_exports_it() {
         let insensitive: Vec<&str> = [
             "# diff: ~16 modified",
             "~ [#] frame \"*[photo] (imported)-1.0 (RGB color…\" | active: true -> false",
-            "~ [#] menu item \"Quit\" in [#] menu \"File\" | enabled: true -> false",
+            "~ [#] menu item \"Quit\" (hidden) in [#] menu \"File\" | enabled: true -> false",
             "~ [#] toggle button \"work\" in [#] dialog \"Export Image\" | enabled: true -> false (same on [#] \"$RUN\", [#] \"tmp\", [#] \"File System Root\")",
             "~ [#] push button \"Up Path\" in [#] dialog \"Export Image\" | enabled: true -> false (same on [#] \"Down Path\", [#] \"Create Folder\", [#] \"Export\", [#] \"Cancel\")",
             "~ [#] label \"Save in folder:\" in [#] dialog \"Export Image\" | enabled: true -> false",

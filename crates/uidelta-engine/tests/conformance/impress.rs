@@ -183,7 +183,7 @@ fn impress_task() {
                     "~ [{text}] paragraph in [{title}] panel \"PresentationTitle\" | value: \"Click to add Title\" -> none | active: false -> true"
                 ),
                 format!(
-                    "~ [{}] push button \"Text Box\" in [{drawing}] tool bar \"Drawing\" | checked: false -> true",
+                    "~ [{}] push button \"Text Box\" (hidden) in [{drawing}] tool bar \"Drawing\" | checked: false -> true",
                     in_drawing("Text Box")
                 ),
                 format!(
@@ -257,7 +257,7 @@ fn impress_task() {
                     in_standard("Undo")
                 ),
                 format!(
-                    "~ [{delete}] push button \"Delete Slide\" in [{presentation}] tool bar \"Presentation\" | enabled: false -> true (same on [{first}] \"Go to First Slide\", [{previous}] \"Go to Previous Slide\")"
+                    "~ [{delete}] push button \"Delete Slide\" (hidden) in [{presentation}] tool bar \"Presentation\" | enabled: false -> true (same on [{first}] \"Go to First Slide\", [{previous}] \"Go to Previous Slide\")"
                 ),
                 // The slide pane makes its panels anew: Slide 1 is the same
                 // element, no longer selected.

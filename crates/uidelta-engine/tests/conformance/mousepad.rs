@@ -65,9 +65,9 @@ fn mousepad_types_finds_and_saves_as() {
                 "+ [#] menu item \"Revert\" (disabled, hidden) in [#] menu \"File\"",
                 "- [#] menu item \"Reload\" in [#] menu \"File\"",
                 "~ [#] frame | name: \"Untitled 1 - Mousepad\" -> \"*Untitled 1 - Mousepad\"",
-                "~ [#] menu item \"Undo\" in [#] menu \"Edit\" | enabled: false -> true",
-                "~ [#] push button | name: \"Reload\" -> \"Revert\" | description: \"Reload file from disk\" -> \"Revert to the saved version of the file\"",
-                "~ [#] push button \"Undo\" | enabled: false -> true",
+                "~ [#] menu item \"Undo\" (hidden) in [#] menu \"Edit\" | enabled: false -> true",
+                "~ [#] push button (hidden) | name: \"Reload\" -> \"Revert\" | description: \"Reload file from disk\" -> \"Revert to the saved version of the file\"",
+                "~ [#] push button \"Undo\" (hidden) | enabled: false -> true",
                 "~ [#] text | value: none -> \"hello conformance\"",
             ],
         );
@@ -115,8 +115,8 @@ fn mousepad_types_finds_and_saves_as() {
             &a,
             &[
                 "# diff: ~5 modified · focus [#] text -> [#] text",
-                "~ [#] menu item \"Paste\" in [#] menu \"Edit\" | enabled: false -> true (same on [#] \"Delete Selection\", [#] \"Select All\")",
-                "~ [#] push button \"Paste\" | enabled: false -> true",
+                "~ [#] menu item \"Paste\" (hidden) in [#] menu \"Edit\" | enabled: false -> true (same on [#] \"Delete Selection\", [#] \"Select All\")",
+                "~ [#] push button \"Paste\" (hidden) | enabled: false -> true",
                 "~ [#] tool bar | showing, visible: true -> false (also 8 descendants)",
             ],
         );
@@ -224,9 +224,9 @@ fn mousepad_types_finds_and_saves_as() {
                 "- [#] menu item \"Revert\" in [#] menu \"File\"",
                 "- [#] file chooser \"Save As\" (closed) (and 88 descendants)",
                 "~ [#] frame | name: \"*Untitled 1 - Mousepad\" -> \"$DIR/notes/note.txt - Mousepad\"",
-                "~ [#] menu item \"Save\" in [#] menu \"File\" | enabled: true -> false",
-                "~ [#] push button \"Save\" | enabled: true -> false",
-                "~ [#] push button | name: \"Revert\" -> \"Reload\" | description: \"Revert to the saved version of the file\" -> \"Reload file from disk\" | enabled: false -> true",
+                "~ [#] menu item \"Save\" (hidden) in [#] menu \"File\" | enabled: true -> false",
+                "~ [#] push button \"Save\" (hidden) | enabled: true -> false",
+                "~ [#] push button (hidden) | name: \"Revert\" -> \"Reload\" | description: \"Revert to the saved version of the file\" -> \"Reload file from disk\" | enabled: false -> true",
             ],
         );
         let saved = std::fs::read_to_string(&path)

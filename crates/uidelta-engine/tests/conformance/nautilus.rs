@@ -243,9 +243,9 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
                     format!("- [#] label \"{size}\" in [#] filler \"Content View\""),
                     "~ [#] frame | name: \"work\" -> \"Archive\"".to_owned(),
                     "~ [#] push button \"Back\" | enabled: false -> true (same on [#] \"Back\")".to_owned(),
-                    "~ [#] text | value: \"$DIR\" -> \"$DIR/Archive\"".to_owned(),
-                    "~ [#] filler | description: \"$DIR\" -> \"$DIR/Archive\"".to_owned(),
-                    "~ [#] label | name: \"work\" -> \"Archive\"".to_owned(),
+                    "~ [#] text (hidden) | value: \"$DIR\" -> \"$DIR/Archive\"".to_owned(),
+                    "~ [#] filler (hidden) | description: \"$DIR\" -> \"$DIR/Archive\"".to_owned(),
+                    "~ [#] label (hidden) | name: \"work\" -> \"Archive\"".to_owned(),
                 ]
             })
             .collect();
@@ -272,9 +272,9 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
             "~ [#] frame | name: \"Archive\" -> \"work\"".to_owned(),
             "~ [#] push button \"Back\" | enabled: true -> false (same on [#] \"Back\")".to_owned(),
             "~ [#] push button \"Forward\" | enabled: false -> true (same on [#] \"Forward\")".to_owned(),
-            "~ [#] text | value: \"$DIR/Archive\" -> \"$DIR\"".to_owned(),
-            "~ [#] filler | description: \"$DIR/Archive\" -> \"$DIR\"".to_owned(),
-            "~ [#] label | name: \"Archive\" -> \"work\"".to_owned(),
+            "~ [#] text (hidden) | value: \"$DIR/Archive\" -> \"$DIR\"".to_owned(),
+            "~ [#] filler (hidden) | description: \"$DIR/Archive\" -> \"$DIR\"".to_owned(),
+            "~ [#] label (hidden) | name: \"Archive\" -> \"work\"".to_owned(),
             "~ [#] panel \"Folder is Empty\" in [#] filler \"Content View\" | showing: true -> false (also 2 descendants)".to_owned(),
         ];
         let back: Vec<&str> = back.iter().map(String::as_str).collect();

@@ -153,7 +153,7 @@ fn vlc_changes_two_preferences_and_saves_them() {
             &[
                 "# diff: ~2 modified",
                 "~ [#] combo box \"Continue playback?\" in [#] panel \"Playlist and Instances\" | value: \"Ask\" -> \"Always\"",
-                "~ [#] list item \"Always\" in [#] combo box \"Continue playback?\" | selected: false -> true",
+                "~ [#] list item \"Always\" (hidden) in [#] combo box \"Continue playback?\" | selected: false -> true",
             ],
         );
 

@@ -3,7 +3,8 @@
 //! Paragraph from the menu bar and cancel it, set the font size in
 //! Format > Character, insert a table, type into a cell and move to the
 //! next, type a font that is not installed, and open a second document
-//! and click Bold by a selector both windows match. Its document paragraphs
+//! and click Bold by a selector both windows match, and replace a word
+//! through Find and Replace. Its document paragraphs
 //! and status bar fields carry their text, and the copy of its menu bar
 //! that LibreOffice keeps with no room is not in the tree.
 
@@ -491,5 +492,89 @@ fn writer_task() {
         });
         assert_ne!(one, two, "{got}");
         assert!(got.contains(&format!("[{two}] paragraph")), "{got}");
+
+        // 24. Ctrl+H: Find and Replace, its fields and buttons listed. A
+        // box of it that neither shows nor is enabled reports no state at
+        // all; it is counted with what does not show, not listed as if it
+        // showed.
+        let a = s.key(APP, "ctrl+h", &opts).await.expect("ctrl+h");
+        let (a, dialog) = office::until_opened(&mut s, a).await;
+        let got = lines(&a);
+        for want in [
+            "] text \"Find:\"",
+            "] text \"Replace:\"",
+            "] push button \"Replace All\" (disabled)",
+            "] push button \"Close\"",
+        ] {
+            assert!(
+                got.iter().any(|l| l.contains(want)),
+                "no line with {want:?} in:\n{}",
+                got.join("\n")
+            );
+        }
+        let shown: Vec<&String> = got
+            .iter()
+            .filter(|l| l.contains("Component Label"))
+            .collect();
+        assert!(shown.is_empty(), "{shown:?} in:\n{}", got.join("\n"));
+
+        // 25. What to find: the field's text, the buttons it enables, and
+        // that hidden box enabled, saying it does not show.
+        let find = ref_of(&s, "role:dialog >> role:text && name:Find:");
+        let a = s
+            .act(&find, &Action::Type("Two".into()), &opts)
+            .await
+            .expect("type what to find");
+        let search = ref_of(&s, "role:dialog >> role:panel && name:\"Search For\"");
+        let (all, prev, next, one, every) = (
+            ref_of(&s, "role:dialog >> name:\"Find All\""),
+            ref_of(&s, "role:dialog >> name:\"Find Previous\""),
+            ref_of(&s, "role:dialog >> name:\"Find Next\""),
+            ref_of(&s, "role:dialog >> role:push button && name:Replace"),
+            ref_of(&s, "role:dialog >> name:\"Replace All\""),
+        );
+        let hidden = ref_where(&s, |n| n.role == Role::Panel && n.name == "Component Label");
+        diff_is(
+            &a,
+            &[
+                format!("~ [{find}] text \"Find:\" in [{search}] panel \"Search For\" | value: none -> \"Two\""),
+                format!("~ [{all}] push button \"Find All\" in [{dialog}] dialog \"Find and Replace\" | enabled: false -> true (same on [{prev}] \"Find Previous\", [{next}] \"Find Next\", [{one}] \"Replace\", [{every}] \"Replace All\")"),
+                format!("~ [{hidden}] panel \"Component Label\" (hidden) in [{dialog}] dialog \"Find and Replace\" | enabled: false -> true (also 4 descendants)"),
+            ],
+        );
+
+        // 26. Replace All, with what to put in its place: the paragraph's
+        // new text, and the dialog's report.
+        let with = ref_of(&s, "role:dialog >> role:text && name:Replace:");
+        s.act(&with, &Action::Type("Three".into()), &opts)
+            .await
+            .expect("type the replacement");
+        let a = s
+            .act(&every, &Action::Click, &opts)
+            .await
+            .expect("Replace All");
+        let got = lines(&a);
+        let replaced = format!(
+            "~ [{two}] paragraph in [{doc2}] document text \"Untitled 2 - LibreOffice Document\" | value: \"Two.\" -> \"Three.\"",
+            doc2 = ref_of(&s, &format!("role:frame && name:\"{second}\" >> role:document text")),
+        );
+        let report = format!(
+            "+ [{}] static \"Search key replaced 1 times.\" in [{search}] panel \"Search For\"",
+            ref_of(&s, "role:dialog >> role:static")
+        );
+        for want in [&replaced, &report] {
+            assert!(got.contains(want), "no {want:?} in:\n{}", got.join("\n"));
+        }
+
+        // 27. Close: the dialog goes.
+        let close = ref_of(&s, "role:dialog >> name:Close");
+        let a = s.act(&close, &Action::Click, &opts).await.expect("Close");
+        let closed = format!("- [{dialog}] dialog \"Find and Replace\" (closed) (and ");
+        let got = lines(&a);
+        assert!(
+            got.iter().any(|l| l.starts_with(&closed)),
+            "no {closed:?} in:\n{}",
+            got.join("\n")
+        );
     });
 }
