@@ -633,26 +633,37 @@ impl<'a> Actor<'a> {
     /// 0 but in an application that reports root panes higher than they
     /// show ([`Profile::misplaces_root_panes`]), where the root pane of the
     /// chain (one whose holder a capture noted, see `Bus::note_holders`)
-    /// and its holder are read, as a capture reads them. Whatever cannot be
-    /// read counts as in its place.
+    /// and its holder are read, as a capture reads them; 0 again for an
+    /// element in a widget a capture found in its place (see
+    /// `Bus::note_in_place`). Whatever cannot be read counts as in its
+    /// place.
     pub async fn shown_below_reported(&self, chain: &[NodeAddr]) -> i32 {
         if !self.profile.misplaces_root_panes() {
             return 0;
         }
         // The root pane is near the window: looked for from the top down.
-        let held = chain.iter().rev().find_map(|at| {
+        let held = chain.iter().enumerate().rev().find_map(|(i, at)| {
             let path = self.bus.holder(&at.bus, &at.path)?;
             let holder = NodeAddr {
                 bus: at.bus.clone(),
                 path,
             };
-            Some((at, holder))
+            Some((i, holder))
         });
         let Some((pane, holder)) = held else {
             return 0;
         };
+        if chain[..pane]
+            .iter()
+            .any(|at| self.bus.is_in_place(&at.bus, &at.path))
+        {
+            return 0;
+        }
         let place = |(x, y, w, h)| uidelta_model::Rect::new(x, y, w, h);
-        match (self.extents(pane).await, self.extents(&holder).await) {
+        match (
+            self.extents(&chain[pane]).await,
+            self.extents(&holder).await,
+        ) {
             (Ok(pane), Ok(around)) => crate::toolkit::root_pane_drop(place(pane), place(around)),
             _ => 0,
         }

@@ -46,6 +46,9 @@ pub struct Bus {
     /// What holds each root pane, by application and path, as captures
     /// found them (see [`Bus::note_holders`]).
     holders: Arc<Mutex<HashMap<(String, String), String>>>,
+    /// Widgets that show where they are reported in a root pane that does
+    /// not, by application and path (see [`Bus::note_in_place`]).
+    in_place: Arc<Mutex<std::collections::HashSet<(String, String)>>>,
 }
 
 /// Direct connections by application and use; `None`: it offers none.
@@ -106,6 +109,7 @@ impl Bus {
             profiles: Arc::default(),
             huge: Arc::default(),
             holders: Arc::default(),
+            in_place: Arc::default(),
             registered: Arc::default(),
             reader: None,
             keeper: None,
@@ -444,6 +448,24 @@ impl Bus {
         holders.get(&(dest.to_owned(), pane.to_owned())).cloned()
     }
 
+    /// Records widgets a capture found in their place inside a root pane
+    /// reported higher than it shows (each as application and path; see
+    /// `toolkit::libreoffice::welded_in_place`): what is in them is not
+    /// moved where the pointer aims. Kept as holders are.
+    pub(crate) fn note_in_place(&self, widgets: impl IntoIterator<Item = (String, String)>) {
+        if let Ok(mut in_place) = self.in_place.lock() {
+            in_place.extend(widgets);
+        }
+    }
+
+    /// Whether a capture found the object `path` of `dest` in its place
+    /// (see [`Bus::note_in_place`]).
+    pub(crate) fn is_in_place(&self, dest: &str, path: &str) -> bool {
+        self.in_place
+            .lock()
+            .is_ok_and(|in_place| in_place.contains(&(dest.to_owned(), path.to_owned())))
+    }
+
     /// Whether application `dest` was last seen holding a container too
     /// big to read whole: a search of its windows through `Collection`
     /// would walk all of that container (AT-SPI's ATK bridge does not stop
@@ -463,6 +485,9 @@ impl Bus {
         }
         if let Ok(mut holders) = self.holders.lock() {
             holders.retain(|(dest, _), _| listed.contains(&dest.as_str()));
+        }
+        if let Ok(mut in_place) = self.in_place.lock() {
+            in_place.retain(|(dest, _)| listed.contains(&dest.as_str()));
         }
     }
 

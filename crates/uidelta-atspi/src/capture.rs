@@ -347,6 +347,12 @@ impl Walk<'_> {
                     (pane.bus.clone(), pane.path.clone(), holder.path.clone())
                 });
             self.bus.note_holders(held);
+            let (_, in_place) = crate::toolkit::misplaced(&recs);
+            self.bus.note_in_place(
+                in_place
+                    .into_iter()
+                    .map(|i| (recs[i].bus.clone(), recs[i].path.clone())),
+            );
         }
         profile.fix_up_places(&mut recs);
         name_labels_after_their_text(&mut recs);

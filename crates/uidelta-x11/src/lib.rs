@@ -36,6 +36,13 @@ use keymap::{Keymap, Stroke};
 /// character into nothing. The wait is paid only by text with characters not in the keymap.
 const REMAP_SETTLE: Duration = Duration::from_millis(100);
 
+/// How long a click holds its button down, as a hand does. Some widgets
+/// miss a press released at the same instant (LibreOffice's buttons beside
+/// Calc's sheet tabs did nothing); a click's press and release are that far
+/// apart, well within any toolkit's multi-click time. Wheel clicks are not
+/// held.
+const CLICK_HOLD: Duration = Duration::from_millis(20);
+
 /// The most wheel clicks one scroll call sends per axis.
 const MAX_SCROLL: u32 = 1000;
 
@@ -290,7 +297,7 @@ impl X11 {
             }
             self.fake_motion(x, y)?;
             for _ in 0..count {
-                self.fake_button(button.number())?;
+                self.fake_button(button.number(), CLICK_HOLD)?;
             }
             Ok(())
         })
@@ -314,7 +321,7 @@ impl X11 {
                 self.fake_motion(x, y)?;
                 for (button, count) in [vertical, horizontal] {
                     for _ in 0..count {
-                        self.fake_button(button)?;
+                        self.fake_button(button, Duration::ZERO)?;
                     }
                 }
                 Ok(())
@@ -626,8 +633,12 @@ impl X11 {
         Ok(())
     }
 
-    fn fake_button(&self, button: u8) -> Result<(), Failure> {
+    /// Presses and releases `button`, `hold` apart.
+    fn fake_button(&self, button: u8, hold: Duration) -> Result<(), Failure> {
         for event in [xproto::BUTTON_PRESS_EVENT, xproto::BUTTON_RELEASE_EVENT] {
+            if event == xproto::BUTTON_RELEASE_EVENT && !hold.is_zero() {
+                std::thread::sleep(hold);
+            }
             xtest::fake_input(
                 &self.conn,
                 event,

@@ -232,6 +232,21 @@ pub(crate) fn root_pane_drop(pane: Rect, holder: Rect) -> i32 {
     }
 }
 
+/// LibreOffice's GTK widgets welded into its own windows (Calc's Name Box
+/// and Input line in the formula bar, the buttons beside its sheet tabs)
+/// report where they show, while the window holding each reports with its
+/// root pane, higher than it shows (see [`root_pane_drop`]): such a widget
+/// fills its holder's width at `down` below the holder's reported top
+/// (the Name Box at 155 in its holder at 130, under a bar 25 high). It,
+/// and all in it, is in its place: moved with the pane, a click on the
+/// sheet tabs' Add button landed on the status bar below it.
+pub(crate) fn welded_in_place(holder: Rect, widget: Rect, down: i32) -> bool {
+    down > 0
+        && widget.x == holder.x
+        && widget.w == holder.w
+        && widget.y == holder.y.saturating_add(down)
+}
+
 /// Each root pane of `recs` with the element that lists it among its
 /// children, by index.
 pub(crate) fn root_panes(recs: &[Rec]) -> Vec<(usize, usize)> {
@@ -243,26 +258,41 @@ pub(crate) fn root_panes(recs: &[Rec]) -> Vec<(usize, usize)> {
         .collect()
 }
 
-/// Moves every root pane reported above the top of what it is in (see
-/// [`root_pane_drop`]) down to where it shows, with all in it.
-pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) {
-    let mut moves = Vec::new();
+/// The elements of every root pane reported above the top of what it is
+/// in (see [`root_pane_drop`]), each with how far below its reported place
+/// it shows, and the widgets in their place already among them (see
+/// [`welded_in_place`]), which are not moved, nor is anything in them.
+pub(crate) fn misplaced(recs: &[Rec]) -> (Vec<(usize, i32)>, Vec<usize>) {
+    let (mut moved, mut in_place) = (Vec::new(), Vec::new());
     for (pane, holder) in root_panes(recs) {
         let (Some(at), Some(around)) = (recs[pane].bounds, recs[holder].bounds) else {
             continue;
         };
         let down = root_pane_drop(at, around);
-        if down > 0 {
-            moves.push((pane, down));
+        if down == 0 {
+            continue;
         }
-    }
-    for (pane, down) in moves {
         let mut stack = vec![pane];
         while let Some(i) = stack.pop() {
-            if let Some(b) = recs[i].bounds.as_mut() {
-                b.y = b.y.saturating_add(down);
+            moved.push((i, down));
+            for &c in &recs[i].children {
+                match (recs[i].bounds, recs[c].bounds) {
+                    (Some(h), Some(w)) if welded_in_place(h, w, down) => in_place.push(c),
+                    _ => stack.push(c),
+                }
             }
-            stack.extend(&recs[i].children);
+        }
+    }
+    (moved, in_place)
+}
+
+/// Moves every root pane reported above the top of what it is in down to
+/// where it shows, with all in it but the widgets in their place already
+/// (see [`misplaced`]).
+pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) {
+    for (i, down) in misplaced(recs).0 {
+        if let Some(b) = recs[i].bounds.as_mut() {
+            b.y = b.y.saturating_add(down);
         }
     }
 }
@@ -529,6 +559,41 @@ mod tests {
         // pointer event), nothing moves.
         place_root_panes_in_their_parents(&mut r);
         assert_eq!(r[7].bounds, at(262, 247, 82, 17));
+    }
+
+    #[test]
+    fn widgets_welded_into_a_misplaced_pane_stay_where_they_show() {
+        // A fresh Calc's sheet tab bar: its box, reported with the pane
+        // (25 too high), holds the GTK box of its buttons, reported where
+        // it shows; beside it, the tabs, LibreOffice's own.
+        let mut r = vec![
+            rec("panel", "", &[1]),
+            rec("root pane", "Calc", &[2]),
+            rec("panel", "", &[3, 6]),
+            rec("panel", "", &[4]),
+            rec("panel", "", &[5]),
+            rec("push button", "Add", &[]),
+            rec("page tab list", "", &[]),
+        ];
+        let at = |x, y, w, h| Some(Rect::new(x, y, w, h));
+        r[0].bounds = at(57, 75, 1165, 899);
+        r[1].bounds = at(57, 50, 1165, 899);
+        r[2].bounds = at(57, 904, 1092, 23);
+        r[3].bounds = at(57, 904, 138, 23);
+        r[4].bounds = at(57, 929, 138, 24);
+        r[5].bounds = at(165, 929, 24, 24);
+        r[6].bounds = at(195, 904, 954, 23);
+        assert_eq!(misplaced(&r).1, [4]);
+        place_root_panes_in_their_parents(&mut r);
+        let ys: Vec<Option<i32>> = r.iter().map(|r| r.bounds.map(|b| b.y)).collect();
+        assert_eq!(ys, [75, 75, 929, 929, 929, 929, 929].map(Some).to_vec());
+        // Only a widget that fills its holder's width, a bar's height
+        // lower, is one.
+        let holder = Rect::new(57, 904, 138, 23);
+        assert!(welded_in_place(holder, Rect::new(57, 929, 138, 24), 25));
+        assert!(!welded_in_place(holder, Rect::new(60, 929, 100, 24), 25));
+        assert!(!welded_in_place(holder, Rect::new(57, 904, 138, 23), 25));
+        assert!(!welded_in_place(holder, Rect::new(57, 904, 138, 23), 0));
     }
 
     #[test]

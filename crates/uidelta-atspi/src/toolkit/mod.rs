@@ -22,7 +22,7 @@ use uidelta_model::Role;
 
 use crate::capture::Rec;
 
-pub(crate) use libreoffice::{root_pane_drop, root_panes};
+pub(crate) use libreoffice::{misplaced, root_pane_drop, root_panes};
 
 /// A toolkit with rules of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]

@@ -670,3 +670,49 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
         );
     });
 }
+
+/// The first pointer click in a fresh Calc, on the Add button beside its
+/// sheet tabs: a second sheet, its tab selected. The button is a GTK
+/// widget welded into LibreOffice's window, reported where it shows while
+/// the rest of the window, until its first pointer event, is reported a
+/// menu bar's height higher (see `docs/toolkits.md`): the tree places it
+/// on the row of the tabs, and the click lands on it (it landed on the
+/// status bar below, and then, held for no time, did nothing).
+#[test]
+fn calc_adds_a_sheet_with_the_button_beside_its_tabs() {
+    const WINDOW: &str = "Untitled 1 - LibreOffice Calc";
+    let (_desktop, rt, mut s) = office::start("--calc", WINDOW);
+    crate::steps::run_task(&rt, async {
+        let top = |s: &Session<Linux>, selector: &str| {
+            let found = s.find(&selector.parse().expect("selector"));
+            let (scope, node) = found.first().copied().expect(selector);
+            let node = s.known_apps()[scope].view.tree().node(node);
+            node.bounds.map(|b| b.y)
+        };
+        let tabs = top(&s, "role:page tab list");
+        assert!(tabs.is_some());
+        assert_eq!(top(&s, "role:push button && name:Add"), tabs);
+
+        let a = s
+            .act(
+                "role:push button && name:Add",
+                &Action::Click,
+                &ActOptions::default(),
+            )
+            .await
+            .expect("click Add");
+        assert!(
+            a.done.method.starts_with("XTest click at "),
+            "{}",
+            a.done.method
+        );
+        let got = office::lines(&a);
+        let tab = office::ref_where(&s, |n| {
+            n.role == uidelta_model::Role::PageTab && n.name == "Sheet2"
+        });
+        let pane = ref_of(&s, "role:root pane");
+        let added =
+            format!("+ [{tab}] page tab \"Sheet2\" (selected) in [{pane}] root pane \"{WINDOW}\"");
+        assert!(got.contains(&added), "no {added:?} in:\n{}", got.join("\n"));
+    });
+}
