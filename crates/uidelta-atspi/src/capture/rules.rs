@@ -43,11 +43,13 @@ pub(crate) fn named_by_content(role: Role) -> bool {
 }
 
 /// Roles whose name is the text of a label or text run inside them: those
-/// named by content, a heading (Chromium's text runs), and a status bar,
+/// named by content, a heading (Chromium's text runs), a status bar,
 /// named after its message (GTK 2's, whose label is a child of a box in
-/// it).
+/// it), and a panel named after its title (a GTK frame's label, which GTK
+/// lists after what the frame holds: LibreOffice's and GIMP's dialogs,
+/// zenity's forms).
 fn named_after_its_labels(role: Role) -> bool {
-    named_by_content(role) || matches!(role, Role::Heading | Role::StatusBar)
+    named_by_content(role) || matches!(role, Role::Heading | Role::StatusBar | Role::Panel)
 }
 
 /// A nameless label that holds one text run and nothing else (Chromium's

@@ -276,3 +276,19 @@ fn an_object_reporting_no_state_is_hidden_and_disabled_but_its_application_says_
     assert_eq!(r[2].basic.states, StateSet::REPORTED_NONE);
     assert!(r[2].basic.states.says_hidden());
 }
+
+#[test]
+fn a_frame_named_after_its_title_does_not_repeat_it() {
+    // A GTK frame of GIMP's Scale Image dialog: its title label comes
+    // after what it holds.
+    let mut recs = vec![
+        rec("dialog", "Scale Image", &[1]),
+        rec("panel", "Image Size", &[2, 3, 4]),
+        rec("spin button", "Width:", &[]),
+        rec("label", "120 × 80 pixels", &[]),
+        rec("label", "Image Size", &[]),
+    ];
+    leave_out_repeated_labels(&mut recs);
+    let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
+    assert_eq!(left_out, [4]);
+}

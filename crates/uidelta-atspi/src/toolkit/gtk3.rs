@@ -161,7 +161,15 @@ pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
 /// other order are left as the toolkit gives them (a header bar's
 /// buttons packed at its end).
 pub(crate) fn read_grids_in_reading_order(recs: &mut [Rec]) {
+    read_grids_in_reading_order_where(recs, |_| true);
+}
+
+/// [`read_grids_in_reading_order`] for the containers `within` names.
+pub(crate) fn read_grids_in_reading_order_where(recs: &mut [Rec], within: impl Fn(usize) -> bool) {
     for i in 0..recs.len() {
+        if !within(i) {
+            continue;
+        }
         // The children's boxes, whether they show or not: GTK keeps the
         // place of one that stopped showing (a revealer's label slid shut),
         // so that a child hiding turns nothing round. Those without a box

@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use uidelta_model::{Rect, Role, State, StateSet};
 
+use super::gtk3;
 use crate::capture::{parents, Rec};
 
 /// LibreOffice's name on the accessibility bus, whatever its module
@@ -245,6 +246,30 @@ pub(crate) fn welded_in_place(holder: Rect, widget: Rect, down: i32) -> bool {
         && widget.x == holder.x
         && widget.w == holder.w
         && widget.y == holder.y.saturating_add(down)
+}
+
+/// LibreOffice's dialogs are GTK 3's widgets laid out in GTK's grids,
+/// which list their children last added first: Slide Properties' margins
+/// read Bottom, Top, Right, Left, where they show Left, Right, Top, Bottom.
+/// GTK 3's rule puts them back in reading order (see
+/// [`gtk3::read_grids_in_reading_order`]), inside dialogs only: LibreOffice's
+/// document windows are its own toolkit's, in an order of their own.
+pub(crate) fn read_dialog_grids_in_reading_order(recs: &mut [Rec]) {
+    let mut in_dialog = vec![false; recs.len()];
+    let Some(app) = recs.first() else {
+        return;
+    };
+    let mut stack: Vec<usize> = app
+        .children
+        .iter()
+        .copied()
+        .filter(|&w| Role::from_name(&recs[w].basic.raw_role) == Role::Dialog)
+        .collect();
+    while let Some(i) = stack.pop() {
+        in_dialog[i] = true;
+        stack.extend(&recs[i].children);
+    }
+    gtk3::read_grids_in_reading_order_where(recs, |i| in_dialog[i]);
 }
 
 /// Each root pane of `recs` with the element that lists it among its
@@ -559,6 +584,40 @@ mod tests {
         // pointer event), nothing moves.
         place_root_panes_in_their_parents(&mut r);
         assert_eq!(r[7].bounds, at(262, 247, 82, 17));
+    }
+
+    #[test]
+    fn grids_read_in_reading_order_in_dialogs_only() {
+        // Slide Properties' margins as GTK lists them, last first; and a
+        // document window's boxes listed bottom first, as LibreOffice's
+        // own toolkit does.
+        let mut r = vec![
+            rec("application", "soffice", &[1, 4]),
+            rec("frame", "Impress", &[2, 3]),
+            rec("panel", "", &[]),
+            rec("panel", "", &[]),
+            rec("dialog", "Slide Properties", &[5]),
+            rec("panel", "Margins", &[6, 7, 8, 9]),
+            rec("spin button", "Bottom:", &[]),
+            rec("spin button", "Top:", &[]),
+            rec("spin button", "Right:", &[]),
+            rec("spin button", "Left:", &[]),
+        ];
+        let at = |x, y| Some(Rect::new(x, y, 100, 30));
+        r[2].bounds = at(0, 500);
+        r[3].bounds = at(0, 100);
+        r[6].bounds = at(300, 250);
+        r[7].bounds = at(300, 200);
+        r[8].bounds = at(300, 150);
+        r[9].bounds = at(300, 100);
+        read_dialog_grids_in_reading_order(&mut r);
+        assert_eq!(r[1].children, [2, 3]);
+        let names: Vec<&str> = r[5]
+            .children
+            .iter()
+            .map(|&c| r[c].basic.name.as_str())
+            .collect();
+        assert_eq!(names, ["Left:", "Right:", "Top:", "Bottom:"]);
     }
 
     #[test]

@@ -404,11 +404,13 @@ impl Profile {
             }
             // LibreOffice's dialogs are GTK 3's widgets.
             Toolkit::Gtk3 | Toolkit::LibreOffice => {
-                // Not LibreOffice's: its windows are its own toolkit's,
-                // whose order is its own.
+                // LibreOffice's document windows are its own toolkit's,
+                // whose order is its own: only its dialogs are GTK's grids.
                 if self.toolkit == Toolkit::Gtk3 {
                     gtk3::read_grids_in_reading_order(recs);
                     gtk3::name_cells_after_the_cells_they_hold(recs);
+                } else {
+                    libreoffice::read_dialog_grids_in_reading_order(recs);
                 }
                 gtk3::name_fields_after_the_label_before_them(recs);
                 gtk3::name_list_rows_after_their_labels(recs);

@@ -69,7 +69,6 @@ fn zenity_form_is_filled_in_and_sent() {
                 "# diff: +1 added",
                 "+ [#] dialog \"Visitor\"",
                 "    [#] panel \"Who are you?\"",
-                "      [#] label \"Who are you?\"",
                 "      [#] label \"Name\"",
                 "      [#] text \"Name\" (focused)",
                 "      [#] label \"City\"",
