@@ -106,7 +106,7 @@ fn gtk4_demo_is_read_whole_and_its_actions_are_diffed() {
         let frame = ref_of(&s, "role:frame && name:GTK Demo");
 
         let a = s
-            .act("role:label && name:Assistant", &Action::Click, &opts)
+            .act("role:panel && name:Assistant", &Action::Click, &opts)
             .await
             .expect("choose the Assistant demo");
         holds(
@@ -213,13 +213,15 @@ fn a_gtk4_window_away_from_the_corner_is_clicked_where_its_elements_are() {
             (shot.x, shot.y, shot.w),
             (200, 150, i32::try_from(w).expect("width"))
         );
-        let label = "role:label && name:Assistant";
+        // The demo's row, named after its label (the label, saying it
+        // again, is left out).
+        let label = "role:panel && name:Assistant";
         let (cx, cy) = bounds(label).center();
         let frame_ref = ref_of(&s, "role:frame && name:GTK Demo");
         let a = s
             .act(label, &Action::Click, &ActOptions::default())
             .await
-            .expect("click the Assistant demo's label");
+            .expect("click the Assistant demo's row");
         assert_eq!(a.done.method, format!("XTest click at {cx},{cy}"));
         holds(
             &a,

@@ -180,22 +180,37 @@ fn thunar_makes_and_renames_a_folder() {
         // Archive sorts first. The cells stay in place showing other
         // rows (GTK's are transient): what they show says which row went
         // where, and the rows it passed moved down.
-        r.check(
-            "renamed",
-            &a,
-            &[
-                "# diff: +1 added, -2 removed, ~8 modified · focus [#] table cell \"Reports\" (gone) -> [#] table cell \"Archive\"",
-                "+ [#] table cell \"Archive\" (focused, selected) in [#] directory pane \"Details view\"",
-                "- [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
-                "- [#] dialog \"Rename \\\"Reports\\\"\" (closed) (and 5 descendants)",
-                "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: false -> true (same on [#] \"folder\")",
-                "~ [#] table cell \"Today\" in [#] directory pane \"Details view\" | position: 11 -> 7",
-                "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | position: 4 -> 8",
-                "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: true -> false (same on [#] \"folder\")",
-                "~ [#] table cell \"03/01/21\" in [#] directory pane \"Details view\" | position: 7 -> 11",
-                "~ [#] status bar | name: \"\\\"Reports\\\" | folder\" -> \"\\\"Archive\\\" | folder\"",
-            ],
-        );
+        let followed: &[&str] = &[
+            "# diff: +1 added, -2 removed, ~8 modified · focus [#] table cell \"Reports\" (gone) -> [#] table cell \"Archive\"",
+            "+ [#] table cell \"Archive\" (focused, selected) in [#] directory pane \"Details view\"",
+            "- [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
+            "- [#] dialog \"Rename \\\"Reports\\\"\" (closed) (and 5 descendants)",
+            "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: false -> true (same on [#] \"folder\")",
+            "~ [#] table cell \"Today\" in [#] directory pane \"Details view\" | position: 11 -> 7",
+            "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | position: 4 -> 8",
+            "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: true -> false (same on [#] \"folder\")",
+            "~ [#] table cell \"03/01/21\" in [#] directory pane \"Details view\" | position: 7 -> 11",
+            "~ [#] status bar | name: \"\\\"Reports\\\" | folder\" -> \"\\\"Archive\\\" | folder\"",
+        ];
+        // On a loaded machine Thunar has at times kept the selection on
+        // the row's place, not on the folder, when the list sorted again:
+        // the file now there (notes.txt) is selected, and the answer says
+        // so.
+        let stayed: &[&str] = &[
+            "# diff: +1 added, -2 removed, ~8 modified · focus [#] table cell \"Reports\" (gone) -> [#] table cell \"notes.txt\"",
+            "+ [#] table cell \"Archive\" in [#] directory pane \"Details view\"",
+            "- [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
+            "- [#] dialog \"Rename \\\"Reports\\\"\" (closed) (and 5 descendants)",
+            "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: true -> false | position: 9 -> 5",
+            "~ [#] table cell \"folder\" in [#] directory pane \"Details view\" | selected: true -> false | position: 10 -> 6",
+            "~ [#] table cell \"Today\" in [#] directory pane \"Details view\" | selected: true -> false | position: 11 -> 7",
+            "~ [#] table cell \"notes.txt\" in [#] directory pane \"Details view\" | active, selected: false -> true",
+            "~ [#] table cell \"6 bytes\" in [#] directory pane \"Details view\" | selected: false -> true (same on [#] \"plain text document\", [#] \"03/01/21\")",
+            "~ [#] status bar | name: \"\\\"Reports\\\" | folder\" -> \"\\\"notes.txt\\\" | 6 bytes | plain text document\"",
+        ];
+        if r.check_one_of("renamed", &a, &[followed, stayed]) == 1 {
+            eprintln!("renamed: Thunar kept the selection on the row's place");
+        }
     });
     assert!(run.dir.join("Archive").is_dir(), "no folder Archive");
     assert!(!run.dir.join("Reports").exists(), "Reports is still there");
