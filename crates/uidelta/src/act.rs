@@ -68,7 +68,7 @@ macro_rules! carried {
     ($place:expr, $named:expr, $look:expr, |$c:ident, $app:ident| $body:expr) => {
         runtime()?.block_on(async {
             let connected = $place.connect().await?;
-            let $app = $place.app($named, &connected)?;
+            let $app = $place.app($named, &connected).await?;
             let key = carry::key($place, &connected);
             {
                 let b = connected.into_backend();
@@ -232,7 +232,7 @@ pub fn wait_change(
 pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
     runtime()?.block_on(async {
         let connected = place.connect().await?;
-        let app = place.app(app, &connected)?;
+        let app = place.app(app, &connected).await?;
         let key = carry::key(place, &connected);
         {
             let b = connected.into_backend();

@@ -94,14 +94,41 @@ impl Place {
     }
 
     /// The application to act on: the one named, else (in a browser) the
-    /// tab opened with --url or the active one; on the desktop a name is
-    /// needed.
-    pub fn app(&self, named: Option<&str>, connected: &Connected) -> Result<String> {
+    /// tab opened with --url or the active one; on the desktop, the only
+    /// application with a window (services on the bus, such as the
+    /// desktop portal, have none), by its name, or by its id when another
+    /// application has that name. Otherwise a name is needed, and the
+    /// error lists the applications with windows.
+    pub async fn app(&self, named: Option<&str>, connected: &Connected) -> Result<String> {
         match (named, connected) {
             (Some(name), _) => Ok(name.to_owned()),
             (None, Connected::Browser(_, tab)) => Ok(tab.id.clone()),
-            (None, Connected::Desktop(_)) => {
-                anyhow::bail!("name the application with --app (see `uidelta apps`)")
+            (None, Connected::Desktop(linux)) => {
+                let apps = linux.apps().await?;
+                let windowed: Vec<&App> = apps.iter().filter(|a| !a.windows.is_empty()).collect();
+                match windowed.as_slice() {
+                    [only] => {
+                        let named_alike = apps
+                            .iter()
+                            .filter(|a| a.name.eq_ignore_ascii_case(&only.name))
+                            .count();
+                        Ok(if named_alike == 1 {
+                            only.name.clone()
+                        } else {
+                            only.id.clone()
+                        })
+                    }
+                    [] => anyhow::bail!(
+                        "name the application with --app: none has a window (see `uidelta apps`)"
+                    ),
+                    many => anyhow::bail!(
+                        "name the application with --app; these have windows: {} (see `uidelta apps`)",
+                        many.iter()
+                            .map(|a| a.label())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                }
             }
         }
     }

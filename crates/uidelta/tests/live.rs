@@ -52,6 +52,14 @@ fn cli_lists_apps_and_captures_the_live_tree() {
     let (code, _, err) = run(&["tree", "--app", "nosuch"]);
     assert_eq!(code, Some(2));
     assert!(err.contains("no application named `nosuch`"), "{err}");
+    // Without --app, an action goes to the only application with a
+    // window: the portal has none.
+    let (code, out, err) = run(&["key", "Escape"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("# [e1] application \"gtk3-widget-factory\" via XTest Escape\n"),
+        "{out}"
+    );
     let shot = desktop.runtime_dir().join("s.png");
     let (code, _, err) = run(&["screenshot", "--out", shot.to_str().expect("utf-8 path")]);
     assert_eq!(code, Some(0), "{err}");
