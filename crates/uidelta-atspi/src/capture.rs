@@ -347,14 +347,13 @@ impl Walk<'_> {
                     (pane.bus.clone(), pane.path.clone(), holder.path.clone())
                 });
             self.bus.note_holders(held);
-            let (_, in_place) = crate::toolkit::misplaced(&recs);
-            self.bus.note_in_place(
-                in_place
-                    .into_iter()
-                    .map(|i| (recs[i].bus.clone(), recs[i].path.clone())),
-            );
         }
-        profile.fix_up_places(&mut recs);
+        let in_place = profile.fix_up_places(&mut recs);
+        self.bus.note_in_place(
+            in_place
+                .into_iter()
+                .map(|i| (recs[i].bus.clone(), recs[i].path.clone())),
+        );
         name_labels_after_their_text(&mut recs);
         leave_out_repeated_labels(&mut recs);
         if visible::state_sizes(&mut recs) {

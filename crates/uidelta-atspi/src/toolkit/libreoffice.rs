@@ -287,7 +287,7 @@ pub(crate) fn root_panes(recs: &[Rec]) -> Vec<(usize, usize)> {
 /// in (see [`root_pane_drop`]), each with how far below its reported place
 /// it shows, and the widgets in their place already among them (see
 /// [`welded_in_place`]), which are not moved, nor is anything in them.
-pub(crate) fn misplaced(recs: &[Rec]) -> (Vec<(usize, i32)>, Vec<usize>) {
+fn misplaced(recs: &[Rec]) -> (Vec<(usize, i32)>, Vec<usize>) {
     let (mut moved, mut in_place) = (Vec::new(), Vec::new());
     for (pane, holder) in root_panes(recs) {
         let (Some(at), Some(around)) = (recs[pane].bounds, recs[holder].bounds) else {
@@ -313,13 +313,15 @@ pub(crate) fn misplaced(recs: &[Rec]) -> (Vec<(usize, i32)>, Vec<usize>) {
 
 /// Moves every root pane reported above the top of what it is in down to
 /// where it shows, with all in it but the widgets in their place already
-/// (see [`misplaced`]).
-pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) {
-    for (i, down) in misplaced(recs).0 {
+/// (see [`misplaced`]), which it answers.
+pub(crate) fn place_root_panes_in_their_parents(recs: &mut [Rec]) -> Vec<usize> {
+    let (moved, in_place) = misplaced(recs);
+    for (i, down) in moved {
         if let Some(b) = recs[i].bounds.as_mut() {
             b.y = b.y.saturating_add(down);
         }
     }
+    in_place
 }
 
 /// Calc's Input line (the paragraph in the formula tool bar's panel,
@@ -642,8 +644,7 @@ mod tests {
         r[4].bounds = at(57, 929, 138, 24);
         r[5].bounds = at(165, 929, 24, 24);
         r[6].bounds = at(195, 904, 954, 23);
-        assert_eq!(misplaced(&r).1, [4]);
-        place_root_panes_in_their_parents(&mut r);
+        assert_eq!(place_root_panes_in_their_parents(&mut r), [4]);
         let ys: Vec<Option<i32>> = r.iter().map(|r| r.bounds.map(|b| b.y)).collect();
         assert_eq!(ys, [75, 75, 929, 929, 929, 929, 929].map(Some).to_vec());
         // Only a widget that fills its holder's width, a bar's height

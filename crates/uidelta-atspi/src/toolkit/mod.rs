@@ -22,7 +22,7 @@ use uidelta_model::Role;
 
 use crate::capture::Rec;
 
-pub(crate) use libreoffice::{misplaced, root_pane_drop, root_panes};
+pub(crate) use libreoffice::{root_pane_drop, root_panes};
 
 /// A toolkit with rules of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -436,10 +436,14 @@ impl Profile {
     }
 
     /// The toolkit's rules on where elements are, applied once the
-    /// elements that show nothing are left out.
-    pub(crate) fn fix_up_places(&self, recs: &mut [Rec]) {
+    /// elements that show nothing are left out. Answers the elements found
+    /// in their place where the rest was moved (LibreOffice's welded
+    /// widgets), for the pointer to know.
+    pub(crate) fn fix_up_places(&self, recs: &mut [Rec]) -> Vec<usize> {
         if self.toolkit == Toolkit::LibreOffice {
-            libreoffice::place_root_panes_in_their_parents(recs);
+            libreoffice::place_root_panes_in_their_parents(recs)
+        } else {
+            Vec::new()
         }
     }
 }
