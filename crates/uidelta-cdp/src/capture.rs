@@ -746,10 +746,14 @@ fn mark_showing(tree: &mut Tree, own_box: &[bool], hidden: &[bool], known: bool)
         showing[i] = shown || id == NodeId::ROOT;
     }
     for id in tree.ids() {
+        let data = tree.node_mut(id);
         if showing[id.index()] {
-            let data = tree.node_mut(id);
             data.states.insert(State::Showing);
             data.states.insert(State::Visible);
+        } else if data.states.has_none() {
+            // A disabled node out of sight has no state at all, which the
+            // page says: not an empty set, which would say nothing.
+            data.states = uidelta_model::StateSet::REPORTED_NONE;
         }
     }
 }

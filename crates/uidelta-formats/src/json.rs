@@ -35,6 +35,8 @@ pub(crate) fn parse_with(text: &str, limits: Limits) -> Result<Snapshot, ParseEr
         limits,
         tree: None,
         blame: None,
+        reports_states: false,
+        unstated: Vec::new(),
     };
     let mut de = serde_json::Deserializer::from_str(text);
     // Node depth is capped by `limits.depth`, and serde_stacker moves deep
@@ -47,7 +49,19 @@ pub(crate) fn parse_with(text: &str, limits: Limits) -> Result<Snapshot, ParseEr
         Err(err) => return Err(ctx.locate(text, &err)),
     };
     match ctx.tree.take() {
-        Some(tree) => Ok(Snapshot::new(meta, tree.finish())),
+        Some(mut tree) => {
+            if ctx.reports_states {
+                for &id in &ctx.unstated {
+                    let node = tree.node_mut(id);
+                    // An application object is not on screen: its empty
+                    // list says nothing, as AT-SPI's does.
+                    if node.role != Role::Application && node.states.has_none() {
+                        node.states = StateSet::REPORTED_NONE;
+                    }
+                }
+            }
+            Ok(Snapshot::new(meta, tree.finish()))
+        }
         // Unreachable: a document without a root node is an error above.
         None => Err(ParseError {
             format: InputFormat::Json,
@@ -67,6 +81,11 @@ struct Ctx {
     /// node-level error is about, so that the error can point at the node's
     /// `{` rather than wherever the reader stopped.
     blame: Option<usize>,
+    /// Some node's `states` named a state: the document reports states, so
+    /// an empty list says its node has none (neither enabled nor showing).
+    reports_states: bool,
+    /// The nodes whose `states` was a list naming no state.
+    unstated: Vec<NodeId>,
 }
 
 impl Ctx {
@@ -102,14 +121,21 @@ impl Ctx {
     }
 
     /// Stores the data of node `id` and, for any node but the root, makes its
-    /// parent current again.
-    fn close_node(&mut self, id: NodeId, data: NodeData) {
+    /// parent current again. `None` without a `role`.
+    fn close_node(&mut self, id: NodeId, fields: NodeFields) -> Option<()> {
+        match fields.listing() {
+            Listing::Absent => {}
+            Listing::Empty => self.unstated.push(id),
+            Listing::States => self.reports_states = true,
+        }
+        let data = fields.into_data()?;
         if let Some(tree) = self.tree.as_mut() {
             *tree.node_mut(id) = data;
             if id != NodeId::ROOT {
                 tree.close();
             }
         }
+        Some(())
     }
 
     /// Turns serde_json's error into ours, a node-level error moved to the
@@ -408,6 +434,8 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
                     has_root = true;
                     // Whatever was read as a bare node so far is dropped.
                     ctx.tree = None;
+                    ctx.reports_states = false;
+                    ctx.unstated.clear();
                     map.next_value_seed(NodeSeed {
                         ctx: &mut *ctx,
                         depth: 0,
@@ -421,14 +449,11 @@ impl<'de> Visitor<'de> for DocumentSeed<'_> {
                 }
             }
         }
-        if !has_root {
-            let Some(data) = node.into_data() else {
-                return Err(ctx.node_error(
-                    1,
-                    "the document has neither `root` (a snapshot) nor `role` (a bare node)",
-                ));
-            };
-            ctx.close_node(NodeId::ROOT, data);
+        if !has_root && ctx.close_node(NodeId::ROOT, node).is_none() {
+            return Err(ctx.node_error(
+                1,
+                "the document has neither `root` (a snapshot) nor `role` (a bare node)",
+            ));
         }
         Ok(meta.finish())
     }
@@ -470,10 +495,9 @@ impl<'de> Visitor<'de> for NodeSeed<'_> {
                 }
             }
         }
-        let Some(data) = node.into_data() else {
+        if ctx.close_node(id, node).is_none() {
             return Err(ctx.node_error(level, "the node has no `role`; every node needs one"));
-        };
-        ctx.close_node(id, data);
+        }
         Ok(())
     }
 }
@@ -489,6 +513,10 @@ struct NodeFields {
     value: Option<String>,
     description: Option<String>,
     states: StateSet,
+    /// `states` was an array (not null, not absent).
+    listed: bool,
+    /// An entry of `states` named a state the model knows, or `disabled`.
+    named: bool,
     /// `disabled` or `insensitive` was listed.
     disabled: bool,
     bounds: Option<Rect>,
@@ -537,8 +565,10 @@ impl NodeFields {
     fn add_state(&mut self, name: &str) {
         if is_disabled(name) {
             self.disabled = true;
+            self.named = true;
         } else if let Some(state) = State::from_name(name) {
             self.states.insert(state);
+            self.named = true;
         } else if !name.trim().is_empty() {
             // Kept so that a state the model lacks still shows up in a diff.
             self.state_attributes
@@ -554,6 +584,10 @@ impl NodeFields {
             states.remove(State::Enabled);
             states.remove(State::Sensitive);
         }
+        if self.named && states.has_none() {
+            // `["disabled"]`: a list of the node's states, none of them set.
+            states = StateSet::REPORTED_NONE;
+        }
         let mut attributes = self.state_attributes;
         attributes.extend(self.attributes);
         Some(NodeData {
@@ -568,6 +602,27 @@ impl NodeFields {
             identity: self.identity,
             unread: Default::default(),
         })
+    }
+}
+
+/// What a node's `states` said.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Listing {
+    /// No `states`, or `null`: nothing said.
+    Absent,
+    /// A list naming no state: none set, if the document reports states.
+    Empty,
+    /// A list naming a state (or `disabled`): the node's whole set.
+    States,
+}
+
+impl NodeFields {
+    fn listing(&self) -> Listing {
+        match (self.listed, self.named) {
+            (_, true) => Listing::States,
+            (true, false) => Listing::Empty,
+            (false, false) => Listing::Absent,
+        }
     }
 }
 

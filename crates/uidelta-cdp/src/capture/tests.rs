@@ -499,3 +499,15 @@ fn odd_entries_of_a_dom_snapshot_cost_only_themselves() {
     assert_eq!(dom.nodes[3].children, vec![4]);
     assert_eq!(dom.by_backend.get(&5), Some(&4));
 }
+
+#[test]
+fn a_node_out_of_sight_with_no_state_says_it_has_none() {
+    let mut b = TreeBuilder::new(NodeData::new(Role::DocumentWeb));
+    // A disabled button without a box: no state at all.
+    b.leaf(NodeData::new(Role::PushButton));
+    let mut t = b.finish();
+    mark_showing(&mut t, &[true, false], &[false, false], true);
+    assert_eq!(t.node(NodeId(1)).states, StateSet::REPORTED_NONE);
+    assert!(t.node(NodeId(1)).states.says_hidden());
+    assert!(t.node(NodeId::ROOT).states.contains(State::Showing));
+}

@@ -134,12 +134,105 @@ fn reads_every_node_field() {
         }
     );
 
+    // A list emptied by `disabled` is a whole set with no state in it.
     let snap = read(r#"{"role": "entry", "states": ["Insensitive", "enabled", "sparkly"]}"#);
     let node = snap.tree().node(NodeId::ROOT);
-    assert_eq!(node.states, StateSet::EMPTY);
+    assert_eq!(node.states, StateSet::REPORTED_NONE);
     assert_eq!(node.attribute("state:sparkly"), Some("true"));
     assert_eq!(node.raw_role, "entry");
     assert_eq!(node.identity, None);
+}
+
+#[test]
+fn an_empty_state_list_says_none_where_the_document_reports_states() {
+    let states = |text: &str| -> Vec<StateSet> {
+        let snap = read(text);
+        snap.tree()
+            .ids()
+            .map(|id| snap.tree().node(id).states)
+            .collect()
+    };
+    let shown = StateSet::of(&[State::Showing]);
+    // Other nodes list states: an empty list (or one of unknown names) is
+    // a node with none; an application object's and a missing or null
+    // list say nothing.
+    assert_eq!(
+        states(
+            r#"{"root": {"role": "application", "states": [], "children": [
+                {"role": "frame", "states": ["showing"], "children": [
+                    {"role": "panel", "states": []},
+                    {"role": "panel", "states": ["sparkly"]},
+                    {"role": "label"},
+                    {"role": "label", "states": null}]}]}}"#
+        ),
+        [
+            StateSet::EMPTY,
+            shown,
+            StateSet::REPORTED_NONE,
+            StateSet::REPORTED_NONE,
+            StateSet::EMPTY,
+            StateSet::EMPTY,
+        ]
+    );
+    // The node that reports states may come after the empty list, or be
+    // the bare root.
+    assert_eq!(
+        states(
+            r#"{"role": "frame", "states": ["showing"], "children": [{"role": "panel", "states": []}]}"#
+        ),
+        [shown, StateSet::REPORTED_NONE]
+    );
+    assert_eq!(
+        states(
+            r#"{"root": {"role": "frame", "children": [{"role": "panel", "states": []}, {"role": "label", "states": ["showing"]}]}}"#
+        ),
+        [StateSet::EMPTY, StateSet::REPORTED_NONE, shown]
+    );
+    // Nothing in the document names a state (a source without them, such
+    // as terminator's YAML written as JSON): empty lists say nothing.
+    assert_eq!(
+        states(
+            r#"{"root": {"role": "frame", "states": [], "children": [{"role": "panel", "states": []}]}}"#
+        ),
+        [StateSet::EMPTY, StateSet::EMPTY]
+    );
+    // Top-level node fields dropped for `root` take their states along.
+    assert_eq!(
+        states(
+            r#"{"role": "frame", "states": ["showing"], "root": {"role": "frame", "states": []}}"#
+        ),
+        [StateSet::EMPTY]
+    );
+}
+
+#[test]
+fn a_tree_written_as_json_reads_back_with_the_same_states() {
+    use uidelta_diff::{Filters, View};
+    let data = |role: Role, states: StateSet| {
+        let mut d = NodeData::new(role);
+        d.states = states;
+        d
+    };
+    let shown = StateSet::of(&[State::Enabled, State::Showing, State::Visible]);
+    let mut b = TreeBuilder::new(data(Role::Application, StateSet::EMPTY));
+    b.open(data(Role::Frame, shown));
+    b.leaf(data(Role::Panel, StateSet::REPORTED_NONE));
+    b.leaf(data(Role::PushButton, StateSet::of(&[State::Focusable])));
+    let before = Snapshot::new(
+        Meta {
+            source: "atspi".into(),
+            ..Meta::default()
+        },
+        b.finish(),
+    );
+    let view = View::new(&before, Filters::none());
+    let text = uidelta_render::tree_json(&view, &Default::default());
+    let after = read(&text);
+    let states = |s: &Snapshot| -> Vec<StateSet> {
+        s.tree().ids().map(|id| s.tree().node(id).states).collect()
+    };
+    assert_eq!(states(&after), states(&before), "{text}");
+    assert!(after.tree().node(NodeId(2)).states.says_hidden());
 }
 
 #[test]

@@ -279,6 +279,7 @@ impl<'de> Visitor<'de> for StatesSeed<'_> {
     }
 
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<(), A::Error> {
+        self.0.listed = true;
         while seq.next_element_seed(StateName(&mut *self.0))?.is_some() {}
         Ok(())
     }
