@@ -1092,33 +1092,28 @@ fn transient_line(out: &mut String, e: &Element, opts: &DiffOptions) {
 }
 
 /// ` | checked: false -> true | value: "1" -> "2"`: every change of one
-/// element. States that flipped the same way share one transition
+/// element. Changes that went the same way share one transition
 /// (` | showing, visible: false -> true`): a GTK expander's `checked` and
-/// `expanded`, a list row's `active` and `selected` often move together, and
-/// saying the transition twice tells the reader nothing more.
+/// `expanded`, a list row's `active` and `selected` often move together,
+/// and a GTK scale's description is its value (` | value, description:
+/// "30" -> "55"`); saying the transition twice tells the reader nothing
+/// more.
 fn changes_text<'c>(
     changes: impl IntoIterator<Item = &'c AttrChange>,
     limit: usize,
     new_limit: usize,
 ) -> String {
-    let mut shared: Vec<(Vec<String>, String, String, bool)> = Vec::new();
+    let mut shared: Vec<(Vec<String>, String, String)> = Vec::new();
     for change in changes {
         let label = shown(&change.attr.label()).into_owned();
         let (old, new) = change_values(change, limit, new_limit);
-        let flag = matches!(
-            (&change.old, &change.new),
-            (AttrValue::Bool(_), AttrValue::Bool(_))
-        );
-        match shared
-            .iter_mut()
-            .find(|(_, o, n, f)| flag && *f && *o == old && *n == new)
-        {
+        match shared.iter_mut().find(|(_, o, n)| *o == old && *n == new) {
             Some((labels, ..)) => labels.push(label),
-            None => shared.push((vec![label], old, new, flag)),
+            None => shared.push((vec![label], old, new)),
         }
     }
     let mut out = String::new();
-    for (labels, old, new, _) in shared {
+    for (labels, old, new) in shared {
         out.push_str(&format!(" | {}: {old} -> {new}", labels.join(", ")));
     }
     out

@@ -1328,6 +1328,27 @@ fn diff_text_says_a_subtree_came_back_and_what_an_expander_hid_once() {
     );
 }
 
+/// A GTK 3 scale, as zenity's `--scale` shows it: its description is its
+/// value.
+fn scale(level: &str) -> Snapshot {
+    let mut b = TreeBuilder::new(node(Role::Dialog, "Adjust", None));
+    let mut slider = node(Role::Slider, "", None);
+    slider.identity = Some("slider".into());
+    slider.value = Some(level.into());
+    slider.description = level.into();
+    b.leaf(slider);
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn diff_text_says_texts_that_changed_alike_once() {
+    assert_eq!(
+        last_diff_text(&[scale("30"), scale("55")]),
+        "# diff: ~1 modified\n\
+         ~ [e2] slider | value, description: \"30\" -> \"55\"\n"
+    );
+}
+
 #[test]
 fn diff_text_puts_elements_that_changed_alike_on_one_line_wherever_they_are() {
     let row = |selected: bool| {
