@@ -96,11 +96,20 @@ pub(crate) fn name_cells_after_the_cells_they_hold(recs: &mut [Rec]) {
 /// mnemonic label (zenity's `--forms`: `Name` left of its entry) names
 /// nothing, so the entry is nameless. A screen reader reads the label
 /// before the field; here a nameless text field or spin button with no
-/// `labelled-by` is named after the sibling that ends nearest left of it
-/// on its row (that sibling's middle within the field's height) when that
-/// sibling is a label. The label stays: unlike a mnemonic label, nothing
-/// says it belongs to the field. So is a nameless combo box (its choice is
-/// its value, see [`crate::capture::combo_boxes_show_their_choice_as_value`]).
+/// `labelled-by` is named after what ends nearest left of it on its row
+/// (its middle within the field's height) when that is a label (not the
+/// title of the panel it is in, which the panel says). What is
+/// looked at is what is laid out with the field: its siblings and, when
+/// it is in a nameless box, what the nameless boxes beside that box hold
+/// (zenity's `--password`: a column of labels in one box beside a column
+/// of fields in another), nameless boxes seen through. A field with
+/// nothing left of it on its row is named after what ends nearest above
+/// it across its width, when that is a label. Sliders and calendars are
+/// named so too (zenity's `--scale`: `Volume` above the slider; its
+/// `--forms`: `Date` before the calendar). The label stays: unlike a mnemonic
+/// label, nothing says it belongs to the field. So is a nameless combo box
+/// (its choice is its value, see
+/// [`crate::capture::combo_boxes_show_their_choice_as_value`]).
 pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let text_field = |r: &Rec| {
@@ -109,44 +118,108 @@ pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
             Role::Entry | Role::Text | Role::PasswordText | Role::SpinButton | Role::ComboBox
         ) || r.basic.states.contains(uidelta_model::State::Editable)
     };
+    let placed = |r: &Rec| {
+        r.bounds
+            .filter(|b| b.w > 0 && b.h > 0 && !r.basic.states.says_hidden())
+    };
+    let parent = crate::capture::parents(recs);
     let mut named = Vec::new();
-    for parent in recs.iter() {
-        for &f in &parent.children {
-            let field = &recs[f];
-            if field.vanished
-                || !field.basic.name.trim().is_empty()
-                || field.labelled_by.is_some()
-                || !text_field(field)
-            {
-                continue;
-            }
-            let Some(fb) = field.bounds.filter(|b| b.w > 0 && b.h > 0) else {
-                continue;
-            };
-            let before = parent
-                .children
+    for (f, field) in recs.iter().enumerate() {
+        if field.vanished
+            || !field.basic.name.trim().is_empty()
+            || field.labelled_by.is_some()
+            || !(text_field(field) || matches!(role(field), Role::Slider | Role::Calendar))
+        {
+            continue;
+        }
+        let (Some(fb), Some(p)) = (placed(field), parent[f]) else {
+            continue;
+        };
+        let beside = laid_out_with(recs, &parent, p);
+        let placed_beside = || {
+            beside
                 .iter()
-                .filter(|&&l| l != f && !recs[l].vanished)
-                .filter_map(|&l| {
-                    let lb = recs[l].bounds.filter(|b| b.w > 0 && b.h > 0)?;
-                    let middle = lb.y + lb.h / 2;
-                    let gap = fb.x - (lb.x + lb.w);
-                    (gap >= 0 && middle >= fb.y && middle < fb.y + fb.h).then_some((gap, l))
+                .filter(|&&l| l != f)
+                .filter_map(|&l| Some((l, placed(&recs[l])?)))
+        };
+        let before = placed_beside()
+            .filter_map(|(l, lb)| {
+                let middle = lb.y + lb.h / 2;
+                let gap = fb.x - (lb.x + lb.w);
+                (gap >= 0 && middle >= fb.y && middle < fb.y + fb.h).then_some((gap, l))
+            })
+            .min();
+        let above = || {
+            placed_beside()
+                .filter_map(|(l, lb)| {
+                    let gap = fb.y - (lb.y + lb.h);
+                    let across = lb.x < fb.x + fb.w && lb.x + lb.w > fb.x;
+                    (gap >= 0 && across).then_some((gap, l))
                 })
-                .min();
-            let Some((_, l)) = before else { continue };
-            let label = &recs[l];
-            if role(label) == Role::Label
-                && label.children.is_empty()
-                && !label.basic.name.trim().is_empty()
-            {
-                named.push((f, l));
-            }
+                .min()
+        };
+        let Some((_, l)) = before.or_else(above) else {
+            continue;
+        };
+        let label = &recs[l];
+        if role(label) == Role::Label
+            && label.children.is_empty()
+            && !label.basic.name.trim().is_empty()
+            && !titles_its_box(recs, &parent, l)
+        {
+            named.push((f, l));
         }
     }
     for (f, l) in named {
         recs[f].basic.name = normalize_space(recs[l].basic.name.trim()).into_owned();
     }
+}
+
+/// Whether label `l` is the title of what it is in, nameless boxes seen
+/// through (a GTK frame's label: the panel says it, and names no field).
+fn titles_its_box(recs: &[Rec], parent: &[Option<usize>], l: usize) -> bool {
+    let name = recs[l].basic.name.trim();
+    let mut at = parent[l];
+    while let Some(a) = at {
+        let holder = recs[a].basic.name.trim();
+        if !holder.is_empty() {
+            return holder == name;
+        }
+        at = parent[a];
+    }
+    false
+}
+
+/// What is laid out with the children of `p`: those children and, when
+/// `p` is a nameless box, what the nameless boxes beside it hold; nameless
+/// boxes are seen through.
+fn laid_out_with(recs: &[Rec], parent: &[Option<usize>], p: usize) -> Vec<usize> {
+    let nameless_box = |i: usize| {
+        let r = &recs[i];
+        !r.vanished
+            && matches!(
+                Role::from_name(&r.basic.raw_role),
+                Role::Filler | Role::Panel
+            )
+            && r.basic.name.trim().is_empty()
+    };
+    let top = match parent[p] {
+        Some(g) if nameless_box(p) => g,
+        _ => p,
+    };
+    let mut out = Vec::new();
+    let mut stack: Vec<usize> = recs[top].children.iter().rev().copied().collect();
+    while let Some(i) = stack.pop() {
+        if recs[i].vanished {
+            continue;
+        }
+        if nameless_box(i) {
+            stack.extend(recs[i].children.iter().rev());
+        } else {
+            out.push(i);
+        }
+    }
+    out
 }
 
 /// GTK 3's grid (`GtkGrid`) gives its children last added first, so that a
@@ -410,6 +483,46 @@ mod tests {
         );
         // The labels stay.
         assert!(recs.iter().all(|r| !r.says_again));
+    }
+
+    #[test]
+    fn gtk3_fields_are_named_after_labels_in_the_boxes_beside_theirs_and_above_them() {
+        let placed = |mut r: Rec, path: &str, (x, y, w, h): (i32, i32, i32, i32)| {
+            r.bus = ":1.9".into();
+            r.path = path.into();
+            r.bounds = Some(Rect { x, y, w, h });
+            r
+        };
+        // zenity --password: a box of labels beside a box of fields; then
+        // zenity --scale: its label above the slider, and a second slider
+        // below the first, which is not a label.
+        let mut recs = vec![
+            placed(rec("dialog", "", &[1, 7, 10]), "/0", (0, 0, 400, 400)),
+            placed(rec("filler", "", &[2, 4]), "/1", (0, 0, 400, 100)),
+            placed(rec("filler", "", &[3]), "/2", (10, 10, 80, 80)),
+            placed(rec("label", "Username:", &[]), "/3", (10, 18, 70, 17)),
+            placed(rec("filler", "", &[5, 6]), "/4", (100, 10, 200, 80)),
+            placed(rec("text", "", &[]), "/5", (100, 10, 200, 34)),
+            placed(rec("password text", "", &[]), "/6", (100, 50, 200, 34)),
+            placed(rec("label", "Volume", &[]), "/7", (10, 120, 60, 17)),
+            placed(rec("slider", "", &[]), "/8", (10, 140, 300, 30)),
+            placed(rec("slider", "", &[]), "/9", (10, 180, 300, 30)),
+            // A hidden label on the password's row names nothing.
+            placed(rec("label", "Old:", &[]), "/10", (10, 58, 70, 17)),
+            // A frame's title above its combo box: the panel says it.
+            placed(rec("panel", "Where", &[12, 13]), "/11", (10, 220, 300, 80)),
+            placed(rec("label", "Where", &[]), "/12", (10, 220, 60, 17)),
+            placed(rec("combo box", "", &[]), "/13", (10, 240, 200, 30)),
+        ];
+        recs[0].children.extend([8, 9, 11]);
+        recs[10].basic.states = uidelta_model::StateSet::REPORTED_NONE;
+        name_fields_after_the_label_before_them(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(names[5], "Username:");
+        assert_eq!(names[6], "");
+        assert_eq!(names[8], "Volume");
+        assert_eq!(names[9], "");
+        assert_eq!(names[13], "");
     }
 
     #[test]

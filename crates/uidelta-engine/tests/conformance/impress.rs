@@ -269,7 +269,7 @@ fn impress_task() {
                 ),
                 format!("- [{title}] panel \"PresentationTitle\" in [{doc}] {PRESENTATION} (and 1 descendant)"),
                 format!(
-                    "~ [{doc}] {PRESENTATION} in [{pane}] root pane \"{WINDOW}\" | attr:page-name: \"Slide 1\" -> \"Slide 2\" | attr:page-number: \"1\" -> \"2\" | attr:total-pages: \"1\" -> \"2\""
+                    "~ [{doc}] {PRESENTATION} in [{pane}] root pane \"{WINDOW}\" | attr:page-name: \"Slide 1\" -> \"Slide 2\" | attr:page-number, attr:total-pages: \"1\" -> \"2\""
                 ),
                 format!(
                     "~ [{slide_of}] label in [{pane}] root pane \"{WINDOW}\" | value: \"Slide 1 of 1\" -> \"Slide 2 of 2\""

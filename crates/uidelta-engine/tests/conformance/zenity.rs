@@ -235,3 +235,152 @@ fn zenity_question_is_declined() {
     assert_eq!(printed(&mut run), "");
     assert_eq!(exit_code(&mut run), Some(1));
 }
+
+/// Asserts that the first look reads `expected`, the focus left aside:
+/// without a window manager, whether X gave a new dialog the keyboard when
+/// it is first looked at depends on where the pointer was.
+fn check_focus_aside(
+    r: &crate::steps::Reader,
+    step: &str,
+    d: &uidelta_diff::Diff,
+    expected: &[&str],
+) {
+    let text = uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default());
+    let got = r.lines(&text.replace(" (focused)", ""));
+    assert_eq!(got, expected, "{step}: the answer reads:\n{text}");
+}
+
+/// A login: its two fields are in a box beside the box of their labels,
+/// and are named after them; the password is typed and never shown.
+#[test]
+fn zenity_password_dialog_names_its_fields_and_hides_the_password() {
+    let mut run = start(
+        "zenity",
+        &["--password", "--username", "--title", "Log in"],
+        "zenity",
+        "zenity",
+        &[],
+        true,
+    );
+    let r = run.reader();
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        check_focus_aside(
+            &r,
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Log in\"",
+                "    [#] icon",
+                "    [#] label \"Type your username and password\"",
+                "    [#] label \"Username:\"",
+                "    [#] label \"Password:\"",
+                "    [#] text \"Username:\"",
+                "    [#] password text \"Password:\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"OK\"",
+            ],
+        );
+        let user = ref_of(&s, "role:text && name:Username:");
+        let a = s
+            .act(&user, &Action::Type("ada".into()), &opts)
+            .await
+            .expect("type the user name");
+        r.check(
+            "user name",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text \"Username:\" in [#] dialog \"Log in\" | value: none -> \"ada\"",
+            ],
+        );
+        let password = ref_of(&s, "role:password text && name:Password:");
+        let a = s
+            .act(&password, &Action::Type("s3cret".into()), &opts)
+            .await
+            .expect("type the password");
+        r.check(
+            "password",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] password text \"Password:\" in [#] dialog \"Log in\" | value: none -> \"••••••\"",
+            ],
+        );
+        let ok = ref_of(&s, "role:push button && name:OK");
+        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
+        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+    });
+    assert_eq!(printed(&mut run), "ada|s3cret\n");
+    assert_eq!(exit_code(&mut run), Some(0));
+}
+
+/// A scale: the slider is named after the label above it, and a new value
+/// is one transition (GTK 3 gives the slider its value as description
+/// too).
+#[test]
+fn zenity_scale_is_named_after_its_label_and_set() {
+    let mut run = start(
+        "zenity",
+        &["--scale", "--text", "Volume", "--value", "30"],
+        "zenity",
+        "zenity",
+        &[],
+        true,
+    );
+    let r = run.reader();
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        check_focus_aside(
+            &r,
+            "first look",
+            &first,
+            &[
+                "# diff: +1 added",
+                "+ [#] dialog \"Adjust the scale value\"",
+                "    [#] label \"Volume\"",
+                "    [#] slider \"Volume\" = \"30\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"OK\"",
+            ],
+        );
+        let slider = ref_of(&s, "role:slider && name:Volume");
+        let a = s
+            .act(&slider, &Action::SetValue("55".into()), &opts)
+            .await
+            .expect("set the volume");
+        let step = "~ [#] slider \"Volume\" in [#] dialog \"Adjust the scale value\" | value, description:";
+        r.check(
+            "set 55",
+            &a,
+            &["# diff: ~1 modified", &format!("{step} \"30\" -> \"55\"")],
+        );
+        // A key goes to the window with the keyboard: the dialog is made
+        // active first when it is not (no window manager gave it the
+        // keyboard).
+        let a = s.key("zenity", "Right", &opts).await.expect("key Right");
+        let moved = format!("{step} \"55\" -> \"56\"");
+        r.check_one_of(
+            "one step right",
+            &a,
+            &[
+                &["# diff: ~1 modified", &moved],
+                &[
+                    "# diff: ~2 modified · focus none -> [#] slider \"Volume\"",
+                    "~ [#] dialog \"Adjust the scale value\" | active: false -> true",
+                    &moved,
+                ],
+            ],
+        );
+        let ok = ref_of(&s, "role:push button && name:OK");
+        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
+        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+    });
+    assert_eq!(printed(&mut run), "56\n");
+    assert_eq!(exit_code(&mut run), Some(0));
+}
