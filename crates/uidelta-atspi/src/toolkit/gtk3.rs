@@ -398,6 +398,34 @@ pub(crate) fn hand_box_tooltips_to_their_first_control(recs: &mut [Rec]) {
     }
 }
 
+/// GTK 3 exports the boxes an application hid (`gtk_widget_hide`) with
+/// all they hold: the colour chooser keeps its palette of 45 swatches in a
+/// hidden box while its editor shows, and the editor's fields in hidden
+/// boxes while the palette does. Such a box says neither `visible` nor
+/// `showing`, and nothing in it can be seen or reached: a nameless one is
+/// left out with all in it, as GTK 2's hidden widgets are. (A stack's or
+/// notebook's page in reserve stays `visible`, and stays in the tree; so
+/// does a closed popover, a `modal` panel, with what it holds: see
+/// [`leave_out_closed_empty_popovers`].)
+pub(crate) fn leave_out_hidden_boxes(recs: &mut [Rec]) {
+    for r in recs.iter_mut().skip(1) {
+        let states = r.basic.states;
+        if !r.vanished
+            && matches!(
+                Role::from_name(&r.basic.raw_role),
+                Role::Filler | Role::Panel
+            )
+            && r.basic.name.trim().is_empty()
+            && !states.is_empty()
+            && !states.contains(State::Modal)
+            && !states.contains(State::Visible)
+            && !states.contains(State::Showing)
+        {
+            r.left_out = true;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -483,6 +511,37 @@ mod tests {
         );
         // The labels stay.
         assert!(recs.iter().all(|r| !r.says_again));
+    }
+
+    #[test]
+    fn gtk3_boxes_the_application_hid_are_left_out_but_pages_in_reserve_stay() {
+        let mut recs = vec![
+            rec("dialog", "", &[1, 3, 5]),
+            // The colour chooser's palette, hidden while its editor shows.
+            rec("filler", "", &[2]),
+            rec("radio button", "Red", &[]),
+            // A stack's page in reserve: visible, not showing.
+            rec("panel", "", &[4]),
+            rec("push button", "Apply", &[]),
+            // A named panel hidden: its name says something, it stays.
+            rec("panel", "Advanced", &[]),
+            // A closed popover keeps what it holds.
+            rec("panel", "", &[7]),
+            rec("push button", "About", &[]),
+        ];
+        recs[0].children.push(6);
+        let shown = [State::Enabled, State::Visible, State::Showing];
+        recs[0].basic.states = uidelta_model::StateSet::of(&shown);
+        recs[1].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
+        recs[2].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
+        recs[3].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
+        recs[4].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
+        recs[5].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
+        recs[6].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Modal]);
+        recs[7].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
+        leave_out_hidden_boxes(&mut recs);
+        let out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].left_out).collect();
+        assert_eq!(out, [1]);
     }
 
     #[test]

@@ -106,16 +106,16 @@ fn thunar_makes_and_renames_a_folder() {
             ],
         );
         let a = s.key("thunar", "Return", &opts).await.expect("create");
-        // (Its Undo, hidden from the tool bar, and the trash's Restore,
-        // hidden with its bar, are enabled.)
+        // (The trash's Restore, hidden with its bar, is enabled; so is
+        // Undo, in a box of the tool bar Thunar hid, which is not in the
+        // tree.)
         let selected: &[&str] = &[
-            "# diff: +4 added, -1 removed, ~4 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
+            "# diff: +4 added, -1 removed, ~3 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
             "+ [#] table cell \"Reports\" (focused, selected) in [#] directory pane \"Details view\"",
             "+ [#] table cell \"4.0 KiB\" (selected) in [#] directory pane \"Details view\"",
             "+ [#] table cell \"folder\" (selected) in [#] directory pane \"Details view\"",
             "+ [#] table cell \"Today\" (selected) in [#] directory pane \"Details view\"",
             "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
-            "~ [#] push button \"Undo\" (hidden) | enabled: false -> true",
             "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | active: true -> false",
             "~ [#] push button \"Restore Selected Items\" (hidden) in [#] info bar \"Information\" | enabled: false -> true",
         ];
@@ -124,13 +124,12 @@ fn thunar_makes_and_renames_a_folder() {
         // always (nothing selects it later): then the answer holds the new
         // row alone, and a click selects it.
         let shown: &[&str] = &[
-            "# diff: +4 added, -1 removed, ~2 modified",
+            "# diff: +4 added, -1 removed, ~1 modified",
             "+ [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
             "+ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\"",
             "+ [#] table cell \"folder\" in [#] directory pane \"Details view\"",
             "+ [#] table cell \"Today\" in [#] directory pane \"Details view\"",
             "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
-            "~ [#] push button \"Undo\" (hidden) | enabled: false -> true",
         ];
         if r.check_one_of("create", &a, &[selected, shown]) == 1 {
             eprintln!("create: Thunar left the new folder unselected; a click selects it");

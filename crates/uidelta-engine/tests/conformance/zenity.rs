@@ -1,5 +1,6 @@
 //! zenity's dialogs (GTK 3), each answered as an agent would: a form filled
-//! in and sent, a list's row picked, a question declined. The answer to the
+//! in and sent, a list's row picked, a question declined, a login, a scale
+//! set, a colour chosen in the editor. The answer to the
 //! last step says zenity exited; what it printed, and its exit status, are
 //! what the agent asked for.
 
@@ -382,5 +383,106 @@ fn zenity_scale_is_named_after_its_label_and_set() {
         r.check("OK", &a, &["# zenity (pid $PID) exited"]);
     });
     assert_eq!(printed(&mut run), "56\n");
+    assert_eq!(exit_code(&mut run), Some(0));
+}
+
+/// GTK 3's colour chooser: its palette, then its editor; each keeps the
+/// other in boxes it hid, which are not in the tree. A colour typed into
+/// the editor is the one chosen.
+#[test]
+fn zenity_colour_chooser_shows_its_palette_or_its_editor() {
+    let mut run = start(
+        "zenity",
+        &["--color-selection", "--show-palette"],
+        "zenity",
+        "zenity",
+        &[],
+        true,
+    );
+    let r = run.reader();
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        let (_, first) = s.observe("zenity").await.expect("observe zenity");
+        let text = uidelta_render::diff_text(&first, &uidelta_render::DiffOptions::default());
+        let got = r.lines(&text.replace(" (focused)", ""));
+        // The 45 swatches of the palette (white chosen), the button for a
+        // custom colour and the dialog's buttons; nothing of the editor.
+        assert_eq!(got.len(), 51, "{text}");
+        assert_eq!(got[2], "    [#] radio button \"Black\"", "{text}");
+        assert_eq!(
+            got[11], "    [#] radio button \"White\" (checked)",
+            "{text}"
+        );
+        assert_eq!(
+            got[46..],
+            [
+                "    [#] radio button \"Very Light Blue\"",
+                "    [#] label \"Custom\"",
+                "    [#] push button \"Custom color\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"Select\"",
+            ],
+            "{text}"
+        );
+        assert!(!text.contains("Color Name"), "{text}");
+        let custom = ref_of(&s, "role:push button && name:\"Custom color\"");
+        let a = s
+            .act(&custom, &Action::Click, &opts)
+            .await
+            .expect("click Custom color");
+        // The editor's colour plane, sliders and field come; the palette
+        // goes, but for two of its widgets, which the editor takes over
+        // (one of them as its swatch of the colour chosen). The click makes
+        // the dialog active when no window manager did.
+        let editor = [
+            "+ [#] color chooser \"Color Plane\"",
+            "+ [#] color chooser \"Alpha\" = \"1\"",
+            "+ [#] color chooser \"Hue\" = \"0\"",
+            "+ [#] text \"Color Name\" = \"#BF4040\"",
+            "- 45 elements went away together (a page or pane hidden as a whole): [#] radio button \"Dark Gray 4\", [#] radio button \"Dark Gray 3\", [#] radio button \"Dark Gray 2\", ...",
+        ];
+        let taken_over = [
+            "~ [#] radio button | name: \"Black\" -> \"\" | focusable: true -> false",
+            "~ [#] push button | name: \"Custom color\" -> \"\" | description: \"Create a custom color\" -> \"\" | showing, visible: true -> false",
+        ];
+        let active = "~ [#] dialog | active: false -> true";
+        let with = |head: &'static str, active: Option<&'static str>| -> Vec<&'static str> {
+            let mut lines = vec![head];
+            lines.extend(editor);
+            lines.extend(active);
+            lines.extend(taken_over);
+            lines
+        };
+        r.check_one_of(
+            "editor",
+            &a,
+            &[
+                &with("# diff: +4 added, -45 removed, ~3 modified", Some(active)),
+                &with("# diff: +4 added, -45 removed, ~2 modified", None),
+            ],
+        );
+        let field = ref_of(&s, "role:text && name:\"Color Name\"");
+        let a = s
+            .act(&field, &Action::Type("#336699\n".into()), &opts)
+            .await
+            .expect("type a colour");
+        r.check(
+            "a colour",
+            &a,
+            &[
+                "# diff: ~2 modified",
+                "~ [#] color chooser \"Hue\" | value: \"0\" -> \"0.583333333\"",
+                "~ [#] text \"Color Name\" | value: \"#BF4040\" -> \"#336699\"",
+            ],
+        );
+        let select = ref_of(&s, "role:push button && name:Select");
+        let a = s
+            .act(&select, &Action::Click, &opts)
+            .await
+            .expect("click Select");
+        r.check("Select", &a, &["# zenity (pid $PID) exited"]);
+    });
+    assert_eq!(printed(&mut run), "rgb(51,102,153)\n");
     assert_eq!(exit_code(&mut run), Some(0));
 }
