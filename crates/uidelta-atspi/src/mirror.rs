@@ -11,7 +11,9 @@
 //!   (those already known keep their records, new ones are walked whole);
 //! - `bounds-changed` reads the object's bounds, then those of everything
 //!   below it if they changed, else those of its cells and tabs (see
-//!   `follows_silently`);
+//!   `follows_silently`); a box's also reads its children again where
+//!   boxes gain children silently
+//!   ([`crate::Profile::boxes_gain_children_silently`]: GTK 3's grids);
 //! - `showing`, `visible`, `sensitive` or `enabled` changing reads again
 //!   everything below the object, whose states follow it without events;
 //!   showing or hiding also reads its parent's children again (it may have
@@ -517,6 +519,18 @@ impl Mirror {
         for i in marks.children.iter().filter_map(known) {
             nodes.insert(i);
             lists.insert(i);
+        }
+        // A box that grew may have gained children it did not announce.
+        if walk.profile.boxes_gain_children_silently() {
+            for i in marks.moved.iter().filter_map(known) {
+                if matches!(
+                    Role::from_name(&self.recs[i].basic.raw_role),
+                    Role::Filler | Role::Panel
+                ) {
+                    nodes.insert(i);
+                    lists.insert(i);
+                }
+            }
         }
         // A combo box is named after the item chosen in its popup, at any
         // depth (GTK 3: `A - B` > `Albany`), and says nothing when it

@@ -143,6 +143,17 @@ impl Profile {
         )
     }
 
+    /// Whether a box gains children without `children-changed`, so that
+    /// a mirror reads the children of a box that moved or changed size
+    /// again. GTK 3: a grid announces the children added to it as a
+    /// container (`gtk_container_add`), not those attached to a cell of it
+    /// (`gtk_grid_attach`), which only make it grow (the print dialog's
+    /// `File:` and `Output format:` rows, attached when `Print to File` is
+    /// chosen, came to no mirrored capture).
+    pub(crate) fn boxes_gain_children_silently(&self) -> bool {
+        self.toolkit == Toolkit::Gtk3
+    }
+
     /// Whether the application gives its objects their places after it
     /// announced them, without a word (Gecko: a page's objects come with
     /// no place, `-1` each, and are laid out later), so that a mirror

@@ -1,6 +1,7 @@
 //! gedit (GTK 3, a header bar with popovers): type into the document,
 //! find a word, open the main menu's Preferences window and close it, save
 //! as a new file in a directory of known files; the title names the file.
+//! And print to a PDF file through GTK's print dialog.
 
 use uidelta_backend::Action;
 use uidelta_engine::ActOptions;
@@ -300,4 +301,100 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
         assert_eq!(saved, "hello conformance\n");
     });
+}
+
+/// Print to a file: GTK's print dialog, its `Print to File` printer
+/// chosen, whose `File:` and `Output format:` rows GTK attaches to a grid
+/// of the General page without a word (a mirror reads them as the grid
+/// grows), and Print writes the PDF.
+#[test]
+fn gedit_prints_to_a_pdf_file() {
+    let run = start(
+        "gedit",
+        &["--standalone"],
+        "gedit",
+        "gedit",
+        &[(
+            "~/config/gtk-3.0/settings.ini",
+            "[Settings]\ngtk-recent-files-enabled=false\n",
+        )],
+        false,
+    );
+    let r = run.reader();
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        s.observe("gedit").await.expect("observe gedit");
+        let document = ref_of(&s, "role:text && state:focused");
+        s.act(&document, &Action::Type("print me".into()), &opts)
+            .await
+            .expect("type into the document");
+
+        let a = s.key("gedit", "ctrl+p", &opts).await.expect("ctrl+p");
+        let got = r.lines(&crate::steps::answer(&a));
+        for line in [
+            "+ [#] dialog \"Print\" (modal) (opened)",
+            "            [#] table cell \"Print to File\"",
+            "    [#] push button \"Print\" (disabled)",
+        ] {
+            assert!(
+                got.iter().any(|l| l == line),
+                "no {line:?} in:\n{}",
+                got.join("\n")
+            );
+        }
+        assert!(
+            !got.iter().any(|l| l.contains("Output format")),
+            "{}",
+            got.join("\n")
+        );
+
+        let to_file = ref_of(&s, "role:table cell && name:\"Print to File\"");
+        let a = s
+            .act(&to_file, &Action::Click, &opts)
+            .await
+            .expect("choose Print to File");
+        let got = r.lines(&crate::steps::answer(&a));
+        let in_general = "in [#] page tab \"General\"";
+        let rows = [
+            format!("+ [#] label \"File:\" {in_general}"),
+            format!("+ [#] label \"Output format:\" {in_general}"),
+            format!("+ [#] radio button \"PDF\" (checked) {in_general}"),
+            format!("+ [#] radio button \"Postscript\" {in_general}"),
+            format!("+ [#] radio button \"SVG\" {in_general}"),
+            "~ [#] push button \"Print\" in [#] dialog \"Print\" | enabled: false -> true"
+                .to_owned(),
+        ];
+        for line in &rows {
+            assert!(got.contains(line), "no {line:?} in:\n{}", got.join("\n"));
+        }
+        let file = format!("Untitled Document 1.pdf\" {in_general}");
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("+ [#] push button \"") && l.ends_with(&file)),
+            "no button naming the file in:\n{}",
+            got.join("\n")
+        );
+
+        let print = ref_of(&s, "role:push button && name:Print && state:enabled");
+        let a = s.act(&print, &Action::Click, &opts).await.expect("Print");
+        let got = r.lines(&crate::steps::answer(&a));
+        assert!(
+            got.iter()
+                .any(|l| l.starts_with("- [#] dialog \"Print\" (closed)")),
+            "{}",
+            got.join("\n")
+        );
+    });
+    let pdf = run.dir.join("Untitled Document 1.pdf");
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let mut bytes = Vec::new();
+    while std::time::Instant::now() < until {
+        bytes = std::fs::read(&pdf).unwrap_or_default();
+        if bytes.ends_with(b"%%EOF\n") || bytes.ends_with(b"%%EOF") {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    assert!(bytes.starts_with(b"%PDF"), "no PDF at {}", pdf.display());
 }
