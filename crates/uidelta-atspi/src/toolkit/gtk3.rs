@@ -98,17 +98,17 @@ pub(crate) fn name_cells_after_the_cells_they_hold(recs: &mut [Rec]) {
 /// before the field; here a nameless text field or spin button with no
 /// `labelled-by` is named after what ends nearest left of it on its row
 /// (its middle within the field's height) when that is a label (not the
-/// title of the panel it is in, which the panel says). What is
-/// looked at is what is laid out with the field: its siblings and, when
-/// it is in a nameless box, what the nameless boxes beside that box hold
-/// (zenity's `--password`: a column of labels in one box beside a column
-/// of fields in another), nameless boxes seen through. A field with
-/// nothing left of it on its row is named after what ends nearest above
-/// it across its width, when that is a label. Sliders and calendars are
-/// named so too (zenity's `--scale`: `Volume` above the slider; its
-/// `--forms`: `Date` before the calendar). The label stays: unlike a mnemonic
-/// label, nothing says it belongs to the field. So is a nameless combo box
-/// (its choice is its value, see
+/// title of the panel it is in, which the panel says). What is looked at
+/// is what is laid out with the field: its siblings and, when it is in a
+/// nameless box, what the nameless boxes beside that box hold (zenity's
+/// `--password`: a column of labels in one box beside a column of fields
+/// in another), nameless boxes seen through; what does not show names
+/// nothing. A field with nothing left of it on its row is named after what
+/// ends nearest above it across its width, when that is a label. Sliders
+/// and calendars are named so too (zenity's `--scale`: `Volume` above the
+/// slider; its `--forms`: `Date` before the calendar). The label stays:
+/// unlike a mnemonic label, nothing says it belongs to the field. So is a
+/// nameless combo box (its choice is its value, see
 /// [`crate::capture::combo_boxes_show_their_choice_as_value`]).
 pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
