@@ -707,6 +707,12 @@ impl Walk<'_> {
         })
     }
 
+    /// An object's children, as it lists them.
+    pub(crate) async fn children(&self, bus_name: &str, path: &str) -> Result<Vec<ObjRef>> {
+        self.call(bus_name, path, accessible::GET_CHILDREN, &())
+            .await
+    }
+
     /// An object's states.
     pub(crate) async fn states(
         &self,

@@ -520,13 +520,40 @@ impl Mirror {
             nodes.insert(i);
             lists.insert(i);
         }
-        // A box that grew may have gained children it did not announce.
+        // A box that moved or grew may have gained children it did not
+        // announce: its children are asked for (one call each, all at
+        // once), and a box whose list changed is read again with them.
         if walk.profile.boxes_gain_children_silently() {
-            for i in marks.moved.iter().filter_map(known) {
-                if matches!(
-                    Role::from_name(&self.recs[i].basic.raw_role),
-                    Role::Filler | Role::Panel
-                ) {
+            let boxes: Vec<usize> = marks
+                .moved
+                .iter()
+                .filter_map(known)
+                .filter(|&i| !nodes.contains(&i) && !self.recs[i].vanished)
+                .filter(|&i| {
+                    let r = &self.recs[i];
+                    matches!(
+                        Role::from_name(&r.basic.raw_role),
+                        Role::Filler | Role::Panel
+                    ) && !r.basic.states.contains(State::ManagesDescendants)
+                })
+                .collect();
+            let listed = ask_each(&self.recs, &boxes, |bus, path| walk.children(bus, path)).await;
+            for (&i, answer) in boxes.iter().zip(listed) {
+                let regrown = match answer {
+                    Ok(children) => {
+                        let known: Vec<NodeAddr> = self.recs[i]
+                            .children
+                            .iter()
+                            .filter(|&&c| !self.recs[c].vanished)
+                            .map(|&c| addr(&self.recs[c]))
+                            .collect();
+                        let now: Vec<NodeAddr> = children.into_iter().map(NodeAddr::from).collect();
+                        known != now
+                    }
+                    // Gone, or not answering: the read below says which.
+                    Err(_) => true,
+                };
+                if regrown {
                     nodes.insert(i);
                     lists.insert(i);
                 }
