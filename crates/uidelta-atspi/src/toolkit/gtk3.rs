@@ -103,7 +103,7 @@ pub(crate) fn name_cells_after_the_cells_they_hold(recs: &mut [Rec]) {
 /// nameless box, what the nameless boxes beside that box hold (zenity's
 /// `--password`: a column of labels in one box beside a column of fields
 /// in another), nameless boxes seen through; what does not show names
-/// nothing. A field with nothing left of it on its row is named after what
+/// only a field that does not show either. A field with nothing left of it on its row is named after what
 /// ends nearest above it across its width, when that is a label. Sliders
 /// and calendars are named so too (zenity's `--scale`: `Volume` above the
 /// slider; its `--forms`: `Date` before the calendar). The label stays:
@@ -118,10 +118,8 @@ pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
             Role::Entry | Role::Text | Role::PasswordText | Role::SpinButton | Role::ComboBox
         ) || r.basic.states.contains(uidelta_model::State::Editable)
     };
-    let placed = |r: &Rec| {
-        r.bounds
-            .filter(|b| b.w > 0 && b.h > 0 && !r.basic.states.says_hidden())
-    };
+    let placed = |r: &Rec| r.bounds.filter(|b| b.w > 0 && b.h > 0);
+    let hidden = |r: &Rec| r.basic.states.says_hidden();
     let parent = crate::capture::parents(recs);
     let mut named = Vec::new();
     for (f, field) in recs.iter().enumerate() {
@@ -136,10 +134,12 @@ pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
             continue;
         };
         let beside = laid_out_with(recs, &parent, p);
+        // What does not show names only what does not show either (a
+        // page in reserve, hidden as a whole).
         let placed_beside = || {
             beside
                 .iter()
-                .filter(|&&l| l != f)
+                .filter(|&&l| l != f && (!hidden(&recs[l]) || hidden(field)))
                 .filter_map(|&l| Some((l, placed(&recs[l])?)))
         };
         let before = placed_beside()
@@ -465,14 +465,16 @@ mod tests {
         assert_eq!(left_out, [2, 3, 11, 12]);
     }
 
+    /// `r` at `path` on one bus, with its bounds.
+    fn placed(mut r: Rec, path: &str, (x, y, w, h): (i32, i32, i32, i32)) -> Rec {
+        r.bus = ":1.9".into();
+        r.path = path.into();
+        r.bounds = Some(Rect { x, y, w, h });
+        r
+    }
+
     #[test]
     fn gtk3_fields_are_named_after_the_label_before_them_on_their_row() {
-        let placed = |mut r: Rec, path: &str, (x, y, w, h): (i32, i32, i32, i32)| {
-            r.bus = ":1.9".into();
-            r.path = path.into();
-            r.bounds = Some(Rect { x, y, w, h });
-            r
-        };
         // zenity --forms: a grid, its children last added first.
         let mut recs = vec![
             placed(
@@ -546,12 +548,6 @@ mod tests {
 
     #[test]
     fn gtk3_fields_are_named_after_labels_in_the_boxes_beside_theirs_and_above_them() {
-        let placed = |mut r: Rec, path: &str, (x, y, w, h): (i32, i32, i32, i32)| {
-            r.bus = ":1.9".into();
-            r.path = path.into();
-            r.bounds = Some(Rect { x, y, w, h });
-            r
-        };
         // zenity --password: a box of labels beside a box of fields; then
         // zenity --scale: its label above the slider, and a second slider
         // below the first, which is not a label.
@@ -572,9 +568,16 @@ mod tests {
             placed(rec("panel", "Where", &[12, 13]), "/11", (10, 220, 300, 80)),
             placed(rec("label", "Where", &[]), "/12", (10, 220, 60, 17)),
             placed(rec("combo box", "", &[]), "/13", (10, 240, 200, 30)),
+            // A page in reserve: its field and label hidden alike.
+            placed(rec("filler", "", &[15, 16]), "/14", (10, 300, 300, 40)),
+            placed(rec("label", "Port:", &[]), "/15", (10, 308, 40, 17)),
+            placed(rec("spin button", "", &[]), "/16", (60, 300, 100, 34)),
         ];
-        recs[0].children.extend([8, 9, 11]);
-        recs[10].basic.states = uidelta_model::StateSet::REPORTED_NONE;
+        recs[0].children.extend([8, 9, 11, 14]);
+        let reserve = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
+        for i in [10, 14, 15, 16] {
+            recs[i].basic.states = reserve;
+        }
         name_fields_after_the_label_before_them(&mut recs);
         let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
         assert_eq!(names[5], "Username:");
@@ -582,6 +585,7 @@ mod tests {
         assert_eq!(names[8], "Volume");
         assert_eq!(names[9], "");
         assert_eq!(names[13], "");
+        assert_eq!(names[16], "Port:");
     }
 
     #[test]

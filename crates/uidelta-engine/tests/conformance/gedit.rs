@@ -391,7 +391,7 @@ fn gedit_prints_to_a_pdf_file() {
     let mut bytes = Vec::new();
     while std::time::Instant::now() < until {
         bytes = std::fs::read(&pdf).unwrap_or_default();
-        if bytes.ends_with(b"%%EOF\n") || bytes.ends_with(b"%%EOF") {
+        if bytes.trim_ascii_end().ends_with(b"%%EOF") {
             break;
         }
         std::thread::sleep(std::time::Duration::from_millis(100));

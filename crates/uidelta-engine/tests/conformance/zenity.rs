@@ -237,18 +237,40 @@ fn zenity_question_is_declined() {
     assert_eq!(exit_code(&mut run), Some(1));
 }
 
-/// Asserts that the first look reads `expected`, the focus left aside:
-/// without a window manager, whether X gave a new dialog the keyboard when
-/// it is first looked at depends on where the pointer was.
+/// The first look's text and its lines, the focus left aside: without a
+/// window manager, whether X gave a new dialog the keyboard when it is
+/// first looked at depends on where the pointer was.
+fn focus_aside(r: &crate::steps::Reader, d: &uidelta_diff::Diff) -> (String, Vec<String>) {
+    let text = uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default());
+    let lines = r.lines(&text.replace(" (focused)", ""));
+    (text, lines)
+}
+
+/// Asserts that the first look reads `expected`, the focus left aside
+/// (see [`focus_aside`]).
 fn check_focus_aside(
     r: &crate::steps::Reader,
     step: &str,
     d: &uidelta_diff::Diff,
     expected: &[&str],
 ) {
-    let text = uidelta_render::diff_text(d, &uidelta_render::DiffOptions::default());
-    let got = r.lines(&text.replace(" (focused)", ""));
+    let (text, got) = focus_aside(r, d);
     assert_eq!(got, expected, "{step}: the answer reads:\n{text}");
+}
+
+/// Clicks the push button named `button`, which answers the dialog: the
+/// answer says zenity exited.
+async fn answer_with(
+    s: &mut uidelta_engine::Session<uidelta_linux::Linux>,
+    r: &crate::steps::Reader,
+    button: &str,
+) {
+    let target = ref_of(s, &format!("role:push button && name:{button}"));
+    let a = s
+        .act(&target, &Action::Click, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("click {button}: {e}"));
+    r.check(button, &a, &["# zenity (pid $PID) exited"]);
 }
 
 /// A login: its two fields are in a box beside the box of their labels,
@@ -311,9 +333,7 @@ fn zenity_password_dialog_names_its_fields_and_hides_the_password() {
                 "~ [#] password text \"Password:\" in [#] dialog \"Log in\" | value: none -> \"••••••\"",
             ],
         );
-        let ok = ref_of(&s, "role:push button && name:OK");
-        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
-        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+        answer_with(&mut s, &r, "OK").await;
     });
     assert_eq!(printed(&mut run), "ada|s3cret\n");
     assert_eq!(exit_code(&mut run), Some(0));
@@ -378,9 +398,7 @@ fn zenity_scale_is_named_after_its_label_and_set() {
                 ],
             ],
         );
-        let ok = ref_of(&s, "role:push button && name:OK");
-        let a = s.act(&ok, &Action::Click, &opts).await.expect("click OK");
-        r.check("OK", &a, &["# zenity (pid $PID) exited"]);
+        answer_with(&mut s, &r, "OK").await;
     });
     assert_eq!(printed(&mut run), "56\n");
     assert_eq!(exit_code(&mut run), Some(0));
@@ -404,8 +422,7 @@ fn zenity_colour_chooser_shows_its_palette_or_its_editor() {
         let mut s = session(&run.desktop).await;
         let opts = ActOptions::default();
         let (_, first) = s.observe("zenity").await.expect("observe zenity");
-        let text = uidelta_render::diff_text(&first, &uidelta_render::DiffOptions::default());
-        let got = r.lines(&text.replace(" (focused)", ""));
+        let (text, got) = focus_aside(&r, &first);
         // The 45 swatches of the palette (white chosen), the button for a
         // custom colour and the dialog's buttons; nothing of the editor.
         assert_eq!(got.len(), 51, "{text}");
@@ -476,12 +493,7 @@ fn zenity_colour_chooser_shows_its_palette_or_its_editor() {
                 "~ [#] text \"Color Name\" | value: \"#BF4040\" -> \"#336699\"",
             ],
         );
-        let select = ref_of(&s, "role:push button && name:Select");
-        let a = s
-            .act(&select, &Action::Click, &opts)
-            .await
-            .expect("click Select");
-        r.check("Select", &a, &["# zenity (pid $PID) exited"]);
+        answer_with(&mut s, &r, "Select").await;
     });
     assert_eq!(printed(&mut run), "rgb(51,102,153)\n");
     assert_eq!(exit_code(&mut run), Some(0));
