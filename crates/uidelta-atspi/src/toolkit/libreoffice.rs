@@ -213,6 +213,10 @@ pub(crate) fn leave_out_tab_row_placeholders(recs: &mut [Rec]) {
     }
 }
 
+/// How long a pointer click on LibreOffice holds its button down: a
+/// hand's press (see `Profile::click_hold`).
+pub(crate) const CLICK_HOLD: Duration = Duration::from_millis(100);
+
 /// LibreOffice, with a native menu bar (its gtk3 plugin), reports a
 /// window's root pane at the top of the window, over the native bar, until
 /// the first pointer event in that window: the box the pane is in, below

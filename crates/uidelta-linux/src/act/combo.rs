@@ -111,7 +111,7 @@ impl Linux {
                 "the item's place in the popup, {cx},{cy}, is not the popup's window"
             ));
         }
-        x11.click(cx, cy, Button::Left, 1)?;
+        x11.click_held(cx, cy, Button::Left, 1, actor.profile().click_hold())?;
         Ok(Performed {
             method: format!("{opened}XTest click at {cx},{cy}"),
         })

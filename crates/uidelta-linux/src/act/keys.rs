@@ -113,7 +113,7 @@ impl Linux {
                 return Err(refuse("the element cannot take the keyboard focus"));
             }
             if let Some((x, y)) = point {
-                x11.click(x, y, Button::Left, 1)?;
+                x11.click_held(x, y, Button::Left, 1, actor.profile().click_hold())?;
             }
         }
         let moved = keys_to(x11, app, point)?;

@@ -172,7 +172,7 @@ impl Linux {
                 None => plan::accessible_click(&facts),
             },
             ClickPlan::Refuse(refusal) => return Err(refusal.error(doing())),
-            ClickPlan::Pointer { x, y } => return self.pointer_at(x, y, doing),
+            ClickPlan::Pointer { x, y } => return self.pointer_at(actor, x, y, doing),
             ClickPlan::OpenMenus => {
                 pointer::log_no_pointer(&facts, node);
                 if let Some(done) = self

@@ -168,7 +168,7 @@ impl Linux {
         let mut facts = self.element_facts(app, node);
         facts.pointer = self.pointer_facts(app, actor, addr, &facts).await;
         match plan_click(&facts) {
-            ClickPlan::Pointer { x, y } => self.pointer_at(x, y, doing).map(Some),
+            ClickPlan::Pointer { x, y } => self.pointer_at(actor, x, y, doing).map(Some),
             _ => {
                 log_no_pointer(&facts, node);
                 Ok(None)
@@ -176,9 +176,17 @@ impl Linux {
         }
     }
 
-    /// A left click of the pointer at `x`,`y`.
-    pub(super) fn pointer_at(&self, x: i32, y: i32, doing: Doing<'_>) -> Result<Performed> {
-        self.x11(doing)?.click(x, y, Button::Left, 1)?;
+    /// A left click of the pointer at `x`,`y`, held as long as the
+    /// toolkit of `actor`'s application needs.
+    pub(super) fn pointer_at(
+        &self,
+        actor: &Actor<'_>,
+        x: i32,
+        y: i32,
+        doing: Doing<'_>,
+    ) -> Result<Performed> {
+        let hold = actor.profile().click_hold();
+        self.x11(doing)?.click_held(x, y, Button::Left, 1, hold)?;
         Ok(Performed {
             method: format!("XTest click at {x},{y}"),
         })
@@ -239,7 +247,7 @@ impl Linux {
                 let Some((button, count, what)) = pointer_of(action) else {
                     return Err(Error::NotAClick { doing: doing() });
                 };
-                x11.click(x, y, button, count)?;
+                x11.click_held(x, y, button, count, actor.profile().click_hold())?;
                 format!("XTest {what} at {x},{y}")
             }
             // A placeholder showing its prompt is entered by a click, as a
@@ -247,7 +255,7 @@ impl Linux {
             // text and what is typed joins it.
             Action::Type(text) if actor.profile().shows_a_prompt(node) => {
                 let (x, y) = centre().await?;
-                x11.click(x, y, Button::Left, 1)?;
+                x11.click_held(x, y, Button::Left, 1, actor.profile().click_hold())?;
                 x11.type_text(text)?;
                 format!("XTest click at {x},{y} into the placeholder, then keys")
             }
@@ -272,7 +280,7 @@ impl Linux {
             }
             Action::Focus | Action::SetSelected(_) => {
                 let (x, y) = centre().await?;
-                x11.click(x, y, Button::Left, 1)?;
+                x11.click_held(x, y, Button::Left, 1, actor.profile().click_hold())?;
                 format!("XTest click at {x},{y}")
             }
             // A field without EditableText (or one that does nothing, as
