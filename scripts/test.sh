@@ -40,8 +40,14 @@ echo "== cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
 echo "== cargo test"
 # Every capture a live mirror reads in part is compared with a whole walk,
-# node for node; a difference is an error (docs/architecture.md).
-UIDELTA_MIRROR=strict cargo test --workspace --locked
+# node for node; a difference is an error (docs/architecture.md). Every
+# test binary runs, whatever fails before it, so that one run says all that
+# fails; in CI, failures are said by their messages, without backtraces,
+# which crowd them out of a log read in part.
+if [ "${CI:-}" = true ]; then
+    export RUST_BACKTRACE=0
+fi
+UIDELTA_MIRROR=strict cargo test --workspace --locked --no-fail-fast
 echo "== python package"
 scripts/python-test.sh
 # The fuzz targets (docs/fuzzing.md) build with stable Rust too, without
