@@ -217,7 +217,7 @@ impl Backend for Linux {
 
     async fn click_at(&self, app: &App, x: i32, y: i32, action: &Action) -> Result<Performed> {
         self.stirs.stir(app.pid);
-        let done = Linux::click_at(self, x, y, action);
+        let done = Linux::click_at(self, x, y, action).await;
         self.stirs.stir(app.pid);
         Ok(done?)
     }

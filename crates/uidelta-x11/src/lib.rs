@@ -41,7 +41,7 @@ const REMAP_SETTLE: Duration = Duration::from_millis(100);
 /// Calc's sheet tabs did nothing); a click's press and release are that far
 /// apart, well within any toolkit's multi-click time. Wheel clicks are not
 /// held.
-const CLICK_HOLD: Duration = Duration::from_millis(20);
+pub const CLICK_HOLD: Duration = Duration::from_millis(20);
 
 /// The most wheel clicks one scroll call sends per axis.
 const MAX_SCROLL: u32 = 1000;
@@ -285,22 +285,10 @@ impl X11 {
     }
 
     /// Moves the pointer to (`x`, `y`) and clicks `button` `count` times (2 for a double
-    /// click), fast enough for toolkits to see one multi-click.
+    /// click), fast enough for toolkits to see one multi-click. Each press is held
+    /// [`CLICK_HOLD`], sleeping on the calling thread; an asynchronous caller presses with
+    /// [`X11::press_at`] and releases with [`X11::release`] instead, awaiting the hold.
     pub fn click(&self, x: i32, y: i32, button: Button, count: u32) -> Result<(), X11Error> {
-        self.click_held(x, y, button, count, None)
-    }
-
-    /// [`X11::click`], each press held for `hold` (`None`: the usual 20 ms), for a toolkit
-    /// that takes a press in its own time and loses a release that comes before it has.
-    pub fn click_held(
-        &self,
-        x: i32,
-        y: i32,
-        button: Button,
-        count: u32,
-        hold: Option<Duration>,
-    ) -> Result<(), X11Error> {
-        let hold = hold.unwrap_or(CLICK_HOLD);
         let action = || match count {
             1 => format!("clicking {button} at ({x}, {y})"),
             n => format!("clicking {button} {n} times at ({x}, {y})"),
@@ -311,10 +299,32 @@ impl X11 {
             }
             self.fake_motion(x, y)?;
             for _ in 0..count {
-                self.fake_button(button.number(), hold)?;
+                self.fake_button(button.number(), xproto::BUTTON_PRESS_EVENT)?;
+                std::thread::sleep(CLICK_HOLD);
+                self.fake_button(button.number(), xproto::BUTTON_RELEASE_EVENT)?;
             }
             Ok(())
         })
+    }
+
+    /// Moves the pointer to (`x`, `y`) and presses `button`, leaving it down until
+    /// [`X11::release`]: a click whose hold the caller decides and waits out.
+    pub fn press_at(&self, x: i32, y: i32, button: Button) -> Result<(), X11Error> {
+        self.run(
+            || format!("pressing {button} at ({x}, {y})"),
+            || {
+                self.fake_motion(x, y)?;
+                self.fake_button(button.number(), xproto::BUTTON_PRESS_EVENT)
+            },
+        )
+    }
+
+    /// Releases `button` where the pointer is (after [`X11::press_at`]).
+    pub fn release(&self, button: Button) -> Result<(), X11Error> {
+        self.run(
+            || format!("releasing {button}"),
+            || self.fake_button(button.number(), xproto::BUTTON_RELEASE_EVENT),
+        )
     }
 
     /// Moves the pointer to (`x`, `y`) and turns the wheel: one click per unit, `dy > 0` down,
@@ -335,7 +345,8 @@ impl X11 {
                 self.fake_motion(x, y)?;
                 for (button, count) in [vertical, horizontal] {
                     for _ in 0..count {
-                        self.fake_button(button, Duration::ZERO)?;
+                        self.fake_button(button, xproto::BUTTON_PRESS_EVENT)?;
+                        self.fake_button(button, xproto::BUTTON_RELEASE_EVENT)?;
                     }
                 }
                 Ok(())
@@ -647,24 +658,19 @@ impl X11 {
         Ok(())
     }
 
-    /// Presses and releases `button`, `hold` apart.
-    fn fake_button(&self, button: u8, hold: Duration) -> Result<(), Failure> {
-        for event in [xproto::BUTTON_PRESS_EVENT, xproto::BUTTON_RELEASE_EVENT] {
-            if event == xproto::BUTTON_RELEASE_EVENT && !hold.is_zero() {
-                std::thread::sleep(hold);
-            }
-            xtest::fake_input(
-                &self.conn,
-                event,
-                button,
-                x11rb::CURRENT_TIME,
-                self.root,
-                0,
-                0,
-                0,
-            )?
-            .check()?;
-        }
+    /// Presses (`BUTTON_PRESS_EVENT`) or releases `button`.
+    fn fake_button(&self, button: u8, event: u8) -> Result<(), Failure> {
+        xtest::fake_input(
+            &self.conn,
+            event,
+            button,
+            x11rb::CURRENT_TIME,
+            self.root,
+            0,
+            0,
+            0,
+        )?
+        .check()?;
         Ok(())
     }
 

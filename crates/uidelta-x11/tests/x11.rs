@@ -261,6 +261,12 @@ fn clicking_a_gtk_button_clicks_it() {
     x11.click(x, y, Button::Left, 2)
         .expect("double-clicking the button");
     fixture.wait_for("clicked", 3.into());
+    // A press held by the caller: the button clicks when released.
+    x11.press_at(x, y, Button::Left)
+        .expect("pressing the button");
+    std::thread::sleep(std::time::Duration::from_millis(100));
+    x11.release(Button::Left).expect("releasing the button");
+    fixture.wait_for("clicked", 4.into());
 }
 
 #[test]
@@ -289,6 +295,11 @@ fn bad_input_is_an_error_that_names_the_action() {
     assert_eq!(
         error.to_string(),
         format!("clicking right at (5000, 10) on {display}: point (5000, 10) lies outside the 1280x1024 screen")
+    );
+    let error = x11.press_at(-1, 10, Button::Left).unwrap_err();
+    assert_eq!(
+        error.to_string(),
+        format!("pressing left at (-1, 10) on {display}: point (-1, 10) lies outside the 1280x1024 screen")
     );
     let error = x11.type_text("a\u{7}b").unwrap_err();
     assert_eq!(

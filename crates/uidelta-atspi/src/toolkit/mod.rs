@@ -371,7 +371,7 @@ impl Profile {
     /// (two applications starting beside it), one click in four on Calc's
     /// Add button beside its sheet tabs, held 20 ms, added no sheet, ever;
     /// held 100 ms, as a hand holds it, twenty of twenty did (see
-    /// [`libreoffice::CLICK_HOLD`]).
+    /// `libreoffice::CLICK_HOLD`).
     pub fn click_hold(&self) -> Option<std::time::Duration> {
         (self.toolkit == Toolkit::LibreOffice).then_some(libreoffice::CLICK_HOLD)
     }

@@ -111,7 +111,7 @@ impl Linux {
                 "the item's place in the popup, {cx},{cy}, is not the popup's window"
             ));
         }
-        x11.click_held(cx, cy, Button::Left, 1, actor.profile().click_hold())?;
+        super::pointer::click(x11, (cx, cy), Button::Left, 1, actor.profile().click_hold()).await?;
         Ok(Performed {
             method: format!("{opened}XTest click at {cx},{cy}"),
         })

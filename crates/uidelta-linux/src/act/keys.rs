@@ -113,7 +113,8 @@ impl Linux {
                 return Err(refuse("the element cannot take the keyboard focus"));
             }
             if let Some((x, y)) = point {
-                x11.click_held(x, y, Button::Left, 1, actor.profile().click_hold())?;
+                super::pointer::click(x11, (x, y), Button::Left, 1, actor.profile().click_hold())
+                    .await?;
             }
         }
         let moved = keys_to(x11, app, point)?;

@@ -89,7 +89,7 @@ impl Linux {
         };
         again.pointer = self.pointer_facts(app, actor, addr, &again).await;
         match plan_click(&again) {
-            ClickPlan::Pointer { x, y } => match self.pointer_at(actor, x, y, doing) {
+            ClickPlan::Pointer { x, y } => match self.pointer_at(actor, x, y, doing).await {
                 Ok(d) => Ok(Some(Performed {
                     method: format!("menus opened, then {}", d.method),
                 })),

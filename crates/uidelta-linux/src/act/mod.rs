@@ -172,7 +172,7 @@ impl Linux {
                 None => plan::accessible_click(&facts),
             },
             ClickPlan::Refuse(refusal) => return Err(refusal.error(doing())),
-            ClickPlan::Pointer { x, y } => return self.pointer_at(actor, x, y, doing),
+            ClickPlan::Pointer { x, y } => return self.pointer_at(actor, x, y, doing).await,
             ClickPlan::OpenMenus => {
                 pointer::log_no_pointer(&facts, node);
                 if let Some(done) = self
@@ -283,7 +283,7 @@ impl Linux {
 
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
     /// of the screen, whatever is there.
-    pub(crate) fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Performed> {
+    pub(crate) async fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Performed> {
         let doing = || format!("{} the point {x},{y}", action.doing());
         let x11 = self.x11(doing)?;
         let Some((button, count, what)) = pointer_of(action) else {
@@ -295,7 +295,7 @@ impl Linux {
                 size: x11.screen_size(),
             });
         }
-        x11.click(x, y, button, count)?;
+        pointer::click(x11, (x, y), button, count, None).await?;
         Ok(Performed {
             method: format!("XTest {what} at {x},{y}"),
         })

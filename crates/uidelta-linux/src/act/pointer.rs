@@ -2,6 +2,8 @@
 //! the display, pointer clicks, and synthesized input at an element's
 //! centre.
 
+use std::time::Duration;
+
 use uidelta_atspi::{Actor, AppRef, NodeAddr};
 use uidelta_backend::{Action, Performed, MAX_TYPED_CHARS};
 use uidelta_model::{NodeData, Rect, Role, State};
@@ -27,6 +29,56 @@ pub(super) struct Found {
     /// The closed menus between a menu item and its menu bar, innermost
     /// first.
     pub menus: Vec<NodeAddr>,
+}
+
+/// Moves the pointer to `x`,`y` and clicks `button` `count` times, each
+/// press held `hold` (`None`: [`uidelta_x11::CLICK_HOLD`]; a toolkit's own,
+/// `Profile::click_hold`), the hold awaited, not slept on the thread the
+/// runtime needs for everything else. The button is released even when
+/// the call is dropped while it is down (a caller's timeout).
+pub(super) async fn click(
+    x11: &X11,
+    (x, y): (i32, i32),
+    button: Button,
+    count: u32,
+    hold: Option<Duration>,
+) -> Result<()> {
+    /// Releases its button when dropped before [`Down::up`].
+    struct Down<'a> {
+        x11: &'a X11,
+        button: Button,
+        down: bool,
+    }
+    impl Down<'_> {
+        fn up(mut self) -> Result<()> {
+            self.down = false;
+            Ok(self.x11.release(self.button)?)
+        }
+    }
+    impl Drop for Down<'_> {
+        fn drop(&mut self) {
+            if self.down {
+                if let Err(e) = self.x11.release(self.button) {
+                    tracing::warn!("a button left down by a dropped click: {e}");
+                }
+            }
+        }
+    }
+    if count == 0 {
+        // The X11 client says why no click is made.
+        return Ok(x11.click(x, y, button, count)?);
+    }
+    for _ in 0..count {
+        x11.press_at(x, y, button)?;
+        let down = Down {
+            x11,
+            button,
+            down: true,
+        };
+        tokio::time::sleep(hold.unwrap_or(uidelta_x11::CLICK_HOLD)).await;
+        down.up()?;
+    }
+    Ok(())
 }
 
 /// Logs why the pointer does not click the element, when it could have.
@@ -168,7 +220,7 @@ impl Linux {
         let mut facts = self.element_facts(app, node);
         facts.pointer = self.pointer_facts(app, actor, addr, &facts).await;
         match plan_click(&facts) {
-            ClickPlan::Pointer { x, y } => self.pointer_at(actor, x, y, doing).map(Some),
+            ClickPlan::Pointer { x, y } => self.pointer_at(actor, x, y, doing).await.map(Some),
             _ => {
                 log_no_pointer(&facts, node);
                 Ok(None)
@@ -178,7 +230,7 @@ impl Linux {
 
     /// A left click of the pointer at `x`,`y`, held as long as the
     /// toolkit of `actor`'s application needs.
-    pub(super) fn pointer_at(
+    pub(super) async fn pointer_at(
         &self,
         actor: &Actor<'_>,
         x: i32,
@@ -186,7 +238,7 @@ impl Linux {
         doing: Doing<'_>,
     ) -> Result<Performed> {
         let hold = actor.profile().click_hold();
-        self.x11(doing)?.click_held(x, y, Button::Left, 1, hold)?;
+        click(self.x11(doing)?, (x, y), Button::Left, 1, hold).await?;
         Ok(Performed {
             method: format!("XTest click at {x},{y}"),
         })
@@ -247,7 +299,7 @@ impl Linux {
                 let Some((button, count, what)) = pointer_of(action) else {
                     return Err(Error::NotAClick { doing: doing() });
                 };
-                x11.click_held(x, y, button, count, actor.profile().click_hold())?;
+                click(x11, (x, y), button, count, actor.profile().click_hold()).await?;
                 format!("XTest {what} at {x},{y}")
             }
             // A placeholder showing its prompt is entered by a click, as a
@@ -255,7 +307,7 @@ impl Linux {
             // text and what is typed joins it.
             Action::Type(text) if actor.profile().shows_a_prompt(node) => {
                 let (x, y) = centre().await?;
-                x11.click_held(x, y, Button::Left, 1, actor.profile().click_hold())?;
+                click(x11, (x, y), Button::Left, 1, actor.profile().click_hold()).await?;
                 x11.type_text(text)?;
                 format!("XTest click at {x},{y} into the placeholder, then keys")
             }
@@ -280,7 +332,7 @@ impl Linux {
             }
             Action::Focus | Action::SetSelected(_) => {
                 let (x, y) = centre().await?;
-                x11.click_held(x, y, Button::Left, 1, actor.profile().click_hold())?;
+                click(x11, (x, y), Button::Left, 1, actor.profile().click_hold()).await?;
                 format!("XTest click at {x},{y}")
             }
             // A field without EditableText (or one that does nothing, as
