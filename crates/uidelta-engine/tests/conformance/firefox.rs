@@ -204,6 +204,13 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
             .copied()
             .chain(["! [#] push button (disabled) (transient)"])
             .collect();
+        // Or the nameless Stop button is caught while Reload stays as it
+        // was (seen on a busy machine).
+        let done_nameless_stop: Vec<&str> = done
+            .iter()
+            .copied()
+            .chain(["! [#] push button (disabled) (transient)"])
+            .collect();
         let read = r.check_one_of(
             "link",
             &a,
@@ -214,9 +221,10 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
                 &loading_stop,
                 &disabled,
                 &disabled_stop,
+                &done_nameless_stop,
             ],
         );
-        if matches!(read, 0 | 2) {
+        if matches!(read, 0 | 2 | 6) {
             // Made anew the same: the ref still names it.
             assert_eq!(ref_of(&s, "role:push button && name:Reload"), reload);
         } else {
