@@ -678,7 +678,7 @@ fn calc_reads_the_cells_on_screen_and_a_task_reads_one_diff_per_step() {
 /// menu bar's height higher (see `docs/toolkits.md`): the tree places it
 /// on the row of the tabs, and the click lands on it (it landed on the
 /// status bar below, and then, held for no time, did nothing; held 20 ms
-/// on a busy machine, it did nothing one time in four: LibreOffice's
+/// on a busy machine, it did nothing one time in five: LibreOffice's
 /// clicks are held 100 ms, `Profile::click_hold`).
 #[test]
 fn calc_adds_a_sheet_with_the_button_beside_its_tabs() {
