@@ -368,7 +368,7 @@ impl Profile {
     /// 20 ms of the X11 client is not enough (`None` elsewhere).
     /// LibreOffice takes a press on its welded GTK widgets in its own time
     /// and loses a release that comes before it has: on a busy machine
-    /// (two applications starting beside it), 6 clicks of 29 on Calc's Add
+    /// (two applications starting beside it), 7 clicks of 36 on Calc's Add
     /// button beside its sheet tabs, held 20 ms, added no sheet, ever;
     /// held 100 ms, as a hand holds it, twenty of twenty did (see
     /// `libreoffice::CLICK_HOLD`).
