@@ -103,12 +103,12 @@ pub(crate) fn name_cells_after_the_cells_they_hold(recs: &mut [Rec]) {
 /// nameless box, what the nameless boxes beside that box hold (zenity's
 /// `--password`: a column of labels in one box beside a column of fields
 /// in another), nameless boxes seen through; what does not show names
-/// only a field that does not show either. A field with nothing left of it on its row is named after what
-/// ends nearest above it across its width, when that is a label. Sliders
-/// and calendars are named so too (zenity's `--scale`: `Volume` above the
-/// slider; its `--forms`: `Date` before the calendar). The label stays:
-/// unlike a mnemonic label, nothing says it belongs to the field. So is a
-/// nameless combo box (its choice is its value, see
+/// only a field that does not show either. A field with nothing left of
+/// it on its row is named after what ends nearest above it across its
+/// width, when that is a label. Sliders and calendars are named so too
+/// (zenity's `--scale`: `Volume` above the slider; its `--forms`: `Date`
+/// before the calendar). The label stays: unlike a mnemonic label,
+/// nothing says it belongs to the field. So is a nameless combo box (its choice is its value, see
 /// [`crate::capture::combo_boxes_show_their_choice_as_value`]).
 pub(crate) fn name_fields_after_the_label_before_them(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
