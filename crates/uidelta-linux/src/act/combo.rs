@@ -111,7 +111,7 @@ impl Linux {
                 "the item's place in the popup, {cx},{cy}, is not the popup's window"
             ));
         }
-        super::pointer::click(x11, (cx, cy), Button::Left, 1, actor.profile().click_hold()).await?;
+        super::pointer::click_for(x11, actor, (cx, cy), Button::Left, 1).await?;
         Ok(Performed {
             method: format!("{opened}XTest click at {cx},{cy}"),
         })

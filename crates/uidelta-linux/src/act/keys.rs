@@ -113,8 +113,7 @@ impl Linux {
                 return Err(refuse("the element cannot take the keyboard focus"));
             }
             if let Some((x, y)) = point {
-                super::pointer::click(x11, (x, y), Button::Left, 1, actor.profile().click_hold())
-                    .await?;
+                super::pointer::click_for(x11, actor, (x, y), Button::Left, 1).await?;
             }
         }
         let moved = keys_to(x11, app, point)?;

@@ -81,6 +81,18 @@ pub(super) async fn click(
     Ok(())
 }
 
+/// [`click`] on an element of `actor`'s application, held as long as its
+/// toolkit needs (`Profile::click_hold`).
+pub(super) async fn click_for(
+    x11: &X11,
+    actor: &Actor<'_>,
+    point: (i32, i32),
+    button: Button,
+    count: u32,
+) -> Result<()> {
+    click(x11, point, button, count, actor.profile().click_hold()).await
+}
+
 /// Logs why the pointer does not click the element, when it could have.
 pub(super) fn log_no_pointer(facts: &ClickFacts, node: &NodeData) {
     if let PointerVerdict::NotUsed(why) = pointer_verdict(facts) {
@@ -237,8 +249,7 @@ impl Linux {
         y: i32,
         doing: Doing<'_>,
     ) -> Result<Performed> {
-        let hold = actor.profile().click_hold();
-        click(self.x11(doing)?, (x, y), Button::Left, 1, hold).await?;
+        click_for(self.x11(doing)?, actor, (x, y), Button::Left, 1).await?;
         Ok(Performed {
             method: format!("XTest click at {x},{y}"),
         })
@@ -299,7 +310,7 @@ impl Linux {
                 let Some((button, count, what)) = pointer_of(action) else {
                     return Err(Error::NotAClick { doing: doing() });
                 };
-                click(x11, (x, y), button, count, actor.profile().click_hold()).await?;
+                click_for(x11, actor, (x, y), button, count).await?;
                 format!("XTest {what} at {x},{y}")
             }
             // A placeholder showing its prompt is entered by a click, as a
@@ -307,7 +318,7 @@ impl Linux {
             // text and what is typed joins it.
             Action::Type(text) if actor.profile().shows_a_prompt(node) => {
                 let (x, y) = centre().await?;
-                click(x11, (x, y), Button::Left, 1, actor.profile().click_hold()).await?;
+                click_for(x11, actor, (x, y), Button::Left, 1).await?;
                 x11.type_text(text)?;
                 format!("XTest click at {x},{y} into the placeholder, then keys")
             }
@@ -332,7 +343,7 @@ impl Linux {
             }
             Action::Focus | Action::SetSelected(_) => {
                 let (x, y) = centre().await?;
-                click(x11, (x, y), Button::Left, 1, actor.profile().click_hold()).await?;
+                click_for(x11, actor, (x, y), Button::Left, 1).await?;
                 format!("XTest click at {x},{y}")
             }
             // A field without EditableText (or one that does nothing, as
