@@ -858,7 +858,8 @@ impl Desktop {
     }
 
     /// SIGTERM (plus SIGCONT, so that stopped processes can act on it) to every process group
-    /// and marked process, a grace period, then SIGKILL to whatever is left.
+    /// and marked process, a grace period, then SIGKILL to whatever is left; then the runtime
+    /// directory goes, and the sockets the processes had bound in /tmp.
     fn teardown(&mut self) {
         let apps: Vec<Arc<Mutex<Process>>> = std::mem::take(
             &mut *self
@@ -887,6 +888,10 @@ impl Desktop {
             .into_iter()
             .filter(|pid| !children.contains(pid))
             .collect();
+
+        // Programs in the desktop have a temporary directory of their own,
+        // but some bind sockets in /tmp whatever it says (LibreOffice).
+        let sockets = procfs::sockets_bound_in(&self.processes(), Path::new("/tmp"));
 
         // Apps first, then the daemons in reverse start order; all get the signal at once.
         for app in &apps {
@@ -955,6 +960,14 @@ impl Desktop {
 
         if let Some(pid) = xvfb_pid {
             remove_stale_x_lock(&self.display, pid);
+        }
+        // Those sockets, left there by the killed: nothing listens on them now.
+        for socket in sockets {
+            let is_socket = fs::symlink_metadata(&socket)
+                .is_ok_and(|m| std::os::unix::fs::FileTypeExt::is_socket(&m.file_type()));
+            if is_socket {
+                let _ = fs::remove_file(&socket);
+            }
         }
         let _ = fs::remove_dir_all(&self.runtime_dir);
     }

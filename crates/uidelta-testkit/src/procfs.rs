@@ -5,6 +5,11 @@
 //! activated services included), also when they double-fork away from their parent. Scanning
 //! `/proc/<pid>/environ` for the marker therefore finds stragglers that process groups miss.
 
+use std::collections::HashSet;
+use std::path::{Path, PathBuf};
+
+use ::procfs::net::UnixState;
+use ::procfs::process::FDTarget;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitpid, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
@@ -93,6 +98,41 @@ pub(crate) fn tracers_of(pid: u32) -> Vec<u32> {
     tracers.sort_unstable();
     tracers.dedup();
     tracers
+}
+
+/// The Unix sockets directly in `dir` that `pids` listen on. A process killed leaves the
+/// socket file it bound (LibreOffice's single-instance pipe, `/tmp/OSL_PIPE_...`, where no
+/// setting moves it), and such files would pile up run after run.
+pub(crate) fn sockets_bound_in(pids: &[u32], dir: &Path) -> Vec<PathBuf> {
+    let inodes: HashSet<u64> = pids
+        .iter()
+        .filter_map(|&pid| i32::try_from(pid).ok())
+        .filter_map(|pid| ::procfs::process::Process::new(pid).ok())
+        .filter_map(|process| process.fd().ok())
+        .flat_map(|fds| {
+            fds.flatten().filter_map(|fd| match fd.target {
+                FDTarget::Socket(inode) => Some(inode),
+                _ => None,
+            })
+        })
+        .collect();
+    if inodes.is_empty() {
+        return Vec::new();
+    }
+    let Ok(entries) = ::procfs::net::unix() else {
+        return Vec::new();
+    };
+    let mut paths: Vec<PathBuf> = entries
+        .into_iter()
+        // Listening (or bound and never connected): the accepted ends of
+        // another's socket are connected.
+        .filter(|e| e.state == UnixState::UNCONNECTED && inodes.contains(&e.inode))
+        .filter_map(|e| e.path)
+        .filter(|path| path.parent() == Some(dir))
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
 }
 
 /// Sends `signal` to one process; a process that is already gone is not an error.

@@ -79,6 +79,38 @@ fn temporary_files_of_programs_in_the_desktop_go_with_it() {
 }
 
 #[test]
+fn sockets_a_program_of_the_desktop_bound_in_tmp_go_with_it() {
+    require_programs(&[("python3", "python3")]).expect("test prerequisites");
+    let desktop = start();
+    // As LibreOffice binds its single-instance pipe: in /tmp, whatever
+    // TMPDIR says, and never unlinked when the process is killed.
+    let path = format!(
+        "/tmp/uidelta-testkit-socket-{}-{}",
+        std::process::id(),
+        desktop.display().trim_start_matches(':')
+    );
+    let script = format!(
+        "import socket, time\ns = socket.socket(socket.AF_UNIX)\ns.bind({path:?})\ns.listen()\ntime.sleep(600)\n"
+    );
+    let _app = desktop
+        .launch("python3", &["-c", &script])
+        .expect("launching python3");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while !Path::new(&path).exists() {
+        assert!(Instant::now() < deadline, "{path} never bound");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // Something the desktop did not bind stays.
+    let other = format!("{path}-not-bound");
+    std::fs::write(&other, "").expect("a file in /tmp");
+    drop(desktop);
+    let stayed = Path::new(&other).exists();
+    let _ = std::fs::remove_file(&other);
+    assert!(!Path::new(&path).exists(), "{path} outlived the desktop");
+    assert!(stayed, "{other} went with the desktop");
+}
+
+#[test]
 fn two_desktops_at_once_are_isolated() {
     let (first, second) = std::thread::scope(|scope| {
         let first = scope.spawn(start);
