@@ -4,7 +4,7 @@
 
 use uidelta_model::{normalize_space, Rect, Role, State};
 
-use crate::capture::{named_by_content, Rec};
+use crate::capture::{is_window_rec, named_by_content, Rec};
 
 /// GTK 3 leaves the rows of a list box nameless (the file chooser's
 /// places: an icon and a label `Home`), so that a row selected reads
@@ -398,28 +398,42 @@ pub(crate) fn hand_box_tooltips_to_their_first_control(recs: &mut [Rec]) {
     }
 }
 
-/// GTK 3 exports the boxes an application hid (`gtk_widget_hide`) with
+/// GTK 3 exports the widgets an application hid (`gtk_widget_hide`) with
 /// all they hold: the colour chooser keeps its palette of 45 swatches in a
 /// hidden box while its editor shows, and the editor's fields in hidden
-/// boxes while the palette does. Such a box says neither `visible` nor
-/// `showing`, and nothing in it can be seen or reached: a nameless one is
-/// left out with all in it, as GTK 2's hidden widgets are. (A stack's or
-/// notebook's page in reserve stays `visible`, and stays in the tree; so
-/// does a closed popover, a `modal` panel, with what it holds: see
-/// [`leave_out_closed_empty_popovers`].)
-pub(crate) fn leave_out_hidden_boxes(recs: &mut [Rec]) {
-    for r in recs.iter_mut().skip(1) {
+/// boxes while the palette does, and it hides its Custom color button
+/// while the editor shows; mousepad and xfce4-terminal hide their tool
+/// bars (and the terminal its menu bar). Such a widget says neither
+/// `visible` nor `showing`, and nothing in it can be seen or reached: it is
+/// left out with all in it, as GTK 2's hidden widgets are. Windows say for
+/// themselves, and so does the popup menu of a combo box, hidden while
+/// closed, whose items are the options an agent chooses by name. (A
+/// stack's or notebook's page in reserve stays `visible`, and stays in the
+/// tree; so does a closed popover, a `modal` panel, with what it holds: see
+/// [`leave_out_closed_empty_popovers`].) An object with no states at all
+/// says nothing, not that it is hidden.
+pub(crate) fn leave_out_hidden_widgets(recs: &mut [Rec]) {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut keep = vec![false; recs.len()];
+    for r in recs.iter() {
+        if role(r) == Role::ComboBox {
+            for &c in &r.children {
+                if c < keep.len() {
+                    keep[c] = role(&recs[c]) == Role::Menu;
+                }
+            }
+        }
+    }
+    for (i, r) in recs.iter_mut().enumerate().skip(1) {
         let states = r.basic.states;
         if !r.vanished
-            && matches!(
-                Role::from_name(&r.basic.raw_role),
-                Role::Filler | Role::Panel
-            )
-            && r.basic.name.trim().is_empty()
+            && !keep[i]
             && !states.is_empty()
             && !states.contains(State::Modal)
             && !states.contains(State::Visible)
             && !states.contains(State::Showing)
+            && !is_window_rec(r)
+            && role(r) != Role::Application
         {
             r.left_out = true;
         }
@@ -516,7 +530,7 @@ mod tests {
     }
 
     #[test]
-    fn gtk3_boxes_the_application_hid_are_left_out_but_pages_in_reserve_stay() {
+    fn gtk3_widgets_the_application_hid_are_left_out_but_pages_in_reserve_and_options_stay() {
         let mut recs = vec![
             rec("dialog", "", &[1, 3, 5]),
             // The colour chooser's palette, hidden while its editor shows.
@@ -525,13 +539,22 @@ mod tests {
             // A stack's page in reserve: visible, not showing.
             rec("panel", "", &[4]),
             rec("push button", "Apply", &[]),
-            // A named panel hidden: its name says something, it stays.
+            // A named panel hidden, and a button: out of sight alike.
             rec("panel", "Advanced", &[]),
             // A closed popover keeps what it holds.
             rec("panel", "", &[7]),
             rec("push button", "About", &[]),
+            rec("push button", "Custom", &[]),
+            // A closed combo box's options, in a hidden menu.
+            rec("combo box", "Size", &[10]),
+            rec("menu", "", &[11]),
+            rec("menu item", "Large", &[]),
+            // Nothing read of it: not known to be hidden.
+            rec("push button", "Unread", &[]),
+            // A window closed says so itself.
+            rec("dialog", "Options", &[]),
         ];
-        recs[0].children.push(6);
+        recs[0].children.extend([6, 8, 9, 12, 13]);
         let shown = [State::Enabled, State::Visible, State::Showing];
         recs[0].basic.states = uidelta_model::StateSet::of(&shown);
         recs[1].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
@@ -541,9 +564,14 @@ mod tests {
         recs[5].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
         recs[6].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Modal]);
         recs[7].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
-        leave_out_hidden_boxes(&mut recs);
+        recs[8].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
+        recs[9].basic.states = uidelta_model::StateSet::of(&shown);
+        recs[10].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
+        recs[11].basic.states = uidelta_model::StateSet::of(&[State::Enabled, State::Visible]);
+        recs[13].basic.states = uidelta_model::StateSet::of(&[State::Enabled]);
+        leave_out_hidden_widgets(&mut recs);
         let out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].left_out).collect();
-        assert_eq!(out, [1]);
+        assert_eq!(out, [1, 5, 8]);
     }
 
     #[test]

@@ -430,7 +430,7 @@ impl Profile {
                 // LibreOffice's document windows are its own toolkit's,
                 // whose order is its own: only its dialogs are GTK's grids.
                 if self.toolkit == Toolkit::Gtk3 {
-                    gtk3::leave_out_hidden_boxes(recs);
+                    gtk3::leave_out_hidden_widgets(recs);
                     gtk3::read_grids_in_reading_order(recs);
                     gtk3::name_cells_after_the_cells_they_hold(recs);
                 } else {

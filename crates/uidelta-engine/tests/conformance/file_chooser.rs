@@ -62,7 +62,7 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
                 "            [#] table column header \"Accessed\"",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"OK\" (disabled)",
-                "  ... 41 more nodes under [#] (all hidden)",
+                "  ... 20 more nodes under [#] (all hidden)",
             ],
         );
 
