@@ -18,14 +18,7 @@ use crate::capture::{is_window_rec, Rec};
 /// are the options an agent chooses by name.
 pub(crate) fn leave_out_hidden_widgets(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
-    let mut keep = vec![false; recs.len()];
-    for r in recs.iter() {
-        if role(r) == Role::ComboBox {
-            for &c in &r.children {
-                keep[c] = role(&recs[c]) == Role::Menu;
-            }
-        }
-    }
+    let keep = super::combo_box_menus(recs);
     for (i, r) in recs.iter_mut().enumerate() {
         let hidden = !r.basic.states.contains(State::Visible);
         if i != 0 && hidden && !keep[i] && !is_window_rec(r) && role(r) != Role::Application {

@@ -414,16 +414,7 @@ pub(crate) fn hand_box_tooltips_to_their_first_control(recs: &mut [Rec]) {
 /// says nothing, not that it is hidden.
 pub(crate) fn leave_out_hidden_widgets(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
-    let mut keep = vec![false; recs.len()];
-    for r in recs.iter() {
-        if role(r) == Role::ComboBox {
-            for &c in &r.children {
-                if c < keep.len() {
-                    keep[c] = role(&recs[c]) == Role::Menu;
-                }
-            }
-        }
-    }
+    let keep = super::combo_box_menus(recs);
     for (i, r) in recs.iter_mut().enumerate().skip(1) {
         let states = r.basic.states;
         if !r.vanished

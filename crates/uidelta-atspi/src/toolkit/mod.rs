@@ -472,6 +472,22 @@ impl Profile {
     }
 }
 
+/// Which records are a combo box's popup menu: GTK hides it while it is
+/// closed, and its items are the options an agent chooses by name, so the
+/// rules that leave hidden widgets out keep it.
+pub(crate) fn combo_box_menus(recs: &[Rec]) -> Vec<bool> {
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut menus = vec![false; recs.len()];
+    for r in recs.iter().filter(|r| role(r) == Role::ComboBox) {
+        for &c in &r.children {
+            if let Some(child) = recs.get(c) {
+                menus[c] = role(child) == Role::Menu;
+            }
+        }
+    }
+    menus
+}
+
 /// Names each nameless element whose role `named` takes after the first
 /// line of its tooltip, which toolkits give as its description and screen
 /// readers read, rich text tags left out (Qt's `<p style=...>`, GTK's Pango
