@@ -416,6 +416,7 @@ impl Mirror {
         // Every event the application sent before answering is in.
         let answered = bus.answers(&label, &self.app.bus_name, PING).await?;
         self.events.flush().await;
+        let pinged = started.at.elapsed();
         let marks = match self.marks.lock() {
             Ok(mut marks) => std::mem::take(&mut *marks),
             Err(_) => Marks {
@@ -478,6 +479,7 @@ impl Mirror {
                 }
             }
         };
+        let read = started.at.elapsed();
         self.recs = compact(std::mem::take(&mut self.recs));
         self.index = self
             .recs
@@ -485,7 +487,9 @@ impl Mirror {
             .enumerate()
             .map(|(i, r)| (addr(r), i))
             .collect();
+        let compacted = started.at.elapsed();
         let recs = self.recs.clone();
+        let at = started.at;
         let snapshot = walk
             .finish(
                 &self.app,
@@ -496,6 +500,16 @@ impl Mirror {
                 started,
             )
             .await;
+        // In milliseconds, to the hundredth.
+        let ms = |d: Duration| (d.as_secs_f64() * 100_000.0).round() / 100.0;
+        tracing::debug!(
+            ping_ms = ms(pinged),
+            read_ms = ms(read - pinged),
+            compact_ms = ms(compacted - read),
+            finish_ms = ms(at.elapsed() - compacted),
+            ?reading,
+            "mirrored capture of {label}"
+        );
         Ok((snapshot, reading))
     }
 
