@@ -19,6 +19,11 @@ use child::{end_of_stderr, how_it_ended, reap_when_it_exits, StderrLog};
 /// forked away and left its process group) to show a window on the bus.
 const FORKED_AWAY: Duration = Duration::from_secs(10);
 
+/// How long an application whose windows show with no title yet is waited
+/// for to name one (LibreOffice shows its frame, then titles it): the
+/// answer names the window as the user will see it.
+const UNTITLED: Duration = Duration::from_secs(2);
+
 impl Linux {
     /// Starts a program (with `extra_env` added to this process's
     /// environment) and waits until it is on the accessibility bus with a
@@ -30,9 +35,10 @@ impl Linux {
     /// the program started (it, a descendant, or in its process group); once the program
     /// has exited (it handed over, or forked away and left), the one
     /// application that appeared on the bus with a window since the launch,
-    /// when exactly one did. A program that failed, or that exited and left
-    /// nothing running and no new application within 10 s, is an
-    /// error that says how it ended.
+    /// when exactly one did. A window that shows before it has a title is
+    /// given up to 2 s to name itself. A program that failed, or that
+    /// exited and left nothing running and no new application within 10 s,
+    /// is an error that says how it ended.
     pub async fn open_application(
         &self,
         program: &str,
@@ -102,6 +108,8 @@ impl Linux {
         let started = Instant::now();
         // When and how the program exited, once it has.
         let mut exited: Option<(Instant, String)> = None;
+        // When its window was first seen showing without a title.
+        let mut untitled: Option<Instant> = None;
         loop {
             if exited.is_none() {
                 if let Ok(Some(status)) = child.try_wait() {
@@ -138,7 +146,15 @@ impl Linux {
                     None if exited.is_some() => appeared(),
                     None => None,
                 };
-                if let Some(app) = found {
+                let titled = |a: &AppInfo| {
+                    a.windows
+                        .iter()
+                        .any(|w| w.showing && !w.title.trim().is_empty())
+                };
+                let waits_for_title = found.is_some_and(|app| {
+                    !titled(app) && untitled.get_or_insert_with(Instant::now).elapsed() < UNTITLED
+                });
+                if let Some(app) = found.filter(|_| !waits_for_title) {
                     if app.app.pid != Some(pid) {
                         tracing::debug!(pid, app = %app.app.label(), "the program started it");
                     }
