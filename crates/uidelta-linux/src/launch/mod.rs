@@ -151,8 +151,11 @@ impl Linux {
                         .iter()
                         .any(|w| w.showing && !w.title.trim().is_empty())
                 };
+                // Never past the caller's timeout: a window it has is an answer.
                 let waits_for_title = found.is_some_and(|app| {
-                    !titled(app) && untitled.get_or_insert_with(Instant::now).elapsed() < UNTITLED
+                    !titled(app)
+                        && started.elapsed() < timeout
+                        && untitled.get_or_insert_with(Instant::now).elapsed() < UNTITLED
                 });
                 if let Some(app) = found.filter(|_| !waits_for_title) {
                     if app.app.pid != Some(pid) {
