@@ -38,6 +38,11 @@ pub struct UiEvent {
     pub detail1: i32,
     /// AT-SPI's second detail.
     pub detail2: i32,
+    /// The rectangle the event carries (`x`, `y`, width, height), when its
+    /// data is one: `bounds-changed`'s, which GTK fills with the widget's
+    /// allocation, relative to the window it draws in (not its place on
+    /// screen).
+    pub rect: Option<[i32; 4]>,
     /// When it arrived.
     pub at: Instant,
 }
@@ -371,8 +376,31 @@ fn decode(msg: &zbus::Message) -> Option<UiEvent> {
         source: NodeAddr { bus: sender, path },
         detail1: int(1),
         detail2: int(2),
+        rect: fields.get(3).and_then(rect),
         at: Instant::now(),
     })
+}
+
+/// A rectangle carried as an event's data: a structure of four `i32`s,
+/// in a variant.
+fn rect(data: &Value<'_>) -> Option<[i32; 4]> {
+    let Value::Value(inner) = data else {
+        return None;
+    };
+    let Value::Structure(fields) = &**inner else {
+        return None;
+    };
+    let mut out = [0; 4];
+    let [x, y, w, h] = fields.fields() else {
+        return None;
+    };
+    for (slot, field) in out.iter_mut().zip([x, y, w, h]) {
+        let Value::I32(v) = field else {
+            return None;
+        };
+        *slot = *v;
+    }
+    Some(out)
 }
 
 /// `StateChanged` -> `state-changed`.
@@ -393,8 +421,54 @@ fn kebab(member: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::event_kind;
+    use super::{decode, event_kind};
+    use std::collections::HashMap;
     use uidelta_backend::EventKind;
+    use zbus::zvariant::Value;
+
+    /// An AT-SPI event as the bus carries it: `(siiva{sv})`.
+    fn signal(member: &str, data: Value<'_>) -> zbus::Message {
+        let props: HashMap<&str, Value<'_>> = HashMap::new();
+        let built = zbus::Message::signal(
+            "/org/a11y/atspi/accessible/7",
+            "org.a11y.atspi.Event.Object",
+            member,
+        )
+        .and_then(|b| b.sender(":1.5"))
+        .and_then(|b| b.build(&("", 1i32, 2i32, data, props)));
+        match built {
+            Ok(m) => m,
+            Err(e) => panic!("building a test signal: {e}"),
+        }
+    }
+
+    #[test]
+    fn a_bounds_change_carries_its_rectangle() {
+        let moved = decode(&signal(
+            "BoundsChanged",
+            Value::new((10i32, 20i32, 30i32, 40i32)),
+        ));
+        let moved = moved.map(|e| (e.kind, e.source.path, e.detail1, e.detail2, e.rect));
+        assert_eq!(
+            moved,
+            Some((
+                "object:bounds-changed".to_owned(),
+                "/org/a11y/atspi/accessible/7".to_owned(),
+                1,
+                2,
+                Some([10, 20, 30, 40])
+            ))
+        );
+        // Data of any other shape is no rectangle.
+        for data in [
+            Value::new(0i32),
+            Value::new((1i32, 2i32, 3i32)),
+            Value::new("x"),
+        ] {
+            let event = decode(&signal("StateChanged", data));
+            assert_eq!(event.map(|e| e.rect), Some(None));
+        }
+    }
 
     #[test]
     fn noise_is_recognised() {

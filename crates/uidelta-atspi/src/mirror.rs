@@ -14,6 +14,9 @@
 //!   `follows_silently`); a box's also reads its children again where
 //!   boxes gain children silently
 //!   ([`crate::Profile::boxes_gain_children_silently`]: GTK 3's grids);
+//!   one that carries the rectangle the object's last one carried reads
+//!   nothing where the toolkit sends it for every layout, changed or not
+//!   ([`crate::Profile::restated_bounds_say_nothing`]: GTK 3);
 //! - `showing`, `visible`, `sensitive` or `enabled` changing reads again
 //!   everything below the object, whose states follow it without events;
 //!   showing or hiding also reads its parent's children again (it may have
@@ -129,6 +132,11 @@ struct Marks {
     /// Objects that moved or changed size: their bounds, and those of
     /// everything below them, are read again.
     moved: HashSet<NodeAddr>,
+    /// Objects whose every `bounds-changed` since the last capture carried
+    /// the rectangle their one before had carried: taken as moved only for
+    /// a toolkit whose rectangles say nothing new when restated (see
+    /// [`crate::Profile::restated_bounds_say_nothing`]).
+    restated: HashSet<NodeAddr>,
     /// Objects whose selection changed: the combo boxes that hold them
     /// are read again.
     chosen: HashSet<NodeAddr>,
@@ -139,13 +147,16 @@ struct Marks {
 impl Marks {
     /// Whether these marks cover every one of `differences` (see
     /// [`Mirror::explains`]): `recs` and `index` are the mirror's records,
-    /// `whole` the walk that differs.
+    /// `whole` the walk that differs; `restated_moves` counts the
+    /// objects whose rectangles were restated among those that moved (see
+    /// [`crate::Profile::restated_bounds_say_nothing`]).
     fn cover(
         &self,
         recs: &[Rec],
         index: &HashMap<NodeAddr, usize>,
         differences: &[Difference],
         whole: &Snapshot,
+        restated_moves: bool,
     ) -> bool {
         if self.overflow {
             return true;
@@ -158,11 +169,13 @@ impl Marks {
             .collect();
         // The node itself, named by any event, is explained whatever
         // differs of it.
+        let moved =
+            |a: &NodeAddr| self.moved.contains(a) || (restated_moves && self.restated.contains(a));
         let named = |a: &NodeAddr| {
             self.nodes.contains(a)
                 || self.children.contains(a)
                 || self.below.contains(a)
-                || self.moved.contains(a)
+                || moved(a)
         };
         differences.iter().all(|d| {
             let Some(node) = NodeAddr::from_identity(&d.identity) else {
@@ -180,7 +193,7 @@ impl Marks {
             let named = |a: &NodeAddr| {
                 self.below.contains(a)
                     || (structure && self.children.contains(a))
-                    || (d.is_bounds() && self.moved.contains(a))
+                    || (d.is_bounds() && moved(a))
             };
             // Not held: only in the whole walk, new since; what holds it
             // there, up to something held, is new too or was named.
@@ -285,7 +298,10 @@ pub(crate) fn mark_of(kind: &str) -> Mark {
 }
 
 impl Marks {
-    fn note(&mut self, event: &UiEvent) {
+    /// Takes `event` into account; `restates` says that it is a
+    /// `bounds-changed` carrying the rectangle the object's last one
+    /// carried.
+    fn note(&mut self, event: &UiEvent, restates: bool) {
         if self.overflow {
             return;
         }
@@ -294,19 +310,52 @@ impl Marks {
             Mark::Node => &mut self.nodes,
             Mark::Children => &mut self.children,
             Mark::Below => &mut self.below,
-            Mark::Moved => &mut self.moved,
+            Mark::Moved if restates && !self.moved.contains(&event.source) => &mut self.restated,
+            Mark::Moved => {
+                self.restated.remove(&event.source);
+                &mut self.moved
+            }
         };
         set.insert(event.source.clone());
         if event.kind.starts_with("object:selection-changed") {
             self.chosen.insert(event.source.clone());
         }
-        let held = self.nodes.len() + self.children.len() + self.below.len() + self.moved.len();
+        let held = self.nodes.len()
+            + self.children.len()
+            + self.below.len()
+            + self.moved.len()
+            + self.restated.len();
         if held > MAX_MARKS {
             *self = Marks {
                 overflow: true,
                 ..Marks::default()
             };
         }
+    }
+}
+
+/// The rectangle each object's last `bounds-changed` carried.
+#[derive(Debug, Default)]
+struct Rects(HashMap<NodeAddr, [i32; 4]>);
+
+/// Most objects whose rectangles [`Rects`] keeps; past that it starts
+/// again (an object then restates nothing until its next event).
+const MAX_RECTS: usize = 100_000;
+
+impl Rects {
+    /// Whether `event` is a `bounds-changed` carrying the rectangle the
+    /// last one of its object carried; keeps its rectangle.
+    fn restates(&mut self, event: &UiEvent) -> bool {
+        let Some(rect) = event.rect else {
+            return false;
+        };
+        if mark_of(&event.kind) != Mark::Moved {
+            return false;
+        }
+        if self.0.len() >= MAX_RECTS && !self.0.contains_key(&event.source) {
+            self.0.clear();
+        }
+        self.0.insert(event.source.clone(), rect) == Some(rect)
     }
 }
 
@@ -372,9 +421,11 @@ impl Mirror {
     pub async fn start(bus: &Bus, app: &AppRef, root: Option<&str>) -> Result<Mirror> {
         let marks = Arc::new(Mutex::new(Marks::default()));
         let sink = Arc::clone(&marks);
+        let mut said = Rects::default();
         let events = subscribe_with(bus, Some(&app.bus_name), move |event| {
+            let restates = said.restates(&event);
             if let Ok(mut marks) = sink.lock() {
-                marks.note(&event);
+                marks.note(&event, restates);
             }
             true
         })
@@ -417,7 +468,7 @@ impl Mirror {
         let answered = bus.answers(&label, &self.app.bus_name, PING).await?;
         self.events.flush().await;
         let pinged = started.at.elapsed();
-        let marks = match self.marks.lock() {
+        let mut marks = match self.marks.lock() {
             Ok(mut marks) => std::mem::take(&mut *marks),
             Err(_) => Marks {
                 overflow: true,
@@ -426,6 +477,10 @@ impl Mirror {
         };
         let bus = &bus.reading(&target(&label), &self.app.bus_name).await;
         let profile = bus.profile(&self.app).await;
+        let restated = std::mem::take(&mut marks.restated);
+        if !profile.restated_bounds_say_nothing() {
+            marks.moved.extend(restated);
+        }
         let walk = Walk {
             bus,
             target: target(&label),
@@ -875,7 +930,7 @@ impl Mirror {
         }
         Ok(Reading::Part {
             reread,
-            moved: moved.len(),
+            moved: roots.len() + moved.len(),
             new: self.recs.len().saturating_sub(parent.len()),
         })
     }
@@ -945,6 +1000,7 @@ impl Mirror {
     /// times, `EXPLAIN_PAUSE` apart.
     pub async fn explains(&self, bus: &Bus, differences: &[Difference], whole: &Snapshot) -> bool {
         let label = self.app.label();
+        let restated_moves = !bus.profile(&self.app).await.restated_bounds_say_nothing();
         for round in 0..EXPLAIN_ROUNDS {
             if round > 0 {
                 tokio::time::sleep(EXPLAIN_PAUSE).await;
@@ -957,7 +1013,9 @@ impl Mirror {
             }
             self.events.flush().await;
             let covered = match self.marks.lock() {
-                Ok(marks) => marks.cover(&self.recs, &self.index, differences, whole),
+                Ok(marks) => {
+                    marks.cover(&self.recs, &self.index, differences, whole, restated_moves)
+                }
                 Err(_) => return false,
             };
             if covered {

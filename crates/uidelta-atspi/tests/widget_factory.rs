@@ -4,7 +4,8 @@
 use std::time::Duration;
 
 use uidelta_atspi::{
-    applications, capture, find_app, Actor, AppInfo, Bus, CaptureOptions, Error, NodeAddr, Outcome,
+    applications, capture, differences, find_app, subscribe_with, Actor, AppInfo, Bus,
+    CaptureOptions, Error, Mirror, NodeAddr, Outcome, Reading,
 };
 use uidelta_model::{NodeData, Role, Snapshot, State};
 use uidelta_testkit::{require_programs, Desktop};
@@ -555,5 +556,96 @@ fn a_nameless_entry_takes_the_name_of_its_mnemonic_label_which_is_then_left_out(
                 ("text", "Entry 2")
             ]
         );
+    });
+}
+
+/// GTK 3 sends `bounds-changed` for a widget laid out again whether it
+/// moved or not: after a check box is ticked, some objects restate the
+/// rectangle their last event carried. A mirror reads no place for those
+/// (`Profile::restated_bounds_say_nothing`), and still equals a whole walk.
+#[test]
+fn a_mirror_reads_no_place_for_a_rectangle_restated() {
+    let desktop = desktop_with(&[FACTORY]);
+    rt().block_on(async {
+        let bus = connect(&desktop).await;
+        let app = find_app(&bus, FACTORY).await.expect("the app");
+        let label = app.app.label();
+        let actor = Actor::new(&bus, &label);
+        let opts = CaptureOptions::default();
+        // What the application says of places, told apart as the mirror
+        // does: a rectangle restated, or a new one.
+        let said = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let sink = std::sync::Arc::clone(&said);
+        let listening = subscribe_with(&bus, Some(&app.app.bus_name), move |e| {
+            if e.kind.starts_with("object:bounds-changed") {
+                if let (Ok(mut said), Some(rect)) = (sink.lock(), e.rect) {
+                    said.push((e.source.path.clone(), rect));
+                }
+            }
+            true
+        })
+        .await
+        .expect("listening to the application");
+        let mut mirror = Mirror::start(&bus, &app.app, None)
+            .await
+            .expect("a mirror");
+        let (first, reading) = mirror.capture(&bus, None, &opts).await.expect("capture");
+        assert_eq!(reading, Reading::Whole("first capture"));
+        let check = find(&first, |n| {
+            n.role == Role::CheckBox
+                && usable(n)
+                && !n.states.contains(State::Checked)
+                && !n.states.contains(State::Indeterminate)
+        })
+        .expect("an unchecked check box")
+        .clone();
+        let mut readings = Vec::new();
+        // Ticked and cleared four times; every capture after the first
+        // two knows the rectangles the objects restate.
+        for round in 0..4 {
+            actor.click(&addr(&check)).await.expect("click the check box");
+            let want = round % 2 == 0;
+            let mut seen = None;
+            for _ in 0..40 {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+                let (s, reading) = mirror.capture(&bus, None, &opts).await.expect("capture");
+                let ticked = find(&s, |n| n.identity == check.identity)
+                    .is_some_and(|n| n.states.contains(State::Checked));
+                if ticked == want {
+                    seen = Some((s, reading));
+                    break;
+                }
+            }
+            let (mirrored, reading) = seen.expect("the check box ticked and cleared in turn");
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            let (settled, later) = mirror.capture(&bus, None, &opts).await.expect("capture");
+            let whole = snap(&bus, &app).await;
+            let differ = differences(&settled, &whole, 5, true);
+            assert!(differ.is_empty(), "round {round}: the mirror differs: {differ:?} (after {mirrored:?})");
+            readings.push((reading, later));
+        }
+        drop(listening);
+        let said = said.lock().map(|s| s.clone()).unwrap_or_default();
+        let mut last: std::collections::HashMap<&str, [i32; 4]> = Default::default();
+        let restated = said
+            .iter()
+            .filter(|(path, rect)| last.insert(path.as_str(), *rect) == Some(*rect))
+            .count();
+        assert!(
+            restated > 0,
+            "GTK 3 restated no rectangle: nothing here measures the rule ({} events: {said:?})",
+            said.len()
+        );
+        // The last two rounds: no place read again but for what the
+        // application said moved (nothing here moves).
+        for (reading, later) in &readings[2..] {
+            for r in [reading, later] {
+                assert!(
+                    matches!(r, Reading::Part { moved: 0, .. }),
+                    "a capture read places though {restated} of {} rectangles were restated: {readings:?}",
+                    said.len()
+                );
+            }
+        }
     });
 }

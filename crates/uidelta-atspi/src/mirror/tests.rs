@@ -10,6 +10,7 @@ fn event(kind: &str, path: &str) -> UiEvent {
         },
         detail1: 0,
         detail2: 0,
+        rect: None,
         at: Instant::now(),
     }
 }
@@ -50,18 +51,21 @@ fn cells_and_tabs_follow_their_widget_silently() {
 #[test]
 fn too_many_marks_ask_for_a_whole_walk() {
     let mut marks = Marks::default();
-    marks.note(&event("object:state-changed:checked", "/a"));
-    marks.note(&event("object:state-changed:checked", "/a"));
-    marks.note(&event("object:children-changed:add", "/b"));
+    marks.note(&event("object:state-changed:checked", "/a"), false);
+    marks.note(&event("object:state-changed:checked", "/a"), false);
+    marks.note(&event("object:children-changed:add", "/b"), false);
     assert_eq!(marks.nodes.len(), 1);
     assert_eq!(marks.children.len(), 1);
     assert!(!marks.overflow);
     for i in 0..MAX_MARKS {
-        marks.note(&event("object:state-changed:checked", &format!("/n{i}")));
+        marks.note(
+            &event("object:state-changed:checked", &format!("/n{i}")),
+            false,
+        );
     }
     assert!(marks.overflow);
     assert!(marks.nodes.is_empty());
-    marks.note(&event("object:state-changed:checked", "/c"));
+    marks.note(&event("object:state-changed:checked", "/c"), false);
     assert!(marks.nodes.is_empty());
 }
 
@@ -144,7 +148,7 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
         field,
         what: String::new(),
     };
-    let covers = |marks: &Marks, d: Difference| marks.cover(&recs, &index, &[d], &whole);
+    let covers = |marks: &Marks, d: Difference| marks.cover(&recs, &index, &[d], &whole, false);
     let at = |path: &str| NodeAddr {
         bus: ":1.1".into(),
         path: path.into(),
@@ -174,4 +178,55 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
     moved.moved.insert(at("/f"));
     assert!(covers(&moved, differ("/b", "bounds")));
     assert!(!covers(&moved, differ("/b", "states")));
+    // A rectangle restated moves nothing where the toolkit says so.
+    let mut restated = Marks::default();
+    restated.restated.insert(at("/f"));
+    assert!(!covers(&restated, differ("/b", "bounds")));
+    assert!(!covers(&restated, differ("/f", "bounds")));
+    assert!(restated.cover(&recs, &index, &[differ("/b", "bounds")], &whole, true));
+}
+
+#[test]
+fn a_rectangle_restated_is_told_from_a_move() {
+    let bounds = |path: &str, rect: Option<[i32; 4]>| UiEvent {
+        rect,
+        ..event("object:bounds-changed", path)
+    };
+    let mut said = Rects::default();
+    let mut marks = Marks::default();
+    let mut note = |e: UiEvent, marks: &mut Marks| {
+        let restates = said.restates(&e);
+        marks.note(&e, restates);
+    };
+    // The first rectangle of an object is news; the same again is not.
+    note(bounds("/a", Some([0, 0, 10, 10])), &mut marks);
+    assert!(marks.moved.contains(&event("", "/a").source));
+    let mut marks = Marks::default();
+    note(bounds("/a", Some([0, 0, 10, 10])), &mut marks);
+    note(bounds("/a", Some([0, 0, 10, 10])), &mut marks);
+    assert!(marks.moved.is_empty());
+    assert_eq!(marks.restated.len(), 1);
+    // A new rectangle is a move, and stays one when restated after.
+    note(bounds("/a", Some([0, 5, 10, 10])), &mut marks);
+    note(bounds("/a", Some([0, 5, 10, 10])), &mut marks);
+    assert_eq!(marks.moved.len(), 1);
+    assert!(marks.restated.is_empty());
+    // Back where it was before is a move too: the last one is compared.
+    let mut marks = Marks::default();
+    note(bounds("/a", Some([0, 0, 10, 10])), &mut marks);
+    assert_eq!(marks.moved.len(), 1);
+    // No rectangle: always a move; other objects have their own.
+    let mut marks = Marks::default();
+    note(bounds("/b", None), &mut marks);
+    note(bounds("/b", None), &mut marks);
+    note(bounds("/c", Some([0, 0, 10, 10])), &mut marks);
+    assert_eq!(marks.moved.len(), 2);
+    // A state change carrying data is not a rectangle restated.
+    let mut marks = Marks::default();
+    let checked = UiEvent {
+        rect: Some([0, 0, 10, 10]),
+        ..event("object:state-changed:checked", "/c")
+    };
+    note(checked.clone(), &mut marks);
+    assert_eq!(marks.nodes.len(), 1);
 }

@@ -154,6 +154,20 @@ impl Profile {
         self.toolkit == Toolkit::Gtk3
     }
 
+    /// Whether a `bounds-changed` that carries the rectangle the object's
+    /// last one carried says nothing a mirror must read, so that it reads
+    /// the places only of what the rectangles say changed. GTK 3: the
+    /// rectangle is the widget's allocation, relative to the window it
+    /// draws in, sent whenever it is laid out again, changed or not (some
+    /// 30 of them on the same 17 objects after every step of
+    /// gtk3-widget-factory, and on its spinners and progress bar at every
+    /// frame); what moves a window it draws in (a scroll, a stack's or a
+    /// revealer's slide) has its own rules in the mirror. Others: not
+    /// measured, every `bounds-changed` is read.
+    pub(crate) fn restated_bounds_say_nothing(&self) -> bool {
+        self.toolkit == Toolkit::Gtk3
+    }
+
     /// Whether the application gives its objects their places after it
     /// announced them, without a word (Gecko: a page's objects come with
     /// no place, `-1` each, and are laid out later), so that a mirror
