@@ -215,9 +215,15 @@ async fn window(
     let (name, role, states) = futures_util::join!(name, role, states);
     let states = state::states(&states?);
     let title = String::try_from(name?).unwrap_or_default();
+    let raw = state::role_name(role?);
+    // As the tree names it: Qt 5's plain top-level widget is a `filler`.
+    let role = match crate::capture::as_window(uidelta_model::Role::from_name(&raw)) {
+        uidelta_model::Role::Frame => "frame".to_owned(),
+        _ => raw,
+    };
     Ok(WindowInfo {
         title,
-        role: state::role_name(role?),
+        role,
         path: path.as_str().to_owned(),
         active: states.contains(State::Active),
         showing: states.contains(State::Showing),

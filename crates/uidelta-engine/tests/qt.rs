@@ -240,8 +240,17 @@ fn qt_calculator_adds_with_pointer_clicks() {
         let mut s = common::session(&desktop).await;
         s.observe("calculator").await.expect("observe");
         // Qt gives its top-level QWidget the role `filler`: it is the
-        // application's window all the same.
+        // application's window all the same, in the tree and in the list
+        // of applications.
         ref_of(&s, "role:frame && name:Calculator");
+        let apps = s.apps().await.expect("the applications");
+        let windows: Vec<(String, String)> = apps
+            .iter()
+            .filter(|a| a.name == "calculator")
+            .flat_map(|a| &a.windows)
+            .map(|w| (w.role.clone(), w.title.clone()))
+            .collect();
+        assert_eq!(windows, [("frame".to_owned(), "Calculator".to_owned())]);
         let display = ref_of(&s, "role:text && state:read only");
         assert_eq!(value_of(&s, &display).as_deref(), Some("0"));
         let opts = ActOptions::default();
