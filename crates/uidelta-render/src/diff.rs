@@ -698,34 +698,38 @@ enum Cut {
     Skip(usize),
 }
 
-/// What makes siblings one run: their parent (an index; `None`: the root)
-/// and role.
-type RunKey = (Option<usize>, String);
+/// What makes siblings one run: their role, and where the run starts (the
+/// index of its first sibling).
+type RunKey = (String, usize);
 
 /// For the descendants of an added subtree (in preorder, depth 1 and
-/// below): of every run of more than `churn` same-role siblings, the first
-/// three are kept, and so is any selected, checked or focused one (the
-/// font a font list has chosen); the next becomes the run's summary, and
-/// the rest are skipped.
+/// below): of every run of more than `churn` same-role siblings, one after
+/// the other, the first three are kept, and so is any selected, checked or
+/// focused one (the font a font list has chosen); the next becomes the
+/// run's summary, and the rest are skipped. Siblings of a role with others
+/// between them are not one run: a file dialog's tool buttons above its
+/// view and its Open and Cancel below it.
 fn long_runs(nodes: &[&SubtreeNode], churn: usize) -> Vec<Cut> {
-    // The parent of each node (an index into `nodes`; `None`: the root).
-    let mut parents: Vec<Option<usize>> = Vec::with_capacity(nodes.len());
-    let mut open: Vec<usize> = Vec::new();
+    let role = |i: usize| Facts::from(&nodes[i].element).role_label().into_owned();
+    // Per element walked down to, the root first: the last child of it
+    // met so far (an index into `nodes`).
+    let mut last_child: Vec<Option<usize>> = vec![None];
+    let mut keys: Vec<RunKey> = Vec::with_capacity(nodes.len());
     for (i, n) in nodes.iter().enumerate() {
-        while open.last().is_some_and(|&p| nodes[p].depth >= n.depth) {
-            open.pop();
+        // The root is at depth 0, its children at 1: what is left is the
+        // root and the node's ancestors.
+        last_child.truncate(n.depth.max(1));
+        let role = role(i);
+        let key = match last_child.last().copied().flatten() {
+            Some(before) if keys[before].0 == role => (role, keys[before].1),
+            _ => (role, i),
+        };
+        if let Some(last) = last_child.last_mut() {
+            *last = Some(i);
         }
-        parents.push(open.last().copied());
-        open.push(i);
+        keys.push(key);
+        last_child.push(None);
     }
-    let keys: Vec<RunKey> = (0..nodes.len())
-        .map(|i| {
-            (
-                parents[i],
-                Facts::from(&nodes[i].element).role_label().into_owned(),
-            )
-        })
-        .collect();
     let notable = |i: usize| {
         let states = nodes[i].element.states;
         [State::Selected, State::Checked, State::Focused]
@@ -760,7 +764,7 @@ fn long_runs(nodes: &[&SubtreeNode], churn: usize) -> Vec<Cut> {
                 Some(summary) => Cut::Skip(summary),
                 None => {
                     at.1 = Some(i);
-                    Cut::Summary(size - shown, k.1.clone())
+                    Cut::Summary(size - shown, k.0.clone())
                 }
             }
         })

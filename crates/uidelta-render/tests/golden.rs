@@ -1043,6 +1043,65 @@ fn an_added_dialog_lists_what_shows_and_always_its_buttons() {
     );
 }
 
+/// Qt 5's own file dialog: six tool buttons above the view, a view of
+/// forty cells, and Open and Cancel below it, all push buttons of one
+/// dialog once its boxes are left out.
+fn qt_file_dialog() -> Diff {
+    let tools = [
+        "Back",
+        "Forward",
+        "Parent Directory",
+        "Create New Folder",
+        "List View",
+        "Detail View",
+    ];
+    let subtree = [at(0, el(600, Role::Dialog, "Open File"))]
+        .into_iter()
+        .chain(
+            tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| at(1, el(601 + i as u32, Role::PushButton, t))),
+        )
+        .chain([at(1, el(610, Role::Tree, "Files"))])
+        .chain((0..40).map(|i| at(2, el(611 + i, Role::TableCell, &format!("file {i}")))))
+        .chain([
+            at(1, el(660, Role::Entry, "File name:")),
+            at(1, el(661, Role::PushButton, "Open")),
+            at(1, el(662, Role::PushButton, "Cancel")),
+        ])
+        .collect();
+    opened_dialog(subtree)
+}
+
+#[test]
+fn a_run_of_buttons_is_cut_apart_from_the_buttons_of_the_dialog() {
+    let opts = DiffOptions {
+        budget: 14,
+        ..DiffOptions::default()
+    };
+    let out = diff_text(&qt_file_dialog(), &opts);
+    assert_eq!(
+        out.lines().skip(1).collect::<Vec<_>>(),
+        [
+            "+ [e600] dialog \"Open File\" (opened) in [e1] frame \"Untitled - Editor\"",
+            "    [e601] push button \"Back\"",
+            "    [e602] push button \"Forward\"",
+            "    [e603] push button \"Parent Directory\"",
+            "    ... and 3 more push button",
+            "    [e610] tree \"Files\"",
+            "      [e611] table cell \"file 0\"",
+            "      [e612] table cell \"file 1\"",
+            "      [e613] table cell \"file 2\"",
+            "      ... and 37 more table cell",
+            "    [e660] entry \"File name:\"",
+            "    [e661] push button \"Open\"",
+            "    [e662] push button \"Cancel\"",
+        ],
+        "{out}"
+    );
+}
+
 /// LibreOffice's Format > Paragraph: tabs, the page of the selected one,
 /// the pages of the others (hidden, though their controls say `showing`),
 /// then OK, Cancel, Help and Reset.
