@@ -233,6 +233,18 @@ pub(crate) fn as_window(role: Role) -> Role {
     }
 }
 
+/// The role of an object inside a window. AT-SPI's `frame` is a window of
+/// its own, with a title bar; Qt 5 gives that role to its frames inside
+/// windows too (a `QFrame`, and what is built on one: the stacked pages of
+/// its file dialog, a separator line in VLC's preferences), which are
+/// boxes like any other (their raw role stays `frame`).
+pub(crate) fn as_contained(role: Role) -> Role {
+    match role {
+        Role::Frame => Role::Panel,
+        other => other,
+    }
+}
+
 /// Builds the tree in preorder from the walk's records.
 pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let data = |r: &mut Rec| NodeData {
@@ -265,9 +277,11 @@ pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
             Some(i) if recs[i].lifted => frame.extend(recs[i].children.iter().rev().copied()),
             Some(i) => {
                 let mut node = data(&mut recs[i]);
-                if top_levels.contains(&i) {
-                    node.role = as_window(node.role);
-                }
+                node.role = if top_levels.contains(&i) {
+                    as_window(node.role)
+                } else {
+                    as_contained(node.role)
+                };
                 builder.open(node);
                 let children = recs[i].children.iter().rev().copied().collect();
                 stack.push(children);

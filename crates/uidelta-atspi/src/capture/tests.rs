@@ -292,3 +292,38 @@ fn a_frame_named_after_its_title_does_not_repeat_it() {
     let left_out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].says_again).collect();
     assert_eq!(left_out, [4]);
 }
+
+#[test]
+fn a_frame_inside_a_window_is_a_box_and_a_plain_top_level_widget_a_window() {
+    // Qt 5: a plain top-level widget is a `filler`; a `QFrame` inside a
+    // window, a `frame`.
+    let recs = vec![
+        rec("application", "calculator", &[1, 4]),
+        rec("filler", "Calculator", &[2]),
+        rec("frame", "", &[3]),
+        rec("push button", "7", &[]),
+        rec("dialog", "Settings", &[5]),
+        rec("frame", "Look and feel", &[]),
+    ];
+    let tree = assemble(recs);
+    let nodes: Vec<(Role, &str, &str)> = tree
+        .nodes()
+        .iter()
+        .map(|n| (n.role, n.raw_role.as_str(), n.name.as_str()))
+        .collect();
+    assert_eq!(
+        nodes,
+        [
+            (Role::Application, "application", "calculator"),
+            (Role::Frame, "filler", "Calculator"),
+            (Role::Panel, "frame", ""),
+            (Role::PushButton, "push button", "7"),
+            (Role::Dialog, "dialog", "Settings"),
+            (Role::Panel, "frame", "Look and feel"),
+        ]
+    );
+    // Captured from a window, the window is one and what is in it is not.
+    let window = assemble(vec![rec("frame", "Main", &[1]), rec("frame", "", &[])]);
+    let roles: Vec<Role> = window.nodes().iter().map(|n| n.role).collect();
+    assert_eq!(roles, [Role::Frame, Role::Panel]);
+}
