@@ -61,6 +61,11 @@ pub struct Actor<'a> {
 }
 
 /// Action names that mean "the primary click", most preferred first.
+/// How long an application whose action's handler has not returned is
+/// given to answer a ping, to tell a handler that runs a dialog's loop from
+/// an application that hangs.
+const STILL_ANSWERS: std::time::Duration = std::time::Duration::from_millis(500);
+
 const CLICK_NAMES: [&str; 6] = ["click", "press", "activate", "toggle", "jump", "select"];
 /// Those that mean a click on a table cell (see [`Actor::click_cell`]).
 const CELL_CLICK_NAMES: [&str; 4] = ["click", "press", "toggle", "select"];
@@ -166,7 +171,21 @@ impl<'a> Actor<'a> {
 
     async fn do_action(&self, node: &NodeAddr, index: i32, name: &str) -> Result<Outcome> {
         let t = self.target("acting on");
-        let ok = self.bus.do_action(&t, &node.bus, &node.path, index).await?;
+        let ok = match self.bus.do_action(&t, &node.bus, &node.path, index).await {
+            // The handler runs what it opened in a loop of its own (GTK 4's
+            // print dialog: `gtk_print_operation_run`), and answers when
+            // that closes: an application that answers meanwhile did what
+            // it was asked, and goes on with it.
+            Err(e @ Error::Timeout { .. }) => {
+                return match self.bus.answers(self.who, &node.bus, STILL_ANSWERS).await {
+                    Ok(true) => Ok(Outcome::Done(format!(
+                        "Action.{name} (its handler runs on: it answers once what it opened closes)"
+                    ))),
+                    _ => Err(e),
+                };
+            }
+            answer => answer?,
+        };
         if ok {
             Ok(Outcome::Done(format!("Action.{name}")))
         } else {

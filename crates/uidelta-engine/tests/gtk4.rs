@@ -395,3 +395,81 @@ fn a_gtk4_dialog_opens_with_its_content_shown() {
         );
     });
 }
+
+/// GTK 4's print editor runs its print dialog inside the handler of its
+/// File > Print (`gtk_print_operation_run`), so the accessible action's
+/// call is answered only once the dialog closes: the action is done, the
+/// dialog is in its answer, and the application goes on answering. The
+/// dialog's check buttons are named as their labels show (`All Pages`,
+/// not GTK 4.8's `_All Pages`).
+#[test]
+fn a_gtk4_action_whose_handler_runs_a_dialog_answers_with_the_dialog() {
+    const EDITOR: &str = "gtk4-print-editor";
+    let (desktop, rt) = common::desktop_with(EDITOR, &[], EDITOR, "gtk-4-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        for _ in 0..50 {
+            s.observe(EDITOR).await.expect("observe");
+            if count(&s, "role:menu item && name:File") == 1 {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(200)).await;
+        }
+        let opts = ActOptions::default();
+        s.act("role:menu item && name:File", &Action::Click, &opts)
+            .await
+            .expect("open the File menu");
+        let print = s
+            .act(
+                "role:menu item && name:Print",
+                &Action::Invoke("click".into()),
+                &opts,
+            )
+            .await
+            .expect("File > Print");
+        assert!(
+            print
+                .done
+                .method
+                .starts_with("Action.click (its handler runs on"),
+            "{}",
+            print.done.method
+        );
+        let dialog = ref_of(&s, "role:dialog && name:Print");
+        holds(
+            &print,
+            &format!("+ [{dialog}] dialog \"Print\" (modal) (opened)"),
+        );
+        let all = ref_of(&s, "role:dialog >> role:check box && name:\"All Pages\"");
+        holds(
+            &print,
+            &format!("      [{all}] check box \"All Pages\" (checked)"),
+        );
+        let t = text(&print);
+        assert!(
+            !t.contains("_All Pages") && !t.contains("label \"All Pages\""),
+            "{t}"
+        );
+
+        let cancel = s
+            .act("role:dialog >> name:Cancel", &Action::Click, &opts)
+            .await
+            .expect("cancel the dialog");
+        let t = text(&cancel);
+        assert!(
+            t.lines()
+                .any(|l| l.starts_with(&format!("- [{dialog}] dialog \"Print\" (closed)"))),
+            "{t}"
+        );
+        // Its handler returned with the dialog; the editor still answers.
+        let typed = s
+            .act("role:text", &Action::Type("after".into()), &opts)
+            .await
+            .expect("type into the editor");
+        let page = ref_of(&s, "role:text");
+        holds(
+            &typed,
+            &format!("~ [{page}] text | value: none -> \"after\""),
+        );
+    });
+}

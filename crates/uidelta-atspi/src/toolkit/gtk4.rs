@@ -191,14 +191,20 @@ fn mnemonic_doubled(name: &str) -> Option<&str> {
 /// tab) are that element's. A button whose label takes a mnemonic
 /// (`use-underline`) but has none GTK 4.8 names after the label twice, as
 /// written and as shown (`"9 9"`, see [`mnemonic_doubled`] for one with a
-/// mnemonic): it is named once, when its label says so.
+/// mnemonic): it is named once, when its label says so. A check button
+/// GTK 4.8 names after its label as written, mnemonic included (the print
+/// dialog's `_All Pages`, holding the label `All Pages`), is named as the
+/// label shows it.
 pub(crate) fn name_from_content(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut names = Vec::new();
     for (i, r) in recs.iter().enumerate() {
         let own = role(r);
         let named = !r.basic.name.trim().is_empty() && own != Role::PageTab;
-        if !named_by_content(own) || (named && said_twice(&r.basic.name).is_none()) {
+        let as_written = without_mnemonic(&r.basic.name);
+        if !named_by_content(own)
+            || (named && said_twice(&r.basic.name).is_none() && as_written.is_none())
+        {
             continue;
         }
         let mut labels = Vec::new();
@@ -216,7 +222,9 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
             stack.extend(child.children.iter().rev());
         }
         let content = labels.join(" ");
-        if !labels.is_empty() && (!named || said_twice(&r.basic.name) == Some(&content)) {
+        let restates = said_twice(&r.basic.name) == Some(&content)
+            || as_written.as_deref() == Some(content.as_str());
+        if !labels.is_empty() && (!named || restates) {
             names.push((i, content));
         }
     }
@@ -316,6 +324,24 @@ fn opens_apart(role: Role) -> bool {
 }
 
 /// `text` when a name is `text`, a space and `text` again; `None` otherwise.
+/// A label as written with mnemonics (`_All Pages`, `Save __as`) as it
+/// shows (`All Pages`, `Save _as`): an underscore marks the letter after
+/// it, two are one shown. `None` for a name with no mnemonic.
+fn without_mnemonic(name: &str) -> Option<String> {
+    if !name.contains('_') {
+        return None;
+    }
+    let mut shown = String::with_capacity(name.len());
+    let mut chars = name.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '_' => shown.extend(chars.next()),
+            other => shown.push(other),
+        }
+    }
+    Some(shown)
+}
+
 fn said_twice(name: &str) -> Option<&str> {
     let half = name.len().checked_sub(1)? / 2;
     let (first, rest) = name.split_at_checked(half)?;
@@ -532,6 +558,42 @@ mod tests {
             assert_eq!(said_twice(name), None, "{name}");
         }
         assert_eq!(said_twice("é é"), Some("é"));
+    }
+
+    #[test]
+    fn gtk4_check_buttons_named_as_their_labels_are_written_are_named_as_they_show() {
+        let mut recs = vec![
+            rec("panel", "", &[1, 3, 5, 7]),
+            rec("check box", "_All Pages", &[2]),
+            rec("label", "All Pages", &[]),
+            rec("check box", "Save __as", &[4]),
+            rec("label", "Save _as", &[]),
+            // An underscore of the name's own, not its label's mnemonic.
+            rec("check box", "snake_case", &[6]),
+            rec("label", "Case", &[]),
+            rec("radio button", "Pag_es:", &[8]),
+            rec("label", "Pages:", &[]),
+        ];
+        name_from_content(&mut recs);
+        let names: Vec<&str> = recs.iter().map(|r| r.basic.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "",
+                "All Pages",
+                "All Pages",
+                "Save _as",
+                "Save _as",
+                "snake_case",
+                "Case",
+                "Pages:",
+                "Pages:"
+            ]
+        );
+        assert_eq!(without_mnemonic("_Open"), Some("Open".to_owned()));
+        assert_eq!(without_mnemonic("a__b"), Some("a_b".to_owned()));
+        assert_eq!(without_mnemonic("end_"), Some("end".to_owned()));
+        assert_eq!(without_mnemonic("Open"), None);
     }
 
     #[test]
