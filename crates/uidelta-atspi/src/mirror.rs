@@ -16,7 +16,10 @@
 //!   ([`crate::Profile::boxes_gain_children_silently`]: GTK 3's grids);
 //!   one that carries the rectangle the object's last one carried reads
 //!   nothing where the toolkit sends it for every layout, changed or not
-//!   ([`crate::Profile::restated_bounds_say_nothing`]: GTK 3);
+//!   ([`crate::Profile::restated_bounds_say_nothing`]: GTK 3) but the
+//!   place of the window holding the object (a window moved on the
+//!   display lays its widgets out again): one that moved has the bounds
+//!   of everything in it read again;
 //! - `showing`, `visible`, `sensitive` or `enabled` changing reads again
 //!   everything below the object, whose states follow it without events;
 //!   showing or hiding also reads its parent's children again (it may have
@@ -75,7 +78,9 @@ use uidelta_model::{NodeId, Role, Snapshot, State};
 
 use crate::actions::NodeAddr;
 use crate::bus::{object_vanished, Bus};
-use crate::capture::{parents, target, Cache, CaptureOptions, Rec, Started, Walk, ROOT_PATH};
+use crate::capture::{
+    is_window_rec, parents, target, Cache, CaptureOptions, Rec, Started, Walk, ROOT_PATH,
+};
 use crate::error::Result;
 use crate::events::{subscribe_with, Subscription, UiEvent};
 use crate::interfaces::COMPONENT;
@@ -137,6 +142,10 @@ struct Marks {
     /// a toolkit whose rectangles say nothing new when restated (see
     /// [`crate::Profile::restated_bounds_say_nothing`]).
     restated: HashSet<NodeAddr>,
+    /// Windows whose place is read again: those that hold an object whose
+    /// rectangle was restated (see [`Mirror::capture`]); one that moved
+    /// has everything in it placed again.
+    windows: HashSet<NodeAddr>,
     /// Objects whose selection changed: the combo boxes that hold them
     /// are read again.
     chosen: HashSet<NodeAddr>,
@@ -147,16 +156,16 @@ struct Marks {
 impl Marks {
     /// Whether these marks cover every one of `differences` (see
     /// [`Mirror::explains`]): `recs` and `index` are the mirror's records,
-    /// `whole` the walk that differs; `restated_moves` counts the
-    /// objects whose rectangles were restated among those that moved (see
-    /// [`crate::Profile::restated_bounds_say_nothing`]).
+    /// `whole` the walk that differs; `also_moved` are objects taken as
+    /// moved for what restated its rectangle (see
+    /// [`Mirror::moved_for_restated`]).
     fn cover(
         &self,
         recs: &[Rec],
         index: &HashMap<NodeAddr, usize>,
         differences: &[Difference],
         whole: &Snapshot,
-        restated_moves: bool,
+        also_moved: &HashSet<NodeAddr>,
     ) -> bool {
         if self.overflow {
             return true;
@@ -169,8 +178,7 @@ impl Marks {
             .collect();
         // The node itself, named by any event, is explained whatever
         // differs of it.
-        let moved =
-            |a: &NodeAddr| self.moved.contains(a) || (restated_moves && self.restated.contains(a));
+        let moved = |a: &NodeAddr| self.moved.contains(a) || also_moved.contains(a);
         let named = |a: &NodeAddr| {
             self.nodes.contains(a)
                 || self.children.contains(a)
@@ -477,9 +485,16 @@ impl Mirror {
         };
         let bus = &bus.reading(&target(&label), &self.app.bus_name).await;
         let profile = bus.profile(&self.app).await;
+        // A rectangle restated says nothing of where the window it is in
+        // went (GTK 3 lays a window's widgets out again when the window
+        // moves, and their rectangles are relative to it): the places of
+        // the windows that hold them are read again instead.
         let restated = std::mem::take(&mut marks.restated);
-        if !profile.restated_bounds_say_nothing() {
-            marks.moved.extend(restated);
+        let moved = self.moved_for_restated(&profile, &restated);
+        if profile.restated_bounds_say_nothing() {
+            marks.windows = moved;
+        } else {
+            marks.moved.extend(moved);
         }
         let walk = Walk {
             bus,
@@ -862,6 +877,23 @@ impl Mirror {
             r.bounds = b;
         })?;
         moved.extend(roots.iter().copied());
+        // The windows holding what restated its rectangle: one that moved
+        // took all in it along.
+        let windows: Vec<usize> = marks
+            .windows
+            .iter()
+            .filter_map(|a| self.index.get(a).copied())
+            .filter(|&i| i < parent.len() && !moved.contains(&i) && !self.recs[i].vanished)
+            .filter(|&i| self.recs[i].basic.has(COMPONENT))
+            .collect();
+        let placed = ask_each(&self.recs, &windows, |bus, path| walk.bounds(bus, path)).await;
+        keep_each(&mut self.recs, &windows, placed, |i, r, b| {
+            if r.bounds != b {
+                below.push((i, true));
+            }
+            r.bounds = b;
+        })?;
+        moved.extend(windows.iter().copied());
         let placed_already = moved.clone();
         for (i, changed) in below {
             let mut stack = self.recs[i].children.clone();
@@ -930,7 +962,7 @@ impl Mirror {
         }
         Ok(Reading::Part {
             reread,
-            moved: roots.len() + moved.len(),
+            moved: roots.len() + windows.len() + moved.len(),
             new: self.recs.len().saturating_sub(parent.len()),
         })
     }
@@ -1000,7 +1032,7 @@ impl Mirror {
     /// times, `EXPLAIN_PAUSE` apart.
     pub async fn explains(&self, bus: &Bus, differences: &[Difference], whole: &Snapshot) -> bool {
         let label = self.app.label();
-        let restated_moves = !bus.profile(&self.app).await.restated_bounds_say_nothing();
+        let profile = bus.profile(&self.app).await;
         for round in 0..EXPLAIN_ROUNDS {
             if round > 0 {
                 tokio::time::sleep(EXPLAIN_PAUSE).await;
@@ -1014,7 +1046,8 @@ impl Mirror {
             self.events.flush().await;
             let covered = match self.marks.lock() {
                 Ok(marks) => {
-                    marks.cover(&self.recs, &self.index, differences, whole, restated_moves)
+                    let also = self.moved_for_restated(&profile, &marks.restated);
+                    marks.cover(&self.recs, &self.index, differences, whole, &also)
                 }
                 Err(_) => return false,
             };
@@ -1023,6 +1056,42 @@ impl Mirror {
             }
         }
         false
+    }
+
+    /// What is taken as moved for the objects that restated their
+    /// rectangles: they themselves, or, for a toolkit whose restated
+    /// rectangles say nothing (see
+    /// [`crate::Profile::restated_bounds_say_nothing`]), the windows that
+    /// hold them (an object that is a window is its own), whose places are
+    /// read again.
+    fn moved_for_restated(
+        &self,
+        profile: &crate::Profile,
+        restated: &HashSet<NodeAddr>,
+    ) -> HashSet<NodeAddr> {
+        if !profile.restated_bounds_say_nothing() {
+            return restated.clone();
+        }
+        self.windows_holding(restated)
+    }
+
+    /// The windows that hold the objects `held` names (an object that is a
+    /// window is its own), as the mirror holds them.
+    fn windows_holding(&self, held: &HashSet<NodeAddr>) -> HashSet<NodeAddr> {
+        let parent = parents(&self.recs);
+        let mut windows = HashSet::new();
+        for &i in held.iter().filter_map(|a| self.index.get(a)) {
+            let mut at = Some(i);
+            while let Some(j) = at {
+                let r = &self.recs[j];
+                if is_window_rec(r) && Role::from_name(&r.basic.raw_role) != Role::Application {
+                    windows.insert(addr(r));
+                    break;
+                }
+                at = parent.get(j).copied().flatten();
+            }
+        }
+        windows
     }
 
     /// The nearest ancestor of `addr` the mirror holds, asked for parent by

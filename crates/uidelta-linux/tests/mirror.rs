@@ -280,3 +280,53 @@ fn a_mirror_of_a_gtk2_application_equals_a_whole_walk_after_every_action() {
         );
     });
 }
+
+/// A window moved on the display (by a window manager, here by the X
+/// server's own request) moves everything in it: GTK 3 says so only with
+/// a `bounds-changed` on the window that carries its size alone, as after
+/// every layout, and the mirror reads the window's place again for it.
+#[test]
+fn a_mirror_follows_its_window_moved_on_the_display() {
+    require_programs(&[("Xvfb", "xvfb"), ("gtk3-widget-factory", "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start().expect("a virtual desktop");
+    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch"));
+    desktop
+        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
+        .expect("the widget factory on the accessibility bus");
+    let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
+    rt().block_on(async {
+        let mut linux =
+            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+                .await
+                .expect("connect");
+        linux.set_mirror_use(MirrorUse::Strict, true);
+        let app = linux.app(FACTORY).await.expect("the app");
+        let first = until(&linux, &app, |_| true).await;
+        let frame = find(&first, "the window", |n| n.role == Role::Frame);
+        let before = frame.bounds.expect("the window's place");
+        let window = x11
+            .top_windows()
+            .expect("top-level windows")
+            .into_iter()
+            .find(|w| w.viewable && !w.override_redirect && w.pid == app.pid)
+            .expect("the widget factory's X window");
+        let (x, y) = (before.x + 40, before.y + 30);
+        x11.move_window(window.id, x, y).expect("move the window");
+        // Each capture is checked against a whole walk (strict); the last
+        // must have the window in its new place.
+        let moved = until(&linux, &app, |s| {
+            holds(s, |n| {
+                n.identity == frame.identity && n.bounds.is_some_and(|b| (b.x, b.y) == (x, y))
+            })
+        })
+        .await;
+        let after = find(&moved, "the window", |n| n.identity == frame.identity);
+        assert_eq!(after.bounds.map(|b| (b.x, b.y)), Some((x, y)), "{before:?}");
+        assert!(
+            linux.mirror_readings().1 >= 1,
+            "captures read in part: {:?}",
+            linux.mirror_readings()
+        );
+    });
+}

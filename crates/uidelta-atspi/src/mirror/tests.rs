@@ -148,7 +148,8 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
         field,
         what: String::new(),
     };
-    let covers = |marks: &Marks, d: Difference| marks.cover(&recs, &index, &[d], &whole, false);
+    let none = HashSet::new();
+    let covers = |marks: &Marks, d: Difference| marks.cover(&recs, &index, &[d], &whole, &none);
     let at = |path: &str| NodeAddr {
         bus: ":1.1".into(),
         path: path.into(),
@@ -178,12 +179,15 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
     moved.moved.insert(at("/f"));
     assert!(covers(&moved, differ("/b", "bounds")));
     assert!(!covers(&moved, differ("/b", "states")));
-    // A rectangle restated moves nothing where the toolkit says so.
+    // A rectangle restated moves nothing of itself; what is taken as
+    // moved for it does (the window holding it, or itself).
     let mut restated = Marks::default();
-    restated.restated.insert(at("/f"));
+    restated.restated.insert(at("/p"));
     assert!(!covers(&restated, differ("/b", "bounds")));
-    assert!(!covers(&restated, differ("/f", "bounds")));
-    assert!(restated.cover(&recs, &index, &[differ("/b", "bounds")], &whole, true));
+    assert!(!covers(&restated, differ("/p", "bounds")));
+    let window: HashSet<NodeAddr> = [at("/f")].into();
+    assert!(restated.cover(&recs, &index, &[differ("/b", "bounds")], &whole, &window));
+    assert!(!restated.cover(&recs, &index, &[differ("/b", "states")], &whole, &window));
 }
 
 #[test]

@@ -162,8 +162,10 @@ impl Profile {
     /// 30 of them on the same 17 objects after every step of
     /// gtk3-widget-factory, and on its spinners and progress bar at every
     /// frame); what moves a window it draws in (a scroll, a stack's or a
-    /// revealer's slide) has its own rules in the mirror. Others: not
-    /// measured, every `bounds-changed` is read.
+    /// revealer's slide) has its own rules in the mirror; a window moved
+    /// on the display has its widgets laid out again, restating their
+    /// rectangles, so the windows holding restated ones have their places
+    /// read again. Others: not measured, every `bounds-changed` is read.
     pub(crate) fn restated_bounds_say_nothing(&self) -> bool {
         self.toolkit == Toolkit::Gtk3
     }
