@@ -422,3 +422,53 @@ fn a_session_with_no_refs_left_stops_with_an_error() {
         assert!(s.known_apps().is_empty());
     });
 }
+
+/// A session resumed with one application and the others saved in reserve
+/// (as each command of the CLI resumes the one it acts on) takes one of
+/// them up from its saved snapshot when it first observes it (an action
+/// whose focus goes there): what changed since, under its old refs, not
+/// its whole tree under new ones.
+#[test]
+fn an_application_held_in_reserve_is_taken_up_with_its_refs() {
+    const DEMO: &str = "gtk3-demo";
+    let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-3-examples");
+    std::mem::forget(desktop.launch(DEMO, &[]).expect("launch the demo"));
+    desktop
+        .wait_for_accessible_app(DEMO, std::time::Duration::from_secs(20))
+        .expect("the demo on the accessibility bus");
+    rt.block_on(async {
+        let mut first = common::session(&desktop).await;
+        first.observe(FACTORY).await.expect("observe the factory");
+        first.observe(DEMO).await.expect("observe the demo");
+        let frame = "app:gtk3-demo >> role:frame";
+        let demo_frame = ref_of(&first, frame);
+        let saved = first.save();
+        drop(first);
+        let (mine, others): (Vec<_>, Vec<_>) =
+            saved.apps.into_iter().partition(|a| a.app.name == FACTORY);
+        assert_eq!(others.len(), 1, "the demo saved");
+        let linux = uidelta_linux::Linux::connect(
+            Some(desktop.session_bus_address()),
+            Some(desktop.display()),
+        )
+        .await
+        .expect("connect");
+        let (mut s, _) = uidelta_engine::Session::resume(
+            std::sync::Arc::new(linux),
+            uidelta_diff::Filters::all(),
+            uidelta_engine::SavedSession {
+                apps: mine,
+                ..saved
+            },
+        )
+        .await;
+        s.hold_in_reserve(others);
+        let (_, d) = s.observe(DEMO).await.expect("observe the demo again");
+        assert!(
+            !d.has_changes(),
+            "{}",
+            uidelta_render::diff_text(&d, &uidelta_render::DiffOptions::default())
+        );
+        assert_eq!(ref_of(&s, frame), demo_frame);
+    });
+}

@@ -213,8 +213,17 @@ impl Report<'_> {
         let answered = answer(self.diff, self.tree_after, opts);
         out.push_str(&answered.text);
         if let Some(AppDiff { app, diff: d }) = self.app_switch {
-            out.push_str(&format!("# focus went to {}\n", app.label()));
-            out.push_str(&diff_text(d, opts));
+            // What was read of it before stands: the line says so, rather
+            // than a `No UI changes detected` that reads as the action's.
+            if d.has_changes() {
+                out.push_str(&format!("# focus went to {}\n", app.label()));
+                out.push_str(&diff_text(d, opts));
+            } else {
+                out.push_str(&format!(
+                    "# focus went to {}, unchanged since it was last read\n",
+                    app.label()
+                ));
+            }
         }
         answered
     }
@@ -341,6 +350,42 @@ mod tests {
     const DIFF: &str = "# diff: ~1 modified · settled in 120 ms\n\
                         ~ [e7] check box \"Bold\" | checked: false -> true\n";
     const EARLIER: &str = "# changed before this action, in gedit (pid 42):\n";
+
+    /// The focus gone to an application unchanged since it was last read
+    /// is one line, not a `No UI changes detected` that reads as the
+    /// action's; changed, its diff follows.
+    #[test]
+    fn a_switch_to_an_application_unchanged_is_one_line() {
+        let target = Handle {
+            r#ref: Ref(7),
+            role: Role::CheckBox,
+            name: "Bold".into(),
+        };
+        let (app, diff) = (gedit(), bold_checked());
+        let mut other = gedit();
+        other.name = "mousepad".into();
+        other.pid = Some(43);
+        let unchanged = AppDiff {
+            app: other.clone(),
+            diff: Diff::default(),
+        };
+        let mut r = report(&target, &app, &diff, &[], false);
+        r.note = None;
+        r.app_switch = Some(&unchanged);
+        assert_eq!(
+            r.changes_text(&DiffOptions::default()),
+            format!("{DIFF}# focus went to mousepad (pid 43), unchanged since it was last read\n")
+        );
+        let changed = AppDiff {
+            app: other,
+            diff: bold_checked(),
+        };
+        r.app_switch = Some(&changed);
+        assert_eq!(
+            r.changes_text(&DiffOptions::default()),
+            format!("{DIFF}# focus went to mousepad (pid 43)\n{DIFF}")
+        );
+    }
 
     /// The CLI and the agent read the same changes in the same order; the
     /// agent's answer adds its headline, the token sizes before the note,

@@ -113,6 +113,9 @@ impl<B: Backend> Carried<B> {
         for id in exited {
             s.forget(&id);
         }
+        // The others are read only if this command's action sends the
+        // focus to one of them.
+        s.hold_in_reserve(others.clone());
         self.s = s;
         self.others = others;
         if let (true, Some(found)) = (look, found) {

@@ -306,6 +306,9 @@ pub struct Session<B: Backend> {
     /// window ids), to tell the windows an action opened in another
     /// process (a GIMP plug-in's dialog) from those there before.
     pub(crate) census: Option<focus::Census>,
+    /// Applications saved by an earlier run, not read yet: taken up when
+    /// one is first observed (see [`Session::hold_in_reserve`]).
+    reserve: Vec<SavedApp>,
 }
 
 impl<B: Backend> Session<B> {
@@ -322,6 +325,7 @@ impl<B: Backend> Session<B> {
             unreported: Vec::new(),
             looked: None,
             census: None,
+            reserve: Vec::new(),
         }
     }
 
@@ -448,6 +452,11 @@ impl<B: Backend> Session<B> {
             Some(idx) => {
                 self.known[idx].app = app;
                 self.listen_again(idx).await;
+                let d = self.refresh(idx).await?;
+                Ok((idx, d))
+            }
+            None if self.adopt(&app).await => {
+                let idx = AppId(self.known.len() - 1);
                 let d = self.refresh(idx).await?;
                 Ok((idx, d))
             }

@@ -108,6 +108,57 @@ impl<B: Backend> Session<B> {
         }
     }
 
+    /// Keeps `apps`, saved by an earlier run of the same session (the
+    /// same refs: see [`Session::resume`]) and not resumed, for when one
+    /// of them is first observed: an action whose focus goes to one of
+    /// them (a dialog closing onto another application's window) answers
+    /// with what changed in it since, under the refs its elements had,
+    /// not with its whole tree under new ones. Read only then: an
+    /// application in reserve costs nothing until it is.
+    pub fn hold_in_reserve(&mut self, apps: Vec<SavedApp>) {
+        self.reserve = apps;
+    }
+
+    /// Takes `app`'s saved snapshot out of the reserve into the known
+    /// applications, stale (read again before use), when its refs fit it
+    /// and no known element has them; whether it did.
+    pub(crate) async fn adopt(&mut self, app: &App) -> bool {
+        let Some(at) = self.reserve.iter().position(|k| k.app.id == app.id) else {
+            return false;
+        };
+        let saved = self.reserve.swap_remove(at);
+        let view = View::new(&saved.snapshot, self.filters);
+        let next = self.table.peek().0;
+        let taken: HashSet<Ref> = self
+            .known
+            .iter()
+            .flat_map(|k| k.refs.as_slice().iter().copied())
+            .collect();
+        let fits = saved.refs.len() == view.len()
+            && saved
+                .refs
+                .iter()
+                .all(|r| r.0 != 0 && r.0 < next && !taken.contains(r))
+            && saved.refs.iter().collect::<HashSet<_>>().len() == saved.refs.len();
+        if !fits {
+            return false;
+        }
+        let Ok(events) = self.subscribe(app).await else {
+            return false;
+        };
+        self.known.push(KnownApp {
+            app: app.clone(),
+            snapshot: saved.snapshot,
+            view,
+            refs: Refs::from_vec(saved.refs),
+            events,
+            movers: Movers::default(),
+            stuck: None,
+            stale: true,
+        });
+        true
+    }
+
     /// A session on `backend` that carries on `saved`, which was saved
     /// under the same `filters`: the same refs for the same elements, and
     /// fresh refs that no saved element has.
