@@ -134,13 +134,7 @@ impl<B: Backend> Session<B> {
             .iter()
             .flat_map(|k| k.refs.as_slice().iter().copied())
             .collect();
-        let fits = saved.refs.len() == view.len()
-            && saved
-                .refs
-                .iter()
-                .all(|r| r.0 != 0 && r.0 < next && !taken.contains(r))
-            && saved.refs.iter().collect::<HashSet<_>>().len() == saved.refs.len();
-        if !fits {
+        if !refs_fit(&saved.refs, view.len(), next, &taken) {
             return false;
         }
         let Ok(events) = self.subscribe(app).await else {
@@ -180,13 +174,7 @@ impl<B: Backend> Session<B> {
         let mut left_out = Vec::new();
         for saved_app in saved.apps {
             let view = View::new(&saved_app.snapshot, filters);
-            let fits = saved_app.refs.len() == view.len()
-                && saved_app
-                    .refs
-                    .iter()
-                    .all(|r| r.0 != 0 && r.0 < saved.next.0)
-                && saved_app.refs.iter().collect::<HashSet<_>>().len() == saved_app.refs.len()
-                && saved_app.refs.iter().all(|r| !taken.contains(r));
+            let fits = refs_fit(&saved_app.refs, view.len(), saved.next.0, &taken);
             let events = match fits {
                 true => session.subscribe(&saved_app.app).await.ok(),
                 false => None,
@@ -218,4 +206,15 @@ impl<B: Backend> Session<B> {
         session.table = RefTable::restore(saved.next, away);
         (session, left_out)
     }
+}
+
+/// Whether saved `refs` fit a view of `len` elements: one each, none of
+/// them twice, all handed out before `next`, none `taken` by another
+/// application.
+fn refs_fit(refs: &[Ref], len: usize, next: u32, taken: &HashSet<Ref>) -> bool {
+    refs.len() == len
+        && refs
+            .iter()
+            .all(|r| r.0 != 0 && r.0 < next && !taken.contains(r))
+        && refs.iter().collect::<HashSet<_>>().len() == refs.len()
 }
