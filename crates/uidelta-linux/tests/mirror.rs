@@ -56,8 +56,8 @@ async fn until(linux: &Linux, app: &App, done: impl Fn(&Snapshot) -> bool) -> Sn
     last.expect("at least one capture")
 }
 
-#[test]
-fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
+/// A virtual desktop with the widget factory on its accessibility bus.
+fn factory_desktop() -> Desktop {
     require_programs(&[("Xvfb", "xvfb"), ("gtk3-widget-factory", "gtk-3-examples")])
         .expect("programs for the live tests");
     let desktop = Desktop::start().expect("a virtual desktop");
@@ -65,12 +65,24 @@ fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
     desktop
         .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
         .expect("the widget factory on the accessibility bus");
+    desktop
+}
+
+/// The Linux backend on `desktop`, each capture through a mirror checked
+/// against a whole walk.
+async fn strict(desktop: &Desktop) -> Linux {
+    let mut linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
+        .await
+        .expect("connect");
+    linux.set_mirror_use(MirrorUse::Strict, true);
+    linux
+}
+
+#[test]
+fn a_mirrored_capture_equals_a_whole_walk_after_every_action() {
+    let desktop = factory_desktop();
     rt().block_on(async {
-        let mut linux =
-            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-                .await
-                .expect("connect");
-        linux.set_mirror_use(MirrorUse::Strict, true);
+        let linux = strict(&desktop).await;
         let app = linux.app(FACTORY).await.expect("the app");
         let first = until(&linux, &app, |_| true).await;
         assert_eq!(
@@ -164,11 +176,7 @@ fn a_mirror_of_a_gtk2_application_equals_a_whole_walk_after_every_action() {
             "GTK 2's demo on the accessibility bus (apt-get install libgail-common libatk-adaptor)",
         );
     rt().block_on(async {
-        let mut linux =
-            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-                .await
-                .expect("connect");
-        linux.set_mirror_use(MirrorUse::Strict, true);
+        let linux = strict(&desktop).await;
         let app = linux.app("gtk-demo").await.expect("the app");
         let first = until(&linux, &app, |s| {
             holds(s, |n| n.role == Role::TableCell && n.name == "Assistant")
@@ -282,25 +290,16 @@ fn a_mirror_of_a_gtk2_application_equals_a_whole_walk_after_every_action() {
 }
 
 /// A window moved on the display (by a window manager, here by the X
-/// server's own request) moves everything in it: GTK 3 says so only with
-/// a `bounds-changed` on the window that carries its size alone, as after
-/// every layout, and the mirror reads the window's place again for it.
+/// server's own request) moves everything in it: GTK 3 says so only by
+/// laying its widgets out again, their `bounds-changed` restating their
+/// rectangles (relative to the window) as after every layout, and the
+/// mirror reads the place of the window holding them for it.
 #[test]
 fn a_mirror_follows_its_window_moved_on_the_display() {
-    require_programs(&[("Xvfb", "xvfb"), ("gtk3-widget-factory", "gtk-3-examples")])
-        .expect("programs for the live tests");
-    let desktop = Desktop::start().expect("a virtual desktop");
-    std::mem::forget(desktop.launch(FACTORY, &[]).expect("launch"));
-    desktop
-        .wait_for_accessible_app(FACTORY, Duration::from_secs(20))
-        .expect("the widget factory on the accessibility bus");
+    let desktop = factory_desktop();
     let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
     rt().block_on(async {
-        let mut linux =
-            Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
-                .await
-                .expect("connect");
-        linux.set_mirror_use(MirrorUse::Strict, true);
+        let linux = strict(&desktop).await;
         let app = linux.app(FACTORY).await.expect("the app");
         let first = until(&linux, &app, |_| true).await;
         let frame = find(&first, "the window", |n| n.role == Role::Frame);
