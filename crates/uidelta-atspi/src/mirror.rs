@@ -179,10 +179,13 @@ impl Marks {
         // The node itself, named by any event, is explained whatever
         // differs of it.
         let moved = |a: &NodeAddr| self.moved.contains(a) || also_moved.contains(a);
+        // One laid out again in place (its rectangle restated) is still
+        // being worked on: a popover's buttons while it opens.
         let named = |a: &NodeAddr| {
             self.nodes.contains(a)
                 || self.children.contains(a)
                 || self.below.contains(a)
+                || self.restated.contains(a)
                 || moved(a)
         };
         differences.iter().all(|d| {
@@ -489,8 +492,7 @@ impl Mirror {
         // went (GTK 3 lays a window's widgets out again when the window
         // moves, and their rectangles are relative to it): the places of
         // the windows that hold them are read again instead.
-        let restated = std::mem::take(&mut marks.restated);
-        let moved = self.moved_for_restated(&profile, &restated);
+        let moved = self.moved_for_restated(&profile, &marks.restated);
         if profile.restated_bounds_say_nothing() {
             marks.windows = moved;
         } else {
@@ -606,12 +608,17 @@ impl Mirror {
         }
         // A box that moved or grew may have gained children it did not
         // announce: its children are asked for (one call each, all at
-        // once), and a box whose list changed is read again with them.
+        // once), and a box whose list changed is read again with them. So
+        // is one laid out again in place (its rectangle restated): a child
+        // may take another's place in it without changing its size.
         if walk.profile.boxes_gain_children_silently() {
             let boxes: Vec<usize> = marks
                 .moved
                 .iter()
+                .chain(&marks.restated)
                 .filter_map(known)
+                .collect::<BTreeSet<usize>>()
+                .into_iter()
                 .filter(|&i| !nodes.contains(&i) && !self.recs[i].vanished)
                 .filter(|&i| {
                     let r = &self.recs[i];
