@@ -879,8 +879,13 @@ impl Mirror {
             .collect();
         let placed = ask_each(&self.recs, &roots, |bus, path| walk.bounds(bus, path)).await;
         let mut below: Vec<(usize, bool)> = shifted.into_iter().map(|i| (i, true)).collect();
+        // Objects whose place changed, of those asked.
+        let mut replaced: Vec<usize> = Vec::new();
         keep_each(&mut self.recs, &roots, placed, |i, r, b| {
             below.push((i, r.bounds != b));
+            if r.bounds != b {
+                replaced.push(i);
+            }
             r.bounds = b;
         })?;
         moved.extend(roots.iter().copied());
@@ -897,6 +902,7 @@ impl Mirror {
         keep_each(&mut self.recs, &windows, placed, |i, r, b| {
             if r.bounds != b {
                 below.push((i, true));
+                replaced.push(i);
             }
             r.bounds = b;
         })?;
@@ -937,8 +943,25 @@ impl Mirror {
         let mut slid = false;
         keep_each(&mut self.recs, &moved, bounds, |i, r, b| {
             slid |= sliding.contains(&i) && r.bounds != b;
+            if r.bounds != b {
+                replaced.push(i);
+            }
             r.bounds = b;
         })?;
+        // Whether an object shows follows its place (GTK 3 says `showing`
+        // only of what lies on screen within its parents: a popover's
+        // buttons while it grows open, rows scrolled into view), and no
+        // event says so: what moved has its states read again.
+        replaced.retain(|i| !again.contains(i));
+        let read = ask_each(&self.recs, &replaced, |bus, path| walk.states(bus, path)).await;
+        let mut dead = false;
+        keep_each(&mut self.recs, &replaced, read, |_, r, s| {
+            dead |= s.contains(State::Defunct) && !r.basic.states.contains(State::Defunct);
+            r.basic.states = s;
+        })?;
+        if dead {
+            return Err(Refresh::Whole("an object went defunct"));
+        }
         // Something still sliding: what was settling is followed on (for
         // at most `MAX_SLIDE`); the rest of it settled a second after it
         // last moved. What started or stopped showing now starts settling.

@@ -329,3 +329,39 @@ fn a_mirror_follows_its_window_moved_on_the_display() {
         );
     });
 }
+
+/// GTK 3 opens a popover (the widget factory's gear menu) over a few
+/// frames, laying its buttons out again in place as it goes: captures
+/// 100 ms apart while it opens each equal a whole walk, or differ only in
+/// what the application was still working on (strict).
+#[test]
+fn captures_while_a_popover_opens_equal_a_whole_walk() {
+    let desktop = factory_desktop();
+    rt().block_on(async {
+        let linux = strict(&desktop).await;
+        let app = linux.app(FACTORY).await.expect("the app");
+        let s = until(&linux, &app, |_| true).await;
+        let menu = find(&s, "the gear menu's button", |n| {
+            n.role == Role::ToggleButton && n.name == "Menu"
+        });
+        linux
+            .act(&app, &menu, &Action::Click)
+            .await
+            .expect("open the gear menu");
+        let opened = until(&linux, &app, |s| {
+            holds(s, |n| {
+                n.name == "About Widget Factory" && n.states.contains(State::Showing)
+            })
+        })
+        .await;
+        assert!(holds(&opened, |n| n.name == "About Widget Factory"
+            && n.states.contains(State::Showing)));
+        for _ in 0..5 {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            linux
+                .capture(&app, &Scope::App)
+                .await
+                .expect("a capture through the mirror equal to a whole walk");
+        }
+    });
+}
