@@ -20,6 +20,10 @@
 //!   place of the window holding the object (a window moved on the
 //!   display lays its widgets out again): one that moved has the bounds
 //!   of everything in it read again;
+//! - what moved (its bounds, read again, changed) has its states read
+//!   again: GTK 3 says `showing` only of what lies on screen within its
+//!   parents, and a move changes that without an event (a popover's
+//!   buttons as it grows open);
 //! - `showing`, `visible`, `sensitive` or `enabled` changing reads again
 //!   everything below the object, whose states follow it without events;
 //!   showing or hiding also reads its parent's children again (it may have
