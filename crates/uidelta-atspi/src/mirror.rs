@@ -182,14 +182,17 @@ impl Marks {
             .collect();
         // The node itself, named by any event, is explained whatever
         // differs of it.
-        let moved = |a: &NodeAddr| self.moved.contains(a) || also_moved.contains(a);
-        // One laid out again in place (its rectangle restated) is still
-        // being worked on: a popover's buttons while it opens.
+        // One laid out again after the capture, even in place (its
+        // rectangle restated), was still being worked on, and so was what
+        // is in it: a stack's page sliding in (its window moves, its
+        // rectangle in it stays), a popover's buttons while it opens.
+        let moved = |a: &NodeAddr| {
+            self.moved.contains(a) || self.restated.contains(a) || also_moved.contains(a)
+        };
         let named = |a: &NodeAddr| {
             self.nodes.contains(a)
                 || self.children.contains(a)
                 || self.below.contains(a)
-                || self.restated.contains(a)
                 || moved(a)
         };
         differences.iter().all(|d| {

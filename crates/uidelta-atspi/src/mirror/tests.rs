@@ -179,16 +179,21 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
     moved.moved.insert(at("/f"));
     assert!(covers(&moved, differ("/b", "bounds")));
     assert!(!covers(&moved, differ("/b", "states")));
-    // A rectangle restated moves nothing below it; what is taken as
-    // moved for it does (the window holding it, or itself). The object
-    // itself, laid out again, was still being worked on.
+    // An object laid out again after the capture, its rectangle restated,
+    // was still being worked on, as one that moved: itself and the places
+    // of what is in it (a stack's page sliding in). What is taken as moved
+    // for it (the window holding it) is too.
     let mut restated = Marks::default();
     restated.restated.insert(at("/p"));
-    assert!(!covers(&restated, differ("/b", "bounds")));
+    assert!(covers(&restated, differ("/b", "bounds")));
     assert!(covers(&restated, differ("/p", "states")));
+    assert!(!covers(&restated, differ("/b", "states")));
+    let mut button = Marks::default();
+    button.restated.insert(at("/b"));
+    assert!(!covers(&button, differ("/p", "bounds")));
     let window: HashSet<NodeAddr> = [at("/f")].into();
-    assert!(restated.cover(&recs, &index, &[differ("/b", "bounds")], &whole, &window));
-    assert!(!restated.cover(&recs, &index, &[differ("/b", "states")], &whole, &window));
+    assert!(button.cover(&recs, &index, &[differ("/p", "bounds")], &whole, &window));
+    assert!(!button.cover(&recs, &index, &[differ("/p", "states")], &whole, &window));
 }
 
 #[test]
