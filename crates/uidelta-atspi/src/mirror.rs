@@ -78,7 +78,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use uidelta_model::{NodeId, Role, Snapshot, State};
+use uidelta_model::{NodeId, Role, Snapshot, State, StateSet};
 
 use crate::actions::NodeAddr;
 use crate::bus::{object_vanished, Bus};
@@ -823,9 +823,7 @@ impl Mirror {
         // no news (Calc's input line says so from the start).
         let mut dead = false;
         keep_each(&mut self.recs, &states, read, |_, r, s| {
-            let was = r.basic.states;
-            dead |= (s.contains(State::Defunct) && !was.contains(State::Defunct))
-                || (s.is_empty() && !was.is_empty());
+            dead |= went_dead(r.basic.states, s);
             r.basic.states = s;
         })?;
         if dead {
@@ -959,11 +957,12 @@ impl Mirror {
         // only of what lies on screen within its parents: a popover's
         // buttons while it grows open, rows scrolled into view), and no
         // event says so: what moved has its states read again.
-        replaced.retain(|i| !again.contains(i));
+        // Not those read whole, or whose states were read, this capture.
+        replaced.retain(|i| !again.contains(i) && states.binary_search(i).is_err());
         let read = ask_each(&self.recs, &replaced, |bus, path| walk.states(bus, path)).await;
         let mut dead = false;
         keep_each(&mut self.recs, &replaced, read, |_, r, s| {
-            dead |= s.contains(State::Defunct) && !r.basic.states.contains(State::Defunct);
+            dead |= went_dead(r.basic.states, s);
             r.basic.states = s;
         })?;
         if dead {
@@ -1033,6 +1032,13 @@ fn keep_each<T>(
         }
     }
     Ok(())
+}
+
+/// Whether an object whose states were `was` and now are `now` was
+/// replaced without a word yet: it went defunct, or lost every state it had.
+fn went_dead(was: StateSet, now: StateSet) -> bool {
+    (now.contains(State::Defunct) && !was.contains(State::Defunct))
+        || (now.is_empty() && !was.is_empty())
 }
 
 /// Whether an object is laid out by the widget it is in without a word of
