@@ -46,6 +46,11 @@
 //!   events);
 //! - a container that manages its descendants (a spreadsheet) has what
 //!   shows of it read again on every capture, as scrolling says nothing;
+//! - what says it is busy or stale (Gecko's documents while they load)
+//!   changes without events until it says it is done: it is read again at
+//!   every capture, with the children of what is busy, and the strict
+//!   check takes what differs of it (and below a busy one) as work still
+//!   under way;
 //! - what a toolkit changes without events
 //!   (`Profile::reads_again`: LibreOffice's paragraphs, the cell
 //!   under Calc's cursor) is read again at every capture;
@@ -202,6 +207,13 @@ impl Marks {
             if named(&node) {
                 return true;
             }
+            // What the mirror holds as busy or stale may change without a
+            // word, until it says it is done: it, and what is in a busy
+            // one, are read again at every capture.
+            let unsettled_at = |i: usize, itself: bool| {
+                let s = &recs[i].basic.states;
+                s.contains(State::Busy) || itself && s.contains(State::Stale)
+            };
             // Something above it explains only what its event says of what
             // is below: everything (a subtree to read again), which
             // objects are there and where (its children changed), or
@@ -243,6 +255,15 @@ impl Marks {
             };
             if named(&addr(&recs[held])) {
                 return true;
+            }
+            let mut at = Some(held);
+            let mut itself = index.contains_key(&node);
+            while let Some(i) = at {
+                if unsettled_at(i, itself) {
+                    return true;
+                }
+                itself = false;
+                at = parent[i];
             }
             // Something above it changed (new or gone objects, a whole
             // subtree): its nearest held ancestor, then theirs.
@@ -705,6 +726,17 @@ impl Mirror {
                 lists.insert(i);
             }
         }
+        // What says it is busy (a document still loading: Gecko) or stale
+        // (what it says may be out of date) changes without events: it is
+        // read again at every capture, and what is in a busy one with it.
+        for (i, r) in self.recs.iter().enumerate() {
+            if unsettled(&r.basic.states) {
+                nodes.insert(i);
+                if r.basic.states.contains(State::Busy) {
+                    lists.insert(i);
+                }
+            }
+        }
         // What a toolkit changes without events is read at every capture.
         nodes.extend(walk.profile.reads_again(&self.recs));
         // An object the mirror does not hold (made since, without a word
@@ -1039,6 +1071,15 @@ fn keep_each<T>(
 fn went_dead(was: StateSet, now: StateSet) -> bool {
     (now.contains(State::Defunct) && !was.contains(State::Defunct))
         || (now.is_empty() && !was.is_empty())
+}
+
+/// Whether an object with these states may change without events until
+/// they change: it says it is busy (a document still loading, whose
+/// children come and go) or stale (what it says may be out of date).
+/// Thunderbird's documents (Gecko) are both while they load: a mirror
+/// held them so once a whole walk read them done.
+fn unsettled(states: &StateSet) -> bool {
+    states.contains(State::Busy) || states.contains(State::Stale)
 }
 
 /// Whether an object is laid out by the widget it is in without a word of

@@ -197,6 +197,61 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
 }
 
 #[test]
+fn what_says_it_is_busy_or_stale_explains_what_differs_of_it_without_events() {
+    use uidelta_model::{Meta, NodeData, TreeBuilder};
+    // A frame holding a document still loading (busy), which holds a row
+    // (stale), and a button beside it.
+    let mut recs = vec![
+        rec("frame", "Mail", &[1, 3]),
+        rec("panel", "", &[2]),
+        rec("table row", "Local Folders", &[]),
+        rec("push button", "Send", &[]),
+    ];
+    recs[1].basic.states.insert(State::Busy);
+    recs[2].basic.states.insert(State::Stale);
+    let paths = ["/f", "/doc", "/row", "/b"];
+    let mut index = HashMap::new();
+    for (i, (r, path)) in recs.iter_mut().zip(paths).enumerate() {
+        r.bus = ":1.1".into();
+        r.path = path.into();
+        index.insert(addr(r), i);
+    }
+    let node = |role: Role, name: &str, path: &str| {
+        let mut n = NodeData::named(role, name);
+        n.identity = Some(format!(":1.1{path}"));
+        n
+    };
+    let mut b = TreeBuilder::new(node(Role::Frame, "Mail", "/f"));
+    b.open(node(Role::Panel, "", "/doc"));
+    b.leaf(node(Role::TableRow, "ann@example.org", "/row"));
+    b.leaf(node(Role::Label, "Inbox", "/new"));
+    b.close();
+    b.leaf(node(Role::PushButton, "Send", "/b"));
+    let whole = Snapshot::new(Meta::default(), b.finish());
+    let differ = |path: &str, field: &'static str| Difference {
+        identity: format!(":1.1{path}"),
+        field,
+        what: String::new(),
+    };
+    let none = HashSet::new();
+    let quiet = Marks::default();
+    let covers = |d: Difference| quiet.cover(&recs, &index, &[d], &whole, &none);
+    // The busy document, whatever is in it, and the stale row.
+    assert!(covers(differ("/doc", "states")));
+    assert!(covers(differ("/row", "name")));
+    assert!(covers(differ("/new", "presence")));
+    // Not what is beside them, nor what holds them.
+    assert!(!covers(differ("/b", "states")));
+    assert!(!covers(differ("/f", "name")));
+    // A stale object says nothing of what is in it, nor of its parent.
+    recs[1].basic.states.remove(State::Busy);
+    let covers = |d: Difference| quiet.cover(&recs, &index, &[d], &whole, &none);
+    assert!(!covers(differ("/doc", "states")));
+    assert!(!covers(differ("/new", "presence")));
+    assert!(covers(differ("/row", "name")));
+}
+
+#[test]
 fn a_rectangle_restated_is_told_from_a_move() {
     let bounds = |path: &str, rect: Option<[i32; 4]>| UiEvent {
         rect,
