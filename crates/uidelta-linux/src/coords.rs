@@ -170,6 +170,11 @@ pub(crate) fn place_on_display(tree: &mut Tree, windows: &[TopWindow], pid: Opti
         m == Some(Mapping::SAME) && tree.node(top).bounds.is_some_and(|b| (b.x, b.y) != (0, 0))
     });
     let mut mapped = 0;
+    let mut popups: Vec<&TopWindow> = windows
+        .iter()
+        .filter(|w| w.viewable && w.override_redirect)
+        .filter(|w| w.pid.is_none() || pid.is_none() || w.pid == pid)
+        .collect();
     for (top, m) in found {
         let Some(m) = m.or(shared).filter(|m| *m != Mapping::SAME) else {
             continue;
@@ -178,12 +183,102 @@ pub(crate) fn place_on_display(tree: &mut Tree, windows: &[TopWindow], pid: Opti
             let node = tree.node_mut(id);
             node.bounds = node.bounds.map(|b| m.rect(b));
         }
+        // Places within the window: what it opens in windows of its own is
+        // placed as if in it.
+        if m.dx != 0.0 || m.dy != 0.0 {
+            place_popovers(tree, top, &mut popups);
+        }
         mapped += 1;
     }
     Placed {
         mapped,
         display_places: in_place && mapped == 0,
     }
+}
+
+/// Puts in their windows the popovers under `top`, a top-level window
+/// whose toolkit reports places within it (GTK 4): it gives a popover,
+/// drawn in a window of its own (override-redirect, one of `popups`), a
+/// place of its own making in the top-level's coordinates, some way from
+/// where it shows (gnome-calculator's drop-down list 23 px left and 13 px
+/// up of it, its mode menu 82 px right: a click on an item landed beside
+/// the popover, which closed with nothing chosen). Each popover (see
+/// [`popover_shift`]) moves with its subtree; its window is taken from
+/// `popups`.
+fn place_popovers(tree: &mut Tree, top: NodeId, popups: &mut Vec<&TopWindow>) {
+    let mut stack: Vec<NodeId> = tree.children(top).iter().rev().copied().collect();
+    while let Some(id) = stack.pop() {
+        if popups.is_empty() {
+            return;
+        }
+        let node = tree.node(id);
+        let parent = tree.parent(id).map(|p| tree.node(p));
+        let held_by = parent.map(|p| (p.role, p.bounds));
+        let shift = node
+            .bounds
+            .zip(held_by)
+            .and_then(|(b, (role, held))| {
+                popover_shift(node.role, b, role, held?, popups.iter().map(|w| w.outer))
+            });
+        let Some((i, (dx, dy))) = shift else {
+            stack.extend(tree.children(id).iter().rev());
+            continue;
+        };
+        popups.remove(i);
+        for below in tree.subtree(id) {
+            let node = tree.node_mut(below);
+            node.bounds = node.bounds.map(|r| shifted(r, (dx, dy)));
+        }
+    }
+}
+
+/// `r` moved by `(dx, dy)`.
+pub(crate) fn shifted(r: Rect, (dx, dy): (i32, i32)) -> Rect {
+    Rect::new(r.x.saturating_add(dx), r.y.saturating_add(dy), r.w, r.h)
+}
+
+/// Whether an element of `role` at `bounds`, held by one of
+/// `parent_role` at `held` (both in the display's places as its
+/// top-level's mapping gives them), is a popover drawn in one of the
+/// windows at `popups`, and if so which one and how far it moves to sit
+/// at its middle. A popover is a menu or window, or what is held by an
+/// element that opens popovers (see [`opens_popovers`]: a drop-down's
+/// list in a scroll pane); it lies outside what holds it, and has the
+/// size of its window, give or take the border the window draws around
+/// it ([`SHADOW`] each side).
+pub(crate) fn popover_shift(
+    role: Role,
+    bounds: Rect,
+    parent_role: Role,
+    held: Rect,
+    popups: impl IntoIterator<Item = uidelta_x11::Area>,
+) -> Option<(usize, (i32, i32))> {
+    let opens =
+        role.is_window() || matches!(role, Role::Menu | Role::PopupMenu) || opens_popovers(parent_role);
+    if !opens || bounds.w <= 0 || bounds.h <= 0 || bounds.intersection(&held) == Some(bounds) {
+        return None;
+    }
+    let border = |outer: u32, inner: i32| i64::from(outer) - i64::from(inner);
+    let fits = |b: i64| (0..=2 * i64::from(SHADOW)).contains(&b);
+    popups.into_iter().enumerate().find_map(|(i, (x, y, w, h))| {
+        let (bw, bh) = (border(w, bounds.w), border(h, bounds.h));
+        if !fits(bw) || !fits(bh) {
+            return None;
+        }
+        let dx = i32::try_from(i64::from(x) + bw / 2 - i64::from(bounds.x)).ok()?;
+        let dy = i32::try_from(i64::from(y) + bh / 2 - i64::from(bounds.y)).ok()?;
+        Some((i, (dx, dy)))
+    })
+}
+
+/// Whether an element of `role` opens popovers that hold whatever the
+/// toolkit puts in them (a drop-down's list in a scroll pane): combo
+/// boxes, buttons and menu items.
+fn opens_popovers(role: Role) -> bool {
+    matches!(
+        role,
+        Role::ComboBox | Role::PushButton | Role::ToggleButton | Role::MenuItem
+    )
 }
 
 /// What [`place_on_display`] did.

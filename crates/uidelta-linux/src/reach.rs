@@ -6,7 +6,9 @@ use uidelta_atspi::{app_windows, Actor, AppRef, NodeAddr};
 use uidelta_model::{Rect, Role, State};
 use uidelta_x11::{WindowAt, X11};
 
-use crate::coords::{mapping_between, rect_of, window_mapping, Mapping, SHADOW};
+use crate::coords::{
+    mapping_between, popover_shift, rect_of, shifted, window_mapping, Mapping, SHADOW,
+};
 use crate::Linux;
 
 /// What a pointer event at a point of an element would reach.
@@ -220,6 +222,9 @@ impl Linux {
         (x, y): (i32, i32),
     ) -> ((i32, i32), Reach) {
         let point = (x, y + actor.shown_below_reported(chain).await);
+        if let Some(shown) = self.in_popover(x11, app, actor, chain, point).await {
+            return shown;
+        }
         let (reach, within) = self
             .reach(x11, app, actor, chain, point, Mapping::SAME)
             .await;
@@ -237,6 +242,66 @@ impl Linux {
             mapped,
             self.reach(x11, app, actor, chain, mapped, mapping).await.0,
         )
+    }
+
+    /// Where `point` of the element at the start of `chain` shows, and
+    /// what a pointer event there reaches, when the element is in a
+    /// popover of a toolkit that reports places within its windows (GTK 4):
+    /// placed as a capture places it (see [`crate::coords::popover_shift`]).
+    /// `None` when no popup window of `app` is on screen, its toolkit
+    /// reports the display's places, or the element is in no popover.
+    async fn in_popover(
+        &self,
+        x11: &X11,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        chain: &[NodeAddr],
+        point: (i32, i32),
+    ) -> Option<((i32, i32), Reach)> {
+        let windows = x11.viewable_windows().ok()?;
+        let ours = |pid: Option<u32>| pid.is_none() || app.pid.is_none() || pid == app.pid;
+        let popups: Vec<uidelta_x11::Area> = windows
+            .iter()
+            .filter(|w| w.override_redirect && ours(w.pid))
+            .map(|w| w.outer)
+            .collect();
+        if popups.is_empty() {
+            return None;
+        }
+        let top_level = chain.last()?;
+        let extents = rect_of(actor.extents(top_level).await.ok()?)?;
+        let name = actor.name(top_level).await.unwrap_or_default();
+        let mapping = window_mapping(&windows, app.pid, extents, &name)?;
+        if mapping.dx == 0.0 && mapping.dy == 0.0 {
+            return None;
+        }
+        let mut read = Vec::with_capacity(chain.len());
+        for at in chain {
+            let role = actor.role(at).await.ok();
+            let bounds = actor.extents(at).await.ok().and_then(rect_of);
+            read.push((role, bounds.map(|b| mapping.rect(b))));
+        }
+        // From the top-level down: the outermost popover.
+        let shift = (0..chain.len().saturating_sub(1)).rev().find_map(|i| {
+            let ((Some(role), Some(b)), (Some(parent_role), Some(held))) = (read[i], read[i + 1])
+            else {
+                return None;
+            };
+            popover_shift(role, b, parent_role, held, popups.iter().copied())
+        })?;
+        let p = mapping.point(point);
+        let at = shifted(Rect::new(p.0, p.1, 1, 1), shift.1);
+        let reach = match x11.window_at(at.x, at.y) {
+            Ok(Some(w)) if w.override_redirect && ours(w.pid) => Reach::Element,
+            Ok(Some(w)) => Reach::Covered(window_name(&w, app.pid)),
+            Ok(None) => Reach::Covered("no window (the bare desktop)".into()),
+            Err(e) => {
+                tracing::debug!("{e}");
+                Reach::Unknown
+            }
+        };
+        tracing::debug!(?mapping, ?shift, ?at, "placed in its popover");
+        Some(((at.x, at.y), reach))
     }
 
     /// How `app`'s coordinates map to the display's, read from the

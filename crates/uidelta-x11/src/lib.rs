@@ -297,7 +297,7 @@ impl X11 {
             if count == 0 {
                 return Err(Failure::ZeroClicks);
             }
-            self.fake_motion(x, y)?;
+            self.fake_approach(x, y)?;
             for _ in 0..count {
                 self.fake_button(button.number(), xproto::BUTTON_PRESS_EVENT)?;
                 std::thread::sleep(CLICK_HOLD);
@@ -313,7 +313,7 @@ impl X11 {
         self.run(
             || format!("pressing {button} at ({x}, {y})"),
             || {
-                self.fake_motion(x, y)?;
+                self.fake_approach(x, y)?;
                 self.fake_button(button.number(), xproto::BUTTON_PRESS_EVENT)
             },
         )
@@ -672,6 +672,20 @@ impl X11 {
         )?
         .check()?;
         Ok(())
+    }
+
+    /// Moves the pointer to (`x`, `y`) by way of a pixel beside it, as a
+    /// hand brings it there: a pointer already at the point sends no motion
+    /// at all, and a toolkit that lost track of it ignores a press it did
+    /// not see the pointer come to (GTK 4, after a popover that held the
+    /// pointer closed: a click on the menu button under it opened nothing).
+    fn fake_approach(&self, x: i32, y: i32) -> Result<(), Failure> {
+        let beside = if x > 0 { x - 1 } else { x + 1 };
+        // Checked as the point is: one outside the screen is refused below.
+        if self.fake_motion(beside, y).is_err() {
+            return self.fake_motion(x, y);
+        }
+        self.fake_motion(x, y)
     }
 
     fn fake_motion(&self, x: i32, y: i32) -> Result<(), Failure> {

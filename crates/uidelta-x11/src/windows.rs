@@ -58,6 +58,17 @@ pub struct WindowAt {
 /// A rectangle of the screen: x, y, width, height in root coordinates.
 pub type Area = (i32, i32, u32, u32);
 
+/// Which top-level windows a listing holds.
+#[derive(Clone, Copy)]
+enum Listing {
+    /// Every one.
+    All,
+    /// Viewable and not override-redirect.
+    Shown,
+    /// Viewable.
+    Viewable,
+}
+
 impl X11 {
     /// The top-level windows, bottom first in stacking order, with pid and
     /// title where set: the children of the root or, under a reparenting
@@ -65,7 +76,7 @@ impl X11 {
     pub fn top_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
         self.run(
             || "listing top-level windows".into(),
-            || self.list_top(false),
+            || self.list_top(Listing::All),
         )
     }
 
@@ -77,11 +88,22 @@ impl X11 {
     pub fn shown_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
         self.run(
             || "listing shown top-level windows".into(),
-            || self.list_top(true),
+            || self.list_top(Listing::Shown),
         )
     }
 
-    fn list_top(&self, shown_only: bool) -> Result<Vec<TopWindow>, Failure> {
+    /// The viewable top-level windows, bottom first: those of
+    /// [`X11::shown_windows`] and the override-redirect ones on screen
+    /// (open menus, popovers and tooltips), which toolkits draw their
+    /// popups in.
+    pub fn viewable_windows(&self) -> Result<Vec<TopWindow>, X11Error> {
+        self.run(
+            || "listing viewable top-level windows".into(),
+            || self.list_top(Listing::Viewable),
+        )
+    }
+
+    fn list_top(&self, listing: Listing) -> Result<Vec<TopWindow>, Failure> {
         let tree = self.conn.query_tree(self.root)?.reply()?;
         let pid_atom = self.atom(b"_NET_WM_PID")?;
         let wm_state = self.framing()?;
@@ -97,7 +119,12 @@ impl X11 {
                 continue; // gone meanwhile
             };
             let viewable = attrs.map_state == MapState::VIEWABLE;
-            if shown_only && (!viewable || attrs.override_redirect) {
+            let listed = match listing {
+                Listing::All => true,
+                Listing::Shown => viewable && !attrs.override_redirect,
+                Listing::Viewable => viewable,
+            };
+            if !listed {
                 continue;
             }
             let id = self.client_of(top, wm_state)?;

@@ -217,10 +217,17 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
             }
             let text = child.basic.name.trim();
             if role(child) == Role::Label && !text.is_empty() {
-                labels.push(text.to_owned());
+                labels.push((text.to_owned(), has_no_size(child)));
             }
             stack.extend(child.children.iter().rev());
         }
+        // A label of no size is the page of a stack not shown (a
+        // drop-down's `(None)`, beside the item it shows), unless nothing
+        // of the element is laid out.
+        if labels.iter().any(|(_, flat)| !flat) {
+            labels.retain(|(_, flat)| !flat);
+        }
+        let labels: Vec<String> = labels.into_iter().map(|(text, _)| text).collect();
         let content = labels.join(" ");
         let restates = said_twice(&r.basic.name) == Some(&content)
             || as_written.as_deref() == Some(content.as_str());
@@ -230,6 +237,54 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
     }
     for (i, name) in names {
         recs[i].basic.name = name;
+    }
+}
+
+/// Whether `r` has a place of no width or no height: laid out as nothing
+/// (GTK 4 gives the pages of a stack that are not shown none).
+fn has_no_size(r: &Rec) -> bool {
+    r.bounds.is_some_and(|b| b.w == 0 || b.h == 0)
+}
+
+/// GTK 4's drop-down is a nameless `combo box` holding the button that
+/// opens its list, named by what it shows (the item chosen, on a stack
+/// whose other page says `(None)`): `combo box` holding `push button
+/// "Degrees"`. The combo box shows the item as its value, and says the
+/// focus the button has (`combo box = "Degrees" (focused)`), and that
+/// its list is open while the button is pressed (`expanded`); the button,
+/// with nothing more to say, is left out with what is in it. Its list, in
+/// a popover of the combo box, stays. Run after [`name_from_content`].
+pub(crate) fn drop_downs_show_their_choice(recs: &mut [Rec]) {
+    use uidelta_model::State;
+    let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
+    let mut found = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        let valueless = r.value.as_deref().is_none_or(|v| v.trim().is_empty());
+        if r.vanished || role(r) != Role::ComboBox || !valueless {
+            continue;
+        }
+        // Its button, beside its popover (a `filler`, open or not).
+        let buttons: Vec<usize> = r
+            .children
+            .iter()
+            .copied()
+            .filter(|&c| {
+                !recs[c].vanished && matches!(role(&recs[c]), Role::PushButton | Role::ToggleButton)
+            })
+            .collect();
+        let [only] = buttons[..] else { continue };
+        let shown = recs[only].basic.name.trim();
+        if !shown.is_empty() {
+            found.push((i, only, shown.to_owned()));
+        }
+    }
+    for (i, only, shown) in found {
+        recs[i].value = Some(shown);
+        let button = recs[only].basic.states;
+        let states = &mut recs[i].basic.states;
+        states.set(State::Focused, button.contains(State::Focused));
+        states.set(State::Expanded, button.contains(State::Pressed));
+        recs[only].left_out = true;
     }
 }
 
@@ -290,7 +345,12 @@ pub(crate) fn name_cells_after_the_cell_they_hold(recs: &mut [Rec]) {
 /// own) around the button that opens its menu, both named after the same
 /// tooltip: `push button "Main Menu"` holding `push button "Main Menu"`.
 /// The box gives its place to the button, which is clicked, takes the
-/// focus and says whether its menu is open.
+/// focus and says whether its menu is open. A menu button that shows a
+/// label has its tooltip on the box alone, the button named by the label
+/// (gnome-calculator's `push button "Mode selection"` holding `push
+/// button "Basic"`): the button takes the box's name, and shows its label
+/// as its value (`push button "Mode selection" = "Basic"`), which changes
+/// with what is chosen.
 pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut boxes = Vec::new();
@@ -306,15 +366,58 @@ pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
             .copied()
             .filter(|&c| !recs[c].vanished)
             .partition(|&c| opens_apart(role(&recs[c])));
-        if let [only] = inner[..] {
-            if buttons(&recs[only]) && recs[only].basic.name == r.basic.name && menus.len() <= 1 {
-                boxes.push(i);
-            }
+        let [only] = inner[..] else {
+            continue;
+        };
+        let button = &recs[only];
+        if !buttons(button) || menus.len() > 1 {
+            continue;
+        }
+        if button.basic.name == r.basic.name {
+            boxes.push((i, None));
+        } else if named_after_its_tooltip(r)
+            && button.basic.description.trim().is_empty()
+            && !button.basic.name.trim().is_empty()
+            && button.value.as_deref().is_none_or(|v| v.trim().is_empty())
+        {
+            boxes.push((i, Some(only)));
         }
     }
-    for i in boxes {
+    for (i, labelled) in boxes {
         recs[i].lifted = true;
+        if let Some(only) = labelled {
+            let name = recs[i].basic.name.clone();
+            let label = std::mem::replace(&mut recs[only].basic.name, name);
+            let label = label.trim().to_owned();
+            // The label it holds says the value again.
+            let mut stack = recs[only].children.clone();
+            while let Some(c) = stack.pop() {
+                if opens_apart(Role::from_name(&recs[c].basic.raw_role)) {
+                    continue;
+                }
+                if Role::from_name(&recs[c].basic.raw_role) == Role::Label
+                    && recs[c].basic.name.trim() == label
+                {
+                    recs[c].says_again = true;
+                }
+                stack.extend(&recs[c].children);
+            }
+            recs[only].value = Some(label);
+        }
     }
+}
+
+/// Whether `r` is named after its tooltip: its name is its description's
+/// first line.
+fn named_after_its_tooltip(r: &Rec) -> bool {
+    let plain = super::without_tags(&r.basic.description);
+    let name = r.basic.name.trim();
+    !name.is_empty()
+        && plain
+            .lines()
+            .map(str::trim)
+            .find(|l| !l.is_empty())
+            .is_some_and(|line| uidelta_model::normalize_space(line) == name)
 }
 
 /// Roles of what opens apart from the element that holds it in the tree:
@@ -444,6 +547,24 @@ mod tests {
         lift_menu_button_boxes(&mut recs);
         let lifted: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].lifted).collect();
         assert_eq!(lifted, [1]);
+
+        // One showing a label: its tooltip names the box alone, the label
+        // the button, which takes the box's name and shows the label.
+        let mut labelled = vec![
+            rec("tool bar", "", &[1]),
+            rec("push button", "GtkMenuButton", &[2]),
+            rec("push button", "Basic", &[3]),
+            rec("label", "Basic", &[]),
+        ];
+        labelled[1].basic.description = "Mode selection".into();
+        let prefixes = type_prefixes("gnome-calculator");
+        clean_name(&mut labelled[1].basic.name, &prefixes);
+        name_controls_after_their_tooltip(&mut labelled);
+        lift_menu_button_boxes(&mut labelled);
+        assert!(labelled[1].lifted && !labelled[2].lifted);
+        assert_eq!(labelled[2].basic.name, "Mode selection");
+        assert_eq!(labelled[2].value.as_deref(), Some("Basic"));
+        assert!(labelled[3].says_again);
 
         // Open: the box holds its menu too, whose labels name nothing.
         let mut open = vec![

@@ -415,6 +415,7 @@ impl Profile {
                 gtk4::name_from_content(recs);
                 gtk4::name_controls_after_their_tooltip(recs);
                 gtk4::name_cells_after_the_cell_they_hold(recs);
+                gtk4::drop_downs_show_their_choice(recs);
                 gtk4::lift_menu_button_boxes(recs);
             }
             Toolkit::Qt => {

@@ -170,7 +170,7 @@ impl Linux {
             return snapshot;
         }
         let started = Instant::now();
-        let windows = match x11.shown_windows() {
+        let windows = match x11.viewable_windows() {
             Ok(windows) => windows,
             Err(e) => {
                 tracing::debug!("bounds left as the toolkit reports them: {e}");

@@ -175,3 +175,65 @@ fn a_capture_is_placed_on_the_display() {
     assert_eq!(place_on_display(&mut t, &windows, Some(10)).mapped, 0);
     assert_eq!(all_bounds(&t), before);
 }
+
+#[test]
+fn gtk4_popovers_are_placed_in_their_windows() {
+    use uidelta_model::TreeBuilder;
+    // gnome-calculator (GTK 4) at the display's corner, in a 5 px border:
+    // a drop-down's list open below it, and a menu button's menu, each in
+    // an override-redirect window of its own that GTK places elsewhere
+    // than it says.
+    let at = |role: Role, name: &str, r: Rect| {
+        let mut n = NodeData::named(role, name);
+        n.bounds = Some(r);
+        n
+    };
+    let mut b = TreeBuilder::new(NodeData::named(Role::Application, "gnome-calculator"));
+    b.open(at(Role::Frame, "Calculator", Rect::new(0, 0, 670, 578)));
+    b.open(at(Role::ComboBox, "", Rect::new(13, 284, 150, 34)));
+    b.open(at(Role::ScrollPane, "", Rect::new(37, 312, 148, 114)));
+    b.leaf(at(Role::ListItem, "Radians", Rect::new(55, 361, 112, 16)));
+    b.close();
+    b.close();
+    b.open(at(Role::PushButton, "Mode selection", Rect::new(105, 6, 70, 34)));
+    b.open(at(Role::Menu, "", Rect::new(279, 6, 277, 232)));
+    b.leaf(at(Role::RadioMenuItem, "Basic", Rect::new(303, 40, 229, 30)));
+    b.close();
+    b.close();
+    // A list taller than the pane it scrolls in: no popover.
+    b.open(at(Role::ScrollPane, "", Rect::new(13, 60, 644, 100)));
+    b.leaf(at(Role::List, "", Rect::new(13, 20, 196, 160)));
+    b.close();
+    let mut t = b.finish();
+    let popup = |outer| TopWindow {
+        override_redirect: true,
+        title: "gnome-calculator".into(),
+        ..top(outer, outer)
+    };
+    let windows = [
+        top((0, 0, 680, 588), (0, 0, 680, 588)),
+        popup((-5, 302, 196, 168)),
+        popup((202, 24, 277, 232)),
+        // Hidden: not where anything is.
+        TopWindow {
+            viewable: false,
+            ..popup((0, 0, 285, 418))
+        },
+    ];
+    assert_eq!(place_on_display(&mut t, &windows, Some(10)).mapped, 1);
+    assert_eq!(
+        all_bounds(&t)[1..],
+        [
+            Some(Rect::new(5, 5, 670, 578)),
+            Some(Rect::new(18, 289, 150, 34)),
+            // The list's box at the middle of its window; the item with it.
+            Some(Rect::new(19, 329, 148, 114)),
+            Some(Rect::new(37, 378, 112, 16)),
+            Some(Rect::new(110, 11, 70, 34)),
+            Some(Rect::new(202, 24, 277, 232)),
+            Some(Rect::new(226, 58, 229, 30)),
+            Some(Rect::new(18, 65, 644, 100)),
+            Some(Rect::new(18, 25, 196, 160)),
+        ]
+    );
+}
