@@ -214,12 +214,9 @@ fn place_popovers(tree: &mut Tree, top: NodeId, popups: &mut Vec<&TopWindow>) {
         let node = tree.node(id);
         let parent = tree.parent(id).map(|p| tree.node(p));
         let held_by = parent.map(|p| (p.role, p.bounds));
-        let shift = node
-            .bounds
-            .zip(held_by)
-            .and_then(|(b, (role, held))| {
-                popover_shift(node.role, b, role, held?, popups.iter().map(|w| w.outer))
-            });
+        let shift = node.bounds.zip(held_by).and_then(|(b, (role, held))| {
+            popover_shift(node.role, b, role, held?, popups.iter().map(|w| w.outer))
+        });
         let Some((i, (dx, dy))) = shift else {
             stack.extend(tree.children(id).iter().rev());
             continue;
@@ -253,22 +250,26 @@ pub(crate) fn popover_shift(
     held: Rect,
     popups: impl IntoIterator<Item = uidelta_x11::Area>,
 ) -> Option<(usize, (i32, i32))> {
-    let opens =
-        role.is_window() || matches!(role, Role::Menu | Role::PopupMenu) || opens_popovers(parent_role);
+    let opens = role.is_window()
+        || matches!(role, Role::Menu | Role::PopupMenu)
+        || opens_popovers(parent_role);
     if !opens || bounds.w <= 0 || bounds.h <= 0 || bounds.intersection(&held) == Some(bounds) {
         return None;
     }
     let border = |outer: u32, inner: i32| i64::from(outer) - i64::from(inner);
     let fits = |b: i64| (0..=2 * i64::from(SHADOW)).contains(&b);
-    popups.into_iter().enumerate().find_map(|(i, (x, y, w, h))| {
-        let (bw, bh) = (border(w, bounds.w), border(h, bounds.h));
-        if !fits(bw) || !fits(bh) {
-            return None;
-        }
-        let dx = i32::try_from(i64::from(x) + bw / 2 - i64::from(bounds.x)).ok()?;
-        let dy = i32::try_from(i64::from(y) + bh / 2 - i64::from(bounds.y)).ok()?;
-        Some((i, (dx, dy)))
-    })
+    popups
+        .into_iter()
+        .enumerate()
+        .find_map(|(i, (x, y, w, h))| {
+            let (bw, bh) = (border(w, bounds.w), border(h, bounds.h));
+            if !fits(bw) || !fits(bh) {
+                return None;
+            }
+            let dx = i32::try_from(i64::from(x) + bw / 2 - i64::from(bounds.x)).ok()?;
+            let dy = i32::try_from(i64::from(y) + bh / 2 - i64::from(bounds.y)).ok()?;
+            Some((i, (dx, dy)))
+        })
 }
 
 /// Whether an element of `role` opens popovers that hold whatever the

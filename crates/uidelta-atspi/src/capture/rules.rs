@@ -47,9 +47,13 @@ pub(crate) fn named_by_content(role: Role) -> bool {
 /// named after its message (GTK 2's, whose label is a child of a box in
 /// it), and a panel named after its title (a GTK frame's label, which GTK
 /// lists after what the frame holds: LibreOffice's and GIMP's dialogs,
-/// zenity's forms).
+/// zenity's forms), and a list item (GTK 4's, named after its one label).
 fn named_after_its_labels(role: Role) -> bool {
-    named_by_content(role) || matches!(role, Role::Heading | Role::StatusBar | Role::Panel)
+    named_by_content(role)
+        || matches!(
+            role,
+            Role::Heading | Role::StatusBar | Role::Panel | Role::ListItem
+        )
 }
 
 /// A nameless label that holds one text run and nothing else (Chromium's

@@ -194,7 +194,8 @@ fn mnemonic_doubled(name: &str) -> Option<&str> {
 /// mnemonic): it is named once, when its label says so. A check button
 /// GTK 4.8 names after its label as written, mnemonic included (the print
 /// dialog's `_All Pages`, holding the label `All Pages`), is named as the
-/// label shows it.
+/// label shows it. A nameless list item holding one label (the options of
+/// a drop-down's list) is named after it.
 pub(crate) fn name_from_content(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut names = Vec::new();
@@ -202,7 +203,8 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
         let own = role(r);
         let named = !r.basic.name.trim().is_empty() && own != Role::PageTab;
         let as_written = without_mnemonic(&r.basic.name);
-        if !named_by_content(own)
+        let item = own == Role::ListItem;
+        if !(named_by_content(own) || item)
             || (named && said_twice(&r.basic.name).is_none() && as_written.is_none())
         {
             continue;
@@ -228,6 +230,11 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
             labels.retain(|(_, flat)| !flat);
         }
         let labels: Vec<String> = labels.into_iter().map(|(text, _)| text).collect();
+        // A list item says one label (a drop-down's option); one of several
+        // (a history row's `7×8`, `=`, `56`) says them itself.
+        if item && labels.len() != 1 {
+            continue;
+        }
         let content = labels.join(" ");
         let restates = said_twice(&r.basic.name) == Some(&content)
             || as_written.as_deref() == Some(content.as_str());
@@ -636,6 +643,61 @@ mod tests {
                 "Close"
             ]
         );
+    }
+
+    #[test]
+    fn gtk4_drop_downs_show_the_item_they_show_as_their_value() {
+        use uidelta_model::{Rect, State};
+        // gnome-calculator's angle unit: the button's stack holds a
+        // `(None)` page not shown (no size) beside the item chosen; its
+        // list open, in a popover of the combo box, has items holding one
+        // label (and a check mark).
+        let mut recs = vec![
+            rec("panel", "", &[1, 15]),
+            rec("combo box", "", &[2, 9]),
+            rec("push button", "", &[3]),
+            rec("panel", "", &[4, 6]),
+            rec("panel", "", &[5]),
+            rec("label", "(None)", &[]),
+            rec("panel", "", &[7]),
+            rec("filler", "", &[8]),
+            rec("label", "Degrees", &[]),
+            rec("filler", "", &[10]),
+            rec("list", "", &[11, 13]),
+            rec("list item", "", &[12]),
+            rec("label", "Degrees", &[]),
+            rec("list item", "", &[14, 16]),
+            rec("label", "Radians", &[]),
+            // A row of several labels is named by none.
+            rec("list item", "", &[17, 18]),
+            rec("image", "", &[]),
+            rec("label", "7×8", &[]),
+            rec("label", "56", &[]),
+        ];
+        recs[5].bounds = Some(Rect::new(23, 246, 0, 0));
+        recs[8].bounds = Some(Rect::new(23, 246, 54, 16));
+        recs[2].basic.states.insert(State::Focused);
+        recs[2].basic.states.insert(State::Pressed);
+        name_from_content(&mut recs);
+        drop_downs_show_their_choice(&mut recs);
+        assert_eq!(recs[2].basic.name, "Degrees");
+        assert!(recs[2].left_out && !recs[1].left_out);
+        assert_eq!(recs[1].value.as_deref(), Some("Degrees"));
+        let states = recs[1].basic.states;
+        assert!(states.contains(State::Focused) && states.contains(State::Expanded));
+        assert_eq!(recs[11].basic.name, "Degrees");
+        assert_eq!(recs[13].basic.name, "Radians");
+        assert_eq!(recs[15].basic.name, "");
+        // Nothing laid out: every label counts.
+        let mut unplaced = vec![
+            rec("push button", "", &[1, 2]),
+            rec("label", "(None)", &[]),
+            rec("label", "Degrees", &[]),
+        ];
+        unplaced[1].bounds = Some(Rect::new(0, 0, 0, 0));
+        unplaced[2].bounds = Some(Rect::new(0, 0, 0, 0));
+        name_from_content(&mut unplaced);
+        assert_eq!(unplaced[0].basic.name, "(None) Degrees");
     }
 
     #[test]

@@ -7,6 +7,7 @@ mod common;
 mod steps;
 
 mod calc;
+mod calculator;
 mod featherpad;
 mod file_chooser;
 mod firefox;

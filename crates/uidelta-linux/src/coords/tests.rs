@@ -195,9 +195,17 @@ fn gtk4_popovers_are_placed_in_their_windows() {
     b.leaf(at(Role::ListItem, "Radians", Rect::new(55, 361, 112, 16)));
     b.close();
     b.close();
-    b.open(at(Role::PushButton, "Mode selection", Rect::new(105, 6, 70, 34)));
+    b.open(at(
+        Role::PushButton,
+        "Mode selection",
+        Rect::new(105, 6, 70, 34),
+    ));
     b.open(at(Role::Menu, "", Rect::new(279, 6, 277, 232)));
-    b.leaf(at(Role::RadioMenuItem, "Basic", Rect::new(303, 40, 229, 30)));
+    b.leaf(at(
+        Role::RadioMenuItem,
+        "Basic",
+        Rect::new(303, 40, 229, 30),
+    ));
     b.close();
     b.close();
     // A list taller than the pane it scrolls in: no popover.
