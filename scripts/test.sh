@@ -21,12 +21,14 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # GIMP, an image editor. Firefox ESR and
 # Thunderbird are Gecko's browser and mail client. VLC is a Qt 5 media
 # player (run as the user nobody: it refuses root).
+# GNOME Calculator is a GTK 4 application with libadwaita (menu buttons,
+# drop-downs and their popovers).
 # MinGW's C compiler lets the diff half be checked for Windows.
 need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-4-examples \
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
     chromium openbox xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
     libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-gtk3 util-linux \
-    gedit featherpad thunar nautilus xfce4-terminal gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc \
+    gedit featherpad thunar nautilus xfce4-terminal gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc gnome-calculator \
     gcc-mingw-w64-x86-64
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.
