@@ -15,6 +15,33 @@ fn event(kind: &str, path: &str) -> UiEvent {
     }
 }
 
+/// Puts `recs` at `paths` on the bus `:1.1`: the mirror's index of them.
+fn held_at(recs: &mut [Rec], paths: &[&str]) -> HashMap<NodeAddr, usize> {
+    let mut index = HashMap::new();
+    for (i, (r, path)) in recs.iter_mut().zip(paths).enumerate() {
+        r.bus = ":1.1".into();
+        r.path = (*path).into();
+        index.insert(addr(r), i);
+    }
+    index
+}
+
+/// A node of a whole walk, at `path` on the bus `:1.1`.
+fn walked(role: Role, name: &str, path: &str) -> uidelta_model::NodeData {
+    let mut n = uidelta_model::NodeData::named(role, name);
+    n.identity = Some(format!(":1.1{path}"));
+    n
+}
+
+/// A difference of `field` at `path` on the bus `:1.1`.
+fn differ(path: &str, field: &'static str) -> Difference {
+    Difference {
+        identity: format!(":1.1{path}"),
+        field,
+        what: String::new(),
+    }
+}
+
 #[test]
 fn events_name_what_to_read_again() {
     assert_eq!(mark_of("object:children-changed:add"), Mark::Children);
@@ -117,7 +144,7 @@ fn a_node_a_few_pixels_off_is_nudged_and_one_further_moved() {
 
 #[test]
 fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
-    use uidelta_model::{Meta, NodeData, TreeBuilder};
+    use uidelta_model::{Meta, TreeBuilder};
     // A frame holding a panel holding a button; the whole walk after has
     // a label new in the panel.
     let mut recs = vec![
@@ -125,29 +152,14 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
         rec("panel", "", &[2]),
         rec("push button", "OK", &[]),
     ];
-    let paths = ["/f", "/p", "/b"];
-    let mut index = HashMap::new();
-    for (i, (r, path)) in recs.iter_mut().zip(paths).enumerate() {
-        r.bus = ":1.1".into();
-        r.path = path.into();
-        index.insert(addr(r), i);
-    }
-    let node = |role: Role, name: &str, path: &str| {
-        let mut n = NodeData::named(role, name);
-        n.identity = Some(format!(":1.1{path}"));
-        n
-    };
+    let index = held_at(&mut recs, &["/f", "/p", "/b"]);
+    let node = walked;
     let mut b = TreeBuilder::new(node(Role::Frame, "Window", "/f"));
     b.open(node(Role::Panel, "", "/p"));
     b.leaf(node(Role::PushButton, "OK", "/b"));
     b.leaf(node(Role::Label, "Saved", "/new"));
     b.close();
     let whole = Snapshot::new(Meta::default(), b.finish());
-    let differ = |path: &str, field: &'static str| Difference {
-        identity: format!(":1.1{path}"),
-        field,
-        what: String::new(),
-    };
     let none = HashSet::new();
     let covers = |marks: &Marks, d: Difference| marks.cover(&recs, &index, &[d], &whole, &none);
     let at = |path: &str| NodeAddr {
@@ -198,7 +210,7 @@ fn an_event_above_a_node_covers_only_what_it_says_of_what_is_below() {
 
 #[test]
 fn what_says_it_is_busy_or_stale_explains_what_differs_of_it_without_events() {
-    use uidelta_model::{Meta, NodeData, TreeBuilder};
+    use uidelta_model::{Meta, TreeBuilder};
     // A frame holding a document still loading (busy), which holds a row
     // (stale), and a button beside it.
     let mut recs = vec![
@@ -209,18 +221,8 @@ fn what_says_it_is_busy_or_stale_explains_what_differs_of_it_without_events() {
     ];
     recs[1].basic.states.insert(State::Busy);
     recs[2].basic.states.insert(State::Stale);
-    let paths = ["/f", "/doc", "/row", "/b"];
-    let mut index = HashMap::new();
-    for (i, (r, path)) in recs.iter_mut().zip(paths).enumerate() {
-        r.bus = ":1.1".into();
-        r.path = path.into();
-        index.insert(addr(r), i);
-    }
-    let node = |role: Role, name: &str, path: &str| {
-        let mut n = NodeData::named(role, name);
-        n.identity = Some(format!(":1.1{path}"));
-        n
-    };
+    let index = held_at(&mut recs, &["/f", "/doc", "/row", "/b"]);
+    let node = walked;
     let mut b = TreeBuilder::new(node(Role::Frame, "Mail", "/f"));
     b.open(node(Role::Panel, "", "/doc"));
     b.leaf(node(Role::TableRow, "ann@example.org", "/row"));
@@ -228,11 +230,6 @@ fn what_says_it_is_busy_or_stale_explains_what_differs_of_it_without_events() {
     b.close();
     b.leaf(node(Role::PushButton, "Send", "/b"));
     let whole = Snapshot::new(Meta::default(), b.finish());
-    let differ = |path: &str, field: &'static str| Difference {
-        identity: format!(":1.1{path}"),
-        field,
-        what: String::new(),
-    };
     let none = HashSet::new();
     let quiet = Marks::default();
     let covers = |d: Difference| quiet.cover(&recs, &index, &[d], &whole, &none);
