@@ -132,11 +132,12 @@ pub(crate) fn stacked(recs: &[Rec], parent: &[Option<usize>]) -> Vec<(usize, Rec
 /// besides GTK's and libadwaita's: an application id's last part and
 /// each word of it (`org.gnome.Nautilus`: `NautilusToolbar`,
 /// `NautilusGridCell`; `org.gnome.TextEditor`: `EditorWindow`), as GNOME
-/// applications name their classes. None for a name that is no id.
+/// applications name their classes; else those of a program's name (see
+/// [`program_prefixes`]).
 pub(crate) fn type_prefixes(app_name: &str) -> Vec<String> {
     let parts: Vec<&str> = app_name.split('.').collect();
     let Some(last) = parts.last().filter(|_| parts.len() >= 3) else {
-        return Vec::new();
+        return program_prefixes(app_name);
     };
     if !last.starts_with(|c: char| c.is_ascii_uppercase())
         || !last.chars().all(|c| c.is_ascii_alphanumeric())
@@ -155,6 +156,35 @@ pub(crate) fn type_prefixes(app_name: &str) -> Vec<String> {
     // A word too short to be a namespace (`Tv`) would take ordinary names.
     prefixes.retain(|p| p.len() >= 4);
     prefixes.dedup();
+    prefixes
+}
+
+/// The prefixes of the type names of an application that gives its
+/// program's name (`gnome-text-editor`: `EditorOpenPopover`,
+/// `EditorSourceView`): each word of it, and the words after the first
+/// together (`TextEditor`), capitalized, of four letters or more. None for
+/// a name of one word, or of other than lower-case letters and digits.
+fn program_prefixes(app_name: &str) -> Vec<String> {
+    let words: Vec<&str> = app_name.split('-').collect();
+    let plain = |w: &&str| {
+        !w.is_empty()
+            && w.chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+    };
+    if words.len() < 2 || !words.iter().all(plain) {
+        return Vec::new();
+    }
+    let capital = |w: &str| {
+        let mut chars = w.chars();
+        chars.next().map_or_else(String::new, |c| {
+            c.to_ascii_uppercase().to_string() + chars.as_str()
+        })
+    };
+    let mut prefixes: Vec<String> = words.iter().map(|w| capital(w)).collect();
+    if words.len() > 2 {
+        prefixes.push(words[1..].iter().map(|w| capital(w)).collect());
+    }
+    prefixes.retain(|p| p.len() >= 4);
     prefixes
 }
 
@@ -355,9 +385,9 @@ pub(crate) fn name_cells_after_the_cell_they_hold(recs: &mut [Rec]) {
 /// focus and says whether its menu is open. A menu button that shows a
 /// label has its tooltip on the box alone, the button named by the label
 /// (gnome-calculator's `push button "Mode selection"` holding `push
-/// button "Basic"`): the button takes the box's name, and shows its label
-/// as its value (`push button "Mode selection" = "Basic"`), which changes
-/// with what is chosen.
+/// button "Basic"`, gnome-text-editor's `"Open recent document (Ctrl+K)"`
+/// holding `"Open"`): the box gives its place to the button too, which
+/// keeps the name it shows, and takes the tooltip as its description.
 pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
     let role = |r: &Rec| Role::from_name(&r.basic.raw_role);
     let mut boxes = Vec::new();
@@ -366,18 +396,21 @@ pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
         if r.vanished || role(r) != Role::PushButton || r.basic.name.trim().is_empty() {
             continue;
         }
-        // Its button, and the menu it holds while open.
-        let (menus, inner): (Vec<usize>, Vec<usize>) = r
+        // Its button, and the menu or popover it holds while open (a
+        // `filler` when it is the application's own: gnome-text-editor's
+        // `EditorOpenPopover`).
+        let (inner, menus): (Vec<usize>, Vec<usize>) = r
             .children
             .iter()
             .copied()
             .filter(|&c| !recs[c].vanished)
-            .partition(|&c| opens_apart(role(&recs[c])));
+            .partition(|&c| buttons(&recs[c]));
         let [only] = inner[..] else {
             continue;
         };
         let button = &recs[only];
-        if !buttons(button) || menus.len() > 1 {
+        let apart = |&c: &usize| opens_apart(role(&recs[c])) || role(&recs[c]) == Role::Filler;
+        if menus.len() > 1 || !menus.iter().all(apart) {
             continue;
         }
         if button.basic.name == r.basic.name {
@@ -385,7 +418,6 @@ pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
         } else if named_after_its_tooltip(r)
             && button.basic.description.trim().is_empty()
             && !button.basic.name.trim().is_empty()
-            && button.value.as_deref().is_none_or(|v| v.trim().is_empty())
         {
             boxes.push((i, Some(only)));
         }
@@ -393,23 +425,7 @@ pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
     for (i, labelled) in boxes {
         recs[i].lifted = true;
         if let Some(only) = labelled {
-            let name = recs[i].basic.name.clone();
-            let label = std::mem::replace(&mut recs[only].basic.name, name);
-            let label = label.trim().to_owned();
-            // The label it holds says the value again.
-            let mut stack = recs[only].children.clone();
-            while let Some(c) = stack.pop() {
-                if opens_apart(Role::from_name(&recs[c].basic.raw_role)) {
-                    continue;
-                }
-                if Role::from_name(&recs[c].basic.raw_role) == Role::Label
-                    && recs[c].basic.name.trim() == label
-                {
-                    recs[c].says_again = true;
-                }
-                stack.extend(&recs[c].children);
-            }
-            recs[only].value = Some(label);
+            recs[only].basic.description = recs[i].basic.description.clone();
         }
     }
 }
@@ -504,7 +520,14 @@ mod tests {
         let editor = type_prefixes("org.gnome.TextEditor");
         assert_eq!(editor, ["TextEditor", "Text", "Editor"]);
         assert!(is_type_name("EditorWindow", &editor));
-        assert!(type_prefixes("gtk4-demo").is_empty());
+        // By its program's name.
+        let program = type_prefixes("gnome-text-editor");
+        assert_eq!(program, ["Gnome", "Text", "Editor", "TextEditor"]);
+        assert!(is_type_name("EditorOpenPopover", &program));
+        assert!(!is_type_name("Editor", &program));
+        assert_eq!(type_prefixes("gtk4-demo"), ["Gtk4", "Demo"]);
+        assert!(type_prefixes("gtk4demo").is_empty());
+        assert!(type_prefixes("Gimp-2.10").is_empty());
         assert!(type_prefixes("org.gnome.tv").is_empty());
         assert_eq!(type_prefixes("org.example.Tv"), Vec::<String>::new());
         assert_eq!(mnemonic_doubled("_Next Next"), Some("Next"));
@@ -556,7 +579,7 @@ mod tests {
         assert_eq!(lifted, [1]);
 
         // One showing a label: its tooltip names the box alone, the label
-        // the button, which takes the box's name and shows the label.
+        // the button, which keeps it and takes the tooltip.
         let mut labelled = vec![
             rec("tool bar", "", &[1]),
             rec("push button", "GtkMenuButton", &[2]),
@@ -569,9 +592,8 @@ mod tests {
         name_controls_after_their_tooltip(&mut labelled);
         lift_menu_button_boxes(&mut labelled);
         assert!(labelled[1].lifted && !labelled[2].lifted);
-        assert_eq!(labelled[2].basic.name, "Mode selection");
-        assert_eq!(labelled[2].value.as_deref(), Some("Basic"));
-        assert!(labelled[3].says_again);
+        assert_eq!(labelled[2].basic.name, "Basic");
+        assert_eq!(labelled[2].basic.description, "Mode selection");
 
         // Open: the box holds its menu too, whose labels name nothing.
         let mut open = vec![
