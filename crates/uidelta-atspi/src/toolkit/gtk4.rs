@@ -239,6 +239,14 @@ pub(crate) fn name_from_content(recs: &mut [Rec]) {
         {
             continue;
         }
+        // A menu button's box holds its button: what else it holds is its
+        // popover (gnome-text-editor's `No Recent Documents`), no content.
+        let holds_a_button = r.children.iter().any(|&c| {
+            !recs[c].vanished && matches!(role(&recs[c]), Role::PushButton | Role::ToggleButton)
+        });
+        if holds_a_button && own == Role::PushButton {
+            continue;
+        }
         let mut labels = Vec::new();
         let mut stack: Vec<usize> = r.children.iter().rev().copied().collect();
         while let Some(c) = stack.pop() {
@@ -592,6 +600,19 @@ mod tests {
         name_controls_after_their_tooltip(&mut labelled);
         lift_menu_button_boxes(&mut labelled);
         assert!(labelled[1].lifted && !labelled[2].lifted);
+        // Open, its own popover (a filler) beside the button names nothing.
+        let mut open = labelled.clone();
+        open[1].lifted = false;
+        open[1].basic.name = String::new();
+        open[2].basic.description = String::new();
+        open[1].children.push(4);
+        open.push(rec("filler", "", &[5]));
+        open.push(rec("label", "No Recent Documents", &[]));
+        name_from_content(&mut open);
+        name_controls_after_their_tooltip(&mut open);
+        lift_menu_button_boxes(&mut open);
+        assert_eq!(open[1].basic.name, "Mode selection");
+        assert!(open[1].lifted && !open[2].lifted);
         assert_eq!(labelled[2].basic.name, "Basic");
         assert_eq!(labelled[2].basic.description, "Mode selection");
 
