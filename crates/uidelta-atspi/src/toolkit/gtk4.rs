@@ -441,14 +441,8 @@ pub(crate) fn lift_menu_button_boxes(recs: &mut [Rec]) {
 /// Whether `r` is named after its tooltip: its name is its description's
 /// first line.
 fn named_after_its_tooltip(r: &Rec) -> bool {
-    let plain = super::without_tags(&r.basic.description);
     let name = r.basic.name.trim();
-    !name.is_empty()
-        && plain
-            .lines()
-            .map(str::trim)
-            .find(|l| !l.is_empty())
-            .is_some_and(|line| uidelta_model::normalize_space(line) == name)
+    !name.is_empty() && super::tooltip_line(&r.basic.description).is_some_and(|line| line == name)
 }
 
 /// Roles of what opens apart from the element that holds it in the tree:

@@ -515,13 +515,20 @@ pub(crate) fn name_after_tooltip(recs: &mut [Rec], named: impl Fn(Role) -> bool)
         if !named(Role::from_name(&r.basic.raw_role)) || !r.basic.name.trim().is_empty() {
             continue;
         }
-        let plain = without_tags(&r.basic.description);
-        if let Some(line) = plain.lines().map(str::trim).find(|l| !l.is_empty()) {
+        if let Some(line) = tooltip_line(&r.basic.description) {
             if line.parse::<f64>().is_err() {
-                r.basic.name = uidelta_model::normalize_space(line).into_owned();
+                r.basic.name = line;
             }
         }
     }
+}
+
+/// The first line of a tooltip given as `description`, without rich text
+/// tags and with runs of white space as one; `None` when it has none.
+pub(crate) fn tooltip_line(description: &str) -> Option<String> {
+    let plain = without_tags(description);
+    let line = plain.lines().map(str::trim).find(|l| !l.is_empty())?;
+    Some(uidelta_model::normalize_space(line).into_owned())
 }
 
 /// The controls a toolkit leaves nameless when they show an icon alone,
