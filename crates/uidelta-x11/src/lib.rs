@@ -43,6 +43,17 @@ const REMAP_SETTLE: Duration = Duration::from_millis(100);
 /// held.
 pub const CLICK_HOLD: Duration = Duration::from_millis(20);
 
+/// How long the pointer rests on the pixel beside a click's point before it
+/// comes to the point ([`X11::approach`]): more than a frame at 60 Hz, so
+/// that a toolkit that handles motion once a frame sees two motions, not
+/// one. GTK 4, once a popover that held the pointer closed, takes the first
+/// motion it sees to find the pointer again, and ignores a press that comes
+/// with no motion after it: the calculator's mode menu, clicked again a
+/// second after Escape closed it, opened 116 times of 120 when both motions
+/// came at once (44 of 60 when the press came 30 ms after them, 20 of 30
+/// with no motion at all), and 120 of 120 with this pause between them.
+pub const APPROACH_PAUSE: Duration = Duration::from_millis(30);
+
 /// The most wheel clicks one scroll call sends per axis.
 const MAX_SCROLL: u32 = 1000;
 
@@ -284,10 +295,12 @@ impl X11 {
         )
     }
 
-    /// Moves the pointer to (`x`, `y`) and clicks `button` `count` times (2 for a double
-    /// click), fast enough for toolkits to see one multi-click. Each press is held
-    /// [`CLICK_HOLD`], sleeping on the calling thread; an asynchronous caller presses with
-    /// [`X11::press_at`] and releases with [`X11::release`] instead, awaiting the hold.
+    /// Brings the pointer to (`x`, `y`) as a hand does ([`X11::approach`], then
+    /// [`APPROACH_PAUSE`]) and clicks `button` `count` times (2 for a double click), fast
+    /// enough for toolkits to see one multi-click. Each press is held [`CLICK_HOLD`]; the
+    /// pauses are slept on the calling thread, and an asynchronous caller approaches with
+    /// [`X11::approach`], presses with [`X11::press_at`] and releases with [`X11::release`]
+    /// instead, awaiting the pauses.
     pub fn click(&self, x: i32, y: i32, button: Button, count: u32) -> Result<(), X11Error> {
         let action = || match count {
             1 => format!("clicking {button} at ({x}, {y})"),
@@ -298,6 +311,8 @@ impl X11 {
                 return Err(Failure::ZeroClicks);
             }
             self.fake_approach(x, y)?;
+            std::thread::sleep(APPROACH_PAUSE);
+            self.fake_motion(x, y)?;
             for _ in 0..count {
                 self.fake_button(button.number(), xproto::BUTTON_PRESS_EVENT)?;
                 std::thread::sleep(CLICK_HOLD);
@@ -307,13 +322,24 @@ impl X11 {
         })
     }
 
+    /// Moves the pointer to the pixel beside (`x`, `y`), the first half of a hand's
+    /// approach to it: a pointer already at the point sends no motion at all, and a
+    /// toolkit that lost track of it ignores a press it did not see the pointer come to
+    /// (see [`APPROACH_PAUSE`], the rest before [`X11::press_at`] brings it to the point).
+    pub fn approach(&self, x: i32, y: i32) -> Result<(), X11Error> {
+        self.run(
+            || format!("bringing the pointer to ({x}, {y})"),
+            || self.fake_approach(x, y),
+        )
+    }
+
     /// Moves the pointer to (`x`, `y`) and presses `button`, leaving it down until
     /// [`X11::release`]: a click whose hold the caller decides and waits out.
     pub fn press_at(&self, x: i32, y: i32, button: Button) -> Result<(), X11Error> {
         self.run(
             || format!("pressing {button} at ({x}, {y})"),
             || {
-                self.fake_approach(x, y)?;
+                self.fake_motion(x, y)?;
                 self.fake_button(button.number(), xproto::BUTTON_PRESS_EVENT)
             },
         )
@@ -674,21 +700,17 @@ impl X11 {
         Ok(())
     }
 
-    /// Moves the pointer to (`x`, `y`) by way of a pixel beside it, as a
-    /// hand brings it there: a pointer already at the point sends no motion
-    /// at all, and a toolkit that lost track of it ignores a press it did
-    /// not see the pointer come to (GTK 4, after a popover that held the
-    /// pointer closed: a click on the menu button under it opened nothing).
+    /// Moves the pointer to the pixel beside (`x`, `y`), refusing a point
+    /// outside the screen (see [`X11::approach`]).
     fn fake_approach(&self, x: i32, y: i32) -> Result<(), Failure> {
+        self.check_on_screen(x, y)?;
+        // Inside a screen at least two pixels wide, as the point is.
         let beside = if x > 0 { x - 1 } else { x + 1 };
-        // Checked as the point is: one outside the screen is refused below.
-        if self.fake_motion(beside, y).is_err() {
-            return self.fake_motion(x, y);
-        }
-        self.fake_motion(x, y)
+        self.fake_motion(beside, y)
     }
 
-    fn fake_motion(&self, x: i32, y: i32) -> Result<(), Failure> {
+    /// Refuses a point outside the screen.
+    fn check_on_screen(&self, x: i32, y: i32) -> Result<(), Failure> {
         let (width, height) = self.screen_size();
         let inside = |v: i32, size: u32| u32::try_from(v).is_ok_and(|v| v < size);
         if !inside(x, width) || !inside(y, height) {
@@ -699,6 +721,11 @@ impl X11 {
                 height,
             });
         }
+        Ok(())
+    }
+
+    fn fake_motion(&self, x: i32, y: i32) -> Result<(), Failure> {
+        self.check_on_screen(x, y)?;
         // Inside a screen whose sizes are u16, so these fit.
         let [x, y] = [x, y].map(|v| i16::try_from(v).unwrap_or(i16::MAX));
         // Detail 0: absolute coordinates on `root`.

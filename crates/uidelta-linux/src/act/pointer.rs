@@ -31,7 +31,8 @@ pub(super) struct Found {
     pub menus: Vec<NodeAddr>,
 }
 
-/// Moves the pointer to `x`,`y` and clicks `button` `count` times, each
+/// Brings the pointer to `x`,`y` as a hand does (`X11::approach`, then
+/// `uidelta_x11::APPROACH_PAUSE`) and clicks `button` `count` times, each
 /// press held `hold` (`None`: [`uidelta_x11::CLICK_HOLD`]; a toolkit's own,
 /// `Profile::click_hold`), the hold awaited, not slept on the thread the
 /// runtime needs for everything else. The button is released even when
@@ -68,6 +69,8 @@ pub(super) async fn click(
         // The X11 client says why no click is made.
         return Ok(x11.click(x, y, button, count)?);
     }
+    x11.approach(x, y)?;
+    tokio::time::sleep(uidelta_x11::APPROACH_PAUSE).await;
     for _ in 0..count {
         x11.press_at(x, y, button)?;
         let down = Down {
