@@ -118,6 +118,11 @@ pub(crate) struct Cache {
 }
 
 impl Cache {
+    /// What the cache says of the object at `path`, as it answered.
+    pub(crate) fn basic_of(&self, path: &str) -> Option<&Basic> {
+        self.items.get(path)
+    }
+
     /// Built from `GetItems`'s answer for the application `bus_name`.
     fn new(bus_name: &str, items: Vec<CacheItem>) -> Cache {
         let mut by_parent: HashMap<String, Vec<(i32, String)>> = HashMap::new();
@@ -600,7 +605,7 @@ impl Walk<'_> {
         }
     }
 
-    async fn cache(&self, bus_name: &str) -> Result<Cache> {
+    pub(crate) async fn cache(&self, bus_name: &str) -> Result<Cache> {
         let items: Result<Vec<CacheItem>> = self
             .bus
             .call(&self.target, bus_name, CACHE_PATH, cache::GET_ITEMS, &())
@@ -613,6 +618,16 @@ impl Walk<'_> {
                 Ok(Cache::default())
             }
         }
+    }
+
+    /// `name`, as read, the name an object of `raw_role` is held by.
+    pub(crate) fn clean_name(&self, raw_role: &str, name: &mut String) {
+        // Padding that aligns columns (GTK 3 menu items: `"Find      "`)
+        // is layout, not name.
+        if let Cow::Owned(clean) = normalize_space(name) {
+            *name = clean;
+        }
+        self.profile.clean_name(Role::from_name(raw_role), name);
     }
 
     /// Reads one object: from `cached` (its cache item) or with the basic
@@ -630,13 +645,7 @@ impl Walk<'_> {
             Some(b) => b,
             None => self.basic(bus_name, path).await?,
         };
-        // Padding that aligns columns (GTK 3 menu items: `"Find      "`)
-        // is layout, not name.
-        if let Cow::Owned(name) = normalize_space(&basic.name) {
-            basic.name = name;
-        }
-        self.profile
-            .clean_name(Role::from_name(&basic.raw_role), &mut basic.name);
+        self.clean_name(&basic.raw_role, &mut basic.name);
         // GTK 4's cache gives the application's root no children: the
         // root's are always asked for.
         let wants_children = descend && (basic.child_count != 0 || root);

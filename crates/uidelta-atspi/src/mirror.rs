@@ -54,6 +54,10 @@
 //! - what a toolkit changes without events
 //!   (`Profile::reads_again`: LibreOffice's paragraphs, the cell
 //!   under Calc's cursor) is read again at every capture;
+//! - what a toolkit renames without events
+//!   (`Profile::renames_silently`: GTK 2's menu items) is compared with
+//!   the application's cache (one call) at every capture after a change,
+//!   and read again where its name there is another;
 //! - what a toolkit lays out again without `bounds-changed`
 //!   ([`crate::Profile::laid_out_silently`]: the parts of LibreOffice's
 //!   windows) has its bounds read at every capture, and, where they
@@ -739,6 +743,34 @@ impl Mirror {
         }
         // What a toolkit changes without events is read at every capture.
         nodes.extend(walk.profile.reads_again(&self.recs));
+        // What a toolkit renames without a word is compared with the
+        // application's cache, one call, whenever anything changed.
+        let silent: Vec<usize> = (0..parent.len())
+            .filter(|&i| {
+                let r = &self.recs[i];
+                !r.vanished
+                    && walk
+                        .profile
+                        .renames_silently(Role::from_name(&r.basic.raw_role))
+            })
+            .collect();
+        if !marks.is_empty() && !silent.is_empty() {
+            let cache = walk
+                .cache(&self.app.bus_name)
+                .await
+                .map_err(Refresh::Failed)?;
+            for i in silent {
+                let r = &self.recs[i];
+                let Some(cached) = cache.basic_of(&r.path) else {
+                    continue;
+                };
+                let mut name = cached.name.clone();
+                walk.clean_name(&cached.raw_role, &mut name);
+                if name != r.basic.name {
+                    nodes.insert(i);
+                }
+            }
+        }
         // An object the mirror does not hold (made since, without a word
         // to its parent: Chromium's page, loaded into its window) is found
         // through its parents: the nearest one held has its children read

@@ -27,6 +27,17 @@ pub(crate) fn leave_out_hidden_widgets(recs: &mut [Rec]) {
     }
 }
 
+/// GAIL names a menu item after the label it holds, and exports no object
+/// for that label: when the application relabels the item, nothing is said
+/// (GIMP's `View > Zoom > Revert Zoom` becomes `Revert Zoom (100%)` after
+/// the image is scaled, with no event from the item or from its menu).
+pub(crate) fn renames_silently(role: Role) -> bool {
+    matches!(
+        role,
+        Role::MenuItem | Role::CheckMenuItem | Role::RadioMenuItem
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -209,6 +209,12 @@ impl Profile {
         }
     }
 
+    /// Whether an object of `role` changes its name without an event:
+    /// GTK 2's menu items (see [`gtk2::renames_silently`]).
+    pub(crate) fn renames_silently(&self, role: Role) -> bool {
+        self.toolkit == Toolkit::Gtk2 && gtk2::renames_silently(role)
+    }
+
     /// What a mirror reads again at every capture, as it changes without
     /// events: LibreOffice's paragraphs, and the cell under Calc's cursor
     /// (see [`libreoffice::reads_again`]); nothing of other toolkits.
