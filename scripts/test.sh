@@ -50,6 +50,10 @@ if [ "${CI:-}" = true ]; then
     export RUST_BACKTRACE=0
 fi
 UIDELTA_MIRROR=strict cargo test --workspace --locked --no-fail-fast
+echo "== conformance tasks, as users run them"
+# Without the check, captures answer from the mirrors alone, and sooner:
+# the tasks on the real applications give the same answers.
+UIDELTA_MIRROR=on cargo test -p uidelta-engine --test conformance --locked
 echo "== python package"
 scripts/python-test.sh
 # The fuzz targets (docs/fuzzing.md) build with stable Rust too, without

@@ -73,7 +73,10 @@
 //! - the whole tree is walked again when the mirror has no base, when
 //!   more objects were named than [`MAX_MARKS`] or more than a quarter of
 //!   the tree is to be read again (a whole walk is then cheaper), when the
-//!   base is older than [`MAX_AGE`] or was cut by a limit, and for a
+//!   base is older than [`MAX_AGE`] or was cut by a limit, until two
+//!   whole walks in a row read the same tree for a toolkit whose first
+//!   answers fill in without events
+//!   ([`crate::Profile::fills_in_silently`]: Gecko), and for a
 //!   toolkit whose profile does not vouch for its events
 //!   ([`crate::Profile::mirrors`]).
 //!
@@ -424,6 +427,19 @@ impl Marks {
     }
 }
 
+/// Whether two walks read the same objects, with the same names, values
+/// and states, in the same order.
+fn same_tree(a: &[Rec], b: &[Rec]) -> bool {
+    a.len() == b.len()
+        && a.iter().zip(b).all(|(a, b)| {
+            a.path == b.path
+                && a.children == b.children
+                && a.basic.name == b.basic.name
+                && a.basic.states == b.basic.states
+                && a.value == b.value
+        })
+}
+
 /// The kept records of one application's tree, from one root, with the
 /// events that say what changed since.
 pub struct Mirror {
@@ -438,6 +454,10 @@ pub struct Mirror {
     walked: Option<Instant>,
     /// Whether a limit cut the last whole walk.
     truncated: bool,
+    /// The last whole walk read another tree than the one before it, of a
+    /// toolkit whose first answers fill in without events
+    /// ([`crate::Profile::fills_in_silently`]): walked whole again.
+    filling: bool,
     marks: Arc<Mutex<Marks>>,
     events: Subscription,
     /// Objects that started or stopped showing, when they did, and when
@@ -480,6 +500,7 @@ impl Mirror {
             index: HashMap::new(),
             walked: None,
             truncated: false,
+            filling: false,
             marks,
             events,
             settling: Vec::new(),
@@ -543,6 +564,7 @@ impl Mirror {
             Some(_) if marks.overflow => Some("too many changes"),
             Some(_) if self.truncated => Some("the tree is cut by a limit"),
             Some(at) if at.elapsed() > MAX_AGE => Some("mirror too old"),
+            Some(_) if self.filling => Some("the tree was still filling in"),
             Some(_) => None,
         };
         let reading = match whole {
@@ -550,6 +572,9 @@ impl Mirror {
                 let raw = walk
                     .within_deadline(walk.run(&self.app, &self.root))
                     .await?;
+                // Trusted once a whole walk reads what the last one read.
+                self.filling = profile.fills_in_silently()
+                    && (self.walked.is_none() || !same_tree(&self.recs, &raw.recs));
                 self.recs = raw.recs;
                 self.truncated = raw.truncated;
                 self.walked = Some(started.at);

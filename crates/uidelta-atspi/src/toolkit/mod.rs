@@ -178,6 +178,17 @@ impl Profile {
         self.toolkit == Toolkit::Gecko
     }
 
+    /// Whether what the application first answers of its objects fills in
+    /// later without a word (Gecko 153 caches a page's names and states in
+    /// its main process by domains, asked for the first time a client
+    /// reads them: the first walk of a form read its fields and labels
+    /// nameless and not showing, and no event followed when they filled
+    /// in), so that a mirror walks whole until two whole walks in a row
+    /// read the same tree.
+    pub fn fills_in_silently(&self) -> bool {
+        self.toolkit == Toolkit::Gecko
+    }
+
     /// How a cell of a huge table is placed by its name, before its index
     /// is asked: LibreOffice's, named by their address, whose index does
     /// not say it while a formula is written (see
