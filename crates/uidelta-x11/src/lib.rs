@@ -701,11 +701,14 @@ impl X11 {
     }
 
     /// Moves the pointer to the pixel beside (`x`, `y`), refusing a point
-    /// outside the screen (see [`X11::approach`]).
+    /// outside the screen (see [`X11::approach`]); on a screen one pixel
+    /// wide there is none, and the pointer stays.
     fn fake_approach(&self, x: i32, y: i32) -> Result<(), Failure> {
         self.check_on_screen(x, y)?;
-        // Inside a screen at least two pixels wide, as the point is.
         let beside = if x > 0 { x - 1 } else { x + 1 };
+        if self.check_on_screen(beside, y).is_err() {
+            return Ok(());
+        }
         self.fake_motion(beside, y)
     }
 
