@@ -118,11 +118,6 @@ pub(crate) struct Cache {
 }
 
 impl Cache {
-    /// What the cache says of the object at `path`, as it answered.
-    pub(crate) fn basic_of(&self, path: &str) -> Option<&Basic> {
-        self.items.get(path)
-    }
-
     /// Built from `GetItems`'s answer for the application `bus_name`.
     fn new(bus_name: &str, items: Vec<CacheItem>) -> Cache {
         let mut by_parent: HashMap<String, Vec<(i32, String)>> = HashMap::new();
@@ -605,7 +600,7 @@ impl Walk<'_> {
         }
     }
 
-    pub(crate) async fn cache(&self, bus_name: &str) -> Result<Cache> {
+    async fn cache(&self, bus_name: &str) -> Result<Cache> {
         let items: Result<Vec<CacheItem>> = self
             .bus
             .call(&self.target, bus_name, CACHE_PATH, cache::GET_ITEMS, &())
@@ -618,6 +613,20 @@ impl Walk<'_> {
                 Ok(Cache::default())
             }
         }
+    }
+
+    /// The name of the object at `path`, of `raw_role`, as a walk holds it
+    /// (one call).
+    pub(crate) async fn name_of(
+        &self,
+        bus_name: &str,
+        path: &str,
+        raw_role: &str,
+    ) -> Result<String> {
+        let name = self.property(bus_name, path, accessible::NAME).await?;
+        let mut name = String::try_from(name).unwrap_or_default();
+        self.clean_name(raw_role, &mut name);
+        Ok(name)
     }
 
     /// `name`, as read, the name an object of `raw_role` is held by.

@@ -55,9 +55,9 @@
 //!   (`Profile::reads_again`: LibreOffice's paragraphs, the cell
 //!   under Calc's cursor) is read again at every capture;
 //! - what a toolkit renames without events
-//!   (`Profile::renames_silently`: GTK 2's menu items) is compared with
-//!   the application's cache (one call) at every capture after a change,
-//!   and read again where its name there is another;
+//!   (`Profile::renames_silently`: GTK 2's menu items) has its name read
+//!   (one call each) at every capture after a change, and is read again
+//!   where it is another;
 //! - what a toolkit lays out again without `bounds-changed`
 //!   ([`crate::Profile::laid_out_silently`]: the parts of LibreOffice's
 //!   windows) has its bounds read at every capture, and, where they
@@ -768,30 +768,30 @@ impl Mirror {
         }
         // What a toolkit changes without events is read at every capture.
         nodes.extend(walk.profile.reads_again(&self.recs));
-        // What a toolkit renames without a word is compared with the
-        // application's cache, one call, whenever anything changed.
+        // What a toolkit renames without a word has its name read (one call
+        // each, all at once) whenever anything changed, and is read again
+        // where it is another.
         let silent: Vec<usize> = (0..parent.len())
             .filter(|&i| {
                 let r = &self.recs[i];
                 !r.vanished
+                    && !nodes.contains(&i)
                     && walk
                         .profile
                         .renames_silently(Role::from_name(&r.basic.raw_role))
             })
             .collect();
         if !marks.is_empty() && !silent.is_empty() {
-            let cache = walk
-                .cache(&self.app.bus_name)
-                .await
-                .map_err(Refresh::Failed)?;
-            for i in silent {
-                let r = &self.recs[i];
-                let Some(cached) = cache.basic_of(&r.path) else {
-                    continue;
-                };
-                let mut name = cached.name.clone();
-                walk.clean_name(&cached.raw_role, &mut name);
-                if name != r.basic.name {
+            let recs = &self.recs;
+            let names = join_all(
+                silent
+                    .iter()
+                    .map(|&i| walk.name_of(&recs[i].bus, &recs[i].path, &recs[i].basic.raw_role)),
+            )
+            .await;
+            for (&i, name) in silent.iter().zip(names) {
+                // One gone or not answering: read again, which says so.
+                if name.as_deref().map_or(true, |n| n != recs[i].basic.name) {
                     nodes.insert(i);
                 }
             }
