@@ -774,8 +774,11 @@ impl Mirror {
         let silent: Vec<usize> = (0..parent.len())
             .filter(|&i| {
                 let r = &self.recs[i];
+                // One hidden is not in the tree (GAIL's hidden widgets
+                // say so when they show).
                 !r.vanished
                     && !nodes.contains(&i)
+                    && r.basic.states.contains(State::Visible)
                     && walk
                         .profile
                         .renames_silently(Role::from_name(&r.basic.raw_role))
