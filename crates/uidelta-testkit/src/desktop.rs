@@ -1124,11 +1124,15 @@ mod tests {
     #[test]
     fn what_a_gone_test_process_left_running_is_swept() {
         use std::os::unix::process::ExitStatusExt;
-        // A pid that was a process's and is no more.
-        let mut gone = Command::new("true").spawn().expect("true");
-        let dead = gone.id();
-        let _ = gone.wait();
-        let token = format!("{dead}-0-00000000");
+        // A pid no process or thread can have: above the kernel's largest.
+        // (One that was a process's and is no more can be given again to a
+        // thread of another while the suite runs.)
+        let max: u64 = fs::read_to_string("/proc/sys/kernel/pid_max")
+            .expect("the largest pid")
+            .trim()
+            .parse()
+            .expect("a number");
+        let token = format!("{}-0-00000000", max + 1);
         let dir = std::env::temp_dir().join(format!("uidelta-desktop-{token}"));
         fs::create_dir_all(&dir).expect("a runtime directory");
         let mut left = Command::new("sleep")
@@ -1142,7 +1146,16 @@ mod tests {
             .env(MARKER_VAR, new_token())
             .spawn()
             .expect("sleep");
-        sweep_orphans();
+        // Every desktop's start sweeps: one sweep that misses the orphan
+        // (it reads the process table while other tests change it) is
+        // followed by another.
+        for _ in 0..20 {
+            sweep_orphans();
+            if left.try_wait().expect("the orphan's status").is_some() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
         let status = left.wait().expect("the orphan's status");
         let still = kept.try_wait().expect("the kept process's status");
         let _ = kept.kill();
