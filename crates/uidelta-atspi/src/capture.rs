@@ -290,6 +290,13 @@ pub(crate) struct Raw {
     pub(crate) cache: Cache,
 }
 
+/// How many more whole walks a capture takes, at most, while the
+/// application fills in what it first answered (see [`Walk::run`]).
+const FILL_IN_WALKS: usize = 3;
+/// How many objects of each role a capture asks the name of again to
+/// tell whether the application was filling in (see [`Walk::run`]).
+const FILL_IN_PROBES: usize = 8;
+
 /// One walk of an application's objects.
 pub(crate) struct Walk<'a> {
     pub(crate) bus: &'a Bus,
@@ -372,8 +379,62 @@ impl Walk<'_> {
         Snapshot::new(meta, tree)
     }
 
-    /// Reads the application's cache, then every object from `root` down.
+    /// Reads the application's cache, then every object from `root` down;
+    /// for a toolkit whose first answers fill in later
+    /// ([`Profile::fills_in_silently`]), again while names it gave empty
+    /// are given on a second asking (at most [`FILL_IN_WALKS`] more
+    /// times).
     pub(crate) async fn run(&self, app: &AppRef, root: &str) -> Result<Raw> {
+        let mut raw = self.run_once(app, root).await?;
+        if !self.profile.fills_in_silently() {
+            return Ok(raw);
+        }
+        for _ in 0..FILL_IN_WALKS {
+            if !self.filling_in(&raw.recs).await {
+                break;
+            }
+            tracing::debug!(
+                "{}: names read empty were given when asked again: walked again",
+                self.target.who
+            );
+            raw = self.run_once(app, root).await?;
+        }
+        Ok(raw)
+    }
+
+    /// Whether the application was still filling in what a walk read:
+    /// names read empty of the objects that take theirs from what they
+    /// hold ([`Profile::names_fill_in`]), at most [`FILL_IN_PROBES`] of
+    /// each role, asked again at once, and one given now.
+    async fn filling_in(&self, recs: &[Rec]) -> bool {
+        let mut per_role: HashMap<Role, usize> = HashMap::new();
+        let asked: Vec<&Rec> = recs
+            .iter()
+            .filter(|r| !r.vanished && r.basic.name.trim().is_empty())
+            .filter(|r| {
+                let role = Role::from_name(&r.basic.raw_role);
+                if !self.profile.names_fill_in(role) {
+                    return false;
+                }
+                let n = per_role.entry(role).or_default();
+                *n += 1;
+                *n <= FILL_IN_PROBES
+            })
+            .collect();
+        let names = join_all(
+            asked
+                .iter()
+                .map(|r| self.name_of(&r.bus, &r.path, &r.basic.raw_role)),
+        )
+        .await;
+        names
+            .into_iter()
+            .any(|name| name.is_ok_and(|n| !n.trim().is_empty()))
+    }
+
+    /// One walk: the application's cache, then every object from `root`
+    /// down.
+    async fn run_once(&self, app: &AppRef, root: &str) -> Result<Raw> {
         let cache = if self.opts.use_cache && self.profile.cache_is_safe() {
             self.cache(&app.bus_name).await?
         } else {

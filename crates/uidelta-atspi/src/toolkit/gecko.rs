@@ -36,6 +36,35 @@ pub(crate) fn clean_name(name: &mut String) {
     }
 }
 
+/// The roles whose objects Gecko names after what they hold (a heading's,
+/// a link's, a button's, a cell's text), and the page's document (named
+/// after its title): read nameless, they are asked again, and a name given
+/// then says the page was still filling in (see
+/// `Profile::fills_in_silently`). Fields, lists and sections, often
+/// nameless, say nothing either way.
+pub(crate) fn names_fill_in(role: Role) -> bool {
+    matches!(
+        role,
+        Role::DocumentWeb
+            | Role::Heading
+            | Role::Link
+            | Role::PushButton
+            | Role::ToggleButton
+            | Role::CheckBox
+            | Role::RadioButton
+            | Role::PageTab
+            | Role::TableCell
+            | Role::ColumnHeader
+            | Role::RowHeader
+            | Role::TableColumnHeader
+            | Role::TableRowHeader
+            | Role::MenuItem
+            | Role::CheckMenuItem
+            | Role::RadioMenuItem
+            | Role::Label
+    )
+}
+
 /// Gecko's application object reports states, but never `enabled`: it is
 /// not disabled, whatever the missing state would say.
 pub(crate) fn enable_the_application(recs: &mut [Rec]) {

@@ -183,10 +183,19 @@ impl Profile {
     /// its main process by domains, asked for the first time a client
     /// reads them: the first walk of a form read its fields and labels
     /// nameless and not showing, and no event followed when they filled
-    /// in), so that a mirror walks whole until two whole walks in a row
-    /// read the same tree.
+    /// in; a heading read again 3 ms after its first, empty, name had it).
+    /// A whole walk is taken again while names it read empty are given
+    /// when asked again ([`Profile::names_fill_in`]), and a mirror walks
+    /// whole until two whole walks in a row read the same tree.
     pub fn fills_in_silently(&self) -> bool {
         self.toolkit == Toolkit::Gecko
+    }
+
+    /// Whether an object of `role` read nameless is asked its name again
+    /// to tell whether the application was filling in (see
+    /// [`Profile::fills_in_silently`]; [`gecko::names_fill_in`]).
+    pub(crate) fn names_fill_in(&self, role: Role) -> bool {
+        self.toolkit == Toolkit::Gecko && gecko::names_fill_in(role)
     }
 
     /// How a cell of a huge table is placed by its name, before its index
