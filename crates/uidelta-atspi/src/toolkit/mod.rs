@@ -185,7 +185,7 @@ impl Profile {
     /// nameless and not showing, and no event followed when they filled
     /// in; a heading read again 3 ms after its first, empty, name had it).
     /// A whole walk is taken again while names it read empty are given
-    /// when asked again ([`Profile::names_fill_in`]), and a mirror walks
+    /// when asked again (`Profile::names_fill_in`), and a mirror walks
     /// whole until two whole walks in a row read the same tree.
     pub fn fills_in_silently(&self) -> bool {
         self.toolkit == Toolkit::Gecko
