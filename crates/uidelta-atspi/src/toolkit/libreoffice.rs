@@ -530,11 +530,53 @@ pub(crate) fn unfocus_windows_not_worked_in(recs: &mut [Rec]) {
     }
 }
 
+/// Writer's document names the line its caret is on among its attributes
+/// (`line-number`), as a status bar would: it changes when a key moves the
+/// caret or text above it wraps, without an event (a mirror kept the old
+/// line), and says nothing an agent acts on (the paragraph with the caret
+/// says it is focused). It is left out; the page the caret is on
+/// (`page-number`, `total-pages`) stays.
+pub(crate) fn leave_out_the_caret_line(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        r.attributes.retain(|(k, _)| k != "line-number");
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::capture::fixtures::rec;
     use uidelta_model::Rect;
+
+    #[test]
+    fn the_caret_line_of_a_document_is_left_out_and_its_page_stays() {
+        let mut r = vec![
+            rec("document text", "Untitled 1", &[1]),
+            rec("paragraph", "", &[]),
+        ];
+        let pairs = |p: &[(&str, &str)]| -> Vec<(String, String)> {
+            p.iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        r[0].attributes = pairs(&[
+            ("column-number", "1"),
+            ("line-number", "3"),
+            ("page-number", "1"),
+            ("total-pages", "1"),
+        ]);
+        r[1].attributes = pairs(&[("level", "")]);
+        leave_out_the_caret_line(&mut r);
+        assert_eq!(
+            r[0].attributes,
+            pairs(&[
+                ("column-number", "1"),
+                ("page-number", "1"),
+                ("total-pages", "1")
+            ])
+        );
+        assert_eq!(r[1].attributes, pairs(&[("level", "")]));
+    }
 
     #[test]
     fn libreoffice_settles_after_its_tool_bars() {

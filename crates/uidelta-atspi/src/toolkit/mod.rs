@@ -492,6 +492,7 @@ impl Profile {
                     libreoffice::unfocus_windows_not_worked_in(recs);
                     libreoffice::leave_formula_mode_cells_unread(recs);
                     libreoffice::empty_the_cursor_cell_with_the_input_line(recs);
+                    libreoffice::leave_out_the_caret_line(recs);
                 }
             }
             // A toolkit without rules here that leaves `enabled` or

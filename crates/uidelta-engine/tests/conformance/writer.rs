@@ -3,8 +3,8 @@
 //! Paragraph from the menu bar and cancel it, set the font size in
 //! Format > Character, insert a table, type into a cell and move to the
 //! next, type a font that is not installed, and open a second document
-//! and click Bold by a selector both windows match, and replace a word
-//! through Find and Replace. Its document paragraphs
+//! and click Bold by a selector both windows match, replace a word
+//! through Find and Replace, and type a long sentence. Its document paragraphs
 //! and status bar fields carry their text, and the copy of its menu bar
 //! that LibreOffice keeps with no room is not in the tree.
 
@@ -16,6 +16,10 @@ use crate::common::ref_of;
 use crate::office::{self, diff_has, diff_is, lines, ref_where, APP};
 
 const WINDOW: &str = "Untitled 1 - LibreOffice Writer";
+
+/// A sentence longer than a diff line shows whole (`DiffOptions::text_limit`).
+const LONG_SENTENCE: &str =
+    " The quick brown fox jumps over the lazy dog, then runs far away into the quiet woods.";
 
 #[test]
 fn writer_task() {
@@ -575,6 +579,38 @@ fn writer_task() {
             got.iter().any(|l| l.starts_with(&closed)),
             "no {closed:?} in:\n{}",
             got.join("\n")
+        );
+
+        // 28. A long sentence at the end of the first paragraph: one line,
+        // its new text shortened around what was typed, and the count.
+        let first = ref_where(&s, |n| {
+            n.role == Role::Paragraph && n.value.as_deref() == Some("One.")
+        });
+        let a = s
+            .act(&first, &Action::Type(LONG_SENTENCE.into()), &opts)
+            .await
+            .expect("type a long sentence");
+        let doc2 = ref_of(
+            &s,
+            &format!("role:frame && name:\"{second}\" >> role:document text"),
+        );
+        let pane2 = ref_of(
+            &s,
+            &format!("role:frame && name:\"{second}\" >> role:root pane"),
+        );
+        let words = ref_where(&s, |n| {
+            n.value.as_deref() == Some("19 words, 96 characters")
+        });
+        diff_is(
+            &a,
+            &[
+                format!(
+                    "~ [{first}] paragraph in [{doc2}] document text \"Untitled 2 - LibreOffice Document\" | value: \"One.\" -> \"One. The quick brown fox jumps over the lazy dog, then runs far away into the quiet …\""
+                ),
+                format!(
+                    "~ [{words}] label in [{pane2}] root pane \"{second}\" | value: \"2 words, 10 characters\" -> \"19 words, 96 characters\""
+                ),
+            ],
         );
     });
 }
