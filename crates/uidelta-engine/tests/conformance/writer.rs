@@ -581,8 +581,9 @@ fn writer_task() {
             got.join("\n")
         );
 
-        // 28. A long sentence at the end of the first paragraph: one line,
-        // its new text shortened around what was typed, and the count.
+        // 28. A long sentence at the end of the second document's first
+        // paragraph: one line, its new text cut with an ellipsis, and the
+        // count.
         let first = ref_where(&s, |n| {
             n.role == Role::Paragraph && n.value.as_deref() == Some("One.")
         });
