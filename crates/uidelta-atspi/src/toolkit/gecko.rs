@@ -102,6 +102,49 @@ pub(crate) fn leave_out_layout_attributes(recs: &mut [Rec]) {
     }
 }
 
+/// Gecko's window says it is focused while nothing in it is, and stops
+/// when an element in it takes the focus; a walk reads one after the
+/// other, so that a window just opened can read focused together with the
+/// field that took the focus from it meanwhile (Thunderbird's message
+/// window and its `To` field, on a busy machine). The keyboard is in one
+/// place: what says it is focused around something that says so too
+/// is not.
+pub(crate) fn focus_is_innermost(recs: &mut [Rec]) {
+    let parent = crate::capture::parents(recs);
+    let mut around = Vec::new();
+    for (i, r) in recs.iter().enumerate() {
+        if r.vanished || !r.basic.states.contains(State::Focused) {
+            continue;
+        }
+        let mut at = parent[i];
+        while let Some(a) = at {
+            if recs[a].basic.states.contains(State::Focused) {
+                around.push(a);
+            }
+            at = parent[a];
+        }
+    }
+    for a in around {
+        recs[a].basic.states.remove(State::Focused);
+    }
+}
+
+/// Gecko gives an element's place in its group (`posinset`, `setsize`)
+/// counting the siblings that show, and among those that do not, the ones
+/// it was asked about before: an item of a closed menu is `posinset: 2`
+/// or `1` as its siblings were read or not, and changes when the mirror
+/// reads it again (Thunderbird's paragraph format menu). Of an element
+/// that does not show, its place says what was asked, not what is, and
+/// is left out; once it shows, its place is what an agent sees.
+pub(crate) fn leave_out_the_place_of_what_does_not_show(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        if !r.basic.states.contains(State::Showing) {
+            r.attributes
+                .retain(|(k, _)| k != "posinset" && k != "setsize");
+        }
+    }
+}
+
 /// A `<select>` is a combo box with neither name nor value of its own: the
 /// option it shows is the selected item of the menu it holds (closed, the
 /// others hidden). That option is its value (`combo box "Size" =
@@ -287,6 +330,45 @@ mod tests {
         let mut bare = recs(&[("application", &[], &[])]);
         enable_the_application(&mut bare);
         assert!(bare[0].basic.states.is_empty());
+    }
+
+    #[test]
+    fn gecko_focus_is_on_the_innermost_element_that_says_so() {
+        let mut r = recs(&[
+            ("application", &[], &[1, 3]),
+            ("frame", &[State::Showing, State::Focused], &[2]),
+            ("entry", &[State::Showing, State::Focused], &[]),
+            // A window that says it is focused with nothing focused in it
+            // keeps it.
+            ("frame", &[State::Showing, State::Focused], &[4]),
+            ("entry", &[State::Showing], &[]),
+        ]);
+        focus_is_innermost(&mut r);
+        let focused: Vec<bool> = r
+            .iter()
+            .map(|r| r.basic.states.contains(State::Focused))
+            .collect();
+        assert_eq!(focused, [false, false, true, true, false]);
+    }
+
+    #[test]
+    fn gecko_places_of_elements_that_do_not_show_are_left_out() {
+        let mut r = recs(&[
+            ("menu", &[State::Showing], &[1, 2]),
+            ("menu item", &[State::Enabled], &[]),
+            ("menu item", &[State::Enabled, State::Showing], &[]),
+        ]);
+        for item in r.iter_mut().skip(1) {
+            item.attributes = [("posinset", "2"), ("setsize", "9"), ("level", "1")]
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect();
+        }
+        leave_out_the_place_of_what_does_not_show(&mut r);
+        let keys =
+            |i: usize| -> Vec<&str> { r[i].attributes.iter().map(|(k, _)| k.as_str()).collect() };
+        assert_eq!(keys(1), ["level"]);
+        assert_eq!(keys(2), ["posinset", "setsize", "level"]);
     }
 
     #[test]

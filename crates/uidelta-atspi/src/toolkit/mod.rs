@@ -467,6 +467,8 @@ impl Profile {
                 gecko::leave_out_closed_popups(recs);
                 gecko::enable_the_application(recs);
                 gecko::leave_out_layout_attributes(recs);
+                gecko::leave_out_the_place_of_what_does_not_show(recs);
+                gecko::focus_is_innermost(recs);
             }
             // LibreOffice's dialogs are GTK 3's widgets.
             Toolkit::Gtk3 | Toolkit::LibreOffice => {

@@ -173,6 +173,58 @@ fn elements_made_anew_while_settling_are_not_transient_but_a_toast_is() {
     assert_eq!(names, ["SavedSession"]);
 }
 
+/// An application with its main window, and a second window (`opened`)
+/// holding `inside` when given.
+fn windows(opened: Option<&[(Role, &str)]>) -> Snapshot {
+    let with_id = |role: Role, name: &str| {
+        let mut n = NodeData::named(role, name);
+        n.identity = Some(format!(":1.1/{name}"));
+        n
+    };
+    let mut b = TreeBuilder::new(with_id(Role::Application, "mail"));
+    b.open(with_id(Role::Frame, "Inbox"));
+    b.leaf(with_id(Role::PushButton, "New Message"));
+    b.close();
+    if let Some(inside) = opened {
+        b.open(with_id(Role::Frame, "Write"));
+        for (role, name) in inside {
+            b.leaf(with_id(*role, name));
+        }
+        b.close();
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn what_a_window_opened_by_the_action_made_and_replaced_is_not_transient() {
+    let before = View::new(&windows(None), Filters::all());
+    let after = View::new(&windows(Some(&[(Role::Entry, "To")])), Filters::all());
+    let mids = [
+        windows(Some(&[(Role::DocumentWeb, "blank"), (Role::Entry, "To")])),
+        windows(Some(&[(Role::Entry, "To"), (Role::Notification, "Saving")])),
+    ];
+    let mut table = RefTable::new();
+    let found = transients(&before, &after, &mids, Filters::all(), &mut table);
+    let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+    // The document made and replaced while the window was built is not a
+    // change; the toast in it is.
+    assert_eq!(names, ["Saving"]);
+    // A window that opened and closed again while settling is, whatever
+    // it holds; and in a window that was there before, a label that came
+    // and went is too.
+    let mids = [windows(Some(&[(Role::DocumentWeb, "blank")]))];
+    let found = transients(&before, &before, &mids, Filters::all(), &mut table);
+    let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["Write"]);
+    let mids = [windows(Some(&[
+        (Role::Entry, "To"),
+        (Role::Label, "Sending"),
+    ]))];
+    let found = transients(&after, &after, &mids, Filters::all(), &mut table);
+    let names: Vec<&str> = found.iter().map(|e| e.name.as_str()).collect();
+    assert_eq!(names, ["Sending"]);
+}
+
 #[test]
 fn the_focus_left_when_the_element_or_the_active_window_went_without_a_successor() {
     // (focused element, active window) before and after.

@@ -43,6 +43,14 @@ pub(super) fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
 /// An element is known by its identity, or by its role and name with its
 /// parent's: an application that made an element anew under another
 /// identity (Qt's item view cells) did not show a transient one.
+///
+/// A window that opened with the action, and is there after it, is new
+/// to the agent as a whole: what its application made and replaced in it
+/// while building it (Thunderbird's message window makes its body's
+/// document twice and its tool bar's buttons again, on a busy machine)
+/// is not a change to report. In it, only what comes and goes by nature
+/// (a toast, an alert, a spinner) is transient; a window that came and
+/// went is, whatever it holds.
 pub(super) fn transients(
     before: &View,
     after: &View,
@@ -58,21 +66,36 @@ pub(super) fn transients(
             .map_or(("", ""), |p| (p.role.as_str(), p.name.as_str()));
         format!("{}\u{0}{}\u{0}{role}\u{0}{name}", n.role.as_str(), n.name)
     }
-    let mut known: std::collections::HashSet<String> = std::collections::HashSet::new();
-    for view in [before, after] {
+    // Each element of a view, by its identity and by its place.
+    let keys = |view: &View| {
         let t = view.tree();
+        let mut keys = std::collections::HashSet::new();
         for id in t.ids() {
             if let Some(identity) = &t.node(id).identity {
-                known.insert(identity.clone());
+                keys.insert(identity.clone());
             }
-            known.insert(structural(t, id));
+            keys.insert(structural(t, id));
         }
-    }
+        keys
+    };
+    let was = keys(before);
+    let is = keys(after);
+    let known = |k: &str| was.contains(k) || is.contains(k);
+    // Whether the window `id` of `t` (an application's child) opened with
+    // the action and stays.
+    let opened = |t: &uidelta_model::Tree, id: NodeId| {
+        let n = t.node(id);
+        let k = structural(t, id);
+        let stays = n.identity.as_ref().is_some_and(|i| is.contains(i)) || is.contains(&k);
+        let was_there = n.identity.as_ref().is_some_and(|i| was.contains(i)) || was.contains(&k);
+        stays && !was_there
+    };
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for mid in mids {
         let view = View::new(mid, filters);
         let t = view.tree();
+        let windows = t.node(NodeId::ROOT).role == uidelta_model::Role::Application;
         let mut skip_until = 0u32;
         for id in t.ids() {
             if id.0 < skip_until {
@@ -80,12 +103,18 @@ pub(super) fn transients(
             }
             let n = t.node(id);
             let k = structural(t, id);
-            let identified = n.identity.as_ref().is_some_and(|i| known.contains(i));
-            if !identified && !known.contains(&k) {
-                skip_until = id.0 + t.subtree_len(id) as u32;
-                if seen.insert(k) {
-                    out.push(Element::new(table.fresh(), n));
-                }
+            let identified = n.identity.as_ref().is_some_and(|i| known(i));
+            if identified || known(&k) {
+                continue;
+            }
+            skip_until = id.0 + t.subtree_len(id) as u32;
+            let mut window = id;
+            while let Some(p) = t.parent(window).filter(|&p| p != NodeId::ROOT) {
+                window = p;
+            }
+            let building = windows && window != id && opened(t, window) && !is_ephemeral(n.role);
+            if !building && seen.insert(k) {
+                out.push(Element::new(table.fresh(), n));
             }
         }
     }
