@@ -29,8 +29,9 @@ if [[ " $STEPS " == *" build "* ]]; then
     "$VENV/bin/maturin" build --locked --compatibility linux \
         --manifest-path crates/uidelta-py/Cargo.toml --out "$TARGET/python/wheels"
     "$VENV/bin/pip" install -q --disable-pip-version-check "$TARGET"/python/wheels/uidelta-*.whl
-    # `python -m uidelta` is checked against the binary.
-    cargo build --locked -p uidelta --bin uidelta
+    # `python -m uidelta` is checked against the binary (built with the
+    # workspace's features, as the tests build it: nothing again).
+    cargo build --locked --workspace --bin uidelta
 fi
 
 if [[ " $STEPS " != *" test "* ]]; then

@@ -57,7 +57,10 @@ echo "== conformance tasks, as users run them"
 # toolkits that are never mirrored (GTK 4: GNOME Calculator, Nautilus;
 # Qt 5: FeatherPad, VLC; `Profile::mirrors`) would only run again as they
 # ran above.
-UIDELTA_MIRROR=on cargo test -p uidelta-engine --test conformance --locked -- \
+# (`--workspace --test`: built with the features of the whole workspace,
+# as above, nothing is compiled again; `-p` would compile several crates
+# again for the features of one package.)
+UIDELTA_MIRROR=on cargo test --workspace --test conformance --locked -- \
     --skip calculator_multiplies --skip nautilus_renames --skip featherpad_types --skip vlc_changes
 
 # The soak is two minutes of a server on a desktop, mostly waiting: it runs
@@ -66,7 +69,7 @@ UIDELTA_MIRROR=on cargo test -p uidelta-engine --test conformance --locked -- \
 # that the soak's desktop has what it asks for. The Python package's tests
 # run after it.
 echo "== the soak, beside the builds"
-soak_bin="$(cargo test -p uidelta-mcp --test soak --locked --no-run --message-format=json |
+soak_bin="$(cargo test --workspace --test soak --locked --no-run --message-format=json |
     python3 -c 'import json, sys
 for line in sys.stdin:
     m = json.loads(line)
