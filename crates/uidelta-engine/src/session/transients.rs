@@ -80,16 +80,17 @@ pub(super) fn transients(
     };
     let was = keys(before);
     let is = keys(after);
-    let known = |k: &str| was.contains(k) || is.contains(k);
+    // Whether `keys` hold the element `id` of `t`.
+    let holds = |keys: &std::collections::HashSet<String>, t: &uidelta_model::Tree, id: NodeId| {
+        t.node(id)
+            .identity
+            .as_ref()
+            .is_some_and(|i| keys.contains(i))
+            || keys.contains(&structural(t, id))
+    };
     // Whether the window `id` of `t` (an application's child) opened with
     // the action and stays.
-    let opened = |t: &uidelta_model::Tree, id: NodeId| {
-        let n = t.node(id);
-        let k = structural(t, id);
-        let stays = n.identity.as_ref().is_some_and(|i| is.contains(i)) || is.contains(&k);
-        let was_there = n.identity.as_ref().is_some_and(|i| was.contains(i)) || was.contains(&k);
-        stays && !was_there
-    };
+    let opened = |t: &uidelta_model::Tree, id: NodeId| holds(&is, t, id) && !holds(&was, t, id);
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for mid in mids {
@@ -102,11 +103,10 @@ pub(super) fn transients(
                 continue;
             }
             let n = t.node(id);
-            let k = structural(t, id);
-            let identified = n.identity.as_ref().is_some_and(|i| known(i));
-            if identified || known(&k) {
+            if holds(&was, t, id) || holds(&is, t, id) {
                 continue;
             }
+            let k = structural(t, id);
             skip_until = id.0 + t.subtree_len(id) as u32;
             let mut window = id;
             while let Some(p) = t.parent(window).filter(|&p| p != NodeId::ROOT) {
