@@ -11,10 +11,35 @@ use crate::capture::{is_window_rec, named_by_content, Rec};
 /// the application's own, which begin with one of `prefixes`: see
 /// [`type_prefixes`]) and doubled mnemonics (`_Next Next`).
 pub(crate) fn clean_name(name: &mut String, prefixes: &[String]) {
+    if name == TOOLTIP_WINDOW {
+        // Kept for [`leave_out_tooltips`], which leaves it out.
+        return;
+    }
     if is_type_name(name, prefixes) {
         name.clear();
     } else if let Some(plain) = mnemonic_doubled(name) {
         *name = plain.to_owned();
+    }
+}
+
+/// The name GTK 4.8 gives a tooltip's window, after its type (as it names
+/// every nameless widget).
+const TOOLTIP_WINDOW: &str = "GtkTooltipWindow";
+
+/// GTK 4 puts a tooltip that shows into the tree, as the last child of the
+/// window it shows over (4.8: a `filler` named after its type,
+/// `GtkTooltipWindow`, holding a panel and a label), where GTK 3's
+/// bridge keeps its tooltip windows out. It comes and goes as the
+/// pointer rests on a widget, whatever the action was (GNOME Calculator's
+/// mode button, pressed by a click that opened a menu, showed
+/// `label "Mode selection"` some 500 ms later), and its text is the
+/// widget's description already: it is left out, with what is in it, as
+/// is anything GTK 4 says is a `tool tip`.
+pub(crate) fn leave_out_tooltips(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        if r.basic.name == TOOLTIP_WINDOW || Role::from_name(&r.basic.raw_role) == Role::ToolTip {
+            r.left_out = true;
+        }
     }
 }
 
@@ -483,6 +508,31 @@ mod tests {
     use super::*;
     use crate::capture::fixtures::{has, rec, recs};
     use uidelta_model::{State, StateSet};
+
+    #[test]
+    fn gtk4_tooltips_are_left_out_with_what_is_in_them() {
+        // GNOME Calculator's window as GTK 4.8 gives it with the mode
+        // button's tooltip showing: the button says it as its description.
+        let mut name = TOOLTIP_WINDOW.to_owned();
+        clean_name(&mut name, &[]);
+        assert_eq!(name, TOOLTIP_WINDOW, "kept for the rule to know it");
+        let mut name = "GtkBox".to_owned();
+        clean_name(&mut name, &[]);
+        assert_eq!(name, "");
+        let mut recs = vec![
+            rec("frame", "Calculator", &[1, 2, 4]),
+            rec("push button", "Basic", &[]),
+            rec("filler", TOOLTIP_WINDOW, &[3]),
+            rec("label", "Mode selection", &[]),
+            rec("tool tip", "Undo", &[5]),
+            rec("label", "Undo", &[]),
+        ];
+        recs[1].basic.description = "Mode selection".to_owned();
+        leave_out_tooltips(&mut recs);
+        let out: Vec<usize> = (0..recs.len()).filter(|&i| recs[i].left_out).collect();
+        // The tree is built without what is left out and all in it.
+        assert_eq!(out, [2, 4], "the tooltips");
+    }
 
     #[test]
     fn gtk4_type_names_and_doubled_mnemonics_are_no_names() {

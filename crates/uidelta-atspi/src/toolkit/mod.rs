@@ -437,6 +437,7 @@ impl Profile {
     pub(crate) fn fix_up(&self, recs: &mut [Rec]) {
         match self.toolkit {
             Toolkit::Gtk4 => {
+                gtk4::leave_out_tooltips(recs);
                 gtk4::fill_in_states(recs);
                 gtk4::name_from_content(recs);
                 gtk4::name_controls_after_their_tooltip(recs);
