@@ -275,6 +275,17 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// The processes `app` started since `since` that may still show
+    /// windows of their own: programs other than its own that draw on the
+    /// display (GIMP runs each plug-in as one, and the plug-in's dialog is
+    /// its window, not GIMP's). The engine waits, a bounded time, for one
+    /// that is not on the platform's list of applications yet to join it
+    /// and show a window. Backends that cannot tell answer none.
+    fn started(&self, app: &App, since: Instant) -> impl Future<Output = Vec<u32>> + Send {
+        let _ = (app, since);
+        async { Vec::new() }
+    }
+
     /// Browsers: loads a URL in the tab `app`, or moves in its history, and
     /// returns once the new document has started loading (settling waits
     /// for the rest). Other backends answer [`ErrorKind::Unsupported`].

@@ -434,6 +434,50 @@ fn focus_taken_by_an_application_the_action_started_is_an_app_switch() {
 }
 
 #[test]
+fn a_program_the_action_started_that_joins_the_bus_late_is_in_the_answer() {
+    // The instance "Open" starts draws at once and joins the bus a second
+    // later, as a GIMP plug-in shows its dialog: the fixture has settled
+    // long before, and the answer waits for the new program's window.
+    const OTHER: &str = "uidelta-fixture-late";
+    let (desktop, rt) = start_with(&["--opens", OTHER, "--opens-late"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        s.observe("uidelta-fixture")
+            .await
+            .expect("observe the fixture");
+        s.window_action(
+            "app:uidelta-fixture >> role:frame && name:\"uidelta fixture\"",
+            WindowAction::Activate,
+            Settle::None,
+        )
+        .await
+        .expect("activate the fixture's window");
+        let acted = s
+            .act(
+                &format!("role:push button && name:Open {OTHER}"),
+                &Action::Click,
+                &ActOptions::default(),
+            )
+            .await
+            .expect("click Open");
+        let switch = acted.app_switch.unwrap_or_else(|| {
+            panic!(
+                "no window of {OTHER} in the answer (settled in {} ms): {}",
+                acted.settled.elapsed.as_millis(),
+                text(&acted.diff)
+            )
+        });
+        assert_eq!(switch.app.name, OTHER);
+        let switched = text(&switch.diff);
+        assert!(switched.starts_with("# diff: +1 added\n+ [e"), "{switched}");
+        assert!(
+            switched.contains("] frame \"uidelta fixture\"\n"),
+            "{switched}"
+        );
+    });
+}
+
+#[test]
 fn activating_the_active_window_does_not_wait_for_a_change() {
     let (desktop, rt) = start();
     rt.block_on(async {

@@ -16,14 +16,20 @@ use uidelta_engine::{ActOptions, Session, Settle};
 use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
 /// The application `editor`, with a button; once it is clicked, the
-/// process `plugin` is on the bus, without a window for the first
-/// `windowless` listings after the click, then with an active dialog
-/// (never, when `windowless` is `usize::MAX`).
+/// process `plugin` (pid 4242) is off the bus for the first `offbus`
+/// listings after the click, then on the bus without a window for the
+/// next `windowless`, then with an active dialog (never, when `windowless`
+/// is `usize::MAX`). The backend says the editor started it when
+/// `says_started`.
 struct Scripted {
     clicked: AtomicUsize,
     listings: AtomicUsize,
+    offbus: usize,
     windowless: usize,
+    says_started: bool,
 }
+
+const PLUGIN_PID: u32 = 4242;
 
 fn node(role: Role, name: &str, id: &str) -> NodeData {
     let mut n = NodeData::named(role, name);
@@ -70,14 +76,29 @@ impl Backend for Scripted {
         let mut apps = vec![app("editor", vec![window("frame", "Editor", true)])];
         if self.clicked.load(Ordering::SeqCst) > 0 {
             let listed = self.listings.fetch_add(1, Ordering::SeqCst);
-            let windows = if listed < self.windowless {
+            if listed < self.offbus {
+                return Ok(apps);
+            }
+            let windows = if listed - self.offbus < self.windowless {
                 Vec::new()
             } else {
                 vec![window("dialog", "Export Options", true)]
             };
-            apps.push(app("plugin", windows));
+            let mut plugin = app("plugin", windows);
+            plugin.pid = Some(PLUGIN_PID);
+            apps.push(plugin);
         }
         Ok(apps)
+    }
+
+    async fn started(&self, app: &App, _since: std::time::Instant) -> Vec<u32> {
+        let started =
+            app.name == "editor" && self.says_started && self.clicked.load(Ordering::SeqCst) > 0;
+        if started {
+            vec![PLUGIN_PID]
+        } else {
+            Vec::new()
+        }
     }
 
     async fn capture(&self, app: &App, _scope: &Scope) -> Result<Snapshot> {
@@ -140,10 +161,20 @@ fn no_wait() -> ActOptions {
 }
 
 async fn click_export(windowless: usize) -> uidelta_engine::ActionOutcome {
+    click_export_started(0, windowless, true).await
+}
+
+async fn click_export_started(
+    offbus: usize,
+    windowless: usize,
+    says_started: bool,
+) -> uidelta_engine::ActionOutcome {
     let backend = Arc::new(Scripted {
         clicked: AtomicUsize::new(0),
         listings: AtomicUsize::new(0),
+        offbus,
         windowless,
+        says_started,
     });
     let mut s = Session::new(Arc::clone(&backend));
     s.observe("editor").await.expect("read the editor");
@@ -174,5 +205,20 @@ async fn a_dialog_another_process_opens_is_followed() {
 async fn a_process_that_shows_no_window_is_waited_for_a_bounded_time() {
     // The wait ends, with nothing to follow.
     let acted = click_export(usize::MAX).await;
+    assert!(acted.app_switch.is_none(), "{:?}", acted.app_switch);
+}
+
+#[tokio::test]
+async fn a_program_started_by_the_action_is_waited_for_until_it_joins_the_bus() {
+    // The plug-in is off the bus at the first two listings (starting on a
+    // busy machine), then shows its dialog at once.
+    let acted = click_export_started(2, 0, true).await;
+    let switched = acted.app_switch.expect("the plug-in's dialog");
+    assert_eq!(switched.app.name, "plugin");
+    let text = uidelta_render::diff_text(&switched.diff, &Default::default());
+    assert!(text.contains("] dialog \"Export Options\""), "{text}");
+    // Where the backend cannot say what the editor started, the answer
+    // comes without it.
+    let acted = click_export_started(2, 0, false).await;
     assert!(acted.app_switch.is_none(), "{:?}", acted.app_switch);
 }

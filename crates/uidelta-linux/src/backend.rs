@@ -1,7 +1,7 @@
 //! [`Linux`] as a [`Backend`]: the engine's view of the desktop.
 
 use std::sync::{Arc, Weak};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use uidelta_atspi::{applications, AppInfo, AppRef, CaptureOptions, WindowInfo};
 use uidelta_backend::{
@@ -233,5 +233,18 @@ impl Backend for Linux {
 
     fn settle_window(&self, app: &App) -> Option<Duration> {
         uidelta_atspi::settle_window(&app.name)
+    }
+
+    async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
+        let Some(pid) = app.pid else {
+            return Vec::new();
+        };
+        // A browser's pages run in processes of their own, which never
+        // join the bus.
+        let profile = self.bus().profile(&app_ref(app)).await;
+        if !profile.works_in_its_process() {
+            return Vec::new();
+        }
+        crate::started::started_since(pid, since)
     }
 }

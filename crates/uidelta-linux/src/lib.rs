@@ -12,7 +12,7 @@
 //! `act` (actions: `plan` decides clicks from facts, `pointer`, `menus`,
 //! `combo`, `keys` carry them out), `windows` (window management),
 //! `launch` (opening applications), `idle` (whether an application's
-//! process has nothing pending), `error`, `backend` (the `Backend`
+//! process has nothing pending), `started` (the programs it started), `error`, `backend` (the `Backend`
 //! implementation) and `reconnect` ([`Reconnecting`]).
 
 mod act;
@@ -24,6 +24,7 @@ mod idle;
 mod launch;
 mod reach;
 mod reconnect;
+mod started;
 mod windows;
 
 pub use capture::MirrorUse;

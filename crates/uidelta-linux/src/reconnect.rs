@@ -3,7 +3,7 @@
 
 use std::path::PathBuf;
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use uidelta_atspi::{Bus, CALL_TIMEOUT};
 use uidelta_backend::{
@@ -332,6 +332,13 @@ impl Backend for Reconnecting {
 
     fn settle_window(&self, app: &App) -> Option<Duration> {
         uidelta_atspi::settle_window(&app.name)
+    }
+
+    async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
+        match self.for_app(app).await {
+            Ok((linux, app)) => Backend::started(&*linux, &app, since).await,
+            Err(_) => Vec::new(),
+        }
     }
 }
 

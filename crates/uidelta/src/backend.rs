@@ -2,7 +2,7 @@
 //! as one type that the engine and the MCP server take.
 
 use std::sync::Arc;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use uidelta_backend::{Action, App, Backend, EventStream, Navigate, Performed, Result, Scope};
 use uidelta_cdp::Cdp;
@@ -86,6 +86,10 @@ impl Backend for AnyBackend {
 
     fn settle_window(&self, app: &App) -> Option<Duration> {
         each!(self, b => Backend::settle_window(&**b, app))
+    }
+
+    async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
+        each!(self, b => Backend::started(&**b, app, since).await)
     }
 
     async fn navigate(&self, app: &App, to: &Navigate) -> Result<Performed> {

@@ -30,7 +30,10 @@ impl<B: Backend> Session<B> {
     /// the action (see [`Session::take_census`]). An application that came
     /// onto the bus since, and has no window yet, is waited for, up to
     /// [`NEW_APP_WAIT`]: a process an action starts shows its window once
-    /// it has started, after the acting application settled.
+    /// it has started, after the acting application settled. So is a
+    /// program `app` started since the census that may show a window and
+    /// is not on the bus yet (see [`Backend::started`]): on a busy
+    /// machine, GIMP settles before its plug-in has joined the bus.
     pub(super) async fn opened_elsewhere(&mut self, app: &App) -> Option<AppDiff> {
         let before = self.census.take()?;
         let deadline = Instant::now() + NEW_APP_WAIT;
@@ -47,9 +50,18 @@ impl<B: Backend> Session<B> {
                 self.census = Some(now);
                 return self.switched_to(other.clone()).await;
             }
-            let starting = apps
+            let mut starting = apps
                 .iter()
                 .any(|a| a.id != app.id && a.windows.is_empty() && !before.apps.contains(&a.id));
+            if !starting {
+                let listed: HashSet<u32> = apps.iter().filter_map(|a| a.pid).collect();
+                starting = self
+                    .backend
+                    .started(app, before.at)
+                    .await
+                    .iter()
+                    .any(|pid| !listed.contains(pid));
+            }
             if !starting || Instant::now() >= deadline {
                 self.census = Some(now);
                 return None;
@@ -82,12 +94,14 @@ const NEW_APP_WAIT: Duration = Duration::from_secs(3);
 const NEW_APP_POLL: Duration = Duration::from_millis(150);
 
 /// The applications on the bus and their windows, as listed once.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Census {
     /// Application ids.
     apps: HashSet<String>,
     /// Application and window ids.
     windows: HashSet<(String, String)>,
+    /// When it was taken: what started after it is new.
+    at: Instant,
 }
 
 impl Census {
@@ -98,6 +112,7 @@ impl Census {
                 .iter()
                 .flat_map(|a| a.windows.iter().map(|w| (a.id.clone(), w.id.clone())))
                 .collect(),
+            at: Instant::now(),
         }
     }
 }

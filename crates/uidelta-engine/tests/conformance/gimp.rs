@@ -296,39 +296,15 @@ fn gimp_scales_an_image_and_exports_it() {
             lines.iter().any(|l| insensitive(l)),
             "export: nothing of GIMP's dialog went insensitive, in:\n{text}"
         );
-        let plugin_export = if let Some(at) = at {
-            assert_eq!(&got[at..], plugin, "export: the plug-in's part of:\n{text}");
-            let switched = a.app_switch.as_ref().expect("the plug-in's dialog");
-            assert_eq!(switched.app.name, "file-pnm");
-            r.ref_on(&a, "    [#] push button \"Export\"")
-        } else {
-            // GIMP's part settled before the plug-in, a process of its own
-            // starting on a busy machine, showed its dialog (seen in CI
-            // with mirrors on, whose captures are quick): the answer is
-            // GIMP's alone, and the dialog is waited for, as an agent
-            // would, and read.
-            crate::steps::wait_until_done(&mut s, "file-pnm", "role:push button && name:Help")
-                .await;
-            let (idx, raw) = s
-                .resolve("app:file-pnm && role:radio button && name:Raw")
-                .await
-                .expect("Raw");
-            let states = s.known_apps()[idx].node(raw).states;
-            assert!(
-                states.contains(uidelta_model::State::Checked),
-                "Raw is chosen"
-            );
-            for one in [
-                "role:dialog && name:\"Export Image as PNM\"",
-                "role:panel && name:\"Data formatting\"",
-                "role:radio button && name:ASCII",
-                "role:push button && name:Cancel",
-                "role:push button && name:Help",
-            ] {
-                crate::common::ref_of(&s, &format!("app:file-pnm && {one}"));
-            }
-            crate::common::ref_of(&s, "app:file-pnm && role:push button && name:Export")
-        };
+        // The plug-in, a process GIMP started, joins the bus later than
+        // GIMP settles on a busy machine (a fresh-clone CI run with mirrors
+        // on answered after 344 ms with GIMP's part alone): the answer
+        // waits for it to show its window.
+        let at = at.unwrap_or_else(|| panic!("export: no plug-in dialog in:\n{text}"));
+        assert_eq!(&got[at..], plugin, "export: the plug-in's part of:\n{text}");
+        let switched = a.app_switch.as_ref().expect("the plug-in's dialog");
+        assert_eq!(switched.app.name, "file-pnm");
+        let plugin_export = r.ref_on(&a, "    [#] push button \"Export\"");
 
         // 8. The plug-in's Export writes the file, and ends the plug-in.
         let a = s
