@@ -257,3 +257,122 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
     }
     assert_eq!(out, format!("{}\n", run.dir.join("docs/b.txt").display()));
 }
+
+/// GTK 4.8's file chooser (gtk4-print-editor's File > Open): its dialog
+/// (a modal `filler` to GTK 4.8, a dialog here), its location field opened
+/// with ctrl+L on a desktop with no window manager (the keys go to the
+/// modal dialog, not to the window under it that has the keyboard), a
+/// path typed there, and Return: the dialog closes and the file is read.
+/// GTK 4.8 exposes no rows of the dialog's file list (a `GtkTreeView`),
+/// only its column headers: a path is how an agent names a file there.
+#[test]
+fn gtk4_file_chooser_opens_a_file_named_in_its_location_field() {
+    const EDITOR: &str = "gtk4-print-editor";
+    let run = start(
+        EDITOR,
+        &[],
+        EDITOR,
+        "gtk-4-examples",
+        &[
+            ("docs/", ""),
+            ("docs/a.txt", "alpha\n"),
+            ("top.txt", "top\n"),
+        ],
+        false,
+    );
+    let r = run.reader();
+    let path = run.dir.join("docs/a.txt");
+    crate::steps::run_task(&run.rt, async {
+        let mut s = session(&run.desktop).await;
+        let opts = ActOptions::default();
+        crate::steps::wait_until_done(&mut s, EDITOR, "role:menu item && name:File").await;
+        s.act("role:menu item && name:File", &Action::Click, &opts)
+            .await
+            .expect("open File");
+        let a = s
+            .act("role:menu item && name:Open", &Action::Click, &opts)
+            .await
+            .expect("File > Open");
+        r.check(
+            "open",
+            &a,
+            &[
+                "# diff: +1 added, -1 removed, ~1 modified · focus [#] menu item \"New\" (gone) -> [#] filler",
+                "+ [#] dialog \"Select file\" (modal) (opened)",
+                "    [#] filler = \"140\"",
+                "      [#] scroll pane",
+                "        [#] list",
+                "          [#] list item \"Recent\" (selected)",
+                "            [#] image",
+                "          [#] list item \"Home\"",
+                "            [#] image",
+                "          [#] list item \"Desktop\"",
+                "            [#] image",
+                "          [#] list item \"work\"",
+                "            [#] image",
+                "          [#] list item \"Other Locations\"",
+                "            [#] image",
+                "          [#] separator",
+                "      [#] scroll pane",
+                "        [#] filler (focused)",
+                "          [#] push button \"Modified\"",
+                "          [#] push button \"Type\"",
+                "          [#] push button \"Size\"",
+                "          [#] push button \"Name\"",
+                "    [#] push button \"Cancel\"",
+                "    [#] push button \"Open\"",
+                "  ... 26 more nodes under [#] (all hidden)",
+                "- [#] menu in [#] menu item \"File\" (and 14 descendants)",
+                "~ [#] menu item \"File\" | expanded: true -> false",
+            ],
+        );
+        let a = s.key(EDITOR, "ctrl+l", &opts).await.expect("ctrl+L");
+        assert!(
+            a.done.method.starts_with("keyboard focus to window "),
+            "the keys go to the dialog: {}",
+            a.done.method
+        );
+        // The path bar's buttons show in its place.
+        r.check(
+            "location",
+            &a,
+            &[
+                "# diff: +1 added, ~5 modified · focus [#] filler -> [#] text",
+                "+ [#] text (focused) in [#] dialog \"Select file\"",
+                "~ [#] frame \"GTK Print Editor — Untitled\" | active: true -> false",
+                "~ [#] list item \"Recent\" in [#] dialog \"Select file\" | selected: true -> false",
+                "~ [#] push button in [#] dialog \"Select file\" | enabled: true -> false | showing: false -> true (same on [#])",
+                "~ [#] push button in [#] dialog \"Select file\" | showing: false -> true (also 1 descendant)",
+                "    [#] image",
+            ],
+        );
+        let a = s
+            .act(
+                "role:text && state:focused",
+                &Action::Type(path.to_string_lossy().into_owned()),
+                &opts,
+            )
+            .await
+            .expect("type the path");
+        r.check(
+            "path",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] text in [#] dialog \"Select file\" | value: none -> \"$DIR/docs/a.txt\"",
+            ],
+        );
+        let a = s.key(EDITOR, "Return", &opts).await.expect("Return");
+        r.check(
+            "Return",
+            &a,
+            &[
+                "# diff: -1 removed, ~3 modified · focus [#] text (gone) -> none",
+                "- [#] dialog \"Select file\" (closed) (and 49 descendants)",
+                "~ [#] frame | name: \"GTK Print Editor — Untitled\" -> \"GTK Print Editor — a.txt\"",
+                "~ [#] text | value: none -> \"alpha\\n\"",
+                "~ [#] label | name: \"0, 0\" -> \"1, 0\"",
+            ],
+        );
+    });
+}
