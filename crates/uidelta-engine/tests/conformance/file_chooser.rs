@@ -1,7 +1,8 @@
-//! The GTK 3 file chooser (zenity's `--file-selection`): from Recent to a
+//! File choosers. GTK 3's (zenity's `--file-selection`): from Recent to a
 //! directory of known files through the places list, into a folder by a
 //! double click, a file picked, up through the path bar and back, OK: the
-//! answer says zenity exited, and it printed the path of the file.
+//! answer says zenity exited, and it printed the path of the file. GTK
+//! 4.8's (gtk4-print-editor's File > Open): a file opened by its path.
 
 use std::io::Read;
 
