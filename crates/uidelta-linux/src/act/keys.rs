@@ -37,12 +37,23 @@ pub(crate) fn keys_to(x11: &X11, app: &AppRef, near: Option<(i32, i32)>) -> Resu
     };
     match x11.keyboard_window()? {
         Some(holder) if holder.pid == Some(pid) => {
+            // A menu of its own holds the keyboard: left as it is.
+            if x11.menu_open().unwrap_or(true) {
+                return Ok(String::new());
+            }
             let follows = x11.keyboard_follows_pointer().unwrap_or(false);
             // The element's window, where the pointer chose the window; or
             // a modal dialog over the keyboard's window, whose keys its
             // toolkit would swallow.
             let other = match near {
-                Some(point) if follows => window_of_app_at(x11, pid, point),
+                // Not a popup of its own (a menu, a popover), which its
+                // window hands the keys to.
+                Some((x, y)) if follows => x11
+                    .window_at(x, y)
+                    .ok()
+                    .flatten()
+                    .filter(|w| w.pid == Some(pid) && !w.override_redirect)
+                    .map(|w| w.id),
                 Some(_) => None,
                 None => modal_dialog_over(x11, pid, holder.id),
             };
