@@ -216,11 +216,9 @@ async fn window(
     let states = state::states(&states?);
     let title = String::try_from(name?).unwrap_or_default();
     let raw = state::role_name(role?);
-    // As the tree names it: Qt 5's plain top-level widget is a `filler`,
-    // GTK 4.8's file chooser dialog a modal one.
-    let role = match crate::capture::as_window(uidelta_model::Role::from_name(&raw), &states) {
+    // As the tree names it: Qt 5's plain top-level widget is a `filler`.
+    let role = match crate::capture::as_window(uidelta_model::Role::from_name(&raw)) {
         uidelta_model::Role::Frame => "frame".to_owned(),
-        uidelta_model::Role::Dialog => "dialog".to_owned(),
         _ => raw,
     };
     Ok(WindowInfo {

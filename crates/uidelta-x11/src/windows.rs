@@ -336,41 +336,6 @@ impl X11 {
         }
     }
 
-    /// Whether the top-level window `id` says it is modal
-    /// (`_NET_WM_STATE_MODAL` among its `_NET_WM_STATE`): a dialog that
-    /// holds the keyboard for the window it is a dialog of.
-    pub fn is_modal(&self, id: u32) -> Result<bool, X11Error> {
-        self.run(
-            || format!("reading the state of window {id:#x}"),
-            || {
-                let state = self.atom(b"_NET_WM_STATE")?;
-                let modal = self.atom(b"_NET_WM_STATE_MODAL")?;
-                let reply = self
-                    .conn
-                    .get_property(false, id, state, AtomEnum::ATOM, 0, 64)?
-                    .reply();
-                Ok(reply
-                    .ok()
-                    .and_then(|r| r.value32().map(|mut v| v.any(|a| a == modal)))
-                    .unwrap_or(false))
-            },
-        )
-    }
-
-    /// Whether key events go to the window under the pointer, no window
-    /// holding the input focus (`PointerRoot`, or the root window: the
-    /// default with no window manager).
-    pub fn keyboard_follows_pointer(&self) -> Result<bool, X11Error> {
-        self.run(
-            || "asking where the keyboard focus is".into(),
-            || {
-                const POINTER_ROOT: Window = 1;
-                let focus = self.conn.get_input_focus()?.reply()?.focus;
-                Ok(focus == POINTER_ROOT || focus == self.root)
-            },
-        )
-    }
-
     /// The top-level window that key events go to now: the one holding the
     /// input focus or, when the focus follows the pointer (`PointerRoot`,
     /// the default with no window manager), the one under the pointer.

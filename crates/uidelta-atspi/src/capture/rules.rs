@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use uidelta_model::{normalize_space, NodeData, Rect, Role, State, StateSet, TreeBuilder};
+use uidelta_model::{normalize_space, NodeData, Rect, Role, TreeBuilder};
 
 use super::{Basic, Rec};
 use crate::toolkit::Profile;
@@ -229,12 +229,9 @@ pub(crate) fn parents(recs: &[Rec]) -> Vec<Option<usize>> {
 /// The role of an application's top-level object: a window. Qt 5 gives a
 /// top-level widget that is not a dialog or main window (a plain `QWidget`,
 /// as in its calculator) the role of any container, `filler`; it is the
-/// application's window all the same (its raw role stays `filler`). One
-/// that is `modal` holds the keyboard for the window it is over: a dialog
-/// (GTK 4.8's file chooser dialog is a `filler`).
-pub(crate) fn as_window(role: Role, states: &StateSet) -> Role {
+/// application's window all the same (its raw role stays `filler`).
+pub(crate) fn as_window(role: Role) -> Role {
     match role {
-        Role::Filler | Role::Panel if states.contains(State::Modal) => Role::Dialog,
         Role::Filler | Role::Panel => Role::Frame,
         other => other,
     }
@@ -269,7 +266,7 @@ pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
     let mut root = data(&mut recs[0]);
     let whole_app = root.role == Role::Application;
     if !whole_app {
-        root.role = as_window(root.role, &root.states);
+        root.role = as_window(root.role);
     }
     let mut builder = TreeBuilder::with_capacity(root, recs.len());
     let top_levels: Vec<usize> = if whole_app {
@@ -285,7 +282,7 @@ pub(crate) fn assemble(mut recs: Vec<Rec>) -> uidelta_model::Tree {
             Some(i) => {
                 let mut node = data(&mut recs[i]);
                 node.role = if top_levels.contains(&i) {
-                    as_window(node.role, &node.states)
+                    as_window(node.role)
                 } else {
                     as_contained(node.role)
                 };

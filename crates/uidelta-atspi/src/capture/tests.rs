@@ -327,18 +327,3 @@ fn a_frame_inside_a_window_is_a_box_and_a_plain_top_level_widget_a_window() {
     let roles: Vec<Role> = window.nodes().iter().map(|n| n.role).collect();
     assert_eq!(roles, [Role::Frame, Role::Panel]);
 }
-
-#[test]
-fn a_top_level_box_is_a_window_and_a_modal_one_a_dialog() {
-    use uidelta_model::{State, StateSet};
-    let plain = StateSet::of(&[State::Visible]);
-    let modal = StateSet::of(&[State::Visible, State::Modal]);
-    // Qt 5's plain top-level widget.
-    assert_eq!(as_window(Role::Filler, &plain), Role::Frame);
-    assert_eq!(as_window(Role::Panel, &plain), Role::Frame);
-    // GTK 4.8's file chooser dialog.
-    assert_eq!(as_window(Role::Filler, &modal), Role::Dialog);
-    // A window's own role stays.
-    assert_eq!(as_window(Role::Frame, &modal), Role::Frame);
-    assert_eq!(as_window(Role::Dialog, &plain), Role::Dialog);
-}

@@ -8,7 +8,7 @@ use std::io::Read;
 
 use uidelta_backend::Action;
 use uidelta_diff::Change;
-use uidelta_engine::ActOptions;
+use uidelta_engine::{ActOptions, Settle, WindowAction};
 
 use crate::common::{ref_of, session};
 use crate::steps::start;
@@ -260,12 +260,14 @@ fn file_chooser_goes_to_a_folder_and_picks_a_file() {
 }
 
 /// GTK 4.8's file chooser (gtk4-print-editor's File > Open): its dialog
-/// (a modal `filler` to GTK 4.8, a dialog here), its location field opened
-/// with ctrl+L on a desktop with no window manager (the keys go to the
-/// modal dialog, not to the window under it that has the keyboard), a
-/// path typed there, and Return: the dialog closes and the file is read.
-/// GTK 4.8 exposes no rows of the dialog's file list (a `GtkTreeView`),
-/// only its column headers: a path is how an agent names a file there.
+/// (a modal `filler` to GTK 4.8, a window here, as its Assistant is), its
+/// location field opened with ctrl+L, a path typed there, and Return: the
+/// dialog closes and the file is read. With no window manager, nothing
+/// gives the new dialog the keyboard, and the editor's window under it
+/// keeps it and swallows keys: the dialog's window is activated first, as
+/// a window manager would. GTK 4.8 exposes no rows of the dialog's file
+/// list (a `GtkTreeView`), only its column headers: a path is how an agent
+/// names a file there.
 #[test]
 fn gtk4_file_chooser_opens_a_file_named_in_its_location_field() {
     const EDITOR: &str = "gtk4-print-editor";
@@ -299,7 +301,7 @@ fn gtk4_file_chooser_opens_a_file_named_in_its_location_field() {
             &a,
             &[
                 "# diff: +1 added, -1 removed, ~1 modified · focus [#] menu item \"New\" (gone) -> [#] filler",
-                "+ [#] dialog \"Select file\" (modal) (opened)",
+                "+ [#] frame \"Select file\" (modal) (opened)",
                 "    [#] filler = \"140\"",
                 "      [#] scroll pane",
                 "        [#] list",
@@ -327,23 +329,33 @@ fn gtk4_file_chooser_opens_a_file_named_in_its_location_field() {
                 "~ [#] menu item \"File\" | expanded: true -> false",
             ],
         );
-        let a = s.key(EDITOR, "ctrl+l", &opts).await.expect("ctrl+L");
-        assert!(
-            a.done.method.starts_with("keyboard focus to window "),
-            "the keys go to the dialog: {}",
-            a.done.method
+        let activated = s
+            .window_action(
+                &format!("app:{EDITOR} >> role:frame && name:\"Select file\""),
+                WindowAction::Activate,
+                Settle::None,
+            )
+            .await
+            .expect("activate the dialog");
+        r.check(
+            "activate",
+            &activated,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] frame \"GTK Print Editor — Untitled\" | active: true -> false",
+            ],
         );
+        let a = s.key(EDITOR, "ctrl+l", &opts).await.expect("ctrl+L");
         // The path bar's buttons show in its place.
         r.check(
             "location",
             &a,
             &[
-                "# diff: +1 added, ~5 modified · focus [#] filler -> [#] text",
-                "+ [#] text (focused) in [#] dialog \"Select file\"",
-                "~ [#] frame \"GTK Print Editor — Untitled\" | active: true -> false",
-                "~ [#] list item \"Recent\" in [#] dialog \"Select file\" | selected: true -> false",
-                "~ [#] push button in [#] dialog \"Select file\" | enabled: true -> false | showing: false -> true (same on [#])",
-                "~ [#] push button in [#] dialog \"Select file\" | showing: false -> true (also 1 descendant)",
+                "# diff: +1 added, ~4 modified · focus [#] filler -> [#] text",
+                "+ [#] text (focused)",
+                "~ [#] list item \"Recent\" | selected: true -> false",
+                "~ [#] push button | enabled: true -> false | showing: false -> true (same on [#])",
+                "~ [#] push button | showing: false -> true (also 1 descendant)",
                 "    [#] image",
             ],
         );
@@ -360,7 +372,7 @@ fn gtk4_file_chooser_opens_a_file_named_in_its_location_field() {
             &a,
             &[
                 "# diff: ~1 modified",
-                "~ [#] text in [#] dialog \"Select file\" | value: none -> \"$DIR/docs/a.txt\"",
+                "~ [#] text | value: none -> \"$DIR/docs/a.txt\"",
             ],
         );
         let a = s.key(EDITOR, "Return", &opts).await.expect("Return");
@@ -369,7 +381,7 @@ fn gtk4_file_chooser_opens_a_file_named_in_its_location_field() {
             &a,
             &[
                 "# diff: -1 removed, ~3 modified · focus [#] text (gone) -> none",
-                "- [#] dialog \"Select file\" (closed) (and 49 descendants)",
+                "- [#] frame \"Select file\" (closed) (and 49 descendants)",
                 "~ [#] frame | name: \"GTK Print Editor — Untitled\" -> \"GTK Print Editor — a.txt\"",
                 "~ [#] text | value: none -> \"alpha\\n\"",
                 "~ [#] label | name: \"0, 0\" -> \"1, 0\"",

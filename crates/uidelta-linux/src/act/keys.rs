@@ -19,14 +19,6 @@ use crate::{Error, Linux, Result};
 /// goes to `app`'s window at `near` (the element the keys are for), else
 /// to its topmost window, raised as a person would bring it to the front.
 ///
-/// The keys can also go to a window of `app` that is not the one they are
-/// for. With no window manager, the window under the pointer: they go to
-/// the window at `near`. And keys for the application as a whole (`near`
-/// is `None`) go to a modal dialog open over the window that has the
-/// keyboard, which a window manager would have given the keyboard (a file
-/// chooser opened from a menu, on a desktop without one) and without which
-/// the toolkit swallows them.
-///
 /// Returns what was done, as the start of a method (`""` when the keys
 /// reach `app` already). When it cannot tell (no process id, an open menu
 /// holding the keyboard, no window of `app` on the display), it leaves the
@@ -36,40 +28,16 @@ pub(crate) fn keys_to(x11: &X11, app: &AppRef, near: Option<(i32, i32)>) -> Resu
         return Ok(String::new());
     };
     match x11.keyboard_window()? {
-        Some(holder) if holder.pid == Some(pid) => {
-            // A menu of its own holds the keyboard: left as it is.
-            if x11.menu_open().unwrap_or(true) {
-                return Ok(String::new());
-            }
-            let follows = x11.keyboard_follows_pointer().unwrap_or(false);
-            // The element's window, where the pointer chose the window; or
-            // a modal dialog over the keyboard's window, whose keys its
-            // toolkit would swallow.
-            let other = match near {
-                // Not a popup of its own (a menu, a popover), which its
-                // window hands the keys to.
-                Some((x, y)) if follows => x11
-                    .window_at(x, y)
-                    .ok()
-                    .flatten()
-                    .filter(|w| w.pid == Some(pid) && !w.override_redirect)
-                    .map(|w| w.id),
-                Some(_) => None,
-                None => modal_dialog_over(x11, pid, holder.id),
-            };
-            return match other.filter(|&id| id != holder.id) {
-                Some(id) => {
-                    x11.activate_window(id)?;
-                    Ok(format!("keyboard focus to window {id:#x}, then "))
-                }
-                None => Ok(String::new()),
-            };
-        }
+        Some(holder) if holder.pid == Some(pid) => return Ok(String::new()),
         // A menu holds the keyboard (an input grab) wherever the focus is.
         _ if x11.menu_open().unwrap_or(true) => return Ok(String::new()),
         _ => {}
     }
-    let at_element = near.and_then(|point| window_of_app_at(x11, pid, point));
+    let at_element = near
+        .filter(|&(x, y)| on_screen(x11, x, y))
+        .and_then(|(x, y)| x11.window_at(x, y).ok().flatten())
+        .filter(|w| w.pid == Some(pid))
+        .map(|w| w.id);
     // Children of the root come bottom first: the last is on top.
     let topmost = || {
         x11.top_windows().ok().and_then(|all| {
@@ -88,39 +56,6 @@ pub(crate) fn keys_to(x11: &X11, app: &AppRef, near: Option<(i32, i32)>) -> Resu
     };
     x11.activate_window(id)?;
     Ok(format!("keyboard focus to window {id:#x}, then "))
-}
-
-/// The window of process `pid` at `(x, y)`, if that point is on screen and
-/// shows one of its windows.
-fn window_of_app_at(x11: &X11, pid: u32, (x, y): (i32, i32)) -> Option<u32> {
-    if !on_screen(x11, x, y) {
-        return None;
-    }
-    x11.window_at(x, y)
-        .ok()
-        .flatten()
-        .filter(|w| w.pid == Some(pid))
-        .map(|w| w.id)
-}
-
-/// The topmost window of process `pid` that is a modal dialog of `window`
-/// (`WM_TRANSIENT_FOR`, `_NET_WM_STATE_MODAL`), shown and above it, if
-/// any.
-fn modal_dialog_over(x11: &X11, pid: u32, window: u32) -> Option<u32> {
-    let all = x11.top_windows().ok()?;
-    // Children of the root come bottom first: the last is on top.
-    let below = all.iter().position(|w| w.id == window)?;
-    all[below + 1..]
-        .iter()
-        .rev()
-        .find(|w| {
-            w.viewable
-                && !w.override_redirect
-                && w.pid == Some(pid)
-                && w.transient_for == Some(window)
-                && x11.is_modal(w.id).unwrap_or(false)
-        })
-        .map(|w| w.id)
 }
 
 impl Linux {
