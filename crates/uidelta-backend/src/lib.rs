@@ -276,7 +276,7 @@ pub trait Backend: Send + Sync {
     }
 
     /// The processes `app` started since `since` that may still show
-    /// windows of their own: programs other than its own that draw on the
+    /// windows of their own: processes below its own that draw on the
     /// display (GIMP runs each plug-in as one, and the plug-in's dialog is
     /// its window, not GIMP's). The engine waits, a bounded time, for one
     /// that is not on the platform's list of applications yet to join it

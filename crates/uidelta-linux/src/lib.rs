@@ -12,8 +12,9 @@
 //! `act` (actions: `plan` decides clicks from facts, `pointer`, `menus`,
 //! `combo`, `keys` carry them out), `windows` (window management),
 //! `launch` (opening applications), `idle` (whether an application's
-//! process has nothing pending), `started` (the programs it started), `error`, `backend` (the `Backend`
-//! implementation) and `reconnect` ([`Reconnecting`]).
+//! process has nothing pending), `started` (the programs it started),
+//! `error`, `backend` (the `Backend` implementation) and `reconnect`
+//! ([`Reconnecting`]).
 
 mod act;
 mod backend;
