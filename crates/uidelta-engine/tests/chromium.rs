@@ -7,7 +7,9 @@
 //! no text accessibly, yet setting a value must replace their text; its
 //! `<select>` offers no Selection, yet an option must be chosen by name.
 //! Its tree must leave out what says nothing: placeholders, empty
-//! announcement regions, text that repeats a heading or makes a label.
+//! announcement regions, text that repeats a heading or makes a label,
+//! and the attributes that say how an element is laid out (a page that
+//! restyles itself changes them).
 //! Its texts must leave out the characters that stand for embedded
 //! children (AT-SPI's U+FFFC), which the children say already.
 
@@ -306,6 +308,80 @@ fn chromium_texts_leave_out_the_characters_that_stand_for_children() {
             "{t}"
         );
         assert!(!t.contains(&format!("~ [{notes}]")), "{t}");
+    });
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A page that restyles itself: the button toggles its own class, the
+/// page's, and the class of a paragraph whose box and alignment change
+/// with it, and says so (`aria-pressed`) and in the paragraph's text.
+const THEME: &str = r#"<!DOCTYPE html>
+<html lang="en"><head><meta charset="utf-8"><title>Theme</title>
+<style>
+  body.dark { background: #222; color: #eee }
+  .on { font-weight: bold }
+  p.wide { display: flex; text-align: center; margin-left: 2em }
+</style></head>
+<body>
+<h1>Theme</h1>
+<button type="button" id="mode" class="toggle" aria-pressed="false">Dark mode</button>
+<p id="note" class="note">Light theme</p>
+<script>
+  document.getElementById("mode").addEventListener("click", () => {
+    const mode = document.getElementById("mode");
+    const on = mode.getAttribute("aria-pressed") !== "true";
+    mode.setAttribute("aria-pressed", String(on));
+    mode.className = on ? "toggle on" : "toggle";
+    document.body.className = on ? "dark" : "";
+    const note = document.getElementById("note");
+    note.className = on ? "note wide" : "note";
+    note.textContent = on ? "Dark theme" : "Light theme";
+  });
+</script>
+</body></html>
+"#;
+
+#[test]
+fn a_chromium_page_that_restyles_itself_changes_only_what_it_says() {
+    let dir = new_profile_dir();
+    std::fs::create_dir_all(&dir).expect("a directory for the page");
+    let page = dir.join("theme.html");
+    std::fs::write(&page, THEME).expect("writing the page");
+    let ready = ["name:\"Dark mode\"", "role:static && name:\"Light theme\""];
+    on_file(&page, &ready, async |s| {
+        // How an element is laid out and what made it (its tag, class,
+        // box, alignment, where its name came from) is not in the tree.
+        let (scope, node) = s.find(&"name:\"Dark mode\"".parse().expect("selector"))[0];
+        let button = s.known_apps()[scope].view.tree().node(node).clone();
+        let keys: Vec<&str> = button.attributes.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, Vec::<&str>::new(), "{button:?}");
+        let mode = ref_of(s, "name:\"Dark mode\"");
+        let light = ref_of(s, "role:static && name:\"Light theme\"");
+        let doc = ref_of(s, "role:document web && name:Theme");
+        let a = s
+            .act(&mode, &Action::Click, &ActOptions::default())
+            .await
+            .expect("click Dark mode");
+        // What it says changed, and nothing of its class, box or
+        // alignment: the paragraph's text (a text run replaced) and the
+        // button's state.
+        let t = text(&a);
+        let lines: Vec<&str> = t.lines().skip(1).collect();
+        let within = format!("in [{doc}] document web \"Theme\"");
+        assert_eq!(lines.len(), 3, "{t}");
+        assert!(
+            lines[0].starts_with("+ [e")
+                && lines[0].ends_with(&format!("] static \"Dark theme\" {within}")),
+            "{t}"
+        );
+        assert_eq!(
+            lines[1..],
+            [
+                format!("- [{light}] static \"Light theme\" {within}"),
+                format!("~ [{mode}] toggle button \"Dark mode\" {within} | pressed: false -> true"),
+            ],
+            "{t}"
+        );
     });
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -1,7 +1,8 @@
 //! Chromium through AT-SPI (`ToolkitName` `Chromium`): its browser window
 //! and pages. It exports placeholders nobody sees, restates states and
-//! descriptions as attributes, and appends a memory readout to its tabs'
-//! names.
+//! descriptions as attributes, says how each element is laid out in its
+//! attributes (left out with Gecko's, [`super::leave_out_layout_attributes`]),
+//! and appends a memory readout to its tabs' names.
 
 use uidelta_model::Role;
 

@@ -1,7 +1,8 @@
 //! Gecko (`ToolkitName` `Gecko`): Firefox and Thunderbird, their windows
 //! and the pages in them. It keeps every popup menu of its windows in the
 //! tree, empty and hidden, gives the application object no `enabled`,
-//! says how each element is laid out in its attributes, and shows a
+//! says how each element is laid out in its attributes (left out with
+//! Chromium's, [`super::leave_out_layout_attributes`]), and shows a
 //! `<select>`'s choice only as the selected item of its closed menu.
 
 use uidelta_model::{Role, State};
@@ -72,33 +73,6 @@ pub(crate) fn enable_the_application(recs: &mut [Rec]) {
         if Role::from_name(&r.basic.raw_role) == Role::Application && !r.basic.states.is_empty() {
             r.basic.states.insert(State::Enabled);
         }
-    }
-}
-
-/// Attributes in which Gecko says how an element is laid out and what
-/// made it (`display:block`, `margin-left:8px`, `tag:input`,
-/// `class:...`, `explicit-name:true`): nothing an agent acts on, and a
-/// change of CSS class or box on every page that restyles itself. The
-/// others (`level`, `posinset`, `placeholder-text`, `haspopup`, ...) stay.
-fn says_only_layout(key: &str) -> bool {
-    matches!(
-        key,
-        "display"
-            | "tag"
-            | "class"
-            | "explicit-name"
-            | "formatting"
-            | "text-align"
-            | "text-indent"
-            | "line-number"
-    ) || key.starts_with("margin-")
-}
-
-/// Leaves out the attributes that say only how an element is laid out
-/// (see [`says_only_layout`]).
-pub(crate) fn leave_out_layout_attributes(recs: &mut [Rec]) {
-    for r in recs.iter_mut() {
-        r.attributes.retain(|(k, _)| !says_only_layout(k));
     }
 }
 
@@ -304,28 +278,13 @@ mod tests {
     }
 
     #[test]
-    fn gecko_application_is_enabled_and_layout_attributes_are_left_out() {
+    fn gecko_application_is_enabled() {
         let mut r = recs(&[
             ("application", &[State::Showing], &[1]),
             ("frame", &[State::Showing, State::Enabled], &[]),
         ]);
-        r[1].attributes = [
-            ("display", "block"),
-            ("margin-left", "8px"),
-            ("tag", "input"),
-            ("class", "urlbar focused"),
-            ("explicit-name", "true"),
-            ("level", "2"),
-            ("placeholder-text", "Search"),
-        ]
-        .iter()
-        .map(|(k, v)| (k.to_string(), v.to_string()))
-        .collect();
         enable_the_application(&mut r);
-        leave_out_layout_attributes(&mut r);
         assert!(r[0].basic.states.contains(State::Enabled));
-        let kept: Vec<&str> = r[1].attributes.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(kept, ["level", "placeholder-text"]);
         // An application that reports no states at all is left saying none.
         let mut bare = recs(&[("application", &[], &[])]);
         enable_the_application(&mut bare);

@@ -463,11 +463,14 @@ impl Profile {
                 gtk3::name_tool_buttons_after_their_item(recs);
                 gtk3::name_controls_after_their_tooltip(recs);
             }
-            Toolkit::Chromium => chromium::leave_out_placeholders(recs),
+            Toolkit::Chromium => {
+                chromium::leave_out_placeholders(recs);
+                leave_out_layout_attributes(recs);
+            }
             Toolkit::Gecko => {
                 gecko::leave_out_closed_popups(recs);
                 gecko::enable_the_application(recs);
-                gecko::leave_out_layout_attributes(recs);
+                leave_out_layout_attributes(recs);
                 gecko::leave_out_the_place_of_what_does_not_show(recs);
                 gecko::focus_is_innermost(recs);
             }
@@ -646,10 +649,105 @@ pub(crate) fn combo_boxes_show_their_choice_as_value(recs: &mut [Rec]) {
     }
 }
 
+/// Attributes in which the browser engines say how an element is laid out
+/// and how its name was found: CSS (`display:block`, `margin-left:8px`,
+/// `text-align:left`), the markup that made it (`tag:input`, `class:...`,
+/// Chromium's `class` of its own windows' views, `BrowserRootView`), and
+/// the engine's bookkeeping (`explicit-name`, `name-from`,
+/// `description-from`, Chromium's `text-model`, and `checkable`, which
+/// restates the role). Nothing an agent acts on, and a change of CSS class
+/// or box on every page that restyles itself; the CDP backend never reads
+/// them, so both ways of reading Chromium agree. The others (`level`,
+/// `posinset`, `placeholder`, `haspopup`, `text-input-type`, `xml-roles`,
+/// ...) stay.
+fn says_only_layout(key: &str) -> bool {
+    matches!(
+        key,
+        "display"
+            | "tag"
+            | "class"
+            | "explicit-name"
+            | "name-from"
+            | "description-from"
+            | "text-model"
+            | "checkable"
+            | "formatting"
+            | "text-align"
+            | "text-indent"
+            | "line-number"
+    ) || key.starts_with("margin-")
+}
+
+/// Leaves out the attributes that say only how an element is laid out
+/// (see [`says_only_layout`]): Gecko's and Chromium's.
+pub(crate) fn leave_out_layout_attributes(recs: &mut [Rec]) {
+    for r in recs.iter_mut() {
+        r.attributes.retain(|(k, _)| !says_only_layout(k));
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::capture::fixtures::rec;
+
+    #[test]
+    fn browser_layout_attributes_are_left_out_and_the_others_stay() {
+        let attrs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+            pairs
+                .iter()
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .collect()
+        };
+        let mut gecko = rec("entry", "", &[]);
+        gecko.attributes = attrs(&[
+            ("display", "block"),
+            ("margin-left", "8px"),
+            ("tag", "input"),
+            ("class", "urlbar focused"),
+            ("explicit-name", "true"),
+            ("level", "2"),
+            ("placeholder-text", "Search"),
+        ]);
+        // As Chromium reads a page's button and a field, and a view of its
+        // own window.
+        let mut button = rec("push button", "Go", &[]);
+        button.attributes = attrs(&[
+            ("class", "btn primary"),
+            ("display", "inline-block"),
+            ("name-from", "contents"),
+            ("tag", "button"),
+            ("text-align", "center"),
+            ("haspopup", "menu"),
+        ]);
+        let mut field = rec("entry", "Name", &[]);
+        field.attributes = attrs(&[
+            ("explicit-name", "true"),
+            ("name-from", "related-element"),
+            ("placeholder", "Your name"),
+            ("text-input-type", "email"),
+            ("text-model", "a1"),
+            ("checkable", "true"),
+            ("description-from", "aria-description"),
+        ]);
+        let mut view = rec("frame", "", &[]);
+        view.attributes = attrs(&[("class", "BrowserRootView"), ("xml-roles", "alertdialog")]);
+        let mut r = vec![gecko, button, field, view];
+        leave_out_layout_attributes(&mut r);
+        let kept: Vec<Vec<&str>> = r
+            .iter()
+            .map(|r| r.attributes.iter().map(|(k, _)| k.as_str()).collect())
+            .collect();
+        assert_eq!(
+            kept,
+            [
+                vec!["level", "placeholder-text"],
+                vec!["haspopup"],
+                vec!["placeholder", "text-input-type"],
+                vec!["xml-roles"],
+            ]
+        );
+    }
 
     #[test]
     fn toolkits_are_told_apart_by_name_and_office_by_its_application() {
