@@ -470,7 +470,7 @@ impl<B: Backend> Session<B> {
             // A toast or spinner that just appeared usually goes again soon:
             // give it a moment, so that it is reported as transient rather
             // than as a lasting change.
-            if !settled.capped && brings_ephemeral(&self.known[idx].view, &after) {
+            if !settled.capped && brings_ephemeral(&self.known[idx].snapshot, &after) {
                 let linger = ActOptions {
                     settle: Settle::Auto(Quiet {
                         floor: Duration::ZERO,

@@ -14,13 +14,17 @@ fn is_ephemeral(role: uidelta_model::Role) -> bool {
     )
 }
 
-/// Whether `after` has an ephemeral element that `before` did not.
-/// Reads the raw snapshot: no filter removes an ephemeral role, so building
-/// a view here would only repeat the work `install` does next.
+/// Whether `after` has an ephemeral element that `before` did not, both
+/// as captured: the raw snapshots, so that what the filters leave out of
+/// both alike (Chromium's two dozen empty announcement regions, which the
+/// whitespace rule drops from the view) is not new in one and missing
+/// from the other.
 ///
 /// An alert that is a window of its own (GTK's message dialogs), or modal,
 /// waits for an answer and does not go by itself: it is not ephemeral.
-pub(super) fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
+/// One that says nothing (no name, value or description, and nothing in
+/// it) is no toast to catch either.
+pub(super) fn brings_ephemeral(before: &Snapshot, after: &Snapshot) -> bool {
     let old: std::collections::HashSet<&str> = before
         .tree()
         .nodes()
@@ -33,7 +37,14 @@ pub(super) fn brings_ephemeral(before: &View, after: &Snapshot) -> bool {
     tree.ids().any(|id| {
         let n = tree.node(id);
         let waits = n.states.contains(State::Modal) || (windows && tree.depth(id) == 1);
-        is_ephemeral(n.role) && !waits && n.identity.as_deref().is_none_or(|i| !old.contains(i))
+        let says_nothing = n.name.trim().is_empty()
+            && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
+            && n.description.trim().is_empty()
+            && tree.children(id).is_empty();
+        is_ephemeral(n.role)
+            && !waits
+            && !says_nothing
+            && n.identity.as_deref().is_none_or(|i| !old.contains(i))
     })
 }
 
