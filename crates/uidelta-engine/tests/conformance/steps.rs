@@ -228,6 +228,9 @@ pub struct Reader {
     unjudged: Vec<String>,
     /// Lines holding one of these have their counts of nodes written `N`.
     uncounted: Vec<String>,
+    /// Readouts of the machine (`Free space: `) whose figure changes with
+    /// what else runs on it.
+    readouts: Vec<String>,
 }
 
 impl Reader {
@@ -243,6 +246,7 @@ impl Reader {
             subs,
             unjudged: Vec::new(),
             uncounted: Vec::new(),
+            readouts: Vec::new(),
         }
     }
 
@@ -261,10 +265,70 @@ impl Reader {
         self
     }
 
+    /// Takes `readout` (`Free space: `) for a figure of the machine that
+    /// changes with what else runs on it (another test's files): a change
+    /// of only its figure is left out, and not counted in the head.
+    pub fn with_readout(mut self, readout: &str) -> Reader {
+        self.readouts.push(readout.to_owned());
+        self
+    }
+
+    /// Whether `line` is a change of only the figure of a readout
+    /// (`~ [#] status bar | name: "... Free space: 25.2 GiB" -> "... Free
+    /// space: 25.1 GiB"`).
+    fn readout_only(&self, line: &str) -> bool {
+        let Some(change) = line
+            .strip_prefix("~ ")
+            .and_then(|l| l.split_once(" | "))
+            .map(|(_, c)| c)
+        else {
+            return false;
+        };
+        let Some((old, new)) = change
+            .split_once(": ")
+            .and_then(|(_, values)| values.split_once(" -> "))
+        else {
+            return false;
+        };
+        let unfigured = |text: &str| {
+            let mut out = text.to_owned();
+            for r in &self.readouts {
+                let mut from = 0;
+                while let Some(at) = out[from..].find(r.as_str()) {
+                    let start = from + at + r.len();
+                    let figure = out[start..]
+                        .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == ','))
+                        .unwrap_or(out.len() - start);
+                    out.replace_range(start..start + figure, "#");
+                    from = start + 1;
+                }
+            }
+            out
+        };
+        self.readouts.iter().any(|r| old.contains(r.as_str()))
+            && old != new
+            && unfigured(old) == unfigured(new)
+    }
+
     /// The lines of `text` as read.
     pub fn lines(&self, text: &str) -> Vec<String> {
-        text.lines()
-            .map(mask)
+        // Each head loses the readout changes of its own diff.
+        let mut kept: Vec<String> = Vec::new();
+        let mut head = None;
+        for l in text.lines() {
+            if l.starts_with("# diff: ") {
+                head = Some(kept.len());
+            }
+            if self.readout_only(l) {
+                if let Some(h) = head {
+                    kept[h] = discount(&kept[h], 1);
+                }
+                continue;
+            }
+            kept.push(l.to_owned());
+        }
+        kept.iter()
+            .map(|l| mask(l))
             .filter(|l| !self.unjudged.iter().any(|u| l.contains(u.as_str())))
             .map(|l| {
                 let mut l = self.uncut(&l);
@@ -402,6 +466,29 @@ impl Reader {
     }
 }
 
+/// `line`, when it is the head of a diff, with `n` fewer modified
+/// elements (`~2 modified` read as `~1 modified`; gone at none).
+fn discount(line: &str, n: usize) -> String {
+    if !line.starts_with("# diff: ") {
+        return line.to_owned();
+    }
+    let Some(at) = line.find(" modified") else {
+        return line.to_owned();
+    };
+    let Some(tilde) = line[..at].rfind('~') else {
+        return line.to_owned();
+    };
+    let Ok(count) = line[tilde + 1..at].parse::<usize>() else {
+        return line.to_owned();
+    };
+    let left = count.saturating_sub(n);
+    if left > 0 {
+        return format!("{}~{left}{}", &line[..tilde], &line[at..]);
+    }
+    let before = line[..tilde].strip_suffix(", ").unwrap_or(&line[..tilde]);
+    format!("{before}{}", &line[at + " modified".len()..])
+}
+
 /// Whether an answer holds a change: its own, or one that came before it
 /// (between the last answer and a wait, a change is reported as having
 /// come before the wait).
@@ -487,4 +574,35 @@ pub fn mask(line: &str) -> String {
 /// A ref as the answers write it: `e` and digits.
 fn is_ref(s: &str) -> bool {
     s.len() > 1 && s.starts_with('e') && s[1..].chars().all(|c| c.is_ascii_digit())
+}
+
+#[test]
+fn a_change_of_only_a_readouts_figure_is_left_out_and_not_counted() {
+    let r = Reader::new(&[])
+        .leaving_out("Free space")
+        .with_readout("Free space: ");
+    let status = |from: &str, to: &str| {
+        format!("~ [e2] status bar | name: \"{from} | Free space: 25.2 GiB\" -> \"{to} | Free space: 25.1 GiB\"")
+    };
+    let text = format!(
+        "# diff: +1 added, ~2 modified · focus none -> [e1] label \"a\"\n+ [e1] label \"a\"\n{}\n~ [e3] frame \"w\" | active: false -> true",
+        status("1 folder", "1 folder")
+    );
+    assert_eq!(
+        r.lines(&text),
+        [
+            "# diff: +1 added, ~1 modified · focus none -> [#] label \"a\"",
+            "+ [#] label \"a\"",
+            "~ [#] frame \"w\" | active: false -> true",
+        ]
+    );
+    // The only change: none modified is said no more.
+    let text = format!(
+        "# diff: +1 added, ~1 modified\n+ [e1] label \"a\"\n{}",
+        status("x", "x")
+    );
+    assert_eq!(r.lines(&text), ["# diff: +1 added", "+ [#] label \"a\""]);
+    // A change of more than the figure is left out, and counted.
+    let text = format!("# diff: ~1 modified\n{}", status("1 folder", "2 folders"));
+    assert_eq!(r.lines(&text), ["# diff: ~1 modified"]);
 }
