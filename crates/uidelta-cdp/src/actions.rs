@@ -70,6 +70,11 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
         Action::Click => element.click(Button::Left, 1).await?,
         Action::RightClick => element.click(Button::Right, 1).await?,
         Action::DoubleClick => element.click(Button::Left, 2).await?,
+        Action::Hover => {
+            let (x, y) = element.centre().await?;
+            input::hover(session, x, y).await?;
+            format!("CDP Input mouse moved to {},{}", x.round(), y.round())
+        }
         Action::Type(text) => {
             element.focus_for_typing(true).await?;
             input::type_text(session, text).await?;
@@ -174,6 +179,13 @@ async fn act_on_document(session: &Session, action: &Action) -> Result<Performed
         Action::SetValue(_) | Action::SetSelected(_) => {
             return Err(Error::Unsupported(format!(
                 "{}: a document has no value or selection of its own; act on an element in it",
+                session.doing
+            )))
+        }
+        Action::Hover => {
+            return Err(Error::Unsupported(format!(
+                "{}: the pointer is over the document wherever it is; hover over an element in \
+                 it",
                 session.doing
             )))
         }

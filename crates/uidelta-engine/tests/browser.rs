@@ -8,6 +8,8 @@
 //! on a multi-threaded runtime, as the MCP server does, so that diffing on
 //! one thread does not hold up the backend's event stream on another.
 
+mod common;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -924,4 +926,45 @@ async fn a_click_at_a_point_of_the_viewport_reaches_what_is_there() {
         "{}",
         text(&a.diff)
     );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn hovering_over_a_menu_button_shows_its_menu_and_moving_on_shows_the_next() {
+    use common::{added_list_item, eight_links, menu_links, removes_menu};
+    // shop.html's department menus show by style rules while the pointer
+    // is in their item (`li:hover > ul`): nothing of them is in the tree
+    // until the pointer is over one.
+    let mut tab = Tab::fixture("shop.html?n=2").await;
+    assert_eq!(menu_links(&tab.tree(), "Women"), Vec::<String>::new());
+
+    let a = tab
+        .act("role:push button && name:Women", Action::Hover)
+        .await;
+    assert!(
+        a.done.method.starts_with("CDP Input mouse moved to "),
+        "{}",
+        a.done.method
+    );
+    let t = text(&a.diff);
+    assert_eq!(menu_links(&t, "Women"), eight_links("Women"), "{t}");
+    assert_eq!(menu_links(&t, "Men"), Vec::<String>::new(), "{t}");
+    let women = added_list_item(&t);
+
+    // On to the next button: its menu shows, the first one's goes.
+    let a = tab.act("role:push button && name:Men", Action::Hover).await;
+    let t = text(&a.diff);
+    assert_eq!(menu_links(&t, "Men"), eight_links("Men"), "{t}");
+    assert!(removes_menu(&t, &women), "{t}");
+    let men = added_list_item(&t);
+
+    // Into the menu: the pointer is still in its item, nothing changes.
+    let a = tab.act("role:link && name:\"Men 3\"", Action::Hover).await;
+    assert!(!a.diff.has_changes(), "{}", text(&a.diff));
+
+    // Out of it: the menu goes.
+    let a = tab
+        .act("role:toggle button && name:\"Add 1\"", Action::Hover)
+        .await;
+    assert!(removes_menu(&text(&a.diff), &men), "{}", text(&a.diff));
+    assert_eq!(menu_links(&tab.tree(), "Men"), Vec::<String>::new());
 }

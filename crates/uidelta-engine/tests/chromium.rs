@@ -397,3 +397,47 @@ fn holds_selected(a: &uidelta_engine::ActionOutcome, option: &str, selected: boo
         "{t}"
     );
 }
+
+#[test]
+fn hovering_over_a_menu_button_shows_its_menu() {
+    use common::{added_list_item, eight_links, menu_links, removes_menu};
+    // shop.html's department menus show by style rules while the pointer
+    // is in their item (`li:hover > ul`); the pointer is moved there
+    // through the display, as a hand does.
+    on_page(
+        "shop.html?n=2",
+        &["role:push button && name:Women"],
+        async |s| {
+            let opts = ActOptions::default();
+            let hover = async |s: &mut Session<Linux>, target: &str| {
+                let a = s
+                    .act(target, &Action::Hover, &opts)
+                    .await
+                    .unwrap_or_else(|e| panic!("hovering over {target}: {e}"));
+                assert!(
+                    a.done.method.starts_with("XTest pointer moved to "),
+                    "{}",
+                    a.done.method
+                );
+                text(&a)
+            };
+            let t = hover(s, "role:push button && name:Women").await;
+            assert_eq!(menu_links(&t, "Women"), eight_links("Women"), "{t}");
+            let women = added_list_item(&t);
+            let t = hover(s, "role:push button && name:Men").await;
+            assert_eq!(menu_links(&t, "Men"), eight_links("Men"), "{t}");
+            assert!(removes_menu(&t, &women), "{t}");
+            let men = added_list_item(&t);
+            // Over a link, Chromium shows where it goes at the bottom of
+            // its window.
+            let t = hover(s, "role:link && name:\"Men 3\"").await;
+            assert!(
+                t.lines()
+                    .any(|l| l.starts_with("+ [") && l.ends_with("shop.html?n=2#men-3\"")),
+                "{t}"
+            );
+            let t = hover(s, "name:\"Add 1\"").await;
+            assert!(removes_menu(&t, &men), "{t}");
+        },
+    );
+}

@@ -171,6 +171,17 @@ pub struct ClickElement {
     pub opts: ActOpts,
 }
 
+/// `hover_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct HoverElement {
+    /// Which element.
+    #[serde(flatten)]
+    pub target: Target,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
 /// `click_at`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ClickAt {

@@ -918,8 +918,23 @@ async fn prepare<B: Backend>(
         return Ok(target.to_owned());
     };
     let found = s.find_app(app).await?;
-    if !s.known_apps().iter().any(|l| l.app.id == found.id) {
-        s.observe(app).await?;
+    let known = s
+        .known_apps()
+        .iter()
+        .find(|l| l.app.id == found.id)
+        .map(|l| l.app.name.clone());
+    match known {
+        None => {
+            s.observe(app).await?;
+        }
+        // Named anew since it was read (a tab whose page changed its
+        // title): read again under its name, or the selector below, which
+        // names it so, would find nothing in it. What changed meanwhile is
+        // kept for the answer.
+        Some(name) if name != found.name => {
+            s.look_at(found.clone()).await?;
+        }
+        Some(_) => {}
     }
     let lower = target.to_lowercase();
     if selector.as_ref().is_some() || lower.contains("app:") || lower.contains("app~:") {

@@ -21,7 +21,7 @@ The loop:
 start: every element on its own line with a ref, like \
 `[e12] push button \"Save\" (focused)`.
 2. Act with click_element, type_into_element, press_key, set_value, \
-select_option, set_selected, scroll_element, invoke_element, \
+select_option, set_selected, scroll_element, hover_element, invoke_element, \
 activate_element, close_window. Each waits until the UI has settled and \
 answers with ui_diff: `+` added, `-` removed, \
 `~ [e7] check box \"Bold\" | checked: false -> true` modified, \
@@ -163,6 +163,16 @@ tools! {
     )]
     async fn click_at(&self, _tool, a: args::ClickAt) {
         self.click_point(a).await
+    }
+
+    #[tool(
+        description = "Move the pointer over an element and leave it there, and answer with the \
+            diff: what shows while the pointer is over it (a page's menu that opens on hover, \
+            controls shown on hover, the next menu of a menu bar while one is open). The pointer \
+            stays until the next pointer action."
+    )]
+    async fn hover_element(&self, tool, a: args::HoverElement) {
+        self.act(tool, &a.target, Action::Hover, &a.opts).await
     }
 
     #[tool(
@@ -348,7 +358,7 @@ mod tests {
     #[test]
     fn every_tool_has_an_object_schema_with_described_properties() {
         let tools = all();
-        assert_eq!(tools.len(), 20);
+        assert_eq!(tools.len(), 21);
         for t in tools {
             assert_eq!(
                 t.input_schema.get("type").and_then(|v| v.as_str()),

@@ -133,4 +133,27 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
     assert_eq!(r.is_error, Some(true), "{}", text(&r));
     assert!(text(&r).contains("nope"), "{}", text(&r));
     ok(&s, "get_applications", json!({})).await;
+
+    // The pointer over a menu's button: the menu that shows on hover.
+    ok(
+        &s,
+        "navigate_browser",
+        json!({"app": "Preferences", "url": web.url("shop.html?n=2")}),
+    )
+    .await;
+    // The tab, read as `Preferences`, is named after its new page, and
+    // found so.
+    let r = ok(
+        &s,
+        "hover_element",
+        json!({"app": "Shop", "target": "role:push button && name:Women"}),
+    )
+    .await;
+    let out = text(&r);
+    assert!(
+        out.starts_with("# hover_element: [e") && out.contains("push button \"Women\" in Shop"),
+        "{out}"
+    );
+    assert!(out.contains(" via CDP Input mouse moved to "), "{out}");
+    assert!(out.contains("] link \"Women 8\"\n"), "{out}");
 }

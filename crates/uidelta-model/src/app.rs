@@ -121,6 +121,10 @@ pub enum Action {
     RightClick,
     /// A double click.
     DoubleClick,
+    /// Move the pointer over the element and leave it there: what shows
+    /// while the pointer is over it (a menu a page opens on hover, a menu
+    /// bar's next menu while one is open, controls shown on hover).
+    Hover,
     /// Type text into the element.
     Type(String),
     /// Press a key or chord (`ctrl+s`, `Return`) with the element focused.
@@ -150,6 +154,7 @@ impl Action {
             Action::Click => "clicking".into(),
             Action::RightClick => "right-clicking".into(),
             Action::DoubleClick => "double-clicking".into(),
+            Action::Hover => "moving the pointer over".into(),
             Action::Type(t) => format!("typing {} characters into", t.chars().count()),
             Action::Key(k) => format!("pressing {} on", echo(k)),
             Action::SetValue(_) => "setting the value of".into(),

@@ -97,6 +97,12 @@ impl Desktop {
         self.driver.act(py, target, Action::Click)
     }
 
+    /// Moves the pointer over `target` and leaves it there: what shows on
+    /// hover.
+    fn hover(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
+        self.driver.act(py, target, Action::Hover)
+    }
+
     /// Types `text` into `target`.
     #[pyo3(name = "type")]
     fn type_text(&self, py: Python<'_>, target: &str, text: &str) -> PyResult<ActionResult> {
@@ -230,6 +236,13 @@ impl Browser {
     fn click(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
         self.read_first(py)?;
         self.driver.act(py, target, Action::Click)
+    }
+
+    /// Moves the pointer over `target` and leaves it there: what shows on
+    /// hover (a menu that opens on `:hover`).
+    fn hover(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
+        self.read_first(py)?;
+        self.driver.act(py, target, Action::Hover)
     }
 
     /// Types `text` into `target`.

@@ -67,6 +67,15 @@ enum Command {
         #[command(flatten)]
         common: act::Common,
     },
+    /// Move the pointer over an element and leave it there, and print the
+    /// diff: what shows while the pointer is over it (a page's menu that opens
+    /// on hover, a menu bar's next menu while one is open).
+    Hover {
+        /// Ref or selector.
+        target: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
     /// Type text into an element and print the diff.
     Type {
         /// Ref or selector.
@@ -601,6 +610,7 @@ fn run_command(cli: Cli) -> Result<Status> {
                 (None, None) => Err(anyhow::anyhow!("click: give a TARGET or --at X,Y")),
             }
         }
+        Command::Hover { target, common } => act::act(&common, &target, Action::Hover),
         Command::Type {
             target,
             text,

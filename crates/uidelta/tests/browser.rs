@@ -61,6 +61,22 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
         "~ [e15] status bar | name: \"No changes yet\" -> \"Newsletter: subscribed\""
     );
 
+    // The pointer over a menu's button: the menu that shows on hover.
+    let (code, out, err) = uidelta(&[
+        "hover",
+        "--browser",
+        "--url",
+        &web.url("shop.html?n=2"),
+        "role:push button && name:Women",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("# [e4] push button \"Women\" via CDP Input mouse moved to "),
+        "{out}"
+    );
+    assert!(out.contains("      [e31] link \"Women 8\"\n"), "{out}");
+
     let (code, out, err) = uidelta(&[
         "navigate",
         "--browser",

@@ -38,6 +38,18 @@ impl Button {
     }
 }
 
+/// Moves the mouse to (x, y) in viewport CSS pixels and leaves it there:
+/// the page sees it enter what is there (`:hover`, `mouseover`).
+pub async fn hover(session: &Session, x: f64, y: f64) -> Result<()> {
+    session
+        .call(
+            "Input.dispatchMouseEvent",
+            json!({"type": "mouseMoved", "x": x, "y": y}),
+        )
+        .await?;
+    Ok(())
+}
+
 /// Moves the mouse to (x, y) in viewport CSS pixels and clicks `count` times.
 pub async fn click(session: &Session, x: f64, y: f64, button: Button, count: u32) -> Result<()> {
     session

@@ -62,3 +62,38 @@ pub fn holds(a: &ActionOutcome, line: &str) {
     let t = text(a);
     assert!(t.lines().any(|l| l == line), "no line {line:?} in:\n{t}");
 }
+
+/// The names of the links of `diff` (a diff's text) that start with `menu`
+/// (`Women` for `Women 1` ... `Women 8`): the items of a menu of
+/// `fixtures/web/shop.html` that the diff shows.
+pub fn menu_links(diff: &str, menu: &str) -> Vec<String> {
+    diff.lines()
+        .filter_map(|l| l.trim_start().split_once("] link \""))
+        .map(|(_, name)| name.trim_end_matches('"').to_owned())
+        .filter(|name| name.starts_with(&format!("{menu} ")))
+        .collect()
+}
+
+/// `menu 1` ... `menu 8`: all the items of a menu of `shop.html`.
+pub fn eight_links(menu: &str) -> Vec<String> {
+    (1..=8).map(|k| format!("{menu} {k}")).collect()
+}
+
+/// The `[eN]` of the list item that `diff` (a diff's text) adds: the item
+/// of `shop.html` whose menu shows.
+pub fn added_list_item(diff: &str) -> String {
+    let line = diff
+        .lines()
+        .find(|l| l.starts_with("+ [") && l.contains("] list item in ["))
+        .unwrap_or_else(|| panic!("no list item added:\n{diff}"));
+    let close = line.find(']').map_or(2, |i| i + 1);
+    line[2..close].to_owned()
+}
+
+/// Whether `diff` (a diff's text) removes the list item `item` (`[e21]`)
+/// with its menu (a button and a list of eight links).
+pub fn removes_menu(diff: &str, item: &str) -> bool {
+    diff.lines().any(|l| {
+        l.starts_with(&format!("- {item} list item ")) && l.ends_with("(and 10 descendants)")
+    })
+}

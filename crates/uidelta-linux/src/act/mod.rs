@@ -139,6 +139,7 @@ impl Linux {
             Action::Click
             | Action::RightClick
             | Action::DoubleClick
+            | Action::Hover
             | Action::Key(_)
             | Action::Scroll { .. } => Outcome::NeedsInput,
         };

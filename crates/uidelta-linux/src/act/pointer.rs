@@ -84,6 +84,17 @@ pub(super) async fn click(
     Ok(())
 }
 
+/// Brings the pointer to `x`,`y` as a hand does and leaves it there: from
+/// the pixel beside it, so that a pointer already there moves too (a
+/// toolkit that saw a click there shows no tooltip until the pointer
+/// moves again).
+pub(super) async fn hover(x11: &X11, (x, y): (i32, i32)) -> Result<()> {
+    x11.approach(x, y)?;
+    tokio::time::sleep(uidelta_x11::APPROACH_PAUSE).await;
+    x11.move_pointer(x, y)?;
+    Ok(())
+}
+
 /// [`click`] on an element of `actor`'s application, held as long as its
 /// toolkit needs (`Profile::click_hold`).
 pub(super) async fn click_for(
@@ -315,6 +326,15 @@ impl Linux {
                 };
                 click_for(x11, actor, (x, y), button, count).await?;
                 format!("XTest {what} at {x},{y}")
+            }
+            // No accessibility interface moves the pointer: it goes to the
+            // element's centre, checked to be the element's (not a window's
+            // on top of it), disabled or not (a disabled button shows its
+            // tooltip too).
+            Action::Hover => {
+                let (x, y) = centre().await?;
+                hover(x11, (x, y)).await?;
+                format!("XTest pointer moved to {x},{y}")
             }
             // A placeholder showing its prompt is entered by a click, as a
             // user does; given the focus, LibreOffice takes the prompt for
