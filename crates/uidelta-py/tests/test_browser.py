@@ -11,6 +11,7 @@ import uidelta
 WEB = pathlib.Path(__file__).resolve().parents[3] / "fixtures/web"
 FORM = (WEB / "form.html").as_uri()
 DIALOG = (WEB / "dialog.html").as_uri()
+SHOP = (WEB / "shop.html").as_uri() + "?n=2"
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -47,6 +48,16 @@ def test_an_action_needs_no_tree_first():
     sent = browser.click("role:push button && name:Create account")
     [status] = sent.diff.modified
     assert ("name", "", "Thanks, Ada") in [(c.attr, c.old, c.new) for c in status.changes]
+
+
+def test_hovering_over_a_menu_button_shows_its_menu():
+    need_chromium()
+    browser = uidelta.Browser(SHOP)
+    assert 'link "Women 1"' not in browser.tree()
+    shown = browser.hover("role:push button && name:Women")
+    links = [line.split('] link "')[1].rstrip('"') for line in shown.text.splitlines() if '] link "' in line]
+    assert links == [f"Women {k}" for k in range(1, 9)]
+    assert 'link "Women 1"' in browser.tree()
 
 
 def test_the_asyncio_session_answers_as_the_plain_one():

@@ -162,6 +162,9 @@ def test_errors_carry_the_kind_mcp_gives_them(live_desktop):
 def test_the_asyncio_desktop_has_the_new_methods(live_desktop):
     import asyncio
 
+    # Run alone, it is the first to use the desktop.
+    wait_for_app(uidelta.Desktop(), APP)
+
     async def task():
         desktop = await uidelta.AsyncDesktop.connect()
         [found] = await desktop.find(CHECK, app=APP)
