@@ -37,7 +37,7 @@ pub use change::{
 pub use filter::{Filters, Rule, UnknownRule};
 pub use matching::{context, diff, fill_unread};
 pub use refs::{Arrival, BadRef, Ref, RefTable, Refs};
-pub use view::View;
+pub use view::{ListItems, View};
 
 use uidelta_model::Snapshot;
 
@@ -62,7 +62,7 @@ pub struct Compared {
 /// does with two files.
 pub fn compare(before: &Snapshot, after: &Snapshot, filters: Filters) -> Compared {
     let before = View::new(before, filters);
-    let after = View::new(after, filters);
+    let after = View::following(after, filters, &before);
     let mut table = RefTable::new();
     let before_refs = table.label(before.len());
     let (diff, after_refs) = diff(&before, &before_refs, &after, &mut table);

@@ -27,7 +27,64 @@ pub struct View {
 impl View {
     /// Applies `filters` to `snapshot` and hashes the result.
     pub fn new(snapshot: &Snapshot, filters: Filters) -> View {
-        let (tree, origin, lifted) = filter_tree(snapshot.tree(), filters);
+        View::built(snapshot, filters, None)
+    }
+
+    /// [`View::new`] for the snapshot that follows `before` (of the same
+    /// application, diffed against it): a list item that says nothing is
+    /// shown, or not, as it was in `before`, whatever it holds now. A
+    /// list item around one element only wraps it and is left out; when a
+    /// second element comes into it (a menu that a page shows while the
+    /// pointer is over its button), shown anew it would take the first one
+    /// away from where it was, a removal and an addition of an element
+    /// that did not change, under a new ref. A list item `before` does not
+    /// have is shown, or not, as [`View::new`] does.
+    pub fn following(snapshot: &Snapshot, filters: Filters, before: &View) -> View {
+        View::built(snapshot, filters, Some(&before.memory()))
+    }
+
+    /// [`View::following`] a view whose list items were `was` (see
+    /// [`View::list_items`]): the same view again, from its snapshot
+    /// saved with them.
+    pub fn with_list_items(snapshot: &Snapshot, filters: Filters, was: &ListItems) -> View {
+        let memory = Memory {
+            left_out: was.left_out.iter().map(String::as_str).collect(),
+            shown: was.shown.iter().map(String::as_str).collect(),
+        };
+        View::built(snapshot, filters, Some(&memory))
+    }
+
+    /// Which list items with an identity this view leaves out and which it
+    /// shows, to build it again from its snapshot
+    /// ([`View::with_list_items`]).
+    pub fn list_items(&self) -> ListItems {
+        let memory = self.memory();
+        let mut left_out: Vec<String> = memory.left_out.into_iter().map(str::to_owned).collect();
+        let mut shown: Vec<String> = memory.shown.into_iter().map(str::to_owned).collect();
+        left_out.sort_unstable();
+        shown.sort_unstable();
+        ListItems { left_out, shown }
+    }
+
+    /// The identities of the containers this view leaves out (list items
+    /// among them) and of the list items it shows.
+    fn memory(&self) -> Memory<'_> {
+        let mut was = Memory::default();
+        for (identity, _) in &self.lifted.containers {
+            if let Some(i) = identity {
+                was.left_out.insert(i.as_str());
+            }
+        }
+        for n in self.tree.nodes() {
+            if let (Role::ListItem, Some(i)) = (n.role, n.identity.as_deref()) {
+                was.shown.insert(i);
+            }
+        }
+        was
+    }
+
+    fn built(snapshot: &Snapshot, filters: Filters, was: Option<&Memory>) -> View {
+        let (tree, origin, lifted) = filter_tree(snapshot.tree(), filters, was);
         let mut view = View::from_filtered(snapshot.meta.clone(), tree, origin, filters);
         view.lifted = lifted;
         view
@@ -201,6 +258,24 @@ impl Lifted {
     const NONE: u32 = u32::MAX;
 }
 
+/// Which list items a view leaves out and which it shows, by identity
+/// (see [`View::list_items`]).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListItems {
+    /// The identities of the containers left out (list items among them).
+    pub left_out: Vec<String>,
+    /// The identities of the list items shown.
+    pub shown: Vec<String>,
+}
+
+/// The list items of the view before (see [`View::following`]), by
+/// identity: those left out, and those shown.
+#[derive(Default)]
+struct Memory<'a> {
+    left_out: rustc_hash::FxHashSet<&'a str>,
+    shown: rustc_hash::FxHashSet<&'a str>,
+}
+
 /// What the filters do to one node.
 enum Fate {
     Keep,
@@ -211,15 +286,27 @@ enum Fate {
 }
 
 /// What the filters do with the raw node `id`.
-fn fate(raw: &Tree, id: NodeId, filters: Filters) -> Fate {
+fn fate(raw: &Tree, id: NodeId, filters: Filters, was: Option<&Memory>) -> Fate {
     let n = raw.node(id);
     if filters.is_on(Rule::Scrollbars) && n.role.is_scroll_indicator() {
         return Fate::Drop;
     }
     // A list item around one element (a link in a menu) only wraps it:
-    // `list > link` says what `list > list item > link` does.
-    let children = raw.children(id).len();
-    let wrapper = n.role.is_layout() || (n.role == Role::ListItem && children == 1);
+    // `list > link` says what `list > list item > link` does. One the
+    // view before had stays as it was there (see [`View::following`]).
+    let wraps = || {
+        let remembered = was.zip(n.identity.as_deref()).and_then(|(was, i)| {
+            if was.left_out.contains(i) {
+                Some(true)
+            } else if was.shown.contains(i) {
+                Some(false)
+            } else {
+                None
+            }
+        });
+        remembered.unwrap_or_else(|| raw.children(id).len() == 1)
+    };
+    let wrapper = n.role.is_layout() || (n.role == Role::ListItem && wraps());
     if filters.is_on(Rule::EmptyContainers) && wrapper && says_nothing(n) {
         return Fate::Transparent;
     }
@@ -353,7 +440,7 @@ fn is_empty_text(n: &NodeData) -> bool {
         && !EDITABLE.iter().any(|s| n.states.contains(*s))
 }
 
-fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>, Lifted) {
+fn filter_tree(raw: &Tree, filters: Filters, was: Option<&Memory>) -> (Tree, Vec<NodeId>, Lifted) {
     let mut builder = TreeBuilder::with_capacity(clean(raw.node(NodeId::ROOT), filters), raw.len());
     let mut origin = Vec::with_capacity(raw.len());
     origin.push(NodeId::ROOT);
@@ -380,7 +467,7 @@ fn filter_tree(raw: &Tree, filters: Filters) -> (Tree, Vec<NodeId>, Lifted) {
         let id = NodeId(i);
         let node = raw.node(id);
         let end = i + raw.subtree_len(id) as u32;
-        match fate(raw, id, filters) {
+        match fate(raw, id, filters, was) {
             Fate::Drop => {
                 i = end;
                 continue;

@@ -1228,3 +1228,90 @@ fn what_the_platform_does_not_say_is_as_it_was() {
     let same = uidelta_diff::fill_unread(&uidelta_diff::View::new(&before, filters), read.clone());
     assert_eq!(same.tree().nodes(), read.tree().nodes());
 }
+
+/// A list of menus, each a list item (identity `item-K`) holding a button,
+/// and the menu's list of links when `open` is K.
+fn menus(open: Option<usize>) -> Snapshot {
+    let with_id = |role: Role, name: &str, id: String| {
+        let mut n = NodeData::named(role, name);
+        n.states = base_states();
+        n.identity = Some(id);
+        n
+    };
+    let mut b = TreeBuilder::new(with_id(Role::DocumentWeb, "Shop", "doc".into()));
+    b.open(with_id(Role::List, "Departments", "menus".into()));
+    for (k, name) in ["Women", "Men"].iter().enumerate() {
+        b.open(with_id(Role::ListItem, "", format!("item-{k}")));
+        b.leaf(with_id(Role::PushButton, name, format!("button-{k}")));
+        if open == Some(k) {
+            b.open(with_id(Role::List, "", format!("menu-{k}")));
+            for j in 1..=2 {
+                b.leaf(with_id(
+                    Role::Link,
+                    &format!("{name} {j}"),
+                    format!("link-{k}-{j}"),
+                ));
+            }
+            b.close();
+        }
+        b.close();
+    }
+    b.close();
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn a_list_item_that_comes_to_hold_a_menu_stays_as_it_was() {
+    // Each list item holds its button alone, and is left out: the buttons
+    // read as the list's. A menu that shows beside a button is its one
+    // addition; the button stays where it was, under its ref, and so when
+    // the menu goes again.
+    let closed = menus(None);
+    let open = menus(Some(0));
+    let c = compare(&closed, &open, Filters::all());
+    let added: Vec<String> = c
+        .diff
+        .changes
+        .iter()
+        .map(|ch| match ch {
+            Change::Added(a) => format!("+ {} {:?}", a.root().role, a.root().name),
+            other => panic!("only an addition, not {other:#?}"),
+        })
+        .collect();
+    assert_eq!(added, ["+ list \"\""]);
+    assert_eq!(
+        names_of(c.after.tree()),
+        [
+            "Shop",
+            "Departments",
+            "Women",
+            "",
+            "Women 1",
+            "Women 2",
+            "Men"
+        ]
+    );
+    assert_eq!(replayed_names(&c), names_of(c.after.tree()));
+    // A view read afresh shows the item that holds two elements.
+    let fresh = uidelta_diff::View::new(&open, Filters::all());
+    let shown = [
+        "Shop",
+        "Departments",
+        "",
+        "Women",
+        "",
+        "Women 1",
+        "Women 2",
+        "Men",
+    ];
+    assert_eq!(names_of(fresh.tree()), shown);
+    // Built again from its snapshot and its list items (as a saved session
+    // is resumed), it is the same view, not the fresh one.
+    let again = uidelta_diff::View::with_list_items(&open, Filters::all(), &c.after.list_items());
+    assert_eq!(again.tree(), c.after.tree());
+    assert_ne!(again.tree(), fresh.tree());
+    // And back: the menu goes, the item stays shown as it was.
+    let back = compare(&open, &closed, Filters::all());
+    assert_eq!(back.diff.counts().removed, 1);
+    assert_eq!(back.diff.changes.len(), 1, "{:#?}", back.diff.changes);
+}

@@ -930,12 +930,14 @@ async fn a_click_at_a_point_of_the_viewport_reaches_what_is_there() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn hovering_over_a_menu_button_shows_its_menu_and_moving_on_shows_the_next() {
-    use common::{added_list_item, eight_links, menu_links, removes_menu};
+    use common::{added_list, eight_links, menu_links, removes_menu};
     // shop.html's department menus show by style rules while the pointer
     // is in their item (`li:hover > ul`): nothing of them is in the tree
     // until the pointer is over one.
     let mut tab = Tab::fixture("shop.html?n=2").await;
     assert_eq!(menu_links(&tab.tree(), "Women"), Vec::<String>::new());
+    let women_button = tab.ref_of("role:push button && name:Women");
+    let nav = tab.ref_of("role:landmark && name:Departments");
 
     let a = tab
         .act("role:push button && name:Women", Action::Hover)
@@ -945,26 +947,47 @@ async fn hovering_over_a_menu_button_shows_its_menu_and_moving_on_shows_the_next
         "{}",
         a.done.method
     );
+    // The menu, and nothing else: its button, alone in its list item
+    // before, stays where it was, under its ref.
     let t = text(&a.diff);
+    let women = added_list(&t);
+    let mut expected = vec![format!(
+        "+ {women} list in [{nav}] landmark \"Departments\""
+    )];
+    expected.extend(
+        menu_links(&t, "Women")
+            .iter()
+            .map(|name| format!("link \"{name}\"")),
+    );
+    let read: Vec<String> = body(&a)
+        .iter()
+        .map(|l| match l.trim_start().split_once("] ") {
+            Some((_, rest)) if l.starts_with("    ") => rest.to_owned(),
+            _ => l.clone(),
+        })
+        .collect();
+    assert_eq!(read, expected, "{t}");
     assert_eq!(menu_links(&t, "Women"), eight_links("Women"), "{t}");
-    assert_eq!(menu_links(&t, "Men"), Vec::<String>::new(), "{t}");
-    let women = added_list_item(&t);
+    assert_eq!(tab.ref_of("role:push button && name:Women"), women_button);
 
     // On to the next button: its menu shows, the first one's goes.
     let a = tab.act("role:push button && name:Men", Action::Hover).await;
     let t = text(&a.diff);
     assert_eq!(menu_links(&t, "Men"), eight_links("Men"), "{t}");
     assert!(removes_menu(&t, &women), "{t}");
-    let men = added_list_item(&t);
+    assert_eq!(a.diff.counts().added + a.diff.counts().removed, 2, "{t}");
+    let men = added_list(&t);
 
     // Into the menu: the pointer is still in its item, nothing changes.
     let a = tab.act("role:link && name:\"Men 3\"", Action::Hover).await;
     assert!(!a.diff.has_changes(), "{}", text(&a.diff));
 
-    // Out of it: the menu goes.
+    // Out of it: the menu goes, and only it.
     let a = tab
         .act("role:toggle button && name:\"Add 1\"", Action::Hover)
         .await;
-    assert!(removes_menu(&text(&a.diff), &men), "{}", text(&a.diff));
+    let t = text(&a.diff);
+    assert!(removes_menu(&t, &men), "{t}");
+    assert_eq!(body(&a).len(), 1, "{t}");
     assert_eq!(menu_links(&tab.tree(), "Men"), Vec::<String>::new());
 }

@@ -400,7 +400,7 @@ fn holds_selected(a: &uidelta_engine::ActionOutcome, option: &str, selected: boo
 
 #[test]
 fn hovering_over_a_menu_button_shows_its_menu() {
-    use common::{added_list_item, eight_links, menu_links, removes_menu};
+    use common::{added_list, eight_links, menu_links, removes_menu};
     // shop.html's department menus show by style rules while the pointer
     // is in their item (`li:hover > ul`); the pointer is moved there
     // through the display, as a hand does.
@@ -423,11 +423,11 @@ fn hovering_over_a_menu_button_shows_its_menu() {
             };
             let t = hover(s, "role:push button && name:Women").await;
             assert_eq!(menu_links(&t, "Women"), eight_links("Women"), "{t}");
-            let women = added_list_item(&t);
+            let women = added_list(&t);
             let t = hover(s, "role:push button && name:Men").await;
             assert_eq!(menu_links(&t, "Men"), eight_links("Men"), "{t}");
             assert!(removes_menu(&t, &women), "{t}");
-            let men = added_list_item(&t);
+            let men = added_list(&t);
             // Over a link, Chromium shows where it goes at the bottom of
             // its window.
             let t = hover(s, "role:link && name:\"Men 3\"").await;

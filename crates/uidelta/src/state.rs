@@ -21,7 +21,7 @@ use std::path::PathBuf;
 use anyhow::{Context, Result};
 use serde::{Deserialize, Serialize};
 use uidelta_backend::App;
-use uidelta_diff::{Filters, Ref, RefTable, View};
+use uidelta_diff::{Filters, ListItems, Ref, RefTable, View};
 use uidelta_engine::{AwayRef, SavedApp, SavedGoneRef, SavedSession};
 
 /// Version of the file layout; a file of another is set aside.
@@ -76,6 +76,10 @@ struct AppRecord {
     refs: Vec<u32>,
     /// The unfiltered snapshot in the interchange JSON.
     snapshot: String,
+    /// The identities of the containers its view leaves out, and of the
+    /// list items it shows ([`uidelta_diff::View::list_items`]).
+    left_out: Vec<String>,
+    shown: Vec<String>,
 }
 
 impl Store {
@@ -191,6 +195,10 @@ impl Store {
                 },
                 snapshot,
                 refs: s.refs.into_iter().map(Ref).collect(),
+                list_items: ListItems {
+                    left_out: s.left_out,
+                    shown: s.shown,
+                },
             });
         }
         let saved = SavedSession {
@@ -298,6 +306,8 @@ fn record(s: &SavedApp) -> AppRecord {
         id: s.app.id.clone(),
         refs: s.refs.iter().map(|r| r.0).collect(),
         snapshot: uidelta_render::tree_json(&whole, &labels),
+        left_out: s.list_items.left_out.clone(),
+        shown: s.list_items.shown.clone(),
     }
 }
 
@@ -390,6 +400,7 @@ mod tests {
                         windows: Vec::new(),
                         error: None,
                     },
+                    list_items: view.list_items(),
                     snapshot,
                     refs,
                 }
@@ -446,6 +457,7 @@ mod tests {
                     (&b.app.name, b.app.pid, &b.app.id)
                 );
                 assert_eq!(a.refs, b.refs);
+                assert_eq!(a.list_items, b.list_items);
                 // The same tree, so the same view and the refs fit it.
                 assert_eq!(a.snapshot.tree(), b.snapshot.tree());
                 let (va, vb) = (

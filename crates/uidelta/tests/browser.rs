@@ -75,7 +75,16 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
         lines[0].starts_with("# [e4] push button \"Women\" via CDP Input mouse moved to "),
         "{out}"
     );
-    assert!(out.contains("      [e31] link \"Women 8\"\n"), "{out}");
+    // The menu alone: its button stays where it was, under its ref.
+    assert!(
+        lines[1].starts_with("# diff: +1 added · settled in "),
+        "{out}"
+    );
+    assert_eq!(
+        lines[2], "+ [e21] list in [e2] landmark \"Departments\"",
+        "{out}"
+    );
+    assert_eq!(lines[10], "    [e29] link \"Women 8\"", "{out}");
 
     let (code, out, err) = uidelta(&[
         "navigate",

@@ -562,7 +562,7 @@ impl<B: Backend> Session<B> {
     /// session has no refs left for it.
     fn install(&mut self, idx: AppId, snapshot: Snapshot) -> Result<Diff> {
         let snapshot = uidelta_diff::fill_unread(&self.known[idx].view, snapshot);
-        let view = View::new(&snapshot, self.filters);
+        let view = View::following(&snapshot, self.filters, &self.known[idx].view);
         self.room_for(&view, &self.known[idx].app)?;
         let latest = &self.known[idx];
         let (d, refs) = diff(&latest.view, &latest.refs, &view, &mut self.table);

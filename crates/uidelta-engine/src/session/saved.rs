@@ -6,7 +6,7 @@ use std::collections::HashSet;
 use std::sync::Arc;
 
 use uidelta_backend::{App, Backend};
-use uidelta_diff::{Filters, Ref, RefTable, Refs, View};
+use uidelta_diff::{Filters, ListItems, Ref, RefTable, Refs, View};
 use uidelta_model::Snapshot;
 
 use super::refs::GoneRef;
@@ -66,6 +66,10 @@ pub struct SavedApp {
     /// The ref of every node of the snapshot's view under the session's
     /// filters, in preorder.
     pub refs: Vec<Ref>,
+    /// Which list items the view leaves out and which it shows: what it
+    /// decided following the views before it ([`View::following`]), so
+    /// that the view built again is the one the refs are of.
+    pub list_items: ListItems,
 }
 
 impl<B: Backend> Session<B> {
@@ -102,6 +106,7 @@ impl<B: Backend> Session<B> {
                     app: s.app.clone(),
                     snapshot: s.snapshot.clone(),
                     refs: s.refs.as_slice().to_vec(),
+                    list_items: s.view.list_items(),
                 })
                 .collect(),
             gone,
@@ -127,7 +132,7 @@ impl<B: Backend> Session<B> {
             return false;
         };
         let saved = self.reserve.swap_remove(at);
-        let view = View::new(&saved.snapshot, self.filters);
+        let view = View::with_list_items(&saved.snapshot, self.filters, &saved.list_items);
         let next = self.table.peek().0;
         let taken: HashSet<Ref> = self
             .known
@@ -173,7 +178,7 @@ impl<B: Backend> Session<B> {
         let mut taken: HashSet<Ref> = HashSet::new();
         let mut left_out = Vec::new();
         for saved_app in saved.apps {
-            let view = View::new(&saved_app.snapshot, filters);
+            let view = View::with_list_items(&saved_app.snapshot, filters, &saved_app.list_items);
             let fits = refs_fit(&saved_app.refs, view.len(), saved.next.0, &taken);
             let events = match fits {
                 true => session.subscribe(&saved_app.app).await.ok(),

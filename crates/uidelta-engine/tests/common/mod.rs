@@ -79,21 +79,22 @@ pub fn eight_links(menu: &str) -> Vec<String> {
     (1..=8).map(|k| format!("{menu} {k}")).collect()
 }
 
-/// The `[eN]` of the list item that `diff` (a diff's text) adds: the item
-/// of `shop.html` whose menu shows.
-pub fn added_list_item(diff: &str) -> String {
+/// The `[eN]` of the list that `diff` (a diff's text) adds: the menu of
+/// `shop.html` that shows (its list item, which says nothing, is left out
+/// as it was while it held the button alone).
+pub fn added_list(diff: &str) -> String {
     let line = diff
         .lines()
-        .find(|l| l.starts_with("+ [") && l.contains("] list item in ["))
-        .unwrap_or_else(|| panic!("no list item added:\n{diff}"));
+        .find(|l| l.starts_with("+ [") && l.contains("] list in ["))
+        .unwrap_or_else(|| panic!("no list added:\n{diff}"));
     let close = line.find(']').map_or(2, |i| i + 1);
     line[2..close].to_owned()
 }
 
-/// Whether `diff` (a diff's text) removes the list item `item` (`[e21]`)
-/// with its menu (a button and a list of eight links).
-pub fn removes_menu(diff: &str, item: &str) -> bool {
+/// Whether `diff` (a diff's text) removes the list `list` (`[e21]`), a
+/// menu of eight links.
+pub fn removes_menu(diff: &str, list: &str) -> bool {
     diff.lines().any(|l| {
-        l.starts_with(&format!("- {item} list item ")) && l.ends_with("(and 10 descendants)")
+        l.starts_with(&format!("- {list} list in [")) && l.ends_with("(and 8 descendants)")
     })
 }
