@@ -66,14 +66,12 @@ impl View {
         ListItems { left_out, shown }
     }
 
-    /// The identities of the containers this view leaves out (list items
-    /// among them) and of the list items it shows.
+    /// The identities of the list items this view leaves out and of
+    /// those it shows.
     fn memory(&self) -> Memory<'_> {
         let mut was = Memory::default();
-        for (identity, _) in &self.lifted.containers {
-            if let Some(i) = identity {
-                was.left_out.insert(i.as_str());
-            }
+        for i in &self.lifted.list_items {
+            was.left_out.insert(i.as_str());
         }
         for n in self.tree.nodes() {
             if let (Role::ListItem, Some(i)) = (n.role, n.identity.as_deref()) {
@@ -252,6 +250,8 @@ fn content_hash(n: &NodeData, compared: StateSet, with_bounds: bool) -> u64 {
 struct Lifted {
     of: Vec<u32>,
     containers: Vec<(Option<String>, u32)>,
+    /// The identities of the list items among the containers.
+    list_items: Vec<String>,
 }
 
 impl Lifted {
@@ -262,7 +262,7 @@ impl Lifted {
 /// (see [`View::list_items`]).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ListItems {
-    /// The identities of the containers left out (list items among them).
+    /// The identities of the list items left out.
     pub left_out: Vec<String>,
     /// The identities of the list items shown.
     pub shown: Vec<String>,
@@ -447,6 +447,7 @@ fn filter_tree(raw: &Tree, filters: Filters, was: Option<&Memory>) -> (Tree, Vec
     let mut lifted = Lifted {
         of: Vec::with_capacity(raw.len()),
         containers: Vec::new(),
+        list_items: Vec::new(),
     };
     lifted.of.push(Lifted::NONE);
     // Per open raw node: the end of its raw subtree, and whether it opened a
@@ -473,6 +474,9 @@ fn filter_tree(raw: &Tree, filters: Filters, was: Option<&Memory>) -> (Tree, Vec
                 continue;
             }
             Fate::Transparent => {
+                if let (Role::ListItem, Some(i)) = (node.role, &node.identity) {
+                    lifted.list_items.push(i.clone());
+                }
                 let outer = match open.last() {
                     Some(&(_, Open::Lifting(slot))) => slot,
                     _ => Lifted::NONE,

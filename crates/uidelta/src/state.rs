@@ -76,8 +76,8 @@ struct AppRecord {
     refs: Vec<u32>,
     /// The unfiltered snapshot in the interchange JSON.
     snapshot: String,
-    /// The identities of the containers its view leaves out, and of the
-    /// list items it shows ([`uidelta_diff::View::list_items`]).
+    /// The identities of the list items its view leaves out, and of those
+    /// it shows ([`uidelta_diff::View::list_items`]).
     left_out: Vec<String>,
     shown: Vec<String>,
 }
