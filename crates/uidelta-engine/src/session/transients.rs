@@ -105,7 +105,8 @@ pub(super) fn transients(
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
     for mid in mids {
-        let view = View::new(mid, filters);
+        // Its list items as they were before, as the view after has them.
+        let view = View::following(mid, filters, before);
         let t = view.tree();
         let windows = t.node(NodeId::ROOT).role == uidelta_model::Role::Application;
         let mut skip_until = 0u32;

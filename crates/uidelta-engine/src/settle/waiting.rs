@@ -211,7 +211,9 @@ impl<B: Backend> Session<B> {
         // What the platform does not say now is as it was (see
         // `Session::install`), not a change.
         let s = uidelta_diff::fill_unread(&self.known[idx].view, s);
-        let view = View::new(&s, self.filters);
+        // Built as the view after the action will be (its list items as
+        // they were), or a list item shown anew would read as a change.
+        let view = View::following(&s, self.filters, &self.known[idx].view);
         let (tree, focus) = look_of(&view);
         let (was_tree, was_focus) = look_of(&self.known[idx].view);
         let own = focus.as_ref().is_some_and(|f| own_focus.contains(f));
@@ -280,7 +282,7 @@ impl<B: Backend> Session<B> {
                 Err(e) => return Err(e.into()),
             };
             let s = uidelta_diff::fill_unread(&self.known[idx].view, s);
-            let now = look_of(&View::new(&s, self.filters));
+            let now = look_of(&View::following(&s, self.filters, &self.known[idx].view));
             if now != last {
                 watch.event(Instant::now());
                 last = now;
