@@ -193,6 +193,8 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
         ("click_at", json!({"app": "fake", "x": "1", "y": 2})),
         ("click_at", json!({"app": "fake", "x": 1})),
         ("click_at", json!({"x": 1, "y": 2, "click": "middle"})),
+        ("hover_element", json!({"target": ""})),
+        ("hover_element", json!({"target": ["e1"]})),
         ("type_into_element", json!({"target": "e1", "text": ""})),
         ("press_key", json!({"key": "Return"})),
         ("set_value", json!({"value": "1"})),
