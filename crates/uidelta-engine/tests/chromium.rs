@@ -429,19 +429,14 @@ fn hovering_over_a_menu_button_shows_its_menu() {
             assert!(removes_menu(&t, &women), "{t}");
             let men = added_list(&t);
             // Over a link, Chromium shows where it goes at the bottom of
-            // its window (a long address is cut short in the answer).
+            // its window (an address longer than the bubble is elided by
+            // Chromium itself, so only its start is sure).
             let t = hover(s, "role:link && name:\"Men 3\"").await;
             assert!(
                 t.lines()
                     .any(|l| l.starts_with("+ [") && l.contains("] static \"file:///")),
                 "{t}"
             );
-            let shown = s.find(
-                &"role:static && name~:\"shop.html?n=2#men-3\""
-                    .parse()
-                    .expect("selector"),
-            );
-            assert!(!shown.is_empty(), "{t}");
             let t = hover(s, "name:\"Add 1\"").await;
             assert!(removes_menu(&t, &men), "{t}");
         },
