@@ -812,6 +812,9 @@ async fn read_mirrored(
             *slot = None;
             return Err(e);
         }
+        // A dialog blocks the page: the mirror still holds it as last
+        // read, which is what shows behind the dialog.
+        Err(e @ Error::Dialog { .. }) => return Err(e),
         Err(e) => {
             tracing::debug!("the page's changes could not be asked: {e}");
             mirror::Dirty::Absent
@@ -824,6 +827,7 @@ async fn read_mirrored(
         (mirror::Dirty::Part(epoch, _, _), Some(m)) if m.epoch != *epoch => "first capture",
         (mirror::Dirty::Part(_, url, _), Some(m)) if m.frame.url != *url => "new URL",
         (_, Some(m)) if m.since.elapsed() >= mirror::MAX_AGE => "old",
+        (_, Some(m)) if m.stale => "given up",
         _ => "",
     };
     if let (Some(m), mirror::Dirty::Part(_, _, changes), "") = (slot.as_mut(), &dirty, why) {
@@ -854,15 +858,27 @@ async fn read_mirrored(
                 tracing::debug!("capture: the mirror is read whole");
                 why = "large";
             }
+            // Nothing of the tree was replaced yet (only boxes and
+            // readings, which assembling reads again).
+            Err(e @ Error::Dialog { .. }) => {
+                m.stale = true;
+                return Err(e);
+            }
             Err(e) => {
                 *slot = None;
                 return Err(e);
             }
         }
     }
-    *slot = None;
+    let last = slot.take();
     let epoch = dirty.epoch().map(str::to_owned);
-    let (tree, read, url, cut) = read_whole(session, opts, epoch.map(|e| (e, slot))).await?;
+    let whole = read_whole(session, opts, epoch.map(|e| (e, &mut *slot))).await;
+    // Given up for a dialog: the page as last read is what shows behind it.
+    if let (Err(Error::Dialog { .. }), Some(mut last)) = (&whole, last) {
+        last.stale = true;
+        *slot = Some(last);
+    }
+    let (tree, read, url, cut) = whole?;
     let read = CaptureRead {
         why_whole: why,
         ..read
@@ -906,6 +922,19 @@ async fn read_whole(
         }
     }
     Ok((tree, read, url, cut))
+}
+
+/// The page as its mirror holds it: the tree of the capture that last
+/// read it, assembled again.
+pub(crate) fn mirrored_page(m: &mut PageMirror, title: &str, opts: &CaptureOptions) -> Snapshot {
+    let started = Instant::now();
+    let (frame, mut known) = m.frame_nodes();
+    let frames = std::slice::from_ref(&frame);
+    let layouts = std::slice::from_ref(&m.layout);
+    let (tree, truncated) = assemble_with(frames, layouts, opts, Some(&mut known));
+    let url = frame.frame.url.clone();
+    m.put_back(frame, known);
+    snapshot(tree, title, url, truncated, started)
 }
 
 /// The snapshot of a tab's tree.

@@ -1,51 +1,733 @@
 //! JavaScript dialogs (`alert`, `confirm`, `prompt`, `beforeunload`).
 //!
 //! An open dialog blocks its page: no call into the page answers until it
-//! closes, and nothing in the accessibility tree shows it, so an agent could
-//! neither see nor answer it. Each tab's dialogs are closed as they open, as
-//! Playwright does by default: dismissed, except `beforeunload`, which is
-//! accepted so that the tab can navigate or close. The event stream reports
-//! each one as `page:dialog-opened`.
+//! closes (no read of its tree, no script, no screenshot, not even the
+//! answer to the click that opened it), and Chromium puts nothing of it in
+//! the accessibility tree. A connection that did not see it open cannot
+//! answer it either (`No dialog is showing`). So each tab's dialogs are
+//! watched from the first use of the tab, and treated by the connection's
+//! [`DialogPolicy`]:
+//!
+//! - [`DialogPolicy::Hold`] (the default): the dialog stays open, as it
+//!   does for a user, and a capture of the tab shows it: a modal `dialog`
+//!   named after its message, with its `OK` (and `Cancel`) button and a
+//!   prompt's entry, at the end of the page as it was last read. Clicking
+//!   a button answers it; text typed into the entry is what the prompt
+//!   answers. Anything else asked of the page meanwhile is refused with
+//!   [`crate::Error::Dialog`], which says how to answer.
+//! - [`DialogPolicy::Accept`] and [`DialogPolicy::Dismiss`]: answered as
+//!   they open, and kept for [`crate::Cdp::take_answered_dialogs`]: for a
+//!   caller that cannot hold a dialog across its calls (a command that
+//!   ends, and whose next connection could not answer it).
+//!
+//! `beforeunload` is always accepted at once, so that the tab can navigate
+//! or close. The event stream reports `page:dialog-opened` and
+//! `page:dialog-closed`.
 
-use chromiumoxide::cdp::browser_protocol::page::{DialogType, EventJavascriptDialogOpening};
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use chromiumoxide::cdp::browser_protocol::page::{
+    DialogType, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
+};
 use futures_util::StreamExt;
 use serde_json::json;
+use uidelta_backend::{Action, Performed};
+use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, TreeBuilder};
 
+use crate::error::{Error, Result};
 use crate::protocol::Session;
 
-/// Starts closing the dialogs of the tab behind `session`, once per tab and
-/// connection.
-pub(crate) async fn close_as_they_open(session: &Session) {
+/// What becomes of a tab's JavaScript dialogs as they open.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum DialogPolicy {
+    /// Kept open and shown in the tab's tree, to be answered by acting on
+    /// its buttons.
+    #[default]
+    Hold,
+    /// Answered OK as they open; a prompt with this text (else with the
+    /// text it offers).
+    Accept {
+        /// What a prompt answers.
+        prompt_text: Option<String>,
+    },
+    /// Answered Cancel as they open (an alert: OK, its only button).
+    Dismiss,
+}
+
+/// Which JavaScript dialog.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DialogKind {
+    /// `alert()`: a message and OK.
+    Alert,
+    /// `confirm()`: OK or Cancel.
+    Confirm,
+    /// `prompt()`: a line of text, OK or Cancel.
+    Prompt,
+}
+
+impl DialogKind {
+    /// `alert`, `confirm`, `prompt`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            DialogKind::Alert => "alert",
+            DialogKind::Confirm => "confirm",
+            DialogKind::Prompt => "prompt",
+        }
+    }
+}
+
+/// A JavaScript dialog, as the browser announced it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct JsDialog {
+    /// Which one.
+    pub kind: DialogKind,
+    /// Its message.
+    pub message: String,
+    /// The text a prompt offers.
+    pub default_text: String,
+}
+
+impl std::fmt::Display for JsDialog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "JavaScript {} {:?}",
+            self.kind.as_str(),
+            shortened(&self.message)
+        )
+    }
+}
+
+/// A dialog the policy answered as it opened.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AnsweredDialog {
+    /// The dialog.
+    pub dialog: JsDialog,
+    /// OK (true) or Cancel.
+    pub accepted: bool,
+    /// What a prompt answered.
+    pub text: Option<String>,
+}
+
+impl std::fmt::Display for AnsweredDialog {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let how = match (self.accepted, self.dialog.kind) {
+            (_, DialogKind::Alert) => "closed",
+            (true, _) => "accepted",
+            (false, _) => "dismissed",
+        };
+        write!(f, "the page's {} was {how}", self.dialog)?;
+        match (&self.text, self.dialog.kind) {
+            (Some(text), DialogKind::Prompt) if self.accepted => write!(f, " with {text:?}"),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// A dialog held open on a tab.
+#[derive(Clone, Debug)]
+pub(crate) struct Held {
+    pub dialog: JsDialog,
+    /// Tells this dialog from earlier ones of the tab (its elements'
+    /// identities carry it).
+    pub serial: u64,
+    /// What was typed into a prompt's entry since it opened; `None` while
+    /// it holds the text it offered.
+    pub typed: Option<String>,
+}
+
+impl Held {
+    /// The text a prompt answers now.
+    fn text(&self) -> &str {
+        self.typed.as_deref().unwrap_or(&self.dialog.default_text)
+    }
+}
+
+/// The dialogs of a connection's tabs.
+#[derive(Debug, Default)]
+pub(crate) struct Dialogs {
+    /// Per tab: the dialog held open.
+    held: Mutex<HashMap<String, Held>>,
+    /// Per tab: how many dialogs opened and closed. Opening and closing
+    /// come through separate listeners, whose order between them is not
+    /// kept: a dialog is open while more opened than closed.
+    counts: Mutex<HashMap<String, (u64, u64)>>,
+    serial: std::sync::atomic::AtomicU64,
+    /// Woken whenever a dialog is held: calls waiting on the page give up.
+    pub opened: tokio::sync::Notify,
+    policy: Mutex<DialogPolicy>,
+    /// What the policy answered, oldest first.
+    answered: Mutex<Vec<AnsweredDialog>>,
+}
+
+/// Most answered dialogs kept for a caller that does not take them.
+const MAX_ANSWERED: usize = 100;
+
+impl Dialogs {
+    /// The dialog held open on `tab`.
+    pub fn held(&self, tab: &str) -> Option<Held> {
+        self.held.lock().ok()?.get(tab).cloned()
+    }
+
+    pub fn set_policy(&self, policy: DialogPolicy) {
+        if let Ok(mut p) = self.policy.lock() {
+            *p = policy;
+        }
+    }
+
+    fn policy(&self) -> DialogPolicy {
+        self.policy.lock().map(|p| p.clone()).unwrap_or_default()
+    }
+
+    pub fn take_answered(&self) -> Vec<AnsweredDialog> {
+        self.answered
+            .lock()
+            .map(|mut a| std::mem::take(&mut *a))
+            .unwrap_or_default()
+    }
+
+    fn opened_on(&self, tab: &str) {
+        if let Ok(mut counts) = self.counts.lock() {
+            counts.entry(tab.to_owned()).or_default().0 += 1;
+        }
+    }
+
+    /// A dialog closed on `tab`: the held one goes when none is open any
+    /// more (it was answered elsewhere, or the tab navigated).
+    fn closed_on(&self, tab: &str) {
+        let open = self.counts.lock().ok().map(|mut counts| {
+            let (opened, closed) = counts.entry(tab.to_owned()).or_default();
+            *closed += 1;
+            *opened > *closed
+        });
+        if open == Some(false) {
+            self.forget(tab);
+        }
+    }
+
+    fn hold(&self, tab: &str, dialog: JsDialog) {
+        let serial = self
+            .serial
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst)
+            + 1;
+        if let Ok(mut held) = self.held.lock() {
+            held.insert(
+                tab.to_owned(),
+                Held {
+                    dialog,
+                    serial,
+                    typed: None,
+                },
+            );
+        }
+        self.opened.notify_waiters();
+    }
+
+    fn forget(&self, tab: &str) {
+        if let Ok(mut held) = self.held.lock() {
+            held.remove(tab);
+        }
+    }
+
+    fn record(&self, answered: AnsweredDialog) {
+        if let Ok(mut list) = self.answered.lock() {
+            if list.len() == MAX_ANSWERED {
+                list.remove(0);
+            }
+            list.push(answered);
+        }
+    }
+
+    fn set_typed(&self, tab: &str, serial: u64, typed: String) {
+        if let Ok(mut held) = self.held.lock() {
+            if let Some(h) = held.get_mut(tab).filter(|h| h.serial == serial) {
+                h.typed = Some(typed);
+            }
+        }
+    }
+}
+
+/// Starts watching the dialogs of the tab behind `session`, once per tab
+/// and connection.
+pub(crate) async fn watch(session: &Session) {
     let id = session.page.target_id().inner().clone();
     let first = session
         .shared
         .dialogs_watched
         .lock()
-        .map(|mut set| set.insert(id))
+        .map(|mut set| set.insert(id.clone()))
         .unwrap_or(false);
     if !first {
         return;
     }
-    let Ok(mut opened) = session.listen::<EventJavascriptDialogOpening>().await else {
+    let listened = async {
+        Ok::<_, Error>((
+            session.listen::<EventJavascriptDialogOpening>().await?,
+            session.listen::<EventJavascriptDialogClosed>().await?,
+        ))
+    };
+    let Ok((mut opened, mut closed)) = listened.await else {
         return;
     };
     let tab = session.clone();
     let task = tokio::spawn(async move {
-        while let Some(dialog) = opened.next().await {
-            let accept = dialog.r#type == DialogType::Beforeunload;
-            tracing::info!(
-                "{} a JavaScript {:?} dialog: {:?}",
-                if accept { "accepted" } else { "dismissed" },
-                dialog.r#type,
-                dialog.message
-            );
-            let answer = tab
-                .call("Page.handleJavaScriptDialog", json!({"accept": accept}))
-                .await;
-            if let Err(e) = answer {
-                tracing::debug!("closing a dialog: {e}");
+        let dialogs = &tab.shared.dialogs;
+        loop {
+            tokio::select! {
+                Some(dialog) = opened.next() => {
+                    dialogs.opened_on(&id);
+                    let kind = match dialog.r#type {
+                        DialogType::Alert => DialogKind::Alert,
+                        DialogType::Confirm => DialogKind::Confirm,
+                        DialogType::Prompt => DialogKind::Prompt,
+                        DialogType::Beforeunload => {
+                            tracing::info!("accepted a beforeunload dialog");
+                            answer_call(&tab, true, None).await;
+                            continue;
+                        }
+                    };
+                    let js = JsDialog {
+                        kind,
+                        message: dialog.message.clone(),
+                        default_text: dialog.default_prompt.clone().unwrap_or_default(),
+                    };
+                    let (accepted, text) = match dialogs.policy() {
+                        DialogPolicy::Hold => {
+                            tracing::info!("holding the page's {js} open");
+                            dialogs.hold(&id, js);
+                            continue;
+                        }
+                        DialogPolicy::Accept { prompt_text } => {
+                            let text = (kind == DialogKind::Prompt)
+                                .then(|| prompt_text.unwrap_or_else(|| js.default_text.clone()));
+                            (true, text)
+                        }
+                        DialogPolicy::Dismiss => (false, None),
+                    };
+                    answer_call(&tab, accepted, text.as_deref()).await;
+                    let answered = AnsweredDialog { dialog: js, accepted, text };
+                    tracing::info!("{answered}");
+                    dialogs.record(answered);
+                }
+                Some(_) = closed.next() => dialogs.closed_on(&id),
+                else => break,
             }
         }
     });
     session.shared.keep(task);
+}
+
+/// Answers the dialog open on the tab; a failure is only logged (the
+/// dialog may have closed meanwhile).
+async fn answer_call(session: &Session, accept: bool, text: Option<&str>) {
+    if let Err(e) = answer(session, accept, text).await {
+        tracing::debug!("answering a dialog: {e}");
+    }
+}
+
+async fn answer(session: &Session, accept: bool, text: Option<&str>) -> Result<()> {
+    let mut params = json!({"accept": accept});
+    if let Some(text) = text {
+        params["promptText"] = json!(text);
+    }
+    session
+        .call("Page.handleJavaScriptDialog", params)
+        .await
+        .map(|_| ())
+}
+
+/// Dismisses the dialog held on the tab behind `session`, if any (before a
+/// navigation, as a browser does when the user goes elsewhere).
+pub(crate) async fn dismiss_held(session: &Session) -> Result<Option<JsDialog>> {
+    let tab = session.page.target_id().inner().clone();
+    let Some(held) = session.shared.dialogs.held(&tab) else {
+        return Ok(None);
+    };
+    let answered = answer(session, false, None).await;
+    session.shared.dialogs.forget(&tab);
+    match answered {
+        Ok(()) => Ok(Some(held.dialog)),
+        Err(e) if e.to_string().contains("No dialog is showing") => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
+/// The prefix of the identities of a held dialog's elements.
+const IDENTITY: &str = "jsdialog:";
+
+/// The parts of a held dialog, as its elements' identities name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Part {
+    Dialog,
+    Text,
+    Ok,
+    Cancel,
+}
+
+impl Part {
+    fn suffix(self) -> &'static str {
+        match self {
+            Part::Dialog => "",
+            Part::Text => ":text",
+            Part::Ok => ":ok",
+            Part::Cancel => ":cancel",
+        }
+    }
+}
+
+fn identity(serial: u64, part: Part) -> String {
+    format!("{IDENTITY}{serial}{}", part.suffix())
+}
+
+/// The held dialog and part an identity names: `jsdialog:7:ok`.
+fn parse_identity(identity: &str) -> Option<(u64, Part)> {
+    let rest = identity.strip_prefix(IDENTITY)?;
+    let (serial, part) = match rest.split_once(':') {
+        Some((serial, "text")) => (serial, Part::Text),
+        Some((serial, "ok")) => (serial, Part::Ok),
+        Some((serial, "cancel")) => (serial, Part::Cancel),
+        Some(_) => return None,
+        None => (rest, Part::Dialog),
+    };
+    Some((serial.parse().ok()?, part))
+}
+
+/// Whether `node` is an element of a held dialog.
+pub(crate) fn is_dialog_element(node: &NodeData) -> bool {
+    node.identity
+        .as_deref()
+        .is_some_and(|i| i.starts_with(IDENTITY))
+}
+
+/// The held dialog as an element, for keys pressed in its tab.
+pub(crate) fn element(held: &Held) -> NodeData {
+    let mut node = NodeData::named(Role::Dialog, held.dialog.message.trim());
+    node.identity = Some(identity(held.serial, Part::Dialog));
+    node
+}
+
+/// What the description of a held dialog says.
+fn description(kind: DialogKind) -> String {
+    format!(
+        "the page's JavaScript {}: nothing else in the page can be read or used until it is \
+         answered",
+        kind.as_str()
+    )
+}
+
+/// The tab's tree with its held dialog: `last` (the page as last read; a
+/// bare document named `title` when it was never read) without its focus,
+/// and the dialog at the end of its document, focused.
+pub(crate) fn with_held(last: Option<&Snapshot>, title: &str, held: &Held) -> Snapshot {
+    let (meta, mut builder) = match last {
+        Some(last) => {
+            let tree = last.tree();
+            let mut root = tree.node(NodeId::ROOT).clone();
+            root.states.remove(State::Focused);
+            let mut builder = TreeBuilder::with_capacity(root, tree.len() + 4);
+            tree.copy_children_into(NodeId::ROOT, &mut builder);
+            (last.meta.clone(), builder)
+        }
+        None => {
+            let mut root = NodeData::named(Role::DocumentWeb, title);
+            root.raw_role = "RootWebArea".into();
+            root.states = StateSet::of(&[State::Enabled, State::Showing, State::Visible]);
+            let meta = uidelta_model::Meta {
+                source: "cdp".into(),
+                app: Some(title.to_owned()),
+                ..uidelta_model::Meta::default()
+            };
+            (meta, TreeBuilder::new(root))
+        }
+    };
+    for id in 1..builder.len() {
+        builder
+            .node_mut(NodeId(id as u32))
+            .states
+            .remove(State::Focused);
+    }
+    let shown = [
+        State::Enabled,
+        State::Sensitive,
+        State::Showing,
+        State::Visible,
+    ];
+    let kind = held.dialog.kind;
+    let mut dialog = NodeData::named(Role::Dialog, held.dialog.message.trim());
+    dialog.raw_role = "dialog".into();
+    dialog.description = description(kind);
+    dialog.states = StateSet::of(&shown);
+    dialog.states.insert(State::Modal);
+    dialog.identity = Some(identity(held.serial, Part::Dialog));
+    builder.open(dialog);
+    let button = |name: &str, part: Part, focused: bool| {
+        let mut b = NodeData::named(Role::PushButton, name);
+        b.raw_role = "button".into();
+        b.states = StateSet::of(&shown);
+        b.states.insert(State::Focusable);
+        b.states.set(State::Focused, focused);
+        b.identity = Some(identity(held.serial, part));
+        b
+    };
+    if kind == DialogKind::Prompt {
+        let mut entry = NodeData::new(Role::Entry);
+        entry.raw_role = "textbox".into();
+        entry.value = Some(held.text().to_owned());
+        entry.states = StateSet::of(&shown);
+        for s in [State::Focusable, State::Focused, State::Editable] {
+            entry.states.insert(s);
+        }
+        entry.identity = Some(identity(held.serial, Part::Text));
+        builder.leaf(entry);
+    }
+    builder.leaf(button("OK", Part::Ok, kind != DialogKind::Prompt));
+    if kind != DialogKind::Alert {
+        builder.leaf(button("Cancel", Part::Cancel, false));
+    }
+    let tree = builder.finish();
+    let mut meta = meta;
+    meta.capture_ms = Some(0.0);
+    meta.captured_at_ms = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as u64)
+        .ok();
+    Snapshot::new(meta, tree)
+}
+
+/// Performs `action` on `node`, an element of the dialog held on the tab
+/// behind `session`: its buttons answer it, its entry takes the text a
+/// prompt answers, Return and Escape answer OK and Cancel.
+pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> Result<Performed> {
+    let tab = session.page.target_id().inner().clone();
+    let dialogs = &session.shared.dialogs;
+    let (serial, part) = node
+        .identity
+        .as_deref()
+        .and_then(parse_identity)
+        .ok_or_else(|| Error::Unsupported(format!("{}: not a dialog's element", session.doing)))?;
+    let held = dialogs
+        .held(&tab)
+        .filter(|h| h.serial == serial)
+        .ok_or_else(|| {
+            Error::NotFound(format!(
+                "{}: the page's JavaScript dialog is no longer open; capture again",
+                session.doing
+            ))
+        })?;
+    let kind = held.dialog.kind;
+    let refuse = |what: &str| {
+        Err(Error::Unsupported(format!(
+            "{}: {what}; a JavaScript dialog's buttons are clicked (OK answers it, Cancel \
+             dismisses it), a prompt's entry is typed into or set, and Return or Escape answer \
+             it",
+            session.doing
+        )))
+    };
+    let key = |chord: &str| chord.trim().to_ascii_lowercase();
+    // OK or Cancel, or text for the entry.
+    let outcome: Option<bool> = match (action, part) {
+        (Action::Focus, _) => {
+            return Ok(Performed {
+                method: "nothing: the dialog has the focus".into(),
+            })
+        }
+        (Action::Key(k), _) if key(k) == "escape" => Some(false),
+        (Action::Key(k), Part::Cancel)
+            if matches!(key(k).as_str(), "return" | "enter" | "space") =>
+        {
+            Some(false)
+        }
+        (Action::Key(k), _) if matches!(key(k).as_str(), "return" | "enter" | "kp_enter") => {
+            Some(true)
+        }
+        (Action::Key(k), Part::Ok) if key(k) == "space" => Some(true),
+        (Action::Click | Action::DoubleClick | Action::Invoke(_), Part::Ok) => Some(true),
+        (Action::Click | Action::DoubleClick | Action::Invoke(_), Part::Cancel) => Some(false),
+        (Action::Type(text), Part::Text) => {
+            // The offered text is selected when a prompt opens: typing
+            // replaces it.
+            let typed = format!("{}{text}", held.typed.as_deref().unwrap_or_default());
+            dialogs.set_typed(&tab, serial, typed);
+            None
+        }
+        (Action::SetValue(text), Part::Text) => {
+            dialogs.set_typed(&tab, serial, text.clone());
+            None
+        }
+        (Action::Type(_) | Action::SetValue(_), _) => {
+            return refuse("only a prompt's entry takes text")
+        }
+        _ => return refuse(&format!("{} it does nothing", action.doing())),
+    };
+    let Some(accept) = outcome else {
+        return Ok(Performed {
+            method: "the prompt's entry holds the text it answers".into(),
+        });
+    };
+    let text = (kind == DialogKind::Prompt && accept).then(|| held.text().to_owned());
+    let answered = answer(session, accept, text.as_deref()).await;
+    dialogs.forget(&tab);
+    match answered {
+        Ok(()) => Ok(Performed {
+            method: format!(
+                "Page.handleJavaScriptDialog: {} {}",
+                if accept { "accepted" } else { "dismissed" },
+                held.dialog
+            ),
+        }),
+        Err(e) if e.to_string().contains("No dialog is showing") => Err(Error::NotFound(format!(
+            "{}: the page's {} was answered elsewhere; capture again",
+            session.doing, held.dialog
+        ))),
+        Err(e) => Err(e),
+    }
+}
+
+/// A dialog's message as messages quote it: its first 200 characters.
+fn shortened(message: &str) -> String {
+    let message = message.trim();
+    match message.char_indices().nth(200) {
+        Some((cut, _)) => format!("{}…", &message[..cut]),
+        None => message.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn held(kind: DialogKind) -> Held {
+        Held {
+            dialog: JsDialog {
+                kind,
+                message: "Delete 3 items?".into(),
+                default_text: "Ann".into(),
+            },
+            serial: 4,
+            typed: None,
+        }
+    }
+
+    #[test]
+    fn identities_name_the_dialog_and_its_parts() {
+        assert_eq!(parse_identity("jsdialog:4"), Some((4, Part::Dialog)));
+        assert_eq!(parse_identity("jsdialog:4:ok"), Some((4, Part::Ok)));
+        assert_eq!(
+            parse_identity("jsdialog:12:cancel"),
+            Some((12, Part::Cancel))
+        );
+        assert_eq!(parse_identity("jsdialog:12:text"), Some((12, Part::Text)));
+        assert_eq!(parse_identity("jsdialog:x:ok"), None);
+        assert_eq!(parse_identity("jsdialog:4:menu"), None);
+        assert_eq!(parse_identity("n12"), None);
+        for part in [Part::Dialog, Part::Text, Part::Ok, Part::Cancel] {
+            assert_eq!(parse_identity(&identity(9, part)), Some((9, part)));
+        }
+    }
+
+    #[test]
+    fn a_held_dialog_is_the_last_element_of_the_page_as_last_read() {
+        let mut root = NodeData::named(Role::DocumentWeb, "Items");
+        root.states = StateSet::of(&[State::Focused, State::Showing]);
+        let mut builder = TreeBuilder::new(root);
+        let mut button = NodeData::named(Role::PushButton, "Delete");
+        button.states = StateSet::of(&[State::Focused]);
+        builder.leaf(button);
+        let last = Snapshot::new(uidelta_model::Meta::default(), builder.finish());
+
+        let snapshot = with_held(Some(&last), "Items", &held(DialogKind::Confirm));
+        let tree = snapshot.tree();
+        let names: Vec<(&str, &str)> = tree
+            .nodes()
+            .iter()
+            .map(|n| (n.role.as_str(), n.name.as_str()))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("document web", "Items"),
+                ("push button", "Delete"),
+                ("dialog", "Delete 3 items?"),
+                ("push button", "OK"),
+                ("push button", "Cancel"),
+            ]
+        );
+        let focused: Vec<&str> = tree
+            .nodes()
+            .iter()
+            .filter(|n| n.states.contains(State::Focused))
+            .map(|n| n.identity.as_deref().unwrap_or_default())
+            .collect();
+        assert_eq!(focused, ["jsdialog:4:ok"]);
+        assert!(tree.node(NodeId(2)).states.contains(State::Modal));
+        assert_eq!(tree.children(NodeId(2)).len(), 2);
+    }
+
+    #[test]
+    fn a_prompt_offers_its_text_in_a_focused_entry_and_an_alert_has_ok_alone() {
+        let mut prompt = held(DialogKind::Prompt);
+        let snapshot = with_held(None, "Shop", &prompt);
+        let tree = snapshot.tree();
+        assert_eq!(tree.node(NodeId::ROOT).name, "Shop");
+        let entry = tree.node(NodeId(2));
+        assert_eq!(entry.role, Role::Entry);
+        assert_eq!(entry.value.as_deref(), Some("Ann"));
+        assert!(entry.states.contains(State::Focused));
+        prompt.typed = Some("Bob".into());
+        let snapshot = with_held(None, "Shop", &prompt);
+        assert_eq!(
+            snapshot.tree().node(NodeId(2)).value.as_deref(),
+            Some("Bob")
+        );
+
+        let snapshot = with_held(None, "Shop", &held(DialogKind::Alert));
+        let names: Vec<&str> = snapshot
+            .tree()
+            .nodes()
+            .iter()
+            .map(|n| n.name.as_str())
+            .collect();
+        assert_eq!(names, ["Shop", "Delete 3 items?", "OK"]);
+    }
+
+    #[test]
+    fn answered_dialogs_say_what_they_were_and_how_they_were_answered() {
+        let answered = AnsweredDialog {
+            dialog: held(DialogKind::Prompt).dialog,
+            accepted: true,
+            text: Some("Bob".into()),
+        };
+        assert_eq!(
+            answered.to_string(),
+            "the page's JavaScript prompt \"Delete 3 items?\" was accepted with \"Bob\""
+        );
+        let answered = AnsweredDialog {
+            dialog: held(DialogKind::Confirm).dialog,
+            accepted: false,
+            text: None,
+        };
+        assert_eq!(
+            answered.to_string(),
+            "the page's JavaScript confirm \"Delete 3 items?\" was dismissed"
+        );
+        let long = "x".repeat(300);
+        assert_eq!(shortened(&long).chars().count(), 201);
+    }
+
+    #[test]
+    fn closing_forgets_the_held_dialog_only_when_none_is_open() {
+        let dialogs = Dialogs::default();
+        let dialog = held(DialogKind::Alert).dialog;
+        // The first dialog closes, the next opens: the events may come in
+        // either order.
+        dialogs.opened_on("t");
+        dialogs.hold("t", dialog.clone());
+        dialogs.opened_on("t");
+        dialogs.hold("t", dialog.clone());
+        dialogs.closed_on("t");
+        assert!(dialogs.held("t").is_some());
+        dialogs.closed_on("t");
+        assert!(dialogs.held("t").is_none());
+    }
 }

@@ -59,6 +59,20 @@ pub enum Error {
         /// The exception or the page's answer.
         detail: String,
     },
+    /// The page waits for the answer to a JavaScript dialog held open (see
+    /// [`crate::DialogPolicy::Hold`]): nothing else in it answers until
+    /// then.
+    #[error(
+        "{doing}: the page waits for the answer to its {dialog}, and nothing else in it \
+             can be read or used until then: answer it first ({})",
+        how_to_answer(dialog)
+    )]
+    Dialog {
+        /// What was being done.
+        doing: String,
+        /// The dialog.
+        dialog: crate::JsDialog,
+    },
     /// No such tab or element.
     #[error("{0}")]
     NotFound(String),
@@ -78,7 +92,8 @@ impl Error {
             Error::Launch { .. }
             | Error::Connect { .. }
             | Error::Protocol { .. }
-            | Error::Page { .. } => ErrorKind::Other,
+            | Error::Page { .. }
+            | Error::Dialog { .. } => ErrorKind::Other,
         }
     }
 }
@@ -86,6 +101,18 @@ impl Error {
 impl From<Error> for uidelta_backend::Error {
     fn from(e: Error) -> Self {
         uidelta_backend::Error::new(e.kind(), e.to_string())
+    }
+}
+
+/// How a held dialog is answered, for messages.
+fn how_to_answer(dialog: &crate::JsDialog) -> &'static str {
+    match dialog.kind {
+        crate::DialogKind::Alert => "click its OK button, or press Return",
+        crate::DialogKind::Confirm => "click its OK or Cancel button, or press Return or Escape",
+        crate::DialogKind::Prompt => {
+            "type into its entry, then click its OK button or press Return; Cancel or Escape \
+             dismisses it"
+        }
     }
 }
 

@@ -41,7 +41,8 @@ use chromiumoxide::cdp::browser_protocol::network::{
 };
 use chromiumoxide::cdp::browser_protocol::page::{
     EventFrameNavigated, EventFrameStartedLoading, EventFrameStoppedLoading,
-    EventJavascriptDialogOpening, EventLoadEventFired, EventNavigatedWithinDocument,
+    EventJavascriptDialogClosed, EventJavascriptDialogOpening, EventLoadEventFired,
+    EventNavigatedWithinDocument,
 };
 use chromiumoxide::cdp::js_protocol::runtime::EventBindingCalled;
 use futures_util::stream::{BoxStream, StreamExt};
@@ -389,6 +390,7 @@ enum Raw {
     LoadStarted(String),
     LoadStopped(String),
     Dialog,
+    DialogClosed,
 }
 
 /// Installs the change script in the tab (once per connection) and starts
@@ -459,8 +461,21 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
             .await?
             .map(|_| Raw::Dialog)
             .boxed(),
+        session
+            .listen::<EventJavascriptDialogClosed>()
+            .await?
+            .map(|_| Raw::DialogClosed)
+            .boxed(),
     ];
-    instrument(session).await?;
+    match instrument(session).await {
+        Ok(()) => {}
+        // A dialog blocks the page: it is instrumented by a later stream,
+        // once the dialog is answered; the protocol's own events flow.
+        Err(Error::Dialog { .. }) => {
+            tracing::debug!("the change script waits: a dialog blocks the page");
+        }
+        Err(e) => return Err(e),
+    }
     let mut streams = streams;
     if let Some(framed) = watch_cross_site_frames(session).await {
         streams.push(framed);
@@ -728,6 +743,7 @@ fn translate(raw: Raw, inflight: &mut Inflight) -> Vec<(String, Option<String>)>
             one("page:loading-stopped")
         }
         Raw::Dialog => one("page:dialog-opened"),
+        Raw::DialogClosed => one("page:dialog-closed"),
     }
 }
 

@@ -8,9 +8,10 @@
 //! so that actions find the element directly. The event stream reports DOM
 //! changes, requests and navigations, and beats while a request, a load or
 //! a short timer started by an input is still running, so that settling
-//! waits for them. JavaScript dialogs are dismissed as they open, since they
-//! would block the page. Every DevTools call has a timeout; a closed tab or
-//! an exited browser is [`ErrorKind::Gone`].
+//! waits for them. A JavaScript dialog, which blocks its page, is held open
+//! and shown in the tab's tree, to be answered through its buttons (or
+//! answered as it opens: [`DialogPolicy`]). Every DevTools call has a
+//! timeout; a closed tab or an exited browser is [`ErrorKind::Gone`].
 //!
 //! [`ErrorKind::Gone`]: uidelta_backend::ErrorKind::Gone
 
@@ -45,6 +46,7 @@ pub use capture::{
     backend_id, document_identity, frame_element, frame_identity, node_identity, text_identity,
     CaptureOptions, CaptureRead, FrameInfo,
 };
+pub use dialogs::{AnsweredDialog, DialogKind, DialogPolicy, JsDialog};
 pub use error::{Error, Result};
 pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
 pub use input::keys::{Chord, Key};
@@ -142,6 +144,19 @@ pub struct Cdp {
     mirrors: std::sync::Mutex<Vec<(String, SharedMirror)>>,
     /// Where checked captures' times go (`UIDELTA_MIRROR_TIMES`).
     mirror_times: Option<std::path::PathBuf>,
+    /// The last capture of each tab, the most recent last: what a capture
+    /// shows of the page while a JavaScript dialog blocks it.
+    last_pages: std::sync::Mutex<Vec<(String, LastPage)>>,
+}
+
+/// A tab's last capture, kept for while a dialog blocks its page.
+enum LastPage {
+    /// The tab's live mirror holds it: it is assembled again from there
+    /// when needed (a copy of a page of 20,000 nodes costs some 8 ms, a
+    /// fifth of a capture through the mirror).
+    Mirrored,
+    /// A copy.
+    Copy(Snapshot),
 }
 
 /// A tab's live mirror, held by one capture at a time.
@@ -256,6 +271,7 @@ impl Cdp {
             mirror_use: MirrorUse::from_env(),
             mirrors: std::sync::Mutex::new(Vec::new()),
             mirror_times: uidelta_backend::mirror::times_file(),
+            last_pages: std::sync::Mutex::new(Vec::new()),
         };
         cdp.follow_targets().await;
         Ok(cdp)
@@ -294,6 +310,23 @@ impl Cdp {
                 }
             }
         }));
+    }
+
+    /// What becomes of the tabs' JavaScript dialogs from now on (held
+    /// open by default).
+    pub fn set_dialog_policy(&self, policy: DialogPolicy) {
+        self.shared.dialogs.set_policy(policy);
+    }
+
+    /// The dialogs answered as they opened (by a policy other than
+    /// [`DialogPolicy::Hold`]) since the last call, oldest first.
+    pub fn take_answered_dialogs(&self) -> Vec<AnsweredDialog> {
+        self.shared.dialogs.take_answered()
+    }
+
+    /// The JavaScript dialog held open on tab `id`, if one is.
+    pub fn held_dialog(&self, id: &str) -> Option<JsDialog> {
+        self.shared.dialogs.held(id).map(|h| h.dialog)
     }
 
     /// Sets the caps of later captures.
@@ -539,12 +572,17 @@ impl Cdp {
         })
     }
 
-    /// Captures a tab's accessibility tree.
+    /// Captures a tab's accessibility tree. While a JavaScript dialog
+    /// blocks the page, that is the page as last read with the dialog at
+    /// its end.
     pub async fn capture_tab(&self, id: &str) -> Result<Snapshot> {
         let tab = self.tab(id).await?;
         let session = self
             .session(id, format!("capturing {}", tab.label()))
             .await?;
+        if let Some(held) = self.shared.dialogs.held(id) {
+            return Ok(self.page_with_dialog(id, tab.name(), &held).await);
+        }
         // Captures of one tab take turns with its mirror: each asks the page
         // what changed since the last one, and the answer is the mirror's.
         let shared = (self.mirror_use != MirrorUse::Off).then(|| self.mirror_of(id));
@@ -594,13 +632,62 @@ impl Cdp {
                 }
             }
         }
-        let result = result.map(|(snapshot, read)| {
-            if let Ok(mut last) = self.last_capture.lock() {
-                *last = read;
+        let mirrored = guard.as_deref().is_some_and(Option::is_some);
+        drop(guard);
+        let result = match result {
+            Ok((snapshot, read)) => {
+                if let Ok(mut last) = self.last_capture.lock() {
+                    *last = read;
+                }
+                self.keep_page(id, &snapshot, mirrored);
+                Ok(snapshot)
             }
-            snapshot
-        });
+            // A dialog opened while the page was being read.
+            Err(Error::Dialog { .. }) => match self.shared.dialogs.held(id) {
+                Some(held) => Ok(self.page_with_dialog(id, tab.name(), &held).await),
+                None => Box::pin(self.capture_tab(id)).await,
+            },
+            Err(e) => Err(e),
+        };
         self.explain(id, result).await
+    }
+
+    /// Keeps `snapshot` as tab `id`'s last capture: a copy, unless the
+    /// tab's mirror holds it (`mirrored`).
+    fn keep_page(&self, id: &str, snapshot: &Snapshot, mirrored: bool) {
+        let page = match mirrored {
+            true => LastPage::Mirrored,
+            false => LastPage::Copy(snapshot.clone()),
+        };
+        let mut kept = self.last_pages.lock().unwrap_or_else(|e| e.into_inner());
+        kept.retain(|(tab, _)| tab != id);
+        kept.push((id.to_owned(), page));
+        if kept.len() > MAX_MIRRORS {
+            kept.remove(0);
+        }
+    }
+
+    /// Tab `id`'s tree while `held` blocks its page: the page as last
+    /// read (a bare document when it never was, or its mirror was let go),
+    /// with the dialog.
+    async fn page_with_dialog(&self, id: &str, title: &str, held: &dialogs::Held) -> Snapshot {
+        let copy = {
+            let kept = self.last_pages.lock().unwrap_or_else(|e| e.into_inner());
+            match kept.iter().find(|(tab, _)| tab == id).map(|(_, p)| p) {
+                Some(LastPage::Copy(s)) => Some(dialogs::with_held(Some(s), title, held)),
+                Some(LastPage::Mirrored) => None,
+                None => return dialogs::with_held(None, title, held),
+            }
+        };
+        if let Some(snapshot) = copy {
+            return snapshot;
+        }
+        let shared = self.mirror_of(id);
+        let mut slot = shared.lock().await;
+        let last = slot
+            .as_mut()
+            .map(|m| capture::mirrored_page(m, title, &self.capture));
+        dialogs::with_held(last.as_ref(), title, held)
     }
 
     /// The live mirror of tab `id` (empty until a whole read starts it),
@@ -692,7 +779,14 @@ impl Cdp {
             .await?;
         // The tab acted in is the one in front, as it must be for a user.
         self.shared.set_active(Some(id.to_owned()));
+        if dialogs::is_dialog_element(node) {
+            return dialogs::act(&session, node, action).await;
+        }
+        if let Some(e) = session.held_dialog() {
+            return Err(e);
+        }
         let result = actions::act(&session, node, action).await;
+        let result = opened_a_dialog(&session, result, "CDP");
         self.explain(id, result).await
     }
 
@@ -716,11 +810,17 @@ impl Cdp {
             .session(id, format!("{what}ing at {x},{y} in {label}"))
             .await?;
         self.shared.set_active(Some(id.to_owned()));
-        let result = input::click(&session, f64::from(x), f64::from(y), button, count).await;
-        self.explain(id, result).await?;
-        Ok(Performed {
-            method: format!("CDP Input {what} at {x},{y}"),
-        })
+        if let Some(e) = session.held_dialog() {
+            return Err(e);
+        }
+        let method = format!("CDP Input {what} at {x},{y}");
+        let result = input::click(&session, f64::from(x), f64::from(y), button, count)
+            .await
+            .map(|()| Performed {
+                method: method.clone(),
+            });
+        let result = opened_a_dialog(&session, result, &method);
+        self.explain(id, result).await
     }
 
     /// Presses a key or chord in tab `id`, on its focused element, whichever
@@ -733,11 +833,21 @@ impl Cdp {
             .session(id, format!("pressing {chord} in {label}"))
             .await?;
         self.shared.set_active(Some(id.to_owned()));
-        let result = input::press(&session, &parsed).await;
-        self.explain(id, result).await?;
-        Ok(Performed {
-            method: format!("CDP Input key {chord}"),
-        })
+        // Return and Escape answer a dialog held open.
+        if let Some(held) = self.shared.dialogs.held(id) {
+            return dialogs::act(
+                &session,
+                &dialogs::element(&held),
+                &Action::Key(chord.into()),
+            )
+            .await;
+        }
+        let method = format!("CDP Input key {chord}");
+        let result = input::press(&session, &parsed).await.map(|()| Performed {
+            method: method.clone(),
+        });
+        let result = opened_a_dialog(&session, result, &method);
+        self.explain(id, result).await
     }
 
     /// Change events of tab `id`; see the `events` module for the kinds.
@@ -756,6 +866,10 @@ impl Cdp {
             .session(id, format!("{} in {label}", to.doing()))
             .await?;
         self.shared.set_active(Some(id.to_owned()));
+        // Going elsewhere dismisses a dialog held open, as in a browser.
+        if let Some(dialog) = dialogs::dismiss_held(&session).await? {
+            tracing::info!("dismissed the page's {dialog} to navigate");
+        }
         let result = navigate::navigate(&session, to).await;
         self.explain(id, result).await
     }
@@ -766,7 +880,19 @@ impl Cdp {
         let session = self
             .session(id, format!("running a script in {label}"))
             .await?;
-        let result = navigate::run_script(&session, script).await;
+        if let Some(e) = session.held_dialog() {
+            return Err(e);
+        }
+        let result = match navigate::run_script(&session, script).await {
+            // The script runs on once the dialog is answered; what it
+            // returns then is not waited for.
+            Err(Error::Dialog { dialog, .. }) => Ok(serde_json::to_string(&format!(
+                "(no result yet: the script opened the page's {dialog}, which waits for an \
+                 answer)"
+            ))
+            .unwrap_or_default()),
+            other => other,
+        };
         self.explain(id, result).await
     }
 
@@ -845,7 +971,7 @@ impl Cdp {
             match found {
                 Ok(Ok(page)) => {
                     let session = self.wrap(page, doing);
-                    dialogs::close_as_they_open(&session).await;
+                    dialogs::watch(&session).await;
                     return Ok(session);
                 }
                 Ok(Err(CdpError::NotFound)) => {
@@ -933,6 +1059,25 @@ impl Cdp {
             tokio::time::timeout(Duration::from_secs(2), connect).await,
             Ok(Ok(_))
         )
+    }
+}
+
+/// An action's result when a JavaScript dialog opened while it was being
+/// performed: the page took the input (its handler opened the dialog) and
+/// blocks until the dialog is answered, so the call's answer never came.
+fn opened_a_dialog(
+    session: &Session,
+    result: Result<Performed>,
+    method: &str,
+) -> Result<Performed> {
+    match result {
+        Err(Error::Dialog { dialog, .. }) => {
+            tracing::debug!("{}: the page opened its {dialog}", session.doing);
+            Ok(Performed {
+                method: format!("{method}; the page opened its {dialog}"),
+            })
+        }
+        other => other,
     }
 }
 

@@ -54,8 +54,10 @@ pub(crate) struct Shared {
     pub active: Mutex<Option<String>>,
     /// Tabs whose pages report DOM changes through the binding.
     pub instrumented: Mutex<std::collections::HashSet<String>>,
-    /// Tabs whose JavaScript dialogs are closed as they open.
+    /// Tabs whose JavaScript dialogs are watched.
     pub dialogs_watched: Mutex<std::collections::HashSet<String>>,
+    /// The JavaScript dialogs of the tabs.
+    pub dialogs: crate::dialogs::Dialogs,
     /// Tasks started for single tabs, stopped with the connection.
     pub tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Per tab: set while a `Page.navigate` waits for its page to load.
@@ -199,6 +201,45 @@ impl Session {
         Ok(frames)
     }
 
+    /// The tab's target id.
+    pub fn tab_id(&self) -> String {
+        self.page.target_id().inner().clone()
+    }
+
+    /// The error for the dialog held open on the tab, if one is.
+    pub fn held_dialog(&self) -> Option<Error> {
+        let held = self.shared.dialogs.held(&self.tab_id())?;
+        Some(Error::Dialog {
+            doing: self.doing.clone(),
+            dialog: held.dialog,
+        })
+    }
+
+    /// Runs `work` (calls into the page) unless a JavaScript dialog is
+    /// held open on the tab, and gives up when one opens meanwhile:
+    /// nothing in the page answers until it is answered.
+    pub async fn unless_dialog<F: std::future::Future>(&self, work: F) -> Result<F::Output> {
+        let opened = self.shared.dialogs.opened.notified();
+        tokio::pin!(opened);
+        opened.as_mut().enable();
+        if let Some(e) = self.held_dialog() {
+            return Err(e);
+        }
+        tokio::pin!(work);
+        loop {
+            tokio::select! {
+                done = &mut work => return Ok(done),
+                () = &mut opened => {
+                    opened.set(self.shared.dialogs.opened.notified());
+                    opened.as_mut().enable();
+                    if let Some(e) = self.held_dialog() {
+                        return Err(e);
+                    }
+                }
+            }
+        }
+    }
+
     /// Calls `method` on the tab with the default timeout.
     pub async fn call(&self, method: &'static str, params: Value) -> Result<Value> {
         self.call_within(method, params, CALL_TIMEOUT).await
@@ -206,6 +247,20 @@ impl Session {
 
     /// Calls `method` on the tab, giving up after `after`.
     pub async fn call_within(
+        &self,
+        method: &'static str,
+        params: Value,
+        after: Duration,
+    ) -> Result<Value> {
+        // Answering a dialog is the one call the page does not block.
+        if method == "Page.handleJavaScriptDialog" {
+            return self.call_now(method, params, after).await;
+        }
+        self.unless_dialog(self.call_now(method, params, after))
+            .await?
+    }
+
+    async fn call_now(
         &self,
         method: &'static str,
         params: Value,

@@ -591,10 +591,13 @@ async fn stale_and_foreign_nodes_are_clear_errors() {
     assert!(err.message.contains("live capture"), "{}", err.message);
 }
 
+/// With a policy, dialogs are answered as they open and kept for the
+/// caller: the page never blocks.
 #[tokio::test]
-async fn javascript_dialogs_are_dismissed_instead_of_blocking_the_page() {
+async fn a_policy_answers_javascript_dialogs_as_they_open() {
     let server = pages();
     let cdp = browser().await;
+    cdp.set_dialog_policy(uidelta_cdp::DialogPolicy::Dismiss);
     let app = open(&cdp, &server.url("widgets.html")).await;
     let snap = capture(&cdp, &app).await;
     cdp.act(&app, find(&snap, Role::PushButton, "Alert"), &Action::Click)
@@ -612,4 +615,88 @@ async fn javascript_dialogs_are_dismissed_instead_of_blocking_the_page() {
         has_text(s, "Not confirmed")
     })
     .await;
+    let answered: Vec<String> = cdp
+        .take_answered_dialogs()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        answered,
+        [
+            "the page's JavaScript alert \"Careful\" was closed",
+            "the page's JavaScript confirm \"Sure?\" was dismissed"
+        ]
+    );
+    assert!(cdp.take_answered_dialogs().is_empty());
+}
+
+/// By default a dialog is held open: the click that opened it is done, a
+/// capture shows the page as last read with the dialog at its end, a
+/// click elsewhere is refused, and the dialog's OK answers it.
+#[tokio::test]
+async fn a_javascript_dialog_is_held_open_and_answered_through_its_button() {
+    let server = pages();
+    let cdp = browser().await;
+    let app = open(&cdp, &server.url("widgets.html")).await;
+    let snap = capture(&cdp, &app).await;
+    let done = cdp
+        .act(
+            &app,
+            find(&snap, Role::PushButton, "Confirm"),
+            &Action::Click,
+        )
+        .await
+        .expect("click");
+    assert!(
+        done.method
+            .ends_with("the page opened its JavaScript confirm \"Sure?\""),
+        "{}",
+        done.method
+    );
+    let held = capture(&cdp, &app).await;
+    assert_eq!(held.node_count(), snap.node_count() + 3);
+    let dialog = find(&held, Role::Dialog, "Sure?");
+    assert!(dialog.states.contains(uidelta_model::State::Modal));
+    let refused = cdp
+        .act(&app, find(&snap, Role::PushButton, "Alert"), &Action::Click)
+        .await
+        .expect_err("a click behind the dialog");
+    assert!(
+        refused
+            .message
+            .contains("the page waits for the answer to its JavaScript confirm \"Sure?\""),
+        "{}",
+        refused.message
+    );
+    let script = cdp
+        .run_script(&app, "1 + 1")
+        .await
+        .expect_err("a script behind the dialog");
+    assert!(
+        script.message.contains("answer it first"),
+        "{}",
+        script.message
+    );
+    cdp.act(&app, find(&held, Role::PushButton, "OK"), &Action::Click)
+        .await
+        .expect("OK");
+    until(&cdp, &app, "Confirmed", |s| has_text(s, "Confirmed")).await;
+    let answered = capture(&cdp, &app).await;
+    assert!(
+        answered
+            .tree()
+            .nodes()
+            .iter()
+            .all(|n| n.role != Role::Dialog),
+        "the dialog is still there"
+    );
+    let stale = cdp
+        .act(
+            &app,
+            find(&held, Role::PushButton, "Cancel"),
+            &Action::Click,
+        )
+        .await
+        .expect_err("a button of the answered dialog");
+    assert_eq!(stale.kind, ErrorKind::NotFound, "{}", stale.message);
 }

@@ -991,3 +991,262 @@ async fn hovering_over_a_menu_button_shows_its_menu_and_moving_on_shows_the_next
     assert_eq!(body(&a).len(), 1, "{t}");
     assert_eq!(menu_links(&tab.tree(), "Men"), Vec::<String>::new());
 }
+
+/// The status's change in `a`'s diff text: `"old" -> "new"`.
+fn status_change(a: &ActionOutcome) -> Option<String> {
+    text(&a.diff)
+        .lines()
+        .find(|l| l.starts_with("~ ") && l.contains("] status"))
+        .and_then(|l| l.split("| name: ").nth(1))
+        .map(str::to_owned)
+}
+
+/// A page's `confirm()` blocks it until answered, and Chromium puts nothing
+/// of it in the accessibility tree: the click that opens it answers with
+/// the dialog, its buttons, the focus on OK; anything else asked of the
+/// page meanwhile is refused with how to answer; OK answers it, and the
+/// page goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_javascript_confirm_is_a_dialog_in_the_tree_until_it_is_answered() {
+    let mut tab = Tab::fixture("alerts.html").await;
+    let opened = tab
+        .act("role:push button && name:Delete all", Action::Click)
+        .await;
+    let dialog: Vec<&Added> = added(&opened.diff);
+    assert_eq!(dialog.len(), 1, "{}", text(&opened.diff));
+    let got = roots(dialog[0].subtree.iter().map(|n| &n.element));
+    assert_eq!(
+        got,
+        [
+            (Role::Dialog, "Delete 3 items?"),
+            (Role::PushButton, "OK"),
+            (Role::PushButton, "Cancel"),
+        ],
+        "{}",
+        text(&opened.diff)
+    );
+    assert_eq!(dialog[0].opened, Some(Role::Dialog));
+    assert_eq!(opened.diff.changes.len(), 1, "{}", text(&opened.diff));
+    let to = opened.diff.focus.as_ref().and_then(|f| f.to.as_ref());
+    assert!(
+        to.is_some_and(|h| h.role == Role::PushButton && h.name == "OK"),
+        "{:?}",
+        opened.diff.focus
+    );
+    assert!(
+        opened.done.method.contains("opened its JavaScript confirm"),
+        "{}",
+        opened.done.method
+    );
+    assert!(!opened.settled.capped, "the wait ran to the cap");
+    assert_no_noise(&opened);
+
+    // The page answers nothing else until the dialog is answered.
+    let refused = tab
+        .session
+        .act(
+            "role:push button && name:Rename",
+            &Action::Click,
+            &ActOptions::default(),
+        )
+        .await
+        .map(|a| text(&a.diff));
+    let message = refused
+        .expect_err("a click on the page behind the dialog")
+        .to_string();
+    assert!(
+        message.contains(
+            "the page waits for the answer to its JavaScript confirm \"Delete 3 items?\""
+        ) && message.contains("click its OK or Cancel button"),
+        "{message}"
+    );
+    // Reading it again shows the same dialog.
+    let id = tab.id.clone();
+    let again = tab
+        .session
+        .wait_for_element(
+            &id,
+            "role:dialog && name:Delete 3 items?",
+            Condition::Appears,
+            Duration::from_secs(5),
+        )
+        .await;
+    assert!(again.is_ok(), "{again:?}");
+
+    let answered = tab.act("role:push button && name:OK", Action::Click).await;
+    let gone: Vec<(Role, &str)> = roots(removed(&answered.diff).iter().map(|r| r.root()));
+    assert!(
+        gone.contains(&(Role::Dialog, "Delete 3 items?")),
+        "{}",
+        text(&answered.diff)
+    );
+    assert_eq!(
+        status_change(&answered).as_deref(),
+        Some("\"Ready\" -> \"Deleted 3 items\""),
+        "{}",
+        text(&answered.diff)
+    );
+    assert!(
+        answered.done.method.contains("accepted JavaScript confirm"),
+        "{}",
+        answered.done.method
+    );
+}
+
+/// A prompt holds the text it offers in a focused entry; typing replaces
+/// it (it is selected when the prompt opens) and is a value change; OK
+/// answers what the entry holds, and Escape dismisses the next one.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_prompt_answers_what_was_typed_into_its_entry() {
+    let mut tab = Tab::fixture("alerts.html").await;
+    let opened = tab
+        .act("role:push button && name:Rename", Action::Click)
+        .await;
+    let dialog = added(&opened.diff);
+    assert_eq!(dialog.len(), 1, "{}", text(&opened.diff));
+    let entry = &dialog[0].subtree[1].element;
+    assert_eq!(
+        (entry.role, entry.value.as_deref()),
+        (Role::Entry, Some("Items")),
+        "{}",
+        text(&opened.diff)
+    );
+    let typed = tab
+        .act("role:entry", Action::Type("Groceries".into()))
+        .await;
+    assert_eq!(
+        body(&typed),
+        [format!(
+            "~ [{}] entry in [{}] dialog \"New name for the list\" | value: \"Items\" -> \
+             \"Groceries\"",
+            tab.ref_of("role:entry"),
+            tab.ref_of("role:dialog")
+        )],
+        "{}",
+        text(&typed.diff)
+    );
+    let answered = tab.act("role:push button && name:OK", Action::Click).await;
+    assert_eq!(
+        status_change(&answered).as_deref(),
+        Some("\"Ready\" -> \"Renamed to Groceries\""),
+        "{}",
+        text(&answered.diff)
+    );
+
+    tab.act("role:push button && name:Rename", Action::Click)
+        .await;
+    let id = tab.id.clone();
+    let escaped = tab
+        .session
+        .key(&id, "Escape", &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("pressing Escape: {e}"));
+    assert_eq!(
+        status_change(&escaped).as_deref(),
+        Some("\"Renamed to Groceries\" -> \"Not renamed\""),
+        "{}",
+        text(&escaped.diff)
+    );
+}
+
+/// An alert a timer opens 300 ms after the click is waited for and read
+/// with what the click changed before it; Return answers it. Navigating
+/// while one is open dismisses it, as a browser does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_alert_a_timer_opens_is_caught_and_return_or_a_navigation_answers_it() {
+    let mut tab = Tab::fixture("alerts.html").await;
+    let later = tab
+        .act("role:push button && name:Save later", Action::Click)
+        .await;
+    let dialog = added(&later.diff);
+    assert_eq!(
+        dialog
+            .iter()
+            .map(|a| roots(a.subtree.iter().map(|n| &n.element)))
+            .collect::<Vec<_>>(),
+        [[(Role::Dialog, "Saved later"), (Role::PushButton, "OK")]],
+        "{}",
+        text(&later.diff)
+    );
+    assert_eq!(
+        status_change(&later).as_deref(),
+        Some("\"Ready\" -> \"Saving\""),
+        "{}",
+        text(&later.diff)
+    );
+    let id = tab.id.clone();
+    let returned = tab
+        .session
+        .key(&id, "Return", &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("pressing Return: {e}"));
+    assert_eq!(
+        status_change(&returned).as_deref(),
+        Some("\"Saving\" -> \"Saved later\""),
+        "{}",
+        text(&returned.diff)
+    );
+    assert_eq!(
+        roots(removed(&returned.diff).iter().map(|r| r.root())),
+        [(Role::Dialog, "Saved later")]
+    );
+
+    tab.act("role:push button && name:Save", Action::Click)
+        .await;
+    let reloaded = tab.navigate(Navigate::Reload).await;
+    assert!(
+        !text(&reloaded.diff).contains("Saved 3 items"),
+        "{}",
+        text(&reloaded.diff)
+    );
+    tab.wait_for("role:push button && name:Save later").await;
+    assert!(
+        tab.session.backend().held_dialog(&id).is_none(),
+        "the alert is still held"
+    );
+}
+
+/// With a policy, dialogs are answered as they open and kept for the
+/// caller to report: the page goes on at once.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_policy_answers_dialogs_as_they_open_and_keeps_what_it_answered() {
+    let mut tab = Tab::fixture("alerts.html").await;
+    tab.session
+        .backend()
+        .set_dialog_policy(uidelta_cdp::DialogPolicy::Accept {
+            prompt_text: Some("Bob".into()),
+        });
+    let renamed = tab
+        .act("role:push button && name:Rename", Action::Click)
+        .await;
+    assert_eq!(
+        status_change(&renamed).as_deref(),
+        Some("\"Ready\" -> \"Renamed to Bob\""),
+        "{}",
+        text(&renamed.diff)
+    );
+    assert!(added(&renamed.diff).is_empty(), "{}", text(&renamed.diff));
+    let answered: Vec<String> = tab
+        .session
+        .backend()
+        .take_answered_dialogs()
+        .iter()
+        .map(ToString::to_string)
+        .collect();
+    assert_eq!(
+        answered,
+        ["the page's JavaScript prompt \"New name for the list\" was accepted with \"Bob\""]
+    );
+    tab.session
+        .backend()
+        .set_dialog_policy(uidelta_cdp::DialogPolicy::Dismiss);
+    let kept = tab
+        .act("role:push button && name:Delete all", Action::Click)
+        .await;
+    assert_eq!(
+        status_change(&kept).as_deref(),
+        Some("\"Renamed to Bob\" -> \"Kept 3 items\""),
+        "{}",
+        text(&kept.diff)
+    );
+}

@@ -46,7 +46,10 @@ state. Use them instead of polling with trees or screenshots.
 6. In a browser (`uidelta mcp --browser` or `--cdp URL`) every tab is an \
 application: navigate_browser(app, url) loads a page and answers with the \
 new document; execute_browser_script runs JavaScript; open_application(url) \
-opens a tab and close_window closes one.
+opens a tab and close_window closes one. A page's JavaScript alert, \
+confirm or prompt shows as a modal dialog with OK (and Cancel) buttons, \
+and a prompt's entry: the page waits, and refuses anything else, until \
+you click one (type into the entry first).
 7. `app` may be left out when one application is the obvious one: the tab \
 the server was started on (`--url`), else the only application read so \
 far. Otherwise the error lists the candidates.

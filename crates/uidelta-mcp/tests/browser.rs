@@ -157,3 +157,61 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
     assert!(out.contains(" via CDP Input mouse moved to "), "{out}");
     assert!(out.contains("] link \"Women 8\"\n"), "{out}");
 }
+
+/// A page's JavaScript confirm is a dialog in the click's answer; the page
+/// refuses other tools until it is answered, and its OK button answers it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_javascript_confirm_is_answered_with_its_button() {
+    let web = Web::start(&fixtures_dir()).expect("serving fixtures/web");
+    let s = Server::new(Arc::new(browser().await));
+    ok(
+        &s,
+        "open_application",
+        json!({"program": web.url("alerts.html")}),
+    )
+    .await;
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:push button && name:Delete all", "app": "Items"}),
+    )
+    .await;
+    let diff = text(&r);
+    let dialog = diff
+        .lines()
+        .find_map(|l| l.strip_suffix("] dialog \"Delete 3 items?\" (modal) (opened)"))
+        .and_then(|l| l.strip_prefix("+ ["))
+        .unwrap_or_else(|| panic!("no dialog in:\n{diff}"));
+    assert!(diff.contains("push button \"OK\" (focused)"), "{diff}");
+
+    let r = s
+        .call(
+            "click_element",
+            args(json!({"target": "role:push button && name:Rename", "app": "Items"})),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(
+        text(&r).contains("waits for the answer to its JavaScript confirm \"Delete 3 items?\""),
+        "{}",
+        text(&r)
+    );
+
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:dialog >> name:OK", "app": "Items"}),
+    )
+    .await;
+    // The small page's tree may be the answer: the diff is in the JSON.
+    let j = r.structured_content.clone().unwrap_or_default();
+    let diff = j["ui_diff"].as_str().unwrap_or_default();
+    assert!(
+        diff.contains(&format!("- [{dialog}] dialog \"Delete 3 items?\"")),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("] status bar | name: \"Ready\" -> \"Deleted 3 items\""),
+        "{diff}"
+    );
+}

@@ -12,6 +12,7 @@ WEB = pathlib.Path(__file__).resolve().parents[3] / "fixtures/web"
 FORM = (WEB / "form.html").as_uri()
 DIALOG = (WEB / "dialog.html").as_uri()
 SHOP = (WEB / "shop.html").as_uri() + "?n=2"
+ALERTS = (WEB / "alerts.html").as_uri()
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -58,6 +59,21 @@ def test_hovering_over_a_menu_button_shows_its_menu():
     links = [line.split('] link "')[1].rstrip('"') for line in shown.text.splitlines() if '] link "' in line]
     assert links == [f"Women {k}" for k in range(1, 9)]
     assert 'link "Women 1"' in browser.tree()
+
+
+def test_a_prompt_is_a_dialog_answered_with_what_was_typed():
+    need_chromium()
+    browser = uidelta.Browser(ALERTS)
+    opened = browser.click("role:push button && name:Rename")
+    [dialog] = opened.diff.added
+    assert (dialog.element.role, dialog.element.name) == ("dialog", "New name for the list")
+    with pytest.raises(RuntimeError, match="waits for the answer to its JavaScript prompt"):
+        browser.click("role:push button && name:Save")
+    typed = browser.type("role:entry", "Groceries")
+    [entry] = typed.diff.modified
+    assert [(c.attr, c.old, c.new) for c in entry.changes] == [("value", "Items", "Groceries")]
+    answered = browser.click("role:dialog >> name:OK")
+    assert '| name: "Ready" -> "Renamed to Groceries"' in answered.text
 
 
 def test_the_asyncio_session_answers_as_the_plain_one():

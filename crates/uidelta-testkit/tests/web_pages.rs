@@ -97,6 +97,14 @@ const PAGES: &[(&str, &[&str])] = &[
         &[">Save</button>", "<textarea id=\"text\">Draft</textarea>"],
     ),
     (
+        "alerts.html",
+        &[
+            ">Delete all</button>",
+            ">Save later</button>",
+            "<li>photo.jpg</li>",
+        ],
+    ),
+    (
         "links.html?n=3",
         &["<a href=\"#item-3\">Link 3</a>", "<h1>Links</h1>"],
     ),

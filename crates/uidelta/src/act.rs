@@ -8,12 +8,14 @@ use std::time::Duration;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use uidelta_backend::{Action, Backend, Navigate};
+use uidelta_backend::{Action, Navigate};
 use uidelta_engine::{ActOptions, ActionOutcome, KnownApp, Quiet, Session, Settle, WindowAction};
 use uidelta_render as render;
 
+use crate::backend::AnyBackend;
 use crate::carry::{self, Carried};
 use crate::place::Place;
+use uidelta_cdp::{DialogKind, DialogPolicy};
 
 /// What every action command takes.
 #[derive(Args, Debug)]
@@ -30,6 +32,26 @@ pub struct Common {
     /// Output format of the diff.
     #[arg(long, value_enum, default_value_t = Output::Text)]
     pub format: Output,
+    /// In a browser: how the page's JavaScript dialogs (alert, confirm,
+    /// prompt) that open during the command are answered, as they open;
+    /// each is reported on a `# note:` line. A command cannot leave one
+    /// open: the page would wait for an answer the next command could not
+    /// give.
+    #[arg(long, value_enum, default_value_t = DialogAnswer::Dismiss)]
+    pub dialog: DialogAnswer,
+    /// With --dialog accept: what a prompt answers (by default the text it
+    /// offers).
+    #[arg(long, value_name = "TEXT")]
+    pub prompt_text: Option<String>,
+}
+
+/// How a command answers a page's JavaScript dialogs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DialogAnswer {
+    /// Cancel (an alert's OK, its only button).
+    Dismiss,
+    /// OK.
+    Accept,
 }
 
 /// How an action's result is printed.
@@ -66,8 +88,16 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 /// and saves the session once `$body` has its result.
 macro_rules! carried {
     ($place:expr, $named:expr, $look:expr, |$c:ident, $app:ident| $body:expr) => {
+        carried!($place, $named, $look, DialogPolicy::Dismiss, |$c, $app| {
+            $body
+        })
+    };
+    ($place:expr, $named:expr, $look:expr, $dialogs:expr, |$c:ident, $app:ident| $body:expr) => {
         runtime()?.block_on(async {
             let connected = $place.connect().await?;
+            if let crate::place::Connected::Browser(cdp, _) = &connected {
+                cdp.set_dialog_policy($dialogs);
+            }
             let $app = $place.app($named, &connected).await?;
             let key = carry::key($place, &connected);
             {
@@ -82,6 +112,19 @@ macro_rules! carried {
 }
 
 impl Common {
+    /// What becomes of the page's JavaScript dialogs (see `--dialog`).
+    fn dialogs(&self) -> Result<DialogPolicy> {
+        match self.dialog {
+            DialogAnswer::Dismiss if self.prompt_text.is_some() => anyhow::bail!(
+                "--prompt-text is what an accepted prompt answers: add --dialog accept"
+            ),
+            DialogAnswer::Dismiss => Ok(DialogPolicy::Dismiss),
+            DialogAnswer::Accept => Ok(DialogPolicy::Accept {
+                prompt_text: self.prompt_text.clone(),
+            }),
+        }
+    }
+
     fn options(&self) -> ActOptions {
         ActOptions {
             settle: self.settle,
@@ -107,10 +150,16 @@ pub fn with_latest(
 
 /// Runs `action` on `target` in the application and prints the diff.
 pub fn act(common: &Common, target: &str, action: Action) -> Result<Status> {
-    let acted = carried!(&common.place, common.app.as_deref(), true, |c, _app| {
-        let acted = c.s.act(target, &action, &common.options()).await?;
-        with_tree(&c.s, acted)
-    })?;
+    let acted = carried!(
+        &common.place,
+        common.app.as_deref(),
+        true,
+        common.dialogs()?,
+        |c, _app| {
+            let acted = c.s.act(target, &action, &common.options()).await?;
+            with_tree(&c.s, acted)
+        }
+    )?;
     print(&acted, common.format)
 }
 
@@ -124,12 +173,18 @@ pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<St
     };
     // Not read first: `Session::click_at` reads the application itself,
     // and clicks even when it does not answer.
-    let acted = carried!(&common.place, Some(app), false, |c, app| {
-        let acted =
-            c.s.click_at(&app, point, &action, &common.options())
-                .await?;
-        with_tree(&c.s, acted)
-    })?;
+    let acted = carried!(
+        &common.place,
+        Some(app),
+        false,
+        common.dialogs()?,
+        |c, app| {
+            let acted =
+                c.s.click_at(&app, point, &action, &common.options())
+                    .await?;
+            with_tree(&c.s, acted)
+        }
+    )?;
     print(&acted, common.format)
 }
 
@@ -139,10 +194,16 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<Status>
     if let Some(t) = target {
         return act(common, t, Action::Key(chord.to_owned()));
     }
-    let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        let acted = c.s.key(&app, chord, &common.options()).await?;
-        with_tree(&c.s, acted)
-    })?;
+    let acted = carried!(
+        &common.place,
+        common.app.as_deref(),
+        true,
+        common.dialogs()?,
+        |c, app| {
+            let acted = c.s.key(&app, chord, &common.options()).await?;
+            with_tree(&c.s, acted)
+        }
+    )?;
     print(&acted, common.format)
 }
 
@@ -161,16 +222,22 @@ pub fn window(
              --window TITLE)"
         );
     }
-    let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        let acted = match target {
-            Some(t) => c.s.window_action(t, what, common.settle).await?,
-            None => {
-                c.s.app_window_action(&app, window, what, common.settle)
-                    .await?
-            }
-        };
-        with_tree(&c.s, acted)
-    })?;
+    let acted = carried!(
+        &common.place,
+        common.app.as_deref(),
+        true,
+        common.dialogs()?,
+        |c, app| {
+            let acted = match target {
+                Some(t) => c.s.window_action(t, what, common.settle).await?,
+                None => {
+                    c.s.app_window_action(&app, window, what, common.settle)
+                        .await?
+                }
+            };
+            with_tree(&c.s, acted)
+        }
+    )?;
     print(&acted, common.format)
 }
 
@@ -186,10 +253,16 @@ pub fn navigate(common: &Common, to: &str) -> Result<Status> {
         "reload" => Navigate::Reload,
         url => Navigate::To(url.to_owned()),
     };
-    let acted = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        let acted = c.s.navigate(&app, &to, &common.options()).await?;
-        with_tree(&c.s, acted)
-    })?;
+    let acted = carried!(
+        &common.place,
+        common.app.as_deref(),
+        true,
+        common.dialogs()?,
+        |c, app| {
+            let acted = c.s.navigate(&app, &to, &common.options()).await?;
+            with_tree(&c.s, acted)
+        }
+    )?;
     print(&acted, common.format)
 }
 
@@ -198,10 +271,16 @@ pub fn script(common: &Common, script: &str) -> Result<Status> {
     if !common.place.is_browser() {
         anyhow::bail!("script runs in a browser: add --browser (with --url) or --cdp URL");
     }
-    let (result, acted) = carried!(&common.place, common.app.as_deref(), true, |c, app| {
-        let (result, acted) = c.s.run_script(&app, script, &common.options()).await?;
-        (result, with_tree(&c.s, acted))
-    })?;
+    let (result, acted) = carried!(
+        &common.place,
+        common.app.as_deref(),
+        true,
+        common.dialogs()?,
+        |c, app| {
+            let (result, acted) = c.s.run_script(&app, script, &common.options()).await?;
+            (result, with_tree(&c.s, acted))
+        }
+    )?;
     if common.format == Output::Text {
         crate::emit(&format!("# result: {result}\n"))?;
     }
@@ -235,6 +314,9 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
         let app = place.app(app, &connected).await?;
         let key = carry::key(place, &connected);
         {
+            if let crate::place::Connected::Browser(cdp, _) = &connected {
+                cdp.set_dialog_policy(DialogPolicy::Dismiss);
+            }
             let b = connected.into_backend();
             let mut c = Carried::open(b, key, &app, true).await?;
             // The session file is held only while it is written, so that
@@ -244,7 +326,10 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
             let opts = render::DiffOptions::default();
             loop {
                 let acted = c.s.wait_for_change(&app, Duration::from_secs(3600)).await?;
-                let mut text = String::new();
+                let mut text = dialogs_answered(c.s.backend())
+                    .iter()
+                    .map(|d| format!("# note: {d}\n"))
+                    .collect::<String>();
                 for earlier in acted.earlier.iter().filter(|e| e.diff.has_changes()) {
                     text.push_str(&render::diff_text(&earlier.diff, &opts));
                 }
@@ -262,7 +347,17 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
 /// An action's result, and the tree text of its application after it
 /// (empty when it exited or was not read): the answer when that costs
 /// fewer tokens than the diff.
-fn with_tree<B: Backend>(s: &Session<B>, acted: ActionOutcome) -> (ActionOutcome, String) {
+/// Says, in its note, which of the page's JavaScript dialogs were answered
+/// during the action, and how.
+fn with_tree(s: &Session<AnyBackend>, mut acted: ActionOutcome) -> (ActionOutcome, String) {
+    let answered = dialogs_answered(s.backend());
+    if !answered.is_empty() {
+        let said = answered.join("; ");
+        acted.note = Some(match acted.note.take() {
+            Some(note) => format!("{note}; {said}"),
+            None => said,
+        });
+    }
     let tree = s
         .known_apps()
         .iter()
@@ -270,6 +365,25 @@ fn with_tree<B: Backend>(s: &Session<B>, acted: ActionOutcome) -> (ActionOutcome
         .map(|l| render::tree_text(&l.view, &l.refs, &render::TreeOptions::default()))
         .unwrap_or_default();
     (acted, tree)
+}
+
+/// The page's JavaScript dialogs answered since the last call, in words,
+/// with how to answer them otherwise.
+fn dialogs_answered(backend: &AnyBackend) -> Vec<String> {
+    let AnyBackend::Browser(cdp) = backend else {
+        return Vec::new();
+    };
+    cdp.take_answered_dialogs()
+        .iter()
+        .map(|d| {
+            let other = match (d.accepted, d.dialog.kind) {
+                (true, _) | (_, DialogKind::Alert) => "",
+                (false, DialogKind::Prompt) => " (--dialog accept --prompt-text TEXT answers it)",
+                (false, _) => " (--dialog accept answers OK)",
+            };
+            format!("{d}{other}")
+        })
+        .collect()
 }
 
 /// Prints the diff of an action (or the tree after it, when smaller), or

@@ -123,6 +123,79 @@ fn click_navigate_script_and_tree_in_a_headless_browser() {
 /// `uidelta mcp --browser --url X`: X is the one tab there is, calls that
 /// name no application act on it, and an answer whose diff would cost more
 /// than the page's whole tree is that tree.
+/// A command answers the page's JavaScript dialogs as they open (it could
+/// not leave one open for the next command to answer): Cancel by default,
+/// OK with `--dialog accept`, a prompt with `--prompt-text`; each is
+/// reported on a note line.
+#[test]
+fn a_command_answers_javascript_dialogs_as_it_is_told_and_says_so() {
+    let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let url = web.url("alerts.html");
+    let target = "role:push button && name:Delete all";
+    let (code, out, err) = uidelta(&["click", "--browser", "--url", &url, target]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| name: \"Ready\" -> \"Kept 3 items\"\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with(
+            "# note: the page's JavaScript confirm \"Delete 3 items?\" was dismissed \
+             (--dialog accept answers OK)\n"
+        ),
+        "{out}"
+    );
+
+    let (code, out, err) = uidelta(&[
+        "click",
+        "--browser",
+        "--url",
+        &url,
+        "--dialog",
+        "accept",
+        target,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| name: \"Ready\" -> \"Deleted 3 items\"\n"),
+        "{out}"
+    );
+    assert!(
+        out.ends_with("# note: the page's JavaScript confirm \"Delete 3 items?\" was accepted\n"),
+        "{out}"
+    );
+
+    let rename = "role:push button && name:Rename";
+    let (code, out, err) = uidelta(&[
+        "click",
+        "--browser",
+        "--url",
+        &url,
+        "--dialog",
+        "accept",
+        "--prompt-text",
+        "Groceries",
+        rename,
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| name: \"Ready\" -> \"Renamed to Groceries\"\n"),
+        "{out}"
+    );
+
+    let (code, _, err) = uidelta(&[
+        "click",
+        "--browser",
+        "--url",
+        &url,
+        "--prompt-text",
+        "Groceries",
+        rename,
+    ]);
+    assert_ne!(code, 0);
+    assert!(err.contains("add --dialog accept"), "{err}");
+}
+
 #[test]
 fn the_mcp_server_acts_on_its_url_tab_alone_and_answers_a_replaced_page_with_its_tree() {
     let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");

@@ -406,6 +406,11 @@ pub(crate) struct PageMirror {
     pub layout: Layout,
     /// When the tree was last read whole.
     pub since: Instant,
+    /// A read of the page was given up (a JavaScript dialog blocked it)
+    /// after the page's changes were taken: the tree is the page as last
+    /// read, to show behind the dialog, and the next capture reads the
+    /// page whole.
+    pub stale: bool,
 }
 
 /// What the change script says.
@@ -1172,6 +1177,7 @@ impl PageMirror {
             after_whole: true,
             layout,
             since: Instant::now(),
+            stale: false,
         }
     }
 

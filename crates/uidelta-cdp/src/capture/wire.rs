@@ -281,10 +281,15 @@ async fn ask_wire(
     let doing = &session.doing;
     // A session the browser detached meanwhile is attached anew, once.
     for attempt in 0..2 {
-        let answers = match wire.session(&target).await {
-            Ok(id) => wire.calls(Some(&id), calls).await,
-            Err(e) => Err(e),
-        };
+        // A JavaScript dialog that opens meanwhile blocks the page: the
+        // read is given up (answers to it that come later are skipped).
+        let asked = session.unless_dialog(async {
+            match wire.session(&target).await {
+                Ok(id) => wire.calls(Some(&id), calls).await,
+                Err(e) => Err(e),
+            }
+        });
+        let answers = asked.await?;
         let answers = match answers {
             Ok(answers) => answers,
             // The tab is gone; any other refusal leaves it to the tab's
