@@ -86,6 +86,10 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
             input::press(session, &parsed).await?;
             format!("DOM.focus + CDP Input key {chord}")
         }
+        // A file input takes files, by their paths.
+        Action::SetValue(value) if node.attribute("input-type") == Some("file") => {
+            crate::choosers::set_files(session, id, value).await?
+        }
         Action::SetValue(value) => element.set_value(value).await?,
         Action::SetSelected(on) => element.set_selected(node, *on).await?,
         Action::Scroll { dx: 0, dy: 0 } => {

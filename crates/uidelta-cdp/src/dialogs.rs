@@ -28,7 +28,8 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 
 use chromiumoxide::cdp::browser_protocol::page::{
-    DialogType, EventJavascriptDialogClosed, EventJavascriptDialogOpening,
+    DialogType, EventFileChooserOpened, EventFrameNavigated, EventJavascriptDialogClosed,
+    EventJavascriptDialogOpening, FileChooserOpenedMode,
 };
 use futures_util::StreamExt;
 use serde_json::json;
@@ -249,7 +250,8 @@ impl Dialogs {
 }
 
 /// Starts watching the dialogs of the tab behind `session`, once per tab
-/// and connection.
+/// and connection: its JavaScript dialogs, and its file choosers (see the
+/// `choosers` module), which the browser is asked to hand over.
 pub(crate) async fn watch(session: &Session) {
     let id = session.page.target_id().inner().clone();
     let first = session
@@ -265,11 +267,23 @@ pub(crate) async fn watch(session: &Session) {
         Ok::<_, Error>((
             session.listen::<EventJavascriptDialogOpening>().await?,
             session.listen::<EventJavascriptDialogClosed>().await?,
+            session.listen::<EventFileChooserOpened>().await?,
+            session.listen::<EventFrameNavigated>().await?,
         ))
     };
-    let Ok((mut opened, mut closed)) = listened.await else {
+    let Ok((mut opened, mut closed, mut choosing, mut navigated)) = listened.await else {
         return;
     };
+    let intercepted = session
+        .call_within(
+            "Page.setInterceptFileChooserDialog",
+            json!({"enabled": true}),
+            std::time::Duration::from_secs(2),
+        )
+        .await;
+    if let Err(e) = intercepted {
+        tracing::debug!("file choosers not intercepted: {e}");
+    }
     let tab = session.clone();
     let task = tokio::spawn(async move {
         let dialogs = &tab.shared.dialogs;
@@ -311,6 +325,29 @@ pub(crate) async fn watch(session: &Session) {
                     dialogs.record(answered);
                 }
                 Some(_) = closed.next() => dialogs.closed_on(&id),
+                Some(chooser) = choosing.next() => match chooser.backend_node_id {
+                    Some(input) => {
+                        let multiple = chooser.mode == FileChooserOpenedMode::SelectMultiple;
+                        let input = *input.inner();
+                        match tab.shared.choosers.answer() {
+                            None => {
+                                tracing::info!("holding the page's file chooser open");
+                                tab.shared.choosers.open(&id, input, multiple);
+                            }
+                            Some(files) => {
+                                crate::choosers::answer_now(&tab, input, multiple, &files).await;
+                            }
+                        }
+                    }
+                    // A picker of the File System Access API: no input to
+                    // give files to.
+                    None => tracing::info!("a file picker without an input was left unanswered"),
+                },
+                Some(frame) = navigated.next() => {
+                    if frame.frame.parent_id.is_none() {
+                        tab.shared.choosers.forget(&id);
+                    }
+                }
                 else => break,
             }
         }

@@ -18,6 +18,7 @@
 mod actions;
 mod backend;
 mod capture;
+mod choosers;
 mod dialogs;
 mod error;
 mod events;
@@ -46,6 +47,7 @@ pub use capture::{
     backend_id, document_identity, frame_element, frame_identity, node_identity, text_identity,
     CaptureOptions, CaptureRead, FrameInfo,
 };
+pub use choosers::AnsweredChooser;
 pub use dialogs::{AnsweredDialog, DialogKind, DialogPolicy, JsDialog};
 pub use error::{Error, Result};
 pub use events::{BINDING, HEARTBEAT, LONG_REQUEST};
@@ -322,6 +324,19 @@ impl Cdp {
     /// [`DialogPolicy::Hold`]) since the last call, oldest first.
     pub fn take_answered_dialogs(&self) -> Vec<AnsweredDialog> {
         self.shared.dialogs.take_answered()
+    }
+
+    /// How the tabs' file choosers are answered from now on: held open
+    /// (`None`, the default), or given these files as they open (none:
+    /// left unanswered).
+    pub fn set_file_chooser_answer(&self, files: Option<Vec<String>>) {
+        self.shared.choosers.set_answer(files);
+    }
+
+    /// The file choosers answered as they opened (see
+    /// [`Cdp::set_file_chooser_answer`]) since the last call, oldest first.
+    pub fn take_answered_choosers(&self) -> Vec<AnsweredChooser> {
+        self.shared.choosers.take_answered()
     }
 
     /// The JavaScript dialog held open on tab `id`, if one is.
@@ -640,7 +655,10 @@ impl Cdp {
                     *last = read;
                 }
                 self.keep_page(id, &snapshot, mirrored);
-                Ok(snapshot)
+                Ok(match self.shared.choosers.held(id) {
+                    Some(chooser) => choosers::with_held(&snapshot, &chooser),
+                    None => snapshot,
+                })
             }
             // A dialog opened while the page was being read.
             Err(Error::Dialog { .. }) => match self.shared.dialogs.held(id) {
@@ -782,6 +800,9 @@ impl Cdp {
         if dialogs::is_dialog_element(node) {
             return dialogs::act(&session, node, action).await;
         }
+        if choosers::is_chooser_element(node) {
+            return choosers::act(&session, node, action).await;
+        }
         if let Some(e) = session.held_dialog() {
             return Err(e);
         }
@@ -841,6 +862,14 @@ impl Cdp {
                 &Action::Key(chord.into()),
             )
             .await;
+        }
+        // So do they a file chooser held open.
+        let answers = ["return", "enter", "kp_enter", "escape"];
+        if let Some(held) = self.shared.choosers.held(id) {
+            if answers.contains(&chord.trim().to_ascii_lowercase().as_str()) {
+                let key = Action::Key(chord.into());
+                return choosers::act(&session, &choosers::element(&held), &key).await;
+            }
         }
         let method = format!("CDP Input key {chord}");
         let result = input::press(&session, &parsed).await.map(|()| Performed {

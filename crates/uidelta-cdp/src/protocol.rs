@@ -58,6 +58,8 @@ pub(crate) struct Shared {
     pub dialogs_watched: Mutex<std::collections::HashSet<String>>,
     /// The JavaScript dialogs of the tabs.
     pub dialogs: crate::dialogs::Dialogs,
+    /// The file choosers of the tabs.
+    pub choosers: crate::choosers::Choosers,
     /// Tasks started for single tabs, stopped with the connection.
     pub tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Per tab: set while a `Page.navigate` waits for its page to load.

@@ -1250,3 +1250,118 @@ async fn a_policy_answers_dialogs_as_they_open_and_keeps_what_it_answered() {
         text(&kept.diff)
     );
 }
+
+/// Two small files to upload, in a directory of their own.
+fn files_to_upload() -> (tempfile::TempDir, String, String) {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let a = dir.path().join("a.txt");
+    let b = dir.path().join("b.txt");
+    std::fs::write(&a, "hello\n").expect("writing a.txt");
+    std::fs::write(&b, "hi\n").expect("writing b.txt");
+    let path = |p: std::path::PathBuf| p.to_string_lossy().into_owned();
+    (dir, path(a), path(b))
+}
+
+/// A page's file chooser (a button clicking a hidden file input) is a
+/// dialog with an entry `File name` and `Open`: the paths typed into it,
+/// one per line, are what the input is given, and the page sees them as a
+/// user's choice.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_chooser_is_a_dialog_whose_open_gives_the_input_the_files_typed() {
+    let (_dir, a, b) = files_to_upload();
+    let mut tab = Tab::fixture("upload.html").await;
+    let opened = tab
+        .act("role:push button && name:Add photos", Action::Click)
+        .await;
+    let dialog = added(&opened.diff);
+    assert_eq!(
+        dialog
+            .iter()
+            .map(|d| roots(d.subtree.iter().map(|n| &n.element)))
+            .collect::<Vec<_>>(),
+        [[
+            (Role::Dialog, "Choose files to upload"),
+            (Role::Entry, "File name"),
+            (Role::PushButton, "Open"),
+            (Role::PushButton, "Cancel"),
+        ]],
+        "{}",
+        text(&opened.diff)
+    );
+    let to = opened.diff.focus.as_ref().and_then(|f| f.to.as_ref());
+    assert!(
+        to.is_some_and(|h| h.role == Role::Entry && h.name == "File name"),
+        "{:?}",
+        opened.diff.focus
+    );
+
+    let typed = tab
+        .act(
+            "role:entry && name:File name",
+            Action::Type(format!("{a}\n{b}")),
+        )
+        .await;
+    assert_eq!(modified(&typed.diff).len(), 1, "{}", text(&typed.diff));
+    let chosen = tab
+        .act("role:push button && name:Open", Action::Click)
+        .await;
+    assert_eq!(
+        status_change(&chosen).as_deref(),
+        Some("\"No file\" -> \"a.txt (6 bytes), b.txt (3 bytes)\""),
+        "{}",
+        text(&chosen.diff)
+    );
+    assert_eq!(
+        roots(removed(&chosen.diff).iter().map(|r| r.root())),
+        [(Role::Dialog, "Choose files to upload")]
+    );
+
+    // Cancel lets it go, and nothing else changes.
+    tab.act("role:push button && name:Add photos", Action::Click)
+        .await;
+    let cancelled = tab
+        .act("role:push button && name:Cancel", Action::Click)
+        .await;
+    assert_eq!(
+        roots(removed(&cancelled.diff).iter().map(|r| r.root())),
+        [(Role::Dialog, "Choose files to upload")],
+        "{}",
+        text(&cancelled.diff)
+    );
+    assert_eq!(
+        modified(&cancelled.diff).len(),
+        0,
+        "{}",
+        text(&cancelled.diff)
+    );
+}
+
+/// A file input takes its files as its value: paths, checked to be files.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn setting_a_file_inputs_value_gives_it_the_file() {
+    let (dir, a, _) = files_to_upload();
+    let mut tab = Tab::fixture("upload.html").await;
+    let target = "role:push button && name:Attachment";
+    let set = tab.act(target, Action::SetValue(a.clone())).await;
+    assert_eq!(
+        status_change(&set).as_deref(),
+        Some("\"No file\" -> \"a.txt (6 bytes)\""),
+        "{}",
+        text(&set.diff)
+    );
+    let missing = dir.path().join("c.txt").to_string_lossy().into_owned();
+    let refused = tab
+        .session
+        .act(
+            target,
+            &Action::SetValue(missing.clone()),
+            &ActOptions::default(),
+        )
+        .await
+        .map(|a| text(&a.diff));
+    let message = refused.expect_err("a file that is not there").to_string();
+    assert!(
+        message.contains(&format!("no file at `{missing}`")),
+        "{message}"
+    );
+}

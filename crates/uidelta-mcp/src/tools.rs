@@ -49,7 +49,10 @@ new document; execute_browser_script runs JavaScript; open_application(url) \
 opens a tab and close_window closes one. A page's JavaScript alert, \
 confirm or prompt shows as a modal dialog with OK (and Cancel) buttons, \
 and a prompt's entry: the page waits, and refuses anything else, until \
-you click one (type into the entry first).
+you click one (type into the entry first). A file chooser (an upload \
+button's) shows as a dialog with an entry `File name`: type the file's \
+absolute path into it (several, one per line) and click Open; a file input \
+also takes a path with set_value.
 7. `app` may be left out when one application is the obvious one: the tab \
 the server was started on (`--url`), else the only application read so \
 far. Otherwise the error lists the candidates.

@@ -215,3 +215,50 @@ async fn a_javascript_confirm_is_answered_with_its_button() {
         "{diff}"
     );
 }
+
+/// An upload button's file chooser is a dialog whose `File name` takes the
+/// path and whose Open gives the page the file.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_file_chooser_takes_the_path_typed_and_open_gives_it_to_the_page() {
+    let web = Web::start(&fixtures_dir()).expect("serving fixtures/web");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let file = dir.path().join("a.txt");
+    std::fs::write(&file, "hello\n").expect("writing a.txt");
+    let s = Server::new(Arc::new(browser().await));
+    ok(
+        &s,
+        "open_application",
+        json!({"program": web.url("upload.html")}),
+    )
+    .await;
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:push button && name:Add photos", "app": "Upload"}),
+    )
+    .await;
+    let diff = text(&r);
+    assert!(
+        diff.contains("] dialog \"Choose files to upload\" (modal) (opened)"),
+        "{diff}"
+    );
+    assert!(diff.contains("] entry \"File name\" (focused)"), "{diff}");
+    ok(
+        &s,
+        "type_into_element",
+        json!({"target": "role:entry && name:File name", "app": "Upload", "text": file.to_string_lossy()}),
+    )
+    .await;
+    let r = ok(
+        &s,
+        "click_element",
+        json!({"target": "role:dialog >> name:Open", "app": "Upload"}),
+    )
+    .await;
+    let j = r.structured_content.clone().unwrap_or_default();
+    let diff = j["ui_diff"].as_str().unwrap_or_default();
+    assert!(
+        diff.contains("] status bar | name: \"No file\" -> \"a.txt (6 bytes)\""),
+        "{diff}"
+    );
+}

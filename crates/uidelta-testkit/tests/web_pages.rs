@@ -105,6 +105,13 @@ const PAGES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "upload.html",
+        &[
+            "id=\"photos\" multiple=\"\" hidden=\"\"",
+            ">Add photos</button>",
+        ],
+    ),
+    (
         "links.html?n=3",
         &["<a href=\"#item-3\">Link 3</a>", "<h1>Links</h1>"],
     ),

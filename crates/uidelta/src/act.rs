@@ -43,6 +43,38 @@ pub struct Common {
     /// offers).
     #[arg(long, value_name = "TEXT")]
     pub prompt_text: Option<String>,
+    /// In a browser: the file a file chooser that opens during the command
+    /// (an upload button's) is given, as it opens; repeat for a chooser
+    /// that takes several. Without it a chooser is left unanswered; a file
+    /// input also takes a file with `set-value TARGET PATH`.
+    #[arg(long = "file", value_name = "PATH")]
+    pub files: Vec<std::path::PathBuf>,
+}
+
+/// How a command answers what a page asks as it opens: its JavaScript
+/// dialogs, and its file choosers with these files (none: unanswered).
+struct PageAnswers {
+    dialogs: DialogPolicy,
+    files: Vec<String>,
+}
+
+impl Default for PageAnswers {
+    fn default() -> Self {
+        PageAnswers {
+            dialogs: DialogPolicy::Dismiss,
+            files: Vec::new(),
+        }
+    }
+}
+
+impl PageAnswers {
+    /// Tells a browser; nothing on the desktop.
+    fn tell(self, connected: &crate::place::Connected) {
+        if let crate::place::Connected::Browser(cdp, _) = connected {
+            cdp.set_dialog_policy(self.dialogs);
+            cdp.set_file_chooser_answer(Some(self.files));
+        }
+    }
 }
 
 /// How a command answers a page's JavaScript dialogs.
@@ -88,16 +120,14 @@ fn runtime() -> Result<tokio::runtime::Runtime> {
 /// and saves the session once `$body` has its result.
 macro_rules! carried {
     ($place:expr, $named:expr, $look:expr, |$c:ident, $app:ident| $body:expr) => {
-        carried!($place, $named, $look, DialogPolicy::Dismiss, |$c, $app| {
+        carried!($place, $named, $look, PageAnswers::default(), |$c, $app| {
             $body
         })
     };
-    ($place:expr, $named:expr, $look:expr, $dialogs:expr, |$c:ident, $app:ident| $body:expr) => {
+    ($place:expr, $named:expr, $look:expr, $answers:expr, |$c:ident, $app:ident| $body:expr) => {
         runtime()?.block_on(async {
             let connected = $place.connect().await?;
-            if let crate::place::Connected::Browser(cdp, _) = &connected {
-                cdp.set_dialog_policy($dialogs);
-            }
+            $answers.tell(&connected);
             let $app = $place.app($named, &connected).await?;
             let key = carry::key($place, &connected);
             {
@@ -112,17 +142,29 @@ macro_rules! carried {
 }
 
 impl Common {
-    /// What becomes of the page's JavaScript dialogs (see `--dialog`).
-    fn dialogs(&self) -> Result<DialogPolicy> {
-        match self.dialog {
+    /// How the page's dialogs and file choosers are answered (see
+    /// `--dialog`, `--prompt-text`, `--file`): files by absolute paths, each
+    /// checked to be one.
+    fn dialogs(&self) -> Result<PageAnswers> {
+        let dialogs = match self.dialog {
             DialogAnswer::Dismiss if self.prompt_text.is_some() => anyhow::bail!(
                 "--prompt-text is what an accepted prompt answers: add --dialog accept"
             ),
-            DialogAnswer::Dismiss => Ok(DialogPolicy::Dismiss),
-            DialogAnswer::Accept => Ok(DialogPolicy::Accept {
+            DialogAnswer::Dismiss => DialogPolicy::Dismiss,
+            DialogAnswer::Accept => DialogPolicy::Accept {
                 prompt_text: self.prompt_text.clone(),
-            }),
+            },
+        };
+        let mut files = Vec::new();
+        for file in &self.files {
+            let path =
+                std::path::absolute(file).with_context(|| format!("--file {}", file.display()))?;
+            if !path.is_file() {
+                anyhow::bail!("--file {}: no such file", file.display());
+            }
+            files.push(path.to_string_lossy().into_owned());
         }
+        Ok(PageAnswers { dialogs, files })
     }
 
     fn options(&self) -> ActOptions {
@@ -314,9 +356,7 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
         let app = place.app(app, &connected).await?;
         let key = carry::key(place, &connected);
         {
-            if let crate::place::Connected::Browser(cdp, _) = &connected {
-                cdp.set_dialog_policy(DialogPolicy::Dismiss);
-            }
+            PageAnswers::default().tell(&connected);
             let b = connected.into_backend();
             let mut c = Carried::open(b, key, &app, true).await?;
             // The session file is held only while it is written, so that
@@ -347,8 +387,8 @@ pub fn watch(app: Option<&str>, place: &Place) -> Result<Status> {
 /// An action's result, and the tree text of its application after it
 /// (empty when it exited or was not read): the answer when that costs
 /// fewer tokens than the diff.
-/// Says, in its note, which of the page's JavaScript dialogs were answered
-/// during the action, and how.
+/// Says, in its note, which of the page's JavaScript dialogs and file
+/// choosers were answered during the action, and how.
 fn with_tree(s: &Session<AnyBackend>, mut acted: ActionOutcome) -> (ActionOutcome, String) {
     let answered = dialogs_answered(s.backend());
     if !answered.is_empty() {
@@ -367,23 +407,28 @@ fn with_tree(s: &Session<AnyBackend>, mut acted: ActionOutcome) -> (ActionOutcom
     (acted, tree)
 }
 
-/// The page's JavaScript dialogs answered since the last call, in words,
-/// with how to answer them otherwise.
+/// The page's JavaScript dialogs and file choosers answered since the
+/// last call, in words, with how to answer them otherwise.
 fn dialogs_answered(backend: &AnyBackend) -> Vec<String> {
     let AnyBackend::Browser(cdp) = backend else {
         return Vec::new();
     };
-    cdp.take_answered_dialogs()
-        .iter()
-        .map(|d| {
-            let other = match (d.accepted, d.dialog.kind) {
-                (true, _) | (_, DialogKind::Alert) => "",
-                (false, DialogKind::Prompt) => " (--dialog accept --prompt-text TEXT answers it)",
-                (false, _) => " (--dialog accept answers OK)",
-            };
-            format!("{d}{other}")
-        })
-        .collect()
+    let dialogs = cdp.take_answered_dialogs().into_iter().map(|d| {
+        let other = match (d.accepted, d.dialog.kind) {
+            (true, _) | (_, DialogKind::Alert) => "",
+            (false, DialogKind::Prompt) => " (--dialog accept --prompt-text TEXT answers it)",
+            (false, _) => " (--dialog accept answers OK)",
+        };
+        format!("{d}{other}")
+    });
+    let choosers = cdp.take_answered_choosers().into_iter().map(|c| {
+        let other = match (c.files.is_empty(), &c.error) {
+            (true, None) => " (--file PATH answers it)",
+            _ => "",
+        };
+        format!("{c}{other}")
+    });
+    dialogs.chain(choosers).collect()
 }
 
 /// Prints the diff of an action (or the tree after it, when smaller), or

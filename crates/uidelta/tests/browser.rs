@@ -196,6 +196,65 @@ fn a_command_answers_javascript_dialogs_as_it_is_told_and_says_so() {
     assert!(err.contains("add --dialog accept"), "{err}");
 }
 
+/// A file chooser that opens during a command is given the files of
+/// `--file` (relative paths are the working directory's), or left
+/// unanswered and said so; a file input takes a file as its value.
+#[test]
+fn a_command_gives_a_file_chooser_the_files_it_is_told_and_says_so() {
+    let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let url = web.url("upload.html");
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    std::fs::write(dir.path().join("a.txt"), "hello\n").expect("writing a.txt");
+    let run = |args: &[&str]| {
+        let o = Command::new(env!("CARGO_BIN_EXE_uidelta"))
+            .args(args)
+            .current_dir(dir.path())
+            .output()
+            .expect("the uidelta binary runs");
+        (
+            o.status.code().unwrap_or(-1),
+            String::from_utf8_lossy(&o.stdout).into_owned(),
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+        )
+    };
+    let add = "role:push button && name:Add photos";
+    let (code, out, err) = run(&["click", "--browser", "--url", &url, add]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.ends_with(
+            "No UI changes detected\n# note: the page opened a file chooser, left unanswered \
+             (--file PATH answers it)\n"
+        ),
+        "{out}"
+    );
+    let (code, out, err) = run(&["click", "--browser", "--url", &url, "--file", "a.txt", add]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| name: \"No file\" -> \"a.txt (6 bytes)\"\n"),
+        "{out}"
+    );
+    let given = dir.path().join("a.txt");
+    assert!(
+        out.ends_with(&format!(
+            "# note: the page's file chooser was given {}\n",
+            given.display()
+        )),
+        "{out}"
+    );
+    let (code, _, err) = run(&["click", "--browser", "--url", &url, "--file", "b.txt", add]);
+    assert_ne!(code, 0);
+    assert!(err.contains("--file b.txt: no such file"), "{err}");
+
+    let attachment = "role:push button && name:Attachment";
+    let path = given.to_string_lossy().into_owned();
+    let (code, out, err) = run(&["set-value", "--browser", "--url", &url, attachment, &path]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("| value: \"No file chosen\" -> \"a.txt\"\n"),
+        "{out}"
+    );
+}
+
 #[test]
 fn the_mcp_server_acts_on_its_url_tab_alone_and_answers_a_replaced_page_with_its_tree() {
     let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
