@@ -75,6 +75,16 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
             input::hover(session, x, y).await?;
             format!("CDP Input mouse moved to {},{}", x.round(), y.round())
         }
+        Action::DragTo { x, y } => {
+            let from = element.centre().await?;
+            let to = (f64::from(*x), f64::from(*y));
+            input::drag(session, from, to).await?;
+            format!(
+                "CDP Input drag from {},{} to {x},{y}",
+                from.0.round(),
+                from.1.round()
+            )
+        }
         Action::Type(text) => {
             element.focus_for_typing(true).await?;
             input::type_text(session, text).await?;
@@ -190,6 +200,12 @@ async fn act_on_document(session: &Session, action: &Action) -> Result<Performed
             return Err(Error::Unsupported(format!(
                 "{}: the pointer is over the document wherever it is; hover over an element in \
                  it",
+                session.doing
+            )))
+        }
+        Action::DragTo { .. } => {
+            return Err(Error::Unsupported(format!(
+                "{}: a drag starts on an element: drag the element itself",
                 session.doing
             )))
         }

@@ -12,7 +12,7 @@ pub mod settle;
 
 pub use error::{Error, Result};
 pub use session::{
-    ActOptions, ActionOutcome, AppDiff, AppId, AwayRef, Condition, KnownApp, SavedApp,
+    ActOptions, ActionOutcome, AppDiff, AppId, AwayRef, Condition, DragEnd, KnownApp, SavedApp,
     SavedGoneRef, SavedSession, Session, WaitOutcome, WindowAction,
 };
 pub use settle::{Quiet, Settle, Settled};

@@ -1365,3 +1365,78 @@ async fn setting_a_file_inputs_value_gives_it_the_file() {
         "{message}"
     );
 }
+
+/// A card dragged onto another list moves there (HTML drag and drop): it
+/// leaves one list and joins the other, and the page says so; a slider's
+/// knob dragged past its left end reads its least value.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it() {
+    let mut tab = Tab::fixture("board.html").await;
+    let card = tab.ref_of("role:list item && name:Write report");
+    let todo = tab.ref_of("role:list && name:To do");
+    let done = tab.ref_of("role:list && name:Done");
+    let moved = tab
+        .session
+        .drag(
+            &card,
+            &uidelta_engine::DragEnd::Element(done.clone()),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("dragging {card} onto {done}: {e}"));
+    assert!(
+        moved.done.method.starts_with("CDP Input drag from "),
+        "{}",
+        moved.done.method
+    );
+    let lines = body(&moved);
+    let new = tab.ref_of("role:list item && name:Write report");
+    assert_eq!(
+        lines,
+        [
+            format!("+ [{new}] list item \"Write report\" in [{done}] list \"Done\""),
+            format!("- [{card}] list item \"Write report\" in [{todo}] list \"To do\""),
+            format!(
+                "~ [{}] status bar | name: \"Ready\" -> \"Write report moved to Done\"",
+                tab.ref_of("role:status bar")
+            ),
+        ],
+        "{}",
+        text(&moved.diff)
+    );
+
+    let slider = tab.ref_of("role:slider && name:Volume");
+    let bounds = {
+        let parsed = slider.parse().expect("a ref");
+        let hits = tab.session.find(&parsed);
+        let [(scope, node)] = hits.as_slice() else {
+            panic!("{slider} is not one element");
+        };
+        tab.session.known_apps()[*scope]
+            .view
+            .tree()
+            .node(*node)
+            .bounds
+    }
+    .expect("the slider has bounds");
+    let left = uidelta_engine::DragEnd::Point(bounds.x - 30, bounds.y + bounds.h / 2);
+    let slid = tab
+        .session
+        .drag(&slider, &left, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("dragging {slider}: {e}"));
+    let lines = body(&slid);
+    assert!(
+        lines.contains(&format!(
+            "~ [{slider}] slider \"Volume\" | value, attr:valuetext: \"50\" -> \"0\""
+        )),
+        "{}",
+        text(&slid.diff)
+    );
+    assert_eq!(
+        status_change(&slid).as_deref(),
+        Some("\"Write report moved to Done\" -> \"Volume 0\""),
+        "{}",
+        text(&slid.diff)
+    );
+}

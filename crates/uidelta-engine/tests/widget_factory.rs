@@ -4,7 +4,7 @@
 mod common;
 
 use uidelta_backend::Action;
-use uidelta_engine::{ActOptions, ActionOutcome};
+use uidelta_engine::{ActOptions, ActionOutcome, DragEnd};
 
 use common::{ref_of, text};
 
@@ -470,5 +470,52 @@ fn an_application_held_in_reserve_is_taken_up_with_its_refs() {
             uidelta_render::diff_text(&d, &uidelta_render::DiffOptions::default())
         );
         assert_eq!(ref_of(&s, frame), demo_frame);
+    });
+}
+
+/// A slider's knob dragged past either end of its trough reads the end's
+/// value (its adjustment runs from 1 to 100): the pointer pressed on the
+/// slider, moved there and released. The sliders that share its
+/// adjustment follow, on the same line.
+#[test]
+fn dragging_a_slider_past_its_ends_sets_its_least_and_greatest_values() {
+    let (desktop, rt) = common::desktop_with(FACTORY, &[], FACTORY, "gtk-3-examples");
+    rt.block_on(async {
+        let mut s = common::session(&desktop).await;
+        s.observe(FACTORY).await.expect("observe");
+        let slider = "role:slider && state:enabled && state:horizontal && value:50 && nth:0";
+        let r = ref_of(&s, slider);
+        let bounds = {
+            let hits = s.find(&slider.parse().expect("selector"));
+            let (scope, node) = hits[0];
+            s.known_apps()[scope].view.tree().node(node).bounds
+        }
+        .expect("the slider has bounds");
+        let middle = bounds.y + bounds.h / 2;
+        let opts = ActOptions::default();
+        let right = DragEnd::Point(bounds.x + bounds.w + 20, middle);
+        let a = s.drag(&r, &right, &opts).await.expect("drag right");
+        assert!(
+            a.done.method.starts_with("XTest drag from "),
+            "{}",
+            a.done.method
+        );
+        assert!(
+            body(&a)
+                .iter()
+                .any(|l| l.starts_with(&format!("~ [{r}] slider | value: \"50\" -> \"100\""))),
+            "{}",
+            text(&a)
+        );
+        no_noise(&a);
+        let left = DragEnd::Point(bounds.x - 20, middle);
+        let a = s.drag(&r, &left, &opts).await.expect("drag left");
+        assert!(
+            body(&a)
+                .iter()
+                .any(|l| l.starts_with(&format!("~ [{r}] slider | value: \"100\" -> \"1\""))),
+            "{}",
+            text(&a)
+        );
     });
 }

@@ -182,6 +182,29 @@ pub struct HoverElement {
     pub opts: ActOpts,
 }
 
+/// `drag_element`.
+#[derive(Debug, Deserialize, JsonSchema)]
+pub struct DragElement {
+    /// The element to drag.
+    #[serde(flatten)]
+    pub target: Target,
+    /// The element to drop it on, at its centre: a ref or selector (in the
+    /// same application, unless a ref). Or give `x` and `y` instead.
+    #[serde(default)]
+    pub to: Option<String>,
+    /// Drop at this point instead of on an element: horizontal position,
+    /// in the coordinates of capture_screenshot's whole-screen image (a
+    /// browser tab: of its viewport).
+    #[serde(default)]
+    pub x: Option<i32>,
+    /// Vertical position, likewise.
+    #[serde(default)]
+    pub y: Option<i32>,
+    /// Diff, tree and settle options.
+    #[serde(flatten)]
+    pub opts: ActOpts,
+}
+
 /// `click_at`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct ClickAt {

@@ -21,7 +21,7 @@ use serde_json::{json, Value};
 use tokio::sync::Mutex;
 use uidelta_backend::{Action, App, Backend, Navigate};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, ActionOutcome, AppId, Condition, Session, WindowAction};
+use uidelta_engine::{ActOptions, ActionOutcome, AppId, Condition, DragEnd, Session, WindowAction};
 use uidelta_model::{NodeId, Rect, State};
 use uidelta_render::{count_tokens, tree_text, TreeOptions};
 
@@ -547,6 +547,33 @@ impl<B: Backend + 'static> Inner<B> {
             .await
             .map_err(|e| restate(e, &t, &target.target))?;
         Ok(answer(tool, &s, &acted, opts))
+    }
+
+    pub(crate) async fn drag(&self, a: args::DragElement) -> Result<Reply, ToolError> {
+        let settle = a.opts.settle()?;
+        let mut s = self.session.lock().await;
+        self.prune(&mut s).await?;
+        let app = self.selector_app(&s, a.target.app.as_deref());
+        let t = prepare(&mut s, &a.target.target, app.as_deref()).await?;
+        let end = match (&a.to, a.x, a.y) {
+            (Some(to), None, None) => DragEnd::Element(prepare(&mut s, to, app.as_deref()).await?),
+            (None, Some(x), Some(y)) => DragEnd::Point(x, y),
+            _ => {
+                return Err(ToolError::bad_argument(
+                    "drag_element: give where to drop, either `to` (a ref or selector) or both \
+                     `x` and `y`",
+                ))
+            }
+        };
+        let opts = ActOptions {
+            settle,
+            ..ActOptions::default()
+        };
+        let acted = s
+            .drag(&t, &end, &opts)
+            .await
+            .map_err(|e| restate(e, &t, &a.target.target))?;
+        Ok(answer("drag_element", &s, &acted, &a.opts))
     }
 
     pub(crate) async fn key(&self, a: args::PressKey) -> Result<Reply, ToolError> {

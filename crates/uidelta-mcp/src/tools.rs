@@ -21,8 +21,8 @@ The loop:
 start: every element on its own line with a ref, like \
 `[e12] push button \"Save\" (focused)`.
 2. Act with click_element, type_into_element, press_key, set_value, \
-select_option, set_selected, scroll_element, hover_element, invoke_element, \
-activate_element, close_window. Each waits until the UI has settled and \
+select_option, set_selected, scroll_element, hover_element, drag_element, \
+invoke_element, activate_element, close_window. Each waits until the UI has settled and \
 answers with ui_diff: `+` added, `-` removed, \
 `~ [e7] check box \"Bold\" | checked: false -> true` modified, \
 and `!` elements that came and went while it settled; its header names a \
@@ -179,6 +179,16 @@ tools! {
     )]
     async fn hover_element(&self, tool, a: args::HoverElement) {
         self.act(tool, &a.target, Action::Hover, &a.opts).await
+    }
+
+    #[tool(
+        description = "Drag an element with the primary button onto another element (`to`, \
+            dropped at its centre) or to a point (`x`, `y`), and answer with the diff: a card \
+            onto another list, a slider's knob, a file onto a folder. The button is pressed at \
+            the element's centre, the pointer moved in steps and released there."
+    )]
+    async fn drag_element(&self, _tool, a: args::DragElement) {
+        self.drag(a).await
     }
 
     #[tool(
@@ -364,7 +374,7 @@ mod tests {
     #[test]
     fn every_tool_has_an_object_schema_with_described_properties() {
         let tools = all();
-        assert_eq!(tools.len(), 21);
+        assert_eq!(tools.len(), 22);
         for t in tools {
             assert_eq!(
                 t.input_schema.get("type").and_then(|v| v.as_str()),

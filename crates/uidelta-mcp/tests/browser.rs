@@ -262,3 +262,42 @@ async fn a_file_chooser_takes_the_path_typed_and_open_gives_it_to_the_page() {
         "{diff}"
     );
 }
+
+/// drag_element moves a card onto another list, and refuses a call that
+/// says nowhere to drop.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn drag_element_moves_a_card_onto_another_list() {
+    let web = Web::start(&fixtures_dir()).expect("serving fixtures/web");
+    let s = Server::new(Arc::new(browser().await));
+    ok(
+        &s,
+        "open_application",
+        json!({"program": web.url("board.html")}),
+    )
+    .await;
+    let card = json!("role:list item && name:Write report");
+    let r = s
+        .call(
+            "drag_element",
+            args(json!({"target": card, "app": "Board"})),
+        )
+        .await;
+    assert_eq!(r.is_error, Some(true), "{}", text(&r));
+    assert!(text(&r).contains("give where to drop"), "{}", text(&r));
+    let r = ok(
+        &s,
+        "drag_element",
+        json!({"target": card, "app": "Board", "to": "role:list && name:Done"}),
+    )
+    .await;
+    let j = r.structured_content.clone().unwrap_or_default();
+    let diff = j["ui_diff"].as_str().unwrap_or_default();
+    assert!(
+        diff.contains("list item \"Write report\" in [e10] list \"Done\""),
+        "{diff}"
+    );
+    assert!(
+        diff.contains("| name: \"Ready\" -> \"Write report moved to Done\""),
+        "{diff}"
+    );
+}

@@ -195,6 +195,12 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
         ("click_at", json!({"x": 1, "y": 2, "click": "middle"})),
         ("hover_element", json!({"target": ""})),
         ("hover_element", json!({"target": ["e1"]})),
+        ("drag_element", json!({"target": "e1"})),
+        ("drag_element", json!({"target": "e1", "x": 1})),
+        (
+            "drag_element",
+            json!({"target": "e1", "to": "e2", "x": 1, "y": 2}),
+        ),
         ("type_into_element", json!({"target": "e1", "text": ""})),
         ("press_key", json!({"key": "Return"})),
         ("set_value", json!({"value": "1"})),

@@ -125,6 +125,17 @@ pub enum Action {
     /// while the pointer is over it (a menu a page opens on hover, a menu
     /// bar's next menu while one is open, controls shown on hover).
     Hover,
+    /// Press the primary button on the element, move the pointer to a
+    /// point (screen coordinates on the desktop, viewport CSS pixels in a
+    /// page: those of bounds and of screenshots) and release it there: a
+    /// card dragged to another list, a slider's knob, a file onto a
+    /// folder.
+    DragTo {
+        /// Where the button is released, horizontally.
+        x: i32,
+        /// Where the button is released, vertically.
+        y: i32,
+    },
     /// Type text into the element.
     Type(String),
     /// Press a key or chord (`ctrl+s`, `Return`) with the element focused.
@@ -155,6 +166,7 @@ impl Action {
             Action::RightClick => "right-clicking".into(),
             Action::DoubleClick => "double-clicking".into(),
             Action::Hover => "moving the pointer over".into(),
+            Action::DragTo { x, y } => format!("dragging to {x},{y}"),
             Action::Type(t) => format!("typing {} characters into", t.chars().count()),
             Action::Key(k) => format!("pressing {} on", echo(k)),
             Action::SetValue(_) => "setting the value of".into(),

@@ -13,7 +13,7 @@ use pyo3::types::PyBytes;
 use uidelta_backend::{Action, Backend, ErrorKind, Navigate};
 use uidelta_cdp::{Cdp, LaunchOptions};
 use uidelta_engine::selector::Selector;
-use uidelta_engine::{ActOptions, ActionOutcome, Condition, Error, Session, WaitOutcome};
+use uidelta_engine::{ActOptions, ActionOutcome, Condition, DragEnd, Error, Session, WaitOutcome};
 use uidelta_linux::Linux;
 use uidelta_model::State;
 use uidelta_render::TreeOptions;
@@ -101,6 +101,20 @@ impl Desktop {
     /// hover.
     fn hover(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
         self.driver.act(py, target, Action::Hover)
+    }
+
+    /// Drags `target` with the primary button onto the element `to` (a
+    /// ref or selector, dropped at its centre), or to the point `at`
+    /// (screen coordinates).
+    #[pyo3(signature = (target, to=None, *, at=None))]
+    fn drag(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        to: Option<&str>,
+        at: Option<(i32, i32)>,
+    ) -> PyResult<ActionResult> {
+        self.driver.drag(py, target, to, at)
     }
 
     /// Types `text` into `target`.
@@ -243,6 +257,21 @@ impl Browser {
     fn hover(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
         self.read_first(py)?;
         self.driver.act(py, target, Action::Hover)
+    }
+
+    /// Drags `target` with the primary button onto the element `to` (a
+    /// ref or selector, dropped at its centre), or to the point `at` (the
+    /// viewport's CSS pixels): a card onto another list, a slider's knob.
+    #[pyo3(signature = (target, to=None, *, at=None))]
+    fn drag(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        to: Option<&str>,
+        at: Option<(i32, i32)>,
+    ) -> PyResult<ActionResult> {
+        self.read_first(py)?;
+        self.driver.drag(py, target, to, at)
     }
 
     /// Types `text` into `target`.
@@ -394,6 +423,33 @@ impl<B: Backend + 'static> Driver<B> {
             let mut session = self.lock();
             self.rt
                 .block_on(session.act(target, &action, &ActOptions::default()))
+        });
+        result(py, outcome.map_err(|e| engine_error(py, e))?)
+    }
+
+    fn drag(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        to: Option<&str>,
+        at: Option<(i32, i32)>,
+    ) -> PyResult<ActionResult> {
+        let end =
+            match (to, at) {
+                (Some(to), None) => DragEnd::Element(to.to_owned()),
+                (None, Some((x, y))) => DragEnd::Point(x, y),
+                _ => return Err(with_kind(
+                    py,
+                    PyValueError::new_err(
+                        "drag: give where to drop, either `to` (a ref or selector) or `at=(x, y)`",
+                    ),
+                    "bad_argument",
+                )),
+            };
+        let outcome = py.detach(|| {
+            let mut session = self.lock();
+            self.rt
+                .block_on(session.drag(target, &end, &ActOptions::default()))
         });
         result(py, outcome.map_err(|e| engine_error(py, e))?)
     }

@@ -13,6 +13,7 @@ FORM = (WEB / "form.html").as_uri()
 DIALOG = (WEB / "dialog.html").as_uri()
 SHOP = (WEB / "shop.html").as_uri() + "?n=2"
 ALERTS = (WEB / "alerts.html").as_uri()
+BOARD = (WEB / "board.html").as_uri()
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
@@ -74,6 +75,16 @@ def test_a_prompt_is_a_dialog_answered_with_what_was_typed():
     assert [(c.attr, c.old, c.new) for c in entry.changes] == [("value", "Items", "Groceries")]
     answered = browser.click("role:dialog >> name:OK")
     assert '| name: "Ready" -> "Renamed to Groceries"' in answered.text
+
+
+def test_dragging_a_card_onto_a_list_moves_it():
+    need_chromium()
+    browser = uidelta.Browser(BOARD)
+    moved = browser.drag("role:list item && name:Write report", "role:list && name:Done")
+    assert [(a.element.role, a.element.name) for a in moved.diff.added] == [("list item", "Write report")]
+    assert [(r.element.role, r.element.name) for r in moved.diff.removed] == [("list item", "Write report")]
+    with pytest.raises(ValueError, match="give where to drop"):
+        browser.drag("role:list item && name:Call Ann")
 
 
 def test_the_asyncio_session_answers_as_the_plain_one():

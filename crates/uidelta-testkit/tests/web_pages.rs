@@ -112,6 +112,13 @@ const PAGES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "board.html",
+        &[
+            "draggable=\"true\" id=\"report\">Write report</li>",
+            "id=\"volume\"",
+        ],
+    ),
+    (
         "links.html?n=3",
         &["<a href=\"#item-3\">Link 3</a>", "<h1>Links</h1>"],
     ),

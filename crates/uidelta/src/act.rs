@@ -9,7 +9,9 @@ use std::time::Duration;
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use uidelta_backend::{Action, Navigate};
-use uidelta_engine::{ActOptions, ActionOutcome, KnownApp, Quiet, Session, Settle, WindowAction};
+use uidelta_engine::{
+    ActOptions, ActionOutcome, DragEnd, KnownApp, Quiet, Session, Settle, WindowAction,
+};
 use uidelta_render as render;
 
 use crate::backend::AnyBackend;
@@ -199,6 +201,21 @@ pub fn act(common: &Common, target: &str, action: Action) -> Result<Status> {
         common.dialogs()?,
         |c, _app| {
             let acted = c.s.act(target, &action, &common.options()).await?;
+            with_tree(&c.s, acted)
+        }
+    )?;
+    print(&acted, common.format)
+}
+
+/// Drags `source` to `to` and prints the diff.
+pub fn drag(common: &Common, source: &str, to: &DragEnd) -> Result<Status> {
+    let acted = carried!(
+        &common.place,
+        common.app.as_deref(),
+        true,
+        common.dialogs()?,
+        |c, _app| {
+            let acted = c.s.drag(source, to, &common.options()).await?;
             with_tree(&c.s, acted)
         }
     )?;

@@ -22,7 +22,7 @@ mod place;
 mod state;
 
 use uidelta_backend::Action;
-use uidelta_engine::WindowAction;
+use uidelta_engine::{DragEnd, WindowAction};
 
 /// What did my last action change? Structural diffs of accessibility trees.
 #[derive(Parser, Debug)]
@@ -73,6 +73,24 @@ enum Command {
     Hover {
         /// Ref or selector.
         target: String,
+        #[command(flatten)]
+        common: act::Common,
+    },
+    /// Drag an element with the primary button onto another (its centre)
+    /// or to a point, and print the diff: a card onto another list, a
+    /// slider's knob, a file onto a folder. The button is pressed at the
+    /// element's centre, the pointer moved there in steps, and released.
+    Drag {
+        /// Ref or selector of the element to drag.
+        source: String,
+        /// Ref or selector of the element to drop it on (at its centre, as
+        /// last read).
+        #[arg(required_unless_present = "to_point", conflicts_with = "to_point")]
+        to: Option<String>,
+        /// Drop at this point instead (`640,512`, screenshot coordinates;
+        /// in a browser, of the tab's viewport).
+        #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+        to_point: Option<(i32, i32)>,
         #[command(flatten)]
         common: act::Common,
     },
@@ -611,6 +629,19 @@ fn run_command(cli: Cli) -> Result<Status> {
             }
         }
         Command::Hover { target, common } => act::act(&common, &target, Action::Hover),
+        Command::Drag {
+            source,
+            to,
+            to_point,
+            common,
+        } => {
+            let end = match (to, to_point) {
+                (_, Some((x, y))) => DragEnd::Point(x, y),
+                (Some(to), None) => DragEnd::Element(to),
+                (None, None) => anyhow::bail!("drag: give where to, TO or --to-point X,Y"),
+            };
+            act::drag(&common, &source, &end)
+        }
         Command::Type {
             target,
             text,

@@ -255,6 +255,38 @@ fn a_command_gives_a_file_chooser_the_files_it_is_told_and_says_so() {
     );
 }
 
+/// `drag SOURCE TO` moves a card onto another list; `--to-point` drops at
+/// a point; without either the command is refused.
+#[test]
+fn drag_moves_a_card_onto_another_list_in_a_headless_browser() {
+    let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let url = web.url("board.html");
+    let card = "role:list item && name:Write report";
+    let (code, out, err) = uidelta(&[
+        "drag",
+        "--browser",
+        "--url",
+        &url,
+        card,
+        "role:list && name:Done",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("# [e6] list item \"Write report\" via CDP Input drag from "),
+        "{out}"
+    );
+    assert!(
+        out.contains("+ [e13] list item \"Write report\" in [e10] list \"Done\"\n"),
+        "{out}"
+    );
+    let (code, _, err) = uidelta(&["drag", "--browser", "--url", &url, card]);
+    assert_ne!(code, 0);
+    assert!(
+        err.contains("required arguments were not provided"),
+        "{err}"
+    );
+}
+
 #[test]
 fn the_mcp_server_acts_on_its_url_tab_alone_and_answers_a_replaced_page_with_its_tree() {
     let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");

@@ -29,7 +29,7 @@ SECRET = "hunter2-secret"
 
 TOOLS = {
     "get_applications", "get_window_tree", "find_elements", "click_element",
-    "click_at", "hover_element", "type_into_element", "press_key", "set_value", "select_option", "set_selected",
+    "click_at", "hover_element", "drag_element", "type_into_element", "press_key", "set_value", "select_option", "set_selected",
     "scroll_element", "invoke_element", "activate_element", "close_window",
     "open_application", "wait_for_change", "wait_for_element", "capture_screenshot",
     "navigate_browser", "execute_browser_script",
@@ -43,6 +43,7 @@ MALFORMED = {
     "click_element": {"click": "left"},
     "click_at": {"app": FACTORY, "x": 10},
     "hover_element": {"target": ["e1"]},
+    "drag_element": {"target": "e1", "x": 10},
     "type_into_element": {"target": "e1"},
     "press_key": {"key": ["Return"]},
     "set_value": {"target": "e1", "value": None},
@@ -86,7 +87,7 @@ async def scenario(session, transport):
           "the instructions teach the loop")
 
     tools = {t.name: t for t in (await session.list_tools()).tools}
-    check(set(tools) == TOOLS, f"the 21 tools are listed ({sorted(set(tools) ^ TOOLS)} differ)")
+    check(set(tools) == TOOLS, f"the 22 tools are listed ({sorted(set(tools) ^ TOOLS)} differ)")
     click_schema = tools["click_element"].input_schema
     check("ui_diff_before_after" in click_schema["properties"], "action tools take ui_diff_before_after")
     check("output_file" in tools["get_window_tree"].input_schema["properties"],

@@ -50,6 +50,46 @@ pub async fn hover(session: &Session, x: f64, y: f64) -> Result<()> {
     Ok(())
 }
 
+/// How many moves a drag makes between where it presses and where it
+/// releases, and the pause after each: pages that follow the pointer
+/// (sortable lists, sliders) see it travel.
+const DRAG_STEPS: u32 = 10;
+const DRAG_STEP_PAUSE: std::time::Duration = std::time::Duration::from_millis(15);
+
+/// Presses the primary button at `from`, moves the mouse to `to` in
+/// [`DRAG_STEPS`] moves and releases it there (viewport CSS pixels): a
+/// page's own dragging and HTML drag and drop (`draggable`, `drop`) alike.
+pub async fn drag(session: &Session, from: (f64, f64), to: (f64, f64)) -> Result<()> {
+    let mouse = |kind: &str, (x, y): (f64, f64), buttons: i64| {
+        let mut event = json!({"type": kind, "x": x, "y": y, "buttons": buttons});
+        if kind != "mouseMoved" {
+            event["button"] = json!("left");
+            event["clickCount"] = json!(1);
+        } else if buttons != 0 {
+            event["button"] = json!("left");
+        }
+        event
+    };
+    session
+        .call("Input.dispatchMouseEvent", mouse("mouseMoved", from, 0))
+        .await?;
+    session
+        .call("Input.dispatchMouseEvent", mouse("mousePressed", from, 1))
+        .await?;
+    for k in 1..=DRAG_STEPS {
+        let t = f64::from(k) / f64::from(DRAG_STEPS);
+        let at = (from.0 + (to.0 - from.0) * t, from.1 + (to.1 - from.1) * t);
+        session
+            .call("Input.dispatchMouseEvent", mouse("mouseMoved", at, 1))
+            .await?;
+        tokio::time::sleep(DRAG_STEP_PAUSE).await;
+    }
+    session
+        .call("Input.dispatchMouseEvent", mouse("mouseReleased", to, 0))
+        .await?;
+    Ok(())
+}
+
 /// Moves the mouse to (x, y) in viewport CSS pixels and clicks `count` times.
 pub async fn click(session: &Session, x: f64, y: f64, button: Button, count: u32) -> Result<()> {
     session

@@ -110,7 +110,51 @@ impl ActionOutcome {
     }
 }
 
+/// Where a drag ends.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DragEnd {
+    /// At the centre of the element a ref or selector names.
+    Element(String),
+    /// At a point: screen coordinates on the desktop, viewport CSS pixels
+    /// in a page (those of bounds and screenshots).
+    Point(i32, i32),
+}
+
 impl<B: Backend> Session<B> {
+    /// Drags `source` (a ref or selector) to `to` with the primary button
+    /// and returns what changed, as [`Session::act`] does with
+    /// [`Action::DragTo`]. An element to drag to must have a place on
+    /// screen (bounds), as it was last read.
+    pub async fn drag(
+        &mut self,
+        source: &str,
+        to: &DragEnd,
+        opts: &ActOptions,
+    ) -> Result<ActionOutcome> {
+        let (x, y) = match to {
+            DragEnd::Point(x, y) => (*x, *y),
+            DragEnd::Element(target) => {
+                let (idx, node) = self.resolve(target).await?;
+                let data = self.known[idx].node(node);
+                match data.bounds.filter(|b| b.w > 0 && b.h > 0) {
+                    Some(b) => (b.x + b.w / 2, b.y + b.h / 2),
+                    None => {
+                        let handle = self.known[idx].handle(node);
+                        return Err(Error::Backend(uidelta_backend::Error::new(
+                            ErrorKind::Unsupported,
+                            format!(
+                                "dragging to {}: it has no place on screen to drop on; drag to \
+                                 a point instead",
+                                crate::session::handle_text(&handle)
+                            ),
+                        )));
+                    }
+                }
+            }
+        };
+        self.act(source, &Action::DragTo { x, y }, opts).await
+    }
+
     /// Performs `action` on `target` and returns what changed: the before
     /// snapshot (reused when nothing changed since), the action, settling,
     /// the after snapshot of the whole application (dialogs it opened

@@ -29,7 +29,7 @@ mod transients;
 mod wait;
 mod windows;
 
-pub use act::{ActOptions, ActionOutcome};
+pub use act::{ActOptions, ActionOutcome, DragEnd};
 pub use saved::{AwayRef, SavedApp, SavedGoneRef, SavedSession};
 pub use wait::{Condition, WaitOutcome};
 pub use windows::WindowAction;

@@ -140,6 +140,7 @@ impl Linux {
             | Action::RightClick
             | Action::DoubleClick
             | Action::Hover
+            | Action::DragTo { .. }
             | Action::Key(_)
             | Action::Scroll { .. } => Outcome::NeedsInput,
         };

@@ -44,27 +44,6 @@ pub(super) async fn click(
     count: u32,
     hold: Option<Duration>,
 ) -> Result<()> {
-    /// Releases its button when dropped before [`Down::up`].
-    struct Down<'a> {
-        x11: &'a X11,
-        button: Button,
-        down: bool,
-    }
-    impl Down<'_> {
-        fn up(mut self) -> Result<()> {
-            self.down = false;
-            Ok(self.x11.release(self.button)?)
-        }
-    }
-    impl Drop for Down<'_> {
-        fn drop(&mut self) {
-            if self.down {
-                if let Err(e) = self.x11.release(self.button) {
-                    tracing::warn!("a button left down by a dropped click: {e}");
-                }
-            }
-        }
-    }
     if count == 0 {
         // The X11 client says why no click is made.
         return Ok(x11.click(x, y, button, count)?);
@@ -82,6 +61,64 @@ pub(super) async fn click(
         down.up()?;
     }
     Ok(())
+}
+
+/// A button pressed: released when dropped before [`Down::up`] (a
+/// caller's timeout dropped the action).
+struct Down<'a> {
+    x11: &'a X11,
+    button: Button,
+    down: bool,
+}
+
+impl Down<'_> {
+    fn up(mut self) -> Result<()> {
+        self.down = false;
+        Ok(self.x11.release(self.button)?)
+    }
+}
+
+impl Drop for Down<'_> {
+    fn drop(&mut self) {
+        if self.down {
+            if let Err(e) = self.x11.release(self.button) {
+                tracing::warn!("a button left down by a dropped action: {e}");
+            }
+        }
+    }
+}
+
+/// How a drag moves: the pause after the press (a toolkit starts dragging
+/// once the pointer moves past its threshold with the button down), the
+/// moves between press and release and the pause after each, and the
+/// pause over the destination before the release (a drop target answers
+/// the pointer over it first).
+const DRAG_HOLD: Duration = Duration::from_millis(100);
+const DRAG_STEPS: i32 = 12;
+const DRAG_STEP_PAUSE: Duration = Duration::from_millis(20);
+const DRAG_OVER: Duration = Duration::from_millis(150);
+
+/// Brings the pointer to `from` as a hand does, presses the primary button
+/// there, moves the pointer to `to` in [`DRAG_STEPS`] moves and releases
+/// the button there.
+pub(super) async fn drag(x11: &X11, from: (i32, i32), to: (i32, i32)) -> Result<()> {
+    x11.approach(from.0, from.1)?;
+    tokio::time::sleep(uidelta_x11::APPROACH_PAUSE).await;
+    x11.press_at(from.0, from.1, Button::Left)?;
+    let down = Down {
+        x11,
+        button: Button::Left,
+        down: true,
+    };
+    tokio::time::sleep(DRAG_HOLD).await;
+    for k in 1..=DRAG_STEPS {
+        let x = from.0 + (to.0 - from.0) * k / DRAG_STEPS;
+        let y = from.1 + (to.1 - from.1) * k / DRAG_STEPS;
+        x11.move_pointer(x, y)?;
+        tokio::time::sleep(DRAG_STEP_PAUSE).await;
+    }
+    tokio::time::sleep(DRAG_OVER).await;
+    down.up()
 }
 
 /// Brings the pointer to `x`,`y` as a hand does and leaves it there: from
@@ -335,6 +372,19 @@ impl Linux {
                 let (x, y) = centre().await?;
                 hover(x11, (x, y)).await?;
                 format!("XTest pointer moved to {x},{y}")
+            }
+            // Pressed at the element's centre, checked as a click's, and
+            // released at the point, which must be on the screen.
+            Action::DragTo { x, y } => {
+                if !on_screen(x11, *x, *y) {
+                    return Err(Error::OffScreen {
+                        doing: doing(),
+                        size: x11.screen_size(),
+                    });
+                }
+                let from = centre().await?;
+                drag(x11, from, (*x, *y)).await?;
+                format!("XTest drag from {},{} to {x},{y}", from.0, from.1)
             }
             // A placeholder showing its prompt is entered by a click, as a
             // user does; given the focus, LibreOffice takes the prompt for
