@@ -481,7 +481,15 @@ pub(crate) async fn subscribe(session: &Session) -> Result<EventStream> {
         streams.push(framed);
     }
     let (tx, stream) = EventStream::channel();
-    let task = tokio::spawn(forward(futures_util::stream::select_all(streams), tx));
+    // A download of the tab beats as a request does until it ends.
+    let shared = std::sync::Arc::clone(&session.shared);
+    let tab = session.page.target_id().inner().clone();
+    let downloading = Box::new(move || shared.downloads.running(&tab));
+    let task = tokio::spawn(forward(
+        futures_util::stream::select_all(streams),
+        tx,
+        downloading,
+    ));
     Ok(stream.with_guard(Box::new(AbortOnDrop(task))))
 }
 
@@ -642,6 +650,7 @@ fn frame_raw(session: &str, slot: i64, method: &str, params: &serde_json::Value)
 async fn forward(
     mut raw: futures_util::stream::SelectAll<BoxStream<'static, Raw>>,
     tx: EventSender,
+    downloading: Box<dyn Fn() -> bool + Send>,
 ) {
     let mut inflight = Inflight::default();
     let mut ticker = tokio::time::interval(HEARTBEAT);
@@ -663,6 +672,9 @@ async fn forward(
                 }
                 if inflight.timers_pending(now) {
                     beats.push(("dom:timer-pending".to_owned(), None));
+                }
+                if downloading() {
+                    beats.push(("page:downloading".to_owned(), None));
                 }
                 if beats.is_empty() {
                     beats.push((IDLE.to_owned(), None));

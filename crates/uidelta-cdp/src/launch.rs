@@ -35,6 +35,9 @@ pub struct LaunchOptions {
     pub args: Vec<String>,
     /// How long the browser may take to open its DevTools endpoint.
     pub timeout: Duration,
+    /// Where files the pages download are saved (made when missing);
+    /// `None`: `$HOME/Downloads`, as a user's browser does.
+    pub downloads: Option<PathBuf>,
 }
 
 impl Default for LaunchOptions {
@@ -45,6 +48,7 @@ impl Default for LaunchOptions {
             window: (1280, 1024),
             args: Vec::new(),
             timeout: Duration::from_secs(30),
+            downloads: None,
         }
     }
 }

@@ -20,6 +20,7 @@ mod backend;
 mod capture;
 mod choosers;
 mod dialogs;
+mod downloads;
 mod error;
 mod events;
 mod frames;
@@ -33,6 +34,9 @@ use std::sync::atomic::Ordering;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use chromiumoxide::cdp::browser_protocol::browser::{
+    DownloadProgressState, EventDownloadProgress, EventDownloadWillBegin,
+};
 use chromiumoxide::cdp::browser_protocol::target::{
     EventTargetCreated, EventTargetDestroyed, TargetId,
 };
@@ -194,7 +198,12 @@ impl Cdp {
     /// every process it started, and removes the profile.
     pub async fn launch(opts: LaunchOptions) -> Result<Cdp> {
         let (process, ws) = Process::start(&opts).await?;
-        let cdp = Cdp::connect(ws, Some(process)).await?;
+        let mut cdp = Cdp::connect(ws, Some(process)).await?;
+        let downloads = match &opts.downloads {
+            Some(dir) => Some(dir.clone()),
+            None => std::env::var_os("HOME").map(|h| std::path::Path::new(&h).join("Downloads")),
+        };
+        cdp.watch_downloads(downloads).await;
         // The startup tab may be listed a moment after the endpoint opens.
         let started = Instant::now();
         while started.elapsed() < STARTUP_TAB_WAIT {
@@ -222,7 +231,9 @@ impl Cdp {
             .resolve(Duration::from_secs(5))
             .await
             .map_err(connect_error)?;
-        Cdp::connect(ws, None).await
+        let mut cdp = Cdp::connect(ws, None).await?;
+        cdp.watch_downloads(None).await;
+        Ok(cdp)
     }
 
     async fn connect(ws: String, process: Option<Process>) -> Result<Cdp> {
@@ -277,6 +288,75 @@ impl Cdp {
         };
         cdp.follow_targets().await;
         Ok(cdp)
+    }
+
+    /// Follows the pages' downloads (see the `downloads` module), saved
+    /// into `dir` (made when missing), or where the browser saves them.
+    async fn watch_downloads(&mut self, dir: Option<std::path::PathBuf>) {
+        let listen = async {
+            let began = self
+                .browser
+                .event_listener::<EventDownloadWillBegin>()
+                .await;
+            let went = self.browser.event_listener::<EventDownloadProgress>().await;
+            (began, went)
+        };
+        let Ok((Ok(mut began), Ok(mut went))) = tokio::time::timeout(CALL_TIMEOUT, listen).await
+        else {
+            tracing::debug!("downloads not followed");
+            return;
+        };
+        let behavior = match &dir {
+            Some(dir) => {
+                if let Err(e) = std::fs::create_dir_all(dir) {
+                    tracing::warn!("downloads cannot go to {}: {e}", dir.display());
+                }
+                json!({"behavior": "allow", "downloadPath": dir, "eventsEnabled": true})
+            }
+            None => json!({"behavior": "default", "eventsEnabled": true}),
+        };
+        let asked = self
+            .browser_call(
+                ("following downloads", "the browser"),
+                "Browser.setDownloadBehavior",
+                behavior,
+            )
+            .await;
+        if let Err(e) = asked {
+            tracing::debug!("downloads not followed: {e}");
+            return;
+        }
+        let shared = Arc::clone(&self.shared);
+        self.tasks.push(tokio::spawn(async move {
+            loop {
+                tokio::select! {
+                    Some(ev) = began.next() => {
+                        // A page's main frame has its tab's id.
+                        let frame = ev.frame_id.inner().clone();
+                        let tab = match shared.is_tab(&frame) {
+                            true => frame,
+                            // A frame's: the tab in front.
+                            false => shared.active().unwrap_or(frame),
+                        };
+                        shared.downloads.began(&tab, &ev.guid, &ev.suggested_filename);
+                    }
+                    Some(ev) = went.next() => {
+                        let progress = match ev.state {
+                            DownloadProgressState::InProgress => downloads::Progress::Running,
+                            DownloadProgressState::Completed => downloads::Progress::Done,
+                            DownloadProgressState::Canceled => downloads::Progress::Cancelled,
+                        };
+                        shared.downloads.progressed(
+                            &ev.guid,
+                            progress,
+                            (ev.received_bytes, ev.total_bytes),
+                            ev.file_path.as_deref(),
+                        );
+                    }
+                    else => break,
+                }
+            }
+        }));
     }
 
     /// Keeps the active tab current: a tab a page opens becomes active (as
@@ -655,6 +735,7 @@ impl Cdp {
                     *last = read;
                 }
                 self.keep_page(id, &snapshot, mirrored);
+                let snapshot = downloads::with_downloads(snapshot, &self.shared.downloads.of(id));
                 Ok(match self.shared.choosers.held(id) {
                     Some(chooser) => choosers::with_held(&snapshot, &chooser),
                     None => snapshot,
@@ -692,19 +773,22 @@ impl Cdp {
         let copy = {
             let kept = self.last_pages.lock().unwrap_or_else(|e| e.into_inner());
             match kept.iter().find(|(tab, _)| tab == id).map(|(_, p)| p) {
-                Some(LastPage::Copy(s)) => Some(dialogs::with_held(Some(s), title, held)),
+                Some(LastPage::Copy(s)) => Some(Some(s.clone())),
                 Some(LastPage::Mirrored) => None,
-                None => return dialogs::with_held(None, title, held),
+                None => Some(None),
             }
         };
-        if let Some(snapshot) = copy {
-            return snapshot;
-        }
-        let shared = self.mirror_of(id);
-        let mut slot = shared.lock().await;
-        let last = slot
-            .as_mut()
-            .map(|m| capture::mirrored_page(m, title, &self.capture));
+        let last = match copy {
+            Some(last) => last,
+            None => {
+                let shared = self.mirror_of(id);
+                let mut slot = shared.lock().await;
+                slot.as_mut()
+                    .map(|m| capture::mirrored_page(m, title, &self.capture))
+            }
+        };
+        let downloads = self.shared.downloads.of(id);
+        let last = last.map(|page| downloads::with_downloads(page, &downloads));
         dialogs::with_held(last.as_ref(), title, held)
     }
 

@@ -60,6 +60,8 @@ pub(crate) struct Shared {
     pub dialogs: crate::dialogs::Dialogs,
     /// The file choosers of the tabs.
     pub choosers: crate::choosers::Choosers,
+    /// The downloads of the tabs.
+    pub downloads: crate::downloads::Downloads,
     /// Tasks started for single tabs, stopped with the connection.
     pub tasks: Mutex<Vec<tokio::task::JoinHandle<()>>>,
     /// Per tab: set while a `Page.navigate` waits for its page to load.
@@ -87,6 +89,13 @@ impl Shared {
     /// Whether the browser connection is still up.
     pub fn is_alive(&self) -> bool {
         self.alive.load(Ordering::SeqCst)
+    }
+
+    /// Whether `id` is a tab this connection has used.
+    pub fn is_tab(&self, id: &str) -> bool {
+        self.dialogs_watched
+            .lock()
+            .is_ok_and(|tabs| tabs.contains(id))
     }
 
     /// The tab activated last, if any.

@@ -1440,3 +1440,68 @@ async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it
         text(&slid.diff)
     );
 }
+
+/// A download is what a browser's download bar shows: a list `Downloads`
+/// at the end of the tab, with the file, saved where the browser was told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_download_is_listed_with_where_it_was_saved() {
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let server = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let url = server.url("download.html");
+    let cdp = Cdp::launch(LaunchOptions {
+        downloads: Some(dir.path().to_owned()),
+        ..LaunchOptions::default()
+    })
+    .await
+    .unwrap_or_else(|e| panic!("the browser tests need Chromium; `{INSTALL_HINT}`: {e}"));
+    let app = cdp
+        .open(&url, &[], Duration::from_secs(20))
+        .await
+        .unwrap_or_else(|e| panic!("opening {url}: {e}"));
+    let mut session = Session::new(Arc::new(cdp));
+    session.observe(&app.id).await.expect("observe");
+    let got = session
+        .act(
+            "role:link && name:Download report",
+            &Action::Click,
+            &ActOptions::default(),
+        )
+        .await
+        .expect("click the link");
+    let saved = dir.path().join("report.txt");
+    let lines: Vec<String> = text(&got.diff).lines().skip(1).map(str::to_owned).collect();
+    assert_eq!(
+        lines.get(..2),
+        Some(
+            &[
+                format!(
+                    "+ [{}] list \"Downloads\"",
+                    session
+                        .find(&"role:list && name:Downloads".parse().expect("selector"))
+                        .first()
+                        .map(|(s, n)| session.known_apps()[*s].refs.get(*n).to_string())
+                        .unwrap_or_default()
+                ),
+                format!(
+                    "    [{}] list item \"report.txt\" = \"saved to {} (17 bytes)\"",
+                    session
+                        .find(
+                            &"role:list item && name:report.txt"
+                                .parse()
+                                .expect("selector")
+                        )
+                        .first()
+                        .map(|(s, n)| session.known_apps()[*s].refs.get(*n).to_string())
+                        .unwrap_or_default(),
+                    saved.display()
+                ),
+            ][..]
+        ),
+        "{}",
+        text(&got.diff)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&saved).expect("the file saved"),
+        "Quarterly report\n"
+    );
+}

@@ -52,7 +52,8 @@ and a prompt's entry: the page waits, and refuses anything else, until \
 you click one (type into the entry first). A file chooser (an upload \
 button's) shows as a dialog with an entry `File name`: type the file's \
 absolute path into it (several, one per line) and click Open; a file input \
-also takes a path with set_value.
+also takes a path with set_value. Downloads show at the end of the tab as \
+a list `Downloads`, each file with where it was saved.
 7. `app` may be left out when one application is the obvious one: the tab \
 the server was started on (`--url`), else the only application read so \
 far. Otherwise the error lists the candidates.

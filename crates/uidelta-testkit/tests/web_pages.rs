@@ -119,6 +119,10 @@ const PAGES: &[(&str, &[&str])] = &[
         ],
     ),
     (
+        "download.html",
+        &["<a href=\"report.txt\" download=\"report.txt\">Download report</a>"],
+    ),
+    (
         "links.html?n=3",
         &["<a href=\"#item-3\">Link 3</a>", "<h1>Links</h1>"],
     ),
