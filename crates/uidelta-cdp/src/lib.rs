@@ -671,6 +671,12 @@ impl Cdp {
     /// blocks the page, that is the page as last read with the dialog at
     /// its end.
     pub async fn capture_tab(&self, id: &str) -> Result<Snapshot> {
+        self.capture_tab_again(id, true).await
+    }
+
+    /// [`Cdp::capture_tab`]; `again`: once more if a dialog that stopped
+    /// the read is answered before it is read.
+    async fn capture_tab_again(&self, id: &str, again: bool) -> Result<Snapshot> {
         let tab = self.tab(id).await?;
         let session = self
             .session(id, format!("capturing {}", tab.label()))
@@ -744,7 +750,13 @@ impl Cdp {
             // A dialog opened while the page was being read.
             Err(Error::Dialog { .. }) => match self.shared.dialogs.held(id) {
                 Some(held) => Ok(self.page_with_dialog(id, tab.name(), &held).await),
-                None => Box::pin(self.capture_tab(id)).await,
+                None if again => Box::pin(self.capture_tab_again(id, false)).await,
+                None => Err(Error::Page {
+                    doing: session.doing.clone(),
+                    detail: "JavaScript dialogs opened and closed while the page was read; \
+                             capture again"
+                        .into(),
+                }),
             },
             Err(e) => Err(e),
         };
@@ -891,7 +903,7 @@ impl Cdp {
             return Err(e);
         }
         let result = actions::act(&session, node, action).await;
-        let result = opened_a_dialog(&session, result, "CDP");
+        let result = opened_a_dialog(&session, result, "CDP input");
         self.explain(id, result).await
     }
 
