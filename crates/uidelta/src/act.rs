@@ -147,7 +147,7 @@ impl Common {
     /// How the page's dialogs and file choosers are answered (see
     /// `--dialog`, `--prompt-text`, `--file`): files by absolute paths, each
     /// checked to be one.
-    fn dialogs(&self) -> Result<PageAnswers> {
+    fn page_answers(&self) -> Result<PageAnswers> {
         let dialogs = match self.dialog {
             DialogAnswer::Dismiss if self.prompt_text.is_some() => anyhow::bail!(
                 "--prompt-text is what an accepted prompt answers: add --dialog accept"
@@ -198,7 +198,7 @@ pub fn act(common: &Common, target: &str, action: Action) -> Result<Status> {
         &common.place,
         common.app.as_deref(),
         true,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, _app| {
             let acted = c.s.act(target, &action, &common.options()).await?;
             with_tree(&c.s, acted)
@@ -213,7 +213,7 @@ pub fn drag(common: &Common, source: &str, to: &DragEnd) -> Result<Status> {
         &common.place,
         common.app.as_deref(),
         true,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, _app| {
             let acted = c.s.drag(source, to, &common.options()).await?;
             with_tree(&c.s, acted)
@@ -236,7 +236,7 @@ pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<St
         &common.place,
         Some(app),
         false,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, app| {
             let acted =
                 c.s.click_at(&app, point, &action, &common.options())
@@ -257,7 +257,7 @@ pub fn key(common: &Common, chord: &str, target: Option<&str>) -> Result<Status>
         &common.place,
         common.app.as_deref(),
         true,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, app| {
             let acted = c.s.key(&app, chord, &common.options()).await?;
             with_tree(&c.s, acted)
@@ -285,7 +285,7 @@ pub fn window(
         &common.place,
         common.app.as_deref(),
         true,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, app| {
             let acted = match target {
                 Some(t) => c.s.window_action(t, what, common.settle).await?,
@@ -316,7 +316,7 @@ pub fn navigate(common: &Common, to: &str) -> Result<Status> {
         &common.place,
         common.app.as_deref(),
         true,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, app| {
             let acted = c.s.navigate(&app, &to, &common.options()).await?;
             with_tree(&c.s, acted)
@@ -334,7 +334,7 @@ pub fn script(common: &Common, script: &str) -> Result<Status> {
         &common.place,
         common.app.as_deref(),
         true,
-        common.dialogs()?,
+        common.page_answers()?,
         |c, app| {
             let (result, acted) = c.s.run_script(&app, script, &common.options()).await?;
             (result, with_tree(&c.s, acted))
