@@ -26,10 +26,11 @@ use std::sync::Mutex;
 
 use serde_json::json;
 use uidelta_backend::{Action, Performed};
-use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, TreeBuilder};
+use uidelta_model::{NodeData, Role, Snapshot, State};
 
 use crate::error::{Error, Result};
 use crate::protocol::Session;
+use crate::synthetic::{self, Answer, Part};
 
 /// A chooser held open on a tab.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -146,84 +147,30 @@ impl Choosers {
     }
 }
 
-/// The prefix of the identities of a held chooser's elements.
-const IDENTITY: &str = "filechooser:";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Dialog,
-    Name,
-    Open,
-    Cancel,
-}
-
-impl Part {
-    fn suffix(self) -> &'static str {
-        match self {
-            Part::Dialog => "",
-            Part::Name => ":name",
-            Part::Open => ":open",
-            Part::Cancel => ":cancel",
-        }
-    }
-}
-
-fn identity(serial: u64, part: Part) -> String {
-    format!("{IDENTITY}{serial}{}", part.suffix())
-}
-
-fn parse_identity(identity: &str) -> Option<(u64, Part)> {
-    let rest = identity.strip_prefix(IDENTITY)?;
-    let (serial, part) = match rest.split_once(':') {
-        Some((serial, "name")) => (serial, Part::Name),
-        Some((serial, "open")) => (serial, Part::Open),
-        Some((serial, "cancel")) => (serial, Part::Cancel),
-        Some(_) => return None,
-        None => (rest, Part::Dialog),
-    };
-    Some((serial.parse().ok()?, part))
-}
+/// The kind of a held chooser's identities (see [`synthetic`]).
+const KIND: &str = "filechooser";
 
 /// Whether `node` is an element of a held chooser.
 pub(crate) fn is_chooser_element(node: &NodeData) -> bool {
-    node.identity
-        .as_deref()
-        .is_some_and(|i| i.starts_with(IDENTITY))
+    synthetic::is_of(KIND, node)
 }
 
 /// The held chooser as an element, for keys pressed in its tab.
 pub(crate) fn element(held: &Held) -> NodeData {
     let mut node = NodeData::new(Role::Dialog);
-    node.identity = Some(identity(held.serial, Part::Dialog));
+    node.identity = Some(synthetic::identity(KIND, held.serial, Part::Whole));
     node
 }
 
 /// `page` with the chooser `held` at the end of its document, focused (its
 /// entry).
 pub(crate) fn with_held(page: &Snapshot, held: &Held) -> Snapshot {
-    let tree = page.tree();
-    let mut root = tree.node(NodeId::ROOT).clone();
-    root.states.remove(State::Focused);
-    let mut builder = TreeBuilder::with_capacity(root, tree.len() + 4);
-    tree.copy_children_into(NodeId::ROOT, &mut builder);
-    for id in 1..builder.len() {
-        builder
-            .node_mut(NodeId(id as u32))
-            .states
-            .remove(State::Focused);
-    }
-    let shown = [
-        State::Enabled,
-        State::Sensitive,
-        State::Showing,
-        State::Visible,
-    ];
+    let id = |part| synthetic::identity(KIND, held.serial, part);
     let title = match held.multiple {
         true => "Choose files to upload",
         false => "Choose a file to upload",
     };
-    let mut dialog = NodeData::named(Role::Dialog, title);
-    dialog.raw_role = "dialog".into();
+    let mut dialog = synthetic::element(Role::Dialog, "dialog", title, id(Part::Whole));
     dialog.description = match held.multiple {
         true => "the page's file chooser: type the files' absolute paths into File name, one per \
                  line, then press Open"
@@ -233,31 +180,21 @@ pub(crate) fn with_held(page: &Snapshot, held: &Held) -> Snapshot {
                 .into()
         }
     };
-    dialog.states = StateSet::of(&shown);
-    dialog.states.insert(State::Modal);
-    dialog.identity = Some(identity(held.serial, Part::Dialog));
-    builder.open(dialog);
-    let mut entry = NodeData::named(Role::Entry, "File name");
-    entry.raw_role = "textbox".into();
+    let mut entry = synthetic::element(Role::Entry, "textbox", "File name", id(Part::Entry));
     entry.value = Some(held.typed.clone());
-    entry.states = StateSet::of(&shown);
     for s in [State::Focusable, State::Focused, State::Editable] {
         entry.states.insert(s);
     }
     if held.multiple {
         entry.states.insert(State::MultiLine);
     }
-    entry.identity = Some(identity(held.serial, Part::Name));
-    builder.leaf(entry);
-    for (name, part) in [("Open", Part::Open), ("Cancel", Part::Cancel)] {
-        let mut b = NodeData::named(Role::PushButton, name);
-        b.raw_role = "button".into();
-        b.states = StateSet::of(&shown);
+    let mut parts = vec![entry];
+    for (name, part) in [("Open", Part::Ok), ("Cancel", Part::Cancel)] {
+        let mut b = synthetic::element(Role::PushButton, "button", name, id(part));
         b.states.insert(State::Focusable);
-        b.identity = Some(identity(held.serial, part));
-        builder.leaf(b);
+        parts.push(b);
     }
-    Snapshot::new(page.meta.clone(), builder.finish())
+    synthetic::at_end(Some(page), "", dialog, parts)
 }
 
 /// Performs `action` on `node`, an element of the chooser held on the tab
@@ -268,7 +205,7 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
     let (serial, part) = node
         .identity
         .as_deref()
-        .and_then(parse_identity)
+        .and_then(|i| synthetic::parse(KIND, i))
         .ok_or_else(|| Error::Unsupported(format!("{}: not a chooser's element", session.doing)))?;
     let held = choosers
         .held(&tab)
@@ -279,36 +216,20 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
                 session.doing
             ))
         })?;
-    let key = |chord: &str| chord.trim().to_ascii_lowercase();
-    let open = match (action, part) {
-        (Action::Focus, _) => {
+    let open = match synthetic::answer(action, part, &held.typed) {
+        Some(Answer::Answered(open)) => open,
+        Some(Answer::Nothing) => {
             return Ok(Performed {
                 method: "nothing: the chooser has the focus".into(),
             })
         }
-        (Action::Key(k), _) if key(k) == "escape" => false,
-        (Action::Key(k), Part::Cancel)
-            if matches!(key(k).as_str(), "return" | "enter" | "space") =>
-        {
-            false
-        }
-        (Action::Key(k), _) if matches!(key(k).as_str(), "return" | "enter" | "kp_enter") => true,
-        (Action::Key(k), Part::Open) if key(k) == "space" => true,
-        (Action::Click | Action::DoubleClick | Action::Invoke(_), Part::Open) => true,
-        (Action::Click | Action::DoubleClick | Action::Invoke(_), Part::Cancel) => false,
-        (Action::Type(text), Part::Name) => {
-            choosers.set_typed(&tab, serial, format!("{}{text}", held.typed));
+        Some(Answer::Text(text)) => {
+            choosers.set_typed(&tab, serial, text);
             return Ok(Performed {
                 method: "the chooser's File name holds the paths it opens".into(),
             });
         }
-        (Action::SetValue(text), Part::Name) => {
-            choosers.set_typed(&tab, serial, text.clone());
-            return Ok(Performed {
-                method: "the chooser's File name holds the paths it opens".into(),
-            });
-        }
-        _ => {
+        None => {
             return Err(Error::Unsupported(format!(
                 "{}: {} the file chooser does nothing; type the path of a file into its File \
                  name entry, then click Open (or Cancel)",
@@ -410,15 +331,7 @@ fn paths(doing: &str, typed: &str, multiple: bool) -> Result<Vec<String>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn identities_name_the_chooser_and_its_parts() {
-        for part in [Part::Dialog, Part::Name, Part::Open, Part::Cancel] {
-            assert_eq!(parse_identity(&identity(3, part)), Some((3, part)));
-        }
-        assert_eq!(parse_identity("filechooser:3:x"), None);
-        assert_eq!(parse_identity("jsdialog:3"), None);
-    }
+    use uidelta_model::{StateSet, TreeBuilder};
 
     #[test]
     fn paths_are_absolute_existing_files_one_per_line() {

@@ -34,10 +34,11 @@ use chromiumoxide::cdp::browser_protocol::page::{
 use futures_util::StreamExt;
 use serde_json::json;
 use uidelta_backend::{Action, Performed};
-use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, TreeBuilder};
+use uidelta_model::{NodeData, Role, Snapshot, State};
 
 use crate::error::{Error, Result};
 use crate::protocol::Session;
+use crate::synthetic::{self, Answer, Part};
 
 /// What becomes of a tab's JavaScript dialogs as they open.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -390,140 +391,58 @@ pub(crate) async fn dismiss_held(session: &Session) -> Result<Option<JsDialog>> 
     }
 }
 
-/// The prefix of the identities of a held dialog's elements.
-const IDENTITY: &str = "jsdialog:";
-
-/// The parts of a held dialog, as its elements' identities name them.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Part {
-    Dialog,
-    Text,
-    Ok,
-    Cancel,
-}
-
-impl Part {
-    fn suffix(self) -> &'static str {
-        match self {
-            Part::Dialog => "",
-            Part::Text => ":text",
-            Part::Ok => ":ok",
-            Part::Cancel => ":cancel",
-        }
-    }
-}
-
-fn identity(serial: u64, part: Part) -> String {
-    format!("{IDENTITY}{serial}{}", part.suffix())
-}
-
-/// The held dialog and part an identity names: `jsdialog:7:ok`.
-fn parse_identity(identity: &str) -> Option<(u64, Part)> {
-    let rest = identity.strip_prefix(IDENTITY)?;
-    let (serial, part) = match rest.split_once(':') {
-        Some((serial, "text")) => (serial, Part::Text),
-        Some((serial, "ok")) => (serial, Part::Ok),
-        Some((serial, "cancel")) => (serial, Part::Cancel),
-        Some(_) => return None,
-        None => (rest, Part::Dialog),
-    };
-    Some((serial.parse().ok()?, part))
-}
+/// The kind of a held dialog's identities (see [`synthetic`]).
+const KIND: &str = "jsdialog";
 
 /// Whether `node` is an element of a held dialog.
 pub(crate) fn is_dialog_element(node: &NodeData) -> bool {
-    node.identity
-        .as_deref()
-        .is_some_and(|i| i.starts_with(IDENTITY))
+    synthetic::is_of(KIND, node)
 }
 
 /// The held dialog as an element, for keys pressed in its tab.
 pub(crate) fn element(held: &Held) -> NodeData {
     let mut node = NodeData::named(Role::Dialog, held.dialog.message.trim());
-    node.identity = Some(identity(held.serial, Part::Dialog));
+    node.identity = Some(synthetic::identity(KIND, held.serial, Part::Whole));
     node
-}
-
-/// What the description of a held dialog says.
-fn description(kind: DialogKind) -> String {
-    format!(
-        "the page's JavaScript {}: nothing else in the page can be read or used until it is \
-         answered",
-        kind.as_str()
-    )
 }
 
 /// The tab's tree with its held dialog: `last` (the page as last read; a
 /// bare document named `title` when it was never read) without its focus,
 /// and the dialog at the end of its document, focused.
 pub(crate) fn with_held(last: Option<&Snapshot>, title: &str, held: &Held) -> Snapshot {
-    let (meta, mut builder) = match last {
-        Some(last) => {
-            let tree = last.tree();
-            let mut root = tree.node(NodeId::ROOT).clone();
-            root.states.remove(State::Focused);
-            let mut builder = TreeBuilder::with_capacity(root, tree.len() + 4);
-            tree.copy_children_into(NodeId::ROOT, &mut builder);
-            (last.meta.clone(), builder)
-        }
-        None => {
-            let mut root = NodeData::named(Role::DocumentWeb, title);
-            root.raw_role = "RootWebArea".into();
-            root.states = StateSet::of(&[State::Enabled, State::Showing, State::Visible]);
-            let meta = uidelta_model::Meta {
-                source: "cdp".into(),
-                app: Some(title.to_owned()),
-                ..uidelta_model::Meta::default()
-            };
-            (meta, TreeBuilder::new(root))
-        }
-    };
-    for id in 1..builder.len() {
-        builder
-            .node_mut(NodeId(id as u32))
-            .states
-            .remove(State::Focused);
-    }
-    let shown = [
-        State::Enabled,
-        State::Sensitive,
-        State::Showing,
-        State::Visible,
-    ];
     let kind = held.dialog.kind;
-    let mut dialog = NodeData::named(Role::Dialog, held.dialog.message.trim());
-    dialog.raw_role = "dialog".into();
-    dialog.description = description(kind);
-    dialog.states = StateSet::of(&shown);
-    dialog.states.insert(State::Modal);
-    dialog.identity = Some(identity(held.serial, Part::Dialog));
-    builder.open(dialog);
+    let id = |part| synthetic::identity(KIND, held.serial, part);
+    let mut dialog = synthetic::element(
+        Role::Dialog,
+        "dialog",
+        held.dialog.message.trim(),
+        id(Part::Whole),
+    );
+    dialog.description = format!(
+        "the page's JavaScript {}: nothing else in the page can be read or used until it is \
+         answered",
+        kind.as_str()
+    );
     let button = |name: &str, part: Part, focused: bool| {
-        let mut b = NodeData::named(Role::PushButton, name);
-        b.raw_role = "button".into();
-        b.states = StateSet::of(&shown);
+        let mut b = synthetic::element(Role::PushButton, "button", name, id(part));
         b.states.insert(State::Focusable);
         b.states.set(State::Focused, focused);
-        b.identity = Some(identity(held.serial, part));
         b
     };
+    let mut parts = Vec::new();
     if kind == DialogKind::Prompt {
-        let mut entry = NodeData::new(Role::Entry);
-        entry.raw_role = "textbox".into();
+        let mut entry = synthetic::element(Role::Entry, "textbox", "", id(Part::Entry));
         entry.value = Some(held.text().to_owned());
-        entry.states = StateSet::of(&shown);
         for s in [State::Focusable, State::Focused, State::Editable] {
             entry.states.insert(s);
         }
-        entry.identity = Some(identity(held.serial, Part::Text));
-        builder.leaf(entry);
+        parts.push(entry);
     }
-    builder.leaf(button("OK", Part::Ok, kind != DialogKind::Prompt));
+    parts.push(button("OK", Part::Ok, kind != DialogKind::Prompt));
     if kind != DialogKind::Alert {
-        builder.leaf(button("Cancel", Part::Cancel, false));
+        parts.push(button("Cancel", Part::Cancel, false));
     }
-    let tree = builder.finish();
-    let mut meta = meta;
+    let (mut meta, tree) = synthetic::at_end(last, title, dialog, parts).into_parts();
     meta.capture_ms = Some(0.0);
     meta.captured_at_ms = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -536,12 +455,12 @@ pub(crate) fn with_held(last: Option<&Snapshot>, title: &str, held: &Held) -> Sn
 /// behind `session`: its buttons answer it, its entry takes the text a
 /// prompt answers, Return and Escape answer OK and Cancel.
 pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> Result<Performed> {
-    let tab = session.page.target_id().inner().clone();
+    let tab = session.tab_id();
     let dialogs = &session.shared.dialogs;
     let (serial, part) = node
         .identity
         .as_deref()
-        .and_then(parse_identity)
+        .and_then(|i| synthetic::parse(KIND, i))
         .ok_or_else(|| Error::Unsupported(format!("{}: not a dialog's element", session.doing)))?;
     let held = dialogs
         .held(&tab)
@@ -553,54 +472,31 @@ pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> 
             ))
         })?;
     let kind = held.dialog.kind;
-    let refuse = |what: &str| {
-        Err(Error::Unsupported(format!(
-            "{}: {what}; a JavaScript dialog's buttons are clicked (OK answers it, Cancel \
-             dismisses it), a prompt's entry is typed into or set, and Return or Escape answer \
-             it",
-            session.doing
-        )))
-    };
-    let key = |chord: &str| chord.trim().to_ascii_lowercase();
-    // OK or Cancel, or text for the entry.
-    let outcome: Option<bool> = match (action, part) {
-        (Action::Focus, _) => {
+    let typed = held.typed.as_deref().unwrap_or_default();
+    let accept = match synthetic::answer(action, part, typed) {
+        Some(Answer::Answered(accept)) => accept,
+        Some(Answer::Nothing) => {
             return Ok(Performed {
                 method: "nothing: the dialog has the focus".into(),
             })
         }
-        (Action::Key(k), _) if key(k) == "escape" => Some(false),
-        (Action::Key(k), Part::Cancel)
-            if matches!(key(k).as_str(), "return" | "enter" | "space") =>
-        {
-            Some(false)
+        // The offered text is selected when a prompt opens: typing
+        // replaces it.
+        Some(Answer::Text(text)) => {
+            dialogs.set_typed(&tab, serial, text);
+            return Ok(Performed {
+                method: "the prompt's entry holds the text it answers".into(),
+            });
         }
-        (Action::Key(k), _) if matches!(key(k).as_str(), "return" | "enter" | "kp_enter") => {
-            Some(true)
+        None => {
+            return Err(Error::Unsupported(format!(
+                "{}: {} it does nothing; a JavaScript dialog's buttons are clicked (OK answers \
+                 it, Cancel dismisses it), a prompt's entry is typed into or set, and Return or \
+                 Escape answer it",
+                session.doing,
+                action.doing()
+            )))
         }
-        (Action::Key(k), Part::Ok) if key(k) == "space" => Some(true),
-        (Action::Click | Action::DoubleClick | Action::Invoke(_), Part::Ok) => Some(true),
-        (Action::Click | Action::DoubleClick | Action::Invoke(_), Part::Cancel) => Some(false),
-        (Action::Type(text), Part::Text) => {
-            // The offered text is selected when a prompt opens: typing
-            // replaces it.
-            let typed = format!("{}{text}", held.typed.as_deref().unwrap_or_default());
-            dialogs.set_typed(&tab, serial, typed);
-            None
-        }
-        (Action::SetValue(text), Part::Text) => {
-            dialogs.set_typed(&tab, serial, text.clone());
-            None
-        }
-        (Action::Type(_) | Action::SetValue(_), _) => {
-            return refuse("only a prompt's entry takes text")
-        }
-        _ => return refuse(&format!("{} it does nothing", action.doing())),
-    };
-    let Some(accept) = outcome else {
-        return Ok(Performed {
-            method: "the prompt's entry holds the text it answers".into(),
-        });
     };
     let text = (kind == DialogKind::Prompt && accept).then(|| held.text().to_owned());
     let answered = answer(session, accept, text.as_deref()).await;
@@ -633,6 +529,7 @@ fn shortened(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use uidelta_model::{NodeId, StateSet, TreeBuilder};
 
     fn held(kind: DialogKind) -> Held {
         Held {
@@ -643,23 +540,6 @@ mod tests {
             },
             serial: 4,
             typed: None,
-        }
-    }
-
-    #[test]
-    fn identities_name_the_dialog_and_its_parts() {
-        assert_eq!(parse_identity("jsdialog:4"), Some((4, Part::Dialog)));
-        assert_eq!(parse_identity("jsdialog:4:ok"), Some((4, Part::Ok)));
-        assert_eq!(
-            parse_identity("jsdialog:12:cancel"),
-            Some((12, Part::Cancel))
-        );
-        assert_eq!(parse_identity("jsdialog:12:text"), Some((12, Part::Text)));
-        assert_eq!(parse_identity("jsdialog:x:ok"), None);
-        assert_eq!(parse_identity("jsdialog:4:menu"), None);
-        assert_eq!(parse_identity("n12"), None);
-        for part in [Part::Dialog, Part::Text, Part::Ok, Part::Cancel] {
-            assert_eq!(parse_identity(&identity(9, part)), Some((9, part)));
         }
     }
 

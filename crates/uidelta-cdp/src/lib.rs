@@ -29,6 +29,7 @@ mod launch;
 mod navigate;
 mod protocol;
 mod roles;
+mod synthetic;
 
 use std::sync::atomic::Ordering;
 use std::sync::Arc;
