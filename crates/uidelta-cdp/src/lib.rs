@@ -908,17 +908,19 @@ impl Cdp {
         self.explain(id, result).await
     }
 
-    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point of
-    /// tab `id`'s viewport, in CSS pixels (the coordinates of its
-    /// screenshot), whatever is there.
+    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`), or moves the
+    /// mouse (`Action::Hover`), at a point of tab `id`'s viewport, in CSS
+    /// pixels (the coordinates of its screenshot), whatever is there.
     pub async fn click_at(&self, id: &str, x: i32, y: i32, action: &Action) -> Result<Performed> {
         let (button, count, what) = match action {
             Action::Click => (input::Button::Left, 1, "click"),
             Action::RightClick => (input::Button::Right, 1, "right click"),
             Action::DoubleClick => (input::Button::Left, 2, "double click"),
+            Action::Hover => (input::Button::Left, 0, "pointer move"),
             _ => {
                 return Err(Error::Unsupported(format!(
-                    "{} a point: only a click, right click or double click can be made at a point",
+                    "{} a point: only a click, right click or double click, or the pointer \
+                     moved there, can be made at a point",
                     action.doing()
                 )))
             }
@@ -932,11 +934,14 @@ impl Cdp {
             return Err(e);
         }
         let method = format!("CDP Input {what} at {x},{y}");
-        let result = input::click(&session, f64::from(x), f64::from(y), button, count)
-            .await
-            .map(|()| Performed {
-                method: method.clone(),
-            });
+        let (fx, fy) = (f64::from(x), f64::from(y));
+        let moved = match count {
+            0 => input::hover(&session, fx, fy).await,
+            _ => input::click(&session, fx, fy, button, count).await,
+        };
+        let result = moved.map(|()| Performed {
+            method: method.clone(),
+        });
         let result = opened_a_dialog(&session, result, &method);
         self.explain(id, result).await
     }

@@ -1251,6 +1251,43 @@ async fn a_policy_answers_dialogs_as_they_open_and_keeps_what_it_answered() {
     );
 }
 
+/// The pointer brought to a point over a menu button opens its menu, as
+/// hovering over the button does.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_pointer_brought_to_a_point_shows_what_hovering_there_shows() {
+    let mut tab = Tab::fixture("shop.html?n=2").await;
+    let bounds = {
+        let parsed = "role:push button && name:Men".parse().expect("selector");
+        let hits = tab.session.find(&parsed);
+        let [(scope, node)] = hits.as_slice() else {
+            panic!("Men is not one button");
+        };
+        tab.session.known_apps()[*scope]
+            .view
+            .tree()
+            .node(*node)
+            .bounds
+    }
+    .expect("the button has bounds");
+    let point = (bounds.x + bounds.w / 2, bounds.y + bounds.h / 2);
+    let id = tab.id.clone();
+    let shown = tab
+        .session
+        .click_at(&id, point, &Action::Hover, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("the pointer to {point:?}: {e}"));
+    assert_eq!(
+        shown.done.method,
+        format!("CDP Input pointer move at {},{}", point.0, point.1)
+    );
+    assert_eq!(
+        common::menu_links(&text(&shown.diff), "Men"),
+        common::eight_links("Men"),
+        "{}",
+        text(&shown.diff)
+    );
+}
+
 /// Two small files to upload, in a directory of their own.
 fn files_to_upload() -> (tempfile::TempDir, String, String) {
     let dir = tempfile::tempdir().expect("a temporary directory");

@@ -517,5 +517,21 @@ fn dragging_a_slider_past_its_ends_sets_its_least_and_greatest_values() {
             "{}",
             text(&a)
         );
+
+        // The pointer brought to a point, and refused off the screen.
+        let a = s
+            .click_at(FACTORY, (bounds.x, middle), &Action::Hover, &opts)
+            .await
+            .expect("the pointer to a point");
+        assert_eq!(
+            a.done.method,
+            format!("XTest pointer moved to {},{middle}", bounds.x)
+        );
+        let off = s
+            .click_at(FACTORY, (5000, middle), &Action::Hover, &opts)
+            .await
+            .map(|a| text(&a))
+            .expect_err("a point off the screen");
+        assert!(off.to_string().contains("off the screen"), "{off}");
     });
 }

@@ -56,7 +56,10 @@ pub enum Error {
         size: (u32, u32),
     },
     /// An action other than a click asked for at a point.
-    #[error("{doing}: only a click, right click or double click can be made at a point")]
+    #[error(
+        "{doing}: only a click, right click or double click, or the pointer moved there, can be \
+         made at a point"
+    )]
     NotAClick {
         /// What was being done.
         doing: String,

@@ -174,9 +174,24 @@ pub struct ClickElement {
 /// `hover_element`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct HoverElement {
-    /// Which element.
-    #[serde(flatten)]
-    pub target: Target,
+    /// The element: a ref from a tree, diff or find_elements result (`e12`),
+    /// or a selector. Or give `x` and `y` instead, for what the tree does not
+    /// show (a canvas).
+    #[serde(default)]
+    pub target: Option<String>,
+    /// The application (name or unique prefix): needed with `x` and `y`
+    /// unless one is the obvious one, and for a selector in an application
+    /// no earlier call has read.
+    #[serde(default)]
+    pub app: Option<String>,
+    /// A point instead of an element: horizontal position, in the
+    /// coordinates of capture_screenshot's whole-screen image (a browser
+    /// tab: of its viewport).
+    #[serde(default)]
+    pub x: Option<i32>,
+    /// Vertical position, likewise.
+    #[serde(default)]
+    pub y: Option<i32>,
     /// Diff, tree and settle options.
     #[serde(flatten)]
     pub opts: ActOpts,

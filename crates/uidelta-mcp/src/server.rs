@@ -608,14 +608,28 @@ impl<B: Backend + 'static> Inner<B> {
 
     pub(crate) async fn click_point(&self, a: args::ClickAt) -> Result<Reply, ToolError> {
         let action = a.click.action();
-        let settle = a.opts.settle()?;
+        self.at_point("click_at", a.app.as_deref(), (a.x, a.y), action, &a.opts)
+            .await
+    }
+
+    /// `action` (a click, or the pointer moved) at a point, answered with
+    /// the diff of `app`.
+    pub(crate) async fn at_point(
+        &self,
+        tool: &str,
+        app: Option<&str>,
+        point: (i32, i32),
+        action: Action,
+        opts: &ActOpts,
+    ) -> Result<Reply, ToolError> {
+        let settle = opts.settle()?;
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
-        let app = self.app_named("click_at", &s, a.app.as_deref()).await?;
+        let app = self.app_named(tool, &s, app).await?;
         let acted = s
             .click_at(
                 &app,
-                (a.x, a.y),
+                point,
                 &action,
                 &ActOptions {
                     settle,
@@ -623,7 +637,7 @@ impl<B: Backend + 'static> Inner<B> {
                 },
             )
             .await?;
-        Ok(answer("click_at", &s, &acted, &a.opts))
+        Ok(answer(tool, &s, &acted, opts))
     }
 
     pub(crate) async fn navigate(&self, a: args::NavigateBrowser) -> Result<Reply, ToolError> {

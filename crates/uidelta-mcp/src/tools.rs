@@ -173,13 +173,25 @@ tools! {
     }
 
     #[tool(
-        description = "Move the pointer over an element and leave it there, and answer with the \
-            diff: what shows while the pointer is over it (a page's menu that opens on hover, \
-            controls shown on hover, the next menu of a menu bar while one is open). The pointer \
-            stays until the next pointer action."
+        description = "Move the pointer over an element (or to a point, `x` and `y`) and leave \
+            it there, and answer with the diff: what shows while the pointer is over it (a \
+            page's menu that opens on hover, controls shown on hover, the next menu of a menu bar \
+            while one is open). The pointer stays until the next pointer action."
     )]
     async fn hover_element(&self, tool, a: args::HoverElement) {
-        self.act(tool, &a.target, Action::Hover, &a.opts).await
+        match (a.target, a.x, a.y) {
+            (Some(target), None, None) => {
+                let target = Target { target, app: a.app };
+                self.act(tool, &target, Action::Hover, &a.opts).await
+            }
+            (None, Some(x), Some(y)) => {
+                self.at_point(tool, a.app.as_deref(), (x, y), Action::Hover, &a.opts)
+                    .await
+            }
+            _ => Err(ToolError::bad_argument(
+                "hover_element: give `target` (a ref or selector), or both `x` and `y` (a point)",
+            )),
+        }
     }
 
     #[tool(

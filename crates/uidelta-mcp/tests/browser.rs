@@ -156,6 +156,38 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
     );
     assert!(out.contains(" via CDP Input mouse moved to "), "{out}");
     assert!(out.contains("] link \"Women 8\"\n"), "{out}");
+
+    // A point: the middle of the next menu's button, as its bounds say.
+    let tree = text(
+        &ok(
+            &s,
+            "get_window_tree",
+            json!({"app": "Shop", "bounds": true}),
+        )
+        .await,
+    );
+    let place = tree
+        .lines()
+        .find_map(|l| {
+            l.split_once("push button \"Men\" @")
+                .map(|(_, b)| b.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no button Men with bounds in:\n{tree}"));
+    let numbers: Vec<i32> = place
+        .split(|c: char| !c.is_ascii_digit() && c != '-')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let [x, y, w, h, ..] = numbers[..] else {
+        panic!("bounds {place:?}");
+    };
+    let r = ok(
+        &s,
+        "hover_element",
+        json!({"app": "Shop", "x": x + w / 2, "y": y + h / 2}),
+    )
+    .await;
+    let out = text(&r);
+    assert!(out.contains("] link \"Men 8\"\n"), "{out}");
 }
 
 /// A page's JavaScript confirm is a dialog in the click's answer; the page

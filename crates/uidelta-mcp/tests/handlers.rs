@@ -195,6 +195,8 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
         ("click_at", json!({"x": 1, "y": 2, "click": "middle"})),
         ("hover_element", json!({"target": ""})),
         ("hover_element", json!({"target": ["e1"]})),
+        ("hover_element", json!({"x": 1})),
+        ("hover_element", json!({"target": "e1", "x": 1, "y": 2})),
         ("drag_element", json!({"target": "e1"})),
         ("drag_element", json!({"target": "e1", "x": 1})),
         (

@@ -222,12 +222,18 @@ pub fn drag(common: &Common, source: &str, to: &DragEnd) -> Result<Status> {
     print(&acted, common.format)
 }
 
-/// Clicks at a point of the screen (or of a tab's viewport) and prints the
-/// diff of the application `--app`, which may be one that does not answer.
+/// Clicks (or moves the pointer: `Action::Hover`) at a point of the screen
+/// (or of a tab's viewport) and prints the diff of the application `--app`,
+/// which may be one that does not answer.
 pub fn click_at(common: &Common, point: (i32, i32), action: Action) -> Result<Status> {
     let Some(app) = common.app.as_deref() else {
+        let command = match action {
+            Action::Hover => "hover",
+            _ => "click",
+        };
         anyhow::bail!(
-            "click --at: name the application whose diff to print with --app (see `uidelta apps`)"
+            "{command} --at: name the application whose diff to print with --app (see `uidelta \
+             apps`)"
         );
     };
     // Not read first: `Session::click_at` reads the application itself,

@@ -72,7 +72,14 @@ enum Command {
     /// on hover, a menu bar's next menu while one is open).
     Hover {
         /// Ref or selector.
-        target: String,
+        #[arg(required_unless_present = "at", conflicts_with = "at")]
+        target: Option<String>,
+        /// Move the pointer to this point of the screen instead (`640,512`,
+        /// screenshot coordinates; in a browser, of the tab's viewport), for
+        /// what the tree does not show (a canvas). Needs --app, the
+        /// application whose diff to print.
+        #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+        at: Option<(i32, i32)>,
         #[command(flatten)]
         common: act::Common,
     },
@@ -628,7 +635,11 @@ fn run_command(cli: Cli) -> Result<Status> {
                 (None, None) => Err(anyhow::anyhow!("click: give a TARGET or --at X,Y")),
             }
         }
-        Command::Hover { target, common } => act::act(&common, &target, Action::Hover),
+        Command::Hover { target, at, common } => match (at, target) {
+            (Some(point), _) => act::click_at(&common, point, Action::Hover),
+            (None, Some(target)) => act::act(&common, &target, Action::Hover),
+            (None, None) => Err(anyhow::anyhow!("hover: give a TARGET or --at X,Y")),
+        },
         Command::Drag {
             source,
             to,

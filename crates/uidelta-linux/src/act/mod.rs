@@ -283,20 +283,28 @@ impl Linux {
         })
     }
 
-    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`) at a point
-    /// of the screen, whatever is there.
+    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`), or brings
+    /// the pointer (`Action::Hover`), at a point of the screen, whatever is
+    /// there.
     pub(crate) async fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Performed> {
         let doing = || format!("{} the point {x},{y}", action.doing());
         let x11 = self.x11(doing)?;
-        let Some((button, count, what)) = pointer_of(action) else {
+        let clicked = pointer_of(action);
+        if clicked.is_none() && *action != Action::Hover {
             return Err(Error::NotAClick { doing: doing() });
-        };
+        }
         if !on_screen(x11, x, y) {
             return Err(Error::OffScreen {
                 doing: doing(),
                 size: x11.screen_size(),
             });
         }
+        let Some((button, count, what)) = clicked else {
+            pointer::hover(x11, (x, y)).await?;
+            return Ok(Performed {
+                method: format!("XTest pointer moved to {x},{y}"),
+            });
+        };
         pointer::click(x11, (x, y), button, count, None).await?;
         Ok(Performed {
             method: format!("XTest {what} at {x},{y}"),
