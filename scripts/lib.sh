@@ -27,4 +27,19 @@ need_packages() {
     fi
     DEBIAN_FRONTEND=noninteractive apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
+    # The downloaded packages are installed: their copies would only take
+    # the disk the builds need.
+    apt-get clean
+}
+
+# Warns when the file system of DIR has less than GIB gibibytes free: a run
+# that fills the disk fails late, at whatever step writes next.
+warn_low_disk() {
+    local dir="$1" gib="$2" free_kib
+    while [ ! -d "$dir" ] && [ "$dir" != "$(dirname "$dir")" ]; do dir="$(dirname "$dir")"; done
+    free_kib="$(df -Pk "$dir" 2>/dev/null | awk 'NR == 2 { print $4 }')"
+    [ -n "$free_kib" ] || return 0
+    if [ "$free_kib" -lt $((gib * 1024 * 1024)) ]; then
+        echo "warning: $((free_kib / 1024)) MiB free on the disk of $dir; this needs about $gib GiB (free some, or set CARGO_TARGET_DIR to a larger disk)" >&2
+    fi
 }

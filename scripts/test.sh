@@ -33,6 +33,13 @@ need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-
 
 # One full build, nothing to reuse: incremental state would only add gigabytes.
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
+# In CI, nothing is built with debug information, not even line tables: its
+# failures are read without backtraces (below), and a panic's message says
+# its file and line without them. The build takes a fifth less of the disk.
+if [ "${CI:-}" = true ]; then
+    export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-false}"
+fi
+warn_low_disk "$(realpath -m "${CARGO_TARGET_DIR:-target}")" 8
 
 echo "== cargo fmt --check"
 cargo fmt --all -- --check
