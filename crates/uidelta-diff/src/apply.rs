@@ -52,6 +52,12 @@ pub fn apply(before: &View, before_refs: &Refs, diff: &Diff) -> Result<(Tree, Re
                         let parent = arena.parent_of(slot)?;
                         arena.slots[parent].children.retain(|&x| x != slot);
                         placed.entry(parent).or_default().push((*new, slot));
+                    } else if let (Attr::Parent, AttrValue::Place(to)) = (&c.attr, &c.new) {
+                        let from = arena.parent_of(slot)?;
+                        arena.slots[from].children.retain(|&x| x != slot);
+                        let parent = arena.find(to.parent.r#ref)?;
+                        arena.parent[slot] = Some(parent);
+                        placed.entry(parent).or_default().push((to.index, slot));
                     } else {
                         arena.modify(slot, c, &m.element)?;
                     }
@@ -226,7 +232,7 @@ impl Arena {
                     _ => None,
                 }
             }
-            Attr::Position => {}
+            Attr::Position | Attr::Parent => {}
         }
         Ok(())
     }

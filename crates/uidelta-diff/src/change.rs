@@ -249,6 +249,10 @@ pub enum Attr {
     Bounds,
     /// Position among the siblings: the element moved.
     Position,
+    /// The parent: the element, with all that is in it, moved to another
+    /// one (a card dragged to another list). Its values are
+    /// [`AttrValue::Place`]s.
+    Parent,
 }
 
 impl Attr {
@@ -263,6 +267,7 @@ impl Attr {
             Attr::Attribute(k) => format!("attr:{k}"),
             Attr::Bounds => "bounds".into(),
             Attr::Position => "position".into(),
+            Attr::Parent => "parent".into(),
         }
     }
 }
@@ -280,6 +285,18 @@ pub enum AttrValue {
     Rect(Rect),
     /// A position among siblings.
     Index(usize),
+    /// A place in the tree: a parent and a position among its children.
+    Place(Place),
+}
+
+/// Where an element is: under which parent, at which position among its
+/// children.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Place {
+    /// The parent.
+    pub parent: Handle,
+    /// The position among the parent's children.
+    pub index: usize,
 }
 
 /// A short mention of an element: `[e3] dialog "Save As"`.

@@ -32,7 +32,7 @@ mod view;
 pub use apply::{apply, ApplyError};
 pub use change::{
     Added, AppDiff, Attr, AttrChange, AttrValue, Change, Counts, Diff, Element, FocusMove, Handle,
-    HiddenMove, InheritedChange, Modified, Removed, SubtreeNode,
+    HiddenMove, InheritedChange, Modified, Place, Removed, SubtreeNode,
 };
 pub use filter::{Filters, Rule, UnknownRule};
 pub use matching::{context, diff, fill_unread};

@@ -15,7 +15,7 @@ use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, StateSet, Tree, Unr
 
 use crate::change::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, FocusMove, Handle, HiddenMove,
-    InheritedChange, Modified, Removed, SubtreeNode,
+    InheritedChange, Modified, Place, Removed, SubtreeNode,
 };
 use crate::filter::Rule;
 use crate::refs::{RefTable, Refs};
@@ -227,6 +227,8 @@ struct Matching {
     dirty: Vec<(NodeId, NodeId)>,
     /// After nodes that moved among their siblings: (old index, new index).
     moved: FxHashMap<NodeId, (usize, usize)>,
+    /// After nodes that moved to another parent (see [`Matching::moves`]).
+    reparented: FxHashSet<NodeId>,
     /// The root was replaced: nothing below it is matched.
     new_document: bool,
 }
@@ -238,6 +240,7 @@ impl Matching {
             a2b: vec![UNMATCHED; a.len()],
             dirty: Vec::new(),
             moved: FxHashMap::default(),
+            reparented: FxHashSet::default(),
             new_document: false,
         };
         if replaced(b, a) {
@@ -248,24 +251,101 @@ impl Matching {
             m.dirty.push((NodeId::ROOT, NodeId::ROOT));
             return m;
         }
-        let mut stack = vec![(NodeId::ROOT, NodeId::ROOT)];
         let mut ids: Option<Ids> = None;
+        m.descend(b, a, (NodeId::ROOT, NodeId::ROOT), &mut ids);
+        if ids == Some(Ids::Trusted) {
+            m.moves(b, a, &mut ids);
+        }
+        m
+    }
+
+    /// Matches a pair and, top-down, what is below it.
+    fn descend(&mut self, b: &View, a: &View, top: (NodeId, NodeId), ids: &mut Option<Ids>) {
+        let mut stack = vec![top];
         while let Some((bn, an)) = stack.pop() {
             if b.subtree_hash(bn) == a.subtree_hash(an)
                 && b.tree().subtree_len(bn) == a.tree().subtree_len(an)
             {
                 for (x, y) in b.tree().subtree(bn).zip(a.tree().subtree(an)) {
-                    m.link(x, y);
+                    self.link(x, y);
                 }
                 continue;
             }
-            m.link(bn, an);
-            m.dirty.push((bn, an));
+            self.link(bn, an);
+            self.dirty.push((bn, an));
             let ids = *ids.get_or_insert_with(|| Ids::judge(b, a));
-            let pairs = match_children(b, a, bn, an, ids, &mut m.moved);
+            let pairs = match_children(b, a, bn, an, ids, &mut self.moved);
             stack.extend(pairs.into_iter().rev());
         }
-        m
+    }
+
+    /// Matches elements that moved to another parent. Top-down matching
+    /// pairs only the children of a matched pair, so a card dragged from
+    /// one list to another would read as removed from the one and added to
+    /// the other, under a new ref. Where identities are trusted, the
+    /// platform says it is one element: an element left unmatched under a
+    /// matched parent is matched to the one of its identity and role left
+    /// unmatched under another matched parent, and what is below them is
+    /// matched as below any pair (an element moved into one that moved is
+    /// found on the next round). A transient object's identity says where
+    /// it is, not what it shows (see [`Shown`]): it never moves.
+    fn moves(&mut self, b: &View, a: &View, ids: &mut Option<Ids>) {
+        // An element unmatched under a matched parent is a child of a dirty
+        // pair (a pair matched whole matched all its children): looking
+        // there costs what changed, not the tree's size.
+        let loose = |v: &View, n: NodeId, partner: &[u32]| {
+            let d = v.tree().node(n);
+            partner[n.index()] == UNMATCHED
+                && d.identity.is_some()
+                && !d.states.contains(State::Transient)
+        };
+        loop {
+            let arrived: Vec<NodeId> = self
+                .dirty
+                .iter()
+                .flat_map(|&(_, an)| a.tree().children(an))
+                .copied()
+                .filter(|&y| loose(a, y, &self.a2b))
+                .collect();
+            if arrived.is_empty() {
+                return;
+            }
+            // An identity two loose elements share says nothing.
+            let mut left: FxHashMap<&str, Option<NodeId>> = FxHashMap::default();
+            for &(bn, _) in &self.dirty {
+                for &x in b.tree().children(bn) {
+                    if !loose(b, x, &self.b2a) {
+                        continue;
+                    }
+                    if let Some(id) = b.tree().node(x).identity.as_deref() {
+                        left.entry(id).and_modify(|e| *e = None).or_insert(Some(x));
+                    }
+                }
+            }
+            let mut found = false;
+            for y in arrived {
+                let ny = a.tree().node(y);
+                let Some(Some(x)) = ny.identity.as_deref().and_then(|id| left.get(id)).copied()
+                else {
+                    continue;
+                };
+                let parents = (b.tree().parent(x), a.tree().parent(y));
+                let same_parent =
+                    matches!(parents, (Some(p), Some(q)) if self.b2a[p.index()] == q.0);
+                if same_parent
+                    || self.b2a[x.index()] != UNMATCHED
+                    || !same_role(b.tree().node(x), ny)
+                {
+                    continue;
+                }
+                self.descend(b, a, (x, y), ids);
+                self.reparented.insert(y);
+                found = true;
+            }
+            if !found {
+                return;
+            }
+        }
     }
 
     fn link(&mut self, b: NodeId, a: NodeId) {
@@ -845,7 +925,8 @@ impl Sides<'_> {
     ) {
         let same_content = self.before.content_hash(bn) == self.after.content_hash(an);
         let moved = m.moved.get(&an);
-        if same_content && moved.is_none() {
+        let reparented = m.reparented.contains(&an);
+        if same_content && moved.is_none() && !reparented {
             return;
         }
         let (x, y) = (self.before.tree().node(bn), self.after.tree().node(an));
@@ -872,6 +953,23 @@ impl Sides<'_> {
                     old: AttrValue::Index(old),
                     new: AttrValue::Index(new),
                 });
+            }
+        }
+        if reparented {
+            let place = |v: &View, refs: &Refs, n: NodeId| {
+                let t = v.tree();
+                t.parent(n).map(|p| {
+                    AttrValue::Place(Place {
+                        parent: handle(t, refs, p),
+                        index: t.index_in_parent(n),
+                    })
+                })
+            };
+            if let (Some(old), Some(new)) = (
+                place(self.before, self.before_refs, bn),
+                place(self.after, self.after_refs, an),
+            ) {
+                changes.push(change(Attr::Parent, old, new));
             }
         }
         if changes.is_empty() {

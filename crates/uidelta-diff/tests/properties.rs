@@ -130,6 +130,8 @@ enum Edit {
     Insert(usize, usize, Spec),
     Remove(usize, usize),
     Swap(usize, usize, usize),
+    /// A child of one element, with all in it, moved under another.
+    Move(usize, usize, usize, usize),
     Focus(usize),
 }
 
@@ -142,6 +144,13 @@ fn edit() -> impl Strategy<Value = Edit> {
         (any::<usize>(), any::<usize>(), spec()).prop_map(|(t, i, s)| Edit::Insert(t, i, s)),
         (any::<usize>(), any::<usize>()).prop_map(|(t, i)| Edit::Remove(t, i)),
         (any::<usize>(), any::<usize>(), any::<usize>()).prop_map(|(t, i, j)| Edit::Swap(t, i, j)),
+        (
+            any::<usize>(),
+            any::<usize>(),
+            any::<usize>(),
+            any::<usize>()
+        )
+            .prop_map(|(t, i, u, j)| Edit::Move(t, i, u, j)),
         any::<usize>().prop_map(Edit::Focus),
     ]
 }
@@ -170,6 +179,17 @@ fn run(spec: &mut Spec, edits: &[Edit], next_id: &mut u32) {
                 if !node.children.is_empty() {
                     let n = node.children.len();
                     node.children.swap(i % n, j % n);
+                }
+            }
+            Edit::Move(t, i, u, j) => {
+                let node = nth(spec, t);
+                if !node.children.is_empty() {
+                    let at = i % node.children.len();
+                    let moved = node.children.remove(at);
+                    // Anywhere in what is left: never into itself.
+                    let to = nth(spec, u);
+                    let at = j % (to.children.len() + 1);
+                    to.children.insert(at, moved);
                 }
             }
             Edit::Focus(t) => {

@@ -1315,3 +1315,91 @@ fn a_list_item_that_comes_to_hold_a_menu_stays_as_it_was() {
     assert_eq!(back.diff.counts().removed, 1);
     assert_eq!(back.diff.changes.len(), 1, "{:#?}", back.diff.changes);
 }
+
+/// A board of two named lists of cards, each card a list item with a
+/// label; identities are the card's, as a page's DOM nodes keep theirs.
+fn board(todo: &[&str], done: &[&str], same_ids: bool) -> Snapshot {
+    let mut b = TreeBuilder::new(NodeData::named(Role::DocumentWeb, "Board"));
+    for (list, cards) in [("To do", todo), ("Done", done)] {
+        let mut l = NodeData::named(Role::List, list);
+        l.states = base_states();
+        l.identity = Some(format!("list:{list}"));
+        b.open(l);
+        for card in cards {
+            let mut item = NodeData::named(Role::ListItem, *card);
+            item.states = base_states();
+            let prefix = if same_ids { "card" } else { "new" };
+            item.identity = Some(format!("{prefix}:{card}"));
+            b.open(item);
+            let mut due = NodeData::named(Role::Label, format!("Due {card}"));
+            due.states = base_states();
+            due.identity = Some(format!("{prefix}:{card}:due"));
+            b.leaf(due);
+            b.close();
+        }
+        b.close();
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+#[test]
+fn an_element_moved_to_another_parent_keeps_its_ref_and_says_where_it_was() {
+    let before = board(&["Write report", "Call Ann"], &["Buy milk"], true);
+    let after = board(&["Call Ann"], &["Buy milk", "Write report"], true);
+    let c = compare(&before, &after, Filters::all());
+    let moved = only_modified(&c.diff.changes);
+    assert_eq!(moved.element.name, "Write report");
+    let ref_of = |refs: &uidelta_diff::Refs, v: &uidelta_diff::View, name: &str| {
+        v.tree()
+            .ids()
+            .find(|&n| v.tree().node(n).name == name)
+            .map(|n| refs.get(n))
+            .expect("named element")
+    };
+    // The card and what is in it keep their refs.
+    for name in ["Write report", "Due Write report"] {
+        assert_eq!(
+            ref_of(&c.before_refs, &c.before, name),
+            ref_of(&c.after_refs, &c.after, name)
+        );
+    }
+    assert_eq!(moved.changes.len(), 1, "{:#?}", moved.changes);
+    let change = &moved.changes[0];
+    assert_eq!(change.attr, Attr::Parent);
+    let (AttrValue::Place(from), AttrValue::Place(to)) = (&change.old, &change.new) else {
+        panic!("places expected: {change:#?}");
+    };
+    assert_eq!((from.parent.name.as_str(), from.index), ("To do", 0));
+    assert_eq!((to.parent.name.as_str(), to.index), ("Done", 1));
+    assert_eq!(
+        from.parent.r#ref,
+        ref_of(&c.before_refs, &c.before, "To do")
+    );
+    assert_eq!(
+        replayed_names(&c),
+        names_of(uidelta_diff::View::new(&after, Filters::all()).tree())
+    );
+
+    // Moved and changed: both are said on one line.
+    let mut renamed = board(&["Call Ann"], &["Buy milk", "Write report"], true);
+    let (meta, mut tree) = renamed.into_parts();
+    let due = tree
+        .ids()
+        .find(|&n| tree.node(n).name == "Due Write report")
+        .expect("due label");
+    tree.node_mut(due).name = "Done today".into();
+    renamed = Snapshot::new(meta, tree);
+    let c = compare(&before, &renamed, Filters::all());
+    assert_eq!(c.diff.counts().modified, 2, "{:#?}", c.diff.changes);
+    assert_eq!(c.diff.counts().added + c.diff.counts().removed, 0);
+
+    // Without the identity to say so, it is another element: removed and
+    // added.
+    let after = board(&["Call Ann"], &["Buy milk", "Write report"], false);
+    let c = compare(&before, &after, Filters::all());
+    assert!(c.diff.counts().added > 0 && c.diff.counts().removed > 0);
+    assert!(c.diff.changes.iter().all(|ch| match ch {
+        Change::Modified(m) => m.changes.iter().all(|x| x.attr != Attr::Parent),
+        _ => true,
+    }));
+}

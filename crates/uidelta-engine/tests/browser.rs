@@ -1403,9 +1403,10 @@ async fn setting_a_file_inputs_value_gives_it_the_file() {
     );
 }
 
-/// A card dragged onto another list moves there (HTML drag and drop): it
-/// leaves one list and joins the other, and the page says so; a slider's
-/// knob dragged past its left end reads its least value.
+/// A card dragged onto another list moves there (HTML drag and drop): one
+/// line says it moved from one list to the other, and it keeps its ref
+/// (the page moved its DOM node); the page says so too. A slider's knob
+/// dragged past its left end reads its least value.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it() {
     let mut tab = Tab::fixture("board.html").await;
@@ -1427,12 +1428,17 @@ async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it
         moved.done.method
     );
     let lines = body(&moved);
-    let new = tab.ref_of("role:list item && name:Write report");
+    assert_eq!(
+        tab.ref_of("role:list item && name:Write report"),
+        card,
+        "the card keeps its ref"
+    );
     assert_eq!(
         lines,
         [
-            format!("+ [{new}] list item \"Write report\" in [{done}] list \"Done\""),
-            format!("- [{card}] list item \"Write report\" in [{todo}] list \"To do\""),
+            format!(
+                "~ [{card}] list item \"Write report\" in [{done}] list \"Done\" | parent: [{todo}] list \"To do\" -> [{done}] list \"Done\""
+            ),
             format!(
                 "~ [{}] status bar | name: \"Ready\" -> \"Write report moved to Done\"",
                 tab.ref_of("role:status bar")

@@ -325,7 +325,9 @@ async fn drag_element_moves_a_card_onto_another_list() {
     let j = r.structured_content.clone().unwrap_or_default();
     let diff = j["ui_diff"].as_str().unwrap_or_default();
     assert!(
-        diff.contains("list item \"Write report\" in [e10] list \"Done\""),
+        diff.contains(
+            "~ [e6] list item \"Write report\" in [e10] list \"Done\" | parent: [e5] list \"To do\" -> [e10] list \"Done\""
+        ),
         "{diff}"
     );
     assert!(

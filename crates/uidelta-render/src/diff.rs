@@ -1168,7 +1168,7 @@ fn text_of(v: &AttrValue) -> Option<&str> {
 }
 
 /// A value as the diff text shows it: texts quoted, `true`/`false`,
-/// `none`, `@x,y wxh`, or a number.
+/// `none`, `@x,y wxh`, a number, or a parent (`[e5] list "To do"`).
 fn value_text(v: &AttrValue) -> String {
     match v {
         AttrValue::Absent => "none".to_owned(),
@@ -1176,5 +1176,6 @@ fn value_text(v: &AttrValue) -> String {
         AttrValue::Bool(b) => b.to_string(),
         AttrValue::Rect(r) => rect_text(*r),
         AttrValue::Index(i) => i.to_string(),
+        AttrValue::Place(p) => handle_text(&p.parent),
     }
 }

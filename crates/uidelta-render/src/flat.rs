@@ -85,7 +85,8 @@ fn flat_line(f: Facts<'_>) -> String {
     out
 }
 
-/// A value as macos-use shows it: `'Save'`, `'true'`, `''` when absent.
+/// A value as macos-use shows it: `'Save'`, `'true'`, `''` when absent,
+/// a parent as `'[list] Recent'`.
 fn single_quoted(v: &AttrValue) -> String {
     let text = match v {
         AttrValue::Absent => String::new(),
@@ -93,6 +94,8 @@ fn single_quoted(v: &AttrValue) -> String {
         AttrValue::Bool(b) => b.to_string(),
         AttrValue::Rect(r) => format!("x:{} y:{} w:{} h:{}", r.x, r.y, r.w, r.h),
         AttrValue::Index(i) => i.to_string(),
+        // The format has no refs: the parent by its role and name.
+        AttrValue::Place(p) => format!("[{}] {}", p.parent.role.as_str(), shown(&p.parent.name)),
     };
     format!("'{text}'")
 }

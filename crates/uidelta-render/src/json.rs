@@ -309,6 +309,7 @@ fn attr_key(attr: &Attr) -> String {
         Attr::Role => "role".to_owned(),
         Attr::Bounds => "bounds".to_owned(),
         Attr::Position => "position".to_owned(),
+        Attr::Parent => "parent".to_owned(),
         Attr::State(s) => format!("state:{}", s.as_str()),
         Attr::Attribute(k) => format!("attribute:{k}"),
     }
@@ -324,5 +325,14 @@ fn attr_value(w: &mut JsonWriter, v: &AttrValue) {
             w
         }
         AttrValue::Index(i) => w.uint(*i as u64),
+        AttrValue::Place(p) => {
+            w.begin_object();
+            w.key("ref").string(&p.parent.r#ref.to_string());
+            w.key("role").string(p.parent.role.as_str());
+            w.key("name").string(&p.parent.name);
+            w.key("index").uint(p.index as u64);
+            w.end_object();
+            w
+        }
     };
 }

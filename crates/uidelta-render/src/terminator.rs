@@ -230,7 +230,7 @@ fn before_changes(element: &Element, changes: &[AttrChange]) -> NodeData {
             },
             (Attr::Bounds, AttrValue::Rect(r)) => old.bounds = Some(*r),
             (Attr::Bounds, _) => old.bounds = None,
-            (Attr::Position, _) => {}
+            (Attr::Position | Attr::Parent, _) => {}
         }
     }
     old

@@ -4,7 +4,7 @@
 use insta::assert_snapshot;
 use uidelta_diff::{
     Added, Attr, AttrChange, AttrValue, Change, Diff, Element, Filters, FocusMove, Handle,
-    InheritedChange, Modified, Ref, RefTable, Refs, Removed, SubtreeNode, View,
+    InheritedChange, Modified, Place, Ref, RefTable, Refs, Removed, SubtreeNode, View,
 };
 use uidelta_model::{Meta, NodeData, Rect, Role, Snapshot, State, StateSet, TreeBuilder};
 use uidelta_render::{
@@ -295,6 +295,26 @@ fn bold_moved() -> Modified {
     }
 }
 
+/// A recent file moved from the sidebar's list to the pinned one.
+fn recent_file_pinned() -> Modified {
+    let place = |r, name: &str, index| {
+        AttrValue::Place(Place {
+            parent: handle(r, Role::List, name),
+            index,
+        })
+    };
+    Modified {
+        element: el(17, Role::ListItem, "notes.txt"),
+        context: Some(handle(16, Role::List, "Pinned")),
+        changes: vec![change(
+            Attr::Parent,
+            place(15, "Recent", 2),
+            place(16, "Pinned", 0),
+        )],
+        descendants: vec![],
+    }
+}
+
 /// A popover that came to show with its items (GTK keeps a popover in the
 /// tree while it is hidden): the items are listed under it, as an added
 /// subtree's.
@@ -385,6 +405,7 @@ fn full_diff() -> Diff {
             Change::Modified(document_modified()),
             Change::Modified(sidebar_hidden()),
             Change::Modified(bold_moved()),
+            Change::Modified(recent_file_pinned()),
         ],
         focus: Some(FocusMove {
             from: Some(handle(5, Role::Entry, "Document")),

@@ -276,7 +276,9 @@ fn drag_moves_a_card_onto_another_list_in_a_headless_browser() {
         "{out}"
     );
     assert!(
-        out.contains("+ [e13] list item \"Write report\" in [e10] list \"Done\"\n"),
+        out.contains(
+            "~ [e6] list item \"Write report\" in [e10] list \"Done\" | parent: [e5] list \"To do\" -> [e10] list \"Done\"\n"
+        ),
         "{out}"
     );
     let (code, _, err) = uidelta(&["drag", "--browser", "--url", &url, card]);
