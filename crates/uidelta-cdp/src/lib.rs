@@ -912,11 +912,11 @@ impl Cdp {
     /// mouse (`Action::Hover`), at a point of tab `id`'s viewport, in CSS
     /// pixels (the coordinates of its screenshot), whatever is there.
     pub async fn click_at(&self, id: &str, x: i32, y: i32, action: &Action) -> Result<Performed> {
-        let (button, count, what) = match action {
-            Action::Click => (input::Button::Left, 1, "click"),
-            Action::RightClick => (input::Button::Right, 1, "right click"),
-            Action::DoubleClick => (input::Button::Left, 2, "double click"),
-            Action::Hover => (input::Button::Left, 0, "pointer move"),
+        let (button, count, what, doing) = match action {
+            Action::Click => (input::Button::Left, 1, "click", "clicking"),
+            Action::RightClick => (input::Button::Right, 1, "right click", "right-clicking"),
+            Action::DoubleClick => (input::Button::Left, 2, "double click", "double-clicking"),
+            Action::Hover => (input::Button::Left, 0, "pointer move", "moving the pointer"),
             _ => {
                 return Err(Error::Unsupported(format!(
                     "{} a point: only a click, right click or double click, or the pointer \
@@ -927,7 +927,7 @@ impl Cdp {
         };
         let label = self.label_of(id).await;
         let session = self
-            .session(id, format!("{what}ing at {x},{y} in {label}"))
+            .session(id, format!("{doing} at {x},{y} in {label}"))
             .await?;
         self.shared.set_active(Some(id.to_owned()));
         if let Some(e) = session.held_dialog() {

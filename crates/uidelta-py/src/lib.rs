@@ -412,9 +412,9 @@ impl From<&RsModified> for Modified {
 }
 
 /// One attribute's change: `attr` is `name`, `value`, `description`,
-/// `role`, a state (`checked`), `attr:KEY`, `bounds` or `position`; `old`
-/// and `new` are a `str`, a `bool`, an `int`, `(x, y, w, h)`, or `None`
-/// when absent.
+/// `role`, a state (`checked`), `attr:KEY`, `bounds`, `position` or
+/// `parent`; `old` and `new` are a `str`, a `bool`, an `int`, `(x, y, w,
+/// h)`, an `Element` (the parent), or `None` when absent.
 #[pyclass(frozen, get_all, module = "uidelta")]
 #[derive(Clone)]
 struct AttrChange {
@@ -429,7 +429,7 @@ struct AttrChange {
 #[pymethods]
 impl AttrChange {
     fn __repr__(&self) -> String {
-        format!("{}: {:?} -> {:?}", self.attr, self.old, self.new)
+        format!("{}: {} -> {}", self.attr, self.old.repr(), self.new.repr())
     }
 }
 
@@ -444,13 +444,31 @@ impl From<&RsAttrChange> for AttrChange {
 }
 
 /// An attribute's value, as Python sees it.
-#[derive(Clone, Debug, IntoPyObject)]
+#[derive(Clone, IntoPyObject)]
 enum Value {
     Text(String),
     Bool(bool),
     Index(usize),
     Rect((i32, i32, i32, i32)),
+    /// A parent (an element moved to another): the parent, as an element.
+    Parent(Element),
     Absent(Option<()>),
+}
+
+impl Value {
+    /// As Python would write it: `'Save'`, `True`, `3`, `(0, 0, 10, 10)`,
+    /// `None`; a parent as an element's repr.
+    fn repr(&self) -> String {
+        match self {
+            Value::Text(t) => format!("{t:?}"),
+            Value::Bool(true) => "True".to_owned(),
+            Value::Bool(false) => "False".to_owned(),
+            Value::Index(i) => i.to_string(),
+            Value::Rect((x, y, w, h)) => format!("({x}, {y}, {w}, {h})"),
+            Value::Parent(e) => e.__repr__(),
+            Value::Absent(_) => "None".to_owned(),
+        }
+    }
 }
 
 impl From<&AttrValue> for Value {
@@ -461,6 +479,7 @@ impl From<&AttrValue> for Value {
             AttrValue::Bool(b) => Value::Bool(*b),
             AttrValue::Index(i) => Value::Index(*i),
             AttrValue::Rect(r) => Value::Rect((r.x, r.y, r.w, r.h)),
+            AttrValue::Place(p) => Value::Parent(Element::from(&p.parent)),
         }
     }
 }

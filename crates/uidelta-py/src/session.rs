@@ -92,15 +92,48 @@ impl Desktop {
     }
 
     /// Clicks `target` (a ref such as `e12`, or a selector such as
-    /// `role:push button && name:OK`).
-    fn click(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
-        self.driver.act(py, target, Action::Click)
+    /// `role:push button && name:OK`): with `button="right"`, or twice with
+    /// `double=True`.
+    #[pyo3(signature = (target, *, button = "left", double = false))]
+    fn click(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        button: &str,
+        double: bool,
+    ) -> PyResult<ActionResult> {
+        let action = click_action(py, button, double)?;
+        self.driver.act(py, target, action)
+    }
+
+    /// Clicks the point `(x, y)` of the screen (a screenshot's
+    /// coordinates), answered with the diff of application `app`: for what
+    /// the tree does not show (a canvas), or an application that does not
+    /// answer.
+    #[pyo3(signature = (app, x, y, *, button = "left", double = false))]
+    fn click_at(
+        &self,
+        py: Python<'_>,
+        app: &str,
+        x: i32,
+        y: i32,
+        button: &str,
+        double: bool,
+    ) -> PyResult<ActionResult> {
+        let action = click_action(py, button, double)?;
+        self.driver.at_point(py, app, (x, y), action)
     }
 
     /// Moves the pointer over `target` and leaves it there: what shows on
     /// hover.
     fn hover(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
         self.driver.act(py, target, Action::Hover)
+    }
+
+    /// Moves the pointer to the point `(x, y)` of the screen and leaves it
+    /// there, answered with the diff of application `app`.
+    fn hover_at(&self, py: Python<'_>, app: &str, x: i32, y: i32) -> PyResult<ActionResult> {
+        self.driver.at_point(py, app, (x, y), Action::Hover)
     }
 
     /// Drags `target` with the primary button onto the element `to` (a
@@ -246,10 +279,36 @@ impl Browser {
         self.driver.tree(py, &self.tab)
     }
 
-    /// Clicks `target` (a ref such as `e12`, or a selector).
-    fn click(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
+    /// Clicks `target` (a ref such as `e12`, or a selector): with
+    /// `button="right"`, or twice with `double=True`.
+    #[pyo3(signature = (target, *, button = "left", double = false))]
+    fn click(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        button: &str,
+        double: bool,
+    ) -> PyResult<ActionResult> {
+        let action = click_action(py, button, double)?;
         self.read_first(py)?;
-        self.driver.act(py, target, Action::Click)
+        self.driver.act(py, target, action)
+    }
+
+    /// Clicks the point `(x, y)` of the tab's viewport (CSS pixels, a
+    /// screenshot's coordinates): for what the tree does not show (a
+    /// canvas).
+    #[pyo3(signature = (x, y, *, button = "left", double = false))]
+    fn click_at(
+        &self,
+        py: Python<'_>,
+        x: i32,
+        y: i32,
+        button: &str,
+        double: bool,
+    ) -> PyResult<ActionResult> {
+        let action = click_action(py, button, double)?;
+        self.read_first(py)?;
+        self.driver.at_point(py, &self.tab, (x, y), action)
     }
 
     /// Moves the pointer over `target` and leaves it there: what shows on
@@ -257,6 +316,13 @@ impl Browser {
     fn hover(&self, py: Python<'_>, target: &str) -> PyResult<ActionResult> {
         self.read_first(py)?;
         self.driver.act(py, target, Action::Hover)
+    }
+
+    /// Moves the pointer to the point `(x, y)` of the tab's viewport and
+    /// leaves it there.
+    fn hover_at(&self, py: Python<'_>, x: i32, y: i32) -> PyResult<ActionResult> {
+        self.read_first(py)?;
+        self.driver.at_point(py, &self.tab, (x, y), Action::Hover)
     }
 
     /// Drags `target` with the primary button onto the element `to` (a
@@ -427,6 +493,21 @@ impl<B: Backend + 'static> Driver<B> {
         result(py, outcome.map_err(|e| engine_error(py, e))?)
     }
 
+    fn at_point(
+        &self,
+        py: Python<'_>,
+        app: &str,
+        point: (i32, i32),
+        action: Action,
+    ) -> PyResult<ActionResult> {
+        let outcome = py.detach(|| {
+            let mut session = self.lock();
+            self.rt
+                .block_on(session.click_at(app, point, &action, &ActOptions::default()))
+        });
+        result(py, outcome.map_err(|e| engine_error(py, e))?)
+    }
+
     fn drag(
         &self,
         py: Python<'_>,
@@ -531,6 +612,7 @@ impl<B: Backend + 'static> Driver<B> {
                         name: node.name.clone(),
                         value: node.value.clone(),
                         states: node.states.iter().map(|s| s.as_str().to_owned()).collect(),
+                        bounds: node.bounds.map(|r| (r.x, r.y, r.w, r.h)),
                         app: known.app.name.clone(),
                     }
                 })
@@ -580,8 +662,9 @@ impl<B: Backend + 'static> Driver<B> {
 
 /// An element that matches a selector (`Desktop.find`, `Browser.find`):
 /// its `ref` (what actions take), `role`, `name`, `value` (or `None`),
-/// `states` (`["enabled", "checked", ...]`) and `app`, the application it
-/// is in.
+/// `states` (`["enabled", "checked", ...]`), `bounds` (`(x, y, w, h)` in
+/// the coordinates `click_at` takes, or `None`) and `app`, the application
+/// it is in.
 #[pyclass(frozen, get_all, module = "uidelta")]
 #[derive(Clone)]
 pub struct Found {
@@ -596,6 +679,9 @@ pub struct Found {
     value: Option<String>,
     /// Its states, by name.
     states: Vec<String>,
+    /// Where it is, `(x, y, w, h)`, in the coordinates `click_at` takes
+    /// (the screen's; a page's viewport), or `None` when unknown.
+    bounds: Option<(i32, i32, i32, i32)>,
     /// The application it is in.
     app: String,
 }
@@ -768,4 +854,26 @@ fn with_kind(py: Python<'_>, err: PyErr, kind: &'static str) -> PyErr {
     // Setting an attribute on a built-in exception's instance does not fail.
     let _ = err.value(py).setattr("kind", kind);
     err
+}
+
+/// The click `button` and `double` ask for: `left` or `right`, once or
+/// (left only) twice.
+fn click_action(py: Python<'_>, button: &str, double: bool) -> PyResult<Action> {
+    match (button, double) {
+        ("left", false) => Ok(Action::Click),
+        ("left", true) => Ok(Action::DoubleClick),
+        ("right", false) => Ok(Action::RightClick),
+        ("right", true) => Err(with_kind(
+            py,
+            PyValueError::new_err("click: a double click is of the left button"),
+            "bad_argument",
+        )),
+        (other, _) => Err(with_kind(
+            py,
+            PyValueError::new_err(format!(
+                "click: no button {other:?}; give \"left\" or \"right\""
+            )),
+            "bad_argument",
+        )),
+    }
 }

@@ -65,6 +65,25 @@ def test_find_answers_with_the_matching_elements_and_their_refs(live_desktop):
     assert desktop.find("role:push button && name:No such button anywhere") == []
 
 
+def test_a_point_of_the_screen_is_clicked_and_hovered(live_desktop):
+    desktop = uidelta.Desktop()
+    wait_for_app(desktop, APP)
+    [box] = desktop.find(CHECK, app=APP)
+    x, y, w, h = box.bounds
+    assert w > 0 and h > 0
+    centre = (x + w // 2, y + h // 2)
+    ticked = desktop.click_at(APP, *centre)
+    assert ticked.method == f"XTest click at {centre[0]},{centre[1]}"
+    [modified] = ticked.diff.modified
+    assert modified.element.ref == box.ref
+    assert [(c.attr, c.old, c.new) for c in modified.changes] == [("checked", False, True)]
+    moved = desktop.hover_at(APP, 1, 1)
+    assert moved.method == "XTest pointer moved to 1,1"
+    desktop.click(box.ref)
+    with pytest.raises(ValueError, match='no button "middle"'):
+        desktop.click_at(APP, *centre, button="middle")
+
+
 def test_invoke_performs_an_elements_named_action(live_desktop):
     desktop = uidelta.Desktop()
     wait_for_app(desktop, APP)

@@ -7,7 +7,7 @@ __version__: str
 
 Capture = Union[str, bytes, dict, list, "os.PathLike[str]"]
 PathArg = Union[str, "os.PathLike[str]"]
-AttrValue = Union[str, bool, int, Tuple[int, int, int, int], None]
+AttrValue = Union[str, bool, int, Tuple[int, int, int, int], "Element", None]
 
 class Element:
     """One element as a diff names it."""
@@ -93,6 +93,8 @@ class Found:
     name: str
     value: Optional[str]
     states: list[str]
+    bounds: Optional[Tuple[int, int, int, int]]
+    """(x, y, w, h) in the coordinates `click_at` takes, or None when unknown."""
     app: str
 
 class Waited:
@@ -105,6 +107,7 @@ class Waited:
     exited: bool
 
 Condition = Literal["appears", "disappears", "has_state", "lacks_state"]
+Button = Literal["left", "right"]
 
 # Errors of the desktop and the browser are LookupError (kinds no_match,
 # ambiguous, ref_gone, unknown_ref, not_found, app_gone), TimeoutError
@@ -120,9 +123,16 @@ class Desktop:
     def __init__(self) -> None: ...
     def apps(self) -> list[Tuple[str, Optional[int]]]: ...
     def tree(self, app: str) -> str: ...
-    def click(self, target: str) -> ActionResult: ...
+    def click(self, target: str, *, button: Button = "left", double: bool = False) -> ActionResult: ...
+    def click_at(
+        self, app: str, x: int, y: int, *, button: Button = "left", double: bool = False
+    ) -> ActionResult:
+        """Clicks the point (x, y) of the screen, answered with the diff of `app`: for what
+        the tree does not show (a canvas), or an application that does not answer."""
     def hover(self, target: str) -> ActionResult:
         """Moves the pointer over `target` and leaves it there: what shows on hover."""
+    def hover_at(self, app: str, x: int, y: int) -> ActionResult:
+        """Moves the pointer to the point (x, y) of the screen, answered with the diff of `app`."""
     def drag(
         self, target: str, to: Optional[str] = None, *, at: Optional[Tuple[int, int]] = None
     ) -> ActionResult:
@@ -157,9 +167,16 @@ class Browser:
 
     def __init__(self, url: Optional[str] = None, *, cdp: Optional[str] = None) -> None: ...
     def tree(self) -> str: ...
-    def click(self, target: str) -> ActionResult: ...
+    def click(self, target: str, *, button: Button = "left", double: bool = False) -> ActionResult: ...
+    def click_at(
+        self, x: int, y: int, *, button: Button = "left", double: bool = False
+    ) -> ActionResult:
+        """Clicks the point (x, y) of the tab's viewport (CSS pixels): for what the tree
+        does not show (a canvas)."""
     def hover(self, target: str) -> ActionResult:
         """Moves the pointer over `target` and leaves it there: what shows on hover."""
+    def hover_at(self, x: int, y: int) -> ActionResult:
+        """Moves the pointer to the point (x, y) of the tab's viewport."""
     def drag(
         self, target: str, to: Optional[str] = None, *, at: Optional[Tuple[int, int]] = None
     ) -> ActionResult:
