@@ -730,7 +730,13 @@ impl Mirror {
             while let Some(j) = stack.pop() {
                 nodes.insert(j);
                 lists.insert(j);
-                stack.extend(&self.recs[j].children);
+                // A container too big to read whole is read with what
+                // shows of it (below): what it held at the last capture is
+                // not read one by one (Calc's sheet says its selection
+                // changed at every move of the cursor).
+                if self.recs[j].shown.is_none() {
+                    stack.extend(&self.recs[j].children);
+                }
             }
         }
         // Focus moving to another window (a menu popping up) leaves the

@@ -4,8 +4,10 @@
 
 use std::time::{Duration, Instant};
 
-use uidelta_atspi::{capture, find_app, Actor, Bus, CaptureOptions, Error, NodeAddr};
-use uidelta_model::Role;
+use uidelta_atspi::{
+    capture, differences, find_app, Actor, Bus, CaptureOptions, Error, Mirror, NodeAddr, Reading,
+};
+use uidelta_model::{Role, Snapshot, State};
 use uidelta_testkit::{require_programs, App, Desktop};
 
 const SOFFICE: &str = "/usr/lib/libreoffice/program/soffice.bin";
@@ -115,5 +117,90 @@ fn no_search_for_popovers_walks_the_sheet() {
         tokio::time::sleep(Duration::from_secs(3)).await;
         let used = cpu_ticks(app.pid) - before;
         assert!(used < 150, "Calc used {used} ticks of CPU in 3 s");
+    });
+}
+
+/// Calc's sheet says its selection changed at every move of the cell
+/// cursor, and such a change marks all that is below the object read
+/// again. The sheet is too big to read whole: it is read with what shows of
+/// it at every capture, not cell by cell as held at the last one (on a
+/// screen showing 700 cells, that made every move of the cursor a read of
+/// the whole tree). The mirror equals a whole walk.
+#[test]
+fn a_move_of_the_cell_cursor_is_read_in_part() {
+    let (desktop, _app) = calc();
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime");
+    rt.block_on(async {
+        let bus = Bus::connect(Some(desktop.session_bus_address()))
+            .await
+            .expect("the accessibility bus");
+        let info = find_app(&bus, "soffice").await.expect("Calc");
+        let opts = CaptureOptions::default();
+        let mut mirror = Mirror::start(&bus, &info.app, None)
+            .await
+            .expect("a mirror");
+        let cell = |s: &Snapshot, name: &str| -> Option<uidelta_model::NodeData> {
+            s.tree()
+                .nodes()
+                .iter()
+                .find(|n| n.role == Role::TableCell && n.name == name)
+                .cloned()
+        };
+        // Until the sheet shows, and then until it is quiet.
+        let mut first = None;
+        for _ in 0..60 {
+            let (s, _) = mirror.capture(&bus, None, &opts).await.expect("capture");
+            if cell(&s, "B2").is_some() {
+                first = Some(s);
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        let first = first.expect("the sheet's cells");
+        tokio::time::sleep(Duration::from_secs(2)).await;
+        mirror.capture(&bus, None, &opts).await.expect("capture");
+        let label = info.app.label();
+        let actor = Actor::new(&bus, &label);
+        let mut readings = Vec::new();
+        for name in ["B2", "C3", "B2"] {
+            let target = cell(&first, name)
+                .and_then(|n| n.identity)
+                .and_then(|id| NodeAddr::from_identity(&id))
+                .expect("the cell's address");
+            actor
+                .set_selected(&target, true)
+                .await
+                .unwrap_or_else(|e| panic!("selecting {name}: {e}"));
+            let mut moved = false;
+            for _ in 0..40 {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                let (s, reading) = mirror.capture(&bus, None, &opts).await.expect("capture");
+                readings.push(reading);
+                if cell(&s, name).is_some_and(|n| n.states.contains(State::Selected)) {
+                    moved = true;
+                    break;
+                }
+            }
+            assert!(moved, "the cell cursor never came to {name}: {readings:?}");
+        }
+        // The sheet and a few objects, not its cells one by one (some 550
+        // on this screen; with more on a bigger one, more than a quarter
+        // of the tree, the whole tree was read).
+        assert!(
+            readings
+                .iter()
+                .all(|r| matches!(r, Reading::Part { reread, .. } if *reread < 50)),
+            "a move of the cell cursor read the sheet's cells one by one: {readings:?}"
+        );
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        let (mirrored, _) = mirror.capture(&bus, None, &opts).await.expect("capture");
+        let whole = capture(&bus, &info.app, None, None, &opts)
+            .await
+            .expect("a whole walk");
+        let differ = differences(&mirrored, &whole, 5, true);
+        assert!(differ.is_empty(), "the mirror differs: {differ:?}");
     });
 }
