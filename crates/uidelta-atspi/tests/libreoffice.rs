@@ -50,6 +50,22 @@ fn calc() -> (Desktop, App) {
     (desktop, app)
 }
 
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("runtime")
+}
+
+/// The desktop's accessibility bus, and Calc on it.
+async fn connect(desktop: &Desktop) -> (Bus, uidelta_atspi::AppInfo) {
+    let bus = Bus::connect(Some(desktop.session_bus_address()))
+        .await
+        .expect("the accessibility bus");
+    let info = find_app(&bus, "soffice").await.expect("Calc");
+    (bus, info)
+}
+
 /// CPU time (user and system, clock ticks) of `pid` so far.
 fn cpu_ticks(pid: u32) -> u64 {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).expect("stat");
@@ -61,15 +77,8 @@ fn cpu_ticks(pid: u32) -> u64 {
 #[test]
 fn no_search_for_popovers_walks_the_sheet() {
     let (desktop, app) = calc();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(async {
-        let bus = Bus::connect(Some(desktop.session_bus_address()))
-            .await
-            .expect("the accessibility bus");
-        let info = find_app(&bus, "soffice").await.expect("Calc");
+    runtime().block_on(async {
+        let (bus, info) = connect(&desktop).await;
         // Until the sheet shows.
         let mut snap = None;
         for _ in 0..60 {
@@ -129,15 +138,8 @@ fn no_search_for_popovers_walks_the_sheet() {
 #[test]
 fn a_move_of_the_cell_cursor_is_read_in_part() {
     let (desktop, _app) = calc();
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .expect("runtime");
-    rt.block_on(async {
-        let bus = Bus::connect(Some(desktop.session_bus_address()))
-            .await
-            .expect("the accessibility bus");
-        let info = find_app(&bus, "soffice").await.expect("Calc");
+    runtime().block_on(async {
+        let (bus, info) = connect(&desktop).await;
         let opts = CaptureOptions::default();
         let mut mirror = Mirror::start(&bus, &info.app, None)
             .await
