@@ -425,6 +425,15 @@ impl Marks {
     fn is_empty(&self) -> bool {
         self.nodes.is_empty() && self.children.is_empty() && self.below.is_empty()
     }
+
+    /// Whether nothing at all was named, not even a move.
+    fn is_silent(&self) -> bool {
+        self.is_empty()
+            && self.moved.is_empty()
+            && self.restated.is_empty()
+            && self.windows.is_empty()
+            && self.chosen.is_empty()
+    }
 }
 
 /// Whether two walks read the same objects, with the same names, values
@@ -754,11 +763,18 @@ impl Mirror {
             }
         }
         // What shows of a container too big to read whole moves with
-        // scrolling, which says nothing.
-        for (i, r) in self.recs.iter().enumerate() {
-            if r.shown.is_some() {
-                nodes.insert(i);
-                lists.insert(i);
+        // scrolling, which says nothing of the container; but what
+        // scrolls it says so (a scroll bar's value, Calc's sheet's
+        // `visible-data-changed`), as does what edits it: when the
+        // application said nothing at all since the last capture, it
+        // shows what it showed (reading some 700 cells of Calc's sheet
+        // again takes half a second).
+        if !marks.is_silent() {
+            for (i, r) in self.recs.iter().enumerate() {
+                if r.shown.is_some() {
+                    nodes.insert(i);
+                    lists.insert(i);
+                }
             }
         }
         // What says it is busy (a document still loading: Gecko) or stale

@@ -134,7 +134,8 @@ fn no_search_for_popovers_walks_the_sheet() {
 /// again. The sheet is too big to read whole: it is read with what shows of
 /// it at every capture, not cell by cell as held at the last one (on a
 /// screen showing 700 cells, that made every move of the cursor a read of
-/// the whole tree). The mirror equals a whole walk.
+/// the whole tree). The mirror equals a whole walk. And when Calc says
+/// nothing, the sheet is not read again at all.
 #[test]
 fn a_move_of_the_cell_cursor_is_read_in_part() {
     let (desktop, _app) = calc();
@@ -204,5 +205,20 @@ fn a_move_of_the_cell_cursor_is_read_in_part() {
             .expect("a whole walk");
         let differ = differences(&mirrored, &whole, 5, true);
         assert!(differ.is_empty(), "the mirror differs: {differ:?}");
+
+        // Once Calc is quiet, a capture reads none of the sheet's cells
+        // again: it said nothing, so what shows of the sheet is as it was.
+        let mut quiet = Vec::new();
+        for _ in 0..5 {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            let (_, reading) = mirror.capture(&bus, None, &opts).await.expect("capture");
+            quiet.push(reading);
+        }
+        assert!(
+            quiet
+                .iter()
+                .any(|r| matches!(r, Reading::Part { new: 0, .. })),
+            "every capture of a quiet Calc read the sheet's cells again: {quiet:?}"
+        );
     });
 }
