@@ -101,6 +101,22 @@ enum Command {
         #[command(flatten)]
         common: act::Common,
     },
+    /// Scroll with the mouse wheel over an element (or, with `--amount 0`,
+    /// scroll it into view) and print the diff: what scrolled into or out
+    /// of the tree.
+    Scroll {
+        /// Ref or selector.
+        target: String,
+        /// Which way.
+        #[arg(long, value_enum, default_value_t = ScrollWay::Down)]
+        direction: ScrollWay,
+        /// Wheel clicks, at most 50; 0 scrolls the element into view
+        /// instead.
+        #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u32).range(0..=50))]
+        amount: u32,
+        #[command(flatten)]
+        common: act::Common,
+    },
     /// Type text into an element and print the diff.
     Type {
         /// Ref or selector.
@@ -356,6 +372,19 @@ struct DiffArgs {
     stats: bool,
     #[command(flatten)]
     input: Input,
+}
+
+/// Which way `scroll` turns the wheel.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ScrollWay {
+    /// Towards the top.
+    Up,
+    /// Towards the bottom.
+    Down,
+    /// Towards the left.
+    Left,
+    /// Towards the right.
+    Right,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -652,6 +681,21 @@ fn run_command(cli: Cli) -> Result<Status> {
                 (None, None) => anyhow::bail!("drag: give where to, TO or --to-point X,Y"),
             };
             act::drag(&common, &source, &end)
+        }
+        Command::Scroll {
+            target,
+            direction,
+            amount,
+            common,
+        } => {
+            let n = amount as i32;
+            let (dx, dy) = match direction {
+                ScrollWay::Up => (0, -n),
+                ScrollWay::Down => (0, n),
+                ScrollWay::Left => (-n, 0),
+                ScrollWay::Right => (n, 0),
+            };
+            act::act(&common, &target, Action::Scroll { dx, dy })
         }
         Command::Type {
             target,

@@ -289,6 +289,51 @@ fn drag_moves_a_card_onto_another_list_in_a_headless_browser() {
     );
 }
 
+/// `scroll TARGET` turns the wheel over it (`--direction`, `--amount`
+/// clicks), `--amount 0` scrolls it into view; more than 50 clicks are
+/// refused.
+#[test]
+fn scroll_turns_the_wheel_over_an_element_or_brings_it_into_view() {
+    let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+    let url = web.url("shop.html?n=200");
+    let (code, out, err) = uidelta(&[
+        "scroll",
+        "--browser",
+        "--url",
+        &url,
+        "role:document web",
+        "--amount",
+        "5",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let first = out.lines().next().unwrap_or_default();
+    assert!(
+        first.starts_with("# [e1] document web \"Shop\" via CDP Input wheel 0,5 at "),
+        "{out}"
+    );
+    let (code, out, err) = uidelta(&[
+        "scroll",
+        "--browser",
+        "--url",
+        &url,
+        "role:toggle button && name:Add 200",
+        "--direction",
+        "up",
+        "--amount",
+        "0",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.lines()
+            .next()
+            .is_some_and(|l| l.ends_with("\"Add 200\" via DOM.scrollIntoViewIfNeeded")),
+        "{out}"
+    );
+    let (code, _, err) = uidelta(&["scroll", "--browser", "--url", &url, "e1", "--amount", "51"]);
+    assert_ne!(code, 0);
+    assert!(err.contains("51 is not in 0..=50"), "{err}");
+}
+
 #[test]
 fn the_mcp_server_acts_on_its_url_tab_alone_and_answers_a_replaced_page_with_its_tree() {
     let web = Server::start(&fixtures_dir()).expect("serving fixtures/web");
