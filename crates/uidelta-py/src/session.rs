@@ -150,6 +150,21 @@ impl Desktop {
         self.driver.drag(py, target, to, at)
     }
 
+    /// Turns the mouse wheel `amount` clicks (at most 50) `direction`
+    /// (`"up"`, `"down"`, `"left"`, `"right"`) over `target`; `amount=0`
+    /// scrolls it into view instead.
+    #[pyo3(signature = (target, direction = "down", amount = 3))]
+    fn scroll(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        direction: &str,
+        amount: u32,
+    ) -> PyResult<ActionResult> {
+        let action = scroll_action(py, direction, amount)?;
+        self.driver.act(py, target, action)
+    }
+
     /// Types `text` into `target`.
     #[pyo3(name = "type")]
     fn type_text(&self, py: Python<'_>, target: &str, text: &str) -> PyResult<ActionResult> {
@@ -338,6 +353,22 @@ impl Browser {
     ) -> PyResult<ActionResult> {
         self.read_first(py)?;
         self.driver.drag(py, target, to, at)
+    }
+
+    /// Turns the mouse wheel `amount` clicks (at most 50) `direction`
+    /// (`"up"`, `"down"`, `"left"`, `"right"`) over `target`; `amount=0`
+    /// scrolls it into view instead.
+    #[pyo3(signature = (target, direction = "down", amount = 3))]
+    fn scroll(
+        &self,
+        py: Python<'_>,
+        target: &str,
+        direction: &str,
+        amount: u32,
+    ) -> PyResult<ActionResult> {
+        let action = scroll_action(py, direction, amount)?;
+        self.read_first(py)?;
+        self.driver.act(py, target, action)
     }
 
     /// Types `text` into `target`.
@@ -876,4 +907,35 @@ fn click_action(py: Python<'_>, button: &str, double: bool) -> PyResult<Action> 
             "bad_argument",
         )),
     }
+}
+
+/// The wheel turned `amount` clicks `direction`, or (0) the element
+/// scrolled into view.
+fn scroll_action(py: Python<'_>, direction: &str, amount: u32) -> PyResult<Action> {
+    if amount > 50 {
+        return Err(with_kind(
+            py,
+            PyValueError::new_err(format!(
+                "scroll: amount {amount} is more than 50 wheel clicks"
+            )),
+            "bad_argument",
+        ));
+    }
+    let n = amount as i32;
+    let (dx, dy) = match direction {
+        "up" => (0, -n),
+        "down" => (0, n),
+        "left" => (-n, 0),
+        "right" => (n, 0),
+        other => {
+            return Err(with_kind(
+                py,
+                PyValueError::new_err(format!(
+                    "scroll: no direction {other:?}; give \"up\", \"down\", \"left\" or \"right\""
+                )),
+                "bad_argument",
+            ))
+        }
+    };
+    Ok(Action::Scroll { dx, dy })
 }

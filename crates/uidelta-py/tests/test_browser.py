@@ -83,6 +83,19 @@ def test_points_of_the_page_are_hovered_and_clicked():
         browser.click("role:push button && name:Men", button="middle")
 
 
+def test_scroll_turns_the_wheel_or_brings_an_element_into_view():
+    need_chromium()
+    browser = uidelta.Browser(SHOP)
+    turned = browser.scroll("role:document web", amount=5)
+    assert turned.method.startswith("CDP Input wheel 0,5 at ")
+    shown = browser.scroll("role:toggle button && name:Add 2", direction="up", amount=0)
+    assert shown.method == "DOM.scrollIntoViewIfNeeded"
+    with pytest.raises(ValueError, match="more than 50 wheel clicks"):
+        browser.scroll("role:document web", amount=51)
+    with pytest.raises(ValueError, match='no direction "sideways"'):
+        browser.scroll("role:document web", direction="sideways")
+
+
 def test_a_prompt_is_a_dialog_answered_with_what_was_typed():
     need_chromium()
     browser = uidelta.Browser(ALERTS)

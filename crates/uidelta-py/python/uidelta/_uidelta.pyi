@@ -108,6 +108,7 @@ class Waited:
 
 Condition = Literal["appears", "disappears", "has_state", "lacks_state"]
 Button = Literal["left", "right"]
+Direction = Literal["up", "down", "left", "right"]
 
 # Errors of the desktop and the browser are LookupError (kinds no_match,
 # ambiguous, ref_gone, unknown_ref, not_found, app_gone), TimeoutError
@@ -138,6 +139,8 @@ class Desktop:
     ) -> ActionResult:
         """Drags `target` with the primary button onto the element `to` (dropped at its
         centre), or to the point `at`."""
+    def scroll(self, target: str, direction: Direction = "down", amount: int = 3) -> ActionResult:
+        """Turns the mouse wheel `amount` clicks over `target`; 0 scrolls it into view."""
     def type(self, target: str, text: str) -> ActionResult: ...
     def set_value(self, target: str, value: str) -> ActionResult: ...
     def select(self, target: str, selected: bool = True) -> ActionResult: ...
@@ -182,6 +185,8 @@ class Browser:
     ) -> ActionResult:
         """Drags `target` with the primary button onto the element `to` (dropped at its
         centre), or to the point `at`."""
+    def scroll(self, target: str, direction: Direction = "down", amount: int = 3) -> ActionResult:
+        """Turns the mouse wheel `amount` clicks over `target`; 0 scrolls it into view."""
     def type(self, target: str, text: str) -> ActionResult: ...
     def set_value(self, target: str, value: str) -> ActionResult: ...
     def select(self, target: str, selected: bool = True) -> ActionResult: ...
