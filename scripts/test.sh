@@ -35,7 +35,8 @@ need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-
 export CARGO_INCREMENTAL="${CARGO_INCREMENTAL:-0}"
 # In CI, nothing is built with debug information, not even line tables: its
 # failures are read without backtraces (below), and a panic's message says
-# its file and line without them. The build takes a fifth less of the disk.
+# its file and line without them. The build takes a quarter less of the
+# disk (3.7 GB against 4.9 GB).
 if [ "${CI:-}" = true ]; then
     export CARGO_PROFILE_DEV_DEBUG="${CARGO_PROFILE_DEV_DEBUG:-false}"
 fi

@@ -159,7 +159,7 @@ impl Desktop {
         py: Python<'_>,
         target: &str,
         direction: &str,
-        amount: u32,
+        amount: i64,
     ) -> PyResult<ActionResult> {
         let action = scroll_action(py, direction, amount)?;
         self.driver.act(py, target, action)
@@ -364,7 +364,7 @@ impl Browser {
         py: Python<'_>,
         target: &str,
         direction: &str,
-        amount: u32,
+        amount: i64,
     ) -> PyResult<ActionResult> {
         let action = scroll_action(py, direction, amount)?;
         self.read_first(py)?;
@@ -911,15 +911,17 @@ fn click_action(py: Python<'_>, button: &str, double: bool) -> PyResult<Action> 
 
 /// The wheel turned `amount` clicks `direction`, or (0) the element
 /// scrolled into view.
-fn scroll_action(py: Python<'_>, direction: &str, amount: u32) -> PyResult<Action> {
+fn scroll_action(py: Python<'_>, direction: &str, amount: i64) -> PyResult<Action> {
+    let bad = |message: String| with_kind(py, PyValueError::new_err(message), "bad_argument");
+    if amount < 0 {
+        return Err(bad(format!(
+            "scroll: amount {amount} is negative; give the other `direction` instead"
+        )));
+    }
     if amount > 50 {
-        return Err(with_kind(
-            py,
-            PyValueError::new_err(format!(
-                "scroll: amount {amount} is more than 50 wheel clicks"
-            )),
-            "bad_argument",
-        ));
+        return Err(bad(format!(
+            "scroll: amount {amount} is more than 50 wheel clicks"
+        )));
     }
     let n = amount as i32;
     let (dx, dy) = match direction {
@@ -928,13 +930,9 @@ fn scroll_action(py: Python<'_>, direction: &str, amount: u32) -> PyResult<Actio
         "left" => (-n, 0),
         "right" => (n, 0),
         other => {
-            return Err(with_kind(
-                py,
-                PyValueError::new_err(format!(
-                    "scroll: no direction {other:?}; give \"up\", \"down\", \"left\" or \"right\""
-                )),
-                "bad_argument",
-            ))
+            return Err(bad(format!(
+                "scroll: no direction {other:?}; give \"up\", \"down\", \"left\" or \"right\""
+            )))
         }
     };
     Ok(Action::Scroll { dx, dy })

@@ -92,6 +92,8 @@ def test_scroll_turns_the_wheel_or_brings_an_element_into_view():
     assert shown.method == "DOM.scrollIntoViewIfNeeded"
     with pytest.raises(ValueError, match="more than 50 wheel clicks"):
         browser.scroll("role:document web", amount=51)
+    with pytest.raises(ValueError, match="is negative"):
+        browser.scroll("role:document web", amount=-1)
     with pytest.raises(ValueError, match='no direction "sideways"'):
         browser.scroll("role:document web", direction="sideways")
 
