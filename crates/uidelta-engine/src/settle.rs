@@ -330,10 +330,16 @@ impl Watch {
                 .is_some_and(|i| i >= self.start + grace.max(self.quiet.floor))
         });
         match self.last {
+            // Nothing changed yet, and the cap is past: whatever the
+            // application says of itself (a page says it is idle every
+            // 50 ms), the wait is over. Said first, or a wait restarted
+            // after events that left it as it was (see
+            // [`Watch::restart`]) would look again at every such word,
+            // for ever.
+            None if now >= cap => Next::Done { capped: true },
             // Nothing changed, and nothing will.
             None if idle => Next::Done { capped: false },
             // Nothing changed yet: wait for the first change, up to the cap.
-            None if now >= cap => Next::Done { capped: true },
             None => Next::WaitUntil(cap),
             Some(last) => {
                 // Motion after the last change holds the quiet window off,
@@ -418,6 +424,31 @@ mod tests {
         assert_eq!(w.next(t0 + ms(500)), Next::WaitUntil(t0 + ms(550)));
         assert_eq!(w.next(t0 + ms(550)), Next::Done { capped: false });
         assert_eq!(w.events(), 2);
+    }
+
+    /// A page says it is idle every 50 ms. Events that left it as it was
+    /// restart the wait, which forgets the idle word; the next one came
+    /// before the next look ended under load, and each said "done, look
+    /// again": a command scrolling a page looked for 26 minutes. Past the
+    /// cap, the wait is over whatever the page says.
+    #[test]
+    fn an_idle_word_after_a_restart_past_the_cap_ends_the_wait() {
+        let t0 = Instant::now();
+        let q = Quiet {
+            grace: Some(ms(100)),
+            ..quiet(ms(2000))
+        };
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(40));
+        w.idle(t0 + ms(150));
+        w.restart();
+        // Before the cap, the page's word ends the wait for a change.
+        w.idle(t0 + ms(1900));
+        assert_eq!(w.next(t0 + ms(1950)), Next::Done { capped: false });
+        // Past it, the cap does, whatever the page keeps saying.
+        w.restart();
+        w.idle(t0 + ms(2040));
+        assert_eq!(w.next(t0 + ms(2050)), Next::Done { capped: true });
     }
 
     #[test]
