@@ -374,12 +374,7 @@ mod tests {
             typed: "/tmp/a.png".into(),
         };
         let shown = with_held(&page, &held);
-        let nodes: Vec<(&str, &str, Option<&str>)> = shown
-            .tree()
-            .nodes()
-            .iter()
-            .map(|n| (n.role.as_str(), n.name.as_str(), n.value.as_deref()))
-            .collect();
+        let nodes = crate::synthetic::rows(&shown);
         assert_eq!(
             nodes,
             [

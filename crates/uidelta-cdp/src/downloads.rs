@@ -206,12 +206,7 @@ mod tests {
             TreeBuilder::new(NodeData::named(Role::DocumentWeb, "Files")).finish(),
         );
         let shown = with_downloads(page.clone(), &downloads.of("t"));
-        let nodes: Vec<(&str, &str, Option<&str>)> = shown
-            .tree()
-            .nodes()
-            .iter()
-            .map(|n| (n.role.as_str(), n.name.as_str(), n.value.as_deref()))
-            .collect();
+        let nodes = crate::synthetic::rows(&shown);
         assert_eq!(
             nodes,
             [

@@ -155,6 +155,18 @@ pub(crate) fn answer(action: &Action, part: Part, text: &str) -> Option<Answer> 
     })
 }
 
+/// Every node of `snapshot` in preorder as `(role, name, value)`: what
+/// the tests of what is put at a tab's end compare.
+#[cfg(test)]
+pub(crate) fn rows(snapshot: &Snapshot) -> Vec<(&str, &str, Option<&str>)> {
+    snapshot
+        .tree()
+        .nodes()
+        .iter()
+        .map(|n| (n.role.as_str(), n.name.as_str(), n.value.as_deref()))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

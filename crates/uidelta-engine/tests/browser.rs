@@ -106,6 +106,19 @@ impl Tab {
         }
     }
 
+    /// Where the one element `selector` matches is, as last read (the
+    /// viewport's CSS pixels).
+    fn bounds_of(&self, selector: &str) -> uidelta_model::Rect {
+        let parsed = selector.parse().expect("selector");
+        match self.session.find(&parsed).as_slice() {
+            [(scope, node)] => self.session.known_apps()[*scope]
+                .node(*node)
+                .bounds
+                .unwrap_or_else(|| panic!("`{selector}` has no bounds")),
+            hits => panic!("`{selector}` matches {} elements", hits.len()),
+        }
+    }
+
     /// Whether the one element `selector` matches has `state` now.
     fn has(&self, selector: &str, state: State) -> bool {
         let parsed = selector.parse().expect("selector");
@@ -896,15 +909,7 @@ async fn a_click_at_a_point_of_the_viewport_reaches_what_is_there() {
     let selector = "role:check box && name:Subscribe to newsletter";
     let check = tab.ref_of(selector);
     let status = tab.ref_of("role:status bar && name:No changes yet");
-    let parsed = selector.parse().expect("selector");
-    let point = match tab.session.find(&parsed).as_slice() {
-        [(scope, node)] => tab.session.known_apps()[*scope]
-            .node(*node)
-            .bounds
-            .expect("the check box has bounds")
-            .center(),
-        hits => panic!("`{selector}` matches {} elements", hits.len()),
-    };
+    let point = tab.bounds_of(selector).center();
     let id = tab.id.clone();
     let a = tab
         .session
@@ -1256,20 +1261,7 @@ async fn a_policy_answers_dialogs_as_they_open_and_keeps_what_it_answered() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn the_pointer_brought_to_a_point_shows_what_hovering_there_shows() {
     let mut tab = Tab::fixture("shop.html?n=2").await;
-    let bounds = {
-        let parsed = "role:push button && name:Men".parse().expect("selector");
-        let hits = tab.session.find(&parsed);
-        let [(scope, node)] = hits.as_slice() else {
-            panic!("Men is not one button");
-        };
-        tab.session.known_apps()[*scope]
-            .view
-            .tree()
-            .node(*node)
-            .bounds
-    }
-    .expect("the button has bounds");
-    let point = (bounds.x + bounds.w / 2, bounds.y + bounds.h / 2);
+    let point = tab.bounds_of("role:push button && name:Men").center();
     let id = tab.id.clone();
     let shown = tab
         .session
@@ -1449,19 +1441,7 @@ async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it
     );
 
     let slider = tab.ref_of("role:slider && name:Volume");
-    let bounds = {
-        let parsed = slider.parse().expect("a ref");
-        let hits = tab.session.find(&parsed);
-        let [(scope, node)] = hits.as_slice() else {
-            panic!("{slider} is not one element");
-        };
-        tab.session.known_apps()[*scope]
-            .view
-            .tree()
-            .node(*node)
-            .bounds
-    }
-    .expect("the slider has bounds");
+    let bounds = tab.bounds_of(&slider);
     let left = uidelta_engine::DragEnd::Point(bounds.x - 30, bounds.y + bounds.h / 2);
     let slid = tab
         .session
