@@ -42,13 +42,19 @@ if [ "${CI:-}" = true ]; then
 fi
 warn_low_disk "$(realpath -m "${CARGO_TARGET_DIR:-target}")" 8
 
-echo "== cargo fmt --check"
+# Each phase says when it starts, and how long the run has taken so far:
+# where the time goes is read from the log.
+phase() {
+    echo "== $1 ($(date -u +%H:%M:%S), ${SECONDS} s in)"
+}
+
+phase "cargo fmt --check"
 cargo fmt --all -- --check
-echo "== cargo clippy"
+phase "cargo clippy"
 cargo clippy --workspace --all-targets --locked -- -D warnings
-echo "== cargo doc"
+phase "cargo doc"
 RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --locked
-echo "== cargo test"
+phase "cargo test"
 # Every capture a live mirror reads in part is compared with a whole walk,
 # node for node; a difference is an error (docs/architecture.md). Every
 # test binary runs, whatever fails before it, so that one run says all that
@@ -59,7 +65,7 @@ if [ "${CI:-}" = true ]; then
 fi
 # The soak (`soak_short`) runs on its own, below.
 UIDELTA_MIRROR=strict cargo test --workspace --locked --no-fail-fast -- --skip soak_short
-echo "== conformance tasks, as users run them"
+phase "conformance tasks, as users run them"
 # Without the check, captures answer from the mirrors alone, and sooner:
 # the tasks on the real applications give the same answers. The tasks on
 # toolkits that are never mirrored (GTK 4: GNOME Calculator, Nautilus;
@@ -76,7 +82,7 @@ UIDELTA_MIRROR=on cargo test --workspace --test conformance --locked -- \
 # for Windows) take the rest of the machine, at the lowest priority, so
 # that the soak's desktop has what it asks for. The Python package's tests
 # run after it.
-echo "== the soak, beside the builds"
+phase "the soak, beside the builds"
 soak_bin="$(cargo test --workspace --test soak --locked --no-run --message-format=json |
     python3 -c 'import json, sys
 for line in sys.stdin:
@@ -93,12 +99,12 @@ soak_log="$(mktemp)"
 soak_pid=$!
 trap 'kill "$soak_pid" 2>/dev/null || true; rm -f "$soak_log"' EXIT
 
-echo "== python package: build"
+phase "python package: build"
 UIDELTA_PY_STEPS=build nice -n 19 scripts/python-test.sh
 # The fuzz targets (docs/fuzzing.md) build with stable Rust too, without
 # the sanitizer: each runs its seeds once, so that none falls behind the
 # readers it feeds.
-echo "== fuzz targets on their seeds"
+phase "fuzz targets on their seeds"
 (
     cd fuzz
     nice -n 19 cargo build --locked --bins --target-dir target
@@ -112,7 +118,7 @@ echo "== fuzz targets on their seeds"
 # The diff half (the core and the Python package without its live sessions)
 # serves Windows and macOS users too: it must build there. A check for
 # Windows (C parts through MinGW) keeps it free of Linux-only code.
-echo "== cargo check for Windows (the diff half)"
+phase "cargo check for Windows (the diff half)"
 rustup target add x86_64-pc-windows-gnu >/dev/null 2>&1 || {
     echo "error: could not add the Rust target x86_64-pc-windows-gnu (rustup target add x86_64-pc-windows-gnu)" >&2
     exit 2
@@ -120,7 +126,7 @@ rustup target add x86_64-pc-windows-gnu >/dev/null 2>&1 || {
 PYO3_CROSS_PYTHON_VERSION=3.9 nice -n 19 cargo check --locked --target x86_64-pc-windows-gnu \
     -p uidelta-model -p uidelta-diff -p uidelta-formats -p uidelta-render -p uidelta-py
 
-echo "== the soak's result"
+phase "the soak's result"
 soak_status=0
 wait "$soak_pid" || soak_status=$?
 cat "$soak_log"
@@ -128,5 +134,6 @@ if [ "$soak_status" -ne 0 ]; then
     echo "error: the soak failed (exit $soak_status; run cargo test -p uidelta-mcp --test soak soak_short)" >&2
     exit 1
 fi
-echo "== python package: tests"
+phase "python package: tests"
 UIDELTA_PY_STEPS=test scripts/python-test.sh
+phase "done"

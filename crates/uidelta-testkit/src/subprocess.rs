@@ -46,8 +46,11 @@ pub(crate) fn read_line_until(
     }
 }
 
-/// Runs a short-lived command to completion, killing it if it outlives `timeout`.
-pub(crate) fn output_within(
+/// Runs a command to completion and returns its output, killing it if it
+/// outlives `timeout` (then the error says what hung, and for how long).
+/// Its output is read while it runs, so that one that writes more than a
+/// pipe holds is not mistaken for one that hangs.
+pub fn output_within(
     mut command: Command,
     timeout: Duration,
     what: &str,
@@ -59,10 +62,12 @@ pub(crate) fn output_within(
     let mut child = command
         .spawn()
         .map_err(|error| TestkitError::io(format!("running {what}"), error))?;
+    let stdout = drain(child.stdout.take());
+    let stderr = drain(child.stderr.take());
     let deadline = Instant::now() + timeout;
-    loop {
+    let status = loop {
         match child.try_wait() {
-            Ok(Some(_)) => break,
+            Ok(Some(status)) => break status,
             Ok(None) if Instant::now() >= deadline => {
                 kill_and_reap(&mut child);
                 return Err(TestkitError::Timeout {
@@ -76,11 +81,33 @@ pub(crate) fn output_within(
                 return Err(TestkitError::io(format!("waiting for {what}"), error));
             }
         }
-    }
-    // The process has exited, so its pipes are at EOF and this cannot block for long.
-    child
-        .wait_with_output()
-        .map_err(|error| TestkitError::io(format!("reading the output of {what}"), error))
+    };
+    // The process has exited; its pipes end unless a child it left holds
+    // them, which must not hold up its caller either.
+    let rest = deadline
+        .saturating_duration_since(Instant::now())
+        .max(Duration::from_secs(1));
+    Ok(Output {
+        status,
+        stdout: stdout.recv_timeout(rest).unwrap_or_default(),
+        stderr: stderr.recv_timeout(rest).unwrap_or_default(),
+    })
+}
+
+/// Reads `pipe` to its end on a thread of its own; what it read, once it
+/// ended.
+fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
+    let (sender, receiver) = mpsc::channel();
+    let Some(mut pipe) = pipe else {
+        let _ = sender.send(Vec::new());
+        return receiver;
+    };
+    std::thread::spawn(move || {
+        let mut read = Vec::new();
+        let _ = pipe.read_to_end(&mut read);
+        let _ = sender.send(read);
+    });
+    receiver
 }
 
 fn kill_and_reap(child: &mut Child) {

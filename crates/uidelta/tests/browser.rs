@@ -4,22 +4,36 @@
 
 mod common;
 
+use std::path::Path;
 use std::process::Command;
+use std::time::Duration;
 
 use common::{is_error, text, Mcp};
 use serde_json::json;
+use uidelta_testkit::output_within;
 use uidelta_testkit::web::{fixtures_dir, Server};
 
+/// How long one command may take: it answers or fails well within this.
+/// One that hangs is killed, and its test fails saying so.
+const COMMAND: Duration = Duration::from_secs(180);
+
 fn uidelta(args: &[&str]) -> (i32, String, String) {
-    let o = Command::new(env!("CARGO_BIN_EXE_uidelta"))
-        .args(args)
-        .output()
-        .expect("the uidelta binary runs");
-    let err = String::from_utf8_lossy(&o.stderr).into_owned();
+    uidelta_in(None, args)
+}
+
+/// [`uidelta`] in the working directory `dir`.
+fn uidelta_in(dir: Option<&Path>, args: &[&str]) -> (i32, String, String) {
+    let mut command = Command::new(env!("CARGO_BIN_EXE_uidelta"));
+    command.args(args);
+    if let Some(dir) = dir {
+        command.current_dir(dir);
+    }
+    let what = format!("uidelta {}", args.join(" "));
+    let o = output_within(command, COMMAND, &what).unwrap_or_else(|e| panic!("{e}"));
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),
-        err,
+        String::from_utf8_lossy(&o.stderr).into_owned(),
     )
 }
 
@@ -205,18 +219,7 @@ fn a_command_gives_a_file_chooser_the_files_it_is_told_and_says_so() {
     let url = web.url("upload.html");
     let dir = tempfile::tempdir().expect("a temporary directory");
     std::fs::write(dir.path().join("a.txt"), "hello\n").expect("writing a.txt");
-    let run = |args: &[&str]| {
-        let o = Command::new(env!("CARGO_BIN_EXE_uidelta"))
-            .args(args)
-            .current_dir(dir.path())
-            .output()
-            .expect("the uidelta binary runs");
-        (
-            o.status.code().unwrap_or(-1),
-            String::from_utf8_lossy(&o.stdout).into_owned(),
-            String::from_utf8_lossy(&o.stderr).into_owned(),
-        )
-    };
+    let run = |args: &[&str]| uidelta_in(Some(dir.path()), args);
     let add = "role:push button && name:Add photos";
     let (code, out, err) = run(&["click", "--browser", "--url", &url, add]);
     assert_eq!(code, 0, "{err}");

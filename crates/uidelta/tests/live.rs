@@ -1,8 +1,9 @@
 //! The live commands of the CLI on a real virtual desktop.
 
+use std::process::{Command, Output};
 use std::time::Duration;
 
-use uidelta_testkit::{require_programs, Desktop};
+use uidelta_testkit::{output_within, require_programs, Desktop};
 
 const FACTORY: &str = "gtk3-widget-factory";
 
@@ -28,7 +29,7 @@ fn cli_lists_apps_and_captures_the_live_tree() {
     let run = |args: &[&str]| {
         let mut c = desktop.command(bin);
         c.args(args);
-        let o = c.output().expect("uidelta runs");
+        let o = output(c, args);
         (
             o.status.code(),
             String::from_utf8_lossy(&o.stdout).into_owned(),
@@ -154,6 +155,13 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
 }
 
 /// The ref on the line of `out` that names `what` (`table cell "Entry"`).
+/// What the command `c` (`uidelta` with `args`) printed; a command that
+/// hangs is killed after three minutes, and the test fails saying so.
+fn output(c: Command, args: &[&str]) -> Output {
+    let what = format!("uidelta {}", args.join(" "));
+    output_within(c, Duration::from_secs(180), &what).unwrap_or_else(|e| panic!("{e}"))
+}
+
 fn ref_on_line(out: &str, what: &str) -> String {
     let line = out
         .lines()
@@ -187,7 +195,7 @@ fn uidelta_on(
     if let Some(dir) = state {
         c.env("UIDELTA_STATE_DIR", dir);
     }
-    let o = c.output().expect("uidelta runs");
+    let o = output(c, args);
     let err = String::from_utf8_lossy(&o.stderr).into_owned();
     assert_eq!(o.status.code(), Some(0), "uidelta {args:?}: {err}");
     (String::from_utf8_lossy(&o.stdout).into_owned(), err)
@@ -310,11 +318,10 @@ fn refs_a_command_prints_are_the_refs_the_next_command_reads() {
     );
     assert!(window.lines().count() > 60, "{window}");
     let app = ref_on_line(&tree, "application \"gtk3-demo\"");
-    let o = desktop
-        .command(bin)
-        .args(["tree", "--app", "gtk3-demo", "--window", &app])
-        .output()
-        .expect("uidelta runs");
+    let args = ["tree", "--app", "gtk3-demo", "--window", &app];
+    let mut c = desktop.command(bin);
+    c.args(args);
+    let o = output(c, &args);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(2), "{err}");
     assert!(

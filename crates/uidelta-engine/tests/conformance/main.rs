@@ -6,14 +6,12 @@ mod common;
 
 mod steps;
 
-mod calc;
 mod calculator;
 mod featherpad;
 mod file_chooser;
 mod firefox;
 mod gedit;
 mod gimp;
-mod impress;
 mod mousepad;
 mod nautilus;
 mod office;
@@ -21,5 +19,4 @@ mod terminal;
 mod thunar;
 mod thunderbird;
 mod vlc;
-mod writer;
 mod zenity;

@@ -2,6 +2,15 @@
 //! its gtk3 plugin, a private profile (so that no two tests share its
 //! single-instance pipe) that shows neither the tip of the day nor the
 //! template chooser, and the diff of a step as the lines an agent reads.
+//!
+//! The tasks of Writer, Calc and Impress are its modules, the suite's
+//! longest: tests start in the order of their names, two at a time on two
+//! cores, and `office::writer::...` starts mid-way, where `writer::...`
+//! started last and ran on alone for a minute.
+
+mod calc;
+mod impress;
+mod writer;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -24,7 +33,8 @@ const START_TIMEOUT: Duration = Duration::from_secs(90);
 /// The settings of a fresh LibreOffice profile (`fixtures/libreoffice`): no
 /// tip of the day, no first-start wizard or "what's new" bar, no template
 /// chooser in Impress.
-const SETTINGS: &str = include_str!("../../../../fixtures/libreoffice/registrymodifications.xcu");
+const SETTINGS: &str =
+    include_str!("../../../../../fixtures/libreoffice/registrymodifications.xcu");
 
 /// A desktop running LibreOffice's `module` (`--writer`, `--impress`),
 /// once its window `title` is on the accessibility bus, and a session that

@@ -21,7 +21,7 @@ const INSTALL: &str = "libreoffice-calc libreoffice-gtk3";
 
 /// A sheet with data (`fixtures/libreoffice/prices.fods`): prices and
 /// counts of three items.
-const SHEET: &str = include_str!("../../../../fixtures/libreoffice/prices.fods");
+const SHEET: &str = include_str!("../../../../../fixtures/libreoffice/prices.fods");
 
 /// A private desktop running Calc on `document` (written into the
 /// desktop's runtime directory), in a profile of its own (see
