@@ -141,6 +141,10 @@ impl<B: Backend> Session<B> {
                         Look::Loading | Look::Changed => {
                             return Ok((settled(acted, false, watch.events()), mids));
                         }
+                        // Read again at once, it would not answer either
+                        // (the capture gave it its time to answer): said
+                        // now, not after another read's timeouts.
+                        Look::Unanswered(e) => return Err(crate::Error::Backend(e)),
                     }
                 }
                 Next::Done { capped } => {
@@ -195,7 +199,7 @@ impl<B: Backend> Session<B> {
 
     /// How the application looks next to how it did before the action
     /// (its tree and focus), as far as a capture now tells; changed when it
-    /// cannot be read. The focus gone to an element of `own_focus` (the
+    /// cannot be read, unanswered when it did not answer. The focus gone to an element of `own_focus` (the
     /// action's target, which a click focuses) is the action's own, no
     /// change, and the focus gone to nothing is no change yet. A capture that shows a change is kept as the after snapshot
     /// ([`Session::looked`]), so that it is not read twice.
@@ -205,8 +209,10 @@ impl<B: Backend> Session<B> {
         idx: AppId,
         own_focus: &[String],
     ) -> Look {
-        let Ok(s) = self.backend.capture(app, &Scope::App).await else {
-            return Look::Changed;
+        let s = match self.backend.capture(app, &Scope::App).await {
+            Ok(s) => s,
+            Err(e) if e.kind == ErrorKind::Timeout => return Look::Unanswered(e),
+            Err(_) => return Look::Changed,
         };
         // What the platform does not say now is as it was (see
         // `Session::install`), not a change.
@@ -306,6 +312,9 @@ enum Look {
     Loading,
     /// Changed.
     Changed,
+    /// Not read: the application did not answer (a handler of the action
+    /// still runs, as a modal dialog's loop does).
+    Unanswered(uidelta_backend::Error),
 }
 
 /// How many more looks a settle takes while windows say they are busy:
