@@ -11,6 +11,7 @@ use crate::interfaces::{
     Method, Property, COMPONENT, EDITABLE_TEXT, SELECTION, TABLE, VALUE,
 };
 use crate::toolkit::Profile;
+use uidelta_model::State;
 
 /// Where an element lives on the bus: its application's unique name and its
 /// object path. This is what a snapshot node's identity encodes.
@@ -202,8 +203,12 @@ impl<'a> Actor<'a> {
     /// selected when there is some (a rename dialog selects the old name
     /// so that what is typed replaces it), else at the caret of a field
     /// with the keyboard focus, and at the end of one without it, as a
-    /// click after its text would put it (the browser backend does the
-    /// same). Or asks for typing.
+    /// click after its text would put it. As that click would, it gives
+    /// such a field the keyboard focus first (where it can take it, in the
+    /// window that has the keyboard), and leaves the caret after what it
+    /// typed: a key that follows (Return) goes to the field typed into
+    /// (the browser backend does the same).
+    /// Or asks for typing.
     pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
         if !self.profile.edits_text() || !self.has(node, EDITABLE_TEXT).await? {
             return Ok(Outcome::NeedsInput);
@@ -217,10 +222,8 @@ impl<'a> Actor<'a> {
         // GTK entry's at 0), and a click into it would move it. A
         // selection stands: a dialog's entry selects the name it offers
         // for typing to replace, in a window that may not be active yet.
-        let focused = self
-            .states(node)
-            .await
-            .is_ok_and(|s| s.contains(uidelta_model::State::Focused));
+        let states = self.states(node).await.unwrap_or_default();
+        let focused = states.contains(State::Focused);
         let caret: i32 = if focused {
             self.property::<i32>(node, text::CARET_OFFSET)
                 .await
@@ -234,7 +237,20 @@ impl<'a> Actor<'a> {
             caret
         };
         let mut method = "EditableText.InsertText";
-        if let Some((start, end)) = self.selected_text(node, count).await {
+        // Read before the focus moves: a toolkit may select all of a
+        // field's text as it takes the focus (GTK's entries do), which
+        // is not the selection typing replaces.
+        let selected = self.selected_text(node, count).await;
+        // Only in the window that has the keyboard: the toolkit raises a
+        // window whose field is given the focus (GTK 3 presents it), and
+        // typing is not what should move the keyboard to another window.
+        let grabbed = !focused
+            && [State::Focusable, State::Enabled, State::Showing]
+                .iter()
+                .all(|s| states.contains(*s))
+            && self.in_active_window(node).await
+            && matches!(self.focus(node).await, Ok(Outcome::Done(_)));
+        if let Some((start, end)) = selected {
             let deleted: bool = self
                 .bus
                 .call(
@@ -261,11 +277,24 @@ impl<'a> Actor<'a> {
                 &(at, text.to_owned(), length),
             )
             .await?;
-        if ok {
-            Ok(Outcome::Done(method.into()))
-        } else {
-            Ok(Outcome::NeedsInput)
+        if !ok {
+            return Ok(Outcome::NeedsInput);
         }
+        if !grabbed {
+            return Ok(Outcome::Done(method.into()));
+        }
+        // The caret after the text typed, nothing selected, as after keys.
+        let _: Result<bool> = self
+            .bus
+            .call(
+                &t,
+                &node.bus,
+                &node.path,
+                text::SET_CARET_OFFSET,
+                &(at + length,),
+            )
+            .await;
+        Ok(Outcome::Done(format!("Component.GrabFocus, then {method}")))
     }
 
     /// The first stretch of text selected in a text of `count` characters,
@@ -686,6 +715,33 @@ impl<'a> Actor<'a> {
             (Ok(pane), Ok(around)) => crate::toolkit::root_pane_drop(place(pane), place(around)),
             _ => 0,
         }
+    }
+
+    /// Whether the window the element is in (its nearest ancestor with a
+    /// window's role) is the active one; false when that cannot be read.
+    async fn in_active_window(&self, node: &NodeAddr) -> bool {
+        /// Deeper than any window's widgets go.
+        const MAX_DEPTH: usize = 64;
+        let mut at = node.clone();
+        for _ in 0..MAX_DEPTH {
+            let Ok(parent) = self.parent(&at).await else {
+                return false;
+            };
+            if parent.path.ends_with("/null") || parent.path == at.path {
+                return false;
+            }
+            match self.role(&parent).await {
+                Ok(role) if role.is_window() => {
+                    return self
+                        .states(&parent)
+                        .await
+                        .is_ok_and(|s| s.contains(State::Active));
+                }
+                Ok(uidelta_model::Role::Application) | Err(_) => return false,
+                Ok(_) => at = parent,
+            }
+        }
+        false
     }
 
     /// The element's parent.

@@ -293,6 +293,8 @@ pub mod text {
     pub const CHARACTER_COUNT: Property = property(TEXT, "CharacterCount");
     /// Where the caret is (a property: the interface has no method for it).
     pub const CARET_OFFSET: Property = property(TEXT, "CaretOffset");
+    /// Puts the caret at an offset, with nothing selected.
+    pub const SET_CARET_OFFSET: Method<(i32,), bool> = method(TEXT, "SetCaretOffset");
 }
 
 /// `org.a11y.atspi.Value`.

@@ -229,7 +229,8 @@ fn actions_change_what_they_should() {
             find(&after, |n| n.identity == id).is_some_and(|n| n.states.contains(State::Checked))
         );
 
-        // Typing into an entry changes its text.
+        // Typing into an entry changes its text; one without the keyboard
+        // focus, in the active window, takes it first, as under a click.
         let entry = find(&after, |n| {
             matches!(n.role, Role::Text | Role::Entry)
                 && usable(n)
@@ -242,7 +243,10 @@ fn actions_change_what_they_should() {
             .type_text(&addr(entry), "hello uidelta")
             .await
             .expect("type");
-        assert_eq!(typed, Outcome::Done("EditableText.InsertText".into()));
+        assert_eq!(
+            typed,
+            Outcome::Done("Component.GrabFocus, then EditableText.InsertText".into())
+        );
         let after = eventually(&bus, &app, |s| {
             find(s, |n| n.identity == id).and_then(|n| n.value.as_deref()) == Some("hello uidelta")
         })

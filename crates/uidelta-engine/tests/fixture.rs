@@ -139,6 +139,61 @@ fn the_do_nothing_button_changes_nothing() {
     });
 }
 
+/// Typing into a field without the keyboard focus gives it the focus, as
+/// the click into it that a person makes first would, and leaves the caret
+/// after the text typed: the key that follows goes to that field, not to
+/// what had the focus before.
+#[test]
+fn a_field_typed_into_takes_the_keyboard_focus_and_the_next_key_goes_to_it() {
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        let notes = "role:text && name:Notes";
+        let focused = |s: &Session<Linux>| {
+            let view = &s.known_apps()[0].view;
+            view.focus().map(|f| view.tree().node(f).name.clone())
+        };
+        assert_ne!(focused(&s).as_deref(), Some("Notes"));
+        let typed = s
+            .act(notes, &Action::Type("hello".into()), &opts)
+            .await
+            .expect("type into Notes");
+        assert_eq!(
+            typed.done.method,
+            "Component.GrabFocus, then EditableText.InsertText"
+        );
+        let t = text(&typed.diff);
+        assert!(t.contains("] text \"Notes\" | value: "), "{t}");
+        assert!(t.contains(" -> \"hello\"\n"), "{t}");
+        // The focus it took is the typing's own: not reported.
+        assert!(!t.contains("focus "), "{t}");
+        assert_eq!(focused(&s).as_deref(), Some("Notes"));
+
+        let key = s
+            .key("uidelta-fixture", "BackSpace", &opts)
+            .await
+            .expect("BackSpace");
+        let t = text(&key.diff);
+        assert!(
+            t.contains("] text \"Notes\" | value: \"hello\" -> \"hell\"\n"),
+            "{t}"
+        );
+
+        // Now focused: at its caret, with no focus to take.
+        let more = s
+            .act(notes, &Action::Type("o!".into()), &opts)
+            .await
+            .expect("type into Notes again");
+        assert_eq!(more.done.method, "EditableText.InsertText");
+        let t = text(&more.diff);
+        assert!(
+            t.contains("] text \"Notes\" | value: \"hell\" -> \"hello!\"\n"),
+            "{t}"
+        );
+    });
+}
+
 #[test]
 fn the_toast_is_transient() {
     let (desktop, rt) = start();

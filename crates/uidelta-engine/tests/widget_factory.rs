@@ -86,15 +86,23 @@ fn widget_factory_actions_report_exactly_what_changed() {
 
         // Clicking a field gives it the focus (its accessible action,
         // `activate`, would press Enter in it), and the diff says so: that
-        // is where the keys go next.
-        let a = s.act(&r, &Action::Click, &opts).await.expect("click the entry");
-        assert_eq!(a.done.method, "Component.GrabFocus");
-        assert!(
-            header(&a).ends_with(&format!(" -> [{r}] text")),
-            "{}",
-            text(&a)
-        );
-        assert!(body(&a).is_empty(), "{}", text(&a));
+        // is where the keys go next. (Typing gave the entry the focus, as
+        // a person's click into it does: a spin button takes it, then the
+        // entry again.)
+        let spin = ref_of(&s, "role:spin button && state:enabled && !state:hidden && nth:0");
+        for (field, role) in [(&spin, "spin button"), (&r, "text")] {
+            let a = s
+                .act(field, &Action::Click, &opts)
+                .await
+                .expect("click a field");
+            assert_eq!(a.done.method, "Component.GrabFocus");
+            assert!(
+                header(&a).contains(&format!(" -> [{field}] {role}")),
+                "{}",
+                text(&a)
+            );
+            assert!(body(&a).is_empty(), "{}", text(&a));
+        }
         let a = s.key(FACTORY, "x", &opts).await.expect("press x");
         let lines = body(&a);
         assert_eq!(lines.len(), 1, "{}", text(&a));

@@ -583,7 +583,9 @@ fn writer_task() {
 
         // 28. A long sentence at the end of the second document's first
         // paragraph: one line, its new text cut with an ellipsis, and the
-        // count.
+        // count. The paragraph takes the focus, as under a click at its
+        // end: the word Replace All selected is no longer, and Cut and
+        // Copy have nothing to act on.
         let first = ref_where(&s, |n| {
             n.role == Role::Paragraph && n.value.as_deref() == Some("One.")
         });
@@ -602,11 +604,19 @@ fn writer_task() {
         let words = ref_where(&s, |n| {
             n.value.as_deref() == Some("19 words, 96 characters")
         });
+        let in_second =
+            |what: &str| ref_of(&s, &format!("role:frame && name:\"{second}\" >> {what}"));
+        let standard = in_second("role:tool bar && name:Standard");
+        let cut = in_second("role:push button && name:Cut");
+        let copy = in_second("role:push button && name:Copy");
         diff_is(
             &a,
             &[
                 format!(
                     "~ [{first}] paragraph in [{doc2}] document text \"Untitled 2 - LibreOffice Document\" | value: \"One.\" -> \"One. The quick brown fox jumps over the lazy dog, then runs far away into the quiet …\""
+                ),
+                format!(
+                    "~ [{cut}] push button \"Cut\" in [{standard}] tool bar \"Standard\" | enabled: true -> false (same on [{copy}] \"Copy\")"
                 ),
                 format!(
                     "~ [{words}] label in [{pane2}] root pane \"{second}\" | value: \"2 words, 10 characters\" -> \"19 words, 96 characters\""
