@@ -207,8 +207,7 @@ impl<'a> Actor<'a> {
     /// such a field the keyboard focus first (where it can take it, in the
     /// window that has the keyboard), and leaves the caret after what it
     /// typed: a key that follows (Return) goes to the field typed into
-    /// (the browser backend does the same).
-    /// Or asks for typing.
+    /// (the browser backend does the same). Or asks for typing.
     pub async fn type_text(&self, node: &NodeAddr, text: &str) -> Result<Outcome> {
         if !self.profile.edits_text() || !self.has(node, EDITABLE_TEXT).await? {
             return Ok(Outcome::NeedsInput);

@@ -199,10 +199,12 @@ impl<B: Backend> Session<B> {
 
     /// How the application looks next to how it did before the action
     /// (its tree and focus), as far as a capture now tells; changed when it
-    /// cannot be read, unanswered when it did not answer. The focus gone to an element of `own_focus` (the
-    /// action's target, which a click focuses) is the action's own, no
-    /// change, and the focus gone to nothing is no change yet. A capture that shows a change is kept as the after snapshot
-    /// ([`Session::looked`]), so that it is not read twice.
+    /// cannot be read, unanswered when it did not answer. The focus gone
+    /// to an element of `own_focus` (the action's target, which a click
+    /// focuses) is the action's own, no change, and the focus gone to
+    /// nothing is no change yet. A capture that shows a change is kept as
+    /// the after snapshot ([`Session::looked`]), so that it is not read
+    /// twice.
     async fn look_again(
         &mut self,
         app: &uidelta_backend::App,
