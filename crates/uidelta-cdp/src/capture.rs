@@ -808,7 +808,7 @@ async fn read_mirrored(
     };
     let dirty = match asked {
         Ok(dirty) => dirty,
-        Err(e @ (Error::Gone { .. } | Error::Timeout { .. })) => {
+        Err(e @ (Error::Gone { .. } | Error::Timeout { .. } | Error::Blocked { .. })) => {
             *slot = None;
             return Err(e);
         }
@@ -1075,7 +1075,9 @@ fn read_layout(answer: Option<Result<Raw>>, origin: (f64, f64)) -> Result<Layout
     Ok(match answer {
         Some(Ok(Raw::Json(answer))) => Layout::from_snapshot_at(&answer, origin),
         Some(Ok(Raw::Text(answer))) => Layout::from_snapshot_text(&answer, origin),
-        Some(Err(e @ (Error::Gone { .. } | Error::Timeout { .. }))) => return Err(e),
+        Some(Err(e @ (Error::Gone { .. } | Error::Timeout { .. } | Error::Blocked { .. }))) => {
+            return Err(e)
+        }
         Some(Err(e)) => {
             tracing::warn!("{e}; capturing without bounds");
             Layout::default()

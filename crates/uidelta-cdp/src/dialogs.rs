@@ -252,8 +252,10 @@ impl Dialogs {
 
 /// Starts watching the dialogs of the tab behind `session`, once per tab
 /// and connection: its JavaScript dialogs, and its file choosers (see the
-/// `choosers` module), which the browser is asked to hand over.
-pub(crate) async fn watch(session: &Session) {
+/// `choosers` module), which the browser is asked to hand over. A tab
+/// that does not answer is an error ([`Error::Timeout`]), and is watched
+/// at the next use instead; other failures leave it unwatched.
+pub(crate) async fn watch(session: &Session) -> Result<()> {
     let id = session.page.target_id().inner().clone();
     let first = session
         .shared
@@ -262,7 +264,7 @@ pub(crate) async fn watch(session: &Session) {
         .map(|mut set| set.insert(id.clone()))
         .unwrap_or(false);
     if !first {
-        return;
+        return Ok(());
     }
     let listened = async {
         Ok::<_, Error>((
@@ -272,8 +274,15 @@ pub(crate) async fn watch(session: &Session) {
             session.listen::<EventFrameNavigated>().await?,
         ))
     };
-    let Ok((mut opened, mut closed, mut choosing, mut navigated)) = listened.await else {
-        return;
+    let (mut opened, mut closed, mut choosing, mut navigated) = match listened.await {
+        Ok(streams) => streams,
+        Err(e @ Error::Timeout { .. }) => {
+            if let Ok(mut set) = session.shared.dialogs_watched.lock() {
+                set.remove(&id);
+            }
+            return Err(e);
+        }
+        Err(_) => return Ok(()),
     };
     let intercepted = session
         .call_within(
@@ -354,6 +363,7 @@ pub(crate) async fn watch(session: &Session) {
         }
     });
     session.shared.keep(task);
+    Ok(())
 }
 
 /// Answers the dialog open on the tab; a failure is only logged (the

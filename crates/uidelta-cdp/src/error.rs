@@ -31,6 +31,26 @@ pub enum Error {
         /// The timeout.
         after: Duration,
     },
+    /// The tab answers nothing, from its first use by this connection: a
+    /// JavaScript dialog that opened before the connection did holds its
+    /// page, and only the browser's window (or the connection it opened
+    /// under) can answer it; or a script in it runs without end.
+    #[error(
+        "{doing}: the tab answers nothing ({method} timed out after {} ms): most often a \
+         JavaScript dialog (alert, confirm, prompt) is open in it that opened before uidelta \
+         connected, and only the browser's window, or the connection it opened under, can \
+         answer it; else a script in it runs without end. Answer the dialog in the browser \
+         (or reload the tab), then try again",
+        after.as_millis()
+    )]
+    Blocked {
+        /// What was being done.
+        doing: String,
+        /// What timed out.
+        method: String,
+        /// The timeout.
+        after: Duration,
+    },
     /// The tab was closed, or the browser exited.
     #[error("{doing}: {what} is gone ({detail})")]
     Gone {
@@ -85,7 +105,7 @@ impl Error {
     /// The backend-neutral kind of this error.
     pub fn kind(&self) -> ErrorKind {
         match self {
-            Error::Timeout { .. } => ErrorKind::Timeout,
+            Error::Timeout { .. } | Error::Blocked { .. } => ErrorKind::Timeout,
             Error::Gone { .. } => ErrorKind::Gone,
             Error::NotFound(_) => ErrorKind::NotFound,
             Error::Unsupported(_) => ErrorKind::Unsupported,

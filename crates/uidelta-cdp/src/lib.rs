@@ -1102,8 +1102,19 @@ impl Cdp {
             match found {
                 Ok(Ok(page)) => {
                     let session = self.wrap(page, doing);
-                    dialogs::watch(&session).await;
-                    return Ok(session);
+                    return match dialogs::watch(&session).await {
+                        Ok(()) => Ok(session),
+                        Err(Error::Timeout {
+                            doing,
+                            method,
+                            after,
+                        }) if self.shared.is_alive() => Err(Error::Blocked {
+                            doing,
+                            method,
+                            after,
+                        }),
+                        Err(e) => Err(e),
+                    };
                 }
                 Ok(Err(CdpError::NotFound)) => {
                     let tabs = self.tabs().await?;

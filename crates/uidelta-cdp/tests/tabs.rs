@@ -344,6 +344,42 @@ async fn attaching_shares_a_running_browser_and_leaves_it_running() {
     assert!(err.to_string().contains("127.0.0.1:9"), "{err}");
 }
 
+/// A tab whose JavaScript dialog opened before a connection attached holds
+/// its page: that connection cannot read it or answer the dialog (Chromium
+/// tells a new connection nothing of it), and its error says so.
+#[tokio::test]
+async fn a_tab_held_by_a_dialog_opened_before_attaching_is_said_to_answer_nothing() {
+    let server = fixtures();
+    let owner = browser().await;
+    let tab = open(&owner, &server.url("form.html")).await;
+    owner
+        .evaluate(&tab.id, "setTimeout(() => alert('Held'), 0); 1")
+        .await
+        .expect("a script that opens an alert");
+    // The owner holds it open, as a user's browser would.
+    let mut held = false;
+    for _ in 0..50 {
+        if let Err(e) = owner.evaluate(&tab.id, "2").await {
+            held = e.to_string().contains("alert");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(held, "the alert never opened");
+    let guest = Cdp::attach(owner.endpoint()).await.expect("attach");
+    let err = guest
+        .capture(&tab, &Scope::App)
+        .await
+        .expect_err("a page held by a dialog is not read");
+    assert_eq!(err.kind, ErrorKind::Timeout);
+    let message = err.to_string();
+    assert!(
+        message.contains(": the tab answers nothing (")
+            && message.contains("most often a JavaScript dialog (alert, confirm, prompt)"),
+        "{message}"
+    );
+}
+
 /// Width and height of a PNG, from its header.
 fn png_size(png: &[u8]) -> (u32, u32) {
     assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n", "not a PNG");
