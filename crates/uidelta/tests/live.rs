@@ -154,7 +154,6 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
     assert!(first && second, "watch printed: {seen:?}");
 }
 
-/// The ref on the line of `out` that names `what` (`table cell "Entry"`).
 /// What the command `c` (`uidelta` with `args`) printed; a command that
 /// hangs is killed after three minutes, and the test fails saying so.
 fn output(c: Command, args: &[&str]) -> Output {
@@ -162,6 +161,7 @@ fn output(c: Command, args: &[&str]) -> Output {
     output_within(c, Duration::from_secs(180), &what).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// The ref on the line of `out` that names `what` (`table cell "Entry"`).
 fn ref_on_line(out: &str, what: &str) -> String {
     let line = out
         .lines()
