@@ -26,4 +26,4 @@ pub use app::App;
 pub use desktop::Desktop;
 pub use error::TestkitError;
 pub use programs::{find_program, qt5_example, require_programs, QT5_EXAMPLES};
-pub use subprocess::output_within;
+pub use subprocess::{output_within, COMMAND_LIMIT};

@@ -46,6 +46,11 @@ pub(crate) fn read_line_until(
     }
 }
 
+/// How long a command of the tool under test may take in a test: it
+/// answers or fails well within this; one that hangs is killed by
+/// [`output_within`] and its test fails saying so.
+pub const COMMAND_LIMIT: Duration = Duration::from_secs(180);
+
 /// Runs a command to completion and returns its output, killing it if it
 /// outlives `timeout` (then the error says what hung, and for how long).
 /// Its output is read while it runs, so that one that writes more than a

@@ -6,16 +6,11 @@ mod common;
 
 use std::path::Path;
 use std::process::Command;
-use std::time::Duration;
 
 use common::{is_error, text, Mcp};
 use serde_json::json;
-use uidelta_testkit::output_within;
 use uidelta_testkit::web::{fixtures_dir, Server};
-
-/// How long one command may take: it answers or fails well within this.
-/// One that hangs is killed, and its test fails saying so.
-const COMMAND: Duration = Duration::from_secs(180);
+use uidelta_testkit::{output_within, COMMAND_LIMIT};
 
 fn uidelta(args: &[&str]) -> (i32, String, String) {
     uidelta_in(None, args)
@@ -29,7 +24,7 @@ fn uidelta_in(dir: Option<&Path>, args: &[&str]) -> (i32, String, String) {
         command.current_dir(dir);
     }
     let what = format!("uidelta {}", args.join(" "));
-    let o = output_within(command, COMMAND, &what).unwrap_or_else(|e| panic!("{e}"));
+    let o = output_within(command, COMMAND_LIMIT, &what).unwrap_or_else(|e| panic!("{e}"));
     (
         o.status.code().unwrap_or(-1),
         String::from_utf8_lossy(&o.stdout).into_owned(),

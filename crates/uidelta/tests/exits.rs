@@ -9,7 +9,7 @@ mod common;
 use std::time::Duration;
 
 use serde_json::json;
-use uidelta_testkit::{output_within, require_programs, Desktop};
+use uidelta_testkit::{output_within, require_programs, Desktop, COMMAND_LIMIT};
 
 use common::Mcp;
 
@@ -53,8 +53,7 @@ fn clicking_yes_from_the_command_line_says_that_zenity_exited_and_succeeds() {
         .expect("zenity on the accessibility bus");
     let mut c = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
     c.args(["click", "--app", "zenity", "role:push button && name:Yes"]);
-    let o = output_within(c, Duration::from_secs(180), "uidelta click")
-        .unwrap_or_else(|e| panic!("{e}"));
+    let o = output_within(c, COMMAND_LIMIT, "uidelta click").unwrap_or_else(|e| panic!("{e}"));
     let out = String::from_utf8_lossy(&o.stdout);
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(0), "{out}{err}");

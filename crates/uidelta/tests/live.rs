@@ -3,7 +3,7 @@
 use std::process::{Command, Output};
 use std::time::Duration;
 
-use uidelta_testkit::{output_within, require_programs, Desktop};
+use uidelta_testkit::{output_within, require_programs, Desktop, COMMAND_LIMIT};
 
 const FACTORY: &str = "gtk3-widget-factory";
 
@@ -155,10 +155,10 @@ fn cli_actions_print_diffs_and_watch_follows_changes() {
 }
 
 /// What the command `c` (`uidelta` with `args`) printed; a command that
-/// hangs is killed after three minutes, and the test fails saying so.
+/// hangs is killed (`COMMAND_LIMIT`), and the test fails saying so.
 fn output(c: Command, args: &[&str]) -> Output {
     let what = format!("uidelta {}", args.join(" "));
-    output_within(c, Duration::from_secs(180), &what).unwrap_or_else(|e| panic!("{e}"))
+    output_within(c, COMMAND_LIMIT, &what).unwrap_or_else(|e| panic!("{e}"))
 }
 
 /// The ref on the line of `out` that names `what` (`table cell "Entry"`).

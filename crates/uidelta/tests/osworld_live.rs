@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use uidelta_testkit::{output_within, require_programs, Desktop};
+use uidelta_testkit::{output_within, require_programs, Desktop, COMMAND_LIMIT};
 
 const FACTORY: &str = "gtk3-widget-factory";
 
@@ -21,7 +21,7 @@ fn live_captures_diff_the_same_as_osworld_xml_and_as_json() {
         let mut c = desktop.command(env!("CARGO_BIN_EXE_uidelta"));
         c.args(args);
         let what = format!("uidelta {}", args.join(" "));
-        let o = output_within(c, Duration::from_secs(180), &what).unwrap_or_else(|e| panic!("{e}"));
+        let o = output_within(c, COMMAND_LIMIT, &what).unwrap_or_else(|e| panic!("{e}"));
         let err = String::from_utf8_lossy(&o.stderr).into_owned();
         (
             o.status.code(),
