@@ -591,9 +591,7 @@ fn a_mirror_reads_no_place_for_a_rectangle_restated() {
         })
         .await
         .expect("listening to the application");
-        let mut mirror = Mirror::start(&bus, &app.app, None)
-            .await
-            .expect("a mirror");
+        let mut mirror = Mirror::start(&bus, &app.app, None).await.expect("a mirror");
         let (first, reading) = mirror.capture(&bus, None, &opts).await.expect("capture");
         assert_eq!(reading, Reading::Whole("first capture"));
         let check = find(&first, |n| {
@@ -605,10 +603,16 @@ fn a_mirror_reads_no_place_for_a_rectangle_restated() {
         .expect("an unchecked check box")
         .clone();
         let mut readings = Vec::new();
+        // How many events had been said when each round began.
+        let mut rounds_from = Vec::new();
         // Ticked and cleared four times; every capture after the first
         // two knows the rectangles the objects restate.
         for round in 0..4 {
-            actor.click(&addr(&check)).await.expect("click the check box");
+            rounds_from.push(said.lock().map(|s| s.len()).unwrap_or_default());
+            actor
+                .click(&addr(&check))
+                .await
+                .expect("click the check box");
             let want = round % 2 == 0;
             let mut seen = None;
             for _ in 0..40 {
@@ -626,31 +630,41 @@ fn a_mirror_reads_no_place_for_a_rectangle_restated() {
             let (settled, later) = mirror.capture(&bus, None, &opts).await.expect("capture");
             let whole = snap(&bus, &app).await;
             let differ = differences(&settled, &whole, 5, true);
-            assert!(differ.is_empty(), "round {round}: the mirror differs: {differ:?} (after {mirrored:?})");
+            assert!(
+                differ.is_empty(),
+                "round {round}: the mirror differs: {differ:?} (after {mirrored:?})"
+            );
             readings.push((reading, later));
         }
         drop(listening);
         let said = said.lock().map(|s| s.clone()).unwrap_or_default();
         let mut last: std::collections::HashMap<&str, [i32; 4]> = Default::default();
-        let restated = said
+        let restates: Vec<bool> = said
             .iter()
-            .filter(|(path, rect)| last.insert(path.as_str(), *rect) == Some(*rect))
-            .count();
+            .map(|(path, rect)| last.insert(path.as_str(), *rect) == Some(*rect))
+            .collect();
+        let restated = restates.iter().filter(|&&r| r).count();
         assert!(
             restated > 0,
             "GTK 3 restated no rectangle: nothing here measures the rule ({} events: {said:?})",
             said.len()
         );
         // The last two rounds: no place read again but the window's, for
-        // what restated its rectangle (nothing here moves).
-        for (reading, later) in &readings[2..] {
-            for r in [reading, later] {
-                assert!(
-                    matches!(r, Reading::Part { moved: 0 | 1, .. }),
-                    "a capture read places though {restated} of {} rectangles were restated: {readings:?}",
-                    said.len()
-                );
-            }
-        }
+        // what restated its rectangle. Nothing here moves, but on a busy
+        // machine something may (a page laid out again late): a capture
+        // may read places for a new rectangle, one capture for each.
+        let late = &readings[2..];
+        let reading_places = late
+            .iter()
+            .flat_map(|(reading, later)| [reading, later])
+            .filter(|r| !matches!(r, Reading::Part { moved: 0 | 1, .. }))
+            .count();
+        let new_rects = restates[rounds_from[2]..].iter().filter(|&&r| !r).count();
+        assert!(
+            reading_places <= new_rects,
+            "{reading_places} captures read places though {restated} of {} rectangles were \
+             restated and {new_rects} new ones said in the last two rounds: {readings:?}",
+            said.len()
+        );
     });
 }
