@@ -1,6 +1,5 @@
 //! The command line, run as a user runs it: files in, text and exit codes out.
 
-use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
 
 fn uidelta(args: &[&str]) -> Output {
@@ -18,14 +17,20 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
-/// Writes `text` to a file of its own for this test.
-fn file(test: &str, name: &str, text: &str) -> String {
-    let dir: PathBuf =
-        std::env::temp_dir().join(format!("uidelta-cli-{}-{test}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp dir");
-    let path = dir.join(name);
-    std::fs::write(&path, text).expect("write fixture");
-    path.to_string_lossy().into_owned()
+/// A test's input files, in a directory of its own that goes with it.
+struct Files(tempfile::TempDir);
+
+impl Files {
+    fn new() -> Self {
+        Files(tempfile::tempdir().expect("temp dir"))
+    }
+
+    /// Writes `text` to the file `name`, and answers its path.
+    fn write(&self, name: &str, text: &str) -> String {
+        let path = self.0.path().join(name);
+        std::fs::write(&path, text).expect("write fixture");
+        path.to_string_lossy().into_owned()
+    }
 }
 
 fn window(dx: i32, id: &str, checked: bool, button: &str) -> String {
@@ -45,8 +50,9 @@ fn window(dx: i32, id: &str, checked: bool, button: &str) -> String {
 
 #[test]
 fn moved_window_with_new_ids_is_no_change_and_exit_0() {
-    let a = file("moved", "a.json", &window(0, ":1.5", false, "Apply"));
-    let b = file("moved", "b.json", &window(118, ":1.9", false, "Apply"));
+    let files = Files::new();
+    let a = files.write("a.json", &window(0, ":1.5", false, "Apply"));
+    let b = files.write("b.json", &window(118, ":1.9", false, "Apply"));
     let o = uidelta(&["diff", &a, &b]);
     assert_eq!(stdout(&o), "No UI changes detected\n", "{}", stderr(&o));
     assert_eq!(o.status.code(), Some(0));
@@ -54,8 +60,9 @@ fn moved_window_with_new_ids_is_no_change_and_exit_0() {
 
 #[test]
 fn toggled_check_box_is_one_line_and_exit_1() {
-    let a = file("toggle", "a.json", &window(0, ":1.5", false, "Apply"));
-    let b = file("toggle", "b.json", &window(0, ":1.5", true, "Apply"));
+    let files = Files::new();
+    let a = files.write("a.json", &window(0, ":1.5", false, "Apply"));
+    let b = files.write("b.json", &window(0, ":1.5", true, "Apply"));
     let o = uidelta(&["diff", &a, &b]);
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     let out = stdout(&o);
@@ -70,8 +77,9 @@ fn toggled_check_box_is_one_line_and_exit_1() {
 
 #[test]
 fn renamed_button_keeps_its_ref() {
-    let a = file("rename", "a.json", &window(0, ":1.5", false, "Apply"));
-    let b = file("rename", "b.json", &window(0, ":1.6", false, "Revert"));
+    let files = Files::new();
+    let a = files.write("a.json", &window(0, ":1.5", false, "Apply"));
+    let b = files.write("b.json", &window(0, ":1.6", false, "Revert"));
     let o = uidelta(&["diff", &a, &b]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -83,8 +91,9 @@ fn renamed_button_keeps_its_ref() {
 
 #[test]
 fn keep_bounds_reports_the_move() {
-    let a = file("keep", "a.json", &window(0, ":1.5", false, "Apply"));
-    let b = file("keep", "b.json", &window(118, ":1.5", false, "Apply"));
+    let files = Files::new();
+    let a = files.write("a.json", &window(0, ":1.5", false, "Apply"));
+    let b = files.write("b.json", &window(118, ":1.5", false, "Apply"));
     let o = uidelta(&["diff", &a, &b, "--keep", "bounds"]);
     assert_eq!(o.status.code(), Some(1));
     assert!(
@@ -96,8 +105,9 @@ fn keep_bounds_reports_the_move() {
 
 #[test]
 fn json_output_parses_and_counts() {
-    let a = file("json", "a.json", &window(0, ":1.5", false, "Apply"));
-    let b = file("json", "b.json", &window(0, ":1.5", true, "Apply"));
+    let files = Files::new();
+    let a = files.write("a.json", &window(0, ":1.5", false, "Apply"));
+    let b = files.write("b.json", &window(0, ":1.5", true, "Apply"));
     let o = uidelta(&["diff", &a, &b, "--format", "json"]);
     assert_eq!(o.status.code(), Some(1));
     let out = stdout(&o);
@@ -107,7 +117,8 @@ fn json_output_parses_and_counts() {
 
 #[test]
 fn tree_renders_refs_and_hides_layout_fillers() {
-    let a = file("tree", "a.json", &window(0, ":1.5", true, "Apply"));
+    let files = Files::new();
+    let a = files.write("a.json", &window(0, ":1.5", true, "Apply"));
     let o = uidelta(&["tree", &a]);
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert_eq!(
@@ -118,14 +129,11 @@ fn tree_renders_refs_and_hides_layout_fillers() {
 
 #[test]
 fn terminator_yaml_is_read() {
-    let a = file(
-        "yaml",
-        "a.yaml",
+    let files = Files::new();
+    let a = files.write("a.yaml",
         "#1 [Window] Notepad (bounds: [0,0,800,600], focusable)\n  #2 [Button] Save (bounds: [10,10,80,20], focusable)\n",
     );
-    let b = file(
-        "yaml",
-        "b.yaml",
+    let b = files.write("b.yaml",
         "#1 [Window] Notepad (bounds: [40,0,800,600], focusable)\n  - [TitleBar]\n  #2 [Button] Save (bounds: [50,10,80,20], disabled, focusable)\n",
     );
     let o = uidelta(&["diff", &a, &b]);
@@ -139,12 +147,12 @@ fn terminator_yaml_is_read() {
 
 #[test]
 fn malformed_input_is_trouble_with_a_position() {
-    let a = file(
-        "bad",
+    let files = Files::new();
+    let a = files.write(
         "a.json",
         "{\"root\": {\"role\": \"frame\",\n  \"children\": [ {\"name\": \"x\"} ]}}",
     );
-    let b = file("bad", "b.json", &window(0, ":1.5", false, "Apply"));
+    let b = files.write("b.json", &window(0, ":1.5", false, "Apply"));
     let o = uidelta(&["diff", &a, &b]);
     assert_eq!(o.status.code(), Some(2));
     let err = stderr(&o);
@@ -154,10 +162,11 @@ fn malformed_input_is_trouble_with_a_position() {
 
 #[test]
 fn missing_file_and_unknown_rule_are_trouble() {
+    let files = Files::new();
     let o = uidelta(&["diff", "/nonexistent/a.json", "/nonexistent/b.json"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("/nonexistent/a.json"), "{}", stderr(&o));
-    let a = file("rule", "a.json", &window(0, ":1.5", false, "Apply"));
+    let a = files.write("a.json", &window(0, ":1.5", false, "Apply"));
     let o = uidelta(&["diff", &a, &a, "--keep", "colour"]);
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("volatile-ids"), "{}", stderr(&o));
@@ -198,10 +207,11 @@ fn an_endless_input_is_refused_at_the_size_limit() {
 
 #[test]
 fn a_file_over_the_size_limit_is_refused_and_one_at_it_is_read() {
+    let files = Files::new();
     let snapshot = window(0, ":1.5", false, "Apply");
     let padded = format!("{snapshot}{}", " ".repeat(1024 * 1024 - snapshot.len()));
-    let at = file("limit", "at.json", &padded);
-    let over = file("limit", "over.json", &format!("{padded} "));
+    let at = files.write("at.json", &padded);
+    let over = files.write("over.json", &format!("{padded} "));
     let o = uidelta(&["diff", &at, &over, "--max-input-mib", "1"]);
     assert_eq!(o.status.code(), Some(2));
     assert_eq!(
@@ -239,6 +249,7 @@ fn filters_are_listed() {
 
 #[test]
 fn osworld_xml_and_macos_use_json_are_read_and_osworld_formats_written() {
+    let files = Files::new();
     let fixtures = concat!(env!("CARGO_MANIFEST_DIR"), "/../../fixtures/osworld/");
     let before = format!("{fixtures}widget-factory-01-start.xml");
     let after = format!("{fixtures}widget-factory-02-checked.xml");
@@ -268,9 +279,7 @@ fn osworld_xml_and_macos_use_json_are_read_and_osworld_formats_written() {
         stderr(&o)
     );
 
-    let traversal = file(
-        "macos",
-        "calculator.json",
+    let traversal = files.write("calculator.json",
         r#"{"app_name": "Calculator", "elements": [
             {"role": "AXButton (button)", "text": "7", "x": 112, "y": 300, "width": 40, "height": 40}]}"#,
     );
