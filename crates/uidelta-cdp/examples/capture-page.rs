@@ -1,6 +1,7 @@
 //! Opens a page in a headless Chromium (or an attached browser) and prints
 //! its tree and the capture time:
 //! `cargo run -p uidelta-cdp --example capture-page -- URL [--attach PORT] [--bounds] [--times N]`.
+//! What a capture costs (time, nodes, memory) is the `page-cost` example's.
 
 use std::time::Duration;
 

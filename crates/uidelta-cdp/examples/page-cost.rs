@@ -3,7 +3,7 @@
 //! (Chromium's own processes not counted).
 //!
 //! ```sh
-//! cargo run --release -p uidelta-cdp --example capture_page -- URL [CAPTURES]
+//! cargo run --release -p uidelta-cdp --example page-cost -- URL [CAPTURES]
 //! ```
 //!
 //! A path under `fixtures/web` (`table.html?rows=7500`) is served from
@@ -24,9 +24,7 @@ fn main() -> Fallible<()> {
         .with_writer(std::io::stderr)
         .init();
     let mut args = std::env::args().skip(1);
-    let page = args
-        .next()
-        .ok_or("usage: capture_page URL|PAGE [CAPTURES]")?;
+    let page = args.next().ok_or("usage: page-cost URL|PAGE [CAPTURES]")?;
     let captures: usize = args.next().map_or(Ok(3), |n| n.parse())?;
     let server = Server::start(&fixtures_dir())?;
     let url = if page.contains("://") {
