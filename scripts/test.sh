@@ -65,24 +65,12 @@ if [ "${CI:-}" = true ]; then
 fi
 # The soak (`soak_short`) runs on its own, below.
 UIDELTA_MIRROR=strict cargo test --workspace --locked --no-fail-fast -- --skip soak_short
-phase "conformance tasks, as users run them"
-# Without the check, captures answer from the mirrors alone, and sooner:
-# the tasks on the real applications give the same answers. The tasks on
-# toolkits that are never mirrored (GTK 4: GNOME Calculator, Nautilus;
-# Qt 5: FeatherPad, VLC; `Profile::mirrors`) would only run again as they
-# ran above.
-# (`--workspace --test`: built with the features of the whole workspace,
-# as above, nothing is compiled again; `-p` would compile several crates
-# again for the features of one package.)
-UIDELTA_MIRROR=on cargo test --workspace --test conformance --locked -- \
-    --skip calculator_multiplies --skip nautilus_renames --skip featherpad_types --skip vlc_changes
-
 # The soak is two minutes of a server on a desktop, mostly waiting: it runs
-# while the builds below (the Python package, the fuzz targets, the check
-# for Windows) take the rest of the machine, at the lowest priority, so
-# that the soak's desktop has what it asks for. The Python package's tests
-# run after it.
-phase "the soak, beside the builds"
+# while the conformance tasks run again as users run them, and the builds
+# below (the Python package, the fuzz targets, the check for Windows) take
+# the rest of the machine, at the lowest priority. The Python package's
+# tests run after it.
+phase "the soak, beside the conformance tasks and the builds"
 soak_bin="$(cargo test --workspace --test soak --locked --no-run --message-format=json |
     python3 -c 'import json, sys
 for line in sys.stdin:
@@ -98,6 +86,18 @@ soak_log="$(mktemp)"
 (cd crates/uidelta-mcp && UIDELTA_MIRROR=strict exec "$soak_bin" --exact soak_short) >"$soak_log" 2>&1 &
 soak_pid=$!
 trap 'kill "$soak_pid" 2>/dev/null || true; rm -f "$soak_log"' EXIT
+
+phase "conformance tasks, as users run them (the soak beside them)"
+# Without the check, captures answer from the mirrors alone, and sooner:
+# the tasks on the real applications give the same answers. The tasks on
+# toolkits that are never mirrored (GTK 4: GNOME Calculator, Nautilus;
+# Qt 5: FeatherPad, VLC; `Profile::mirrors`) would only run again as they
+# ran above.
+# (`--workspace --test`: built with the features of the whole workspace,
+# as above, nothing is compiled again; `-p` would compile several crates
+# again for the features of one package.)
+UIDELTA_MIRROR=on cargo test --workspace --test conformance --locked -- \
+    --skip calculator_multiplies --skip nautilus_renames --skip featherpad_types --skip vlc_changes
 
 phase "python package: build"
 UIDELTA_PY_STEPS=build nice -n 19 scripts/python-test.sh
