@@ -92,12 +92,17 @@ phase "conformance tasks, as users run them (the soak beside them)"
 # the tasks on the real applications give the same answers. The tasks on
 # toolkits that are never mirrored (GTK 4: GNOME Calculator, Nautilus;
 # Qt 5: FeatherPad, VLC; `Profile::mirrors`) would only run again as they
-# ran above.
+# ran above. Nor do the two longest LibreOffice tasks (Calc's reading task
+# and Writer's, about a minute each on their own as users run them, two or more
+# under the check, above): they ran above with every capture checked node
+# for node, and LibreOffice is still here through Calc's other task and
+# Impress's.
 # (`--workspace --test`: built with the features of the whole workspace,
 # as above, nothing is compiled again; `-p` would compile several crates
 # again for the features of one package.)
 UIDELTA_MIRROR=on cargo test --workspace --test conformance --locked -- \
-    --skip calculator_multiplies --skip nautilus_renames --skip featherpad_types --skip vlc_changes
+    --skip calculator_multiplies --skip nautilus_renames --skip featherpad_types --skip vlc_changes \
+    --skip office::calc::calc_reads_the_cells_on_screen --skip office::writer::writer_task
 
 phase "python package: build"
 UIDELTA_PY_STEPS=build nice -n 19 scripts/python-test.sh
