@@ -93,9 +93,9 @@ phase "conformance tasks, as users run them (the soak beside them)"
 # toolkits that are never mirrored (GTK 4: GNOME Calculator, Nautilus;
 # Qt 5: FeatherPad, VLC; `Profile::mirrors`) would only run again as they
 # ran above. Nor do the two longest LibreOffice tasks (Calc's reading task
-# and Writer's, about a minute each on their own as users run them, two or more
-# under the check, above): they ran above with every capture checked node
-# for node, and LibreOffice is still here through Calc's other task and
+# and Writer's, about a minute each on their own as users run them, two or
+# more under the check): they ran above with every capture checked node for
+# node, and LibreOffice is still here through Calc's other task and
 # Impress's.
 # (`--workspace --test`: built with the features of the whole workspace,
 # as above, nothing is compiled again; `-p` would compile several crates
