@@ -31,8 +31,8 @@ use uidelta_model::{normalize_space, Meta, Rect, Role, Snapshot};
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
 use crate::interfaces::{
-    accessible, cache, component, text, value, CacheItem, Method, ObjRef, Property, CACHE_PATH,
-    COMPONENT, TABLE, TEXT, VALUE,
+    accessible, cache, component, properties, text, value, CacheItem, Method, ObjRef, Property,
+    ACCESSIBLE, CACHE_PATH, COMPONENT, TABLE, TEXT, VALUE,
 };
 use crate::state;
 use crate::toolkit::{gtk4, Profile};
@@ -865,33 +865,49 @@ impl Walk<'_> {
     }
 
     async fn basic(&self, bus_name: &str, path: &str) -> Result<Basic> {
-        // One `Properties.Get` per property, never `GetAll`: Qt 5.15 crashes
-        // (SIGSEGV) on `GetAll` of the Accessible interface.
-        let property = |property: Property| self.property(bus_name, path, property);
-        let text = |v: Result<OwnedValue>| -> Result<String> {
-            Ok(String::try_from(v?).unwrap_or_default())
+        // The name, the description and the child count: in one
+        // `Properties.GetAll` where the profile says so, else one `Get`
+        // each (Qt 5.15 crashes, SIGSEGV, on `GetAll` of the Accessible
+        // interface). One that `GetAll` leaves out is asked for alone.
+        let named = async {
+            let mut all = if self.profile.answers_get_all() {
+                self.call(bus_name, path, properties::GET_ALL, &(ACCESSIBLE,))
+                    .await?
+            } else {
+                HashMap::new()
+            };
+            let mut read = |property: Property| {
+                let known = all.remove(property.name);
+                async move {
+                    match known {
+                        Some(v) => Ok(v),
+                        None => self.property(bus_name, path, property).await,
+                    }
+                }
+            };
+            let (name, description, child_count) = futures_util::join!(
+                read(accessible::NAME),
+                read(accessible::DESCRIPTION),
+                read(accessible::CHILD_COUNT)
+            );
+            Ok::<_, Error>((name?, description?, child_count?))
         };
+        let text = |v: OwnedValue| String::try_from(v).unwrap_or_default();
         // The role number, as the cache gives it: GTK 4's `GetRoleName`
         // answers its own names (`widget`) where the number says `filler`,
         // and an element read both ways would seem to change role.
         let role = self.call(bus_name, path, accessible::GET_ROLE, &());
         let states = self.call(bus_name, path, accessible::GET_STATE, &());
         let ifaces = self.call(bus_name, path, accessible::GET_INTERFACES, &());
-        let (name, description, child_count, role, states, ifaces) = futures_util::join!(
-            property(accessible::NAME),
-            property(accessible::DESCRIPTION),
-            property(accessible::CHILD_COUNT),
-            role,
-            states,
-            ifaces
-        );
+        let (named, role, states, ifaces) = futures_util::join!(named, role, states, ifaces);
+        let (name, description, child_count) = named?;
         Ok(Basic {
             raw_role: state::role_name(role?),
-            name: text(name)?,
-            description: text(description)?,
+            name: text(name),
+            description: text(description),
             states: state::states(&states?),
             interfaces: ifaces?,
-            child_count: i32::try_from(child_count?).unwrap_or(-1),
+            child_count: i32::try_from(child_count).unwrap_or(-1),
         })
     }
 

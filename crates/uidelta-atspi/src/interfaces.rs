@@ -314,6 +314,9 @@ pub(crate) mod properties {
     /// Sets one property (interface, name, value).
     pub const SET: Method<(&'static str, &'static str, zbus::zvariant::Value<'static>), ()> =
         method(PROPERTIES, "Set");
+    /// Reads every property of an interface at once.
+    pub const GET_ALL: Method<(&'static str,), HashMap<String, OwnedValue>> =
+        method(PROPERTIES, "GetAll");
 }
 
 /// `org.freedesktop.DBus.Peer`.
