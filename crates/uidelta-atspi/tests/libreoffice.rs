@@ -222,3 +222,83 @@ fn a_move_of_the_cell_cursor_is_read_in_part() {
         );
     });
 }
+
+/// LibreOffice's objects are read one by one, their name, description and
+/// child count in one `Properties.GetAll` (`Profile::answers_get_all`):
+/// what it answers is what a `Get` of each answers.
+#[test]
+fn get_all_answers_what_each_get_does() {
+    use std::collections::HashMap;
+    use zbus::zvariant::OwnedValue;
+
+    const PROPERTIES: &str = "org.freedesktop.DBus.Properties";
+    const ACCESSIBLE: &str = "org.a11y.atspi.Accessible";
+    let (desktop, _app) = calc();
+    runtime().block_on(async {
+        let (bus, info) = connect(&desktop).await;
+        let conn = bus.connection();
+        let dest = info.app.bus_name.as_str();
+        let mut todo = vec!["/org/a11y/atspi/accessible/root".to_string()];
+        let mut read = 0;
+        while let Some(path) = todo.pop() {
+            if read == 300 {
+                break;
+            }
+            let Ok(all) = conn
+                .call_method(
+                    Some(dest),
+                    path.as_str(),
+                    Some(PROPERTIES),
+                    "GetAll",
+                    &(ACCESSIBLE,),
+                )
+                .await
+            else {
+                // Gone meanwhile (LibreOffice makes and frees objects).
+                continue;
+            };
+            let all: HashMap<String, OwnedValue> = all.body().deserialize().expect("a{sv}");
+            for name in ["Name", "Description", "ChildCount"] {
+                let one = conn
+                    .call_method(
+                        Some(dest),
+                        path.as_str(),
+                        Some(PROPERTIES),
+                        "Get",
+                        &(ACCESSIBLE, name),
+                    )
+                    .await
+                    .expect("Get");
+                let one: OwnedValue = one.body().deserialize().expect("v");
+                assert_eq!(all.get(name), Some(&one), "{name} of {path}");
+            }
+            read += 1;
+            let count = all
+                .get("ChildCount")
+                .and_then(|c| i32::try_from(c).ok())
+                .unwrap_or(0);
+            // Never a sheet's cells.
+            if count > 0 && count < 1000 {
+                let children = conn
+                    .call_method(
+                        Some(dest),
+                        path.as_str(),
+                        Some(ACCESSIBLE),
+                        "GetChildren",
+                        &(),
+                    )
+                    .await
+                    .expect("GetChildren");
+                let children: Vec<(String, zbus::zvariant::OwnedObjectPath)> =
+                    children.body().deserialize().expect("a(so)");
+                todo.extend(
+                    children
+                        .into_iter()
+                        .filter(|(b, _)| b == dest)
+                        .map(|(_, p)| p.as_str().to_owned()),
+                );
+            }
+        }
+        assert_eq!(read, 300, "Calc has 300 objects to read");
+    });
+}
