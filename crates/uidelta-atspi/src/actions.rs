@@ -8,7 +8,7 @@ use crate::bus::{Bus, Target};
 use crate::error::{Error, Result};
 use crate::interfaces::{
     accessible, action, collection, component, editable_text, selection, table, text, value,
-    Method, Property, COMPONENT, EDITABLE_TEXT, SELECTION, TABLE, VALUE,
+    Method, Property, COMPONENT, EDITABLE_TEXT, SELECTION, TABLE, TEXT, VALUE,
 };
 use crate::toolkit::Profile;
 use uidelta_model::State;
@@ -43,6 +43,15 @@ impl NodeAddr {
             path: path.to_owned(),
         })
     }
+}
+
+/// Where typed keys are to land in a field (see [`Actor::typing_place`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TypingPlace {
+    /// In place of this selected stretch (start, end).
+    Selection(i32, i32),
+    /// At the end of the text, this many characters long.
+    End(i32),
 }
 
 /// What an action did.
@@ -294,6 +303,50 @@ impl<'a> Actor<'a> {
             )
             .await;
         Ok(Outcome::Done(format!("Component.GrabFocus, then {method}")))
+    }
+
+    /// Where keys typed into `node` are to land, read before it is given
+    /// the keyboard focus to take them: in place of its selected text
+    /// when some is, else at the end of its text, as typing through
+    /// [`Actor::type_text`] puts it. `None` when it has the focus already
+    /// (its caret and selection stand), or has no text (the interface, or
+    /// any: keys cannot land elsewhere).
+    pub async fn typing_place(&self, node: &NodeAddr) -> Option<TypingPlace> {
+        let states = self.states(node).await.ok()?;
+        if states.contains(State::Focused) || !self.has(node, TEXT).await.ok()? {
+            return None;
+        }
+        let count: i32 = self.property(node, text::CHARACTER_COUNT).await.ok()?;
+        if count < 1 {
+            return None;
+        }
+        Some(match self.selected_text(node, count).await {
+            Some((start, end)) => TypingPlace::Selection(start, end),
+            None => TypingPlace::End(count),
+        })
+    }
+
+    /// Puts `node`'s caret (or selection) where `place` says, once it has
+    /// the keyboard focus: a toolkit may have moved it as the field took
+    /// the focus (GTK's entries select all of their text, and keys would
+    /// replace it), or a click may have put it where it landed. Returns
+    /// whether the field did so.
+    pub async fn put_typing_place(&self, node: &NodeAddr, place: TypingPlace) -> bool {
+        let t = self.target("placing the caret in");
+        let (bus, path) = (&node.bus, &node.path);
+        let done = match place {
+            TypingPlace::End(at) => {
+                self.bus
+                    .call(&t, bus, path, text::SET_CARET_OFFSET, &(at,))
+                    .await
+            }
+            TypingPlace::Selection(start, end) => {
+                self.bus
+                    .call(&t, bus, path, text::SET_SELECTION, &(0, start, end))
+                    .await
+            }
+        };
+        done.unwrap_or(false)
     }
 
     /// The first stretch of text selected in a text of `count` characters,

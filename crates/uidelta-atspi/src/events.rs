@@ -55,6 +55,17 @@ impl UiEvent {
     pub fn event_kind(&self) -> EventKind {
         event_kind(&self.kind)
     }
+
+    /// How many characters the event says were inserted into a text:
+    /// `text-changed:insert` carries their count as its second detail
+    /// (its data is the text itself); 0 for other events.
+    pub fn inserted(&self) -> usize {
+        if self.kind.starts_with("object:text-changed:insert") {
+            usize::try_from(self.detail2).unwrap_or(0)
+        } else {
+            0
+        }
+    }
 }
 
 /// Events that say nothing about an application's state, by the start of
@@ -440,6 +451,50 @@ mod tests {
             Ok(m) => m,
             Err(e) => panic!("building a test signal: {e}"),
         }
+    }
+
+    /// A `TextChanged` signal: `detail` (`insert`, `delete`) of `length`
+    /// characters at offset 4, carrying `text`.
+    fn text_changed(detail: &str, length: i32, text: &str) -> zbus::Message {
+        let props: HashMap<&str, Value<'_>> = HashMap::new();
+        let built = zbus::Message::signal(
+            "/org/a11y/atspi/accessible/7",
+            "org.a11y.atspi.Event.Object",
+            "TextChanged",
+        )
+        .and_then(|b| b.sender(":1.5"))
+        .and_then(|b| b.build(&(detail, 4i32, length, Value::new(text), props)));
+        match built {
+            Ok(m) => m,
+            Err(e) => panic!("building a test signal: {e}"),
+        }
+    }
+
+    #[test]
+    fn an_insertion_says_how_many_characters_it_inserted() {
+        let inserted = |m: &zbus::Message| decode(m).map(|e| (e.kind.clone(), e.inserted()));
+        assert_eq!(
+            inserted(&text_changed("insert", 3, "héé")),
+            Some(("object:text-changed:insert".to_owned(), 3))
+        );
+        // GTK marks changes the program made, not the user, as `system`.
+        assert_eq!(
+            inserted(&text_changed("insert:system", 1, "x")),
+            Some(("object:text-changed:insert:system".to_owned(), 1))
+        );
+        // A deletion inserts nothing; nor does a count that makes no sense.
+        assert_eq!(
+            inserted(&text_changed("delete", 2, "ab")).map(|e| e.1),
+            Some(0)
+        );
+        assert_eq!(
+            inserted(&text_changed("insert", -1, "")).map(|e| e.1),
+            Some(0)
+        );
+        assert_eq!(
+            decode(&signal("StateChanged", Value::new(0i32))).map(|e| e.inserted()),
+            Some(0)
+        );
     }
 
     #[test]

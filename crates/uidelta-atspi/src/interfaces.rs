@@ -295,6 +295,8 @@ pub mod text {
     pub const CARET_OFFSET: Property = property(TEXT, "CaretOffset");
     /// Puts the caret at an offset, with nothing selected.
     pub const SET_CARET_OFFSET: Method<(i32,), bool> = method(TEXT, "SetCaretOffset");
+    /// Sets a selected stretch (its number, start, end).
+    pub const SET_SELECTION: Method<(i32, i32, i32), bool> = method(TEXT, "SetSelection");
 }
 
 /// `org.a11y.atspi.Value`.

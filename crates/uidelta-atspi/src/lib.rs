@@ -18,7 +18,7 @@ mod state;
 pub mod toolkit;
 mod visible;
 
-pub use actions::{Actor, NodeAddr, Outcome};
+pub use actions::{Actor, NodeAddr, Outcome, TypingPlace};
 pub use bus::{keep_action, Bus, CALL_TIMEOUT};
 pub use capture::{capture, AppRef, CaptureOptions, ROOT_PATH};
 pub use discovery::{app_windows, applications, find_app, AppInfo, WindowInfo};

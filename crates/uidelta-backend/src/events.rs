@@ -4,7 +4,8 @@
 //! (the accessibility bus, a browser's socket): a feeder that waited for a
 //! session to read would stop the replies of every session. So the queue
 //! between them never makes the feeder wait. It keeps the latest event of
-//! each kind (by its platform name, [`Event::detail`]) and element, holds
+//! each kind (by its platform name, [`Event::detail`]) and element (with
+//! the characters inserted of all it stands for, [`Event::inserted`]), holds
 //! at most [`EventStream::HELD`] of them, and past that drops further
 //! events and tells the reader that it missed some (it must then read the
 //! application in full). A stream left unread for its idle limit
@@ -32,8 +33,9 @@ type Key = (EventKind, String, Option<String>);
 pub(crate) struct Pending {
     /// Arrival number → the key of the event that arrived then.
     order: BTreeMap<u64, Key>,
-    /// Key → its arrival number and time.
-    latest: HashMap<Key, (u64, Instant)>,
+    /// Key → its arrival number and time, and the characters inserted of
+    /// every event it stands for.
+    latest: HashMap<Key, (u64, Instant, usize)>,
     next: u64,
     cap: usize,
     missed: bool,
@@ -52,17 +54,19 @@ impl Pending {
     }
 
     /// Adds `event`. One of the same kind and source already held is
-    /// replaced (the new one goes to the back); a new kind and source
-    /// when `cap` are held is dropped, and noted as missed.
+    /// replaced (the new one goes to the back, with the characters both
+    /// inserted); a new kind and source when `cap` are held is dropped, and
+    /// noted as missed.
     pub fn push(&mut self, event: Event) {
         let seq = self.next;
         let key = (event.kind, event.detail, event.source);
         let full = self.latest.len() >= self.cap;
         match self.latest.get_mut(&key) {
-            Some((old, at)) => {
+            Some((old, at, inserted)) => {
                 let key = self.order.remove(old).unwrap_or(key);
                 *old = seq;
                 *at = event.at;
+                *inserted = inserted.saturating_add(event.inserted);
                 self.order.insert(seq, key);
             }
             None if full => {
@@ -70,7 +74,8 @@ impl Pending {
                 return;
             }
             None => {
-                self.latest.insert(key.clone(), (seq, event.at));
+                self.latest
+                    .insert(key.clone(), (seq, event.at, event.inserted));
                 self.order.insert(seq, key);
             }
         }
@@ -80,12 +85,13 @@ impl Pending {
     /// The oldest event held.
     pub fn pop(&mut self) -> Option<Event> {
         let (_, key) = self.order.pop_first()?;
-        let (_, at) = self.latest.remove(&key)?;
+        let (_, at, inserted) = self.latest.remove(&key)?;
         Some(Event {
             kind: key.0,
             detail: key.1,
             source: key.2,
             at,
+            inserted,
         })
     }
 
@@ -353,6 +359,7 @@ mod tests {
             detail: detail.to_owned(),
             source: Some(source.to_owned()),
             at,
+            inserted: 0,
         }
     }
 
@@ -392,6 +399,37 @@ mod tests {
         );
         assert_eq!(p.len(), 0);
         assert!(p.latest.is_empty(), "popping leaves nothing behind");
+    }
+
+    #[test]
+    fn events_held_as_one_add_up_the_characters_they_inserted() {
+        let t0 = Instant::now();
+        let mut p = Pending::new(8);
+        // Five characters typed one at a time, then a paste of twelve.
+        for k in 0..5 {
+            p.push(Event {
+                inserted: 1,
+                ..event("text inserted", "entry", t0 + ms(k))
+            });
+        }
+        p.push(event("caret moved", "entry", t0 + ms(5)));
+        p.push(Event {
+            inserted: 12,
+            ..event("text inserted", "entry", t0 + ms(6))
+        });
+        let held: Vec<(String, usize)> = std::iter::from_fn(|| p.pop())
+            .map(|e| (e.detail, e.inserted))
+            .collect();
+        assert_eq!(
+            held,
+            [("caret moved".into(), 0), ("text inserted".into(), 17)]
+        );
+        // Read, they count no more.
+        p.push(Event {
+            inserted: 1,
+            ..event("text inserted", "entry", t0 + ms(7))
+        });
+        assert_eq!(p.pop().map(|e| e.inserted), Some(1));
     }
 
     #[test]
@@ -471,6 +509,7 @@ mod tests {
             detail: "page:idle".to_owned(),
             source: None,
             at,
+            inserted: 0,
         };
         assert!(tx.send(idle(read_at + EventStream::IDLE)));
         assert!(tx.send(idle(read_at + EventStream::IDLE * 3)));

@@ -95,6 +95,11 @@ pub struct Event {
     pub source: Option<String>,
     /// When it arrived.
     pub at: Instant,
+    /// How many characters it says were inserted into a text (AT-SPI's
+    /// `text-changed:insert`); 0 for other events. The engine counts them
+    /// against the characters an action typed (see the engine's settle).
+    /// Events the queue holds as one add theirs up.
+    pub inserted: usize,
 }
 
 /// What kind of failure, so that callers can react (retry, re-capture).

@@ -692,6 +692,9 @@ async fn forward(
                 detail,
                 source,
                 at,
+                // Input reaches a page through calls that return once it
+                // has been handled: nothing typed lands later.
+                inserted: 0,
             }) {
                 return;
             }

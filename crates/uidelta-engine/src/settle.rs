@@ -17,6 +17,15 @@
 //! backend) while it sleeps with no timer due, so a late dialog is waited
 //! for as before.
 //!
+//! Typing can land late: a multi-process application under load handles
+//! the keys it was sent one by one, and may pause longer than the quiet
+//! window between two. When an action typed characters and the application
+//! said it inserted some (AT-SPI's `text-changed:insert` carries their
+//! count, [`Event::inserted`]) but fewer, the quiet window is held off while
+//! they are still coming ([`TYPING_GAP`]). A field that takes only part of
+//! them (a length limit) costs that gap; an application that says nothing
+//! of insertions is waited for as before.
+//!
 //! The rules here are pure; the loop that applies them to a session's
 //! application (reading its events, or polling its captures) is in
 //! `settle/waiting.rs`.
@@ -24,6 +33,8 @@
 use std::collections::{HashMap, HashSet};
 use std::time::{Duration, Instant};
 
+#[cfg(doc)]
+use uidelta_backend::Event;
 use uidelta_backend::EventKind;
 
 mod waiting;
@@ -216,7 +227,19 @@ pub struct Watch {
     /// ([`EventKind::Working`]).
     worked: Option<Instant>,
     events: usize,
+    /// Characters the action typed (see [`Watch::typing`]).
+    typed: usize,
+    /// Characters the application said it inserted since, and when it
+    /// last did.
+    inserted: usize,
+    inserting: Option<Instant>,
 }
+
+/// How long typed characters that began to land and are not all there yet
+/// are waited for after the last one landed (see the module's doc): a
+/// busy application handling keys late pauses longer than the quiet
+/// window between two.
+pub const TYPING_GAP: Duration = Duration::from_millis(1000);
 
 /// How recently before the cap a process seen at work counts as still at
 /// work then: a few of the idle watch's looks, which come every 50 ms
@@ -252,7 +275,36 @@ impl Watch {
             idle: None,
             worked: None,
             events: 0,
+            typed: 0,
+            inserted: 0,
+            inserting: None,
         }
+    }
+
+    /// The same watch, for an action that typed `chars` characters into
+    /// the application (keys or an accessible insertion).
+    pub fn typing(self, chars: usize) -> Watch {
+        Watch {
+            typed: chars,
+            ..self
+        }
+    }
+
+    /// Records the application saying that it inserted `chars` characters
+    /// into a text (see [`Event::inserted`]).
+    pub fn inserted(&mut self, chars: usize, at: Instant) {
+        if chars == 0 {
+            return;
+        }
+        self.inserted = self.inserted.saturating_add(chars);
+        self.inserting = Some(self.inserting.map_or(at, |i| i.max(at)));
+    }
+
+    /// When the last typed character landed, while some did and some are
+    /// still to come.
+    fn typing_lands(&self) -> Option<Instant> {
+        self.inserting
+            .filter(|_| self.inserted > 0 && self.inserted < self.typed)
     }
 
     /// Records the application's process at work ([`EventKind::Working`]),
@@ -348,7 +400,11 @@ impl Watch {
                     .moved
                     .filter(|&m| m > last)
                     .map_or(last, |m| m.min(last + self.quiet.motion));
-                let quiet_until = (moving + self.quiet.window).max(floor);
+                let mut quiet_until = (moving + self.quiet.window).max(floor);
+                // Typing still landing holds it off too.
+                if let Some(landed) = self.typing_lands() {
+                    quiet_until = quiet_until.max(landed + TYPING_GAP);
+                }
                 if now >= quiet_until {
                     Next::Done { capped: false }
                 } else if now >= cap {
@@ -601,6 +657,58 @@ mod tests {
         assert_eq!(w.next(t0 + ms(201)), Next::WaitUntil(t0 + ms(2000)));
         w.idle(t0 + ms(300));
         assert_eq!(w.next(t0 + ms(301)), Next::Done { capped: false });
+    }
+
+    #[test]
+    fn typing_that_began_to_land_is_waited_for_while_it_still_comes() {
+        let t0 = Instant::now();
+        let q = quiet(ms(2000));
+        // Five characters typed; they land 250 ms apart, the first at
+        // 250 ms: each gap is longer than the quiet window.
+        let mut w = Watch::new(q, t0).typing(5);
+        for k in 1..=4u64 {
+            let at = t0 + ms(250 * k);
+            w.event(at);
+            w.inserted(1, at);
+            assert_eq!(w.next(at + ms(150)), Next::WaitUntil(at + TYPING_GAP));
+        }
+        let at = t0 + ms(1250);
+        w.event(at);
+        w.inserted(1, at);
+        // All there: the quiet window ends it.
+        assert_eq!(w.next(at), Next::WaitUntil(at + ms(150)));
+        assert_eq!(w.next(at + ms(150)), Next::Done { capped: false });
+
+        // A field that took three of five: done a gap after the three.
+        let mut w = Watch::new(q, t0).typing(5);
+        w.event(t0 + ms(20));
+        w.inserted(3, t0 + ms(20));
+        assert_eq!(w.next(t0 + ms(170)), Next::WaitUntil(t0 + ms(1020)));
+        assert_eq!(w.next(t0 + ms(1020)), Next::Done { capped: false });
+
+        // Held off within the cap only: the gap does not pass the deadline.
+        let mut w = Watch::new(quiet(ms(500)), t0).typing(5);
+        w.event(t0 + ms(10));
+        w.inserted(1, t0 + ms(450));
+        assert_eq!(w.deadline(), t0 + ms(510));
+        assert_eq!(w.next(t0 + ms(510)), Next::Done { capped: true });
+
+        // An application that says nothing of insertions (or a change
+        // without any) is settled by the quiet window, as before.
+        let mut w = Watch::new(q, t0).typing(5);
+        w.event(t0 + ms(20));
+        assert_eq!(w.next(t0 + ms(170)), Next::Done { capped: false });
+        // Nor does an action that typed nothing wait for insertions.
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(20));
+        w.inserted(1, t0 + ms(20));
+        assert_eq!(w.next(t0 + ms(170)), Next::Done { capped: false });
+        // More than typed (a completion, a field that formats): done.
+        let mut w = Watch::new(q, t0).typing(3);
+        w.event(t0 + ms(20));
+        w.inserted(1, t0 + ms(20));
+        w.inserted(14, t0 + ms(40));
+        assert_eq!(w.next(t0 + ms(190)), Next::Done { capped: false });
     }
 
     #[test]

@@ -195,6 +195,48 @@ fn a_field_typed_into_takes_the_keyboard_focus_and_the_next_key_goes_to_it() {
 }
 
 #[test]
+fn keys_typed_into_a_field_given_the_focus_go_at_its_end_not_over_its_text() {
+    // A line break is typed as keys. Given the focus, a GTK entry selects
+    // all of its text, which keys would replace: they go at its end, as
+    // text inserted through accessibility does; into a field that has the
+    // focus, at its caret.
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        let notes = "role:text && name:Notes";
+        s.act(notes, &Action::Type("hello".into()), &opts)
+            .await
+            .expect("type into Notes");
+        s.act("name:Remember me", &Action::Focus, &opts)
+            .await
+            .expect("focus the check box");
+        let typed = s
+            .act(notes, &Action::Type(" world\n".into()), &opts)
+            .await
+            .expect("type into Notes with keys");
+        assert_eq!(typed.done.method, "caret at the end, XTest keys");
+        let t = text(&typed.diff);
+        assert!(
+            t.contains("] text \"Notes\" | value: \"hello\" -> \"hello world\"\n"),
+            "{t}"
+        );
+        // Now focused: at its caret, which a key moved to the start.
+        s.key("uidelta-fixture", "Home", &opts).await.expect("Home");
+        let typed = s
+            .act(notes, &Action::Type("well, \n".into()), &opts)
+            .await
+            .expect("type into Notes at its caret");
+        assert_eq!(typed.done.method, "XTest keys");
+        let t = text(&typed.diff);
+        assert!(
+            t.contains("| value: \"hello world\" -> \"well, hello world\"\n"),
+            "{t}"
+        );
+    });
+}
+
+#[test]
 fn the_toast_is_transient() {
     let (desktop, rt) = start();
     rt.block_on(async {
@@ -1066,5 +1108,47 @@ fn an_application_busy_past_a_call_s_time_is_read_again_once_it_answers() {
             t.contains("| name: \"Status: idle\" -> \"Status: frozen\""),
             "{t}"
         );
+    });
+}
+
+#[test]
+fn typing_that_lands_late_is_waited_for_and_a_field_that_takes_part_of_it_ends_the_wait() {
+    // `Slow notes` takes each typed character 250 ms after the last (more
+    // than the quiet window), as a busy application handles keys late:
+    // the answer holds the whole text, typed through accessibility or
+    // with keys. `Short notes` takes three of five: the wait ends without
+    // the cap, with the three.
+    let (desktop, rt) = start_with(&["--typing"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        for (round, (typed, was, now)) in [
+            ("hello", "none", "\"hello\""),
+            // A line break is typed as keys (Return activates the entry).
+            (" world\n", "\"hello\"", "\"hello world\""),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            let acted = s
+                .act("name:Slow notes", &Action::Type(typed.into()), &opts)
+                .await
+                .expect("type into Slow notes");
+            let t = text(&acted.diff);
+            let line = format!("] text \"Slow notes\" | value: {was} -> {now}\n");
+            assert!(t.contains(&line), "round {round}: no {line:?} in:\n{t}");
+            assert!(!acted.settled.capped, "round {round}: {t}");
+            assert!(acted.earlier.is_empty(), "{:?}", acted.earlier);
+        }
+        let acted = s
+            .act("name:Short notes", &Action::Type("hello".into()), &opts)
+            .await
+            .expect("type into Short notes");
+        let t = text(&acted.diff);
+        assert!(
+            t.contains("] text \"Short notes\" | value: none -> \"hel\"\n"),
+            "{t}"
+        );
+        assert!(!acted.settled.capped, "{t}");
     });
 }

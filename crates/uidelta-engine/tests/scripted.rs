@@ -153,6 +153,7 @@ fn send(backend: &Scripted, kind: EventKind, detail: &str, source: &str) -> bool
             detail: detail.to_owned(),
             source: Some(source.to_owned()),
             at: Instant::now(),
+            inserted: 0,
         })
     })
 }

@@ -137,6 +137,7 @@ impl Linux {
                     detail: detail.to_owned(),
                     source: None,
                     at,
+                    inserted: 0,
                 })
             })
         });
@@ -187,11 +188,13 @@ impl Backend for Linux {
         let tx = Arc::new(tx);
         let idle_tx = Arc::downgrade(&tx);
         let subscription = Linux::events(self, &app_ref(app), move |e| {
+            let inserted = e.inserted();
             tx.send(Event {
                 kind: e.event_kind(),
                 detail: e.kind,
                 source: Some(format!("{}{}", e.source.bus, e.source.path)),
                 at: e.at,
+                inserted,
             })
         })
         .await?;

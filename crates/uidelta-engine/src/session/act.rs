@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::{Action, App, Backend, ErrorKind, Navigate, Performed, Scope};
 use uidelta_diff::{Diff, Handle};
-use uidelta_model::{NodeData, NodeId, Snapshot, State};
+use uidelta_model::{NodeData, NodeId, Role, Snapshot, State};
 
 use super::focus::{held_focus, lost_focus};
 use super::refs::handle_text;
@@ -194,7 +194,10 @@ impl<B: Backend> Session<B> {
         };
         self.take_census().await;
         let done = self.backend.act(&app, &data, action).await?;
-        let mut acted = self.finish(idx, done, handle, opts, &own_focus).await?;
+        let typed = typed_chars(action, &data);
+        let mut acted = self
+            .finish(idx, done, handle, opts, &own_focus, typed)
+            .await?;
         if acted.exited {
             return Ok(acted);
         }
@@ -255,7 +258,7 @@ impl<B: Backend> Session<B> {
         }
         let (idx, handle, app) = self.before_app_action(app).await?;
         let done = self.backend.key(&app, chord).await?;
-        self.finish(idx, done, handle, opts, &[]).await
+        self.finish(idx, done, handle, opts, &[], 0).await
     }
 
     /// Clicks at a point (screen coordinates, as in a screenshot) for what
@@ -283,12 +286,12 @@ impl<B: Backend> Session<B> {
             self.known[idx].drain();
             self.take_census().await;
             let done = self.backend.click_at(&app, x, y, action).await?;
-            return self.finish(idx, done, handle, opts, &[]).await;
+            return self.finish(idx, done, handle, opts, &[], 0).await;
         }
         match self.before_app_action(app).await {
             Ok((idx, handle, app)) => {
                 let done = self.backend.click_at(&app, x, y, action).await?;
-                self.finish(idx, done, handle, opts, &[]).await
+                self.finish(idx, done, handle, opts, &[], 0).await
             }
             Err(e) => {
                 let Some(silent) = self.silent(app, &e).await else {
@@ -298,7 +301,7 @@ impl<B: Backend> Session<B> {
                 match self.known_id(&silent.id) {
                     Some(idx) => {
                         let handle = self.known[idx].handle(NodeId::ROOT);
-                        self.finish(idx, done, handle, opts, &[]).await
+                        self.finish(idx, done, handle, opts, &[], 0).await
                     }
                     None => self.first_answer(silent, done, opts).await,
                 }
@@ -456,7 +459,7 @@ impl<B: Backend> Session<B> {
             },
             _ => opts.clone(),
         };
-        self.finish(idx, done, handle, &opts, &[]).await
+        self.finish(idx, done, handle, &opts, &[], 0).await
     }
 
     /// Browsers: runs `script` in the tab `app`, then settles and diffs as
@@ -484,10 +487,12 @@ impl<B: Backend> Session<B> {
             },
             _ => opts.clone(),
         };
-        let acted = self.finish(idx, done, handle, &opts, &[]).await?;
+        let acted = self.finish(idx, done, handle, &opts, &[], 0).await?;
         Ok((result, acted))
     }
 
+    /// Settles after an action (`typed`: the characters it typed, see
+    /// [`typed_chars`]), reads the application and diffs.
     pub(super) async fn finish(
         &mut self,
         idx: AppId,
@@ -495,11 +500,13 @@ impl<B: Backend> Session<B> {
         target: Handle,
         opts: &ActOptions,
         own_focus: &[String],
+        typed: usize,
     ) -> Result<ActionOutcome> {
         let acted = Instant::now();
         let app = self.known[idx].app.clone();
         let since = || format!("{} on {}", done.method, handle_text(&target));
-        let (mut settled, mut mids) = match self.settle(idx, opts, acted, own_focus, true).await {
+        let settling = self.settle(idx, opts, acted, own_focus, true, typed);
+        let (mut settled, mut mids) = match settling.await {
             Ok(settled) => settled,
             Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
             Err(e) => return Err(e),
@@ -527,7 +534,7 @@ impl<B: Backend> Session<B> {
                     transients: opts.transients,
                 };
                 let (more, more_mids) = self
-                    .settle(idx, &linger, Instant::now(), own_focus, false)
+                    .settle(idx, &linger, Instant::now(), own_focus, false, 0)
                     .await?;
                 if more.events > 0 {
                     mids.push(after);
@@ -614,6 +621,26 @@ impl<B: Backend> Session<B> {
             exited: true,
         }
     }
+}
+
+/// How many characters `action` on `data` types, for the settle to wait
+/// for while they land (see [`crate::settle::Watch::typing`]): a text typed,
+/// or the value given to a field (typed as keys where it has no editable
+/// text; not a spin button's number, which it writes as it formats
+/// numbers). A line break or tab is a key (Return, Tab), not counted: a
+/// field that takes it as one (a line entry) inserts nothing for it.
+pub(super) fn typed_chars(action: &Action, data: &NodeData) -> usize {
+    let text = match action {
+        Action::Type(text) => text,
+        Action::SetValue(text)
+            if data.role != Role::SpinButton
+                && (data.role.is_text_input() || data.states.contains(State::Editable)) =>
+        {
+            text
+        }
+        _ => return 0,
+    };
+    text.chars().filter(|c| !matches!(c, '\n' | '\t')).count()
 }
 
 /// The note of an action after which the application was still busy (its

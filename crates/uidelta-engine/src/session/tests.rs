@@ -1,4 +1,4 @@
-use super::act::{ignored_because, other_actions};
+use super::act::{ignored_because, other_actions, typed_chars};
 use super::focus::lost_focus;
 use super::refs::{describe, successor};
 use super::transients::{brings_ephemeral, transients};
@@ -320,4 +320,28 @@ fn a_click_that_changed_nothing_names_the_other_actions() {
     let both = vec!["press".to_owned(), "click".to_owned()];
     assert_eq!(other_actions(&button, "XTest click at 10,20", &both), None);
     assert_eq!(other_actions(&button, "XTest click at 10,20", &[]), None);
+}
+
+#[test]
+fn the_characters_an_action_types_are_counted_without_its_keys() {
+    use uidelta_backend::Action;
+    let entry = NodeData::named(Role::Entry, "Name");
+    let mut combo = NodeData::named(Role::ComboBox, "Font");
+    let spin = NodeData::named(Role::SpinButton, "Size");
+    let slider = NodeData::named(Role::Slider, "Volume");
+    let typed = |a: Action, n: &NodeData| typed_chars(&a, n);
+    // Characters, not bytes; a line break and a tab are keys.
+    assert_eq!(typed(Action::Type("héllo\n".into()), &entry), 5);
+    assert_eq!(typed(Action::Type("a\tb".into()), &slider), 2);
+    // A value given to a field is typed into it; an editable combo box's
+    // too, not a fixed one's (an option picked), a spin button's number
+    // (formatted by it) or a slider's.
+    assert_eq!(typed(Action::SetValue("bob".into()), &entry), 3);
+    assert_eq!(typed(Action::SetValue("Sans".into()), &combo), 0);
+    combo.states.insert(State::Editable);
+    assert_eq!(typed(Action::SetValue("Sans".into()), &combo), 4);
+    assert_eq!(typed(Action::SetValue("12.50".into()), &spin), 0);
+    assert_eq!(typed(Action::SetValue("50".into()), &slider), 0);
+    assert_eq!(typed(Action::Click, &entry), 0);
+    assert_eq!(typed(Action::Key("a".into()), &entry), 0);
 }

@@ -76,7 +76,7 @@ impl<B: Backend> Session<B> {
             let done = Performed {
                 method: WAITED.into(),
             };
-            return self.finish(idx, done, handle, &opts, &[]).await;
+            return self.finish(idx, done, handle, &opts, &[], 0).await;
         }
         loop {
             let left = timeout.saturating_sub(start.elapsed());
@@ -98,6 +98,7 @@ impl<B: Backend> Session<B> {
                     handle.clone(),
                     &opts,
                     &[],
+                    0,
                 )
                 .await?;
             if acted.diff.has_changes() || acted.exited || start.elapsed() >= timeout {

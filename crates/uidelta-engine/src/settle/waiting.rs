@@ -32,7 +32,9 @@ impl<B: Backend> Session<B> {
     /// from) are the action's own and do not count. With `first_change`,
     /// events that leave the application as it was before the action are
     /// not its change, and the wait for one goes on (not while lingering
-    /// for a toast to go, which leaves it as it was).
+    /// for a toast to go, which leaves it as it was). `typed`: how many
+    /// characters the action typed, waited for while they land (see
+    /// [`Watch::typing`]).
     pub(crate) async fn settle(
         &mut self,
         idx: AppId,
@@ -40,6 +42,7 @@ impl<B: Backend> Session<B> {
         acted: Instant,
         own_focus: &[String],
         first_change: bool,
+        typed: usize,
     ) -> Result<(Settled, Vec<Snapshot>)> {
         let own = |event: &Event| {
             event.kind == uidelta_backend::EventKind::Focus
@@ -71,7 +74,7 @@ impl<B: Backend> Session<B> {
                     .as_ref()
                     .is_some_and(|s| animations.contains(s))
         };
-        let mut watch = Watch::new(quiet, acted);
+        let mut watch = Watch::new(quiet, acted).typing(typed);
         let mut mids = Vec::new();
         let mut last_mid = acted;
         // How long a snapshot takes: as long as the last one, then as the
@@ -96,6 +99,7 @@ impl<B: Backend> Session<B> {
             // count before deciding that the UI is quiet.
             while let Some(event) = self.known[idx].next_queued() {
                 trace(&event, acted);
+                watch.inserted(event.inserted, event.at);
                 if is_idle(&event.kind) {
                     watch.idle(event.at);
                 } else if counts(&event) {
@@ -163,6 +167,7 @@ impl<B: Backend> Session<B> {
                 continue;
             };
             trace(&event, acted);
+            watch.inserted(event.inserted, event.at);
             if is_idle(&event.kind) {
                 watch.idle(event.at);
                 continue;

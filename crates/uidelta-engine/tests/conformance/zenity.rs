@@ -477,18 +477,31 @@ fn zenity_colour_chooser_shows_its_palette_or_its_editor() {
                 &with("# diff: +4 added, -46 removed, ~1 modified", None),
             ],
         );
+        // The field's colour replaced (typing would go at its end), then
+        // taken with Return.
         let field = ref_of(&s, "role:text && name:\"Color Name\"");
         let a = s
-            .act(&field, &Action::Type("#336699\n".into()), &opts)
+            .act(&field, &Action::SetValue("#336699".into()), &opts)
             .await
-            .expect("type a colour");
+            .expect("give a colour");
         r.check(
             "a colour",
             &a,
             &[
-                "# diff: ~2 modified",
-                "~ [#] color chooser \"Hue\" | value: \"0\" -> \"0.583333333\"",
+                "# diff: ~1 modified",
                 "~ [#] text \"Color Name\" | value: \"#BF4040\" -> \"#336699\"",
+            ],
+        );
+        let a = s
+            .act(&field, &Action::Key("Return".into()), &opts)
+            .await
+            .expect("Return in the colour's field");
+        r.check(
+            "the colour taken",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] color chooser \"Hue\" | value: \"0\" -> \"0.583333333\"",
             ],
         );
         answer_with(&mut s, &r, "Select").await;

@@ -107,7 +107,11 @@ impl Linux {
             },
             None => None,
         };
-        let grabbed = matches!(actor.focus(addr).await, Ok(Outcome::Done(_)));
+        // An element that has the focus keeps it as it is: asked again, a
+        // toolkit may move its caret (a GTK entry selects all of its text
+        // whenever it is given the focus, and keys would replace it).
+        let grabbed = states.contains(State::Focused)
+            || matches!(actor.focus(addr).await, Ok(Outcome::Done(_)));
         if !grabbed {
             if reported && !focusable {
                 return Err(refuse("the element cannot take the keyboard focus"));
