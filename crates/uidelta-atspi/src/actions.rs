@@ -309,11 +309,15 @@ impl<'a> Actor<'a> {
     /// the keyboard focus to take them: in place of its selected text
     /// when some is, else at the end of its text, as typing through
     /// [`Actor::type_text`] puts it. `None` when it has the focus already
-    /// (its caret and selection stand), or has no text (the interface, or
-    /// any: keys cannot land elsewhere).
+    /// (its caret and selection stand), is not an editable text (a table
+    /// cell's text is what it shows), or has no text yet (keys cannot land
+    /// elsewhere).
     pub async fn typing_place(&self, node: &NodeAddr) -> Option<TypingPlace> {
         let states = self.states(node).await.ok()?;
-        if states.contains(State::Focused) || !self.has(node, TEXT).await.ok()? {
+        if states.contains(State::Focused)
+            || !states.contains(State::Editable)
+            || !self.has(node, TEXT).await.ok()?
+        {
             return None;
         }
         let count: i32 = self.property(node, text::CHARACTER_COUNT).await.ok()?;

@@ -233,6 +233,20 @@ fn keys_typed_into_a_field_given_the_focus_go_at_its_end_not_over_its_text() {
             t.contains("| value: \"hello world\" -> \"well, hello world\"\n"),
             "{t}"
         );
+        // A key pressed on it, given the focus again: at its end too.
+        s.act("name:Remember me", &Action::Focus, &opts)
+            .await
+            .expect("focus the check box");
+        let pressed = s
+            .act(notes, &Action::Key("BackSpace".into()), &opts)
+            .await
+            .expect("BackSpace in Notes");
+        assert_eq!(pressed.done.method, "caret at the end, XTest BackSpace");
+        let t = text(&pressed.diff);
+        assert!(
+            t.contains("| value: \"well, hello world\" -> \"well, hello worl\"\n"),
+            "{t}"
+        );
     });
 }
 

@@ -3,7 +3,7 @@
 
 use std::time::{Duration, Instant};
 
-use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome};
+use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome, TypingPlace};
 use uidelta_model::{NodeData, Rect, Role, State};
 use uidelta_x11::{Button, X11};
 
@@ -131,6 +131,35 @@ impl Linux {
             }));
         }
         Ok(moved)
+    }
+
+    /// [`Linux::focus_for_keys`], with keys landing where typing through
+    /// accessibility puts text (see `Actor::type_text`): at the caret of a
+    /// field that had the focus, else in place of the text it had
+    /// selected, or at the end of its text, as a click after it would put
+    /// them (GTK's entries select all of their text as they take the
+    /// focus). Returns what was done first, for the method.
+    pub(crate) async fn focus_in_place(
+        &self,
+        app: &AppRef,
+        actor: &Actor<'_>,
+        addr: &NodeAddr,
+        node: &NodeData,
+        x11: &X11,
+        doing: &(dyn Fn() -> String + Sync),
+    ) -> Result<String> {
+        let place = actor.typing_place(addr).await;
+        let moved = self
+            .focus_for_keys(app, actor, addr, node, x11, doing)
+            .await?;
+        let placed = match place {
+            Some(place) if actor.put_typing_place(addr, place).await => match place {
+                TypingPlace::End(_) => "caret at the end, ",
+                TypingPlace::Selection(..) => "its selection kept, ",
+            },
+            _ => "",
+        };
+        Ok(format!("{moved}{placed}"))
     }
 
     /// Waits up to [`FOCUS_MOVES`] for `node` to report the focus.

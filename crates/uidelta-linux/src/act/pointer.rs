@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use uidelta_atspi::{Actor, AppRef, NodeAddr, TypingPlace};
+use uidelta_atspi::{Actor, AppRef, NodeAddr};
 use uidelta_backend::{Action, Performed, MAX_TYPED_CHARS};
 use uidelta_model::{NodeData, Rect, Role, State};
 use uidelta_x11::{Button, X11};
@@ -395,27 +395,16 @@ impl Linux {
                 x11.type_text(text)?;
                 format!("XTest click at {x},{y} into the placeholder, then keys")
             }
-            // Typed where typing through accessibility puts it (see
-            // `Actor::type_text`): the caret of a field with the focus, else
-            // in place of its selection or at the end of its text.
             Action::Type(text) => {
-                let place = actor.typing_place(addr).await;
                 let moved = self
-                    .focus_for_keys(app, actor, addr, node, x11, doing)
+                    .focus_in_place(app, actor, addr, node, x11, doing)
                     .await?;
-                let placed = match place {
-                    Some(place) if actor.put_typing_place(addr, place).await => match place {
-                        TypingPlace::End(_) => "caret at the end, ",
-                        TypingPlace::Selection(..) => "its selection kept, ",
-                    },
-                    _ => "",
-                };
                 x11.type_text(text)?;
-                format!("{moved}{placed}XTest keys")
+                format!("{moved}XTest keys")
             }
             Action::Key(chord) => {
                 let moved = self
-                    .focus_for_keys(app, actor, addr, node, x11, doing)
+                    .focus_in_place(app, actor, addr, node, x11, doing)
                     .await?;
                 x11.key(chord)?;
                 format!("{moved}XTest {chord}")
