@@ -14,7 +14,8 @@
 //! and subscribes again when it comes back ([`EventStream::lapsed`]). An
 //! application saying it is idle ([`EventKind::Idle`], a page's beat while
 //! nothing is pending) or at work ([`EventKind::Working`]) is not such an
-//! event: a quiet page does not lapse.
+//! event: a quiet page does not lapse. Noise ([`EventKind::Noise`]) is
+//! such an event, but is not held: the reader decides nothing on it.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -166,6 +167,13 @@ impl EventSender {
             state.ended = true;
             state.pending.clear();
             return false;
+        }
+        // Noise says nothing a reader decides on, and takes no room: a
+        // burst of it (LibreOffice lets go of hundreds of accessibles as a
+        // dialog opens, each saying so) would crowd out what does, and the
+        // reader would hear that it missed changes.
+        if event.kind == EventKind::Noise {
+            return true;
         }
         state.pending.push(event);
         drop(state);
@@ -484,6 +492,36 @@ mod tests {
         assert_eq!(stream.drain(), EventStream::HELD);
         assert!(stream.try_next().is_none());
         assert!(!stream.lapsed());
+    }
+
+    #[test]
+    fn noise_takes_no_room_and_is_never_missed() {
+        let (tx, mut stream) = EventStream::channel();
+        let t0 = Instant::now();
+        // A dialog opening: hundreds of accessibles let go of, each saying
+        // so, more than the queue holds, around the changes themselves.
+        assert!(tx.send(event("window created", "dialog", t0)));
+        for k in 0..(2 * EventStream::HELD) {
+            let noise = Event {
+                kind: EventKind::Noise,
+                ..event("defunct", &format!("node{k}"), t0)
+            };
+            assert!(tx.send(noise));
+        }
+        assert!(tx.send(event("focus moved", "field", t0)));
+        assert!(!stream.take_missed());
+        let details: Vec<String> = std::iter::from_fn(|| stream.try_next())
+            .map(|e| e.detail)
+            .collect();
+        assert_eq!(details, ["window created", "focus moved"]);
+        // Noise is still news: a stream left unread lapses at its next one.
+        let read_at = stream.shared.lock().read_at;
+        let late = Event {
+            kind: EventKind::Noise,
+            ..event("defunct", "node0", read_at + EventStream::IDLE)
+        };
+        assert!(!tx.send(late));
+        assert!(stream.lapsed());
     }
 
     #[test]
