@@ -229,6 +229,9 @@ pub struct Watch {
     events: usize,
     /// Characters the action typed (see [`Watch::typing`]).
     typed: usize,
+    /// The quiet window most applications get, when this one was given a
+    /// longer one (see [`Watch::longer_window`]).
+    usual_window: Option<Duration>,
     /// Characters the application said it inserted since, and when it
     /// last did.
     inserted: usize,
@@ -276,6 +279,7 @@ impl Watch {
             worked: None,
             events: 0,
             typed: 0,
+            usual_window: None,
             inserted: 0,
             inserting: None,
         }
@@ -286,6 +290,20 @@ impl Watch {
     pub fn typing(self, chars: usize) -> Watch {
         Watch {
             typed: chars,
+            ..self
+        }
+    }
+
+    /// The same watch, for an application given a quiet window longer than
+    /// the `usual` one because it updates part of its UI on timers of its
+    /// own, sending nothing meanwhile (LibreOffice's tool bars and status
+    /// bar, a few hundred milliseconds after a change). Once it says that
+    /// nothing is pending ([`is_idle`]: no timer due, every thread asleep)
+    /// at least the usual window after its last change, those timers have
+    /// run: settled then, not at the end of the longer window.
+    pub fn longer_window(self, usual: Duration) -> Watch {
+        Watch {
+            usual_window: Some(usual),
             ..self
         }
     }
@@ -401,6 +419,14 @@ impl Watch {
                     .filter(|&m| m > last)
                     .map_or(last, |m| m.min(last + self.quiet.motion));
                 let mut quiet_until = (moving + self.quiet.window).max(floor);
+                // An application given a longer window that says, the usual
+                // window after its last change, that nothing is pending.
+                if let Some(usual) = self.usual_window {
+                    let idle = self.idle.filter(|&i| i >= (moving + usual).max(floor));
+                    if let Some(idle) = idle {
+                        quiet_until = quiet_until.min(idle);
+                    }
+                }
                 // Typing still landing holds it off too.
                 if let Some(landed) = self.typing_lands() {
                     quiet_until = quiet_until.max(landed + TYPING_GAP);
@@ -709,6 +735,45 @@ mod tests {
         w.inserted(1, t0 + ms(20));
         w.inserted(14, t0 + ms(40));
         assert_eq!(w.next(t0 + ms(190)), Next::Done { capped: false });
+    }
+
+    #[test]
+    fn a_longer_window_ends_when_the_application_says_nothing_is_pending() {
+        let t0 = Instant::now();
+        // LibreOffice's: 750 ms, where most applications get 150.
+        let q = Quiet {
+            window: ms(750),
+            ..quiet(ms(2000))
+        };
+        // A cell moved to at 4 ms, the tool bar brought up to date at
+        // 605 ms, the process idle from 1044 ms: settled then, not at
+        // 1355 ms.
+        let mut w = Watch::new(q, t0).longer_window(ms(150));
+        w.event(t0 + ms(4));
+        w.idle(t0 + ms(300));
+        w.event(t0 + ms(605));
+        assert_eq!(w.next(t0 + ms(1000)), Next::WaitUntil(t0 + ms(1355)));
+        w.idle(t0 + ms(1044));
+        assert_eq!(w.next(t0 + ms(1044)), Next::Done { capped: false });
+        // Idle sooner than the usual window after the last change says
+        // nothing yet.
+        let mut w = Watch::new(q, t0).longer_window(ms(150));
+        w.event(t0 + ms(605));
+        w.idle(t0 + ms(700));
+        assert_eq!(w.next(t0 + ms(700)), Next::WaitUntil(t0 + ms(1355)));
+        // Nor does idle for an application with the usual window, or one
+        // with a longer window that never says so (a caret blinking: a
+        // timer always due).
+        let mut w = Watch::new(q, t0);
+        w.event(t0 + ms(605));
+        w.idle(t0 + ms(1044));
+        assert_eq!(w.next(t0 + ms(1044)), Next::WaitUntil(t0 + ms(1355)));
+        // Typing still landing holds it off all the same.
+        let mut w = Watch::new(q, t0).longer_window(ms(150)).typing(4);
+        w.event(t0 + ms(605));
+        w.inserted(1, t0 + ms(605));
+        w.idle(t0 + ms(1044));
+        assert_eq!(w.next(t0 + ms(1044)), Next::WaitUntil(t0 + ms(1605)));
     }
 
     #[test]

@@ -58,6 +58,7 @@ impl<B: Backend> Session<B> {
             }
             Settle::Auto(q) => q,
         };
+        let usual = quiet.window;
         let quiet = match self.backend.settle_window(&self.known[idx].app) {
             Some(window) if window > quiet.window => Quiet { window, ..quiet },
             _ => quiet,
@@ -75,6 +76,9 @@ impl<B: Backend> Session<B> {
                     .is_some_and(|s| animations.contains(s))
         };
         let mut watch = Watch::new(quiet, acted).typing(typed);
+        if quiet.window > usual {
+            watch = watch.longer_window(usual);
+        }
         let mut mids = Vec::new();
         let mut last_mid = acted;
         // How long a snapshot takes: as long as the last one, then as the
