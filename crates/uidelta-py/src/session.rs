@@ -165,7 +165,10 @@ impl Desktop {
         self.driver.act(py, target, action)
     }
 
-    /// Types `text` into `target`.
+    /// Types `text` into `target`: at its caret when it has the keyboard
+    /// focus, else in place of its selected text or at its end;
+    /// `set_value` replaces a field's text. A line break is Return and a
+    /// tab Tab.
     #[pyo3(name = "type")]
     fn type_text(&self, py: Python<'_>, target: &str, text: &str) -> PyResult<ActionResult> {
         self.driver.act(py, target, Action::Type(text.to_owned()))
@@ -371,7 +374,10 @@ impl Browser {
         self.driver.act(py, target, action)
     }
 
-    /// Types `text` into `target`.
+    /// Types `text` into `target`: at its caret when it has the keyboard
+    /// focus, else in place of its selected text or at its end;
+    /// `set_value` replaces a field's text. A line break is Return and a
+    /// tab Tab.
     #[pyo3(name = "type")]
     fn type_text(&self, py: Python<'_>, target: &str, text: &str) -> PyResult<ActionResult> {
         self.read_first(py)?;
