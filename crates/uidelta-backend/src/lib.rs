@@ -234,7 +234,9 @@ pub trait Backend: Send + Sync {
     /// screen of a desktop, the viewport of a browser tab `app`): for what
     /// the tree does not show, and to answer a dialog of an application
     /// that does not answer. `action` is a click, right click or double
-    /// click. Backends without pointer input answer
+    /// click, the pointer moved there ([`Action::Hover`]), or a drag from
+    /// there with the primary button ([`Action::DragTo`], to a point in the
+    /// same coordinates). Backends without pointer input answer
     /// [`ErrorKind::Unsupported`].
     fn click_at(
         &self,

@@ -917,10 +917,11 @@ impl Cdp {
             Action::RightClick => (input::Button::Right, 1, "right click", "right-clicking"),
             Action::DoubleClick => (input::Button::Left, 2, "double click", "double-clicking"),
             Action::Hover => (input::Button::Left, 0, "pointer move", "moving the pointer"),
+            Action::DragTo { .. } => (input::Button::Left, 1, "drag", "dragging"),
             _ => {
                 return Err(Error::Unsupported(format!(
-                    "{} a point: only a click, right click or double click, or the pointer \
-                     moved there, can be made at a point",
+                    "{} a point: only a click, right click or double click, the pointer moved \
+                     there, or a drag from there, can be made at a point",
                     action.doing()
                 )))
             }
@@ -933,11 +934,21 @@ impl Cdp {
         if let Some(e) = session.held_dialog() {
             return Err(e);
         }
-        let method = format!("CDP Input {what} at {x},{y}");
         let (fx, fy) = (f64::from(x), f64::from(y));
-        let moved = match count {
-            0 => input::hover(&session, fx, fy).await,
-            _ => input::click(&session, fx, fy, button, count).await,
+        let (method, moved) = match action {
+            Action::DragTo { x: tx, y: ty } => {
+                let to = (f64::from(*tx), f64::from(*ty));
+                let method = format!("CDP Input {what} from {x},{y} to {tx},{ty}");
+                (method, input::drag(&session, (fx, fy), to).await)
+            }
+            _ if count == 0 => (
+                format!("CDP Input {what} at {x},{y}"),
+                input::hover(&session, fx, fy).await,
+            ),
+            _ => (
+                format!("CDP Input {what} at {x},{y}"),
+                input::click(&session, fx, fy, button, count).await,
+            ),
         };
         let result = moved.map(|()| Performed {
             method: method.clone(),

@@ -1462,6 +1462,33 @@ async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it
         "{}",
         text(&slid.diff)
     );
+
+    // From a point of the viewport (the track's middle, whatever is
+    // there) past the slider's right end: its greatest value.
+    let from = (bounds.x + bounds.w / 2, bounds.y + bounds.h / 2);
+    let right = uidelta_engine::DragEnd::Point(bounds.x + bounds.w + 30, from.1);
+    let id = tab.id.clone();
+    let slid = tab
+        .session
+        .drag_at(&id, from, &right, &ActOptions::default())
+        .await
+        .unwrap_or_else(|e| panic!("dragging from {from:?}: {e}"));
+    assert_eq!(
+        slid.done.method,
+        format!(
+            "CDP Input drag from {},{} to {},{}",
+            from.0,
+            from.1,
+            bounds.x + bounds.w + 30,
+            from.1
+        )
+    );
+    assert_eq!(
+        status_change(&slid).as_deref(),
+        Some("\"Volume 0\" -> \"Volume 100\""),
+        "{}",
+        text(&slid.diff)
+    );
 }
 
 /// A download is what a browser's download bar shows: a list `Downloads`

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use uidelta_backend::Action;
 use uidelta_diff::{Change, Diff};
-use uidelta_engine::{ActOptions, Session, Settle, WindowAction};
+use uidelta_engine::{ActOptions, DragEnd, Session, Settle, WindowAction};
 use uidelta_linux::Linux;
 use uidelta_model::Role;
 use uidelta_testkit::{require_programs, Desktop};
@@ -1164,5 +1164,61 @@ fn typing_that_lands_late_is_waited_for_and_a_field_that_takes_part_of_it_ends_t
             "{t}"
         );
         assert!(!acted.settled.capped, "{t}");
+    });
+}
+
+#[test]
+fn a_drag_from_a_point_presses_and_releases_where_it_was_asked() {
+    // `Canvas` shows nothing the tree can target; its label says where
+    // the last drag on it was pressed and released, in its own pixels.
+    let (desktop, rt) = start_with(&["--canvas"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        let (idx, canvas) = s.resolve("name:Canvas").await.expect("Canvas");
+        let b = s.known_apps()[idx]
+            .node(canvas)
+            .bounds
+            .expect("Canvas has bounds");
+        let (from, to) = ((b.x + 20, b.y + 10), (b.x + 150, b.y + 60));
+        let acted = s
+            .drag_at("uidelta-fixture", from, &DragEnd::Point(to.0, to.1), &opts)
+            .await
+            .expect("drag on the canvas");
+        assert_eq!(
+            acted.done.method,
+            format!("XTest drag from {},{} to {},{}", from.0, from.1, to.0, to.1)
+        );
+        let t = text(&acted.diff);
+        assert!(
+            t.contains(
+                "| name: \"Canvas: nothing dragged\" -> \"Canvas: dragged from 20,10 to 150,60\""
+            ),
+            "{t}"
+        );
+        // Onto an element: dropped at its centre.
+        let acted = s
+            .drag_at(
+                "uidelta-fixture",
+                (b.x + 5, b.y + 5),
+                &DragEnd::Element("name:Canvas".into()),
+                &opts,
+            )
+            .await
+            .expect("drag onto the canvas's centre");
+        let line = format!("-> \"Canvas: dragged from 5,5 to {},{}\"", b.w / 2, b.h / 2);
+        let t = text(&acted.diff);
+        assert!(t.contains(&line), "no {line:?} in:\n{t}");
+        // A point off the screen is refused, and nothing is pressed.
+        let err = s
+            .drag_at("uidelta-fixture", (-5, 10), &DragEnd::Point(10, 10), &opts)
+            .await
+            .err()
+            .unwrap_or_else(|| panic!("a drag from off the screen"));
+        let message = err.to_string();
+        assert!(
+            message.starts_with("dragging from -5,10 to 10,10: "),
+            "{message}"
+        );
     });
 }

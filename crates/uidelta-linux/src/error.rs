@@ -57,8 +57,8 @@ pub enum Error {
     },
     /// An action other than a click asked for at a point.
     #[error(
-        "{doing}: only a click, right click or double click, or the pointer moved there, can be \
-         made at a point"
+        "{doing}: only a click, right click or double click, the pointer moved there, or a drag \
+         from there, can be made at a point"
     )]
     NotAClick {
         /// What was being done.

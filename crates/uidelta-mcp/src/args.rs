@@ -200,9 +200,24 @@ pub struct HoverElement {
 /// `drag_element`.
 #[derive(Debug, Deserialize, JsonSchema)]
 pub struct DragElement {
-    /// The element to drag.
-    #[serde(flatten)]
-    pub target: Target,
+    /// The element to drag: a ref from a tree, diff or find_elements result
+    /// (`e12`), or a selector. Or give `from_x` and `from_y` instead, to
+    /// press at a point the tree does not show (a canvas).
+    #[serde(default)]
+    pub target: Option<String>,
+    /// The application (name or unique prefix): needed with `from_x` and
+    /// `from_y` unless one is the obvious one, and for a selector in an
+    /// application no earlier call has read.
+    #[serde(default)]
+    pub app: Option<String>,
+    /// A point to press at instead of an element: horizontal position, in
+    /// the coordinates of capture_screenshot's whole-screen image (a
+    /// browser tab: of its viewport).
+    #[serde(default)]
+    pub from_x: Option<i32>,
+    /// Vertical position, likewise.
+    #[serde(default)]
+    pub from_y: Option<i32>,
     /// The element to drop it on, at its centre: a ref or selector (in the
     /// same application, unless a ref). Or give `x` and `y` instead.
     #[serde(default)]

@@ -550,11 +550,21 @@ impl<B: Backend + 'static> Inner<B> {
     }
 
     pub(crate) async fn drag(&self, a: args::DragElement) -> Result<Reply, ToolError> {
+        const TOOL: &str = "drag_element";
         let settle = a.opts.settle()?;
+        let from = match (&a.target, a.from_x, a.from_y) {
+            (Some(target), None, None) => Ok(target.as_str()),
+            (None, Some(x), Some(y)) => Err((x, y)),
+            _ => {
+                return Err(ToolError::bad_argument(
+                    "drag_element: give what to drag, either `target` (a ref or selector) or \
+                     both `from_x` and `from_y` (a point)",
+                ))
+            }
+        };
         let mut s = self.session.lock().await;
         self.prune(&mut s).await?;
-        let app = self.selector_app(&s, a.target.app.as_deref());
-        let t = prepare(&mut s, &a.target.target, app.as_deref()).await?;
+        let app = self.selector_app(&s, a.app.as_deref());
         let end = match (&a.to, a.x, a.y) {
             (Some(to), None, None) => DragEnd::Element(prepare(&mut s, to, app.as_deref()).await?),
             (None, Some(x), Some(y)) => DragEnd::Point(x, y),
@@ -569,11 +579,19 @@ impl<B: Backend + 'static> Inner<B> {
             settle,
             ..ActOptions::default()
         };
-        let acted = s
-            .drag(&t, &end, &opts)
-            .await
-            .map_err(|e| restate(e, &t, &a.target.target))?;
-        Ok(answer("drag_element", &s, &acted, &a.opts))
+        let acted = match from {
+            Ok(target) => {
+                let t = prepare(&mut s, target, app.as_deref()).await?;
+                s.drag(&t, &end, &opts)
+                    .await
+                    .map_err(|e| restate(e, &t, target))?
+            }
+            Err(point) => {
+                let app = self.app_named(TOOL, &s, a.app.as_deref()).await?;
+                s.drag_at(&app, point, &end, &opts).await?
+            }
+        };
+        Ok(answer(TOOL, &s, &acted, &a.opts))
     }
 
     pub(crate) async fn key(&self, a: args::PressKey) -> Result<Reply, ToolError> {

@@ -198,7 +198,9 @@ tools! {
         description = "Drag an element with the primary button onto another element (`to`, \
             dropped at its centre) or to a point (`x`, `y`), and answer with the diff: a card \
             onto another list, a slider's knob, a file onto a folder. The button is pressed at \
-            the element's centre, the pointer moved in steps and released there."
+            the element's centre (or at a point, `from_x` and `from_y`, for what the tree does \
+            not show: a selection drawn on a canvas), the pointer moved in steps and released \
+            there."
     )]
     async fn drag_element(&self, _tool, a: args::DragElement) {
         self.drag(a).await

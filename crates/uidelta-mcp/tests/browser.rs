@@ -334,4 +334,45 @@ async fn drag_element_moves_a_card_onto_another_list() {
         diff.contains("| name: \"Ready\" -> \"Write report moved to Done\""),
         "{diff}"
     );
+
+    // From a point (the other card's centre, as its bounds say) onto the
+    // list.
+    let tree = text(
+        &ok(
+            &s,
+            "get_window_tree",
+            json!({"app": "Board", "bounds": true}),
+        )
+        .await,
+    );
+    let place = tree
+        .lines()
+        .find_map(|l| {
+            l.split_once("list item \"Call Ann\" @")
+                .map(|(_, b)| b.to_owned())
+        })
+        .unwrap_or_else(|| panic!("no card Call Ann with bounds in:\n{tree}"));
+    let numbers: Vec<i32> = place
+        .split(|c: char| !c.is_ascii_digit() && c != '-')
+        .filter_map(|n| n.parse().ok())
+        .collect();
+    let [x, y, w, h, ..] = numbers[..] else {
+        panic!("bounds {place:?}");
+    };
+    let (fx, fy) = (x + w / 2, y + h / 2);
+    let r = ok(
+        &s,
+        "drag_element",
+        json!({"app": "Board", "from_x": fx, "from_y": fy, "to": "role:list && name:Done"}),
+    )
+    .await;
+    let out = text(&r);
+    assert!(
+        out.contains(&format!(" via CDP Input drag from {fx},{fy} to ")),
+        "{out}"
+    );
+    assert!(
+        out.contains("| name: \"Write report moved to Done\" -> \"Call Ann moved to Done\""),
+        "{out}"
+    );
 }

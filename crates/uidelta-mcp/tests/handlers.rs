@@ -203,6 +203,12 @@ async fn every_tool_refuses_malformed_arguments_and_the_next_call_works() {
             "drag_element",
             json!({"target": "e1", "to": "e2", "x": 1, "y": 2}),
         ),
+        ("drag_element", json!({"from_x": 1, "to": "e2"})),
+        (
+            "drag_element",
+            json!({"target": "e1", "from_x": 1, "from_y": 2, "to": "e2"}),
+        ),
+        ("drag_element", json!({"from_x": 1, "from_y": 2})),
         ("type_into_element", json!({"target": "e1", "text": ""})),
         ("press_key", json!({"key": "Return"})),
         ("set_value", json!({"value": "1"})),

@@ -147,7 +147,25 @@ impl Desktop {
         to: Option<&str>,
         at: Option<(i32, i32)>,
     ) -> PyResult<ActionResult> {
-        self.driver.drag(py, target, to, at)
+        self.driver.drag(py, Dragged::Element(target), to, at)
+    }
+
+    /// Drags with the primary button from the point `(x, y)` of the
+    /// screen (for what the tree does not show: a selection drawn on a
+    /// canvas) onto the element `to`, or to the point `at`, answered with
+    /// the diff of application `app`.
+    #[pyo3(signature = (app, x, y, to=None, *, at=None))]
+    fn drag_at(
+        &self,
+        py: Python<'_>,
+        app: &str,
+        x: i32,
+        y: i32,
+        to: Option<&str>,
+        at: Option<(i32, i32)>,
+    ) -> PyResult<ActionResult> {
+        let from = Dragged::Point { app, at: (x, y) };
+        self.driver.drag(py, from, to, at)
     }
 
     /// Turns the mouse wheel `amount` clicks (at most 50) `direction`
@@ -355,7 +373,26 @@ impl Browser {
         at: Option<(i32, i32)>,
     ) -> PyResult<ActionResult> {
         self.read_first(py)?;
-        self.driver.drag(py, target, to, at)
+        self.driver.drag(py, Dragged::Element(target), to, at)
+    }
+
+    /// Drags with the primary button from the point `(x, y)` of the tab's
+    /// viewport (a canvas) onto the element `to`, or to the point `at`.
+    #[pyo3(signature = (x, y, to=None, *, at=None))]
+    fn drag_at(
+        &self,
+        py: Python<'_>,
+        x: i32,
+        y: i32,
+        to: Option<&str>,
+        at: Option<(i32, i32)>,
+    ) -> PyResult<ActionResult> {
+        self.read_first(py)?;
+        let from = Dragged::Point {
+            app: &self.tab,
+            at: (x, y),
+        };
+        self.driver.drag(py, from, to, at)
     }
 
     /// Turns the mouse wheel `amount` clicks (at most 50) `direction`
@@ -545,29 +582,42 @@ impl<B: Backend + 'static> Driver<B> {
         result(py, outcome.map_err(|e| engine_error(py, e))?)
     }
 
+    /// Drags `from` (an element, or a point of application `app`'s
+    /// screen) to `to` or `at`.
     fn drag(
         &self,
         py: Python<'_>,
-        target: &str,
+        from: Dragged<'_>,
         to: Option<&str>,
         at: Option<(i32, i32)>,
     ) -> PyResult<ActionResult> {
-        let end =
-            match (to, at) {
-                (Some(to), None) => DragEnd::Element(to.to_owned()),
-                (None, Some((x, y))) => DragEnd::Point(x, y),
-                _ => return Err(with_kind(
+        let command = match from {
+            Dragged::Element(_) => "drag",
+            Dragged::Point { .. } => "drag_at",
+        };
+        let end = match (to, at) {
+            (Some(to), None) => DragEnd::Element(to.to_owned()),
+            (None, Some((x, y))) => DragEnd::Point(x, y),
+            _ => {
+                return Err(with_kind(
                     py,
-                    PyValueError::new_err(
-                        "drag: give where to drop, either `to` (a ref or selector) or `at=(x, y)`",
-                    ),
+                    PyValueError::new_err(format!(
+                        "{command}: give where to drop, either `to` (a ref or selector) or \
+                         `at=(x, y)`"
+                    )),
                     "bad_argument",
-                )),
-            };
+                ))
+            }
+        };
         let outcome = py.detach(|| {
             let mut session = self.lock();
-            self.rt
-                .block_on(session.drag(target, &end, &ActOptions::default()))
+            let opts = ActOptions::default();
+            match from {
+                Dragged::Element(target) => self.rt.block_on(session.drag(target, &end, &opts)),
+                Dragged::Point { app, at } => {
+                    self.rt.block_on(session.drag_at(app, at, &end, &opts))
+                }
+            }
         });
         result(py, outcome.map_err(|e| engine_error(py, e))?)
     }
@@ -942,4 +992,12 @@ fn scroll_action(py: Python<'_>, direction: &str, amount: i64) -> PyResult<Actio
         }
     };
     Ok(Action::Scroll { dx, dy })
+}
+
+/// What a drag presses on: an element (a ref or selector), or a point of
+/// an application's screen (a tab's viewport).
+#[derive(Clone, Copy)]
+enum Dragged<'a> {
+    Element(&'a str),
+    Point { app: &'a str, at: (i32, i32) },
 }

@@ -124,6 +124,14 @@ def test_dragging_a_card_onto_a_list_moves_it():
     assert (change.old.role, change.old.name, change.new.name) == ("list", "To do", "Done")
     with pytest.raises(ValueError, match="give where to drop"):
         browser.drag("role:list item && name:Call Ann")
+    # From a point of the viewport (the other card's centre) onto a list.
+    [card] = browser.find("role:list item && name:Call Ann")
+    x, y, w, h = card.bounds
+    moved = browser.drag_at(x + w // 2, y + h // 2, "role:list && name:Done")
+    assert moved.method.startswith(f"CDP Input drag from {x + w // 2},{y + h // 2} to ")
+    assert '] list item "Call Ann" in ' in moved.text and '-> [' in moved.text
+    with pytest.raises(ValueError, match="drag_at: give where to drop"):
+        browser.drag_at(x, y)
 
 
 def test_the_asyncio_session_answers_as_the_plain_one():

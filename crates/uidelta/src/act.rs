@@ -222,6 +222,28 @@ pub fn drag(common: &Common, source: &str, to: &DragEnd) -> Result<Status> {
     print(&acted, common.format)
 }
 
+/// Drags from a point of the screen (or of a tab's viewport) to `to` and
+/// prints the diff of the application `--app`.
+pub fn drag_at(common: &Common, from: (i32, i32), to: &DragEnd) -> Result<Status> {
+    let Some(app) = common.app.as_deref() else {
+        anyhow::bail!(
+            "drag --from-point: name the application whose diff to print with --app (see \
+             `uidelta apps`)"
+        );
+    };
+    let acted = carried!(
+        &common.place,
+        Some(app),
+        false,
+        common.page_answers()?,
+        |c, app| {
+            let acted = c.s.drag_at(&app, from, to, &common.options()).await?;
+            with_tree(&c.s, acted)
+        }
+    )?;
+    print(&acted, common.format)
+}
+
 /// Clicks (or moves the pointer: `Action::Hover`) at a point of the screen
 /// (or of a tab's viewport) and prints the diff of the application `--app`,
 /// which may be one that does not answer.

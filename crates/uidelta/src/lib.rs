@@ -87,17 +87,29 @@ enum Command {
     /// or to a point, and print the diff: a card onto another list, a
     /// slider's knob, a file onto a folder. The button is pressed at the
     /// element's centre, the pointer moved there in steps, and released.
+    /// With --from-point, pressed at a point instead (a canvas: a
+    /// selection drawn, a shape moved), and the diff is --app's.
     Drag {
-        /// Ref or selector of the element to drag.
-        source: String,
+        /// Ref or selector of the element to drag; with --from-point, of
+        /// the element to drop on.
+        #[arg(required_unless_present = "from_point")]
+        source: Option<String>,
         /// Ref or selector of the element to drop it on (at its centre, as
         /// last read).
-        #[arg(required_unless_present = "to_point", conflicts_with = "to_point")]
+        #[arg(
+            required_unless_present_any = ["to_point", "from_point"],
+            conflicts_with = "to_point"
+        )]
         to: Option<String>,
         /// Drop at this point instead (`640,512`, screenshot coordinates;
         /// in a browser, of the tab's viewport).
         #[arg(long, value_name = "X,Y", value_parser = parse_point)]
         to_point: Option<(i32, i32)>,
+        /// Press at this point instead of at an element, in the same
+        /// coordinates; name the application whose diff to print with
+        /// --app.
+        #[arg(long, value_name = "X,Y", value_parser = parse_point)]
+        from_point: Option<(i32, i32)>,
         #[command(flatten)]
         common: act::Common,
     },
@@ -673,12 +685,32 @@ fn run_command(cli: Cli) -> Result<Status> {
             source,
             to,
             to_point,
+            from_point: Some(from),
+            common,
+        } => {
+            let end = match (source, to, to_point) {
+                (None, None, Some((x, y))) => DragEnd::Point(x, y),
+                (Some(to), None, None) => DragEnd::Element(to),
+                _ => anyhow::bail!(
+                    "drag --from-point: give where to, one element to drop on or --to-point X,Y"
+                ),
+            };
+            act::drag_at(&common, from, &end)
+        }
+        Command::Drag {
+            source,
+            to,
+            to_point,
+            from_point: None,
             common,
         } => {
             let end = match (to, to_point) {
                 (_, Some((x, y))) => DragEnd::Point(x, y),
                 (Some(to), None) => DragEnd::Element(to),
                 (None, None) => anyhow::bail!("drag: give where to, TO or --to-point X,Y"),
+            };
+            let Some(source) = source else {
+                anyhow::bail!("drag: give the element to drag, or --from-point X,Y");
             };
             act::drag(&common, &source, &end)
         }

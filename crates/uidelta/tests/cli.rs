@@ -292,3 +292,33 @@ fn osworld_xml_and_macos_use_json_are_read_and_osworld_formats_written() {
     let o = uidelta(&["tree", "--input", "json", &traversal]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+/// A drag from a point needs the application whose diff to print, and
+/// where to drop; both are said before anything is pressed.
+#[test]
+fn a_drag_from_a_point_names_what_it_lacks() {
+    let o = uidelta(&["drag", "--from-point", "10,20", "--to-point", "30,40"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .contains("drag --from-point: name the application whose diff to print with --app"),
+        "{}",
+        stderr(&o)
+    );
+    let o = uidelta(&["drag", "--from-point", "10,20", "--app", "mousepad"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o)
+            .contains("drag --from-point: give where to, one element to drop on or --to-point X,Y"),
+        "{}",
+        stderr(&o)
+    );
+    // Without it, what to drag and where to are both needed.
+    let o = uidelta(&["drag", "e1"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(
+        stderr(&o).contains("required arguments were not provided"),
+        "{}",
+        stderr(&o)
+    );
+}

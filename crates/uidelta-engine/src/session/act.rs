@@ -131,7 +131,29 @@ impl<B: Backend> Session<B> {
         to: &DragEnd,
         opts: &ActOptions,
     ) -> Result<ActionOutcome> {
-        let (x, y) = match to {
+        let (x, y) = self.drop_point(to).await?;
+        self.act(source, &Action::DragTo { x, y }, opts).await
+    }
+
+    /// Drags with the primary button from a point of the screen (as
+    /// [`Session::click_at`] takes it: whatever is there, a canvas, a
+    /// window's edge) to `to`, and answers with what changed in `app`.
+    pub async fn drag_at(
+        &mut self,
+        app: &str,
+        from: (i32, i32),
+        to: &DragEnd,
+        opts: &ActOptions,
+    ) -> Result<ActionOutcome> {
+        let (x, y) = self.drop_point(to).await?;
+        self.click_at(app, from, &Action::DragTo { x, y }, opts)
+            .await
+    }
+
+    /// Where a drag to `to` ends: the point, or the centre of the element,
+    /// which must have a place on screen (bounds), as it was last read.
+    async fn drop_point(&mut self, to: &DragEnd) -> Result<(i32, i32)> {
+        Ok(match to {
             DragEnd::Point(x, y) => (*x, *y),
             DragEnd::Element(target) => {
                 let (idx, node) = self.resolve(target).await?;
@@ -151,8 +173,7 @@ impl<B: Backend> Session<B> {
                     }
                 }
             }
-        };
-        self.act(source, &Action::DragTo { x, y }, opts).await
+        })
     }
 
     /// Performs `action` on `target` and returns what changed: the before
@@ -264,7 +285,8 @@ impl<B: Backend> Session<B> {
     /// Clicks at a point (screen coordinates, as in a screenshot) for what
     /// the tree does not show, then settles and diffs `app` as
     /// [`Session::act`] does. `action` is a click, right click or double
-    /// click.
+    /// click, the pointer moved there ([`Action::Hover`]), or a drag from
+    /// there ([`Action::DragTo`]; see [`Session::drag_at`]).
     ///
     /// It also works when `app` does not answer (a modal dialog run inside
     /// an accessible action, [`Error::Unresponsive`]): a pointer click goes

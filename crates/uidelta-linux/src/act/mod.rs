@@ -283,20 +283,35 @@ impl Linux {
         })
     }
 
-    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`), or brings
-    /// the pointer (`Action::Hover`), at a point of the screen, whatever is
-    /// there.
+    /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`), brings the
+    /// pointer (`Action::Hover`), or drags with the primary button to
+    /// another point (`Action::DragTo`), at a point of the screen, whatever
+    /// is there.
     pub(crate) async fn click_at(&self, x: i32, y: i32, action: &Action) -> Result<Performed> {
-        let doing = || format!("{} the point {x},{y}", action.doing());
+        let doing = || match action {
+            Action::DragTo { x: tx, y: ty } => format!("dragging from {x},{y} to {tx},{ty}"),
+            _ => format!("{} the point {x},{y}", action.doing()),
+        };
         let x11 = self.x11(doing)?;
         let clicked = pointer_of(action);
-        if clicked.is_none() && *action != Action::Hover {
+        let dragged = match action {
+            Action::DragTo { x, y } => Some((*x, *y)),
+            _ => None,
+        };
+        if clicked.is_none() && dragged.is_none() && *action != Action::Hover {
             return Err(Error::NotAClick { doing: doing() });
         }
-        if !on_screen(x11, x, y) {
+        let ends = [(x, y)].into_iter().chain(dragged);
+        if ends.into_iter().any(|(x, y)| !on_screen(x11, x, y)) {
             return Err(Error::OffScreen {
                 doing: doing(),
                 size: x11.screen_size(),
+            });
+        }
+        if let Some(to) = dragged {
+            pointer::drag(x11, (x, y), to).await?;
+            return Ok(Performed {
+                method: format!("XTest drag from {x},{y} to {},{}", to.0, to.1),
             });
         }
         let Some((button, count, what)) = clicked else {

@@ -34,6 +34,15 @@ class AsyncDesktop:
     async def drag(
         self, target: str, to: Optional[str] = None, *, at: Optional[Tuple[int, int]] = None
     ) -> ActionResult: ...
+    async def drag_at(
+        self,
+        app: str,
+        x: int,
+        y: int,
+        to: Optional[str] = None,
+        *,
+        at: Optional[Tuple[int, int]] = None,
+    ) -> ActionResult: ...
     async def scroll(
         self, target: str, direction: Direction = "down", amount: int = 3
     ) -> ActionResult: ...
@@ -72,6 +81,9 @@ class AsyncBrowser:
     async def hover_at(self, x: int, y: int) -> ActionResult: ...
     async def drag(
         self, target: str, to: Optional[str] = None, *, at: Optional[Tuple[int, int]] = None
+    ) -> ActionResult: ...
+    async def drag_at(
+        self, x: int, y: int, to: Optional[str] = None, *, at: Optional[Tuple[int, int]] = None
     ) -> ActionResult: ...
     async def scroll(
         self, target: str, direction: Direction = "down", amount: int = 3

@@ -139,6 +139,17 @@ class Desktop:
     ) -> ActionResult:
         """Drags `target` with the primary button onto the element `to` (dropped at its
         centre), or to the point `at`."""
+    def drag_at(
+        self,
+        app: str,
+        x: int,
+        y: int,
+        to: Optional[str] = None,
+        *,
+        at: Optional[Tuple[int, int]] = None,
+    ) -> ActionResult:
+        """Drags from the point (x, y) of the screen onto the element `to`, or to the
+        point `at`, answered with the diff of `app`."""
     def scroll(self, target: str, direction: Direction = "down", amount: int = 3) -> ActionResult:
         """Turns the mouse wheel `amount` clicks over `target`; 0 scrolls it into view."""
     def type(self, target: str, text: str) -> ActionResult:
@@ -188,6 +199,11 @@ class Browser:
     ) -> ActionResult:
         """Drags `target` with the primary button onto the element `to` (dropped at its
         centre), or to the point `at`."""
+    def drag_at(
+        self, x: int, y: int, to: Optional[str] = None, *, at: Optional[Tuple[int, int]] = None
+    ) -> ActionResult:
+        """Drags from the point (x, y) of the tab's viewport onto the element `to`, or to
+        the point `at`."""
     def scroll(self, target: str, direction: Direction = "down", amount: int = 3) -> ActionResult:
         """Turns the mouse wheel `amount` clicks over `target`; 0 scrolls it into view."""
     def type(self, target: str, text: str) -> ActionResult:
