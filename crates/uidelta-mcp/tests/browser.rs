@@ -166,20 +166,7 @@ async fn tabs_pages_navigation_and_scripts_through_the_tools() {
         )
         .await,
     );
-    let place = tree
-        .lines()
-        .find_map(|l| {
-            l.split_once("push button \"Men\" @")
-                .map(|(_, b)| b.to_owned())
-        })
-        .unwrap_or_else(|| panic!("no button Men with bounds in:\n{tree}"));
-    let numbers: Vec<i32> = place
-        .split(|c: char| !c.is_ascii_digit() && c != '-')
-        .filter_map(|n| n.parse().ok())
-        .collect();
-    let [x, y, w, h, ..] = numbers[..] else {
-        panic!("bounds {place:?}");
-    };
+    let (x, y, w, h) = bounds_in(&tree, "push button \"Men\"");
     let r = ok(
         &s,
         "hover_element",
@@ -316,6 +303,36 @@ async fn drag_element_moves_a_card_onto_another_list() {
         .await;
     assert_eq!(r.is_error, Some(true), "{}", text(&r));
     assert!(text(&r).contains("give where to drop"), "{}", text(&r));
+
+    // From a point (a card's centre, as the page's first read placed it:
+    // a page mirror keeps the bounds of what moved without changing as
+    // they were) onto the list.
+    let tree = text(
+        &ok(
+            &s,
+            "get_window_tree",
+            json!({"app": "Board", "bounds": true}),
+        )
+        .await,
+    );
+    let (x, y, w, h) = bounds_in(&tree, "list item \"Call Ann\"");
+    let (fx, fy) = (x + w / 2, y + h / 2);
+    let r = ok(
+        &s,
+        "drag_element",
+        json!({"app": "Board", "from_x": fx, "from_y": fy, "to": "role:list && name:Done"}),
+    )
+    .await;
+    let out = text(&r);
+    assert!(
+        out.contains(&format!(" via CDP Input drag from {fx},{fy} to ")),
+        "{out}"
+    );
+    assert!(
+        out.contains("| name: \"Ready\" -> \"Call Ann moved to Done\""),
+        "{out}"
+    );
+
     let r = ok(
         &s,
         "drag_element",
@@ -331,27 +348,21 @@ async fn drag_element_moves_a_card_onto_another_list() {
         "{diff}"
     );
     assert!(
-        diff.contains("| name: \"Ready\" -> \"Write report moved to Done\""),
+        diff.contains("| name: \"Call Ann moved to Done\" -> \"Write report moved to Done\""),
         "{diff}"
     );
+}
 
-    // From a point (the other card's centre, as its bounds say) onto the
-    // list.
-    let tree = text(
-        &ok(
-            &s,
-            "get_window_tree",
-            json!({"app": "Board", "bounds": true}),
-        )
-        .await,
-    );
+/// The bounds `(x, y, w, h)` a tree with bounds gives the element it names
+/// `what` (`push button "Men"`).
+fn bounds_in(tree: &str, what: &str) -> (i32, i32, i32, i32) {
     let place = tree
         .lines()
         .find_map(|l| {
-            l.split_once("list item \"Call Ann\" @")
+            l.split_once(&format!("{what} @"))
                 .map(|(_, b)| b.to_owned())
         })
-        .unwrap_or_else(|| panic!("no card Call Ann with bounds in:\n{tree}"));
+        .unwrap_or_else(|| panic!("no {what} with bounds in:\n{tree}"));
     let numbers: Vec<i32> = place
         .split(|c: char| !c.is_ascii_digit() && c != '-')
         .filter_map(|n| n.parse().ok())
@@ -359,20 +370,5 @@ async fn drag_element_moves_a_card_onto_another_list() {
     let [x, y, w, h, ..] = numbers[..] else {
         panic!("bounds {place:?}");
     };
-    let (fx, fy) = (x + w / 2, y + h / 2);
-    let r = ok(
-        &s,
-        "drag_element",
-        json!({"app": "Board", "from_x": fx, "from_y": fy, "to": "role:list && name:Done"}),
-    )
-    .await;
-    let out = text(&r);
-    assert!(
-        out.contains(&format!(" via CDP Input drag from {fx},{fy} to ")),
-        "{out}"
-    );
-    assert!(
-        out.contains("| name: \"Write report moved to Done\" -> \"Call Ann moved to Done\""),
-        "{out}"
-    );
+    (x, y, w, h)
 }
