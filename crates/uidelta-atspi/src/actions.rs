@@ -305,15 +305,17 @@ impl<'a> Actor<'a> {
         Ok(Outcome::Done(format!("Component.GrabFocus, then {method}")))
     }
 
-    /// Where keys typed into `node` are to land, read before it is given
-    /// the keyboard focus to take them: in place of its selected text
-    /// when some is, else at the end of its text, as typing through
-    /// [`Actor::type_text`] puts it. `None` when it has the focus already
-    /// (its caret and selection stand), is not an editable text (a table
-    /// cell's text is what it shows), or has no text yet (keys cannot land
-    /// elsewhere).
-    pub async fn typing_place(&self, node: &NodeAddr) -> Option<TypingPlace> {
-        let states = self.states(node).await.ok()?;
+    /// Where keys typed into `node` (whose states are `states`) are to
+    /// land, read before it is given the keyboard focus to take them: in
+    /// place of its selected text when some is, else at the end of its
+    /// text, as typing through [`Actor::type_text`] puts it. `None` when it
+    /// has the focus already (its caret and selection stand), is not an
+    /// editable text, or has no text yet (keys cannot land elsewhere).
+    pub async fn typing_place(
+        &self,
+        node: &NodeAddr,
+        states: &uidelta_model::StateSet,
+    ) -> Option<TypingPlace> {
         if states.contains(State::Focused)
             || !states.contains(State::Editable)
             || !self.has(node, TEXT).await.ok()?

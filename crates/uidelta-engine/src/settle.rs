@@ -321,8 +321,7 @@ impl Watch {
     /// When the last typed character landed, while some did and some are
     /// still to come.
     fn typing_lands(&self) -> Option<Instant> {
-        self.inserting
-            .filter(|_| self.inserted > 0 && self.inserted < self.typed)
+        self.inserting.filter(|_| self.inserted < self.typed)
     }
 
     /// Records the application's process at work ([`EventKind::Working`]),

@@ -68,6 +68,13 @@ impl Linux {
     /// focusable), or that did not take it, is an error
     /// ([`Error::NoKeyboardFocus`]): the keys would land in whatever has
     /// the focus, another field or another application.
+    ///
+    /// With `in_place`, keys land where typing through accessibility puts
+    /// text (see `Actor::type_text`): at the caret of a field that had the
+    /// focus, else in place of the text it had selected, or at the end of
+    /// its text, as a click after it would put them (GTK's entries select
+    /// all of their text as they take the focus).
+    #[allow(clippy::too_many_arguments)]
     pub(crate) async fn focus_for_keys(
         &self,
         app: &AppRef,
@@ -76,6 +83,7 @@ impl Linux {
         node: &NodeData,
         x11: &X11,
         doing: &(dyn Fn() -> String + Sync),
+        in_place: bool,
     ) -> Result<String> {
         if node.role == Role::Application {
             // Keys for the application as a whole: its focused element.
@@ -96,6 +104,11 @@ impl Linux {
             return Err(refuse("the element is not showing"));
         }
         let focusable = states.contains(State::Focusable);
+        // Read before the focus moves it.
+        let place = match in_place {
+            true => actor.typing_place(addr, &states).await,
+            false => None,
+        };
         // Where the element is on the display, unless another window is on
         // top of it there.
         // Read fresh, in the toolkit's coordinates (see `synthesize`).
@@ -130,28 +143,6 @@ impl Linux {
                 "the element did not take the keyboard focus when clicked"
             }));
         }
-        Ok(moved)
-    }
-
-    /// [`Linux::focus_for_keys`], with keys landing where typing through
-    /// accessibility puts text (see `Actor::type_text`): at the caret of a
-    /// field that had the focus, else in place of the text it had
-    /// selected, or at the end of its text, as a click after it would put
-    /// them (GTK's entries select all of their text as they take the
-    /// focus). Returns what was done first, for the method.
-    pub(crate) async fn focus_in_place(
-        &self,
-        app: &AppRef,
-        actor: &Actor<'_>,
-        addr: &NodeAddr,
-        node: &NodeData,
-        x11: &X11,
-        doing: &(dyn Fn() -> String + Sync),
-    ) -> Result<String> {
-        let place = actor.typing_place(addr).await;
-        let moved = self
-            .focus_for_keys(app, actor, addr, node, x11, doing)
-            .await?;
         let placed = match place {
             Some(place) if actor.put_typing_place(addr, place).await => match place {
                 TypingPlace::End(_) => "caret at the end, ",

@@ -301,8 +301,11 @@ impl Linux {
         if clicked.is_none() && dragged.is_none() && *action != Action::Hover {
             return Err(Error::NotAClick { doing: doing() });
         }
-        let ends = [(x, y)].into_iter().chain(dragged);
-        if ends.into_iter().any(|(x, y)| !on_screen(x11, x, y)) {
+        if [(x, y)]
+            .into_iter()
+            .chain(dragged)
+            .any(|(x, y)| !on_screen(x11, x, y))
+        {
             return Err(Error::OffScreen {
                 doing: doing(),
                 size: x11.screen_size(),

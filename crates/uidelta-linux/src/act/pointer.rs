@@ -397,14 +397,14 @@ impl Linux {
             }
             Action::Type(text) => {
                 let moved = self
-                    .focus_in_place(app, actor, addr, node, x11, doing)
+                    .focus_for_keys(app, actor, addr, node, x11, doing, true)
                     .await?;
                 x11.type_text(text)?;
                 format!("{moved}XTest keys")
             }
             Action::Key(chord) => {
                 let moved = self
-                    .focus_in_place(app, actor, addr, node, x11, doing)
+                    .focus_for_keys(app, actor, addr, node, x11, doing, true)
                     .await?;
                 x11.key(chord)?;
                 format!("{moved}XTest {chord}")
@@ -435,7 +435,7 @@ impl Linux {
                     });
                 }
                 let moved = self
-                    .focus_for_keys(app, actor, addr, node, x11, doing)
+                    .focus_for_keys(app, actor, addr, node, x11, doing, false)
                     .await?;
                 x11.key("ctrl+a")?;
                 if text.is_empty() {
