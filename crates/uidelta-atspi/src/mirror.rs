@@ -23,7 +23,9 @@
 //! - what moved (its bounds, read again, changed) has its states read
 //!   again: GTK 3 says `showing` only of what lies on screen within its
 //!   parents, and a move changes that without an event (a popover's
-//!   buttons as it grows open);
+//!   buttons as it grows open); so has what said it moved, even to where
+//!   the mirror already holds it (its states may have been read before
+//!   the move and its bounds after: see `states_follow`);
 //! - `showing`, `visible`, `sensitive` or `enabled` changing reads again
 //!   everything below the object, whose states follow it without events;
 //!   showing or hiding also reads its parent's children again (it may have
@@ -90,7 +92,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use futures_util::future::join_all;
-use uidelta_model::{NodeId, Role, Snapshot, State, StateSet};
+use uidelta_model::{NodeId, Rect, Role, Snapshot, State, StateSet};
 
 use crate::actions::NodeAddr;
 use crate::bus::{object_vanished, Bus};
@@ -997,12 +999,18 @@ impl Mirror {
             .into_iter()
             .collect();
         let placed = ask_each(&self.recs, &roots, |bus, path| walk.bounds(bus, path)).await;
+        let said_moved: HashSet<usize> = marks
+            .moved
+            .iter()
+            .filter_map(|a| self.index.get(a).copied())
+            .collect();
         let mut below: Vec<(usize, bool)> = shifted.into_iter().map(|i| (i, true)).collect();
-        // Objects whose place changed, of those asked.
+        // Objects whose states are read again (see `states_follow`), of
+        // those asked.
         let mut replaced: Vec<usize> = Vec::new();
         keep_each(&mut self.recs, &roots, placed, |i, r, b| {
             below.push((i, r.bounds != b));
-            if r.bounds != b {
+            if states_follow(said_moved.contains(&i), r.bounds, b) {
                 replaced.push(i);
             }
             r.bounds = b;
@@ -1153,6 +1161,20 @@ fn keep_each<T>(
 fn went_dead(was: StateSet, now: StateSet) -> bool {
     (now.contains(State::Defunct) && !was.contains(State::Defunct))
         || (now.is_empty() && !was.is_empty())
+}
+
+/// Whether an object whose bounds were `was` and are `now` has its states
+/// read again: whether it shows follows its place (GTK 3 says `showing`
+/// only of what lies on screen within its parents), so one that moved
+/// does; and so does one that said it moved, wherever it is now. Its
+/// states held may be older than the move, its bounds held newer: a walk
+/// reads an object's states before its bounds (a whole walk, all states
+/// in the cache's one answer first), and an object laid out between the
+/// two reads (gedit's folder under its title, shown as a file is saved,
+/// then placed by the next layout) was held as not showing, at the place
+/// its move then named.
+fn states_follow(said_moved: bool, was: Option<Rect>, now: Option<Rect>) -> bool {
+    said_moved || was != now
 }
 
 /// Whether an object with these states may change without events until

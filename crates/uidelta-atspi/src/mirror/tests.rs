@@ -292,3 +292,25 @@ fn a_rectangle_restated_is_told_from_a_move() {
     note(checked.clone(), &mut marks);
     assert_eq!(marks.nodes.len(), 1);
 }
+
+#[test]
+fn what_said_it_moved_has_its_states_read_again_even_where_it_is_held() {
+    let at = |x: i32| {
+        Some(Rect {
+            x,
+            y: 20,
+            w: 100,
+            h: 16,
+        })
+    };
+    // Moved: its states follow its place.
+    assert!(states_follow(false, at(0), at(5)));
+    assert!(states_follow(false, None, at(5)));
+    // Said it moved, and is where the mirror holds it: the walk that
+    // read its bounds read them after the move, and its states maybe
+    // before (gedit's folder under its title, held as not showing).
+    assert!(states_follow(true, at(5), at(5)));
+    // Neither said nor moved (placed at every capture as one whose
+    // toolkit lays it out without a word: LibreOffice's window parts).
+    assert!(!states_follow(false, at(5), at(5)));
+}
