@@ -15,6 +15,14 @@ pub use uidelta_model::app::{
     chord_refusal, echo, Action, App, Scope, Window, ECHO_CHARS, MAX_CHORD_CHARS, MAX_TYPED_CHARS,
 };
 
+/// The centre of `node`'s bounds in its snapshot, if it has a place on
+/// screen (bounds of some width and height).
+pub fn centre_of(node: &NodeData) -> Option<(i32, i32)> {
+    node.bounds
+        .filter(|b| b.w > 0 && b.h > 0)
+        .map(|b| (b.x + b.w / 2, b.y + b.h / 2))
+}
+
 /// Where a browser tab should go.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Navigate {
@@ -253,6 +261,23 @@ pub trait Backend: Send + Sync {
                 format!("the {name} backend cannot click at a point"),
             ))
         }
+    }
+
+    /// The centre of what shows of `node` (an element of a snapshot of
+    /// `app`) now, in the coordinates of [`Backend::click_at`], for a point
+    /// taken from an element (where a drag ends): read afresh where a
+    /// snapshot's bounds may be older than the layout (a page's mirror
+    /// keeps the bounds of elements that moved without changing). `None`:
+    /// it has no place on screen. By default, the centre of its bounds in
+    /// the snapshot ([`centre_of`]).
+    fn centre_now(
+        &self,
+        app: &App,
+        node: &NodeData,
+    ) -> impl Future<Output = Result<Option<(i32, i32)>>> + Send {
+        let _ = app;
+        let centre = centre_of(node);
+        async move { Ok(centre) }
     }
 
     /// Whether `app` answers now, asked with a short timeout (a fraction of

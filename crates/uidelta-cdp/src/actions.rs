@@ -50,6 +50,21 @@ fn target_of<'a>(node: &'a NodeData, doing: &str) -> Result<Target<'a>> {
     })
 }
 
+/// The centre of what shows of `node` in the viewport now, read without
+/// scrolling (see [`crate::Cdp::centre_now`]); `None` when none of it
+/// shows. An element of a cross-site frame or a document: as the capture
+/// placed it.
+pub(crate) async fn centre_now(session: &Session, node: &NodeData) -> Result<Option<(i32, i32)>> {
+    let Target::Element(id) = target_of(node, &session.doing)? else {
+        return Ok(uidelta_backend::centre_of(node));
+    };
+    let element = Element { session, id };
+    Ok(element
+        .shown_centre()
+        .await?
+        .map(|(x, y)| (x.round() as i32, y.round() as i32)))
+}
+
 /// Performs `action` on `node`, an element of a capture of the tab.
 pub(crate) async fn act(session: &Session, node: &NodeData, action: &Action) -> Result<Performed> {
     let target = target_of(node, &session.doing)?;
@@ -252,18 +267,25 @@ impl Element<'_> {
             // say whether there is anything to click.
             tracing::debug!("{e}");
         }
-        let answer = self
+        self.shown_centre().await?.ok_or_else(|| self.no_box())
+    }
+
+    /// The middle of the element's first box inside the viewport, where it
+    /// is now; `None` when no box of it shows there.
+    async fn shown_centre(&self) -> Result<Option<(f64, f64)>> {
+        let answer = match self
             .session
             .call("DOM.getContentQuads", json!({"backendNodeId": self.id}))
             .await
-            .map_err(|e| match e {
-                Error::Protocol { detail, .. } if detail.contains("Could not compute") => {
-                    self.no_box()
-                }
-                other => other,
-            })?;
+        {
+            Ok(answer) => answer,
+            Err(Error::Protocol { detail, .. }) if detail.contains("Could not compute") => {
+                return Ok(None)
+            }
+            Err(e) => return Err(e),
+        };
         let (w, h) = viewport(self.session).await?;
-        quad_centre(&answer["quads"], w, h).ok_or_else(|| self.no_box())
+        Ok(quad_centre(&answer["quads"], w, h))
     }
 
     fn no_box(&self) -> Error {

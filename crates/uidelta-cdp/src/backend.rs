@@ -42,6 +42,10 @@ impl Backend for Cdp {
         Ok(Cdp::click_at(self, &app.id, x, y, action).await?)
     }
 
+    async fn centre_now(&self, app: &App, node: &NodeData) -> Result<Option<(i32, i32)>> {
+        Ok(Cdp::centre_now(self, &app.id, node).await?)
+    }
+
     async fn key(&self, app: &App, chord: &str) -> Result<Performed> {
         Ok(self.press_key(&app.id, chord).await?)
     }

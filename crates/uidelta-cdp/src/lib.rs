@@ -908,6 +908,22 @@ impl Cdp {
         self.explain(id, result).await
     }
 
+    /// The centre of what shows of `node` (an element of a capture of tab
+    /// `id`) in the viewport now: its box read afresh, without scrolling
+    /// (a capture read through the page's mirror keeps the bounds of
+    /// elements that moved without changing). An element of a cross-site
+    /// frame, a dialog's or a file chooser's: as the capture placed it.
+    pub async fn centre_now(&self, id: &str, node: &NodeData) -> Result<Option<(i32, i32)>> {
+        if dialogs::is_dialog_element(node) || choosers::is_chooser_element(node) {
+            return Ok(uidelta_backend::centre_of(node));
+        }
+        let label = self.label_of(id).await;
+        let session = self
+            .session(id, format!("placing an element of {label}"))
+            .await?;
+        actions::centre_now(&session, node).await
+    }
+
     /// Clicks (`Action::Click`, `RightClick` or `DoubleClick`), or moves the
     /// mouse (`Action::Hover`), at a point of tab `id`'s viewport, in CSS
     /// pixels (the coordinates of its screenshot), whatever is there.

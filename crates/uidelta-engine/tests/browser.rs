@@ -13,7 +13,7 @@ mod common;
 use std::sync::Arc;
 use std::time::Duration;
 
-use uidelta_backend::{Action, Backend, Navigate};
+use uidelta_backend::{Action, Backend, MirrorUse, Navigate};
 use uidelta_cdp::{Cdp, LaunchOptions, INSTALL_HINT};
 use uidelta_diff::{Added, Attr, AttrValue, Change, Diff, Modified, Removed};
 use uidelta_engine::{ActOptions, ActionOutcome, Condition, Session};
@@ -37,14 +37,32 @@ impl Tab {
         Tab::open(&url, Some(server)).await
     }
 
+    /// Opens `page` of `fixtures/web`, read through the page's mirror
+    /// after the first capture however small it is, every such read
+    /// checked against a whole one (`MirrorUse::Strict`).
+    async fn fixture_mirrored(page: &str) -> Tab {
+        let server = Server::start(&fixtures_dir()).expect("serving fixtures/web");
+        let url = server.url(page);
+        Tab::open_with(&url, Some(server), Some(MirrorUse::Strict)).await
+    }
+
     /// Opens `url` (a page no server of ours serves).
     async fn open(url: &str, server: Option<Server>) -> Tab {
-        let cdp = match Cdp::launch(LaunchOptions::default()).await {
+        Tab::open_with(url, server, None).await
+    }
+
+    /// Opens `url`, with captures using the page's mirror as `mirror_use`
+    /// says (by default, as `UIDELTA_MIRROR` does).
+    async fn open_with(url: &str, server: Option<Server>, mirror_use: Option<MirrorUse>) -> Tab {
+        let mut cdp = match Cdp::launch(LaunchOptions::default()).await {
             Ok(cdp) => cdp,
             Err(e) => {
                 panic!("the browser tests need Chromium; install it with `{INSTALL_HINT}`: {e}")
             }
         };
+        if let Some(mirror_use) = mirror_use {
+            cdp.set_mirror_use(mirror_use);
+        }
         let app = cdp
             .open(url, &[], Duration::from_secs(20))
             .await
@@ -1488,6 +1506,64 @@ async fn dragging_a_card_onto_a_list_moves_it_and_a_slider_to_its_end_empties_it
         Some("\"Volume 0\" -> \"Volume 100\""),
         "{}",
         text(&slid.diff)
+    );
+}
+
+/// A page's mirror keeps the bounds of elements that moved without
+/// changing as it last read them: a note shown above the board moves its
+/// lists down, and the tree still places them where they were. A card
+/// dragged onto a list is dropped where the page has the list then.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_drag_onto_a_list_the_page_moved_since_it_was_read_drops_on_it() {
+    let mut tab = Tab::fixture_mirrored("board.html").await;
+    let card = tab.ref_of("role:list item && name:Write report");
+    let done = tab.ref_of("role:list && name:Done");
+    let was = tab.bounds_of(&done);
+    let id = tab.id.clone();
+    let (_, noted) = tab
+        .session
+        .run_script(
+            &id,
+            "(() => { const p = document.createElement('p'); p.textContent = 'Closed on Friday'; \
+             p.style.height = '300px'; document.querySelector('main').prepend(p); return true; })()",
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("showing the note: {e}"));
+    assert!(
+        text(&noted.diff).contains("paragraph \"Closed on Friday\""),
+        "{}",
+        text(&noted.diff)
+    );
+    let moved = tab
+        .session
+        .drag(
+            &card,
+            &uidelta_engine::DragEnd::Element(done.clone()),
+            &ActOptions::default(),
+        )
+        .await
+        .unwrap_or_else(|e| panic!("dragging {card} onto {done}: {e}"));
+    assert_eq!(
+        status_change(&moved).as_deref(),
+        Some("\"Ready\" -> \"Write report moved to Done\""),
+        "{}\n{}",
+        moved.done.method,
+        text(&moved.diff)
+    );
+    // Dropped below the middle of where the list was read by the note's
+    // height and its margins.
+    let to = moved
+        .done
+        .method
+        .rsplit(" to ")
+        .next()
+        .and_then(|p| p.split_once(','))
+        .and_then(|(x, y)| Some((x.parse::<i32>().ok()?, y.parse::<i32>().ok()?)));
+    assert!(
+        to.is_some_and(|(x, y)| x == was.x + was.w / 2 && y >= was.y + was.h / 2 + 300),
+        "{} (the list was read at {was:?})",
+        moved.done.method
     );
 }
 

@@ -76,6 +76,10 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::click_at(&**b, app, x, y, action).await)
     }
 
+    async fn centre_now(&self, app: &App, node: &NodeData) -> Result<Option<(i32, i32)>> {
+        each!(self, b => Backend::centre_now(&**b, app, node).await)
+    }
+
     async fn answers(&self, app: &App) -> Result<bool> {
         each!(self, b => Backend::answers(&**b, app).await)
     }

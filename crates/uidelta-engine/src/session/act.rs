@@ -124,7 +124,8 @@ impl<B: Backend> Session<B> {
     /// Drags `source` (a ref or selector) to `to` with the primary button
     /// and returns what changed, as [`Session::act`] does with
     /// [`Action::DragTo`]. An element to drag to must have a place on
-    /// screen (bounds), as it was last read.
+    /// screen, where the platform places it then (see
+    /// [`Backend::centre_now`]).
     pub async fn drag(
         &mut self,
         source: &str,
@@ -150,16 +151,19 @@ impl<B: Backend> Session<B> {
             .await
     }
 
-    /// Where a drag to `to` ends: the point, or the centre of the element,
-    /// which must have a place on screen (bounds), as it was last read.
+    /// Where a drag to `to` ends: the point, or the centre of what shows of
+    /// the element, which must have a place on screen, as the platform
+    /// places it now (see [`Backend::centre_now`]: a page may have moved
+    /// it since it was read).
     async fn drop_point(&mut self, to: &DragEnd) -> Result<(i32, i32)> {
         Ok(match to {
             DragEnd::Point(x, y) => (*x, *y),
             DragEnd::Element(target) => {
                 let (idx, node) = self.resolve(target).await?;
                 let data = self.known[idx].node(node);
-                match data.bounds.filter(|b| b.w > 0 && b.h > 0) {
-                    Some(b) => (b.x + b.w / 2, b.y + b.h / 2),
+                let app = &self.known[idx].app;
+                match self.backend.centre_now(app, data).await? {
+                    Some(centre) => centre,
                     None => {
                         let handle = self.known[idx].handle(node);
                         return Err(Error::Backend(uidelta_backend::Error::new(
