@@ -921,6 +921,11 @@ impl Cdp {
         let session = self
             .session(id, format!("placing an element of {label}"))
             .await?;
+        // A page a dialog of its own holds answers nothing until it is
+        // answered.
+        if let Some(e) = session.held_dialog() {
+            return Err(e);
+        }
         actions::centre_now(&session, node).await
     }
 
