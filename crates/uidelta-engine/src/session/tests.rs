@@ -248,6 +248,35 @@ fn what_a_window_opened_by_the_action_made_and_replaced_is_not_transient() {
 }
 
 #[test]
+fn an_element_that_came_and_went_saying_nothing_is_not_transient_but_a_spinner_is() {
+    let before = View::new(&windows(None), Filters::all());
+    // The main window with one more element, for a moment.
+    let with = |role: Role, name: &str| {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Application, "mail"));
+        b.open(NodeData::named(Role::Frame, "Inbox"));
+        b.leaf(NodeData::named(Role::PushButton, "New Message"));
+        b.leaf(NodeData::named(role, name));
+        b.close();
+        Snapshot::new(Meta::default(), b.finish())
+    };
+    let mut table = RefTable::new();
+    let mut found = |mid: Snapshot| {
+        transients(&before, &before, &[mid], Filters::all(), &mut table)
+            .iter()
+            .map(|e| format!("{} {:?}", e.role.as_str(), e.name))
+            .collect::<Vec<_>>()
+    };
+    // A nameless button (Firefox's tool bar, as it goes back a page).
+    assert_eq!(found(with(Role::PushButton, "")), Vec::<String>::new());
+    // Named, it is news; a spinner is, named or not.
+    assert_eq!(
+        found(with(Role::PushButton, "Stop")),
+        ["push button \"Stop\""]
+    );
+    assert_eq!(found(with(Role::Animation, "")), ["animation \"\""]);
+}
+
+#[test]
 fn the_focus_left_when_the_element_or_the_active_window_went_without_a_successor() {
     // (focused element, active window) before and after.
     assert!(lost_focus((true, true), (false, false)));

@@ -14,6 +14,16 @@ fn is_ephemeral(role: uidelta_model::Role) -> bool {
     )
 }
 
+/// Whether the element `id` of `tree` says nothing: no name, value or
+/// description, and nothing in it.
+fn says_nothing(tree: &uidelta_model::Tree, id: NodeId) -> bool {
+    let n = tree.node(id);
+    n.name.trim().is_empty()
+        && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
+        && n.description.trim().is_empty()
+        && tree.children(id).is_empty()
+}
+
 /// Whether `after` has an ephemeral element that `before` did not, both
 /// as captured: the raw snapshots, so that what the filters leave out of
 /// both alike (Chromium's two dozen empty announcement regions, which the
@@ -37,13 +47,9 @@ pub(super) fn brings_ephemeral(before: &Snapshot, after: &Snapshot) -> bool {
     tree.ids().any(|id| {
         let n = tree.node(id);
         let waits = n.states.contains(State::Modal) || (windows && tree.depth(id) == 1);
-        let says_nothing = n.name.trim().is_empty()
-            && n.value.as_deref().is_none_or(|v| v.trim().is_empty())
-            && n.description.trim().is_empty()
-            && tree.children(id).is_empty();
         is_ephemeral(n.role)
             && !waits
-            && !says_nothing
+            && !says_nothing(tree, id)
             && n.identity.as_deref().is_none_or(|i| !old.contains(i))
     })
 }
@@ -54,6 +60,11 @@ pub(super) fn brings_ephemeral(before: &Snapshot, after: &Snapshot) -> bool {
 /// An element is known by its identity, or by its role and name with its
 /// parent's: an application that made an element anew under another
 /// identity (Qt's item view cells) did not show a transient one.
+///
+/// One that says nothing (no name, value or description, nothing in it)
+/// and does not come and go by nature is the application's own churn, no
+/// news: Firefox shows a nameless, disabled button in its tool bar for a
+/// moment as it goes back to a page, on a busy machine.
 ///
 /// A window that opened with the action, and is there after it, is new
 /// to the agent as a whole: what its application made and replaced in it
@@ -125,7 +136,8 @@ pub(super) fn transients(
                 window = p;
             }
             let building = windows && window != id && opened(t, window) && !is_ephemeral(n.role);
-            if !building && seen.insert(k) {
+            let churn = !is_ephemeral(n.role) && says_nothing(t, id);
+            if !building && !churn && seen.insert(k) {
                 out.push(Element::new(table.fresh(), n));
             }
         }
