@@ -274,6 +274,8 @@ fn an_element_that_came_and_went_saying_nothing_is_not_transient_but_a_spinner_i
         ["push button \"Stop\""]
     );
     assert_eq!(found(with(Role::Animation, "")), ["animation \"\""]);
+    // A toast that says nothing says nothing either.
+    assert_eq!(found(with(Role::Notification, "")), Vec::<String>::new());
 }
 
 #[test]

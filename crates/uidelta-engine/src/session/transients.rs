@@ -62,9 +62,10 @@ pub(super) fn brings_ephemeral(before: &Snapshot, after: &Snapshot) -> bool {
 /// identity (Qt's item view cells) did not show a transient one.
 ///
 /// One that says nothing (no name, value or description, nothing in it)
-/// and does not come and go by nature is the application's own churn, no
-/// news: Firefox shows a nameless, disabled button in its tool bar for a
-/// moment as it goes back to a page, on a busy machine.
+/// is the application's own churn, no news (Firefox shows a nameless,
+/// disabled button in its tool bar for a moment as it goes back to a page,
+/// on a busy machine), but for a spinner: that one came and went says
+/// the application was at work.
 ///
 /// A window that opened with the action, and is there after it, is new
 /// to the agent as a whole: what its application made and replaced in it
@@ -136,7 +137,7 @@ pub(super) fn transients(
                 window = p;
             }
             let building = windows && window != id && opened(t, window) && !is_ephemeral(n.role);
-            let churn = !is_ephemeral(n.role) && says_nothing(t, id);
+            let churn = n.role != uidelta_model::Role::Animation && says_nothing(t, id);
             if !building && !churn && seen.insert(k) {
                 out.push(Element::new(table.fresh(), n));
             }
