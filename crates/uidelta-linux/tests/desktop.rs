@@ -277,20 +277,12 @@ fn keys_for_an_application_reach_it_when_another_has_the_keyboard() {
 /// client windows inside them.
 #[test]
 fn windows_in_a_window_managers_frames_are_activated_focused_and_closed() {
-    require_programs(&[("openbox", "openbox")]).expect("a window manager for this test");
-    let desktop = desktop();
-    let _wm = desktop
-        .launch("openbox", &["--sm-disable"])
-        .expect("openbox starts");
+    require_programs(&[("gtk3-widget-factory", "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start_with_window_manager("openbox --sm-disable")
+        .expect("a virtual desktop with openbox");
     let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
-    let mut wm = None;
-    for _ in 0..100 {
-        wm = x11.window_manager().expect("asking for the window manager");
-        if wm.is_some() {
-            break;
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    }
+    let wm = x11.window_manager().expect("asking for the window manager");
     assert_eq!(wm.as_deref(), Some("Openbox"));
     rt().block_on(async {
         let linux = connect(&desktop).await;

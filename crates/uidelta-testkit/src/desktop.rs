@@ -61,6 +61,22 @@ const A11Y_BUS_NAME: &str = "org.a11y.Bus";
 const REGISTRY: &str = "org.a11y.atspi.Registry";
 const ROOT_PATH: &str = "/org/a11y/atspi/accessible/root";
 
+/// The variable that gives every desktop a window manager: its program and arguments
+/// (`openbox --sm-disable`, `xfwm4`, `mutter --x11`), started once the buses run. Unset,
+/// a desktop has none, as an agent's bare Xvfb sandbox; set, tests run as on a desktop
+/// that has one, whose frames hold the windows and which gives them the keyboard.
+pub const WINDOW_MANAGER_VAR: &str = "UIDELTA_TEST_WM";
+
+/// The window manager [`WINDOW_MANAGER_VAR`] names, if it names one.
+fn window_manager_from_env() -> Option<String> {
+    std::env::var(WINDOW_MANAGER_VAR)
+        .ok()
+        .filter(|c| !c.trim().is_empty())
+}
+
+/// The name the window manager's log and daemon go by.
+const WINDOW_MANAGER: &str = "window-manager";
+
 static DESKTOP_COUNTER: AtomicUsize = AtomicUsize::new(0);
 
 /// An isolated virtual desktop: Xvfb on a free display, a private session bus, the AT-SPI
@@ -84,6 +100,8 @@ pub struct Desktop {
     /// The user (uid, gid) every process of the desktop runs as, when not
     /// the caller (see [`Desktop::start_unprivileged`]).
     user: Option<(u32, u32)>,
+    /// The program of the window manager it started, if any.
+    window_manager: Option<String>,
 }
 
 #[derive(Debug)]
@@ -104,8 +122,19 @@ impl Desktop {
     /// Makes the calling process a child subreaper (`prctl(PR_SET_CHILD_SUBREAPER)`): helpers
     /// that D-Bus activation orphans, such as `at-spi2-registryd`, are then reparented to it,
     /// and teardown reaps them instead of leaving zombies under an init that does not reap.
+    ///
+    /// With [`WINDOW_MANAGER_VAR`] set, the window manager it names runs on the display.
     pub fn start() -> Result<Desktop, TestkitError> {
-        Desktop::start_as(None)
+        Desktop::start_as(None, window_manager_from_env().as_deref())
+    }
+
+    /// [`Desktop::start`] with the window manager `command` (a program and its arguments:
+    /// `openbox --sm-disable`, `mutter --x11`) on the display, whatever
+    /// [`WINDOW_MANAGER_VAR`] says: for a test of what window managers do. Fails with
+    /// [`TestkitError::MissingProgram`] when it is not installed, and when it does not say
+    /// it manages the display within 10 s.
+    pub fn start_with_window_manager(command: &str) -> Result<Desktop, TestkitError> {
+        Desktop::start_as(None, Some(command))
     }
 
     /// [`Desktop::start`], with every process of the desktop (the X server, the buses and
@@ -132,10 +161,16 @@ impl Desktop {
                     "there is no user nobody (useradd --system nobody)".to_string(),
                 )
             })?;
-        Desktop::start_as(Some((nobody.uid.as_raw(), nobody.gid.as_raw())))
+        Desktop::start_as(
+            Some((nobody.uid.as_raw(), nobody.gid.as_raw())),
+            window_manager_from_env().as_deref(),
+        )
     }
 
-    fn start_as(user: Option<(u32, u32)>) -> Result<Desktop, TestkitError> {
+    fn start_as(
+        user: Option<(u32, u32)>,
+        window_manager: Option<&str>,
+    ) -> Result<Desktop, TestkitError> {
         require_programs(REQUIRED)?;
         procfs::become_subreaper();
         SWEEP.call_once(sweep_orphans);
@@ -150,12 +185,16 @@ impl Desktop {
             apps: Mutex::new(Vec::new()),
             launched: AtomicUsize::new(0),
             user,
+            window_manager: None,
         };
         // On error `desktop` is dropped here, which tears down the pieces already running.
         desktop.give_to_user(&desktop.runtime_dir)?;
         desktop.start_xvfb()?;
         desktop.start_session_bus()?;
         desktop.start_accessibility_bus()?;
+        if let Some(command) = window_manager {
+            desktop.start_window_manager(command)?;
+        }
         Ok(desktop)
     }
 
@@ -202,6 +241,7 @@ impl Desktop {
             apps: Mutex::new(Vec::new()),
             launched: AtomicUsize::new(0),
             user: None,
+            window_manager: None,
         };
         desktop.start_xvfb()?;
         Ok(desktop)
@@ -663,6 +703,55 @@ impl Desktop {
                 Err(self.daemon_failure("dbus-daemon", &format!("reported no address ({other:?})")))
             }
         }
+    }
+
+    /// Starts the window manager `command` (its program and arguments), and waits until it
+    /// says it manages the display (`_NET_SUPPORTING_WM_CHECK` on the root window).
+    fn start_window_manager(&mut self, command: &str) -> Result<(), TestkitError> {
+        let mut words = command.split_whitespace();
+        let Some(program) = words.next() else {
+            return Ok(());
+        };
+        // Debian names the package of each window manager after its program (openbox,
+        // xfwm4, mutter, metacity, fluxbox, icewm).
+        require_programs(&[(program, program), ("xprop", "x11-utils")])?;
+        let path = resolve(program)?;
+        let (stdout, stderr) = log_files(&self.daemon_log(WINDOW_MANAGER))?;
+        let mut command = self.command(&path.to_string_lossy());
+        command
+            .args(words)
+            .stdin(Stdio::null())
+            .stdout(stdout)
+            .stderr(stderr);
+        self.spawn_daemon(WINDOW_MANAGER, command)?;
+        let deadline = Instant::now() + START_TIMEOUT;
+        self.poll_until(
+            deadline,
+            &format!("{program} to manage the display (_NET_SUPPORTING_WM_CHECK)"),
+            || self.window_manager_runs(),
+        )?;
+        self.window_manager = Some(program.to_owned());
+        Ok(())
+    }
+
+    /// The program of the window manager that runs on the display, if the desktop started
+    /// one ([`WINDOW_MANAGER_VAR`], [`Desktop::start_with_window_manager`]): what tests
+    /// expect differs with it (a dialog that opens takes the active window's place).
+    pub fn window_manager(&self) -> Option<&str> {
+        self.window_manager.as_deref()
+    }
+
+    /// Whether a window manager says it manages the display, as EWMH's do: the root
+    /// window's `_NET_SUPPORTING_WM_CHECK` names a window of its own.
+    fn window_manager_runs(&self) -> Result<bool, TestkitError> {
+        let mut command = self.command("xprop");
+        command.args(["-root", "-notype", "_NET_SUPPORTING_WM_CHECK"]);
+        let output = subprocess::output_within(
+            command,
+            CALL_TIMEOUT,
+            "xprop -root _NET_SUPPORTING_WM_CHECK",
+        )?;
+        Ok(String::from_utf8_lossy(&output.stdout).contains("window id"))
     }
 
     /// A session bus configuration that lets root in besides the bus's own user: the

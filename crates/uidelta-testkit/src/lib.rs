@@ -23,7 +23,7 @@ mod subprocess;
 pub mod web;
 
 pub use app::App;
-pub use desktop::Desktop;
+pub use desktop::{Desktop, WINDOW_MANAGER_VAR};
 pub use error::TestkitError;
 pub use programs::{find_program, qt5_example, require_programs, QT5_EXAMPLES};
 pub use subprocess::{output_within, COMMAND_LIMIT};

@@ -46,6 +46,18 @@ fn toolkit_coordinates_are_mapped_to_the_display() {
     let m = mapping_between(Rect::new(0, 0, 790, 590), corner.outer, corner.inner)
         .expect("window coordinates");
     assert_eq!((m.dx, m.dy), (5.0, 5.0));
+    // GTK 4 framed by a window manager (mutter: 10 px of invisible border
+    // around, a 35 px title bar above): within its own window, not centred
+    // in the frame.
+    let framed = top((28, 120, 420, 655), (38, 165, 400, 600));
+    let m = mapping_between(Rect::new(0, 0, 400, 600), framed.outer, framed.inner)
+        .expect("window coordinates");
+    assert_eq!((m.scale, m.dx, m.dy), (1.0, 38.0, 165.0));
+    assert_eq!(m.point((8, 4)), (46, 169));
+    // GTK 3 reports the frame's extents: the window inside is smaller.
+    let m = mapping_between(Rect::new(28, 120, 420, 655), framed.outer, framed.inner)
+        .expect("the frame");
+    assert_eq!(m, Mapping::SAME);
 }
 
 fn app_tree(title: &str, frame: Rect, button: Rect, menu: Rect) -> Tree {
