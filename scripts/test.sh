@@ -8,8 +8,9 @@ cd "$(dirname "$0")/.."
 need_cargo
 rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # The live tests run real applications on virtual desktops (GTK 3, GTK 4 and
-# Qt 5 ones; tests under window managers: openbox, and mutter, GNOME's, which
-# frames windows with a title bar; x11-utils' xprop says when one runs), and web pages in
+# Qt 5 ones; tests under window managers: openbox; mutter, GNOME's, which
+# frames windows with a title bar; xfwm4, Xfce's, which keeps a window of its
+# own off the screen; x11-utils' xprop says when one runs), and web pages in
 # headless Chromium; xdotool types into them as a keyboard would. mousepad is a
 # real editor with a file chooser, and so is gedit (a header bar with
 # popovers); FeatherPad is a real Qt 5 editor; zenity makes real dialogs, and
@@ -27,7 +28,7 @@ rustup component add rustfmt clippy >/dev/null 2>&1 || true
 # MinGW's C compiler lets the diff half be checked for Windows.
 need_packages xvfb dbus dbus-x11 at-spi2-core libglib2.0-bin gtk-3-examples gtk-4-examples \
     qtbase5-examples python3-pyatspi python3-gi gir1.2-gtk-3.0 gir1.2-atspi-2.0 python3-venv \
-    chromium openbox mutter x11-utils xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
+    chromium openbox mutter xfwm4 x11-utils xdotool mousepad zenity gir1.2-gtk-4.0 xdg-desktop-portal-gtk \
     libreoffice-writer libreoffice-calc libreoffice-impress libreoffice-gtk3 util-linux \
     gedit featherpad thunar nautilus xfce4-terminal gtk2.0-examples libgail-common libatk-adaptor firefox-esr thunderbird gimp vlc gnome-calculator \
     gcc-mingw-w64-x86-64

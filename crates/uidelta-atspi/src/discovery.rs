@@ -9,7 +9,7 @@ use uidelta_model::State;
 use crate::bus::{Bus, Target};
 use crate::capture::{AppRef, ROOT_PATH};
 use crate::error::{Error, Result};
-use crate::interfaces::{accessible, dbus, ObjRef, REGISTRY_NAME};
+use crate::interfaces::{accessible, component, dbus, ObjRef, REGISTRY_NAME};
 use crate::state;
 
 /// One application on the bus.
@@ -194,7 +194,8 @@ async fn windows(
     let mut out = Vec::new();
     for d in details {
         match d {
-            Ok(w) => out.push(w),
+            Ok(Some(w)) => out.push(w),
+            Ok(None) => {} // off the screen
             Err(e @ (Error::Timeout { .. } | Error::Gone { .. })) => return Err(e),
             Err(_) => {} // a window closing while we look
         }
@@ -202,17 +203,33 @@ async fn windows(
     Ok((name, out))
 }
 
+/// One top-level window of an application; `None` for one that lies wholly
+/// off the screen, above or left of it: a helper window no one sees, which
+/// is no window of the application's (xfwm4, a window manager, keeps a
+/// 5 × 5 GTK window at -1000,-1000 that says it is active, and was taken
+/// for the window the focus went to whenever a dialog opened).
 async fn window(
     bus: &Bus,
     target: &Target<'_>,
     dest: &str,
     path: &OwnedObjectPath,
-) -> Result<WindowInfo> {
+) -> Result<Option<WindowInfo>> {
     // `Get`, not `GetAll`: Qt 5.15 crashes on `GetAll` of this interface.
     let name = bus.property(target, dest, path.as_str(), accessible::NAME);
     let role = bus.call(target, dest, path.as_str(), accessible::GET_ROLE, &());
     let states = bus.call(target, dest, path.as_str(), accessible::GET_STATE, &());
-    let (name, role, states) = futures_util::join!(name, role, states);
+    let extents = bus.call(
+        target,
+        dest,
+        path.as_str(),
+        component::GET_EXTENTS,
+        &(0u32,),
+    );
+    let (name, role, states, extents) = futures_util::join!(name, role, states, extents);
+    // A window that does not say where it is (no `Component`) is listed.
+    if extents.is_ok_and(|(x, y, w, h)| off_screen(x, y, w, h)) {
+        return Ok(None);
+    }
     let states = state::states(&states?);
     let title = String::try_from(name?).unwrap_or_default();
     let raw = state::role_name(role?);
@@ -221,13 +238,22 @@ async fn window(
         uidelta_model::Role::Frame => "frame".to_owned(),
         _ => raw,
     };
-    Ok(WindowInfo {
+    Ok(Some(WindowInfo {
         title,
         role,
         path: path.as_str().to_owned(),
         active: states.contains(State::Active),
         showing: states.contains(State::Showing),
-    })
+    }))
+}
+
+/// Whether a window at `x`, `y` of size `w` × `h` (screen coordinates, as
+/// AT-SPI gives them) lies wholly above or left of the screen, whose places
+/// start at 0,0 on X11 (every monitor's included). One that says nothing of
+/// where it is (`i32::MIN`, no size) is not: GTK 4 gives its windows'
+/// places within themselves, at 0,0.
+fn off_screen(x: i32, y: i32, w: i32, h: i32) -> bool {
+    x != i32::MIN && w > 0 && h > 0 && (x.saturating_add(w) <= 0 || y.saturating_add(h) <= 0)
 }
 
 #[cfg(test)]
@@ -278,5 +304,18 @@ mod tests {
                 "ibus-x11"
             ]
         );
+    }
+
+    #[test]
+    fn a_window_wholly_above_or_left_of_the_screen_is_off_it() {
+        // xfwm4's helper window.
+        assert!(off_screen(-1000, -1000, 5, 5));
+        assert!(off_screen(-300, 40, 300, 200));
+        assert!(off_screen(40, -200, 300, 200));
+        // Partly on the screen, on it, or saying nothing of its place.
+        assert!(!off_screen(-299, 40, 300, 200));
+        assert!(!off_screen(0, 0, 800, 600));
+        assert!(!off_screen(i32::MIN, i32::MIN, -1, -1));
+        assert!(!off_screen(-1000, -1000, 0, 0));
     }
 }

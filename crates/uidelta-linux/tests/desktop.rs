@@ -396,3 +396,61 @@ fn a_qt_application_opens_on_a_display_that_lost_the_bus_address() {
         );
     });
 }
+
+/// A window that lies wholly off the screen is no window a person sees:
+/// xfwm4 keeps a 5 × 5 GTK window at -1000,-1000 that says it is active,
+/// and was listed as the window the focus went to whenever a dialog
+/// opened. It is listed as an application without windows, as a service.
+#[test]
+fn a_window_managers_helper_window_off_the_screen_is_not_listed() {
+    require_programs(&[("gtk3-widget-factory", "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start_with_window_manager("xfwm4 --compositor=off")
+        .expect("a virtual desktop with xfwm4");
+    let _factory = desktop
+        .launch("gtk3-widget-factory", &[])
+        .expect("launch gtk3-widget-factory");
+    for app in ["xfwm4", "gtk3-widget-factory"] {
+        desktop
+            .wait_for_accessible_app(app, Duration::from_secs(30))
+            .unwrap_or_else(|e| panic!("{app} on the accessibility bus: {e}"));
+    }
+    rt().block_on(async {
+        let linux = connect(&desktop).await;
+        // The helper window is in xfwm4's tree, off the screen, active.
+        let mut helper = None;
+        for _ in 0..100 {
+            let apps = linux.apps().await.expect("the applications");
+            let wm = apps.iter().find(|a| a.name == "xfwm4").expect("xfwm4");
+            let snapshot = Backend::capture(&linux, wm, &Scope::App)
+                .await
+                .expect("xfwm4's tree");
+            helper = find(&snapshot, |n| n.role == Role::Window).cloned();
+            let factory_shown = apps
+                .iter()
+                .any(|a| a.name == "gtk3-widget-factory" && !a.windows.is_empty());
+            if helper.is_some() && factory_shown {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let helper = helper.expect("xfwm4's helper window in its tree");
+        assert_eq!(helper.role, Role::Window);
+        assert!(helper.states.contains(State::Active), "{helper:?}");
+        let bounds = helper.bounds.expect("its place");
+        assert!(bounds.x + bounds.w <= 0, "{helper:?}");
+        let apps = linux.apps().await.expect("the applications");
+        let listed: Vec<(String, usize)> = apps
+            .iter()
+            .map(|a| (a.name.clone(), a.windows.len()))
+            .collect();
+        assert!(
+            listed.contains(&("xfwm4".to_owned(), 0)),
+            "xfwm4 with no windows in {listed:?}"
+        );
+        assert!(
+            listed.contains(&("gtk3-widget-factory".to_owned(), 1)),
+            "{listed:?}"
+        );
+    });
+}
