@@ -56,24 +56,22 @@ impl Mapping {
 /// Scales toolkits are commonly set to.
 pub(crate) const SCALES: [f64; 7] = [1.0, 1.25, 1.5, 1.75, 2.0, 2.5, 3.0];
 
-/// The mapping under which a window (`inner`, the application's own, or
-/// `outer`, the window manager's frame included) is the top-level window
-/// whose extents its toolkit reports as `extents`: the same size at some
-/// scale, give or take a border of up to [`SHADOW`] pixels each side that
-/// the window may draw around its content; and either the same place
-/// (screen coordinates, scaled), or reported at 0,0 (window coordinates:
-/// the content then sits within the border). The application's own window
-/// is tried first: a frame's border is not even (a title bar on top), and
-/// content reported at 0,0 is placed in it as if it were (GTK 4 under
-/// mutter: 17 px above where it shows, and clicks missed its menus). The
-/// frame fits where the toolkit reports it (GTK 3 does), the window inside
-/// then being smaller than the extents.
+/// The mapping under which a window (`outer`, frame included, or `inner`)
+/// is the top-level window whose extents its toolkit reports as `extents`: the
+/// same size at some scale, give or take a border of up to [`SHADOW`]
+/// pixels each side that the window may draw around its content; and
+/// either the same place (screen coordinates, scaled), or reported at 0,0
+/// (window coordinates: the content then sits within the border of the
+/// application's own window, `inner`, even where the frame is what fits: a
+/// frame's border is not even, a title bar on top, and content centred in
+/// it showed 17 px above where it does, GTK 4 under mutter, whose menus
+/// clicks then missed).
 pub(crate) fn mapping_between(
     extents: Rect,
     outer: uidelta_x11::Area,
     inner: uidelta_x11::Area,
 ) -> Option<Mapping> {
-    [inner, outer].into_iter().find_map(|(x, y, w, h)| {
+    [outer, inner].into_iter().find_map(|(x, y, w, h)| {
         let (x, y, w, h) = (f64::from(x), f64::from(y), f64::from(w), f64::from(h));
         let (ew, eh) = (f64::from(extents.w), f64::from(extents.h));
         let exact = w / ew;
@@ -93,10 +91,12 @@ pub(crate) fn mapping_between(
                     dy: 0.0,
                 });
             }
+            let (ix, iy, iw, ih) = inner;
+            let inside = (f64::from(iw) - ew * scale, f64::from(ih) - eh * scale);
             (extents.x == 0 && extents.y == 0).then_some(Mapping {
                 scale,
-                dx: x + (border.0 / 2.0).max(0.0),
-                dy: y + (border.1 / 2.0).max(0.0),
+                dx: f64::from(ix) + (inside.0 / 2.0).max(0.0),
+                dy: f64::from(iy) + (inside.1 / 2.0).max(0.0),
             })
         })
     })

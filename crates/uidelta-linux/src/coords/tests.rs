@@ -58,6 +58,12 @@ fn toolkit_coordinates_are_mapped_to_the_display() {
     let m = mapping_between(Rect::new(28, 120, 420, 655), framed.outer, framed.inner)
         .expect("the frame");
     assert_eq!(m, Mapping::SAME);
+    // LibreOffice maximized under xfwm4 (a 24 px title bar): at 0,0, where
+    // the frame is, the window's size; in place.
+    let maximized = top((0, 0, 1280, 1024), (0, 24, 1280, 1000));
+    let m = mapping_between(Rect::new(0, 0, 1280, 999), maximized.outer, maximized.inner)
+        .expect("in place");
+    assert_eq!(m, Mapping::SAME);
 }
 
 fn app_tree(title: &str, frame: Rect, button: Rect, menu: Rect) -> Tree {
