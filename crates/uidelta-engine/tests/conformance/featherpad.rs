@@ -225,9 +225,11 @@ fn featherpad_types_finds_and_saves_as() {
             "save",
             &a,
             &[
-                "# diff: -1 removed, ~5 modified · focus [#] text \"File name:\" (gone) -> none",
+                "bare: # diff: -1 removed, ~5 modified · focus [#] text \"File name:\" (gone) -> none",
+                "wm: # diff: -1 removed, ~5 modified · focus [#] text \"File name:\" (gone) -> [#] text",
                 "- [#] dialog \"Save as...\" (closed) (and 39 descendants)",
-                "~ [#] frame | name: \"*$DIR/old.txt\" -> \"$DIR/notes/new.txt\"",
+                "bare: ~ [#] frame | name: \"*$DIR/old.txt\" -> \"$DIR/notes/new.txt\"",
+                "wm: ~ [#] frame | name: \"*$DIR/old.txt\" -> \"$DIR/notes/new.txt\" | active: false -> true",
                 "~ [#] page tab list | name: \"*old.txt\" -> \"new.txt\"",
                 "~ [#] page tab in [#] page tab list \"new.txt\" | name: \"*old.txt\" -> \"new.txt\" | description: \"<p style='white-space:pre'>$DIR/</p>\" -> \"<p style='white-space:pre'>$DIR/notes/</p>\"",
                 "~ [#] menu item \"Save\" (hidden) in [#] menu item \"File\" | enabled: true -> false",

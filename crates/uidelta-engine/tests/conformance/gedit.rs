@@ -169,11 +169,13 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "preferences",
             &a,
             &[
-                "# diff: +1 added, ~2 modified · focus [#] push button \"Print…\" -> [#] text",
+                "bare: # diff: +1 added, ~2 modified · focus [#] push button \"Print…\" -> [#] text",
+                "wm: # diff: +1 added, ~3 modified · focus [#] push button \"Print…\" -> [#] page tab list",
                 "+ [#] frame \"Preferences\" (opened)",
                 "    [#] label \"Preferences\"",
                 "    [#] push button \"Close\"",
-                "    [#] page tab list",
+                "bare:     [#] page tab list",
+                "wm:     [#] page tab list (focused)",
                 "      [#] page tab \"View\" (selected)",
                 "        [#] check box \"Display line numbers\" (checked)",
                 "        [#] check box \"Display right margin at column:\"",
@@ -190,6 +192,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "      [#] page tab \"Font & Colors\"",
                 "      [#] page tab \"Plugins\"",
                 "  ... 54 more nodes under [#] (all hidden)",
+                "wm: ~ [#] frame \"*Untitled Document 1 - gedit\" | active: true -> false",
                 "~ [#] toggle button \"Menu\" | checked: true -> false",
                 "~ [#] panel | showing, visible: true -> false (also 21 descendants)",
             ],
@@ -203,8 +206,10 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "close",
             &a,
             &[
-                "# diff: -1 removed",
+                "bare: # diff: -1 removed",
+                "wm: # diff: -1 removed, ~1 modified · focus [#] page tab list (gone) -> [#] text",
                 "- [#] frame \"Preferences\" (closed) (and 72 descendants)",
+                "wm: ~ [#] frame \"*Untitled Document 1 - gedit\" | active: false -> true",
             ],
         );
 
@@ -217,10 +222,12 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "save as",
             &a,
             &[
-                "# diff: +1 added",
+                "bare: # diff: +1 added",
+                "wm: # diff: +1 added, ~1 modified · focus [#] text -> [#] text \"Name:\"",
                 "+ [#] file chooser \"Save As\" (modal) (opened)",
                 "    [#] file chooser \"File Chooser Widget\"",
-                "      [#] text \"Name:\" = \"Untitled Document 1\"",
+                "bare:       [#] text \"Name:\" = \"Untitled Document 1\"",
+                "wm:       [#] text \"Name:\" = \"Untitled Document 1\" (focused)",
                 "      [#] split pane = \"156\"",
                 "        [#] scroll pane \"Places\"",
                 "          [#] list box",
@@ -251,6 +258,7 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Save\"",
                 "  ... 31 more nodes under [#] (all hidden)",
+                "wm: ~ [#] frame \"*Untitled Document 1 - gedit\" | active: true -> false",
             ],
         );
         let name = r.ref_on(&a, "      [#] text \"Name:\" = \"Untitled Document 1\"");
@@ -286,16 +294,21 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "save",
             &a,
             &[
-                "# diff: +1 added, -1 removed, ~5 modified",
+                "bare: # diff: +1 added, -1 removed, ~5 modified",
+                "wm: # diff: +1 added, -1 removed, ~5 modified · focus [#] text \"Name:\" (gone) -> [#] text",
                 "+ [#] label \"$DIR/notes\"",
                 "- [#] file chooser \"Save As\" (closed) (and 62 descendants)",
-                "~ [#] frame | name: \"*Untitled Document 1 - gedit\" -> \"note.txt ($DIR/notes) - gedit\"",
+                "bare: ~ [#] frame | name: \"*Untitled Document 1 - gedit\" -> \"note.txt ($DIR/notes) - gedit\"",
+                "wm: ~ [#] frame | name: \"*Untitled Document 1 - gedit\" -> \"note.txt ($DIR/notes) - gedit\" | active: false -> true",
                 "~ [#] label | name: \"*Untitled Document 1\" -> \"note.txt\"",
                 "~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\"",
                 "~ [#] push button \"Reload\" (hidden) | enabled: false -> true (same on [#] \"Reload\")",
             ],
             &["~ [#] status bar | name: \"\" -> \"Saving file “$DIR/notes/note.txt”…\""],
-            "# diff: +1 added, -1 removed, ~4 modified",
+            &[
+                "bare: # diff: +1 added, -1 removed, ~4 modified",
+                "wm: # diff: +1 added, -1 removed, ~4 modified · focus [#] text \"Name:\" (gone) -> [#] text",
+            ],
         );
         let saved = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));

@@ -45,7 +45,8 @@ fn mousepad_types_finds_and_saves_as() {
                 "    [#] page tab list",
                 "      [#] page tab (selected)",
                 "        [#] scroll pane",
-                "          [#] text",
+                "bare:           [#] text",
+                "wm:           [#] text (focused)",
                 "  ... 266 more nodes under [#] (all hidden)",
             ],
         );
@@ -78,7 +79,8 @@ fn mousepad_types_finds_and_saves_as() {
             "ctrl+f",
             &a,
             &[
-                "# diff: +1 added, ~1 modified · focus none -> [#] text",
+                "bare: # diff: +1 added, ~1 modified · focus none -> [#] text",
+                "wm: # diff: +1 added, ~3 modified · focus [#] text -> [#] text",
                 "+ [#] tool bar",
                 "    [#] push button \"Close\"",
                 "    [#] combo box",
@@ -88,7 +90,10 @@ fn mousepad_types_finds_and_saves_as() {
                 "    [#] check box \"Match case\"",
                 "    [#] check box \"Regular expression\"",
                 "  ... 2 more nodes under [#] (all hidden)",
-                "~ [#] frame \"*Untitled 1 - Mousepad\" | active: false -> true",
+                // Under a window manager the document had the keyboard, and
+                // Paste and the selection items applied to it.
+                "bare: ~ [#] frame \"*Untitled 1 - Mousepad\" | active: false -> true",
+                "wm: ~ [#] menu item \"Paste\" (hidden) in [#] menu \"Edit\" | enabled: true -> false (same on [#] \"Delete Selection\", [#] \"Select All\")",
             ],
         );
         let entry = r.ref_on(&a, "      [#] text (focused)");
@@ -130,10 +135,12 @@ fn mousepad_types_finds_and_saves_as() {
             "save as",
             &a,
             &[
-                "# diff: +1 added",
+                "bare: # diff: +1 added",
+                "wm: # diff: +1 added, ~4 modified · focus [#] text -> [#] text \"Name:\"",
                 "+ [#] file chooser \"Save As\" (modal) (opened)",
                 "    [#] file chooser \"File Chooser Widget\"",
-                "      [#] text \"Name:\"",
+                "bare:       [#] text \"Name:\"",
+                "wm:       [#] text \"Name:\" (focused)",
                 "      [#] split pane = \"156\"",
                 "        [#] scroll pane \"Places\"",
                 "          [#] list box",
@@ -178,6 +185,8 @@ fn mousepad_types_finds_and_saves_as() {
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Save\" (disabled)",
                 "  ... 25 more nodes under [#] (all hidden)",
+                "wm: ~ [#] frame \"*Untitled 1 - Mousepad\" | active: true -> false",
+                "wm: ~ [#] menu item \"Paste\" (hidden) in [#] menu \"Edit\" | enabled: true -> false (same on [#] \"Delete Selection\", [#] \"Select All\")",
             ],
         );
         let name = r.ref_on(&a, "      [#] text \"Name:\"");
@@ -236,12 +245,16 @@ fn mousepad_types_finds_and_saves_as() {
             "save",
             &a,
             &[
-                "# diff: +1 added, -2 removed, ~2 modified",
+                "bare: # diff: +1 added, -2 removed, ~2 modified",
+                "wm: # diff: +1 added, -2 removed, ~5 modified · focus [#] text \"Name:\" (gone) -> [#] text",
                 "+ [#] menu item \"Reload\" (hidden) in [#] menu \"File\"",
-                "- [#] menu item \"Revert\" in [#] menu \"File\"",
+                "bare: - [#] menu item \"Revert\" in [#] menu \"File\"",
                 "- [#] file chooser \"Save As\" (closed) (and 70 descendants)",
-                "~ [#] frame | name: \"*Untitled 1 - Mousepad\" -> \"$DIR/notes/note.txt - Mousepad\"",
+                "wm: - [#] menu item \"Revert\" in [#] menu \"File\"",
+                "bare: ~ [#] frame | name: \"*Untitled 1 - Mousepad\" -> \"$DIR/notes/note.txt - Mousepad\"",
+                "wm: ~ [#] frame | name: \"*Untitled 1 - Mousepad\" -> \"$DIR/notes/note.txt - Mousepad\" | active: false -> true",
                 "~ [#] menu item \"Save\" (hidden) in [#] menu \"File\" | enabled: true -> false",
+                "wm: ~ [#] menu item \"Paste\" (hidden) in [#] menu \"Edit\" | enabled: false -> true (same on [#] \"Delete Selection\", [#] \"Select All\")",
             ],
         );
         let saved = std::fs::read_to_string(&path)

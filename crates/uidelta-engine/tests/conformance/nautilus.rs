@@ -96,7 +96,7 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
                 "~ [#] table cell \"notes.txt\" in [#] filler \"Content View\" | selectable, selected: false -> true",
             ],
             &status,
-            "# diff: ~1 modified",
+            &["# diff: ~1 modified"],
         );
         if !with_status {
             let late = quiet(&mut s).await;
@@ -152,7 +152,7 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
                 status,
             ],
             &[status],
-            "# diff: -3 removed, ~1 modified · focus [#] text \"New Filename\" (gone) -> [#] table cell \"todo.txt\"",
+            &["# diff: -3 removed, ~1 modified · focus [#] text \"New Filename\" (gone) -> [#] table cell \"todo.txt\""],
         );
         quiet(&mut s).await;
 
@@ -166,13 +166,15 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
             "new folder",
             &a,
             &[
-                "# diff: +1 added · focus [#] table cell \"todo.txt\" -> [#] text \"Folder name\"",
+                "bare: # diff: +1 added · focus [#] table cell \"todo.txt\" -> [#] text \"Folder name\"",
+                "wm: # diff: +1 added, ~1 modified · focus [#] table cell \"todo.txt\" -> [#] text \"Folder name\"",
                 "+ [#] dialog \"New Folder\" (modal) (opened)",
                 "    [#] label \"Folder name\"",
                 "    [#] text \"Folder name\" (focused)",
                 "    [#] push button \"Cancel\"",
                 "    [#] label \"New Folder\"",
                 "    [#] push button \"Create\" (disabled)",
+                "wm: ~ [#] frame \"work\" | active: true -> false",
             ],
         );
         let a = s
@@ -203,16 +205,21 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
             "created",
             &a,
             &[
-                "# diff: +1 added, -1 removed, ~3 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
+                "bare: # diff: +1 added, -1 removed, ~3 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
+                "wm: # diff: +1 added, -1 removed, ~4 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
                 "+ [#] table cell \"Archive\" (focused, selected) in [#] filler \"Content View\"",
                 "    [#] image",
                 "- [#] dialog \"New Folder\" (closed) (and 5 descendants)",
+                "wm: ~ [#] frame \"work\" | active: false -> true",
                 "~ [#] table cell \"todo.txt\" in [#] filler \"Content View\" | selected: true -> false",
                 status[0],
                 status[1],
             ],
             &status,
-            "# diff: +1 added, -1 removed, ~1 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
+            &[
+                "bare: # diff: +1 added, -1 removed, ~1 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
+                "wm: # diff: +1 added, -1 removed, ~2 modified · focus [#] text \"Folder name\" (gone) -> [#] table cell \"Archive\"",
+            ],
         );
         quiet(&mut s).await;
 
@@ -286,7 +293,7 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
             &a,
             &back,
             &back[1..3],
-            "# diff: +3 added, -2 removed, ~9 modified · focus [#] scroll pane -> [#] table cell \"Archive\"",
+            &["# diff: +3 added, -2 removed, ~9 modified · focus [#] scroll pane -> [#] table cell \"Archive\""],
         );
         quiet(&mut s).await;
 
@@ -407,7 +414,7 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
                 status,
             ],
             &[status],
-            "# diff: ~2 modified",
+            &["# diff: ~2 modified"],
         );
     });
 }

@@ -222,6 +222,11 @@ fn dated(path: &Path) {
 /// written `[#]`, paths of the run written as named (`$DIR`), and lines
 /// that this task does not judge left out.
 pub struct Reader {
+    /// Whether the desktops run a window manager
+    /// ([`uidelta_testkit::WINDOW_MANAGER_VAR`]): expected lines marked
+    /// `wm: ` hold only then, those marked `bare: ` only without one (see
+    /// [`Reader::here`]).
+    wm: bool,
     /// Text of this run and what to write instead.
     subs: Vec<(String, String)>,
     /// Lines holding one of these are left out.
@@ -243,6 +248,8 @@ impl Reader {
         // The longest first, so that a path inside another is not cut.
         subs.sort_by_key(|(p, _)| std::cmp::Reverse(p.len()));
         Reader {
+            wm: std::env::var(uidelta_testkit::WINDOW_MANAGER_VAR)
+                .is_ok_and(|c| !c.trim().is_empty()),
             subs,
             unjudged: Vec::new(),
             uncounted: Vec::new(),
@@ -367,6 +374,25 @@ impl Reader {
         line.to_owned()
     }
 
+    /// The lines of `expected` that hold on this desktop: a window manager
+    /// gives a dialog that opens the keyboard and the active window's
+    /// place, and the window under it both back when it closes, where a
+    /// bare display leaves them as they were. A line marked `wm: ` holds
+    /// only under a window manager, one marked `bare: ` only without one
+    /// (a head that says where the focus went, say), the others on both.
+    pub fn here<'a>(&self, expected: &[&'a str]) -> Vec<&'a str> {
+        expected
+            .iter()
+            .filter_map(
+                |l| match (l.strip_prefix("wm: "), l.strip_prefix("bare: ")) {
+                    (Some(l), _) => self.wm.then_some(l),
+                    (_, Some(l)) => (!self.wm).then_some(l),
+                    _ => Some(*l),
+                },
+            )
+            .collect()
+    }
+
     /// Asserts that the answer to step `step` reads `expected`, line for
     /// line (the `· settled in N ms` of its head left out).
     pub fn check(&self, step: &str, a: &ActionOutcome, expected: &[&str]) {
@@ -376,7 +402,8 @@ impl Reader {
     /// [`Reader::check`] for an answer that may catch a passing message
     /// (a status bar's, shown for a few seconds, or one that follows the
     /// change late) or come without it: `expected` with the lines
-    /// `passing`, or without them and with the head `head_without`.
+    /// `passing`, or without them and with the head `head_without` (the
+    /// one of its lines that holds here, see [`Reader::here`]).
     /// Answers whether they were there.
     pub fn check_passing(
         &self,
@@ -384,20 +411,22 @@ impl Reader {
         a: &ActionOutcome,
         expected: &[&str],
         passing: &[&str],
-        head_without: &str,
+        head_without: &[&str],
     ) -> bool {
         let text = answer(a);
         let mut got = self.lines(&text);
         if let Some(head) = got.first_mut() {
             *head = unsettled(head);
         }
+        let (expected, passing) = (self.here(expected), self.here(passing));
+        let head_without = self.here(head_without);
         let mut without: Vec<&str> = expected
             .iter()
             .copied()
             .filter(|l| !passing.contains(l))
             .collect();
-        if let Some(head) = without.first_mut() {
-            *head = head_without;
+        if let (Some(head), Some(&h)) = (without.first_mut(), head_without.first()) {
+            *head = h;
         }
         if std::env::var_os(RECORD).is_some() {
             eprintln!("== {step}\n{}\n", got.join("\n"));
@@ -424,6 +453,7 @@ impl Reader {
             eprintln!("== {step}\n{}\n", got.join("\n"));
             return 0;
         }
+        let variants: Vec<Vec<&str>> = variants.iter().map(|v| self.here(v)).collect();
         let read = variants.iter().position(|v| got == *v);
         read.unwrap_or_else(|| {
             let expected: Vec<String> = variants.iter().map(|v| v.join("\n")).collect();
@@ -449,16 +479,26 @@ impl Reader {
             eprintln!("== {step}\n{}\n", got.join("\n"));
             return;
         }
-        assert_eq!(got, expected, "{step}: the answer reads:\n{text}");
+        assert_eq!(
+            got,
+            self.here(expected),
+            "{step}: the answer reads:\n{text}"
+        );
     }
 
     /// The ref on the line of `a` that reads `line` (its first ref): the
-    /// element the diff offers for the next step.
+    /// element the diff offers for the next step. The line may say that
+    /// the element is focused besides (a window manager gives a dialog
+    /// that opens the keyboard).
     pub fn ref_on(&self, a: &ActionOutcome, line: &str) -> String {
         let t = answer(a);
         let hit = t
             .lines()
-            .find(|l| self.lines(l).first().is_some_and(|r| r == line))
+            .find(|l| {
+                self.lines(l).first().is_some_and(|r| {
+                    r == line || r.strip_suffix(" (focused)").is_some_and(|r| r == line)
+                })
+            })
             .unwrap_or_else(|| panic!("no line {line:?} in:\n{t}"));
         let open = hit.find('[').map_or(0, |i| i + 1);
         let close = hit[open..].find(']').map_or(open, |i| open + i);

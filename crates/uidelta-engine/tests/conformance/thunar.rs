@@ -50,7 +50,8 @@ fn thunar_makes_and_renames_a_folder() {
             "list view",
             &a,
             &[
-                "# diff: +1 added, -1 removed, ~1 modified · focus none -> [#] table cell \"Documents\"",
+                "bare: # diff: +1 added, -1 removed, ~1 modified · focus none -> [#] table cell \"Documents\"",
+                "wm: # diff: +1 added, -1 removed · focus [#] panel (gone) -> [#] table cell \"Documents\"",
                 "+ [#] page tab (selected)",
                 "    [#] directory pane \"Details view\"",
                 "      [#] table (focused)",
@@ -67,7 +68,7 @@ fn thunar_makes_and_renames_a_folder() {
                 "        [#] table cell \"plain text document\"",
                 "        [#] table cell \"03/01/21\"",
                 "- [#] page tab (and 2 descendants)",
-                "~ [#] frame \"work - Thunar\" | active: false -> true",
+                "bare: ~ [#] frame \"work - Thunar\" | active: false -> true",
             ],
         );
 
@@ -80,13 +81,16 @@ fn thunar_makes_and_renames_a_folder() {
             "new folder",
             &a,
             &[
-                "# diff: +1 added",
+                "bare: # diff: +1 added",
+                "wm: # diff: +1 added, ~1 modified · focus [#] table cell \"Documents\" -> [#] text",
                 "+ [#] dialog \"Create New Folder\" (modal) (opened)",
                 "    [#] icon",
                 "    [#] label \"Enter the name:\"",
-                "    [#] text = \"New Folder\"",
+                "bare:     [#] text = \"New Folder\"",
+                "wm:     [#] text = \"New Folder\" (focused)",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Create\"",
+                "wm: ~ [#] frame \"work - Thunar\" | active: true -> false (also 1 descendant)",
             ],
         );
         let name = r.ref_on(&a, "    [#] text = \"New Folder\"");
@@ -110,13 +114,18 @@ fn thunar_makes_and_renames_a_folder() {
         // (The trash's Restore is enabled, in the bar Thunar hid, and so is
         // Undo, in a box of the tool bar it hid: neither is in the tree.)
         let selected: &[&str] = &[
-            "# diff: +4 added, -1 removed, ~2 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
+            "bare: # diff: +4 added, -1 removed, ~2 modified · focus [#] table cell \"Documents\" -> [#] table cell \"Reports\"",
+            // A window manager gave the dialog's field the keyboard, and the
+            // window back the active state (the status bar's change, left
+            // out, is the other).
+            "wm: # diff: +4 added, -1 removed, ~2 modified · focus [#] text (gone) -> [#] table cell \"Reports\"",
             "+ [#] table cell \"Reports\" (focused, selected) in [#] directory pane \"Details view\"",
             "+ [#] table cell \"4.0 KiB\" (selected) in [#] directory pane \"Details view\"",
             "+ [#] table cell \"folder\" (selected) in [#] directory pane \"Details view\"",
             "+ [#] table cell \"Today\" (selected) in [#] directory pane \"Details view\"",
             "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
-            "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | active: true -> false",
+            "wm: ~ [#] frame \"work - Thunar\" | active: false -> true",
+            "bare: ~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | active: true -> false",
         ];
         // Thunar selects a new folder only when its view has listed it by
         // the time the folder is made, which on a loaded machine it has not
@@ -152,13 +161,16 @@ fn thunar_makes_and_renames_a_folder() {
             "rename",
             &a,
             &[
-                "# diff: +1 added",
+                "bare: # diff: +1 added",
+                "wm: # diff: +1 added, ~1 modified · focus [#] table cell \"Reports\" -> [#] text",
                 "+ [#] dialog \"Rename \\\"Reports\\\"\" (modal) (opened)",
                 "    [#] icon",
                 "    [#] label \"Enter the new name:\"",
-                "    [#] text = \"Reports\"",
+                "bare:     [#] text = \"Reports\"",
+                "wm:     [#] text = \"Reports\" (focused)",
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Rename\"",
+                "wm: ~ [#] frame \"work - Thunar\" | active: true -> false (also 1 descendant)",
             ],
         );
         let name = r.ref_on(&a, "    [#] text = \"Reports\"");
@@ -179,10 +191,12 @@ fn thunar_makes_and_renames_a_folder() {
         // rows (GTK's are transient): what they show says which row went
         // where, and the rows it passed moved down.
         let followed: &[&str] = &[
-            "# diff: +1 added, -2 removed, ~8 modified · focus [#] table cell \"Reports\" (gone) -> [#] table cell \"Archive\"",
+            "bare: # diff: +1 added, -2 removed, ~8 modified · focus [#] table cell \"Reports\" (gone) -> [#] table cell \"Archive\"",
+            "wm: # diff: +1 added, -2 removed, ~9 modified · focus [#] text (gone) -> [#] table cell \"Archive\"",
             "+ [#] table cell \"Archive\" (focused, selected) in [#] directory pane \"Details view\"",
             "- [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
             "- [#] dialog \"Rename \\\"Reports\\\"\" (closed) (and 5 descendants)",
+            "wm: ~ [#] frame \"work - Thunar\" | active: false -> true",
             "~ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\" | selected: false -> true (same on [#] \"folder\")",
             "~ [#] table cell \"Today\" in [#] directory pane \"Details view\" | position: 11 -> 7",
             "~ [#] table cell \"Documents\" in [#] directory pane \"Details view\" | position: 4 -> 8",

@@ -257,12 +257,15 @@ fn thunderbird_writes_a_message_and_discards_it() {
             "close",
             &a,
             &[
-                "# diff: +1 added",
+                "bare: # diff: +1 added",
+                "wm: # diff: +1 added, ~1 modified · focus [#] document web \"Message body\" -> [#] push button \"Save\"",
                 "+ [#] frame \"Save Message\" (modal) (opened)",
                 "    [#] label \"Save this message to your drafts folder (Drafts) and close the Write window?\"",
                 "    [#] push button \"Discard changes\"",
                 "    [#] push button \"Cancel\"",
-                "    [#] push button \"Save\"",
+                "bare:     [#] push button \"Save\"",
+                "wm:     [#] push button \"Save\" (focused)",
+                "wm: ~ [#] frame \"Write: Lunch - Thunderbird\" | active: true -> false",
             ],
         );
 
@@ -275,7 +278,8 @@ fn thunderbird_writes_a_message_and_discards_it() {
             "discard",
             &a,
             &[
-                "# diff: -2 removed, ~1 modified · focus [#] document web \"Message body\" (gone) -> [#] push button \"New Message\"",
+                "bare: # diff: -2 removed, ~1 modified · focus [#] document web \"Message body\" (gone) -> [#] push button \"New Message\"",
+                "wm: # diff: -2 removed, ~1 modified · focus [#] push button \"Save\" (gone) -> [#] push button \"New Message\"",
                 "- [#] frame \"Write: Lunch - Thunderbird\" (closed) (and N descendants)",
                 "- [#] frame \"Save Message\" (closed) (and 4 descendants)",
                 "~ [#] frame \"ann@example.org - Mozilla Thunderbird\" | active: false -> true",

@@ -32,8 +32,10 @@ fn vlc_changes_two_preferences_and_saves_them() {
             "privacy",
             &a,
             &[
-                "# diff: -1 removed · focus [#] push button \"Continue\" (gone) -> none",
+                "bare: # diff: -1 removed · focus [#] push button \"Continue\" (gone) -> none",
+                "wm: # diff: -1 removed, ~1 modified · focus [#] push button \"Continue\" (gone) -> [#] frame \"VLC media player\"",
                 "- [#] dialog \"Privacy and Network Access Policy\" (closed) (and 6 descendants)",
+                "wm: ~ [#] frame \"VLC media player\" | active: false -> true",
             ],
         );
 
@@ -72,7 +74,8 @@ fn vlc_changes_two_preferences_and_saves_them() {
             "preferences",
             &a,
             &[
-                "# diff: +1 added, ~1 modified · focus [#] menu item \"Tools\" -> [#] radio button \"Simple\"",
+                "bare: # diff: +1 added, ~1 modified · focus [#] menu item \"Tools\" -> [#] radio button \"Simple\"",
+                "wm: # diff: +1 added, ~2 modified · focus [#] menu item \"Tools\" -> [#] radio button \"Simple\"",
                 "+ [#] dialog \"Simple Preferences\" (opened)",
                 "    [#] check box \"Interface\" (checked)",
                 "    [#] check box \"Audio\"",
@@ -116,7 +119,10 @@ fn vlc_changes_two_preferences_and_saves_them() {
                 "    [#] push button \"Cancel\"",
                 "    [#] push button \"Reset Preferences\"",
                 "  ... 30 more nodes under [#] (all hidden)",
-                "~ [#] popup menu in [#] menu item \"Tools\" | active, showing, visible: true -> false (also 11 descendants)",
+                "bare: ~ [#] popup menu in [#] menu item \"Tools\" | active, showing, visible: true -> false (also 11 descendants)",
+                // Under a window manager Qt's menu says it is still active.
+                "wm: ~ [#] frame \"VLC media player\" | active: true -> false (also 1 descendant)",
+                "wm: ~ [#] popup menu in [#] menu item \"Tools\" | showing, visible: true -> false (also 11 descendants)",
             ],
         );
         let tray = r.ref_on(
@@ -162,8 +168,10 @@ fn vlc_changes_two_preferences_and_saves_them() {
             "save",
             &a,
             &[
-                "# diff: -1 removed · focus [#] radio button \"Simple\" (gone) -> none",
+                "bare: # diff: -1 removed · focus [#] radio button \"Simple\" (gone) -> none",
+                "wm: # diff: -1 removed, ~1 modified · focus [#] radio button \"Simple\" (gone) -> [#] frame \"VLC media player\"",
                 "- [#] dialog \"Simple Preferences\" (closed) (and 71 descendants)",
+                "wm: ~ [#] frame \"VLC media player\" | active: false -> true",
             ],
         );
     });

@@ -475,6 +475,13 @@ fn zenity_colour_chooser_shows_its_palette_or_its_editor() {
             &[
                 &with("# diff: +4 added, -46 removed, ~2 modified", Some(active)),
                 &with("# diff: +4 added, -46 removed, ~1 modified", None),
+                // A window manager gave the dialog the keyboard, and its
+                // swatch of the colour chosen the focus, which went with
+                // the palette.
+                &with(
+                    "wm: # diff: +4 added, -46 removed, ~1 modified · focus [#] radio button \"Very Light Blue\" (gone) -> none",
+                    None,
+                ),
             ],
         );
         // The field's colour replaced (typing would go at its end), then
