@@ -454,3 +454,43 @@ fn a_window_managers_helper_window_off_the_screen_is_not_listed() {
         );
     });
 }
+
+/// A key a window manager holds on the whole display (xfwm4 switches
+/// workspace on ctrl+F5) goes to it, not to the application: the answer
+/// says so, where it said only that nothing changed. Other keys, and any
+/// key on a display no program holds keys on, are said as before.
+#[test]
+fn a_key_the_window_manager_holds_is_said_to_go_there() {
+    require_programs(&[("gtk3-widget-factory", "gtk-3-examples")])
+        .expect("programs for the live tests");
+    let desktop = Desktop::start_with_window_manager("xfwm4 --compositor=off")
+        .expect("a virtual desktop with xfwm4");
+    let x11 = uidelta_x11::X11::connect(desktop.display()).expect("X connection");
+    assert_eq!(x11.held_elsewhere("ctrl+F5").ok(), Some(true));
+    assert_eq!(x11.held_elsewhere("ctrl+s").ok(), Some(false));
+    // Asking took nothing: the same answers again.
+    assert_eq!(x11.held_elsewhere("ctrl+F5").ok(), Some(true));
+    assert_eq!(x11.held_elsewhere("ctrl+s").ok(), Some(false));
+    rt().block_on(async {
+        let linux = connect(&desktop).await;
+        let (factory, _, _) = factory_then_demo(&linux, &desktop).await;
+        let done = linux.key(&factory, "ctrl+F5").await.expect("ctrl+F5");
+        assert!(
+            done.method.ends_with(
+                "XTest ctrl+F5, a shortcut another program holds on the whole display (a window manager's or a desktop's): it went there"
+            ),
+            "{}",
+            done.method
+        );
+        let done = linux.key(&factory, "F9").await.expect("F9");
+        assert!(done.method.ends_with("XTest F9"), "{}", done.method);
+    });
+    let bare = desktop_bare();
+    let x11 = uidelta_x11::X11::connect(bare.display()).expect("X connection");
+    assert_eq!(x11.held_elsewhere("ctrl+F5").ok(), Some(false));
+}
+
+/// A desktop without a window manager, whatever `UIDELTA_TEST_WM` says.
+fn desktop_bare() -> Desktop {
+    Desktop::start_without_buses().expect("a virtual display")
+}

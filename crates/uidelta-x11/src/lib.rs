@@ -412,6 +412,72 @@ impl X11 {
         )
     }
 
+    /// Whether another program holds `chord` on the whole display: a passive grab of its
+    /// key with its modifiers on the root window, as window managers and desktops take
+    /// their shortcuts (xfwm4's ctrl+F5 switches to a workspace, alt+F4 closes a window).
+    /// The key then goes to that program, not to the focused window. Found by asking for
+    /// the same grab, which the server refuses (`BadAccess`) when another client holds it;
+    /// one granted is let go at once. A key or modifier the keymap lacks is held by no one
+    /// (pressing it maps it anew). Locks (Caps Lock, Num Lock) are taken as off.
+    pub fn held_elsewhere(&self, chord: &str) -> Result<bool, X11Error> {
+        self.run(
+            || format!("asking whether another program holds {chord}"),
+            || {
+                let chord = Chord::parse(chord).map_err(Failure::Chord)?;
+                let _keyboard = self
+                    .keyboard
+                    .lock()
+                    .unwrap_or_else(|poisoned| poisoned.into_inner());
+                let keymap = self.keymap()?;
+                let Some(stroke) = keymap.find(chord.key) else {
+                    return Ok(false);
+                };
+                let mapping = xproto::get_modifier_mapping(&self.conn)?.reply()?;
+                let per = usize::from(mapping.keycodes_per_modifier()).max(1);
+                let bit_of = |keycode: u8| {
+                    mapping
+                        .keycodes
+                        .chunks(per)
+                        .position(|codes| codes.contains(&keycode))
+                };
+                let mut mask = if stroke.shift {
+                    u16::from(xproto::ModMask::SHIFT)
+                } else {
+                    0
+                };
+                for &modifier in &chord.modifiers {
+                    let Some(bit) = keymap.find(modifier).and_then(|m| bit_of(m.keycode)) else {
+                        return Ok(false);
+                    };
+                    mask |= 1 << bit;
+                }
+                let mask = xproto::ModMask::from(mask);
+                let grabbed = xproto::grab_key(
+                    &self.conn,
+                    false,
+                    self.root,
+                    mask,
+                    stroke.keycode,
+                    xproto::GrabMode::ASYNC,
+                    xproto::GrabMode::ASYNC,
+                )?
+                .check();
+                match grabbed {
+                    Ok(()) => {
+                        xproto::ungrab_key(&self.conn, stroke.keycode, self.root, mask)?.check()?;
+                        Ok(false)
+                    }
+                    Err(ReplyError::X11Error(e))
+                        if e.error_kind == x11rb::protocol::ErrorKind::Access =>
+                    {
+                        Ok(true)
+                    }
+                    Err(e) => Err(e.into()),
+                }
+            },
+        )
+    }
+
     /// Types `text` character by character. Characters the keymap has (on the first level or
     /// with shift) are typed with their keys; any other character, such as `€` or `日` on a US
     /// keymap, is mapped to an unused keycode for the duration of the call (with

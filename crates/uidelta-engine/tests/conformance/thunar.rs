@@ -131,17 +131,20 @@ fn thunar_makes_and_renames_a_folder() {
         // the time the folder is made, which on a loaded machine it has not
         // always (nothing selects it later): then the answer holds the new
         // row alone, and a click selects it.
+        let new_row = "+ [#] table cell \"Reports\" in [#] directory pane \"Details view\"";
         let shown: &[&str] = &[
-            "# diff: +4 added, -1 removed, ~1 modified",
-            "+ [#] table cell \"Reports\" in [#] directory pane \"Details view\"",
+            "bare: # diff: +4 added, -1 removed, ~1 modified",
+            "wm: # diff: +4 added, -1 removed, ~2 modified · focus [#] text (gone) -> [#] table cell \"Documents\"",
+            new_row,
             "+ [#] table cell \"4.0 KiB\" in [#] directory pane \"Details view\"",
             "+ [#] table cell \"folder\" in [#] directory pane \"Details view\"",
             "+ [#] table cell \"Today\" in [#] directory pane \"Details view\"",
             "- [#] dialog \"Create New Folder\" (closed) (and 5 descendants)",
+            "wm: ~ [#] frame \"work - Thunar\" | active: false -> true (also 1 descendant)",
         ];
         if r.check_one_of("create", &a, &[selected, shown]) == 1 {
             eprintln!("create: Thunar left the new folder unselected; a click selects it");
-            let reports = r.ref_on(&a, shown[1]);
+            let reports = r.ref_on(&a, new_row);
             let c = s
                 .act(&reports, &Action::Click, &opts)
                 .await

@@ -9,7 +9,7 @@ use std::time::Duration;
 use uidelta_atspi::{Actor, AppRef, NodeAddr, Outcome};
 use uidelta_backend::{Action, Performed};
 use uidelta_model::{NodeData, Rect, Role};
-use uidelta_x11::Button;
+use uidelta_x11::{Button, X11};
 
 use crate::coords::rect_of;
 use crate::reach::on_screen;
@@ -337,9 +337,10 @@ impl Linux {
     pub(crate) fn key(&self, app: &AppRef, chord: &str) -> Result<Performed> {
         let x11 = self.x11(|| format!("pressing {chord} in {}", app.label()))?;
         let moved = keys_to(x11, app, None)?;
+        let held = held_elsewhere(x11, chord);
         x11.key(chord)?;
         Ok(Performed {
-            method: format!("{moved}XTest {chord}"),
+            method: format!("{moved}XTest {chord}{held}"),
         })
     }
 
@@ -348,5 +349,23 @@ impl Linux {
         let x11 = self.x11(|| "taking a screenshot".into())?;
         let area = area.map(|r| (r.x, r.y, r.w.max(1) as u32, r.h.max(1) as u32));
         Ok(x11.screenshot(area)?)
+    }
+}
+
+/// What a key's method says besides when another program holds `chord` on
+/// the whole display (see [`X11::held_elsewhere`]): the key went there, not
+/// to the application (xfwm4 takes ctrl+F5 to switch workspace, and the
+/// answer was only `No UI changes detected`). Nothing when it cannot be
+/// told.
+pub(crate) fn held_elsewhere(x11: &X11, chord: &str) -> &'static str {
+    match x11.held_elsewhere(chord) {
+        Ok(true) => {
+            ", a shortcut another program holds on the whole display (a window manager's or a desktop's): it went there"
+        }
+        Ok(false) => "",
+        Err(e) => {
+            tracing::debug!("{e}");
+            ""
+        }
     }
 }

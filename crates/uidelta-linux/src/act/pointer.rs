@@ -406,8 +406,9 @@ impl Linux {
                 let moved = self
                     .focus_for_keys(app, actor, addr, node, x11, doing, true)
                     .await?;
+                let held = super::held_elsewhere(x11, chord);
                 x11.key(chord)?;
-                format!("{moved}XTest {chord}")
+                format!("{moved}XTest {chord}{held}")
             }
             Action::Scroll { dx, dy } => {
                 let (x, y) = centre().await?;
