@@ -100,8 +100,6 @@ pub struct Desktop {
     /// The user (uid, gid) every process of the desktop runs as, when not
     /// the caller (see [`Desktop::start_unprivileged`]).
     user: Option<(u32, u32)>,
-    /// The program of the window manager it started, if any.
-    window_manager: Option<String>,
 }
 
 #[derive(Debug)]
@@ -185,7 +183,6 @@ impl Desktop {
             apps: Mutex::new(Vec::new()),
             launched: AtomicUsize::new(0),
             user,
-            window_manager: None,
         };
         // On error `desktop` is dropped here, which tears down the pieces already running.
         desktop.give_to_user(&desktop.runtime_dir)?;
@@ -241,7 +238,6 @@ impl Desktop {
             apps: Mutex::new(Vec::new()),
             launched: AtomicUsize::new(0),
             user: None,
-            window_manager: None,
         };
         desktop.start_xvfb()?;
         Ok(desktop)
@@ -707,7 +703,7 @@ impl Desktop {
 
     /// Starts the window manager `command` (its program and arguments), and waits until it
     /// says it manages the display (`_NET_SUPPORTING_WM_CHECK` on the root window).
-    fn start_window_manager(&mut self, command: &str) -> Result<(), TestkitError> {
+    fn start_window_manager(&self, command: &str) -> Result<(), TestkitError> {
         let mut words = command.split_whitespace();
         let Some(program) = words.next() else {
             return Ok(());
@@ -729,16 +725,7 @@ impl Desktop {
             deadline,
             &format!("{program} to manage the display (_NET_SUPPORTING_WM_CHECK)"),
             || self.window_manager_runs(),
-        )?;
-        self.window_manager = Some(program.to_owned());
-        Ok(())
-    }
-
-    /// The program of the window manager that runs on the display, if the desktop started
-    /// one ([`WINDOW_MANAGER_VAR`], [`Desktop::start_with_window_manager`]): what tests
-    /// expect differs with it (a dialog that opens takes the active window's place).
-    pub fn window_manager(&self) -> Option<&str> {
-        self.window_manager.as_deref()
+        )
     }
 
     /// Whether a window manager says it manages the display, as EWMH's do: the root

@@ -263,7 +263,8 @@ impl<B: Backend> Session<B> {
         if focus_same && same() {
             return Look::Unchanged;
         }
-        let loading = loading(&view) > loading(&self.known[idx].view);
+        let loading = loading(&view) > loading(&self.known[idx].view)
+            || opening(&self.known[idx].view, &view);
         self.looked = Some((idx, s));
         if loading {
             Look::Loading
@@ -345,6 +346,27 @@ fn loading(view: &View) -> usize {
         .count()
 }
 
+/// Whether `after` has a top-level window that `before` did not, which
+/// does not show yet: a window manager maps a new window when it gets to
+/// it, and the toolkit says it shows once mapped (GTK 4's file chooser,
+/// under mutter on a loaded machine, was answered `(modal, hidden)`, all
+/// in it hidden, a second before it showed). The wait goes on, as for a
+/// window that says it is busy, up to the cap.
+fn opening(before: &View, after: &View) -> bool {
+    let (bt, at) = (before.tree(), after.tree());
+    let was: std::collections::HashSet<&str> = bt
+        .children(NodeId::ROOT)
+        .iter()
+        .filter_map(|&w| bt.node(w).identity.as_deref())
+        .collect();
+    at.children(NodeId::ROOT).iter().any(|&w| {
+        let n = at.node(w);
+        n.role.is_window()
+            && !n.states.contains(State::Showing)
+            && n.identity.as_deref().is_some_and(|id| !was.contains(id))
+    })
+}
+
 /// Whether `after` differs from `before` only in which of its windows are
 /// `active`: the same windows, each holding what it held, saying the same
 /// but for that state.
@@ -421,7 +443,7 @@ pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
 
 #[cfg(test)]
 mod tests {
-    use super::{activated_only, look_of, reports_nothing};
+    use super::{activated_only, look_of, opening, reports_nothing};
     use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
@@ -488,5 +510,42 @@ mod tests {
         // Something else changed too.
         assert!(!activated_only(&before, &app(true, false, "Cancel")));
         assert!(!activated_only(&before, &app(false, true, "Cancel")));
+    }
+
+    #[test]
+    fn a_new_window_not_shown_yet_is_still_opening() {
+        // The main window, and a dialog with the identity `dialog` shown
+        // or not, or none.
+        let app = |dialog: Option<(&str, bool)>| {
+            let mut b = TreeBuilder::new(NodeData::named(Role::Application, "fixture"));
+            let mut main = NodeData::named(Role::Frame, "Main");
+            main.identity = Some(":1.1/main".into());
+            main.states.insert(State::Showing);
+            b.leaf(main);
+            if let Some((id, shown)) = dialog {
+                let mut d = NodeData::named(Role::Dialog, "Select file");
+                d.identity = Some(format!(":1.1/{id}"));
+                if shown {
+                    d.states.insert(State::Showing);
+                }
+                b.open(d);
+                b.leaf(NodeData::named(Role::PushButton, "Open"));
+                b.close();
+            }
+            View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+        };
+        assert!(opening(&app(None), &app(Some(("d1", false)))));
+        // Shown, or hidden before the action too (kept for later): done.
+        assert!(!opening(&app(None), &app(Some(("d1", true)))));
+        assert!(!opening(
+            &app(Some(("d1", false))),
+            &app(Some(("d1", false)))
+        ));
+        // Another hidden window than the one before: new.
+        assert!(opening(
+            &app(Some(("d1", false))),
+            &app(Some(("d2", false)))
+        ));
+        assert!(!opening(&app(None), &app(None)));
     }
 }
