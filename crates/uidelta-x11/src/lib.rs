@@ -388,12 +388,7 @@ impl X11 {
         self.run(
             || format!("pressing {chord}"),
             || {
-                let chord = Chord::parse(chord).map_err(Failure::Chord)?;
-                let _keyboard = self
-                    .keyboard
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let keymap = self.keymap()?;
+                let (chord, _keyboard, keymap) = self.chord_on_keyboard(chord)?;
                 let modifiers = chord
                     .modifiers
                     .iter()
@@ -423,12 +418,7 @@ impl X11 {
         self.run(
             || format!("asking whether another program holds {chord}"),
             || {
-                let chord = Chord::parse(chord).map_err(Failure::Chord)?;
-                let _keyboard = self
-                    .keyboard
-                    .lock()
-                    .unwrap_or_else(|poisoned| poisoned.into_inner());
-                let keymap = self.keymap()?;
+                let (chord, _keyboard, keymap) = self.chord_on_keyboard(chord)?;
                 let Some(stroke) = keymap.find(chord.key) else {
                     return Ok(false);
                 };
@@ -611,6 +601,20 @@ impl X11 {
             display: self.display.clone(),
             reason,
         })
+    }
+
+    /// `chord` parsed, the keyboard held (its lock: keys pressed meanwhile by another call
+    /// would share a remapped keycode) and its keymap read.
+    fn chord_on_keyboard(
+        &self,
+        chord: &str,
+    ) -> Result<(Chord, std::sync::MutexGuard<'_, ()>, Keymap), Failure> {
+        let chord = Chord::parse(chord).map_err(Failure::Chord)?;
+        let keyboard = self
+            .keyboard
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok((chord, keyboard, self.keymap()?))
     }
 
     fn keymap(&self) -> Result<Keymap, Failure> {
