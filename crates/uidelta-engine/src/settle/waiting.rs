@@ -514,8 +514,8 @@ mod tests {
 
     #[test]
     fn a_new_window_not_shown_yet_is_still_opening() {
-        // The main window, and a dialog with the identity `dialog` shown
-        // or not, or none.
+        // The main window, and a dialog of the identity given, shown or
+        // not, or none.
         let app = |dialog: Option<(&str, bool)>| {
             let mut b = TreeBuilder::new(NodeData::named(Role::Application, "fixture"));
             let mut main = NodeData::named(Role::Frame, "Main");

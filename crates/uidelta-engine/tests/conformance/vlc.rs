@@ -120,8 +120,8 @@ fn vlc_changes_two_preferences_and_saves_them() {
                 "    [#] push button \"Reset Preferences\"",
                 "  ... 30 more nodes under [#] (all hidden)",
                 "bare: ~ [#] popup menu in [#] menu item \"Tools\" | active, showing, visible: true -> false (also 11 descendants)",
-                // Under a window manager Qt's menu says it is still active.
                 "wm: ~ [#] frame \"VLC media player\" | active: true -> false (also 1 descendant)",
+                // Under a window manager Qt's menu goes on saying it is active.
                 "wm: ~ [#] popup menu in [#] menu item \"Tools\" | showing, visible: true -> false (also 11 descendants)",
             ],
         );
