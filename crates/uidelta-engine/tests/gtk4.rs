@@ -277,7 +277,7 @@ fn a_gtk4_window_in_a_window_managers_frame_is_clicked_where_its_elements_are() 
             .top_windows()
             .expect("top-level windows")
             .into_iter()
-            .find(|w| w.pid == Some(desktop_pid(&s, EDITOR)) && w.viewable)
+            .find(|w| w.pid == Some(pid_of(&s, EDITOR)) && w.viewable)
             .expect("the editor's window");
         // Framed: the frame is wider than the window, and reaches further
         // above it than below.
@@ -320,7 +320,7 @@ fn a_gtk4_window_in_a_window_managers_frame_is_clicked_where_its_elements_are() 
 }
 
 /// The process of `app` as the session read it.
-fn desktop_pid(s: &Session<Linux>, app: &str) -> u32 {
+fn pid_of(s: &Session<Linux>, app: &str) -> u32 {
     s.known_apps()
         .iter()
         .find(|k| k.app.name == app)
