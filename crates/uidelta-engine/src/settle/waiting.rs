@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::{Backend, ErrorKind, Event, EventKind, Scope};
 use uidelta_diff::{RefTable, Refs, View};
-use uidelta_model::{NodeId, Snapshot, State};
+use uidelta_model::{NodeId, Role, Snapshot, State};
 
 use super::{is_idle, is_noise, is_unfinished, Next, Quiet, Settle, Settled, Watch};
 use crate::error::Result;
@@ -351,9 +351,14 @@ fn loading(view: &View) -> usize {
 /// it, and the toolkit says it shows once mapped (GTK 4's file chooser,
 /// under mutter on a loaded machine, was answered `(modal, hidden)`, all
 /// in it hidden, a second before it showed). The wait goes on, as for a
-/// window that says it is busy, up to the cap.
+/// window that says it is busy, up to the cap. Only an application's
+/// windows: a page's dialog (a JavaScript alert a browser holds) is no
+/// window a window manager maps, and says nothing of showing.
 fn opening(before: &View, after: &View) -> bool {
     let (bt, at) = (before.tree(), after.tree());
+    if at.node(NodeId::ROOT).role != Role::Application {
+        return false;
+    }
     let was: std::collections::HashSet<&str> = bt
         .children(NodeId::ROOT)
         .iter()
@@ -547,5 +552,16 @@ mod tests {
             &app(Some(("d2", false)))
         ));
         assert!(!opening(&app(None), &app(None)));
+        // A page's dialog (a tab's tree is its document): not a window.
+        let page = |dialog: bool| {
+            let mut b = TreeBuilder::new(NodeData::named(Role::DocumentWeb, "Items"));
+            if dialog {
+                let mut d = NodeData::named(Role::Dialog, "Saved later");
+                d.identity = Some("dialog:1".into());
+                b.leaf(d);
+            }
+            View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+        };
+        assert!(!opening(&page(false), &page(true)));
     }
 }
