@@ -77,6 +77,18 @@ pub fn apply(before: &View, before_refs: &Refs, diff: &Diff) -> Result<(Tree, Re
             Change::Removed(_) => {}
         }
     }
+    for m in &diff.handed_over {
+        let slot = arena.find(m.element.r#ref)?;
+        for c in &m.changes {
+            arena.modify(slot, c, &m.element)?;
+        }
+        for inherited in &m.descendants {
+            let inner = arena.find(inherited.r#ref)?;
+            for c in &inherited.changes {
+                arena.modify(inner, c, &m.element)?;
+            }
+        }
+    }
     for moved in &diff.hidden_moves {
         let slot = arena.find(moved.r#ref)?;
         let parent = arena.parent_of(slot)?;

@@ -44,6 +44,15 @@ pub struct Diff {
     /// the counts or any rendering), but [`crate::apply`] replays it, so
     /// that the diff stays complete.
     pub hidden_moves: Vec<HiddenMove>,
+    /// The activation handed from window to window as one opened or
+    /// closed: the top-level window that lost `active` as a dialog opened,
+    /// or gained it back as the dialog closed (a window manager's doing,
+    /// on every dialog). The opened or closed window and the focus move say
+    /// it already: it is no change (not in [`Diff::has_changes`], the
+    /// counts or any rendering), but [`crate::apply`] replays it. Each
+    /// entry holds only the `active` flip and what the window's rows
+    /// flipped with it; the window's other changes stay in `changes`.
+    pub handed_over: Vec<Modified>,
 }
 
 /// An element that does not show moved among its siblings (see

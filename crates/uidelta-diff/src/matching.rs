@@ -18,7 +18,7 @@ use crate::change::{
     InheritedChange, Modified, Place, Removed, SubtreeNode,
 };
 use crate::filter::Rule;
-use crate::refs::{RefTable, Refs};
+use crate::refs::{Ref, RefTable, Refs};
 use crate::view::View;
 
 mod order;
@@ -890,6 +890,21 @@ impl Sides<'_> {
         modified.sort_by_key(|(an, _)| *an);
         hidden_moves.sort_by_key(|(an, _)| *an);
         let modified = collapse_inherited(at, modified);
+        // The activation handed from window to window as one opened or
+        // closed (see [`Diff::handed_over`]).
+        let opened = added
+            .iter()
+            .any(|(ac, a)| a.opened.is_some() && at.parent(*ac) == Some(NodeId::ROOT));
+        let closed = removed
+            .iter()
+            .any(|(bc, r)| r.closed.is_some() && bt.parent(*bc) == Some(NodeId::ROOT));
+        let windows: FxHashSet<Ref> = at
+            .children(NodeId::ROOT)
+            .iter()
+            .filter(|&&w| at.node(w).role.is_window())
+            .map(|&w| self.after_refs.get(w))
+            .collect();
+        let (modified, handed_over) = hand_over(modified, &windows, opened, closed);
 
         // Groups are numbered from 1, added ones first.
         let added_groups = groups(self.after, self.before, added.iter().map(|(ac, _)| *ac));
@@ -911,6 +926,7 @@ impl Sides<'_> {
             focus: self.focus_move(),
             truncated: self.before.meta().truncated || self.after.meta().truncated,
             hidden_moves: hidden_moves.into_iter().map(|(_, h)| h).collect(),
+            handed_over,
             ..Diff::default()
         }
     }
@@ -1316,6 +1332,67 @@ fn collapse_inherited(t: &Tree, modified: Vec<(NodeId, Modified)>) -> Vec<Modifi
             (!m.changes.is_empty() || !m.descendants.is_empty()).then_some(m)
         })
         .collect()
+}
+
+/// Takes out of `modified` the `active` flips of the top-level `windows`
+/// that a window opening or closing explains: a window that lost `active`
+/// as a top-level window `opened` (a window manager gives a new dialog the
+/// activation, and a toolkit that manages its own windows does the same),
+/// one that gained it as one `closed` (and gives it back). The new window
+/// need not say it has the activation: GTK 4.8 says `active` of no dialog.
+/// What the window's rows flipped with it goes too; its other changes
+/// stay. Returns what stays and what was taken (see
+/// [`Diff::handed_over`]).
+fn hand_over(
+    modified: Vec<Modified>,
+    windows: &FxHashSet<Ref>,
+    opened: bool,
+    closed: bool,
+) -> (Vec<Modified>, Vec<Modified>) {
+    if !opened && !closed {
+        return (modified, Vec::new());
+    }
+    let explained = |ch: &AttrChange| {
+        ch.attr == Attr::State(State::Active)
+            && match ch.new {
+                AttrValue::Bool(false) => opened,
+                AttrValue::Bool(true) => closed,
+                _ => false,
+            }
+    };
+    let mut kept = Vec::with_capacity(modified.len());
+    let mut handed = Vec::new();
+    for mut m in modified {
+        let Some(flip) = windows
+            .contains(&m.element.r#ref)
+            .then(|| m.changes.iter().position(explained))
+            .flatten()
+        else {
+            kept.push(m);
+            continue;
+        };
+        let flip = m.changes.remove(flip);
+        let mut rows = Vec::new();
+        for d in &mut m.descendants {
+            if let Some(at) = d.changes.iter().position(|c| *c == flip) {
+                rows.push(InheritedChange {
+                    changes: vec![d.changes.remove(at)],
+                    ..d.clone()
+                });
+            }
+        }
+        m.descendants.retain(|d| !d.changes.is_empty());
+        handed.push(Modified {
+            element: m.element.clone(),
+            context: m.context.clone(),
+            changes: vec![flip],
+            descendants: rows,
+        });
+        if !m.changes.is_empty() || !m.descendants.is_empty() {
+            kept.push(m);
+        }
+    }
+    (kept, handed)
 }
 
 /// How many levels `node` is below its ancestor `above` (1 for a child).

@@ -893,6 +893,139 @@ fn a_row_that_activates_on_its_own_keeps_its_line() {
     assert_eq!(c.diff.changes.len(), 2, "{:#?}", c.diff.changes);
 }
 
+/// The contacts window, `title` its name, its selected row active with
+/// it, and perhaps a dialog over it (`Some(active)`).
+fn contacts_with_dialog(active: bool, title: &str, dialog: Option<bool>) -> Snapshot {
+    let mut b = TreeBuilder::new(NodeData::new(Role::Application));
+    let mut frame = NodeData::named(Role::Frame, title);
+    frame.states = base_states();
+    frame.states.set(State::Active, active);
+    b.open(frame);
+    b.open(NodeData::new(Role::TreeTable));
+    let mut row = NodeData::named(Role::TableCell, "Otto");
+    row.states = base_states().with(State::Selected);
+    row.states.set(State::Active, active);
+    b.leaf(row);
+    b.close();
+    b.close();
+    if let Some(dialog_active) = dialog {
+        let mut d = NodeData::named(Role::Dialog, "Edit contact");
+        d.states = base_states().with(State::Modal);
+        d.states.set(State::Active, dialog_active);
+        b.open(d);
+        let mut name = NodeData::named(Role::Entry, "Name");
+        name.states = base_states();
+        b.leaf(name);
+        b.close();
+    }
+    Snapshot::new(Meta::default(), b.finish())
+}
+
+/// The window's `active` (and its row's), replayed.
+fn replayed_active(c: &uidelta_diff::Compared) -> Vec<(String, bool)> {
+    let (tree, _) = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    tree.nodes()
+        .iter()
+        .filter(|n| matches!(n.role, Role::Frame | Role::TableCell))
+        .map(|n| (n.name.clone(), n.states.contains(State::Active)))
+        .collect()
+}
+
+#[test]
+fn the_activation_a_window_manager_hands_to_a_dialog_and_back_is_said_by_the_dialog() {
+    // The dialog opens with the activation: the window and its row losing
+    // it is no change of their own.
+    let c = compare(
+        &contacts_with_dialog(true, "Contacts", None),
+        &contacts_with_dialog(false, "Contacts", Some(true)),
+        Filters::all(),
+    );
+    let counts = c.diff.counts();
+    assert_eq!((counts.added, counts.modified), (1, 0), "{:#?}", c.diff);
+    assert_eq!(c.diff.handed_over.len(), 1);
+    let flip = &c.diff.handed_over[0];
+    assert_eq!(flip.element.name, "Contacts");
+    assert_eq!(flip.changes[0].new, AttrValue::Bool(false));
+    assert_eq!(flip.descendants.len(), 1);
+    // Still replayed: the diff stays complete.
+    assert_eq!(
+        replayed_active(&c),
+        [("Contacts".to_string(), false), ("Otto".to_string(), false)]
+    );
+
+    // It closes and gives it back, the window renamed meanwhile: the name
+    // stays a change.
+    let c = compare(
+        &contacts_with_dialog(false, "Contacts", Some(true)),
+        &contacts_with_dialog(true, "Contacts (1 edited)", None),
+        Filters::all(),
+    );
+    let counts = c.diff.counts();
+    assert_eq!((counts.removed, counts.modified), (1, 1), "{:#?}", c.diff);
+    let Some(Change::Modified(m)) = c
+        .diff
+        .changes
+        .iter()
+        .find(|ch| matches!(ch, Change::Modified(_)))
+    else {
+        panic!("no modified element: {:#?}", c.diff.changes)
+    };
+    assert_eq!(
+        m.changes
+            .iter()
+            .map(|ch| ch.attr.clone())
+            .collect::<Vec<_>>(),
+        [Attr::Name]
+    );
+    assert!(m.descendants.is_empty(), "{:#?}", m.descendants);
+    assert_eq!(c.diff.handed_over.len(), 1);
+    assert_eq!(
+        replayed_active(&c),
+        [
+            ("Contacts (1 edited)".to_string(), true),
+            ("Otto".to_string(), true)
+        ]
+    );
+}
+
+#[test]
+fn a_dialog_that_does_not_say_it_is_active_takes_the_activation_all_the_same() {
+    // GTK 4.8 says `active` of no dialog: the window losing it as one
+    // opens is the hand-over still.
+    let c = compare(
+        &contacts_with_dialog(true, "Contacts", None),
+        &contacts_with_dialog(false, "Contacts", Some(false)),
+        Filters::all(),
+    );
+    assert_eq!(c.diff.counts().modified, 0, "{:#?}", c.diff);
+    assert_eq!(c.diff.handed_over.len(), 1);
+}
+
+#[test]
+fn an_activation_no_opened_or_closed_window_explains_is_a_change() {
+    // The window gains it with no window closing (another application's
+    // window let it go), or loses it with none opening, the dialog over
+    // it staying: said.
+    for (before, after) in [
+        (
+            contacts_with_dialog(false, "Contacts", None),
+            contacts_with_dialog(true, "Contacts", None),
+        ),
+        (
+            contacts_with_dialog(true, "Contacts", Some(false)),
+            contacts_with_dialog(false, "Contacts", Some(true)),
+        ),
+    ] {
+        let c = compare(&before, &after, Filters::all());
+        assert!(c.diff.counts().modified >= 1, "{:#?}", c.diff);
+        assert!(c.diff.handed_over.is_empty(), "{:#?}", c.diff);
+        assert!(c.diff.changes.iter().any(|ch| matches!(
+            ch,
+            Change::Modified(m) if m.element.name == "Contacts"
+        )));
+    }
+}
+
 #[test]
 fn a_list_item_that_only_wraps_one_element_is_transparent() {
     let mut b = TreeBuilder::new(NodeData::named(Role::DocumentWeb, "Site"));

@@ -417,6 +417,7 @@ fn full_diff() -> Diff {
         truncated: false,
         new_document: false,
         hidden_moves: Vec::new(),
+        handed_over: Vec::new(),
     }
 }
 
