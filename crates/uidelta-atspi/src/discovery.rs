@@ -11,6 +11,7 @@ use crate::capture::{AppRef, ROOT_PATH};
 use crate::error::{Error, Result};
 use crate::interfaces::{accessible, component, dbus, ObjRef, REGISTRY_NAME};
 use crate::state;
+use crate::toolkit::Profile;
 
 /// One application on the bus.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -182,13 +183,20 @@ async fn windows(
         .property(target, bus_name, ROOT_PATH, accessible::NAME)
         .await?;
     let name = String::try_from(name).unwrap_or_default();
-    let children: Vec<ObjRef> = bus
-        .call(target, bus_name, ROOT_PATH, accessible::GET_CHILDREN, &())
-        .await?;
+    let app = AppRef {
+        name: name.clone(),
+        pid: None,
+        bus_name: bus_name.to_owned(),
+    };
+    let (children, profile) = futures_util::join!(
+        bus.call(target, bus_name, ROOT_PATH, accessible::GET_CHILDREN, &()),
+        bus.profile(&app)
+    );
+    let children: Vec<ObjRef> = children?;
     let details = join_all(
         children
             .iter()
-            .map(|(dest, path)| window(bus, target, dest, path)),
+            .map(|(dest, path)| window(bus, target, &profile, dest, path)),
     )
     .await;
     let mut out = Vec::new();
@@ -211,6 +219,7 @@ async fn windows(
 async fn window(
     bus: &Bus,
     target: &Target<'_>,
+    profile: &Profile,
     dest: &str,
     path: &OwnedObjectPath,
 ) -> Result<Option<WindowInfo>> {
@@ -243,7 +252,7 @@ async fn window(
         role,
         path: path.as_str().to_owned(),
         active: states.contains(State::Active),
-        showing: states.contains(State::Showing),
+        showing: profile.window_shows(states),
     }))
 }
 

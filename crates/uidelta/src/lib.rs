@@ -181,11 +181,13 @@ enum Command {
         common: act::Common,
     },
     /// Close a window, as its title bar's close button does, and print the diff (or that the
-    /// application exited): the window of TARGET, or --app's window --window (by default its
-    /// active window, else its first shown).
+    /// application exited): the window of TARGET, or --app's window --window (by default the
+    /// one that has the keyboard: a modal dialog that shows, else the active window, else the
+    /// first shown).
     CloseWindow(WindowArgs),
     /// Raise a window and give it the keyboard, and print the diff: the window of TARGET, or
-    /// --app's window --window (by default its active window, else its first shown).
+    /// --app's window --window (by default the one that has the keyboard: a modal dialog that
+    /// shows, else the active window, else the first shown).
     ActivateWindow(WindowArgs),
     /// Load a URL in a browser tab (or `back`, `forward`, `reload`) and print the diff:
     /// a new document is one entry, not thousands of changes.

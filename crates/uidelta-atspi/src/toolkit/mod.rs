@@ -259,6 +259,17 @@ impl Profile {
         )
     }
 
+    /// Whether a top-level window whose states are `states` shows, as the
+    /// window listing reads it: it says `showing`, or, in GTK 4 (4.8),
+    /// which says `showing` of a window of the role `frame` alone, it says
+    /// `visible` (its dialogs say that while presented, and lose it when
+    /// closed; see [`gtk4::fill_in_states`]).
+    pub fn window_shows(&self, states: uidelta_model::StateSet) -> bool {
+        use uidelta_model::State;
+        states.contains(State::Showing)
+            || (self.toolkit == Toolkit::Gtk4 && states.contains(State::Visible))
+    }
+
     /// Whether the application's cache (`GetItems`: each object's parent
     /// and index) lists the children `GetChildren` answers, in the same
     /// order, so a walk may take a parent's children from it when it holds

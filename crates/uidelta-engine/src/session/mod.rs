@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use uidelta_backend::{App, Backend, ErrorKind, Event, EventStream, Scope};
 use uidelta_diff::{diff, Change, Diff, Element, Filters, Handle, Ref, RefTable, Refs, View};
-use uidelta_model::{NodeData, NodeId, Role, Snapshot, State};
+use uidelta_model::{NodeData, NodeId, Role, Snapshot, State, Tree};
 
 use crate::error::{Error, Result};
 use crate::settle::{is_motion, is_noise, Movers};
@@ -180,17 +180,9 @@ impl KnownApp {
         }
     }
 
-    /// The active window, else the first one shown, else the first.
+    /// The window that has the keyboard (see [`keyboard_window`]).
     pub fn main_window(&self) -> Option<NodeId> {
-        let tree = self.view.tree();
-        let windows = tree.children(NodeId::ROOT);
-        let has = |n: NodeId, s: State| tree.node(n).states.contains(s);
-        windows
-            .iter()
-            .copied()
-            .find(|&n| has(n, State::Active))
-            .or_else(|| windows.iter().copied().find(|&n| has(n, State::Showing)))
-            .or_else(|| windows.first().copied())
+        keyboard_window(self.view.tree())
     }
 
     /// The subtree of `node` as a view of its own, with the refs it has in
@@ -634,4 +626,22 @@ fn list(items: impl Iterator<Item = String>) -> String {
     } else {
         v.join(", ")
     }
+}
+
+/// The top-level window of `tree` that has the keyboard: a modal window
+/// that shows (the last one), else the active window, else the first one
+/// shown, else the first. A modal dialog has the keyboard whatever the
+/// windows say: GTK without a window manager leaves `active` on the main
+/// window, and GTK 4.8 says no dialog is active.
+fn keyboard_window(tree: &Tree) -> Option<NodeId> {
+    let windows = tree.children(NodeId::ROOT);
+    let has = |n: NodeId, s: State| tree.node(n).states.contains(s);
+    windows
+        .iter()
+        .rev()
+        .copied()
+        .find(|&n| has(n, State::Modal) && has(n, State::Showing))
+        .or_else(|| windows.iter().copied().find(|&n| has(n, State::Active)))
+        .or_else(|| windows.iter().copied().find(|&n| has(n, State::Showing)))
+        .or_else(|| windows.first().copied())
 }

@@ -1,5 +1,6 @@
 use super::act::{ignored_because, other_actions, typed_chars};
 use super::focus::lost_focus;
+use super::keyboard_window;
 use super::refs::{describe, successor};
 use super::transients::{brings_ephemeral, transients};
 use uidelta_diff::{diff, Change, Filters, RefTable, View};
@@ -375,4 +376,45 @@ fn the_characters_an_action_types_are_counted_without_its_keys() {
     assert_eq!(typed(Action::SetValue("50".into()), &slider), 0);
     assert_eq!(typed(Action::Click, &entry), 0);
     assert_eq!(typed(Action::Key("a".into()), &entry), 0);
+}
+
+#[test]
+fn the_window_that_has_the_keyboard_is_a_shown_modal_one_first() {
+    use uidelta_model::StateSet;
+    // (role, name, states) of each top-level window.
+    let app = |windows: &[(Role, &str, &[State])]| {
+        let mut b = TreeBuilder::new(NodeData::new(Role::Application));
+        for (role, name, states) in windows {
+            let mut w = NodeData::named(*role, *name);
+            w.states = StateSet::of(states);
+            b.leaf(w);
+        }
+        b.finish()
+    };
+    let name = |t: &uidelta_model::Tree| keyboard_window(t).map(|w| t.node(w).name.clone());
+    let (shows, active, modal) = (State::Showing, State::Active, State::Modal);
+    // GTK without a window manager: the main window keeps `active` while
+    // a modal dialog has the keyboard.
+    let bare = app(&[
+        (Role::Frame, "Editor", &[shows, active]),
+        (Role::Dialog, "Save As", &[shows, modal]),
+    ]);
+    assert_eq!(name(&bare).as_deref(), Some("Save As"));
+    // A modal dialog kept hidden (GTK hides one it closes) has it not.
+    let hidden = app(&[
+        (Role::Frame, "Editor", &[shows, active]),
+        (Role::Dialog, "Save As", &[modal]),
+    ]);
+    assert_eq!(name(&hidden).as_deref(), Some("Editor"));
+    // No modal window: the active one, else the first shown.
+    let two = app(&[
+        (Role::Frame, "Editor", &[shows]),
+        (Role::Frame, "Preferences", &[shows, active]),
+    ]);
+    assert_eq!(name(&two).as_deref(), Some("Preferences"));
+    let none_active = app(&[
+        (Role::Frame, "Hidden", &[]),
+        (Role::Frame, "Editor", &[shows]),
+    ]);
+    assert_eq!(name(&none_active).as_deref(), Some("Editor"));
 }
