@@ -307,6 +307,18 @@ pub trait Backend: Send + Sync {
         None
     }
 
+    /// Whether, in `app`, an element that says `visible` and not `showing`
+    /// while its parent shows is one the toolkit has not put on the screen
+    /// yet: GTK 3 maps what an action added at its next frame, which a
+    /// compositing window manager on a loaded machine may hold back for a
+    /// while. The engine then takes such an element, added by the action,
+    /// as a change still coming, and waits for it (a bounded time). Backends
+    /// that cannot tell answer false.
+    fn shows_late(&self, app: &App) -> impl Future<Output = bool> + Send {
+        let _ = app;
+        async { false }
+    }
+
     /// The processes `app` started since `since` that may still show
     /// windows of their own: processes below its own that draw on the
     /// display (GIMP runs each plug-in as one, and the plug-in's dialog is

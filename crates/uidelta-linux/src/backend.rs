@@ -238,6 +238,10 @@ impl Backend for Linux {
         uidelta_atspi::settle_window(&app.name)
     }
 
+    async fn shows_late(&self, app: &App) -> bool {
+        self.bus().profile(&app_ref(app)).await.shows_late()
+    }
+
     async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
         let Some(pid) = app.pid else {
             return Vec::new();

@@ -259,6 +259,17 @@ impl Profile {
         )
     }
 
+    /// Whether an element that says `visible` and not `showing` while its
+    /// parent shows is one the toolkit has not mapped yet (see
+    /// `uidelta_backend::Backend::shows_late`): GTK 3, which maps widgets
+    /// it was given at its next frame. Not GTK 4, whose `showing` is
+    /// worked out here (its list rows in reserve say `visible`, with no
+    /// size, for good), nor toolkits that say `visible` of what is
+    /// scrolled out of view (Qt, LibreOffice).
+    pub fn shows_late(&self) -> bool {
+        self.toolkit == Toolkit::Gtk3
+    }
+
     /// Whether a top-level window whose states are `states` shows, as the
     /// window listing reads it: it says `showing`, or, in GTK 4 (4.8),
     /// which says `showing` of a window of the role `frame` alone, it says

@@ -263,8 +263,14 @@ impl<B: Backend> Session<B> {
         if focus_same && same() {
             return Look::Unchanged;
         }
-        let loading = loading(&view) > loading(&self.known[idx].view)
-            || opening(&self.known[idx].view, &view);
+        let was = &self.known[idx].view;
+        let busy = loading(&view) > loading(was);
+        let opens = opening(was, &view);
+        let maps = !busy && !opens && self.backend.shows_late(app).await && unmapped(was, &view);
+        if busy || opens || maps {
+            tracing::debug!(busy, opens, maps, "the change is still coming");
+        }
+        let loading = busy || opens || maps;
         self.looked = Some((idx, s));
         if loading {
             Look::Loading
@@ -372,6 +378,50 @@ fn opening(before: &View, after: &View) -> bool {
     })
 }
 
+/// Whether `after` has an element `before` did not, under one it had that
+/// shows, which says `visible` and does not show yet: in a toolkit that
+/// maps what it was given at its next frame (see
+/// `uidelta_backend::Backend::shows_late`), one still to come on the
+/// screen. Zenity's colour editor, under mutter on a loaded machine, was
+/// answered with its colour plane, sliders and field hidden, and its
+/// palette's last swatch hidden with the palette. Only where the added
+/// subtree begins: what is in a new dialog or tab page (a notebook's pages
+/// not chosen) is as the dialog or page shows it.
+fn unmapped(before: &View, after: &View) -> bool {
+    let (bt, at) = (before.tree(), after.tree());
+    let was: std::collections::HashSet<&str> = bt
+        .nodes()
+        .iter()
+        .filter_map(|n| n.identity.as_deref())
+        .collect();
+    let known = |n: NodeId| {
+        at.node(n)
+            .identity
+            .as_deref()
+            .is_some_and(|id| was.contains(id))
+    };
+    at.ids().any(|n| {
+        let d = at.node(n);
+        d.states.contains(State::Visible)
+            && !d.states.contains(State::Showing)
+            && d.identity.is_some()
+            && !known(n)
+            && at
+                .parent(n)
+                .is_some_and(|p| known(p) && maps_what_it_holds(at.node(p)))
+    })
+}
+
+/// Whether what `parent` holds shows once mapped: it shows, and is no
+/// menu (a menu bar's menu shows, its items only while it is open) nor a
+/// page not chosen (a notebook's other pages keep what they hold
+/// unmapped).
+fn maps_what_it_holds(parent: &uidelta_model::NodeData) -> bool {
+    parent.states.contains(State::Showing)
+        && !matches!(parent.role, Role::Menu | Role::MenuItem)
+        && (parent.role != Role::PageTab || parent.states.contains(State::Selected))
+}
+
 /// Whether `after` differs from `before` only in which of its windows are
 /// `active`: the same windows, each holding what it held, saying the same
 /// but for that state.
@@ -448,7 +498,7 @@ pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
 
 #[cfg(test)]
 mod tests {
-    use super::{activated_only, look_of, opening, reports_nothing};
+    use super::{activated_only, look_of, opening, reports_nothing, unmapped};
     use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
@@ -563,5 +613,102 @@ mod tests {
             View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
         };
         assert!(!opening(&page(false), &page(true)));
+    }
+
+    #[test]
+    fn an_added_element_visible_and_not_shown_yet_under_a_shown_one_is_unmapped() {
+        // A dialog that shows, holding a palette (`palette` shows) and the
+        // editor's plane (`plane`: None, or Some((visible, showing))),
+        // perhaps inside a new page.
+        let dialog = |palette: bool, plane: Option<(bool, bool)>, in_new_page: bool| {
+            let node = |role: Role, name: &str, states: &[State]| {
+                let mut n = NodeData::named(role, name);
+                n.identity = Some(format!(":1.1/{name}"));
+                n.states = uidelta_model::StateSet::of(states);
+                n
+            };
+            let shown = [State::Visible, State::Showing];
+            let mut b = TreeBuilder::new(NodeData::named(Role::Application, "zenity"));
+            b.open(node(Role::Dialog, "Select a color", &shown));
+            let palette_states: &[State] = if palette { &shown } else { &[State::Visible] };
+            b.leaf(node(Role::RadioButton, "Black", palette_states));
+            if in_new_page {
+                b.open(node(Role::PageTab, "Custom", &shown));
+            }
+            if let Some((visible, showing)) = plane {
+                let mut states = Vec::new();
+                if visible {
+                    states.push(State::Visible);
+                }
+                if showing {
+                    states.push(State::Showing);
+                }
+                b.leaf(node(Role::ColorChooser, "Color Plane", &states));
+            }
+            if in_new_page {
+                b.close();
+            }
+            b.close();
+            View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+        };
+        let before = dialog(true, None, false);
+        // Added, visible, not mapped yet: still coming.
+        assert!(unmapped(
+            &before,
+            &dialog(false, Some((true, false)), false)
+        ));
+        // Mapped: done. Hidden on purpose (not visible): done.
+        assert!(!unmapped(
+            &before,
+            &dialog(false, Some((true, true)), false)
+        ));
+        assert!(!unmapped(
+            &before,
+            &dialog(false, Some((false, false)), false)
+        ));
+        // There before, hidden since (the palette): no element to come.
+        assert!(!unmapped(&before, &dialog(false, None, false)));
+        // Inside a new page that shows: as the page shows it (a notebook's
+        // page not chosen keeps its content visible and unmapped).
+        assert!(!unmapped(&before, &dialog(true, Some((true, false)), true)));
+
+        // Into what maps what it holds only at times: a page not chosen,
+        // a menu bar's menu not open. Into a chosen page: still coming.
+        let holder = |role: Role, selected: bool, child: Option<&str>| {
+            let mut b = TreeBuilder::new(NodeData::named(Role::Application, "gedit"));
+            let mut w = NodeData::named(Role::Frame, "gedit");
+            w.identity = Some(":1.1/w".into());
+            w.states = uidelta_model::StateSet::of(&[State::Visible, State::Showing]);
+            b.open(w);
+            let mut h = NodeData::named(role, "File");
+            h.identity = Some(":1.1/h".into());
+            h.states = uidelta_model::StateSet::of(&[State::Visible, State::Showing]);
+            h.states.set(State::Selected, selected);
+            b.open(h);
+            if let Some(name) = child {
+                let mut c = NodeData::named(Role::MenuItem, name);
+                c.identity = Some(format!(":1.1/{name}"));
+                c.states = uidelta_model::StateSet::of(&[State::Visible]);
+                b.leaf(c);
+            }
+            b.close();
+            b.close();
+            View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+        };
+        for (role, selected, coming) in [
+            (Role::Menu, false, false),
+            (Role::PageTab, false, false),
+            (Role::PageTab, true, true),
+            (Role::Panel, false, true),
+        ] {
+            assert_eq!(
+                unmapped(
+                    &holder(role, selected, None),
+                    &holder(role, selected, Some("Reload"))
+                ),
+                coming,
+                "{role:?}, selected: {selected}"
+            );
+        }
     }
 }
