@@ -334,6 +334,13 @@ impl Backend for Reconnecting {
         uidelta_atspi::settle_window(&app.name)
     }
 
+    async fn shows_late(&self, app: &App) -> bool {
+        match self.for_app(app).await {
+            Ok((linux, app)) => Backend::shows_late(&*linux, &app).await,
+            Err(_) => false,
+        }
+    }
+
     async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
         match self.for_app(app).await {
             Ok((linux, app)) => Backend::started(&*linux, &app, since).await,

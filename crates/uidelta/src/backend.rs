@@ -92,6 +92,10 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::settle_window(&**b, app))
     }
 
+    async fn shows_late(&self, app: &App) -> bool {
+        each!(self, b => Backend::shows_late(&**b, app).await)
+    }
+
     async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
         each!(self, b => Backend::started(&**b, app, since).await)
     }
