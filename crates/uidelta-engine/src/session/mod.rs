@@ -180,7 +180,11 @@ impl KnownApp {
         }
     }
 
-    /// The window that has the keyboard (see [`keyboard_window`]).
+    /// The window that has the keyboard: a modal window that shows (the
+    /// last one), else the active window, else the first one shown, else
+    /// the first. A modal dialog has the keyboard whatever the windows
+    /// say: GTK without a window manager leaves `active` on the main
+    /// window, and GTK 4.8 says no dialog is active.
     pub fn main_window(&self) -> Option<NodeId> {
         keyboard_window(self.view.tree())
     }
@@ -628,11 +632,8 @@ fn list(items: impl Iterator<Item = String>) -> String {
     }
 }
 
-/// The top-level window of `tree` that has the keyboard: a modal window
-/// that shows (the last one), else the active window, else the first one
-/// shown, else the first. A modal dialog has the keyboard whatever the
-/// windows say: GTK without a window manager leaves `active` on the main
-/// window, and GTK 4.8 says no dialog is active.
+/// The top-level window of `tree` that has the keyboard (see
+/// [`KnownApp::main_window`]).
 fn keyboard_window(tree: &Tree) -> Option<NodeId> {
     let windows = tree.children(NodeId::ROOT);
     let has = |n: NodeId, s: State| tree.node(n).states.contains(s);

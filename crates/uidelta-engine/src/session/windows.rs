@@ -57,7 +57,7 @@ impl<B: Backend> Session<B> {
 
     /// Does `what` to `app`'s window titled `title` (exactly, in any case,
     /// or a unique prefix; a ref of a window also names it), or to its
-    /// window that has the keyboard ([`KnownApp::main_window`]: a modal
+    /// window that has the keyboard ([`crate::KnownApp::main_window`]: a modal
     /// one that shows, else the active one, else the first shown) when
     /// there is no title, as
     /// [`Session::window_action`] does.
