@@ -274,7 +274,7 @@ impl Profile {
     /// window listing reads it: it says `showing`, or, in GTK 4 (4.8),
     /// which says `showing` of a window of the role `frame` alone, it says
     /// `visible` (its dialogs say that while presented, and lose it when
-    /// closed; see [`gtk4::fill_in_states`]).
+    /// closed; see `gtk4::fill_in_states`).
     pub fn window_shows(&self, states: uidelta_model::StateSet) -> bool {
         use uidelta_model::State;
         states.contains(State::Showing)
