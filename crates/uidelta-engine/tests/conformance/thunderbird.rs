@@ -147,10 +147,7 @@ fn thunderbird_writes_a_message_and_discards_it() {
             eprintln!("new message: answered with the account's page laid out anew; the message window is waited for");
             wait_until_done(&mut s, THUNDERBIRD, "role:entry && name:To").await;
         } else {
-            r.check(
-            "new message",
-            &a,
-            &[
+            let done: &[&str] = &[
                 "# diff: +1 added · focus [#] tree item \"ann@example.org\" -> [#] entry \"To\"",
                 "+ [#] frame \"Write: (no subject) - Thunderbird\" (opened)",
                 "    [#] tool bar",
@@ -207,8 +204,29 @@ fn thunderbird_writes_a_message_and_discards_it() {
                 "        [#] paragraph",
                 "    [#] status bar",
                 "  ... N more nodes under [#] (all hidden)",
-            ],
-        );
+            ];
+            // On a loaded machine Gecko has at times named the window after
+            // the message alone at first, and after the application a
+            // moment later: the answer is then taken with the name it had,
+            // and the name waited for.
+            let early: Vec<&str> = done
+                .iter()
+                .map(|l| match *l {
+                    "+ [#] frame \"Write: (no subject) - Thunderbird\" (opened)" => {
+                        "+ [#] frame \"Write: (no subject)\" (opened)"
+                    }
+                    l => l,
+                })
+                .collect();
+            if r.check_one_of("new message", &a, &[done, &early]) == 1 {
+                eprintln!("new message: the window named after the application later; waited for");
+                wait_until_done(
+                    &mut s,
+                    THUNDERBIRD,
+                    "role:frame && name:\"Write: (no subject) - Thunderbird\"",
+                )
+                .await;
+            }
         }
 
         let to = ref_of(&s, "role:entry && name:To");
