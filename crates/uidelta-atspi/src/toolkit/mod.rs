@@ -725,6 +725,23 @@ mod tests {
     use crate::capture::fixtures::rec;
 
     #[test]
+    fn gtk4_dialogs_saying_visible_show_and_gtk3_shows_what_it_added_late() {
+        use uidelta_model::{State, StateSet};
+        let gtk3 = Profile::detect("gtk", "3.24.38", "zenity");
+        let gtk4 = Profile::detect("GTK", "4.8.3", "gtk4-print-editor");
+        let qt = Profile::detect("Qt", "5.15.8", "vlc");
+        // GTK 4.8's file chooser: `visible`, `modal`, never `showing`.
+        let presented = StateSet::of(&[State::Visible, State::Modal]);
+        assert!(gtk4.window_shows(presented));
+        assert!(!gtk3.window_shows(presented));
+        assert!(!qt.window_shows(presented));
+        assert!(gtk3.window_shows(StateSet::of(&[State::Showing])));
+        assert!(!gtk4.window_shows(StateSet::of(&[State::Modal])));
+        assert!(gtk3.shows_late());
+        assert!(!gtk4.shows_late() && !qt.shows_late());
+    }
+
+    #[test]
     fn browser_layout_attributes_are_left_out_and_the_others_stay() {
         let attrs = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
             pairs
