@@ -319,6 +319,19 @@ pub trait Backend: Send + Sync {
         async { false }
     }
 
+    /// How many top-level windows `app` made on the display since `since`
+    /// that are still there and not withdrawn, as the display says, not
+    /// the accessibility tree: a toolkit makes its window first and says so
+    /// to accessibility later (Gecko's new windows, seconds later on a
+    /// loaded machine). While the tree shows fewer new windows than this,
+    /// the engine takes the change as still coming, and waits for it (a
+    /// bounded time). Menus and tooltips, which no window manager manages,
+    /// are not counted. Backends that cannot tell answer 0.
+    fn windows_made(&self, app: &App, since: Instant) -> impl Future<Output = usize> + Send {
+        let _ = (app, since);
+        async { 0 }
+    }
+
     /// The processes `app` started since `since` that may still show
     /// windows of their own: processes below its own that draw on the
     /// display (GIMP runs each plug-in as one, and the plug-in's dialog is

@@ -1222,3 +1222,31 @@ fn a_drag_from_a_point_presses_and_releases_where_it_was_asked() {
         );
     });
 }
+
+#[test]
+fn a_window_made_on_the_display_before_its_accessible_is_waited_for() {
+    // `New window`: the status at once, the window made on the display,
+    // and its accessible 700 ms later (as Gecko's new windows come): the
+    // quiet after the status is not the end of the change.
+    let (desktop, rt) = start_with(&["--window-late"]);
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        for round in 1..=3 {
+            let acted = s
+                .act("name:New window", &Action::Click, &ActOptions::default())
+                .await
+                .expect("new window");
+            let t = text(&acted.diff);
+            let window = format!("frame \"Later window {round}\"");
+            assert!(t.contains(&window), "round {round}: no {window} in:\n{t}");
+            if round == 1 {
+                assert!(
+                    t.contains("| name: \"Status: idle\" -> \"Status: opening\""),
+                    "{t}"
+                );
+            }
+            assert!(!acted.settled.capped, "round {round}:\n{t}");
+            assert!(acted.earlier.is_empty(), "{:?}", acted.earlier);
+        }
+    });
+}

@@ -242,6 +242,20 @@ impl Backend for Linux {
         self.bus().profile(&app_ref(app)).await.shows_late()
     }
 
+    async fn windows_made(&self, app: &App, since: Instant) -> usize {
+        let (Some(x11), Some(made), Some(pid)) = (&self.x11, &self.made, app.pid) else {
+            return 0;
+        };
+        let windows = made.since(since);
+        if windows.is_empty() {
+            return 0;
+        }
+        // Unread, a window is not waited for: the answer comes as before.
+        x11.windows_of(&windows, pid)
+            .inspect_err(|e| tracing::debug!("windows made: {e}"))
+            .unwrap_or(0)
+    }
+
     async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
         let Some(pid) = app.pid else {
             return Vec::new();

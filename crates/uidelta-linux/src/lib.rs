@@ -35,7 +35,7 @@ pub use reconnect::Reconnecting;
 use uidelta_atspi::{find_app, subscribe_with, AppRef, Bus, Subscription, UiEvent};
 use uidelta_backend::App;
 pub use uidelta_backend::{Action, Performed, Scope};
-use uidelta_x11::X11;
+use uidelta_x11::{MadeWindows, X11};
 
 use crate::backend::to_app;
 
@@ -44,6 +44,12 @@ use crate::backend::to_app;
 pub struct Linux {
     bus: Bus,
     x11: Option<X11>,
+    /// The windows applications made on the display (see
+    /// [`Backend::windows_made`]); `None` without a display, or where the
+    /// display could not be watched.
+    ///
+    /// [`Backend::windows_made`]: uidelta_backend::Backend::windows_made
+    made: Option<MadeWindows>,
     /// Why there is no `x11` where a display was asked for (see
     /// [`Error::DisplayUnreachable`]).
     display_why: Option<String>,
@@ -61,6 +67,14 @@ pub struct Linux {
     stirs: std::sync::Arc<idle::Stirs>,
 }
 
+/// A watch of `display` for windows made, `None` (said in the log) where
+/// it cannot be had: actions then wait as if no window were coming.
+pub(crate) fn watch_made(display: &str) -> Option<MadeWindows> {
+    MadeWindows::watch(display)
+        .inspect_err(|e| tracing::warn!("not watching for windows made: {e}"))
+        .ok()
+}
+
 impl Linux {
     /// Connects to the session's accessibility bus (`session` or
     /// `DBUS_SESSION_BUS_ADDRESS`) and X display (`display` or `DISPLAY`).
@@ -71,13 +85,14 @@ impl Linux {
         let display = display
             .map(str::to_owned)
             .or_else(|| std::env::var("DISPLAY").ok().filter(|d| !d.is_empty()));
-        let x11 = match display {
-            Some(d) => Some(X11::connect(&d)?),
-            None => None,
+        let (x11, made) = match display {
+            Some(d) => (Some(X11::connect(&d)?), watch_made(&d)),
+            None => (None, None),
         };
         Ok(Linux {
             bus,
             x11,
+            made,
             display_why: None,
             on_display: Default::default(),
             mirrors: Default::default(),

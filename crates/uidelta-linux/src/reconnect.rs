@@ -10,16 +10,18 @@ use uidelta_backend::{
     Action, App, Backend, Error, ErrorKind, EventStream, Performed, Result, Scope,
 };
 use uidelta_model::{NodeData, Rect, Snapshot};
-use uidelta_x11::X11;
+use uidelta_x11::{MadeWindows, X11};
 
 use crate::Linux;
 
-/// The desktop of `bus` and the display `x11`; `why` there is none where
-/// one is wanted.
-fn desktop_of(bus: Bus, x11: Option<X11>, why: Option<String>) -> Linux {
+/// The desktop of `bus` and the display `x11` (with its watch for windows
+/// made); `why` there is none where one is wanted.
+fn desktop_of(bus: Bus, x11: Option<(X11, Option<MadeWindows>)>, why: Option<String>) -> Linux {
+    let (x11, made) = x11.unzip();
     Linux {
         bus,
         x11,
+        made: made.flatten(),
         display_why: why,
         on_display: Default::default(),
         mirrors: Default::default(),
@@ -211,13 +213,16 @@ impl Reconnecting {
     }
 }
 
-/// Connects to the X display `display`, within a few seconds: a server
-/// that accepts the connection and never answers (stopped) must not hold
-/// the calls that wait for the connection.
-async fn connect_x11(display: String) -> std::result::Result<X11, String> {
+/// Connects to the X display `display`, and watches it for windows made
+/// (see [`crate::watch_made`]), within a few seconds: a server that
+/// accepts the connection and never answers (stopped) must not hold the
+/// calls that wait for the connection.
+async fn connect_x11(display: String) -> std::result::Result<(X11, Option<MadeWindows>), String> {
     let within = CALL_TIMEOUT * 2;
     let shown = display.clone();
-    let connecting = tokio::task::spawn_blocking(move || X11::connect(&display));
+    let connecting = tokio::task::spawn_blocking(move || {
+        X11::connect(&display).map(|x11| (x11, crate::watch_made(&display)))
+    });
     match tokio::time::timeout(within, connecting).await {
         Ok(Ok(connected)) => connected.map_err(|e| e.to_string()),
         Ok(Err(e)) => Err(format!("connecting to X display `{shown}`: {e}")),
@@ -338,6 +343,13 @@ impl Backend for Reconnecting {
         match self.for_app(app).await {
             Ok((linux, app)) => Backend::shows_late(&*linux, &app).await,
             Err(_) => false,
+        }
+    }
+
+    async fn windows_made(&self, app: &App, since: Instant) -> usize {
+        match self.for_app(app).await {
+            Ok((linux, app)) => Backend::windows_made(&*linux, &app, since).await,
+            Err(_) => 0,
         }
     }
 

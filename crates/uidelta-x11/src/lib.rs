@@ -11,6 +11,7 @@
 mod image;
 mod keymap;
 mod keysym;
+mod made;
 mod windows;
 
 use std::fmt;
@@ -24,6 +25,7 @@ use x11rb::protocol::xtest;
 use x11rb::rust_connection::RustConnection;
 
 pub use keysym::{char_keysym, keysym, Chord, ChordError, Keysym};
+pub use made::MadeWindows;
 pub use windows::{Area, TopWindow, WindowAt};
 
 use image::PixelLayout;
@@ -180,6 +182,12 @@ pub enum Failure {
         /// Bits per pixel of that depth.
         bits_per_pixel: u8,
     },
+    /// The server gave this connection no more ids for new resources.
+    #[error("the X server has no more resource ids for this connection")]
+    IdsExhausted,
+    /// A thread could not be started.
+    #[error("starting a thread: {0}")]
+    Thread(std::io::Error),
     /// PNG encoding failed.
     #[error("encoding the PNG: {0}")]
     Png(png::EncodingError),
@@ -188,6 +196,17 @@ pub enum Failure {
 impl From<ReplyError> for Failure {
     fn from(error: ReplyError) -> Self {
         Failure::Request(error)
+    }
+}
+
+impl From<x11rb::errors::ReplyOrIdError> for Failure {
+    fn from(error: x11rb::errors::ReplyOrIdError) -> Self {
+        use x11rb::errors::ReplyOrIdError;
+        match error {
+            ReplyOrIdError::IdsExhausted => Failure::IdsExhausted,
+            ReplyOrIdError::ConnectionError(e) => Failure::Request(e.into()),
+            ReplyOrIdError::X11Error(e) => Failure::Request(e.into()),
+        }
     }
 }
 

@@ -336,6 +336,32 @@ impl X11 {
         }
     }
 
+    /// How many of `windows` (such as [`crate::MadeWindows::since`] gives)
+    /// are still there and say they are process `pid`'s
+    /// (`_NET_WM_PID`). A window that says no process is not counted.
+    pub fn windows_of(&self, windows: &[u32], pid: u32) -> Result<usize, X11Error> {
+        self.run(
+            || format!("reading which windows are process {pid}'s"),
+            || {
+                let pid_atom = self.atom(b"_NET_WM_PID")?;
+                // Asked for all at once, then read: one round trip.
+                let cookies = windows
+                    .iter()
+                    .map(|&w| {
+                        self.conn
+                            .get_property(false, w, pid_atom, AtomEnum::CARDINAL, 0, 1)
+                    })
+                    .collect::<Result<Vec<_>, _>>()?;
+                Ok(cookies
+                    .into_iter()
+                    .filter_map(|cookie| cookie.reply().ok())
+                    .filter_map(|r| r.value32().and_then(|mut v| v.next()))
+                    .filter(|&p| p == pid)
+                    .count())
+            },
+        )
+    }
+
     /// The top-level window that key events go to now: the one holding the
     /// input focus or, when the focus follows the pointer (`PointerRoot`,
     /// the default with no window manager), the one under the pointer.

@@ -336,3 +336,118 @@ fn keys_outside_the_keymap_are_pressed_through_a_spare_keycode() {
         "the keymap was not restored"
     );
 }
+
+/// Waits up to [`WAIT`] for `made.since(since)` to be `want`.
+fn made_until(made: &uidelta_x11::MadeWindows, since: Instant, want: &[u32]) -> Vec<u32> {
+    let end = Instant::now() + WAIT;
+    loop {
+        let now = made.since(since);
+        if now == want || Instant::now() >= end {
+            return now;
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn windows_made_since_a_moment_are_told_with_their_process_until_withdrawn_or_destroyed() {
+    use x11rb::protocol::xproto::{ConnectionExt as _, CreateWindowAux, PropMode, WindowClass};
+    use x11rb::wrapper::ConnectionExt as _;
+
+    let desktop = desktop();
+    let x11 = connect(&desktop);
+    let made = uidelta_x11::MadeWindows::watch(desktop.display()).expect("watching");
+    let (conn, screen) = x11rb::connect(Some(desktop.display())).expect("a client");
+    let root = conn.setup().roots[screen].root;
+    let pid_atom = conn
+        .intern_atom(false, b"_NET_WM_PID")
+        .expect("intern")
+        .reply()
+        .expect("atom")
+        .atom;
+    let make = |override_redirect: bool, pid: Option<u32>| {
+        let id = conn.generate_id().expect("an id");
+        conn.create_window(
+            x11rb::COPY_DEPTH_FROM_PARENT,
+            id,
+            root,
+            0,
+            0,
+            100,
+            100,
+            0,
+            WindowClass::INPUT_OUTPUT,
+            x11rb::COPY_FROM_PARENT,
+            &CreateWindowAux::new().override_redirect(u32::from(override_redirect)),
+        )
+        .expect("create")
+        .check()
+        .expect("created");
+        if let Some(pid) = pid {
+            conn.change_property32(
+                PropMode::REPLACE,
+                id,
+                pid_atom,
+                x11rb::protocol::xproto::AtomEnum::CARDINAL,
+                &[pid],
+            )
+            .expect("pid")
+            .check()
+            .expect("pid set");
+        }
+        id
+    };
+    let before = make(false, Some(4242));
+    std::thread::sleep(Duration::from_millis(50));
+    let since = Instant::now();
+    assert_eq!(made_until(&made, since, &[]), Vec::<u32>::new());
+    let window = make(false, Some(4242));
+    let _menu = make(true, Some(4242));
+    let other = make(false, Some(7));
+    let silent = make(false, None);
+    let all = [window, other, silent];
+    assert_eq!(made_until(&made, since, &all), all, "made since");
+    assert!(made
+        .since(Instant::now() + Duration::from_secs(1))
+        .is_empty());
+    assert!(made_until(
+        &made,
+        Instant::now() - Duration::from_secs(5),
+        &[before, window, other, silent]
+    )
+    .contains(&before));
+    assert_eq!(x11.windows_of(&all, 4242).expect("pids"), 1);
+    assert_eq!(x11.windows_of(&all, 7).expect("pids"), 1);
+    assert_eq!(x11.windows_of(&all, 1).expect("pids"), 0);
+    // Shown, then withdrawn: no longer coming. Destroyed: gone.
+    conn.map_window(window)
+        .expect("map")
+        .check()
+        .expect("mapped");
+    conn.unmap_window(window)
+        .expect("unmap")
+        .check()
+        .expect("unmapped");
+    conn.destroy_window(other)
+        .expect("destroy")
+        .check()
+        .expect("destroyed");
+    assert_eq!(made_until(&made, since, &[silent]), vec![silent]);
+    // A window destroyed before it is read is no one's.
+    assert_eq!(x11.windows_of(&[other], 7).expect("pids"), 0);
+    // Dropped, the watch's thread ends (no other test here starts one).
+    let watching = || {
+        std::fs::read_dir("/proc/self/task")
+            .expect("the threads")
+            .filter_map(Result::ok)
+            .filter_map(|t| std::fs::read_to_string(t.path().join("comm")).ok())
+            .any(|name| name.trim_end() == "uidelta-window")
+    };
+    assert!(watching(), "no thread named uidelta-window while watching");
+    drop(made);
+    let end = Instant::now() + WAIT;
+    while watching() && Instant::now() < end {
+        std::thread::sleep(Duration::from_millis(10));
+    }
+    assert!(!watching(), "the watch's thread outlived it");
+}

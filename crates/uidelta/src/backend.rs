@@ -96,6 +96,10 @@ impl Backend for AnyBackend {
         each!(self, b => Backend::shows_late(&**b, app).await)
     }
 
+    async fn windows_made(&self, app: &App, since: Instant) -> usize {
+        each!(self, b => Backend::windows_made(&**b, app, since).await)
+    }
+
     async fn started(&self, app: &App, since: Instant) -> Vec<u32> {
         each!(self, b => Backend::started(&**b, app, since).await)
     }

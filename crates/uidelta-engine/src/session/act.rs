@@ -532,7 +532,9 @@ impl<B: Backend> Session<B> {
         let app = self.known[idx].app.clone();
         let since = || format!("{} on {}", done.method, handle_text(&target));
         let settling = self.settle(idx, opts, acted, own_focus, true, typed);
-        let (mut settled, mut mids) = match settling.await {
+        let settling = settling.await;
+        self.known[idx].acting = None;
+        let (mut settled, mut mids) = match settling {
             Ok(settled) => settled,
             Err(Error::Backend(e)) => return Err(self.stuck(e, idx, since())),
             Err(e) => return Err(e),

@@ -102,6 +102,10 @@ pub struct KnownApp {
     /// Set when it comes from an earlier process ([`Session::resume`]):
     /// nothing says what happened since, so it is read again before use.
     pub(crate) stale: bool,
+    /// When the action under way began (its stale events drained): what
+    /// it made on the display is what it made since then (see
+    /// [`Backend::windows_made`]).
+    pub(crate) acting: Option<Instant>,
 }
 
 impl KnownApp {
@@ -244,6 +248,7 @@ impl KnownApp {
 
     /// Drops the events queued, noting them (see [`KnownApp::note`]).
     fn drain(&mut self) {
+        self.acting = Some(Instant::now());
         while self.next_queued().is_some() {}
     }
 
@@ -472,6 +477,7 @@ impl<B: Backend> Session<B> {
                     movers: Movers::default(),
                     stuck: None,
                     stale: false,
+                    acting: None,
                 });
                 Ok((AppId(self.known.len() - 1), first))
             }

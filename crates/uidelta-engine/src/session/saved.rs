@@ -154,6 +154,7 @@ impl<B: Backend> Session<B> {
             movers: Movers::default(),
             stuck: None,
             stale: true,
+            acting: None,
         });
         true
     }
@@ -198,6 +199,7 @@ impl<B: Backend> Session<B> {
                 movers: Movers::default(),
                 stuck: None,
                 stale: true,
+                acting: None,
             });
         }
         for g in saved.gone {

@@ -90,6 +90,8 @@ impl<B: Backend> Session<B> {
             .and_then(|ms| Duration::try_from_secs_f64(ms / 1000.0).ok())
             .unwrap_or_default();
         let mut loading_waits = 0;
+        // What the action made on the display, it made since it began.
+        let began = self.known[idx].acting.unwrap_or(acted);
         loop {
             // The events ended: the application exited (the polling finds
             // out at once), or the subscription broke (the polling goes on).
@@ -128,7 +130,7 @@ impl<B: Backend> Session<B> {
                     // goes on, up to the cap, as after an action that
                     // sent nothing. What the look read is the after
                     // snapshot otherwise.
-                    let look = self.look_again(&app, idx, own_focus).await;
+                    let look = self.look_again(&app, idx, own_focus, began).await;
                     tracing::trace!(
                         after_ms = acted.elapsed().as_millis() as u64,
                         ?look,
@@ -213,12 +215,13 @@ impl<B: Backend> Session<B> {
     /// focuses) is the action's own, no change, and the focus gone to
     /// nothing is no change yet. A capture that shows a change is kept as
     /// the after snapshot ([`Session::looked`]), so that it is not read
-    /// twice.
+    /// twice. `began`: when the action began.
     async fn look_again(
         &mut self,
         app: &uidelta_backend::App,
         idx: AppId,
         own_focus: &[String],
+        began: Instant,
     ) -> Look {
         let s = match self.backend.capture(app, &Scope::App).await {
             Ok(s) => s,
@@ -267,10 +270,16 @@ impl<B: Backend> Session<B> {
         let busy = loading(&view) > loading(was);
         let opens = opening(was, &view);
         let maps = !busy && !opens && self.backend.shows_late(app).await && unmapped(was, &view);
-        if busy || opens || maps {
-            tracing::debug!(busy, opens, maps, "the change is still coming");
+        // A window the action made that the tree does not hold yet.
+        let made = match busy || opens || maps {
+            true => 0,
+            false => self.backend.windows_made(app, began).await,
+        };
+        let windows = made > 0 && made > shown_anew(was, &view);
+        if busy || opens || maps || windows {
+            tracing::debug!(busy, opens, maps, made, "the change is still coming");
         }
-        let loading = busy || opens || maps;
+        let loading = busy || opens || maps || windows;
         self.looked = Some((idx, s));
         if loading {
             Look::Loading
@@ -376,6 +385,41 @@ fn opening(before: &View, after: &View) -> bool {
             && !n.states.contains(State::Showing)
             && n.identity.as_deref().is_some_and(|id| !was.contains(id))
     })
+}
+
+/// How many top-level windows of `after` show that did not in `before`:
+/// new ones, or ones that were there hidden (a dialog built ahead and
+/// shown later). The windows an action made on the display (see
+/// `uidelta_backend::Backend::windows_made`) that are more than these are
+/// windows still to come in the tree: Firefox makes its new window at
+/// once, and says so to accessibility later (on a loaded machine,
+/// Thunderbird's message window came after the first change, a relaid
+/// page, had settled). A new window counts whether or not it says it shows
+/// (GTK 4's dialogs say `visible` alone; one not shown yet is
+/// [`opening`]'s).
+fn shown_anew(before: &View, after: &View) -> usize {
+    let (bt, at) = (before.tree(), after.tree());
+    let showed: std::collections::HashMap<&str, bool> = bt
+        .children(NodeId::ROOT)
+        .iter()
+        .filter_map(|&w| {
+            let n = bt.node(w);
+            Some((n.identity.as_deref()?, n.states.contains(State::Showing)))
+        })
+        .collect();
+    at.children(NodeId::ROOT)
+        .iter()
+        .filter(|&&w| {
+            let n = at.node(w);
+            n.role.is_window()
+                && n.identity
+                    .as_deref()
+                    .is_some_and(|id| match showed.get(id) {
+                        None => true,
+                        Some(&shown) => !shown && n.states.contains(State::Showing),
+                    })
+        })
+        .count()
 }
 
 /// Whether `after` has an element `before` did not, under one it had that
@@ -498,7 +542,7 @@ pub(crate) fn settled(acted: Instant, capped: bool, events: usize) -> Settled {
 
 #[cfg(test)]
 mod tests {
-    use super::{activated_only, look_of, opening, reports_nothing, unmapped};
+    use super::{activated_only, look_of, opening, reports_nothing, shown_anew, unmapped};
     use uidelta_diff::{Filters, RefTable, View};
     use uidelta_model::{Meta, NodeData, Role, Snapshot, State, TreeBuilder};
 
@@ -567,28 +611,30 @@ mod tests {
         assert!(!activated_only(&before, &app(false, true, "Cancel")));
     }
 
+    /// An application's main window, and a dialog of the identity given,
+    /// shown or not, or none.
+    fn with_dialog(dialog: Option<(&str, bool)>) -> View {
+        let mut b = TreeBuilder::new(NodeData::named(Role::Application, "fixture"));
+        let mut main = NodeData::named(Role::Frame, "Main");
+        main.identity = Some(":1.1/main".into());
+        main.states.insert(State::Showing);
+        b.leaf(main);
+        if let Some((id, shown)) = dialog {
+            let mut d = NodeData::named(Role::Dialog, "Select file");
+            d.identity = Some(format!(":1.1/{id}"));
+            if shown {
+                d.states.insert(State::Showing);
+            }
+            b.open(d);
+            b.leaf(NodeData::named(Role::PushButton, "Open"));
+            b.close();
+        }
+        View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
+    }
+
     #[test]
     fn a_new_window_not_shown_yet_is_still_opening() {
-        // The main window, and a dialog of the identity given, shown or
-        // not, or none.
-        let app = |dialog: Option<(&str, bool)>| {
-            let mut b = TreeBuilder::new(NodeData::named(Role::Application, "fixture"));
-            let mut main = NodeData::named(Role::Frame, "Main");
-            main.identity = Some(":1.1/main".into());
-            main.states.insert(State::Showing);
-            b.leaf(main);
-            if let Some((id, shown)) = dialog {
-                let mut d = NodeData::named(Role::Dialog, "Select file");
-                d.identity = Some(format!(":1.1/{id}"));
-                if shown {
-                    d.states.insert(State::Showing);
-                }
-                b.open(d);
-                b.leaf(NodeData::named(Role::PushButton, "Open"));
-                b.close();
-            }
-            View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
-        };
+        let app = with_dialog;
         assert!(opening(&app(None), &app(Some(("d1", false)))));
         // Shown, or hidden before the action too (kept for later): done.
         assert!(!opening(&app(None), &app(Some(("d1", true)))));
@@ -613,6 +659,36 @@ mod tests {
             View::new(&Snapshot::new(Meta::default(), b.finish()), Filters::none())
         };
         assert!(!opening(&page(false), &page(true)));
+    }
+
+    #[test]
+    fn windows_shown_anew_are_new_ones_and_hidden_ones_shown() {
+        let app = with_dialog;
+        assert_eq!(shown_anew(&app(None), &app(None)), 0);
+        assert_eq!(shown_anew(&app(None), &app(Some(("d1", true)))), 1);
+        // New, and not saying it shows (GTK 4's dialogs): counted.
+        assert_eq!(shown_anew(&app(None), &app(Some(("d1", false)))), 1);
+        // Built ahead and shown now.
+        assert_eq!(
+            shown_anew(&app(Some(("d1", false))), &app(Some(("d1", true)))),
+            1
+        );
+        // There and shown before, or still hidden: none.
+        assert_eq!(
+            shown_anew(&app(Some(("d1", true))), &app(Some(("d1", true)))),
+            0
+        );
+        assert_eq!(
+            shown_anew(&app(Some(("d1", false))), &app(Some(("d1", false)))),
+            0
+        );
+        // Another one in place of the one before.
+        assert_eq!(
+            shown_anew(&app(Some(("d1", true))), &app(Some(("d2", true)))),
+            1
+        );
+        // Closed.
+        assert_eq!(shown_anew(&app(Some(("d1", true))), &app(None)), 0);
     }
 
     #[test]
