@@ -770,9 +770,15 @@ impl Walk<'_> {
             self.call(bus_name, path, accessible::GET_ATTRIBUTES, &())
                 .await
         };
-        let (children, bounds, value, attributes, labelled_by) =
-            futures_util::join!(children, bounds, value, attributes, label);
+        let selection = self.selection(bus_name, path, &basic);
+        let (children, bounds, value, attributes, labelled_by, selection) =
+            futures_util::join!(children, bounds, value, attributes, label, selection);
         let mut attributes: Vec<(String, String)> = attributes?.into_iter().collect();
+        attributes.retain(|(k, _)| k != uidelta_model::SELECTION);
+        let value = crate::embedded::without_embedded_objects(value?);
+        if let Some(selected) = selection.and_then(|s| selected_text(value.as_deref(), s)) {
+            attributes.push((uidelta_model::SELECTION.to_owned(), selected));
+        }
         attributes.sort();
         let (children, shown) = children?;
         Ok(Fetched {
@@ -780,10 +786,41 @@ impl Walk<'_> {
             children,
             shown,
             bounds: bounds?,
-            value: crate::embedded::without_embedded_objects(value?),
+            value,
             attributes,
             labelled_by,
         })
+    }
+
+    /// Where the first stretch of text selected in an editable field
+    /// starts and ends (character offsets), when one is: typing replaces
+    /// it, and an agent must see it to know. Only fields (not a document's
+    /// paragraphs, a terminal or a password, whose text is never shown);
+    /// `None` when nothing is selected or the field does not say.
+    async fn selection(&self, bus_name: &str, path: &str, basic: &Basic) -> Option<(usize, usize)> {
+        let role = Role::from_name(&basic.raw_role);
+        let field = matches!(role, Role::Entry | Role::Text)
+            && basic.states.contains(uidelta_model::State::Editable)
+            && basic.has(TEXT);
+        if !field {
+            return None;
+        }
+        let n = self
+            .call(bus_name, path, text::GET_N_SELECTIONS, &())
+            .await
+            .ok()?;
+        if n < 1 {
+            return None;
+        }
+        let (a, b) = self
+            .call(bus_name, path, text::GET_SELECTION, &(0,))
+            .await
+            .ok()?;
+        let (start, end) = (
+            usize::try_from(a.min(b)).ok()?,
+            usize::try_from(a.max(b)).ok()?,
+        );
+        (start < end).then_some((start, end))
     }
 
     /// An object's children, as it lists them.
@@ -981,6 +1018,28 @@ impl Walk<'_> {
             .property(&self.target, bus_name, path, property)
             .await
     }
+}
+
+/// The most characters of a selection the attribute
+/// [`uidelta_model::SELECTION`] holds; a longer one is cut, and ends in `…`.
+const SELECTION_CHARS: usize = 200;
+
+/// The text of `value` between character offsets `start` and `end`, cut
+/// to [`SELECTION_CHARS`]; `None` when it has none there (a value read
+/// short of the selection, or none at all).
+fn selected_text(value: Option<&str>, (start, end): (usize, usize)) -> Option<String> {
+    let mut chars = value?.chars().skip(start);
+    let mut out: String = chars
+        .by_ref()
+        .take((end - start).min(SELECTION_CHARS))
+        .collect();
+    if out.is_empty() {
+        return None;
+    }
+    if end - start > SELECTION_CHARS && chars.next().is_some() {
+        out.push('…');
+    }
+    Some(out)
 }
 
 /// What [`Walk::node`] read of one object.

@@ -4,7 +4,8 @@
 //!
 //! The events are trusted only as far as they go:
 //! - an object an event names is read again whole (its basic properties,
-//!   bounds, value, attributes, label), and, when it moved or changed
+//!   bounds, value, attributes, label, the text selected in a field: a
+//!   `text-selection-changed` names it; a caret moving reads nothing), and, when it moved or changed
 //!   size without saying so, the bounds of everything below it (a
 //!   LibreOffice window worked in again moves its content without
 //!   `bounds-changed`); `children-changed` reads its children again too
@@ -336,9 +337,7 @@ pub(crate) fn mark_of(kind: &str) -> Mark {
             .any(|s| kind.strip_prefix("object:state-changed:") == Some(s))
     {
         Mark::Below
-    } else if kind.starts_with("object:text-caret-moved")
-        || kind.starts_with("object:text-selection-changed")
-    {
+    } else if kind.starts_with("object:text-caret-moved") {
         Mark::None
     } else {
         Mark::Node

@@ -1250,3 +1250,53 @@ fn a_window_made_on_the_display_before_its_accessible_is_waited_for() {
         }
     });
 }
+
+#[test]
+fn the_text_selected_in_a_field_is_said_and_typing_replaces_it() {
+    // Ctrl+A in a field selects its text: a change an agent must see,
+    // since the next keys replace it.
+    let (desktop, rt) = start();
+    rt.block_on(async {
+        let mut s = session(&desktop).await;
+        let opts = ActOptions::default();
+        let notes = "role:text && name:Notes";
+        s.act(notes, &Action::Type("invoices 2024".into()), &opts)
+            .await
+            .expect("type into Notes");
+        let all = s
+            .key("uidelta-fixture", "ctrl+a", &opts)
+            .await
+            .expect("ctrl+a");
+        let t = text(&all.diff);
+        assert!(
+            t.contains("] text \"Notes\" | selection: none -> \"invoices 2024\"\n"),
+            "{t}"
+        );
+        // The tree says it too, on the field's line.
+        let tree = uidelta_render::tree_text(
+            &s.known_apps()[0].view,
+            &s.known_apps()[0].refs,
+            &uidelta_render::TreeOptions::default(),
+        );
+        assert!(
+            tree.contains("text \"Notes\" = \"invoices 2024\" (focused, all selected)"),
+            "{tree}"
+        );
+        // A part of it: the word before the caret.
+        s.key("uidelta-fixture", "End", &opts).await.expect("End");
+        let part = s
+            .key("uidelta-fixture", "ctrl+shift+Left", &opts)
+            .await
+            .expect("ctrl+shift+Left");
+        let t = text(&part.diff);
+        assert!(t.contains("| selection: none -> \"2024\"\n"), "{t}");
+        let typed = s.key("uidelta-fixture", "q", &opts).await.expect("q");
+        let t = text(&typed.diff);
+        assert!(
+            t.contains(
+                "| value: \"invoices 2024\" -> \"invoices q\" | selection: \"2024\" -> none\n"
+            ),
+            "{t}"
+        );
+    });
+}

@@ -76,6 +76,12 @@ impl Unread {
     }
 }
 
+/// The attribute that holds the text selected in an editable field, as its
+/// platform reads it (cut to a couple of hundred characters, ending in
+/// `…`): typing replaces it, which an agent must see to know. `selection`,
+/// not `selected`, which is a state's name.
+pub const SELECTION: &str = "selection";
+
 /// What one element says about itself, without its place in the tree.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NodeData {
@@ -122,6 +128,12 @@ impl NodeData {
             name: name.into(),
             ..NodeData::new(role)
         }
+    }
+
+    /// The text selected in it, a field's (attribute [`SELECTION`]), when
+    /// some is.
+    pub fn selection(&self) -> Option<&str> {
+        self.attribute(SELECTION)
     }
 
     /// The value of attribute `key`.

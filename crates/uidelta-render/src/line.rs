@@ -56,6 +56,15 @@ impl<'a> Facts<'a> {
         role_label(self.role, self.raw_role)
     }
 
+    /// The text selected in it (see [`uidelta_model::SELECTION`]).
+    pub fn selection(&self) -> Option<&str> {
+        self.attributes
+            .iter()
+            .find(|(k, _)| k == uidelta_model::SELECTION)
+            .map(|(_, v)| v.as_str())
+            .filter(|v| !v.is_empty())
+    }
+
     /// The value when there is one worth showing.
     pub fn shown_value(&self) -> Option<&str> {
         self.value.filter(|v| !v.is_empty())
@@ -105,7 +114,18 @@ pub(crate) fn element_line(r: Option<Ref>, facts: Facts<'_>, detail: Detail) -> 
             out.push_str(" = ");
             out.push_str(&quote_capped(value));
         }
-        let states = state_words(facts.states, detail.parent_hidden);
+        let mut states: Vec<std::borrow::Cow<'_, str>> =
+            state_words(facts.states, detail.parent_hidden)
+                .into_iter()
+                .map(Into::into)
+                .collect();
+        // What typing would replace: all of the value, or the part said.
+        if let Some(selected) = facts.selection() {
+            states.push(match facts.shown_value() == Some(selected) {
+                true => "all selected".into(),
+                false => format!("selected {}", quote_capped(selected)).into(),
+            });
+        }
         if !states.is_empty() {
             out.push_str(&format!(" ({})", states.join(", ")));
         }

@@ -1932,3 +1932,60 @@ fn diff_text_lists_the_entries_of_a_menu_that_opened_under_it() {
     let out = diff_text(&compared.diff, &DiffOptions::default());
     assert_snapshot!(out);
 }
+
+#[test]
+fn diff_text_says_what_typing_would_replace_in_a_field() {
+    let field = |r: u32, name: &str, value: &str, selected: Option<&str>| {
+        let mut e = el(r, Role::Text, name);
+        e.value = Some(value.into());
+        e.states.insert(State::Focused);
+        if let Some(s) = selected {
+            e.attributes = vec![(uidelta_model::SELECTION.into(), s.into())];
+        }
+        e
+    };
+    let diff = Diff {
+        changes: vec![
+            Change::Added(Added {
+                parent: Ref(1),
+                index: 0,
+                opened: Some(Role::Dialog),
+                group: None,
+                came_back: false,
+                context: None,
+                subtree: vec![
+                    at(0, el(70, Role::Dialog, "Save As")),
+                    at(
+                        1,
+                        field(
+                            71,
+                            "Name:",
+                            "Untitled Document 1",
+                            Some("Untitled Document"),
+                        ),
+                    ),
+                    at(1, field(72, "Folder", "invoices", Some("invoices"))),
+                ],
+            }),
+            Change::Modified(Modified {
+                element: field(73, "Search", "invoices 2024", Some("invoices 2024")),
+                context: None,
+                changes: vec![change(
+                    Attr::Attribute(uidelta_model::SELECTION.into()),
+                    AttrValue::Absent,
+                    text("invoices 2024"),
+                )],
+                descendants: vec![],
+            }),
+        ],
+        ..Diff::default()
+    };
+    assert_eq!(
+        diff_text(&diff, &DiffOptions::default()),
+        "# diff: +1 added, ~1 modified\n\
+         + [e70] dialog \"Save As\" (opened)\n\
+         \x20   [e71] text \"Name:\" = \"Untitled Document 1\" (focused, selected \"Untitled Document\")\n\
+         \x20   [e72] text \"Folder\" = \"invoices\" (focused, all selected)\n\
+         ~ [e73] text \"Search\" | selection: none -> \"invoices 2024\"\n"
+    );
+}

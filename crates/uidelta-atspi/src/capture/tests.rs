@@ -327,3 +327,29 @@ fn a_frame_inside_a_window_is_a_box_and_a_plain_top_level_widget_a_window() {
     let roles: Vec<Role> = window.nodes().iter().map(|n| n.role).collect();
     assert_eq!(roles, [Role::Frame, Role::Panel]);
 }
+
+#[test]
+fn the_text_selected_in_a_field_is_read_by_characters_and_cut_when_long() {
+    assert_eq!(
+        selected_text(Some("invoices 2024"), (9, 13)).as_deref(),
+        Some("2024")
+    );
+    assert_eq!(
+        selected_text(Some("naïve café"), (6, 10)).as_deref(),
+        Some("café")
+    );
+    // A value read short of the selection, or none: nothing said.
+    assert_eq!(selected_text(Some("abc"), (5, 9)), None);
+    assert_eq!(selected_text(None, (0, 3)), None);
+    // An end past the value: what there is.
+    assert_eq!(selected_text(Some("abc"), (1, 9)).as_deref(), Some("bc"));
+    let long = "x".repeat(500);
+    let cut = selected_text(Some(&long), (0, 500)).unwrap_or_default();
+    assert_eq!(cut.chars().count(), SELECTION_CHARS + 1);
+    assert!(cut.ends_with('…'), "{cut}");
+    let exact = "y".repeat(SELECTION_CHARS);
+    assert_eq!(
+        selected_text(Some(&exact), (0, SELECTION_CHARS)).as_deref(),
+        Some(exact.as_str())
+    );
+}

@@ -59,6 +59,7 @@ fn events_name_what_to_read_again() {
     assert_eq!(mark_of("object:bounds-changed"), Mark::Moved);
     assert_eq!(mark_of("window:activate"), Mark::Node);
     assert_eq!(mark_of("object:text-caret-moved"), Mark::None);
+    assert_eq!(mark_of("object:text-selection-changed"), Mark::Node);
     assert_eq!(mark_of("object:row-inserted"), Mark::Below);
     assert_eq!(mark_of("object:model-changed"), Mark::Below);
     assert_eq!(mark_of("object:selection-changed"), Mark::Below);
