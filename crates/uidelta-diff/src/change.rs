@@ -266,8 +266,8 @@ pub enum Attr {
 
 impl Attr {
     /// The name rendered before the colon: `name`, `checked`, `attr:level`,
-    /// and `selection` for the text selected in a field (an attribute of
-    /// uidelta's own, [`uidelta_model::SELECTION`], not a toolkit's).
+    /// and `selected text` for the text selected in a field (an attribute
+    /// of uidelta's own, [`uidelta_model::SELECTION`], not a toolkit's).
     pub fn label(&self) -> String {
         match self {
             Attr::Name => "name".into(),
@@ -275,7 +275,7 @@ impl Attr {
             Attr::Description => "description".into(),
             Attr::Role => "role".into(),
             Attr::State(s) => s.as_str().into(),
-            Attr::Attribute(k) if k == uidelta_model::SELECTION => k.clone(),
+            Attr::Attribute(k) if k == uidelta_model::SELECTION => "selected text".into(),
             Attr::Attribute(k) => format!("attr:{k}"),
             Attr::Bounds => "bounds".into(),
             Attr::Position => "position".into(),

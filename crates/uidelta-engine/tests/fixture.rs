@@ -1269,7 +1269,7 @@ fn the_text_selected_in_a_field_is_said_and_typing_replaces_it() {
             .expect("ctrl+a");
         let t = text(&all.diff);
         assert!(
-            t.contains("] text \"Notes\" | selection: none -> \"invoices 2024\"\n"),
+            t.contains("] text \"Notes\" | selected text: none -> \"invoices 2024\"\n"),
             "{t}"
         );
         // The tree says it too, on the field's line.
@@ -1289,12 +1289,12 @@ fn the_text_selected_in_a_field_is_said_and_typing_replaces_it() {
             .await
             .expect("ctrl+shift+Left");
         let t = text(&part.diff);
-        assert!(t.contains("| selection: none -> \"2024\"\n"), "{t}");
+        assert!(t.contains("| selected text: none -> \"2024\"\n"), "{t}");
         let typed = s.key("uidelta-fixture", "q", &opts).await.expect("q");
         let t = text(&typed.diff);
         assert!(
             t.contains(
-                "| value: \"invoices 2024\" -> \"invoices q\" | selection: \"2024\" -> none\n"
+                "| value: \"invoices 2024\" -> \"invoices q\" | selected text: \"2024\" -> none\n"
             ),
             "{t}"
         );

@@ -78,9 +78,10 @@ impl Unread {
 
 /// The attribute that holds the text selected in an editable field, as its
 /// platform reads it (cut to a couple of hundred characters, ending in
-/// `…`): typing replaces it, which an agent must see to know. `selection`,
-/// not `selected`, which is a state's name.
-pub const SELECTION: &str = "selection";
+/// `…`): typing replaces it, which an agent must see to know. Not
+/// `selected`, a state's name, nor `selection`, which OSWorld's trees
+/// give an object that has AT-SPI's Selection interface.
+pub const SELECTION: &str = "selected-text";
 
 /// What one element says about itself, without its place in the tree.
 #[derive(Clone, Debug, Default, PartialEq)]

@@ -287,7 +287,14 @@ fn attributes(out: &mut String, node: &NodeData) {
     let description = description(node);
     let mut described = false;
     for (key, value) in &node.attributes {
-        if key == "description" || key == "image" || key == "selection" || !is_ncname(key) {
+        // The text selected in a field is uidelta's, not an object
+        // attribute pyatspi would list.
+        if key == "description"
+            || key == "image"
+            || key == "selection"
+            || key == uidelta_model::SELECTION
+            || !is_ncname(key)
+        {
             continue;
         }
         if let Some(d) = description.filter(|_| !described && key.as_str() > "description") {
@@ -438,6 +445,8 @@ mod tests {
         tree.leaf(b);
         let mut entry = NodeData::named(Role::Entry, "Text");
         entry.value = Some("a < b\r\n".into());
+        // uidelta's own, which pyatspi does not list.
+        entry.set_attribute(uidelta_model::SELECTION, "a <");
         tree.leaf(entry);
         let mut slider = NodeData::named(Role::Slider, "Volume");
         slider.value = Some("50".into());

@@ -1986,6 +1986,6 @@ fn diff_text_says_what_typing_would_replace_in_a_field() {
          + [e70] dialog \"Save As\" (opened)\n\
          \x20   [e71] text \"Name:\" = \"Untitled Document 1\" (focused, selected \"Untitled Document\")\n\
          \x20   [e72] text \"Folder\" = \"invoices\" (focused, all selected)\n\
-         ~ [e73] text \"Search\" | selection: none -> \"invoices 2024\"\n"
+         ~ [e73] text \"Search\" | selected text: none -> \"invoices 2024\"\n"
     );
 }
