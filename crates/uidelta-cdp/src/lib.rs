@@ -29,6 +29,7 @@ mod launch;
 mod navigate;
 mod protocol;
 mod roles;
+mod selection;
 mod synthetic;
 
 use std::sync::atomic::Ordering;
@@ -742,6 +743,7 @@ impl Cdp {
                     *last = read;
                 }
                 self.keep_page(id, &snapshot, mirrored);
+                let snapshot = selection::with_selection(&session, snapshot).await;
                 let snapshot = downloads::with_downloads(snapshot, &self.shared.downloads.of(id));
                 Ok(match self.shared.choosers.held(id) {
                     Some(chooser) => choosers::with_held(&snapshot, &chooser),

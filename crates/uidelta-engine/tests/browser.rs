@@ -382,6 +382,18 @@ async fn typing_into_fields_is_one_value_change_each_and_passwords_stay_secret()
     );
     // Typing gave the field the focus; the agent knows, the diff says nothing.
     assert_eq!(header(&typed), "# diff: ~1 modified");
+    // Its text selected, which the next keys would replace: said.
+    let all = tab
+        .act("role:entry && name:Name", Action::Key("ctrl+a".into()))
+        .await;
+    assert_eq!(
+        body(&all),
+        [format!(
+            "~ [{name}] entry \"Name\" in [{form}] form \"Sign up\" | selected text: none -> \"Ada\""
+        )],
+        "{}",
+        text(&all.diff)
+    );
 
     let typed = tab
         .act(

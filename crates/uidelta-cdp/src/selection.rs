@@ -1,0 +1,124 @@
+//! The text selected in the focused field of a page, which the
+//! accessibility tree does not carry: typing replaces it, and an agent must
+//! see it to know (ctrl+A in a field would otherwise change nothing it can
+//! read). Asked of the page, one `Runtime.evaluate`, only when the tree
+//! says a field has the focus.
+
+use serde_json::{json, Value};
+use uidelta_model::{NodeId, Snapshot, State, SELECTION};
+
+use crate::protocol::Session;
+
+/// The most characters of a selection said; a longer one is cut, and ends
+/// in `…` (as the Linux backend says it).
+const SELECTION_CHARS: usize = 200;
+
+/// The script that says what is selected in the focused field (inside open
+/// shadow roots), or `null`: an `<input>` or `<textarea>` with a selection
+/// (not a password), or an editable element's part of the document's
+/// selection.
+fn script() -> String {
+    format!(
+        r#"(() => {{
+  let e = document.activeElement;
+  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  if (!e) return null;
+  let text = null;
+  if (typeof e.selectionStart === "number" && e.type !== "password") {{
+    const s = e.selectionStart, t = e.selectionEnd;
+    if (typeof t === "number" && s < t) text = String(e.value).slice(s, t);
+  }} else if (e.isContentEditable) {{
+    const root = e.getRootNode();
+    const sel = root.getSelection ? root.getSelection() : document.getSelection();
+    if (sel && !sel.isCollapsed && e.contains(sel.anchorNode)) text = sel.toString();
+  }}
+  if (!text) return null;
+  const chars = Array.from(text);
+  return chars.length > {SELECTION_CHARS} ? chars.slice(0, {SELECTION_CHARS}).join("") + "\u2026" : text;
+}})()"#
+    )
+}
+
+/// `page` with the text selected in its focused field, when the tree says
+/// a field (not a password) has the focus and the page says some of its
+/// text is selected. The other fields' selections are not read: each
+/// keeps what it was last read with (`Unread::selection`; an `<input>`
+/// keeps its selection while another has the focus, and gets it back with
+/// the focus), as does the focused one where the page does not answer.
+pub(crate) async fn with_selection(session: &Session, page: Snapshot) -> Snapshot {
+    let tree = page.tree();
+    let field = |id: NodeId| {
+        let n = tree.node(id);
+        n.is_text_field() && !n.is_secret()
+    };
+    let fields: Vec<NodeId> = tree.ids().filter(|&id| field(id)).collect();
+    if fields.is_empty() {
+        return page;
+    }
+    let focused = fields
+        .iter()
+        .copied()
+        .find(|&id| tree.node(id).states.contains(State::Focused));
+    let read = match focused {
+        Some(_) => {
+            let answer = session
+                .call(
+                    "Runtime.evaluate",
+                    json!({"expression": script(), "returnByValue": true}),
+                )
+                .await;
+            match answer {
+                Ok(answer) => Some(said(&answer)),
+                Err(e) => {
+                    tracing::debug!("the selection of the focused field not read: {e}");
+                    None
+                }
+            }
+        }
+        None => None,
+    };
+    let (meta, mut tree) = page.into_parts();
+    for id in fields {
+        let node = tree.node_mut(id);
+        match (&read, Some(id) == focused) {
+            (Some(selected), true) => {
+                if let Some(selected) = selected {
+                    node.set_attribute(SELECTION, selected.clone());
+                }
+            }
+            _ => node.unread.selection = true,
+        }
+    }
+    Snapshot::new(meta, tree)
+}
+
+/// The text an answer of [`script`] says is selected.
+fn said(answer: &Value) -> Option<String> {
+    if answer.get("exceptionDetails").is_some() {
+        return None;
+    }
+    answer["result"]["value"]
+        .as_str()
+        .filter(|s| !s.is_empty())
+        .map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_answer_says_a_selection_or_none() {
+        let value = |v: Value| json!({"result": {"type": "string", "value": v}});
+        assert_eq!(said(&value(json!("2024"))).as_deref(), Some("2024"));
+        assert_eq!(said(&value(json!(""))), None);
+        assert_eq!(
+            said(&json!({"result": {"type": "object", "value": null}})),
+            None
+        );
+        assert_eq!(
+            said(&json!({"result": {}, "exceptionDetails": {"text": "boom"}})),
+            None
+        );
+    }
+}
