@@ -19,7 +19,8 @@ every action with a diff of what the action changed.
 The loop:
 1. get_applications lists what runs. get_window_tree(app) once, at the \
 start: every element on its own line with a ref, like \
-`[e12] push button \"Save\" (focused)`.
+`[e12] push button \"Save\" (focused)`; a field says the text selected \
+in it, which typing replaces: `(focused, all selected)`.
 2. Act with click_element, type_into_element, press_key, set_value, \
 select_option, set_selected, scroll_element, hover_element, drag_element, \
 invoke_element, activate_element, close_window. Each waits until the UI has settled and \
