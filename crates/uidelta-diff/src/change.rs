@@ -52,6 +52,9 @@ pub struct Diff {
     /// counts or any rendering), but [`crate::apply`] replays it. Each
     /// entry holds only the `active` flip and what the window's rows
     /// flipped with it; the window's other changes stay in `changes`.
+    /// Likewise the text selected in a field that does not have the focus
+    /// going away (GTK 3 clears an entry's selection as another field
+    /// takes the focus and selects its text): nothing typed goes there.
     pub handed_over: Vec<Modified>,
 }
 

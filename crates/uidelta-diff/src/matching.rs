@@ -912,7 +912,10 @@ impl Sides<'_> {
             .filter(|&&w| at.node(w).role.is_window())
             .map(|&w| self.after_refs.get(w))
             .collect();
-        let (modified, handed_over) = hand_over(modified, &windows, opened, closed);
+        let (modified, mut handed_over) = hand_over(modified, &windows, opened, closed);
+        let focus = self.after.focus().map(|f| self.after_refs.get(f));
+        let (modified, deselected) = deselected_elsewhere(modified, focus);
+        handed_over.extend(deselected);
 
         // Groups are numbered from 1, added ones first.
         let added_groups = groups(self.after, self.before, added.iter().map(|(ac, _)| *ac));
@@ -1401,6 +1404,44 @@ fn hand_over(
         }
     }
     (kept, handed)
+}
+
+/// Takes out of `modified` the text selected in a field going away where
+/// the field does not have the focus (`focus`, after): nothing typing does
+/// goes there, and GTK 3 clears an entry's selection whenever another
+/// widget takes the X selection, as the focus moving to a field that
+/// selects its text does: every such move would say so of the field left
+/// behind. The element's other changes stay. Returns what stays and what
+/// was taken (see [`Diff::handed_over`]).
+fn deselected_elsewhere(
+    modified: Vec<Modified>,
+    focus: Option<Ref>,
+) -> (Vec<Modified>, Vec<Modified>) {
+    let gone = |ch: &AttrChange| {
+        ch.attr == Attr::Attribute(uidelta_model::SELECTION.to_owned())
+            && ch.new == AttrValue::Absent
+    };
+    let mut kept = Vec::with_capacity(modified.len());
+    let mut taken = Vec::new();
+    for mut m in modified {
+        let at = (Some(m.element.r#ref) != focus)
+            .then(|| m.changes.iter().position(gone))
+            .flatten();
+        let Some(at) = at else {
+            kept.push(m);
+            continue;
+        };
+        taken.push(Modified {
+            element: m.element.clone(),
+            context: m.context.clone(),
+            changes: vec![m.changes.remove(at)],
+            descendants: Vec::new(),
+        });
+        if !m.changes.is_empty() || !m.descendants.is_empty() {
+            kept.push(m);
+        }
+    }
+    (kept, taken)
 }
 
 /// How many levels `node` is below its ancestor `above` (1 for a child).

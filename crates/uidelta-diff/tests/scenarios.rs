@@ -1593,3 +1593,50 @@ fn an_element_moved_to_another_parent_keeps_its_ref_and_says_where_it_was() {
         _ => true,
     }));
 }
+
+#[test]
+fn a_selection_gone_from_a_field_the_focus_left_is_no_change_to_report() {
+    let filters = Filters::all();
+    let sel = Attr::Attribute(uidelta_model::SELECTION.into());
+    // Name's text selected; Tab: Email takes the focus and selects its
+    // text, and GTK clears Name's.
+    let before = form(
+        &[("Name", "Ada", Some("Ada")), ("Email", "a@b", None)],
+        0,
+        false,
+    );
+    let after = form(
+        &[("Name", "Ada", None), ("Email", "a@b", Some("a@b"))],
+        1,
+        false,
+    );
+    let c = compare(&before, &after, filters);
+    let m = only_modified(&c.diff.changes);
+    assert_eq!(m.element.name, "Email");
+    assert_eq!(
+        m.changes,
+        [uidelta_diff::AttrChange {
+            attr: sel.clone(),
+            old: AttrValue::Absent,
+            new: AttrValue::Text("a@b".into()),
+        }]
+    );
+    assert_eq!(c.diff.handed_over.len(), 1, "{:#?}", c.diff);
+    assert_eq!(c.diff.handed_over[0].element.name, "Name");
+    assert_eq!(c.diff.counts().modified, 1);
+    // Replayed, the diff gives the tree after, Name's selection gone too.
+    let (replayed, _) = uidelta_diff::apply(&c.before, &c.before_refs, &c.diff).expect("applies");
+    let selections: Vec<Option<&str>> = replayed
+        .nodes()
+        .iter()
+        .skip(1)
+        .map(|n| n.selection())
+        .collect();
+    assert_eq!(selections, [None, Some("a@b")]);
+    // Gone from the field that has the focus (typed over): a change.
+    let typed = form(&[("Name", "q", None), ("Email", "a@b", None)], 0, false);
+    let c = compare(&before, &typed, filters);
+    let m = only_modified(&c.diff.changes);
+    assert!(m.changes.iter().any(|ch| ch.attr == sel), "{m:#?}");
+    assert!(c.diff.handed_over.is_empty());
+}
