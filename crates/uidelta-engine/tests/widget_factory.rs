@@ -62,12 +62,23 @@ fn widget_factory_actions_report_exactly_what_changed() {
             .await
             .expect("click a disabled check box");
         assert!(!a.diff.has_changes(), "{}", text(&a));
-        assert_eq!(
-            a.note,
-            Some(format!(
-                "[{r}] check box \"checkbutton\" is disabled, and applications ignore \
-                 actions on disabled elements"
-            ))
+        // The factory animates all the time (a spinner, a pulsing bar): on
+        // a loaded machine its process is at work when the wait ends, which
+        // the note says first.
+        let why = format!(
+            "[{r}] check box \"checkbutton\" is disabled, and applications ignore \
+             actions on disabled elements"
+        );
+        let note = a.note.clone().unwrap_or_default();
+        assert!(
+            note == why
+                || note
+                    == format!(
+                        "the application was still busy at the settle cap (2000 ms), and \
+                         nothing had changed yet: what the action started may still come \
+                         (wait_for_change); {why}"
+                    ),
+            "{note}"
         );
 
         // Typing into an entry: one line with the new value.
