@@ -77,7 +77,10 @@ fn redact_secrets(tree: &mut Tree) {
                     data.name = redact(&data.name);
                 }
                 for (key, value) in data.attributes.iter_mut() {
-                    if matches!(key.as_str(), "value" | "text" | "valuetext") {
+                    if matches!(
+                        key.as_str(),
+                        "value" | "text" | "valuetext" | crate::SELECTION
+                    ) {
                         *value = redact(value);
                     }
                 }
@@ -105,6 +108,7 @@ mod tests {
         let mut web = NodeData::named(Role::Entry, "PIN");
         web.value = Some("1234".into());
         web.set_attribute("input-type", "password");
+        web.set_attribute(crate::SELECTION, "34");
         b.leaf(web);
         let mut plain = NodeData::named(Role::Entry, "User");
         plain.value = Some("alice".into());
@@ -115,6 +119,7 @@ mod tests {
         assert_eq!(t.node(NodeId(1)).name, "Password");
         assert_eq!(t.node(NodeId(2)).name, "•••••••");
         assert_eq!(t.node(NodeId(3)).value.as_deref(), Some("••••"));
+        assert_eq!(t.node(NodeId(3)).selection(), Some("••"));
         assert_eq!(t.node(NodeId(4)).value.as_deref(), Some("alice"));
     }
 }
