@@ -901,7 +901,7 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget
     }
     out.push_str(&context_text(&m.context, opts));
     out.push_str(&changes_text(
-        &m.changes,
+        said_changes(m),
         opts.text_limit,
         new_text_limit(&m.element, opts),
     ));
@@ -934,6 +934,17 @@ fn modified_line(out: &mut String, run: &[&Modified], opts: &DiffOptions, budget
         };
         subtree_lines(out, &root, &shown, opts, budget);
     }
+}
+
+/// The changes of `m` a line says: all but the text selected in it going
+/// away as its value changed (typing replaced it: the new value says so).
+fn said_changes(m: &Modified) -> impl Iterator<Item = &AttrChange> {
+    let retyped = m.changes.iter().any(|c| c.attr == Attr::Value);
+    m.changes.iter().filter(move |c| {
+        !(retyped
+            && c.new == AttrValue::Absent
+            && matches!(&c.attr, Attr::Attribute(k) if k == uidelta_model::SELECTION))
+    })
 }
 
 /// Whether a modified element changed out of sight: it does not show, and

@@ -1977,15 +1977,30 @@ fn diff_text_says_what_typing_would_replace_in_a_field() {
                 )],
                 descendants: vec![],
             }),
+            // Typed over: the new value says what replaced it.
+            Change::Modified(Modified {
+                element: field(74, "Tag", "q", None),
+                context: None,
+                changes: vec![
+                    change(Attr::Value, text("invoices 2024"), text("q")),
+                    change(
+                        Attr::Attribute(uidelta_model::SELECTION.into()),
+                        text("invoices 2024"),
+                        AttrValue::Absent,
+                    ),
+                ],
+                descendants: vec![],
+            }),
         ],
         ..Diff::default()
     };
     assert_eq!(
         diff_text(&diff, &DiffOptions::default()),
-        "# diff: +1 added, ~1 modified\n\
+        "# diff: +1 added, ~2 modified\n\
          + [e70] dialog \"Save As\" (opened)\n\
          \x20   [e71] text \"Name:\" = \"Untitled Document 1\" (focused, selected \"Untitled Document\")\n\
          \x20   [e72] text \"Folder\" = \"invoices\" (focused, all selected)\n\
-         ~ [e73] text \"Search\" | selected text: none -> \"invoices 2024\"\n"
+         ~ [e73] text \"Search\" | selected text: none -> \"invoices 2024\"\n\
+         ~ [e74] text \"Tag\" | value: \"invoices 2024\" -> \"q\"\n"
     );
 }

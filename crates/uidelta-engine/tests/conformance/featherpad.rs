@@ -188,7 +188,7 @@ fn featherpad_types_finds_and_saves_as() {
                 "    [#] list \"Sidebar\"",
                 "      [#] list item \"Computer\"",
                 "      [#] list item \"user\"",
-                "    [#] text \"File name:\" = \"old.txt\" (focused)",
+                "    [#] text \"File name:\" = \"old.txt\" (focused, all selected)",
                 "    [#] push button \"Save\"",
                 "    [#] push button \"Cancel\"",
                 "    [#] label \"Files of type:\"",
@@ -196,7 +196,7 @@ fn featherpad_types_finds_and_saves_as() {
                 "  ... 10 more nodes under [#] (all hidden)",
             ],
         );
-        let name = r.ref_on(&a, "    [#] text \"File name:\" = \"old.txt\" (focused)");
+        let name = r.ref_on(&a, "    [#] text \"File name:\" = \"old.txt\"");
         let save = r.ref_on(&a, "    [#] push button \"Save\"");
         let path = run.dir.join("notes/new.txt");
         let a = s

@@ -101,8 +101,9 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "search",
             &a,
             &[
-                "# diff: +1 added, ~3 modified",
+                "# diff: +1 added, ~4 modified",
                 "+ [#] icon \"edit-clear-symbolic\"",
+                "~ [#] text | selected text: none -> \"conformance\"",
                 "~ [#] text \"Search\" | value: none -> \"conformance\"",
                 "~ [#] push button \"Clear Highlight\" (hidden) | enabled: false -> true (same on [#] \"Clear Highlight\")",
             ],
@@ -112,7 +113,8 @@ fn gedit_types_finds_opens_preferences_and_saves_as() {
             "Escape",
             &a,
             &[
-                "# diff: ~5 modified · focus [#] text \"Search\" -> [#] text",
+                "# diff: ~6 modified · focus [#] text \"Search\" -> [#] text",
+                "~ [#] text | selected text: \"conformance\" -> none",
                 "~ [#] text \"Search\" | showing: true -> false (also 2 descendants)",
                 "~ [#] push button | showing: true -> false (same on [#])",
                 "~ [#] push button \"Clear Highlight\" (hidden) | enabled: true -> false (same on [#] \"Clear Highlight\")",

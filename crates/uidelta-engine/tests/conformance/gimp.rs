@@ -181,7 +181,7 @@ fn gimp_scales_an_image_and_exports_it() {
                 "    [#] toggle button \"File System Root\"",
                 "    [#] push button \"Create Folder\"",
                 "    [#] label \"Save in folder:\"",
-                "    [#] text \"Name:\" = \"photo.ppm\"",
+                "    [#] text \"Name:\" = \"photo.ppm\" (selected \"photo\")",
                 "    [#] split pane = \"148\"",
                 "      [#] scroll pane",
                 "        [#] table \"Places\"",

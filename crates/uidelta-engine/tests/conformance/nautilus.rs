@@ -117,7 +117,7 @@ fn nautilus_renames_makes_a_folder_and_moves_into_it() {
             &[
                 "# diff: +3 added · focus [#] table cell \"notes.txt\" -> [#] text \"New Filename\"",
                 "+ [#] label \"Rename File\" in [#] filler \"Content View\"",
-                "+ [#] text \"New Filename\" = \"notes.txt\" (focused) in [#] filler \"Content View\"",
+                "+ [#] text \"New Filename\" = \"notes.txt\" (focused, selected \"notes\") in [#] filler \"Content View\"",
                 "+ [#] push button \"Rename\" in [#] filler \"Content View\"",
             ],
         );

@@ -489,14 +489,18 @@ impl Reader {
     /// The ref on the line of `a` that reads `line` (its first ref): the
     /// element the diff offers for the next step. The line may say that
     /// the element is focused besides (a window manager gives a dialog
-    /// that opens the keyboard).
+    /// that opens the keyboard), or what is selected in it.
     pub fn ref_on(&self, a: &ActionOutcome, line: &str) -> String {
         let t = answer(a);
         let hit = t
             .lines()
             .find(|l| {
+                // The line, or the line with states after it (`(focused)`,
+                // `(all selected)`).
                 self.lines(l).first().is_some_and(|r| {
-                    r == line || r.strip_suffix(" (focused)").is_some_and(|r| r == line)
+                    r == line
+                        || r.strip_prefix(line)
+                            .is_some_and(|rest| rest.starts_with(" (") && rest.ends_with(')'))
                 })
             })
             .unwrap_or_else(|| panic!("no line {line:?} in:\n{t}"));
