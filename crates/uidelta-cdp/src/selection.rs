@@ -5,7 +5,7 @@
 //! says a field has the focus.
 
 use serde_json::{json, Value};
-use uidelta_model::{NodeId, Snapshot, State, SELECTION};
+use uidelta_model::{Snapshot, State, SELECTION};
 
 use crate::protocol::Session;
 
@@ -41,54 +41,36 @@ fn script() -> String {
 
 /// `page` with the text selected in its focused field, when the tree says
 /// a field (not a password) has the focus and the page says some of its
-/// text is selected. The other fields' selections are not read: each
-/// keeps what it was last read with (`Unread::selection`; an `<input>`
-/// keeps its selection while another has the focus, and gets it back with
-/// the focus), as does the focused one where the page does not answer.
+/// text is selected. Only the focused field's: a selection that goes with
+/// the focus from a field is no change a diff reports (see
+/// `uidelta_diff::Diff::handed_over`), and typing goes where the focus is.
+/// What the page does not answer leaves it as it is.
 pub(crate) async fn with_selection(session: &Session, page: Snapshot) -> Snapshot {
     let tree = page.tree();
-    let field = |id: NodeId| {
+    let Some(field) = tree.ids().find(|&id| {
         let n = tree.node(id);
-        n.is_text_field() && !n.is_secret()
-    };
-    let fields: Vec<NodeId> = tree.ids().filter(|&id| field(id)).collect();
-    if fields.is_empty() {
+        n.states.contains(State::Focused) && n.is_text_field() && !n.is_secret()
+    }) else {
         return page;
-    }
-    let focused = fields
-        .iter()
-        .copied()
-        .find(|&id| tree.node(id).states.contains(State::Focused));
-    let read = match focused {
-        Some(_) => {
-            let answer = session
-                .call(
-                    "Runtime.evaluate",
-                    json!({"expression": script(), "returnByValue": true}),
-                )
-                .await;
-            match answer {
-                Ok(answer) => Some(said(&answer)),
-                Err(e) => {
-                    tracing::debug!("the selection of the focused field not read: {e}");
-                    None
-                }
-            }
+    };
+    let answer = session
+        .call(
+            "Runtime.evaluate",
+            json!({"expression": script(), "returnByValue": true}),
+        )
+        .await;
+    let selected = match answer {
+        Ok(answer) => said(&answer),
+        Err(e) => {
+            tracing::debug!("the selection of the focused field not read: {e}");
+            None
         }
-        None => None,
+    };
+    let Some(selected) = selected else {
+        return page;
     };
     let (meta, mut tree) = page.into_parts();
-    for id in fields {
-        let node = tree.node_mut(id);
-        match (&read, Some(id) == focused) {
-            (Some(selected), true) => {
-                if let Some(selected) = selected {
-                    node.set_attribute(SELECTION, selected.clone());
-                }
-            }
-            _ => node.unread.selection = true,
-        }
-    }
+    tree.node_mut(field).set_attribute(SELECTION, selected);
     Snapshot::new(meta, tree)
 }
 

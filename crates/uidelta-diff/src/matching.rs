@@ -62,14 +62,6 @@ pub fn fill_unread(before: &View, after: Snapshot) -> Snapshot {
         for state in node.unread.states.iter() {
             node.states.set(state, was.states.contains(state));
         }
-        if node.unread.selection {
-            match was.selection() {
-                Some(selected) => node.set_attribute(uidelta_model::SELECTION, selected),
-                None => {
-                    node.remove_attribute(uidelta_model::SELECTION);
-                }
-            }
-        }
         node.unread = Unread::default();
     }
     Snapshot::new(meta, tree)

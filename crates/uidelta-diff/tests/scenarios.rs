@@ -1317,7 +1317,6 @@ fn sheet(capture: u32, cells: &[(&str, Option<&str>, bool)]) -> Snapshot {
             cell.unread = Unread {
                 value: true,
                 states: StateSet::of(&[State::Editable]),
-                ..Unread::default()
             };
         }
         cell.identity = Some(format!(":1.9/cell/{capture}/{i}"));
@@ -1326,10 +1325,9 @@ fn sheet(capture: u32, cells: &[(&str, Option<&str>, bool)]) -> Snapshot {
     Snapshot::new(Meta::default(), b.finish())
 }
 
-/// A form of fields, `(name, value, selected text)`; with `partly`, the
-/// selections of the fields not focused are not read (a page says only
-/// its focused field's), as in a capture not filled in yet.
-fn form(fields: &[(&str, &str, Option<&str>)], focused: usize, partly: bool) -> Snapshot {
+/// A form of fields, `(name, value, selected text)`, the one at `focused`
+/// focused.
+fn form(fields: &[(&str, &str, Option<&str>)], focused: usize) -> Snapshot {
     let mut b = TreeBuilder::new(NodeData::named(Role::Form, "Sign up"));
     for (i, (name, value, selected)) in fields.iter().enumerate() {
         let mut field = NodeData::named(Role::Entry, *name);
@@ -1340,46 +1338,10 @@ fn form(fields: &[(&str, &str, Option<&str>)], focused: usize, partly: bool) -> 
         if let Some(s) = selected {
             field.set_attribute(uidelta_model::SELECTION, *s);
         }
-        field.unread.selection = partly && i != focused;
         field.identity = Some(format!("field:{i}"));
         b.leaf(field);
     }
     Snapshot::new(Meta::default(), b.finish())
-}
-
-#[test]
-fn the_text_selected_in_a_field_not_read_is_as_it_was() {
-    let filters = Filters::all();
-    let fill = |before: &Snapshot, after: Snapshot| {
-        uidelta_diff::fill_unread(&uidelta_diff::View::new(before, filters), after)
-    };
-    // Name's text selected (ctrl+A), then the focus to Email: Name keeps
-    // its selection, as the page does, and nothing of it changed.
-    let selected = form(
-        &[("Name", "Ada", Some("Ada")), ("Email", "", None)],
-        0,
-        false,
-    );
-    let tabbed = form(&[("Name", "Ada", None), ("Email", "", None)], 1, true);
-    let filled = fill(&selected, tabbed);
-    let selection = |s: &Snapshot| -> Vec<Option<String>> {
-        s.tree()
-            .nodes()
-            .iter()
-            .skip(1)
-            .map(|n| n.selection().map(str::to_owned))
-            .collect()
-    };
-    assert_eq!(selection(&filled), [Some("Ada".to_owned()), None]);
-    let c = compare(&selected, &filled, filters);
-    assert!(
-        c.diff.changes.iter().all(|c| !matches!(c, Change::Modified(m) if m.changes.iter().any(|a| a.attr == Attr::Attribute(uidelta_model::SELECTION.into())))),
-        "{:?}",
-        c.diff.changes
-    );
-    // The focused field read without a selection: none, a change.
-    let typed = form(&[("Name", "q", None), ("Email", "", None)], 0, true);
-    assert_eq!(selection(&fill(&selected, typed)), [None, None]);
 }
 
 #[test]
@@ -1600,16 +1562,8 @@ fn a_selection_gone_from_a_field_the_focus_left_is_no_change_to_report() {
     let sel = Attr::Attribute(uidelta_model::SELECTION.into());
     // Name's text selected; Tab: Email takes the focus and selects its
     // text, and GTK clears Name's.
-    let before = form(
-        &[("Name", "Ada", Some("Ada")), ("Email", "a@b", None)],
-        0,
-        false,
-    );
-    let after = form(
-        &[("Name", "Ada", None), ("Email", "a@b", Some("a@b"))],
-        1,
-        false,
-    );
+    let before = form(&[("Name", "Ada", Some("Ada")), ("Email", "a@b", None)], 0);
+    let after = form(&[("Name", "Ada", None), ("Email", "a@b", Some("a@b"))], 1);
     let c = compare(&before, &after, filters);
     let m = only_modified(&c.diff.changes);
     assert_eq!(m.element.name, "Email");
@@ -1634,7 +1588,7 @@ fn a_selection_gone_from_a_field_the_focus_left_is_no_change_to_report() {
         .collect();
     assert_eq!(selections, [None, Some("a@b")]);
     // Gone from the field that has the focus (typed over): a change.
-    let typed = form(&[("Name", "q", None), ("Email", "a@b", None)], 0, false);
+    let typed = form(&[("Name", "q", None), ("Email", "a@b", None)], 0);
     let c = compare(&before, &typed, filters);
     let m = only_modified(&c.diff.changes);
     assert!(m.changes.iter().any(|ch| ch.attr == sel), "{m:#?}");

@@ -59,23 +59,20 @@ impl Rect {
 }
 
 /// What a platform does not say of an element at one capture: its value
-/// (then `None` until filled in), some of its states (then as it
-/// happened to say them), and the text selected in it (attribute
-/// [`SELECTION`], then absent).
+/// (then `None` until filled in), and some of its states (then as it
+/// happened to say them).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Unread {
     /// Its value.
     pub value: bool,
     /// These states.
     pub states: StateSet,
-    /// The text selected in it: a page says only its focused field's.
-    pub selection: bool,
 }
 
 impl Unread {
     /// Whether anything is unread.
     pub fn any(&self) -> bool {
-        self.value || self.states != StateSet::default() || self.selection
+        self.value || self.states != StateSet::default()
     }
 }
 

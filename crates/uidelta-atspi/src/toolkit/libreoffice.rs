@@ -392,7 +392,6 @@ pub(crate) fn leave_formula_mode_cells_unread(recs: &mut [Rec]) {
         recs[i].unread = uidelta_model::Unread {
             value: true,
             states: StateSet::of(&DROPPED_IN_FORMULA_MODE),
-            selection: false,
         };
     }
 }
