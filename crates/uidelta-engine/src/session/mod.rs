@@ -104,7 +104,8 @@ pub struct KnownApp {
     pub(crate) stale: bool,
     /// When the action under way began (its stale events drained): what
     /// it made on the display is what it made since then (see
-    /// [`Backend::windows_made`]).
+    /// [`Backend::windows_made`]). Taken by the settle after it; a wait
+    /// for a change, which begins no action, clears it.
     pub(crate) acting: Option<Instant>,
 }
 

@@ -49,6 +49,9 @@ impl<B: Backend> Session<B> {
     pub async fn wait_for_change(&mut self, app: &str, timeout: Duration) -> Result<ActionOutcome> {
         let idx = self.look(app).await?;
         let start = Instant::now();
+        // No action begins here: what an earlier one that failed began is
+        // not this wait's (see `KnownApp::acting`).
+        self.known[idx].acting = None;
         let handle = self.known[idx].handle(NodeId::ROOT);
         // What changed since the last result (between two calls) is a
         // change the caller has not seen: it is reported without waiting
