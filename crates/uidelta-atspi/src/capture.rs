@@ -26,7 +26,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use futures_util::future::join_all;
 use zbus::zvariant::OwnedValue;
 
-use uidelta_model::{normalize_space, Meta, Rect, Role, Snapshot};
+use uidelta_model::{normalize_space, Meta, Rect, Role, Snapshot, SELECTION_CHARS};
 
 use crate::bus::{object_vanished, Bus, Target};
 use crate::error::{Error, Result};
@@ -1019,10 +1019,6 @@ impl Walk<'_> {
             .await
     }
 }
-
-/// The most characters of a selection the attribute
-/// [`uidelta_model::SELECTION`] holds; a longer one is cut, and ends in `…`.
-const SELECTION_CHARS: usize = 200;
 
 /// The text of `value` between character offsets `start` and `end`, cut
 /// to [`SELECTION_CHARS`]; `None` when it has none there (a value read

@@ -5,13 +5,9 @@
 //! says a field has the focus.
 
 use serde_json::{json, Value};
-use uidelta_model::{Snapshot, State, SELECTION};
+use uidelta_model::{Snapshot, State, SELECTION, SELECTION_CHARS};
 
 use crate::protocol::Session;
-
-/// The most characters of a selection said; a longer one is cut, and ends
-/// in `…` (as the Linux backend says it).
-const SELECTION_CHARS: usize = 200;
 
 /// The script that says what is selected in the focused field (inside open
 /// shadow roots), or `null`: an `<input>` or `<textarea>` with a selection

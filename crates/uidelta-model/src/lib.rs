@@ -19,7 +19,7 @@ pub use printable::{is_inert, printable, push_printable};
 pub use role::Role;
 pub use snapshot::{redact, Meta, Snapshot};
 pub use state::{State, StateSet};
-pub use tree::{NodeData, NodeId, Rect, Tree, TreeBuilder, Unread, SELECTION};
+pub use tree::{NodeData, NodeId, Rect, Tree, TreeBuilder, Unread, SELECTION, SELECTION_CHARS};
 
 /// `text` as names are compared and shown: trimmed, each run of white space
 /// one space, and the invisible marks that nudge the direction of text

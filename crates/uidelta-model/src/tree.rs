@@ -83,6 +83,10 @@ impl Unread {
 /// give an object that has AT-SPI's Selection interface.
 pub const SELECTION: &str = "selected-text";
 
+/// The most characters of a selection the attribute [`SELECTION`] holds;
+/// a longer one is cut there, and ends in `…`.
+pub const SELECTION_CHARS: usize = 200;
+
 /// What one element says about itself, without its place in the tree.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct NodeData {
