@@ -14,7 +14,10 @@
 //!   below it if they changed, else those of its cells and tabs (see
 //!   `follows_silently`); a box's also reads its children again where
 //!   boxes gain children silently
-//!   ([`crate::Profile::boxes_gain_children_silently`]: GTK 3's grids);
+//!   ([`crate::Profile::boxes_gain_children_silently`]: GTK 3's grids),
+//!   as do the boxes that show in a window that changed and has said
+//!   nothing of a layout since (it grows at its next frame, which may wait
+//!   on a compositor long after the change);
 //!   one that carries the rectangle the object's last one carried reads
 //!   nothing where the toolkit sends it for every layout, changed or not
 //!   ([`crate::Profile::restated_bounds_say_nothing`]: GTK 3) but the
@@ -170,6 +173,14 @@ struct Marks {
     chosen: HashSet<NodeAddr>,
     /// Too many were named: the next capture walks the whole tree.
     overflow: bool,
+    /// Events noted, counted: the order of the two below.
+    noted: u64,
+    /// When each object last said it changed (anything but its place),
+    /// and when it last said it was laid out (`bounds-changed`), in
+    /// [`Marks::noted`]'s count: a window holding a change later than its
+    /// last layout has not been laid out since (see [`unlaid_windows`]).
+    changed_last: HashMap<NodeAddr, u64>,
+    laid_last: HashMap<NodeAddr, u64>,
 }
 
 impl Marks {
@@ -352,7 +363,16 @@ impl Marks {
         if self.overflow {
             return;
         }
-        let set = match mark_of(&event.kind) {
+        let mark = mark_of(&event.kind);
+        if mark != Mark::None {
+            self.noted += 1;
+            let last = match mark {
+                Mark::Moved => &mut self.laid_last,
+                _ => &mut self.changed_last,
+            };
+            last.insert(event.source.clone(), self.noted);
+        }
+        let set = match mark {
             Mark::None => return,
             Mark::Node => &mut self.nodes,
             Mark::Children => &mut self.children,
@@ -435,6 +455,51 @@ impl Marks {
             && self.windows.is_empty()
             && self.chosen.is_empty()
     }
+}
+
+/// The top-level window each record is in (the child of the root it
+/// descends from; none for the root), for records in walk order (a parent
+/// before its children).
+fn windows_of(parent: &[Option<usize>]) -> Vec<Option<usize>> {
+    let mut window = vec![None; parent.len()];
+    for i in 0..parent.len() {
+        window[i] = match parent[i] {
+            Some(0) => Some(i),
+            Some(p) if p < i => window[p],
+            _ => None,
+        };
+    }
+    window
+}
+
+/// The windows (records of `parent`'s tree, see [`windows_of`]) holding
+/// an object that said it changed later than anything in the window said
+/// it was laid out, by `marks`.
+fn unlaid_windows(
+    parent: &[Option<usize>],
+    index: &HashMap<NodeAddr, usize>,
+    marks: &Marks,
+) -> HashSet<usize> {
+    let windows = windows_of(parent);
+    let last = |of: &HashMap<NodeAddr, u64>| {
+        let mut last: HashMap<usize, u64> = HashMap::new();
+        for (a, &n) in of {
+            if let Some(w) = index
+                .get(a)
+                .and_then(|&i| windows.get(i).copied().flatten())
+            {
+                let at = last.entry(w).or_default();
+                *at = (*at).max(n);
+            }
+        }
+        last
+    };
+    let laid = last(&marks.laid_last);
+    last(&marks.changed_last)
+        .into_iter()
+        .filter(|(w, changed)| laid.get(w).is_none_or(|laid| laid < changed))
+        .map(|(w, _)| w)
+        .collect()
 }
 
 /// Whether two walks read the same objects, with the same names, values
@@ -665,6 +730,7 @@ impl Mirror {
                 depth[i] = depth[p] + 1;
             }
         }
+        let windows = windows_of(&parent);
         let mut nodes: BTreeSet<usize> = BTreeSet::new();
         let mut lists: HashSet<usize> = HashSet::new();
         let known = |a: &NodeAddr| self.index.get(a).copied();
@@ -678,12 +744,26 @@ impl Mirror {
         // once), and a box whose list changed is read again with them. So
         // is one laid out again in place (its rectangle restated): a child
         // may take another's place in it without changing its size.
+        // A window that changed and has not been laid out since may hold
+        // a box that gained children it did not announce and will grow
+        // only when laid out: a toolkit lays a window out at its next
+        // frame, and under a compositing window manager on a loaded
+        // machine that frame waits on the compositor for a second or more
+        // (the print dialog's `File:` rows were missed so, though a whole
+        // walk had them). The children of every box that shows in it are
+        // asked for.
         if walk.profile.boxes_gain_children_silently() {
+            let unlaid = unlaid_windows(&parent, &self.index, marks);
             let boxes: Vec<usize> = marks
                 .moved
                 .iter()
                 .chain(&marks.restated)
                 .filter_map(known)
+                .chain(
+                    (0..self.recs.len())
+                        .filter(|&i| windows[i].is_some_and(|w| unlaid.contains(&w)))
+                        .filter(|&i| self.recs[i].basic.states.contains(State::Showing)),
+                )
                 .collect::<BTreeSet<usize>>()
                 .into_iter()
                 .filter(|&i| !nodes.contains(&i) && !self.recs[i].vanished)
@@ -695,6 +775,13 @@ impl Mirror {
                     ) && !r.basic.states.contains(State::ManagesDescendants)
                 })
                 .collect();
+            if !unlaid.is_empty() {
+                tracing::debug!(
+                    windows = unlaid.len(),
+                    boxes = boxes.len(),
+                    "changed and not laid out since: boxes asked for their children"
+                );
+            }
             let listed = ask_each(&self.recs, &boxes, |bus, path| walk.children(bus, path)).await;
             for (&i, answer) in boxes.iter().zip(listed) {
                 let regrown = match answer {

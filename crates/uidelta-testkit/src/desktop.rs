@@ -593,6 +593,27 @@ impl Desktop {
         assert!(focused.success(), "xdotool windowfocus {window}: {focused}");
     }
 
+    /// Stops the window manager (`SIGSTOP` to its process group) and resumes it `span` later,
+    /// from a thread of its own: a compositor starved on a loaded machine, on which the
+    /// applications wait for their next frame (GTK 3 lays a window out only then). False, and
+    /// nothing done, when no window manager runs on this desktop.
+    pub fn stall_window_manager(&self, span: Duration) -> bool {
+        let Some(pid) = self
+            .daemons()
+            .iter()
+            .find(|d| d.name == WINDOW_MANAGER)
+            .map(|d| d.process.pid())
+        else {
+            return false;
+        };
+        procfs::signal_group(pid, Signal::SIGSTOP);
+        std::thread::spawn(move || {
+            std::thread::sleep(span);
+            procfs::signal_group(pid, Signal::SIGCONT);
+        });
+        true
+    }
+
     /// Waits until an application named `name` is registered on the accessibility bus.
     pub fn wait_for_accessible_app(
         &self,

@@ -315,3 +315,54 @@ fn what_said_it_moved_has_its_states_read_again_even_where_it_is_held() {
     // toolkit lays it out without a word: LibreOffice's window parts).
     assert!(!states_follow(false, at(5), at(5)));
 }
+
+#[test]
+fn a_window_that_changed_after_its_last_layout_is_not_laid_out_yet() {
+    // 0: the application; 1, 2: its windows; 3 in 1, 4 in 2, 5 in 3.
+    let mut recs = vec![
+        rec("application", "app", &[1, 2]),
+        rec("frame", "main", &[3]),
+        rec("dialog", "Print", &[4]),
+        rec("filler", "", &[5]),
+        rec("push button", "Print", &[]),
+        rec("check box", "Wrap", &[]),
+    ];
+    let index = held_at(&mut recs, &["/0", "/1", "/2", "/3", "/4", "/5"]);
+    let parent = parents(&recs);
+    assert_eq!(
+        windows_of(&parent),
+        [None, Some(1), Some(2), Some(1), Some(2), Some(1)]
+    );
+    let unlaid = |events: &[(&str, &str)]| {
+        let mut marks = Marks::default();
+        for (kind, path) in events {
+            marks.note(&event(kind, path), false);
+        }
+        let mut w: Vec<usize> = unlaid_windows(&parent, &index, &marks)
+            .into_iter()
+            .collect();
+        w.sort();
+        w
+    };
+    let enabled = "object:state-changed:enabled";
+    let bounds = "object:bounds-changed";
+    // A change, and no layout after it.
+    assert_eq!(unlaid(&[(enabled, "/4")]), [2]);
+    // Laid out after: anything in the window said so.
+    assert!(unlaid(&[(enabled, "/4"), (bounds, "/2")]).is_empty());
+    // Laid out before the change only: still to come.
+    assert_eq!(unlaid(&[(bounds, "/2"), (enabled, "/4")]), [2]);
+    // Another window's layout says nothing of this one's.
+    assert_eq!(
+        unlaid(&[
+            (enabled, "/4"),
+            ("object:state-changed:checked", "/5"),
+            (bounds, "/3")
+        ]),
+        [2]
+    );
+    // Moves alone, a caret moving, or objects the mirror does not hold:
+    // nothing to wait for.
+    assert!(unlaid(&[(bounds, "/4"), ("object:text-caret-moved", "/5")]).is_empty());
+    assert!(unlaid(&[(enabled, "/9")]).is_empty());
+}

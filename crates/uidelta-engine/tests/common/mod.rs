@@ -38,10 +38,29 @@ pub fn running(program: &str, args: &[&str], app: &str, install: &str) -> (Deskt
 
 /// A session on the desktop's accessibility bus and display.
 pub async fn session(desktop: &Desktop) -> Session<Linux> {
+    log_if_asked();
     let linux = Linux::connect(Some(desktop.session_bus_address()), Some(desktop.display()))
         .await
         .expect("connect");
     Session::new(Arc::new(linux))
+}
+
+/// With `UIDELTA_LOG` set (a filter: `uidelta_engine=trace`), what the
+/// library logs goes to standard error, as the command line's does.
+pub fn log_if_asked() {
+    let Ok(spec) = std::env::var("UIDELTA_LOG") else {
+        return;
+    };
+    match tracing_subscriber::EnvFilter::try_new(&spec) {
+        Ok(filter) => {
+            // Set once per test binary: the first test's stands.
+            let _ = tracing_subscriber::fmt()
+                .with_env_filter(filter)
+                .with_writer(std::io::stderr)
+                .try_init();
+        }
+        Err(e) => panic!("UIDELTA_LOG={spec:?} is not a filter: {e}"),
+    }
 }
 
 /// The diff of an action as text.
