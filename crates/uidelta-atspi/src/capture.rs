@@ -795,11 +795,12 @@ impl Walk<'_> {
     /// Where the first stretch of text selected in an editable field
     /// starts and ends (character offsets), when one is: typing replaces
     /// it, and an agent must see it to know. Only fields (not a document's
-    /// paragraphs, a terminal or a password, whose text is never shown);
-    /// `None` when nothing is selected or the field does not say.
+    /// paragraphs, a terminal or a password, whose text is never shown),
+    /// spin buttons among them (GTK selects their figures as they take the
+    /// keyboard); `None` when nothing is selected or the field does not say.
     async fn selection(&self, bus_name: &str, path: &str, basic: &Basic) -> Option<(usize, usize)> {
         let role = Role::from_name(&basic.raw_role);
-        let field = matches!(role, Role::Entry | Role::Text)
+        let field = matches!(role, Role::Entry | Role::Text | Role::SpinButton)
             && basic.states.contains(uidelta_model::State::Editable)
             && basic.has(TEXT);
         if !field {

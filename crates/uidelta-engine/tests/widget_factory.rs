@@ -112,13 +112,14 @@ fn widget_factory_actions_report_exactly_what_changed() {
                 "{}",
                 text(&a)
             );
-            // GTK selects an entry's text as it takes the focus: the
-            // next keys replace it, which the answer says.
+            // GTK selects an entry's text (a spin button's figures too)
+            // as it takes the focus: the next keys replace it, which the
+            // answer says.
             let selected = match role {
-                "text" => vec![format!("~ [{r}] text | selected text: none -> \"hello\"")],
-                _ => Vec::new(),
+                "text" => format!("~ [{r}] text | selected text: none -> \"hello\""),
+                _ => format!("~ [{spin}] spin button \"label\" | selected text: none -> \"50\""),
             };
-            assert_eq!(body(&a), selected, "{}", text(&a));
+            assert_eq!(body(&a), [selected], "{}", text(&a));
         }
         let a = s.key(FACTORY, "x", &opts).await.expect("press x");
         assert_eq!(

@@ -111,7 +111,7 @@ fn gimp_scales_an_image_and_exports_it() {
                 "    [#] panel \"Image Size\"",
                 "      [#] label \"120 × 80 pixels\"",
                 "      [#] push button",
-                "      [#] spin button \"Width:\" = \"120\"",
+                "      [#] spin button \"Width:\" = \"120\" (all selected)",
                 "      [#] combo box = \"pixels\"",
                 "      [#] spin button \"Height:\" = \"80\"",
                 "      [#] push button",
@@ -132,7 +132,7 @@ fn gimp_scales_an_image_and_exports_it() {
         let button = r.ref_on(&a, "    [#] push button \"Scale\"");
 
         // 3. The width, halved: the height follows, chained to it.
-        let width = r.ref_on(&a, "      [#] spin button \"Width:\" = \"120\"");
+        let width = r.ref_on(&a, "      [#] spin button \"Width:\" = \"120\" (all selected)");
         let a = s
             .act(&width, &Action::SetValue("60".into()), &opts)
             .await
