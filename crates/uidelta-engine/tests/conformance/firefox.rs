@@ -101,6 +101,20 @@ fn firefox_fills_in_a_form_and_follows_a_link() {
             ],
         );
 
+        // All of it selected: what the next keys would replace. Gecko's
+        // process is not watched, and the selection is its one event: the
+        // wait ends on it, not at the cap.
+        let a = s.key(FIREFOX, "ctrl+a", &opts).await.expect("select all");
+        r.check(
+            "select all",
+            &a,
+            &[
+                "# diff: ~1 modified",
+                "~ [#] entry \"Name\" in [#] document web \"Order form\" | selected text: none -> \"Ann\"",
+            ],
+        );
+        assert!(!a.diff.settle_capped, "{}", crate::steps::answer(&a));
+
         let wrap = ref_of(&s, "role:check box && name:\"Gift wrap\"");
         let a = s.act(&wrap, &Action::Click, &opts).await.expect("tick");
         r.check(

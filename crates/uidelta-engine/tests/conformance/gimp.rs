@@ -132,7 +132,10 @@ fn gimp_scales_an_image_and_exports_it() {
         let button = r.ref_on(&a, "    [#] push button \"Scale\"");
 
         // 3. The width, halved: the height follows, chained to it.
-        let width = r.ref_on(&a, "      [#] spin button \"Width:\" = \"120\" (all selected)");
+        let width = r.ref_on(
+            &a,
+            "      [#] spin button \"Width:\" = \"120\" (all selected)",
+        );
         let a = s
             .act(&width, &Action::SetValue("60".into()), &opts)
             .await
