@@ -2,22 +2,28 @@
 //! accessibility tree does not carry: typing replaces it, and an agent must
 //! see it to know (ctrl+A in a field would otherwise change nothing it can
 //! read). Asked of the page, one `Runtime.evaluate`, only when the tree
-//! says a field has the focus.
+//! says a field has the focus: of the frame it is in, for a field of a
+//! cross-site frame (which runs in a process of its own).
 
 use serde_json::{json, Value};
 use uidelta_model::{Snapshot, State, SELECTION, SELECTION_CHARS};
 
+use crate::capture::frame_element;
 use crate::protocol::Session;
 
 /// The script that says what is selected in the focused field (inside open
-/// shadow roots), or `null`: an `<input>` or `<textarea>` with a selection
-/// (not a password), or an editable element's part of the document's
-/// selection.
+/// shadow roots and frames of the same origin), or `null`: an `<input>` or
+/// `<textarea>` with a selection (not a password), or an editable
+/// element's part of its document's selection.
 fn script() -> String {
     format!(
         r#"(() => {{
   let e = document.activeElement;
-  while (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+  for (;;) {{
+    if (e && e.shadowRoot && e.shadowRoot.activeElement) e = e.shadowRoot.activeElement;
+    else if (e && e.contentDocument && e.contentDocument.activeElement) e = e.contentDocument.activeElement;
+    else break;
+  }}
   if (!e) return null;
   let text = null;
   if (typeof e.selectionStart === "number" && e.type !== "password") {{
@@ -25,7 +31,7 @@ fn script() -> String {
     if (typeof t === "number" && s < t) text = String(e.value).slice(s, t);
   }} else if (e.isContentEditable) {{
     const root = e.getRootNode();
-    const sel = root.getSelection ? root.getSelection() : document.getSelection();
+    const sel = root.getSelection ? root.getSelection() : e.ownerDocument.getSelection();
     if (sel && !sel.isCollapsed && e.contains(sel.anchorNode)) text = sel.toString();
   }}
   if (!text) return null;
@@ -49,7 +55,27 @@ pub(crate) async fn with_selection(session: &Session, page: Snapshot) -> Snapsho
     }) else {
         return page;
     };
-    let answer = session
+    // A cross-site frame's field: asked of its frame, whose document has
+    // the focus there.
+    let frame = tree
+        .node(field)
+        .identity
+        .as_deref()
+        .and_then(frame_element)
+        .map(|(target, _)| target.to_owned());
+    let framed = match frame {
+        Some(target) => match session.in_frame(&target).await {
+            Ok(framed) => Some(framed),
+            Err(e) => {
+                tracing::debug!("the selection of the focused field not read: {e}");
+                return page;
+            }
+        },
+        None => None,
+    };
+    let answer = framed
+        .as_ref()
+        .unwrap_or(session)
         .call(
             "Runtime.evaluate",
             json!({"expression": script(), "returnByValue": true}),

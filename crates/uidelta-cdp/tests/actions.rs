@@ -700,3 +700,42 @@ async fn a_javascript_dialog_is_held_open_and_answered_through_its_button() {
         .expect_err("a button of the answered dialog");
     assert_eq!(stale.kind, ErrorKind::NotFound, "{}", stale.message);
 }
+
+/// ctrl+A in a field of a frame, of the page's origin or of another site
+/// (its own process): the field says the text selected in it, as one of
+/// the page's does.
+#[tokio::test]
+async fn the_text_selected_in_a_field_of_a_frame_is_said() {
+    let server = fixtures();
+    let cdp = browser().await;
+    for page in ["iframe.html", "iframe.html?cross-site"] {
+        let app = open(&cdp, &server.url(page)).await;
+        let before = until(&cdp, &app, "the frame's field", |s| {
+            has(s, Role::Entry, "Note")
+        })
+        .await;
+        let note = find(&before, Role::Entry, "Note");
+        cdp.act(&app, note, &Action::Type("hello".into()))
+            .await
+            .expect("typing in the frame");
+        let typed = until(&cdp, &app, "the note typed", |s| {
+            find(s, Role::Entry, "Note").value.as_deref() == Some("hello")
+        })
+        .await;
+        let note = find(&typed, Role::Entry, "Note");
+        assert_eq!(note.attribute(uidelta_model::SELECTION), None, "{page}");
+        cdp.act(&app, note, &Action::Key("ctrl+a".into()))
+            .await
+            .expect("ctrl+a in the frame");
+        let selected = until(&cdp, &app, "the note all selected", |s| {
+            find(s, Role::Entry, "Note").attribute(uidelta_model::SELECTION) == Some("hello")
+        })
+        .await;
+        assert!(
+            find(&selected, Role::Entry, "Note")
+                .states
+                .contains(State::Focused),
+            "{page}"
+        );
+    }
+}
