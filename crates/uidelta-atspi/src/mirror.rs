@@ -744,6 +744,7 @@ impl Mirror {
         // once), and a box whose list changed is read again with them. So
         // is one laid out again in place (its rectangle restated): a child
         // may take another's place in it without changing its size.
+        //
         // A window that changed and has not been laid out since may hold
         // a box that gained children it did not announce and will grow
         // only when laid out: a toolkit lays a window out at its next
