@@ -114,14 +114,15 @@ phase "conformance tasks under a window manager (mutter)"
 # answers as they read there (`wm: ` lines, docs/architecture.md "Tests").
 # Not GIMP's and Impress's, whose steps depend on where the pointer and the
 # window land (a status bar's hint, a tool bar's room), nor the two longest
-# LibreOffice tasks. Nor Nautilus's: with every task at once on two cores,
-# it answered one step in five runs before the application was done (it
-# selected the new folder after the wait had ended on a first change).
-# (Thunderbird's, which opened its message window so, waits for a window
-# it made on the display: `Backend::windows_made`.)
+# LibreOffice tasks. Nor Nautilus's and Thunderbird's: with every task at
+# once on two cores, each answered one step in five runs before the
+# application was done (Nautilus selected the new folder after the wait had
+# ended on a first change; Thunderbird's message window is now waited for,
+# `Backend::windows_made`, but its account's page, shown and built again in
+# its main window, came into the answer to New Message, one CI run in nine).
 UIDELTA_TEST_WM="mutter --x11 --sm-disable" UIDELTA_MIRROR=on \
     cargo test --workspace --test conformance --locked -- \
-    --skip gimp_scales --skip office::impress --skip nautilus_renames \
+    --skip gimp_scales --skip office::impress --skip nautilus_renames --skip thunderbird_writes \
     --skip office::calc::calc_reads_the_cells_on_screen --skip office::writer::writer_task
 
 phase "python package: build"
