@@ -144,9 +144,15 @@ mod tests {
             ])
             .spawn()
             .expect("start python3 (apt-get install python3)");
-        std::thread::sleep(Duration::from_millis(400));
+        // Python maps libX11 as it starts, which a loaded machine makes
+        // take a while: looked at until it has, for at most 20 s.
         let me = std::process::id();
-        let found = started_since(me, before);
+        let until = Instant::now() + Duration::from_secs(20);
+        let mut found = started_since(me, before);
+        while found.is_empty() && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(50));
+            found = started_since(me, before);
+        }
         let later = started_since(me, Instant::now());
         let _ = sleeper.kill();
         let _ = sleeper.wait();
