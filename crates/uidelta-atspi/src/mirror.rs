@@ -472,15 +472,14 @@ fn windows_of(parent: &[Option<usize>]) -> Vec<Option<usize>> {
     window
 }
 
-/// The windows (records of `parent`'s tree, see [`windows_of`]) holding
-/// an object that said it changed later than anything in the window said
-/// it was laid out, by `marks`.
+/// The windows (of each record, `windows`: see [`windows_of`]) holding an
+/// object that said it changed later than anything in the window said it
+/// was laid out, by `marks`.
 fn unlaid_windows(
-    parent: &[Option<usize>],
+    windows: &[Option<usize>],
     index: &HashMap<NodeAddr, usize>,
     marks: &Marks,
 ) -> HashSet<usize> {
-    let windows = windows_of(parent);
     let last = |of: &HashMap<NodeAddr, u64>| {
         let mut last: HashMap<usize, u64> = HashMap::new();
         for (a, &n) in of {
@@ -754,7 +753,7 @@ impl Mirror {
         // walk had them). The children of every box that shows in it are
         // asked for.
         if walk.profile.boxes_gain_children_silently() {
-            let unlaid = unlaid_windows(&parent, &self.index, marks);
+            let unlaid = unlaid_windows(&windows, &self.index, marks);
             let boxes: Vec<usize> = marks
                 .moved
                 .iter()

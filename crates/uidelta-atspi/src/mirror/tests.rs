@@ -328,17 +328,14 @@ fn a_window_that_changed_after_its_last_layout_is_not_laid_out_yet() {
         rec("check box", "Wrap", &[]),
     ];
     let index = held_at(&mut recs, &["/0", "/1", "/2", "/3", "/4", "/5"]);
-    let parent = parents(&recs);
-    assert_eq!(
-        windows_of(&parent),
-        [None, Some(1), Some(2), Some(1), Some(2), Some(1)]
-    );
+    let windows = windows_of(&parents(&recs));
+    assert_eq!(windows, [None, Some(1), Some(2), Some(1), Some(2), Some(1)]);
     let unlaid = |events: &[(&str, &str)]| {
         let mut marks = Marks::default();
         for (kind, path) in events {
             marks.note(&event(kind, path), false);
         }
-        let mut w: Vec<usize> = unlaid_windows(&parent, &index, &marks)
+        let mut w: Vec<usize> = unlaid_windows(&windows, &index, &marks)
             .into_iter()
             .collect();
         w.sort();
